@@ -1,0 +1,971 @@
+/*
+ * Native backend.
+ *
+ * Segment layout (one memfd, mapped at the same address in every core):
+ *
+ *   [seg_hdr_t][core_state_t x ncores][atomic counters][MPB x ncores][shm]
+ *
+ * Waking protocol (the invariant every writer and waiter relies on):
+ *   waiter:  waiters++ (seq_cst); seq = doorbell; re-check the condition;
+ *            futex_wait(doorbell, seq); waiters--.
+ *   writer:  store the data; seq_cst fence; if (waiters) { doorbell++;
+ *            futex_wake(doorbell) }.
+ *   With seq_cst on both sides either the writer sees the waiter (and
+ *   wakes it) or the waiter's re-check sees the data. Each core's MPB has
+ *   its own doorbell; waits that span several MPBs, shared DRAM or TAS
+ *   registers of other cores sleep on the segment-wide doorbell, which
+ *   writers ring only while someone sleeps on it.
+ */
+#include "native.h"
+
+#include "rck/config.h"
+#include "rck/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NATIVE_MAGIC 0x313054414e4b4352ull /* "RCKNAT01" */
+#define NATIVE_MAP_ADDR ((uintptr_t)0x3f0000000000ull)
+#define NATIVE_MAX_ISLANDS 256
+#define NATIVE_MAX_COUNTERS 4096
+#define NATIVE_CTX_LEN 40
+#define NATIVE_GIC_WORDS (RCK_CHIP_MAX_CORES / 64)
+
+enum { CORE_IDLE = 0, CORE_RUNNING = 1, CORE_DONE = 2, CORE_FAILED = 3 };
+
+typedef struct {
+    _Atomic uint32_t tas;
+    _Atomic uint32_t doorbell;
+    _Atomic uint32_t waiters;
+    _Atomic uint32_t irq_pin;
+    _Atomic uint32_t fdiv;
+    _Atomic uint32_t state;
+    _Atomic int32_t pid;
+    _Atomic int32_t ctx_peer;
+    char ctx[NATIVE_CTX_LEN];
+    _Atomic uint64_t gic_pending[NATIVE_GIC_WORDS];
+    _Atomic uint32_t lut[256];
+} __attribute__((aligned(64))) core_state_t;
+
+typedef struct {
+    uint64_t magic;
+    uint64_t seg_bytes;
+    uint64_t cores_off, counters_off, mpb_off, shm_off, shm_bytes;
+    uint64_t t0_ns;
+    uint32_t nues;
+    rck_chip_t chip;
+    int32_t ue_core[RCK_CHIP_MAX_CORES];
+    _Atomic uint32_t volt_mv[NATIVE_MAX_ISLANDS];
+    _Atomic uint32_t any_doorbell;
+    _Atomic uint32_t any_waiters;
+    _Atomic int32_t failed_core; /* -1 while every core is healthy */
+} seg_hdr_t;
+
+struct rck_job {
+    int fd;
+    seg_hdr_t *hdr;
+    size_t bytes;
+};
+
+typedef struct {
+    int fd;
+    seg_hdr_t *hdr;
+    core_state_t *cores;
+    _Atomic int32_t *counters;
+    unsigned char *mpb;
+    unsigned char *shm;
+    int64_t spin_ns;
+    int in_handler;
+} native_t;
+
+static inline native_t *nat(rck_hal_t *hal)
+{
+    return (native_t *)hal->backend;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static void futex_wait(_Atomic uint32_t *addr, uint32_t val, int64_t ns)
+{
+    struct timespec ts, *tsp = NULL;
+
+    if (ns >= 0) {
+        ts.tv_sec = ns / 1000000000;
+        ts.tv_nsec = ns % 1000000000;
+        tsp = &ts;
+    }
+    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT, val, tsp, NULL, 0);
+}
+
+static void futex_wake(_Atomic uint32_t *addr)
+{
+    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* ---- segment ---- */
+
+static size_t align_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+static void seg_layout(const rck_chip_t *chip, size_t shm_bytes,
+                       seg_hdr_t *h)
+{
+    size_t off = align_up(sizeof(seg_hdr_t), 4096);
+
+    h->cores_off = off;
+    off += align_up(sizeof(core_state_t) * (size_t)chip->ncores, 4096);
+    h->counters_off = off;
+    off += align_up(sizeof(int32_t) * (size_t)chip->atomic_counters, 4096);
+    h->mpb_off = off;
+    off += align_up((size_t)chip->mpb_bytes * (size_t)chip->ncores, 4096);
+    h->shm_off = off;
+    h->shm_bytes = align_up(shm_bytes, 4096);
+    h->seg_bytes = off + h->shm_bytes;
+}
+
+/* A plausible default LUT, after the sccKit layout: private DRAM pages
+ * first, shared DRAM at 0x80, MPBs of the 24 tiles from 0xc0, CRBs from
+ * 0xe0. Entry = tile (8 bits) << 13 | subdest (3 bits) << 10 | page (10).
+ * The LUT is storage here: nothing translates addresses through it. */
+static uint32_t lut_default(const rck_chip_t *chip, int core, int idx)
+{
+    enum { SUB_CORE0 = 0, SUB_CORE1 = 1, SUB_CRB = 2, SUB_MPB = 3,
+           SUB_PORT = 4 };
+    int ntiles = chip->ntiles;
+    int tile = rck_chip_tile(chip, core);
+    int mc = 0, best = INT_MAX;
+    int cx, cy;
+
+    rck_chip_core_xy(chip, core, &cx, &cy);
+    for (int i = 0; i < chip->nmc; i++) {
+        int d = abs(chip->mc[i].x - cx) + abs(chip->mc[i].y - cy);
+        if (d < best) {
+            best = d;
+            mc = i;
+        }
+    }
+    if (idx < 0x29) {
+        int mtile = chip->mc[mc].y * chip->mesh_x + chip->mc[mc].x;
+        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) |
+               (uint32_t)(core * 0x29 + idx) % 1024;
+    }
+    if (idx >= 0x80 && idx < 0x84) {
+        int m = (idx - 0x80) % chip->nmc;
+        int mtile = chip->mc[m].y * chip->mesh_x + chip->mc[m].x;
+        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) | 0x3f0u;
+    }
+    if (idx >= 0xc0 && idx < 0xc0 + ntiles && idx < 0xe0)
+        return ((uint32_t)(idx - 0xc0) << 13) | (SUB_MPB << 10);
+    if (idx >= 0xe0 && idx < 0xe0 + ntiles && idx < 0x100)
+        return ((uint32_t)(idx - 0xe0) << 13) | (SUB_CRB << 10);
+    (void)tile;
+    return 0;
+}
+
+static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
+                     const int *cores, size_t shm_bytes)
+{
+    core_state_t *cs;
+
+    seg_layout(chip, shm_bytes, h);
+    h->chip = *chip;
+    h->nues = (uint32_t)nues;
+    h->t0_ns = now_ns();
+    for (int i = 0; i < nues; i++)
+        h->ue_core[i] = cores[i];
+    atomic_store(&h->failed_core, -1);
+    for (int i = 0; i < chip->nislands && i < NATIVE_MAX_ISLANDS; i++)
+        atomic_store(&h->volt_mv[i],
+                     (uint32_t)(rck_chip_fdiv_volts(chip, chip->default_fdiv) *
+                                    1000.0 +
+                                0.5));
+    cs = (core_state_t *)((char *)h + h->cores_off);
+    for (int c = 0; c < chip->ncores; c++) {
+        atomic_store(&cs[c].fdiv, (uint32_t)chip->default_fdiv);
+        atomic_store(&cs[c].ctx_peer, -1);
+        for (int i = 0; i < 256; i++)
+            atomic_store(&cs[c].lut[i], lut_default(chip, c, i));
+    }
+}
+
+static rck_status_t seg_create(size_t bytes, int *fd_out)
+{
+    int fd = (int)syscall(SYS_memfd_create, "rockcreek-native", 1u /* CLOEXEC */);
+
+    if (fd < 0) {
+        rck_error("memfd_create failed: %s", strerror(errno));
+        return RCK_ERR_IO;
+    }
+    if (ftruncate(fd, (off_t)bytes) != 0) {
+        rck_error("cannot size the %zu-byte shared segment: %s", bytes,
+                  strerror(errno));
+        close(fd);
+        return RCK_ERR_NOMEM;
+    }
+    *fd_out = fd;
+    return RCK_OK;
+}
+
+static rck_status_t native_job_create(const rck_job_params_t *p,
+                                      rck_job_t **job_out)
+{
+    seg_hdr_t layout;
+    rck_job_t *job;
+    rck_status_t st;
+    void *map;
+
+    if (p->chip->ncores > RCK_CHIP_MAX_CORES ||
+        p->chip->atomic_counters > NATIVE_MAX_COUNTERS ||
+        p->chip->nislands > NATIVE_MAX_ISLANDS) {
+        rck_error("native backend: chip too large");
+        return RCK_ERR_CONFIG;
+    }
+    memset(&layout, 0, sizeof(layout));
+    seg_layout(p->chip, p->shm_bytes, &layout);
+    job = calloc(1, sizeof(*job));
+    if (job == NULL)
+        return RCK_ERR_NOMEM;
+    st = seg_create(layout.seg_bytes, &job->fd);
+    if (st != RCK_OK)
+        goto err_free;
+    map = mmap(NULL, layout.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+               job->fd, 0);
+    if (map == MAP_FAILED) {
+        rck_error("cannot map the shared segment: %s", strerror(errno));
+        st = RCK_ERR_NOMEM;
+        goto err_close;
+    }
+    job->hdr = map;
+    job->bytes = layout.seg_bytes;
+    seg_init(job->hdr, p->chip, p->nues, p->cores, p->shm_bytes);
+    job->hdr->magic = NATIVE_MAGIC;
+    *job_out = job;
+    return RCK_OK;
+
+err_close:
+    close(job->fd);
+err_free:
+    free(job);
+    return st;
+}
+
+static rck_status_t native_job_child_setup(rck_job_t *job, int ue)
+{
+    char buf[32];
+    int flags = fcntl(job->fd, F_GETFD);
+
+    if (flags < 0 || fcntl(job->fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
+        return RCK_ERR_IO;
+    snprintf(buf, sizeof(buf), "%d", job->fd);
+    if (setenv("RCK_NATIVE_FD", buf, 1) != 0)
+        return RCK_ERR_IO;
+    snprintf(buf, sizeof(buf), "%d", ue);
+    if (setenv("RCK_UE", buf, 1) != 0 ||
+        setenv("RCK_BACKEND", "native", 1) != 0)
+        return RCK_ERR_IO;
+    return RCK_OK;
+}
+
+static void wake_everyone(seg_hdr_t *h)
+{
+    core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
+
+    for (int c = 0; c < h->chip.ncores; c++) {
+        atomic_fetch_add(&cs[c].doorbell, 1);
+        futex_wake(&cs[c].doorbell);
+    }
+    atomic_fetch_add(&h->any_doorbell, 1);
+    futex_wake(&h->any_doorbell);
+}
+
+static void native_job_core_exited(rck_job_t *job, int ue, int failed)
+{
+    seg_hdr_t *h = job->hdr;
+    core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
+    int core;
+
+    if (ue < 0 || ue >= (int)h->nues)
+        return;
+    core = h->ue_core[ue];
+    atomic_store(&cs[core].state, failed ? CORE_FAILED : CORE_DONE);
+    if (failed) {
+        int32_t none = -1;
+        atomic_compare_exchange_strong(&h->failed_core, &none, core);
+        wake_everyone(h);
+    }
+}
+
+static void native_job_destroy(rck_job_t *job)
+{
+    if (job == NULL)
+        return;
+    munmap(job->hdr, job->bytes);
+    close(job->fd);
+    free(job);
+}
+
+/* ---- attach ---- */
+
+static int64_t spin_budget(int nues)
+{
+    const char *s = rck_config_get("SPIN_NS");
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    char *end;
+    long v;
+
+    if (strcmp(s, "auto") != 0) {
+        v = strtol(s, &end, 0);
+        if (*s != '\0' && *end == '\0' && v >= 0)
+            return v;
+        rck_warn("RCK_SPIN_NS='%s' is not a number of nanoseconds; using auto",
+                 s);
+    }
+    /* Spinning only pays when every core has a host CPU of its own: then a
+     * hand-over costs a cache-line transfer instead of a futex round trip.
+     * Oversubscribed, a spinning core steals the CPU its peer needs. */
+    return nues <= ncpu ? 200000 : 0;
+}
+
+static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
+{
+    rck_chip_t chip;
+    const char *path = rck_config_get("CHIP");
+    rck_job_params_t p;
+    rck_job_t *job;
+    rck_status_t st;
+    int core0 = 0;
+
+    st = path[0] ? rck_chip_load_file(path, &chip) : rck_chip_load_default(&chip);
+    if (st != RCK_OK)
+        return st;
+    p.chip = &chip;
+    p.nues = 1;
+    p.cores = &core0;
+    p.shm_bytes = rck_config_get_size("SHM_SIZE");
+    st = native_job_create(&p, &job);
+    if (st != RCK_OK)
+        return st;
+    n->fd = job->fd;
+    munmap(job->hdr, job->bytes);
+    free(job);
+    return RCK_OK;
+}
+
+static rck_status_t native_attach(rck_hal_t *hal)
+{
+    const char *fds = getenv("RCK_NATIVE_FD");
+    const char *ues = getenv("RCK_UE");
+    native_t *n;
+    seg_hdr_t hdr;
+    void *map;
+    rck_status_t st;
+    char tag[32];
+
+    n = calloc(1, sizeof(*n));
+    if (n == NULL)
+        return RCK_ERR_NOMEM;
+    n->fd = -1;
+    hal->ue = 0;
+    if (fds != NULL && ues != NULL) {
+        n->fd = atoi(fds);
+        hal->ue = atoi(ues);
+    } else {
+        st = native_attach_private(hal, n);
+        if (st != RCK_OK)
+            goto err_free;
+    }
+    if (pread(n->fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
+        hdr.magic != NATIVE_MAGIC) {
+        rck_error("RCK_NATIVE_FD=%d is not a rockcreek segment (start "
+                  "programs with 'rck run')",
+                  n->fd);
+        st = RCK_ERR_CONFIG;
+        goto err_close;
+    }
+    map = mmap((void *)NATIVE_MAP_ADDR, hdr.seg_bytes, PROT_READ | PROT_WRITE,
+               MAP_SHARED | MAP_FIXED_NOREPLACE, n->fd, 0);
+    if (map == MAP_FAILED || map != (void *)NATIVE_MAP_ADDR) {
+        rck_error("cannot map the shared segment at %p: %s",
+                  (void *)NATIVE_MAP_ADDR,
+                  map == MAP_FAILED ? strerror(errno) : "address taken");
+        if (map != MAP_FAILED)
+            munmap(map, hdr.seg_bytes);
+        st = RCK_ERR_NOMEM;
+        goto err_close;
+    }
+    n->hdr = map;
+    n->cores = (core_state_t *)((char *)map + hdr.cores_off);
+    n->counters = (_Atomic int32_t *)((char *)map + hdr.counters_off);
+    n->mpb = (unsigned char *)map + hdr.mpb_off;
+    n->shm = (unsigned char *)map + hdr.shm_off;
+    if (hal->ue < 0 || hal->ue >= (int)hdr.nues) {
+        rck_error("RCK_UE=%d outside the job's %u UEs", hal->ue, hdr.nues);
+        st = RCK_ERR_CONFIG;
+        goto err_unmap;
+    }
+    hal->chip = n->hdr->chip;
+    hal->nues = (int)hdr.nues;
+    hal->ue_core = n->hdr->ue_core;
+    hal->core = n->hdr->ue_core[hal->ue];
+    hal->backend = n;
+    n->spin_ns = spin_budget(hal->nues);
+    atomic_store(&n->cores[hal->core].pid, (int32_t)getpid());
+    atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
+    snprintf(tag, sizeof(tag), "core %d", hal->core);
+    rck_log_set_tag(tag);
+    return RCK_OK;
+
+err_unmap:
+    munmap(map, hdr.seg_bytes);
+err_close:
+    close(n->fd);
+err_free:
+    free(n);
+    return st;
+}
+
+static void native_detach(rck_hal_t *hal)
+{
+    native_t *n = nat(hal);
+
+    atomic_store(&n->cores[hal->core].state, CORE_DONE);
+    munmap(n->hdr, n->hdr->seg_bytes);
+    close(n->fd);
+    free(n);
+    hal->backend = NULL;
+}
+
+/* ---- MPB ---- */
+
+static inline unsigned char *mpb_at(native_t *n, int core, uint32_t off)
+{
+    return n->mpb + (size_t)core * n->hdr->chip.mpb_bytes + off;
+}
+
+static inline void ring(native_t *n, int core)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&n->cores[core].waiters, memory_order_relaxed)) {
+        atomic_fetch_add(&n->cores[core].doorbell, 1);
+        futex_wake(&n->cores[core].doorbell);
+    }
+    if (atomic_load_explicit(&n->hdr->any_waiters, memory_order_relaxed)) {
+        atomic_fetch_add(&n->hdr->any_doorbell, 1);
+        futex_wake(&n->hdr->any_doorbell);
+    }
+}
+
+static rck_status_t native_mpb_map(rck_hal_t *hal, int core, void **base)
+{
+    *base = mpb_at(nat(hal), core, 0);
+    return RCK_OK;
+}
+
+static rck_status_t native_mpb_write(rck_hal_t *hal, int core, uint32_t off,
+                                     const void *src, size_t len)
+{
+    native_t *n = nat(hal);
+
+    memcpy(mpb_at(n, core, off), src, len);
+    ring(n, core);
+    return RCK_OK;
+}
+
+static rck_status_t native_mpb_read(rck_hal_t *hal, int core, uint32_t off,
+                                    void *dst, size_t len)
+{
+    atomic_thread_fence(memory_order_acquire);
+    memcpy(dst, mpb_at(nat(hal), core, off), len);
+    return RCK_OK;
+}
+
+static rck_status_t native_mpb_copy(rck_hal_t *hal, int dst_core,
+                                    uint32_t dst_off, int src_core,
+                                    uint32_t src_off, size_t len)
+{
+    native_t *n = nat(hal);
+
+    atomic_thread_fence(memory_order_acquire);
+    memmove(mpb_at(n, dst_core, dst_off), mpb_at(n, src_core, src_off), len);
+    ring(n, dst_core);
+    return RCK_OK;
+}
+
+static inline _Atomic uint32_t *word_at(native_t *n, rck_space_t space,
+                                        int core, uint32_t off)
+{
+    switch (space) {
+    case RCK_SPACE_MPB:
+        return (_Atomic uint32_t *)mpb_at(n, core, off);
+    case RCK_SPACE_SHM:
+        return (_Atomic uint32_t *)(n->shm + off);
+    case RCK_SPACE_TAS:
+        return &n->cores[core].tas;
+    }
+    return NULL;
+}
+
+static rck_status_t native_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
+                                       uint32_t value)
+{
+    native_t *n = nat(hal);
+
+    atomic_store_explicit(word_at(n, RCK_SPACE_MPB, core, off), value,
+                          memory_order_release);
+    ring(n, core);
+    return RCK_OK;
+}
+
+static rck_status_t native_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
+                                      uint32_t *value)
+{
+    *value = atomic_load_explicit(word_at(nat(hal), RCK_SPACE_MPB, core, off),
+                                  memory_order_acquire);
+    return RCK_OK;
+}
+
+/* The host is cache coherent: an invalidate has nothing to drop, but it
+ * still orders later reads after earlier ones, as CL1INVMB does. */
+static void native_cl1invmb(rck_hal_t *hal)
+{
+    atomic_thread_fence(memory_order_acquire);
+}
+
+static void native_wcb_flush(rck_hal_t *hal)
+{
+    atomic_thread_fence(memory_order_release);
+}
+
+/* ---- TAS ---- */
+
+static rck_status_t native_tas_try(rck_hal_t *hal, int core, int *acquired)
+{
+    *acquired = atomic_exchange(&nat(hal)->cores[core].tas, 1) == 0;
+    return RCK_OK;
+}
+
+static rck_status_t native_tas_release(rck_hal_t *hal, int core)
+{
+    native_t *n = nat(hal);
+
+    atomic_store(&n->cores[core].tas, 0);
+    ring(n, core);
+    return RCK_OK;
+}
+
+/* ---- interrupts ---- */
+
+static rck_status_t native_irq_raise(rck_hal_t *hal, int core,
+                                     rck_irq_kind_t kind)
+{
+    native_t *n = nat(hal);
+    core_state_t *t = &n->cores[core];
+
+    if (kind == RCK_IRQ_PIN) {
+        if (atomic_exchange(&t->irq_pin, 1) != 0)
+            rck_debug("interrupt to core %d lost: one is already pending",
+                      core);
+    } else {
+        uint64_t bit = 1ull << (hal->core % 64);
+        if (atomic_fetch_or(&t->gic_pending[hal->core / 64], bit) & bit)
+            rck_debug("GIC interrupt %d -> %d lost: already pending",
+                      hal->core, core);
+    }
+    /* Interrupts always ring: the target may sleep on its own doorbell
+     * without having registered as a waiter for data. */
+    atomic_fetch_add(&t->doorbell, 1);
+    futex_wake(&t->doorbell);
+    if (atomic_load(&n->hdr->any_waiters)) {
+        atomic_fetch_add(&n->hdr->any_doorbell, 1);
+        futex_wake(&n->hdr->any_doorbell);
+    }
+    return RCK_OK;
+}
+
+static int irq_any_pending(native_t *n, int core)
+{
+    core_state_t *t = &n->cores[core];
+
+    if (atomic_load_explicit(&t->irq_pin, memory_order_relaxed))
+        return 1;
+    for (int w = 0; w < NATIVE_GIC_WORDS; w++) {
+        if (atomic_load_explicit(&t->gic_pending[w], memory_order_relaxed))
+            return 1;
+    }
+    return 0;
+}
+
+static rck_status_t native_irq_poll(rck_hal_t *hal, int *count)
+{
+    native_t *n = nat(hal);
+    core_state_t *t = &n->cores[hal->core];
+    int handled = 0;
+
+    *count = 0;
+    if (hal->irq_handler == NULL || n->in_handler)
+        return RCK_OK;
+    n->in_handler = 1;
+    if (atomic_exchange(&t->irq_pin, 0)) {
+        hal->irq_handler(hal, RCK_IRQ_PIN, -1, hal->irq_arg);
+        handled++;
+    }
+    for (int w = 0; w < NATIVE_GIC_WORDS; w++) {
+        uint64_t bits;
+        if (!atomic_load_explicit(&t->gic_pending[w], memory_order_relaxed))
+            continue;
+        bits = atomic_exchange(&t->gic_pending[w], 0);
+        while (bits) {
+            int b = __builtin_ctzll(bits);
+            bits &= bits - 1;
+            hal->irq_handler(hal, RCK_IRQ_GIC, w * 64 + b, hal->irq_arg);
+            handled++;
+        }
+    }
+    n->in_handler = 0;
+    *count = handled;
+    return RCK_OK;
+}
+
+/* ---- waiting ---- */
+
+static int conds_check(native_t *n, const rck_hal_cond_t *c, int nc)
+{
+    for (int i = 0; i < nc; i++) {
+        uint32_t v = atomic_load_explicit(
+            word_at(n, c[i].space, c[i].core, c[i].offset),
+            memory_order_acquire);
+        int eq = (v & c[i].mask) == c[i].value;
+        if (eq == (c[i].op == RCK_COND_EQ))
+            return i;
+    }
+    return -1;
+}
+
+/* The doorbell a wait can sleep on: this core's own when every condition
+ * is a word of its own MPB or its own TAS register, else the segment-wide
+ * one. Interrupts ring both, so either kind of sleep sees them. */
+static void wait_doorbell(native_t *n, const rck_hal_cond_t *c, int nc,
+                          int self, _Atomic uint32_t **bell,
+                          _Atomic uint32_t **waiters)
+{
+    for (int i = 0; i < nc; i++) {
+        if (c[i].space == RCK_SPACE_SHM || c[i].core != self) {
+            *bell = &n->hdr->any_doorbell;
+            *waiters = &n->hdr->any_waiters;
+            return;
+        }
+    }
+    *bell = &n->cores[self].doorbell;
+    *waiters = &n->cores[self].waiters;
+}
+
+static int wait_has_shm(const rck_hal_cond_t *c, int nc)
+{
+    for (int i = 0; i < nc; i++) {
+        if (c[i].space == RCK_SPACE_SHM)
+            return 1;
+    }
+    return 0;
+}
+
+static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
+                                int nc, unsigned flags, int64_t timeout_ns,
+                                int *which)
+{
+    native_t *n = nat(hal);
+    _Atomic uint32_t *bell, *waiters;
+    uint64_t start = 0, deadline = UINT64_MAX;
+    int want_irq = (flags & RCK_WAIT_IRQ) != 0;
+    int shm = wait_has_shm(conds, nc);
+    int i;
+
+    wait_doorbell(n, conds, nc, hal->core, &bell, &waiters);
+    for (;;) {
+        int irq_matters = want_irq || hal->irq_handler != NULL;
+
+        if (irq_matters && irq_any_pending(n, hal->core)) {
+            int cnt;
+            native_irq_poll(hal, &cnt);
+            if (want_irq) {
+                *which = -1;
+                return RCK_INTERRUPTED;
+            }
+        }
+        i = conds_check(n, conds, nc);
+        if (i >= 0) {
+            *which = i;
+            return RCK_OK;
+        }
+        if (atomic_load_explicit(&n->hdr->failed_core, memory_order_relaxed) >=
+            0) {
+            rck_error("core %d failed; abandoning the wait",
+                      (int)atomic_load(&n->hdr->failed_core));
+            return RCK_ERR_PEER_DEAD;
+        }
+        if (start == 0) {
+            start = now_ns();
+            if (timeout_ns >= 0)
+                deadline = start + (uint64_t)timeout_ns;
+            continue;
+        }
+        uint64_t t = now_ns();
+        if (t >= deadline)
+            return RCK_ERR_TIMEDOUT;
+        if ((int64_t)(t - start) < n->spin_ns) {
+            for (int k = 0; k < 64; k++)
+                cpu_relax();
+            continue;
+        }
+        /* sleep */
+        atomic_fetch_add(waiters, 1);
+        uint32_t seq = atomic_load(bell);
+        i = conds_check(n, conds, nc);
+        if (i < 0 && !(irq_matters && irq_any_pending(n, hal->core)) &&
+            atomic_load(&n->hdr->failed_core) < 0) {
+            int64_t ns = deadline == UINT64_MAX ? -1 : (int64_t)(deadline - t);
+            /* Shared DRAM is written with plain stores that ring no bell:
+             * poll it. */
+            if (shm && (ns < 0 || ns > 200000))
+                ns = 200000;
+            futex_wait(bell, seq, ns);
+        }
+        atomic_fetch_sub(waiters, 1);
+    }
+}
+
+/* ---- counters, LUT, shared DRAM ---- */
+
+static rck_status_t native_gtsc_read(rck_hal_t *hal, uint64_t *ticks)
+{
+    uint64_t ns = now_ns() - nat(hal)->hdr->t0_ns;
+    *ticks = (uint64_t)((double)ns * hal->chip.mesh_mhz / 1000.0);
+    return RCK_OK;
+}
+
+static rck_status_t native_atomic_inc(rck_hal_t *hal, int ctr, int32_t *old)
+{
+    *old = atomic_fetch_add(&nat(hal)->counters[ctr], 1);
+    return RCK_OK;
+}
+
+static rck_status_t native_atomic_read(rck_hal_t *hal, int ctr, int32_t *value)
+{
+    *value = atomic_load(&nat(hal)->counters[ctr]);
+    return RCK_OK;
+}
+
+static rck_status_t native_atomic_write(rck_hal_t *hal, int ctr, int32_t value)
+{
+    atomic_store(&nat(hal)->counters[ctr], value);
+    return RCK_OK;
+}
+
+static rck_status_t native_lut_read(rck_hal_t *hal, int core, int idx,
+                                    uint32_t *entry)
+{
+    *entry = atomic_load(&nat(hal)->cores[core].lut[idx]);
+    return RCK_OK;
+}
+
+static rck_status_t native_lut_write(rck_hal_t *hal, int core, int idx,
+                                     uint32_t entry)
+{
+    atomic_store(&nat(hal)->cores[core].lut[idx], entry);
+    return RCK_OK;
+}
+
+static rck_status_t native_shm_map(rck_hal_t *hal, void **base, size_t *len)
+{
+    native_t *n = nat(hal);
+    *base = n->shm;
+    *len = n->hdr->shm_bytes;
+    return RCK_OK;
+}
+
+static rck_status_t native_shm_flush(rck_hal_t *hal)
+{
+    native_t *n = nat(hal);
+
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load(&n->hdr->any_waiters)) {
+        atomic_fetch_add(&n->hdr->any_doorbell, 1);
+        futex_wake(&n->hdr->any_doorbell);
+    }
+    return RCK_OK;
+}
+
+static rck_status_t native_dcache_flush(rck_hal_t *hal)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    return RCK_OK;
+}
+
+static rck_status_t native_shm_write(rck_hal_t *hal, size_t off,
+                                     const void *src, size_t len)
+{
+    memcpy(nat(hal)->shm + off, src, len);
+    return native_shm_flush(hal);
+}
+
+static rck_status_t native_shm_read(rck_hal_t *hal, size_t off, void *dst,
+                                    size_t len)
+{
+    atomic_thread_fence(memory_order_acquire);
+    memcpy(dst, nat(hal)->shm + off, len);
+    return RCK_OK;
+}
+
+/* ---- power, clocks, console ---- */
+
+static rck_status_t native_freq_set(rck_hal_t *hal, int core, int fdiv)
+{
+    native_t *n = nat(hal);
+    int tile = rck_chip_tile(&hal->chip, core);
+
+    /* The divider is per tile: both cores of the tile change. */
+    for (int c = tile * hal->chip.cores_per_tile;
+         c < (tile + 1) * hal->chip.cores_per_tile; c++)
+        atomic_store(&n->cores[c].fdiv, (uint32_t)fdiv);
+    return RCK_OK;
+}
+
+static rck_status_t native_freq_get(rck_hal_t *hal, int core, int *fdiv)
+{
+    *fdiv = (int)atomic_load(&nat(hal)->cores[core].fdiv);
+    return RCK_OK;
+}
+
+static rck_status_t native_volt_set(rck_hal_t *hal, int island, int mv)
+{
+    atomic_store(&nat(hal)->hdr->volt_mv[island], (uint32_t)mv);
+    return RCK_OK;
+}
+
+static rck_status_t native_volt_get(rck_hal_t *hal, int island, int *mv)
+{
+    *mv = (int)atomic_load(&nat(hal)->hdr->volt_mv[island]);
+    return RCK_OK;
+}
+
+static rck_status_t native_wtime(rck_hal_t *hal, double *seconds)
+{
+    *seconds = (double)(now_ns() - nat(hal)->hdr->t0_ns) * 1e-9;
+    return RCK_OK;
+}
+
+/* Native cycles: host time at the core's current modelled frequency. */
+static rck_status_t native_cycles(rck_hal_t *hal, uint64_t *cycles)
+{
+    native_t *n = nat(hal);
+    double s;
+    int fdiv = (int)atomic_load(&n->cores[hal->core].fdiv);
+
+    native_wtime(hal, &s);
+    *cycles = (uint64_t)(s * rck_chip_fdiv_mhz(&hal->chip, fdiv) * 1e6);
+    return RCK_OK;
+}
+
+static rck_status_t native_console_write(rck_hal_t *hal, const char *buf,
+                                         size_t len)
+{
+    while (len > 0) {
+        ssize_t w = write(STDOUT_FILENO, buf, len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return RCK_ERR_IO;
+        }
+        buf += w;
+        len -= (size_t)w;
+    }
+    return RCK_OK;
+}
+
+/* No portable, cheap instruction counter here (see HOST-FACTS.md). */
+static rck_status_t native_perfctr_read(rck_hal_t *hal, int idx,
+                                        uint64_t *value)
+{
+    return rck_hal_unsupported();
+}
+
+static void native_set_context(rck_hal_t *hal, const char *call, int peer)
+{
+    core_state_t *cs = &nat(hal)->cores[hal->core];
+
+    if (call == NULL)
+        cs->ctx[0] = '\0';
+    else
+        snprintf(cs->ctx, sizeof(cs->ctx), "%s", call);
+    atomic_store_explicit(&cs->ctx_peer, peer, memory_order_relaxed);
+}
+
+const rck_hal_ops_t rck_native_ops = {
+    .name = "native",
+    .job_create = native_job_create,
+    .job_child_setup = native_job_child_setup,
+    .job_core_exited = native_job_core_exited,
+    .job_destroy = native_job_destroy,
+    .attach = native_attach,
+    .detach = native_detach,
+    .mpb_map = native_mpb_map,
+    .mpb_write = native_mpb_write,
+    .mpb_read = native_mpb_read,
+    .mpb_copy = native_mpb_copy,
+    .mpb_store32 = native_mpb_store32,
+    .mpb_load32 = native_mpb_load32,
+    .cl1invmb = native_cl1invmb,
+    .wcb_flush = native_wcb_flush,
+    .tas_try = native_tas_try,
+    .tas_release = native_tas_release,
+    .irq_raise = native_irq_raise,
+    .irq_poll = native_irq_poll,
+    .wait = native_wait,
+    .gtsc_read = native_gtsc_read,
+    .atomic_inc = native_atomic_inc,
+    .atomic_read = native_atomic_read,
+    .atomic_write = native_atomic_write,
+    .lut_read = native_lut_read,
+    .lut_write = native_lut_write,
+    .shm_map = native_shm_map,
+    .shm_flush = native_shm_flush,
+    .dcache_flush = native_dcache_flush,
+    .shm_write = native_shm_write,
+    .shm_read = native_shm_read,
+    .freq_set = native_freq_set,
+    .freq_get = native_freq_get,
+    .volt_set = native_volt_set,
+    .volt_get = native_volt_get,
+    .cycles = native_cycles,
+    .wtime = native_wtime,
+    .perfctr_read = native_perfctr_read,
+    .console_write = native_console_write,
+    .set_context = native_set_context,
+};

@@ -1,0 +1,1102 @@
+/*
+ * Chip configuration: JSON file <-> rck_chip_t.
+ *
+ * Loading is layered: the built-in default (rck_chip_default_json, a copy of
+ * config/chips/scc-533-800-800.json) is applied to an empty chip and
+ * validated, then a user file is applied on top of it, so keys the file
+ * leaves out keep the default's values. A key that is present must have the
+ * right type and range; the first bad key is logged with the file name and
+ * the key's path and the load fails with RCK_ERR_CONFIG. Unknown keys are
+ * ignored (files carry documentation such as "about").
+ *
+ * The *_by_hops tables: an entry that was not given is negative
+ * (CHIP_UNSET); the given entries are the leading non-negative ones.
+ * rck_chip_validate fills 0 .. max_hops from them (linear extrapolation from
+ * the last two, clamped at 0) and marks everything beyond max_hops unset,
+ * so that validating twice, or printing and reloading, gives the same
+ * struct byte for byte.
+ *
+ * dram_line_write_uncached_extra: an uncached 32-byte line write is eight
+ * DWORD writes, each waiting for the previous one (the P54C has one
+ * outstanding write), so the model charges 8 x latency(hops) plus this
+ * extra, in core cycles, where latency(n) = core_cycles +
+ * n * mesh_cycles_per_hop * core/mesh MHz + memory_cycles * core/memory MHz.
+ * It is fitted from the measurements in "dram_from_core_0_by_mc" (the mean
+ * of line_write_uncached[i] - 8 * latency(hops[i]) over the controllers;
+ * about 201 cycles for the SCC at 533/800/800), unless the file gives it
+ * explicitly as "dram_latency_model": {"line_write_uncached_extra": ...},
+ * which is also how rck_chip_print writes it.
+ */
+#include "rck/chip.h"
+#include "rck/json.h"
+#include "rck/log.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char rck_chip_default_json[];
+
+#define CHIP_UNSET (-1.0)
+#define CHIP_DEFAULT_NAME "built-in chip"
+#define CHIP_FILE_MAX (16L << 20)
+
+/* Log "<what>: key '<path>': <message>". */
+static void chip_bad(const char *what, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void chip_bad(const char *what, const char *path, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    rck_error("%s: key '%s': %s", what, path, msg);
+}
+
+static const char *chip_type_name(const rck_json_t *v)
+{
+    switch (rck_json_type(v)) {
+    case RCK_JSON_NULL: return "null";
+    case RCK_JSON_BOOL: return "a boolean";
+    case RCK_JSON_NUMBER: return "a number";
+    case RCK_JSON_STRING: return "a string";
+    case RCK_JSON_ARRAY: return "an array";
+    case RCK_JSON_OBJECT: return "an object";
+    }
+    return "something else";
+}
+
+/*
+ * The readers below return 0 when the key is absent (output untouched),
+ * 1 when it was read, -1 after logging a bad value. A NULL @p obj means the
+ * enclosing object is absent.
+ */
+
+/* A number; @p positive: must be > 0, else must be >= 0. */
+static int chip_read_num(const char *what, const rck_json_t *v,
+                         const char *path, int positive, double *out)
+{
+    double d;
+
+    if (v == NULL)
+        return 0;
+    if (rck_json_number(v, &d) != 0) {
+        chip_bad(what, path, "expected a number, got %s", chip_type_name(v));
+        return -1;
+    }
+    if (positive && !(d > 0)) {
+        chip_bad(what, path, "must be greater than zero, got %g", d);
+        return -1;
+    }
+    if (!positive && d < 0) {
+        chip_bad(what, path, "must not be negative, got %g", d);
+        return -1;
+    }
+    *out = d;
+    return 1;
+}
+
+static int chip_num(const char *what, const rck_json_t *obj, const char *key,
+                    const char *path, int positive, double *out)
+{
+    return chip_read_num(what, rck_json_get(obj, key), path, positive, out);
+}
+
+static int chip_read_int(const char *what, const rck_json_t *v,
+                         const char *path, long min, long max, int *out)
+{
+    double d;
+    long l;
+
+    if (v == NULL)
+        return 0;
+    if (rck_json_number(v, &d) != 0) {
+        chip_bad(what, path, "expected an integer, got %s",
+                 chip_type_name(v));
+        return -1;
+    }
+    if (rck_json_int(v, &l) != 0) {
+        chip_bad(what, path, "expected an integer, got %g", d);
+        return -1;
+    }
+    if (l < min || l > max) {
+        if (min == 1 && max == INT_MAX)
+            chip_bad(what, path, "must be a positive integer, got %ld", l);
+        else
+            chip_bad(what, path, "must be between %ld and %ld, got %ld",
+                     min, max, l);
+        return -1;
+    }
+    *out = (int)l;
+    return 1;
+}
+
+static int chip_int(const char *what, const rck_json_t *obj, const char *key,
+                    const char *path, long min, long max, int *out)
+{
+    return chip_read_int(what, rck_json_get(obj, key), path, min, max, out);
+}
+
+static int chip_u32(const char *what, const rck_json_t *obj, const char *key,
+                    const char *path, uint32_t *out)
+{
+    int v;
+    int rc = chip_int(what, obj, key, path, 1, INT_MAX, &v);
+
+    if (rc == 1)
+        *out = (uint32_t)v;
+    return rc;
+}
+
+/* An object member that must itself be an object. */
+static int chip_obj(const char *what, const rck_json_t *obj, const char *key,
+                    const char *path, const rck_json_t **out)
+{
+    const rck_json_t *v = rck_json_get(obj, key);
+
+    *out = NULL;
+    if (v == NULL)
+        return 0;
+    if (rck_json_type(v) != RCK_JSON_OBJECT) {
+        chip_bad(what, path, "expected an object, got %s",
+                 chip_type_name(v));
+        return -1;
+    }
+    *out = v;
+    return 1;
+}
+
+/* An array of @p minlen .. @p maxlen elements. */
+static int chip_array(const char *what, const rck_json_t *obj,
+                      const char *key, const char *path, size_t minlen,
+                      size_t maxlen, const rck_json_t **out)
+{
+    const rck_json_t *v = rck_json_get(obj, key);
+    size_t n;
+
+    *out = NULL;
+    if (v == NULL)
+        return 0;
+    if (rck_json_type(v) != RCK_JSON_ARRAY) {
+        chip_bad(what, path, "expected an array, got %s", chip_type_name(v));
+        return -1;
+    }
+    n = rck_json_len(v);
+    if (n < minlen || n > maxlen) {
+        if (minlen == maxlen)
+            chip_bad(what, path, "expected %zu entries, got %zu", minlen, n);
+        else
+            chip_bad(what, path, "expected %zu to %zu entries, got %zu",
+                     minlen, maxlen, n);
+        return -1;
+    }
+    *out = v;
+    return 1;
+}
+
+/* A *_by_hops table: replaces the whole table. */
+static int chip_hops_table(const char *what, const rck_json_t *root,
+                           const char *key, double *table)
+{
+    const rck_json_t *arr;
+    char path[96];
+    size_t i, n;
+    int rc;
+
+    rc = chip_array(what, root, key, key, 1, RCK_CHIP_MAX_HOPS + 1, &arr);
+    if (rc <= 0)
+        return rc;
+    n = rck_json_len(arr);
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "%s[%zu]", key, i);
+        if (chip_read_num(what, rck_json_at(arr, i), path, 0, &table[i]) < 0)
+            return -1;
+    }
+    for (; i <= RCK_CHIP_MAX_HOPS; i++)
+        table[i] = CHIP_UNSET;
+    return 1;
+}
+
+static int chip_apply_mesh(const char *what, const rck_json_t *root,
+                           rck_chip_t *c)
+{
+    const rck_json_t *mesh, *arr, *mc, *tile;
+    const char *routing;
+    char path[96];
+    int i, j, n, id, rc;
+
+    rc = chip_obj(what, root, "mesh", "mesh", &mesh);
+    if (rc <= 0)
+        return rc;
+    if (chip_int(what, mesh, "x", "mesh.x", 1, RCK_CHIP_MAX_CORES,
+                 &c->mesh_x) < 0 ||
+        chip_int(what, mesh, "y", "mesh.y", 1, RCK_CHIP_MAX_CORES,
+                 &c->mesh_y) < 0 ||
+        chip_int(what, mesh, "cores_per_tile", "mesh.cores_per_tile", 1,
+                 RCK_CHIP_MAX_CORES, &c->cores_per_tile) < 0)
+        return -1;
+    if (rck_json_get(mesh, "routing") != NULL) {
+        routing = rck_json_string(rck_json_get(mesh, "routing"));
+        if (routing == NULL || strcmp(routing, "xy") != 0) {
+            chip_bad(what, "mesh.routing",
+                     "only \"xy\" (dimension-ordered) routing is modelled");
+            return -1;
+        }
+    }
+    if (chip_array(what, mesh, "voltage_island_tiles",
+                   "mesh.voltage_island_tiles", 2, 2, &arr) < 0)
+        return -1;
+    if (arr != NULL &&
+        (chip_read_int(what, rck_json_at(arr, 0),
+                       "mesh.voltage_island_tiles[0]", 1, RCK_CHIP_MAX_CORES,
+                       &c->island_w) < 0 ||
+         chip_read_int(what, rck_json_at(arr, 1),
+                       "mesh.voltage_island_tiles[1]", 1, RCK_CHIP_MAX_CORES,
+                       &c->island_h) < 0))
+        return -1;
+    if (chip_array(what, mesh, "memory_controllers",
+                   "mesh.memory_controllers", 1, RCK_CHIP_MAX_MC, &arr) < 0)
+        return -1;
+    if (arr == NULL)
+        return 1;
+    n = (int)rck_json_len(arr);
+    for (i = 0; i < n; i++) {
+        mc = rck_json_at(arr, i);
+        snprintf(path, sizeof(path), "mesh.memory_controllers[%d]", i);
+        if (rck_json_type(mc) != RCK_JSON_OBJECT) {
+            chip_bad(what, path, "expected an object {\"id\": %d, "
+                     "\"tile\": [x, y]}, got %s", i, chip_type_name(mc));
+            return -1;
+        }
+        snprintf(path, sizeof(path), "mesh.memory_controllers[%d].id", i);
+        if (chip_int(what, mc, "id", path, 0, INT_MAX, &id) < 0)
+            return -1;
+        if (rck_json_get(mc, "id") != NULL && id != i) {
+            chip_bad(what, path, "controllers must be listed in id order "
+                     "0, 1, 2, ...; expected %d, got %d", i, id);
+            return -1;
+        }
+        snprintf(path, sizeof(path), "mesh.memory_controllers[%d].tile", i);
+        if (chip_array(what, mc, "tile", path, 2, 2, &tile) < 0)
+            return -1;
+        if (tile == NULL) {
+            chip_bad(what, path, "missing (each controller needs "
+                     "\"tile\": [x, y])");
+            return -1;
+        }
+        for (j = 0; j < 2; j++) {
+            snprintf(path, sizeof(path),
+                     "mesh.memory_controllers[%d].tile[%d]", i, j);
+            if (chip_read_int(what, rck_json_at(tile, (size_t)j), path, 0,
+                              RCK_CHIP_MAX_CORES,
+                              j ? &c->mc[i].y : &c->mc[i].x) < 0)
+                return -1;
+        }
+    }
+    c->nmc = n;
+    return 1;
+}
+
+static int chip_apply_dvfs(const char *what, const rck_json_t *root,
+                           rck_chip_t *c)
+{
+    static const char *const keys[] = {"fdiv", "core_mhz", "volts"};
+    const rck_json_t *dvfs, *arr[3];
+    char path[96];
+    size_t i, j, n = 0;
+    int rc = chip_obj(what, root, "dvfs", "dvfs", &dvfs);
+
+    if (rc <= 0)
+        return rc;
+    for (j = 0; j < 3; j++) {
+        snprintf(path, sizeof(path), "dvfs.%s", keys[j]);
+        if (chip_array(what, dvfs, keys[j], path, 1, RCK_CHIP_MAX_DVFS,
+                       &arr[j]) < 0)
+            return -1;
+        if (arr[j] == NULL) {
+            chip_bad(what, path, "missing (dvfs needs fdiv, core_mhz and "
+                     "volts arrays of the same length)");
+            return -1;
+        }
+        if (j == 0) {
+            n = rck_json_len(arr[0]);
+        } else if (rck_json_len(arr[j]) != n) {
+            chip_bad(what, path, "has %zu entries but dvfs.fdiv has %zu",
+                     rck_json_len(arr[j]), n);
+            return -1;
+        }
+    }
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "dvfs.fdiv[%zu]", i);
+        if (chip_read_int(what, rck_json_at(arr[0], i), path, 1, INT_MAX,
+                          &c->dvfs_fdiv[i]) < 0)
+            return -1;
+        snprintf(path, sizeof(path), "dvfs.core_mhz[%zu]", i);
+        if (chip_read_num(what, rck_json_at(arr[1], i), path, 1,
+                          &c->dvfs_mhz[i]) < 0)
+            return -1;
+        snprintf(path, sizeof(path), "dvfs.volts[%zu]", i);
+        if (chip_read_num(what, rck_json_at(arr[2], i), path, 1,
+                          &c->dvfs_volts[i]) < 0)
+            return -1;
+    }
+    c->ndvfs = (int)n;
+    return 1;
+}
+
+/* Latency of one DRAM access over @p hops, in core cycles. */
+static double chip_dram_latency(const rck_chip_t *c, double hops)
+{
+    return c->dram_core_cycles +
+           hops * c->dram_mesh_cycles_per_hop * c->core_mhz / c->mesh_mhz +
+           c->dram_mem_cycles * c->core_mhz / c->mem_mhz;
+}
+
+/* Fit dram_line_write_uncached_extra (see the top of the file). */
+static int chip_fit_uncached_extra(const char *what, const rck_json_t *root,
+                                   rck_chip_t *c)
+{
+    const rck_json_t *meas, *hops, *lw;
+    char path[96];
+    double sum = 0, h, w;
+    size_t i, n;
+    int rc = chip_obj(what, root, "dram_from_core_0_by_mc",
+                      "dram_from_core_0_by_mc", &meas);
+
+    if (rc <= 0)
+        return rc;
+    if (chip_array(what, meas, "hops", "dram_from_core_0_by_mc.hops", 1,
+                   RCK_CHIP_MAX_MC, &hops) < 0 ||
+        chip_array(what, meas, "line_write_uncached",
+                   "dram_from_core_0_by_mc.line_write_uncached", 1,
+                   RCK_CHIP_MAX_MC, &lw) < 0)
+        return -1;
+    if (hops == NULL || lw == NULL)
+        return 0;
+    n = rck_json_len(hops);
+    if (rck_json_len(lw) != n) {
+        chip_bad(what, "dram_from_core_0_by_mc.line_write_uncached",
+                 "has %zu entries but dram_from_core_0_by_mc.hops has %zu",
+                 rck_json_len(lw), n);
+        return -1;
+    }
+    if (!(c->core_mhz > 0 && c->mesh_mhz > 0 && c->mem_mhz > 0))
+        return 0; /* validation reports the frequencies */
+    for (i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "dram_from_core_0_by_mc.hops[%zu]", i);
+        if (chip_read_num(what, rck_json_at(hops, i), path, 0, &h) < 0)
+            return -1;
+        snprintf(path, sizeof(path),
+                 "dram_from_core_0_by_mc.line_write_uncached[%zu]", i);
+        if (chip_read_num(what, rck_json_at(lw, i), path, 0, &w) < 0)
+            return -1;
+        sum += w - 8 * chip_dram_latency(c, h);
+    }
+    /* a negative residual would mean the latency model alone overshoots */
+    c->dram_line_write_uncached_extra = sum / (double)n > 0 ? sum / (double)n
+                                                             : 0;
+    return 1;
+}
+
+/* Apply the JSON document @p root on top of @p c. */
+static rck_status_t chip_apply(const rck_json_t *root, const char *what,
+                               rck_chip_t *c)
+{
+    const rck_json_t *o, *o2, *v;
+    const char *s;
+    int have_extra;
+
+    if (rck_json_type(root) != RCK_JSON_OBJECT) {
+        rck_error("%s: the top level must be a JSON object, got %s", what,
+                  chip_type_name(root));
+        return RCK_ERR_CONFIG;
+    }
+
+    v = rck_json_get(root, "name");
+    if (v != NULL) {
+        s = rck_json_string(v);
+        if (s == NULL) {
+            chip_bad(what, "name", "expected a string, got %s",
+                     chip_type_name(v));
+            return RCK_ERR_CONFIG;
+        }
+        if (strlen(s) >= RCK_CHIP_NAME_LEN) {
+            chip_bad(what, "name", "longer than %d bytes",
+                     RCK_CHIP_NAME_LEN - 1);
+            return RCK_ERR_CONFIG;
+        }
+        memset(c->name, 0, sizeof(c->name));
+        memcpy(c->name, s, strlen(s));
+    }
+
+    if (chip_obj(what, root, "frequencies_mhz", "frequencies_mhz", &o) < 0 ||
+        chip_num(what, o, "core", "frequencies_mhz.core", 1,
+                 &c->core_mhz) < 0 ||
+        chip_num(what, o, "mesh", "frequencies_mhz.mesh", 1,
+                 &c->mesh_mhz) < 0 ||
+        chip_num(what, o, "memory", "frequencies_mhz.memory", 1,
+                 &c->mem_mhz) < 0)
+        return RCK_ERR_CONFIG;
+
+    if (chip_apply_mesh(what, root, c) < 0)
+        return RCK_ERR_CONFIG;
+
+    if (chip_u32(what, root, "mpb_bytes_per_core", "mpb_bytes_per_core",
+                 &c->mpb_bytes) < 0 ||
+        chip_u32(what, root, "cache_line_bytes", "cache_line_bytes",
+                 &c->line_bytes) < 0 ||
+        chip_u32(what, root, "l1d_bytes", "l1d_bytes", &c->l1d_bytes) < 0 ||
+        chip_u32(what, root, "l2_bytes", "l2_bytes", &c->l2_bytes) < 0 ||
+        chip_int(what, root, "atomic_counters", "atomic_counters", 0,
+                 INT_MAX, &c->atomic_counters) < 0)
+        return RCK_ERR_CONFIG;
+
+    if (chip_hops_table(what, root, "mpb_line_write_by_hops",
+                        c->mpb_line_write_by_hops) < 0 ||
+        chip_hops_table(what, root, "mpb_dword_read_by_hops",
+                        c->mpb_dword_read_by_hops) < 0)
+        return RCK_ERR_CONFIG;
+
+    if (chip_obj(what, root, "dram_latency_model", "dram_latency_model",
+                 &o) < 0 ||
+        chip_num(what, o, "core_cycles", "dram_latency_model.core_cycles", 0,
+                 &c->dram_core_cycles) < 0 ||
+        chip_num(what, o, "mesh_cycles_per_hop",
+                 "dram_latency_model.mesh_cycles_per_hop", 0,
+                 &c->dram_mesh_cycles_per_hop) < 0 ||
+        chip_num(what, o, "memory_cycles", "dram_latency_model.memory_cycles",
+                 0, &c->dram_mem_cycles) < 0)
+        return RCK_ERR_CONFIG;
+    have_extra = chip_num(what, o, "line_write_uncached_extra",
+                          "dram_latency_model.line_write_uncached_extra", 0,
+                          &c->dram_line_write_uncached_extra);
+    if (have_extra < 0)
+        return RCK_ERR_CONFIG;
+
+    if (chip_obj(what, root, "bandwidth_one_core_mib_s",
+                 "bandwidth_one_core_mib_s", &o) < 0)
+        return RCK_ERR_CONFIG;
+    if (chip_obj(what, o, "l2_hit", "bandwidth_one_core_mib_s.l2_hit",
+                 &o2) < 0 ||
+        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.l2_hit.read", 1,
+                 &c->bw_mib_s_l2hit_read) < 0 ||
+        chip_num(what, o2, "write", "bandwidth_one_core_mib_s.l2_hit.write",
+                 1, &c->bw_mib_s_l2hit_write) < 0 ||
+        chip_obj(what, o, "uncached", "bandwidth_one_core_mib_s.uncached",
+                 &o2) < 0 ||
+        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.uncached.read",
+                 1, &c->bw_mib_s_uncached_read) < 0 ||
+        chip_num(what, o2, "write",
+                 "bandwidth_one_core_mib_s.uncached.write", 1,
+                 &c->bw_mib_s_uncached_write) < 0 ||
+        chip_obj(what, o, "mpbt", "bandwidth_one_core_mib_s.mpbt", &o2) < 0 ||
+        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.mpbt.read", 1,
+                 &c->bw_mib_s_mpbt_read) < 0 ||
+        chip_num(what, o2, "write", "bandwidth_one_core_mib_s.mpbt.write", 1,
+                 &c->bw_mib_s_mpbt_write) < 0)
+        return RCK_ERR_CONFIG;
+
+    if (chip_obj(what, root, "local_ops", "local_ops", &o) < 0 ||
+        chip_num(what, o, "null_syscall", "local_ops.null_syscall", 0,
+                 &c->cost_null_syscall) < 0 ||
+        chip_num(what, o, "rdtsc", "local_ops.rdtsc", 0, &c->cost_rdtsc) < 0 ||
+        chip_num(what, o, "xchg", "local_ops.xchg", 0, &c->cost_xchg) < 0 ||
+        chip_num(what, o, "lock_cmpxchg", "local_ops.lock_cmpxchg", 0,
+                 &c->cost_lock_cmpxchg) < 0 ||
+        chip_num(what, o, "lock_dec", "local_ops.lock_dec", 0,
+                 &c->cost_lock_dec) < 0 ||
+        chip_num(what, o, "nop", "local_ops.nop", 0, &c->cost_nop) < 0 ||
+        chip_num(what, o, "cl1invmb", "local_ops.cl1invmb", 0,
+                 &c->cost_cl1invmb) < 0)
+        return RCK_ERR_CONFIG;
+
+    if (chip_obj(what, root, "interrupts", "interrupts", &o) < 0 ||
+        chip_num(what, o, "ipi_delivery_min", "interrupts.ipi_delivery_min",
+                 0, &c->cost_ipi_delivery) < 0 ||
+        chip_num(what, o, "kernel_send_syscall_write_mpb_raise_pin",
+                 "interrupts.kernel_send_syscall_write_mpb_raise_pin", 0,
+                 &c->cost_kernel_send) < 0 ||
+        chip_num(what, o, "write_mpb_and_raise_pin",
+                 "interrupts.write_mpb_and_raise_pin", 0,
+                 &c->cost_mpb_write_raise) < 0)
+        return RCK_ERR_CONFIG;
+
+    if (chip_num(what, root, "thread_switch_round_trip",
+                 "thread_switch_round_trip", 0, &c->cost_thread_switch) < 0 ||
+        chip_num(what, root, "l2_full_flush_cycles", "l2_full_flush_cycles",
+                 0, &c->l2_full_flush_cycles) < 0 ||
+        chip_obj(what, root, "l2_flush_per_line_cycles",
+                 "l2_flush_per_line_cycles", &o) < 0 ||
+        chip_num(what, o, "clean", "l2_flush_per_line_cycles.clean", 0,
+                 &c->l2_flush_line_clean) < 0 ||
+        chip_num(what, o, "dirty", "l2_flush_per_line_cycles.dirty", 0,
+                 &c->l2_flush_line_dirty) < 0 ||
+        chip_num(what, root, "relative_core_speed_vs_3ghz_i7",
+                 "relative_core_speed_vs_3ghz_i7", 1,
+                 &c->relative_core_speed) < 0)
+        return RCK_ERR_CONFIG;
+
+    if (chip_apply_dvfs(what, root, c) < 0)
+        return RCK_ERR_CONFIG;
+
+    /* last: the fit uses the frequencies and latency model resolved above */
+    if (have_extra == 0 && chip_fit_uncached_extra(what, root, c) < 0)
+        return RCK_ERR_CONFIG;
+    return RCK_OK;
+}
+
+/* Complete and check one *_by_hops table (see the top of the file). */
+static rck_status_t chip_check_hops(double *t, int max_hops, const char *what,
+                                    const char *key)
+{
+    int i, n = 0;
+
+    while (n <= RCK_CHIP_MAX_HOPS && t[n] >= 0) {
+        if (!isfinite(t[n])) {
+            rck_error("%s: key '%s[%d]': not a finite number", what, key, n);
+            return RCK_ERR_CONFIG;
+        }
+        n++;
+    }
+    if (n == 0) {
+        chip_bad(what, key, "needs at least the 0-hop entry");
+        return RCK_ERR_CONFIG;
+    }
+    for (i = n; i <= max_hops; i++) {
+        double v = t[n - 1];
+        if (n >= 2)
+            v += (double)(i - (n - 1)) * (t[n - 1] - t[n - 2]);
+        t[i] = v > 0 ? v : 0;
+    }
+    for (i = max_hops + 1; i <= RCK_CHIP_MAX_HOPS; i++)
+        t[i] = CHIP_UNSET;
+    return RCK_OK;
+}
+
+/* rck_chip_validate with the name of the configuration's source. */
+static rck_status_t chip_check(rck_chip_t *c, const char *what)
+{
+    const struct {
+        double *v;
+        const char *key;
+        int positive;
+    } nums[] = {
+        {&c->core_mhz, "frequencies_mhz.core", 1},
+        {&c->mesh_mhz, "frequencies_mhz.mesh", 1},
+        {&c->mem_mhz, "frequencies_mhz.memory", 1},
+        {&c->dram_core_cycles, "dram_latency_model.core_cycles", 0},
+        {&c->dram_mesh_cycles_per_hop,
+         "dram_latency_model.mesh_cycles_per_hop", 0},
+        {&c->dram_mem_cycles, "dram_latency_model.memory_cycles", 0},
+        {&c->dram_line_write_uncached_extra,
+         "dram_latency_model.line_write_uncached_extra", 0},
+        {&c->bw_mib_s_l2hit_read, "bandwidth_one_core_mib_s.l2_hit.read", 1},
+        {&c->bw_mib_s_l2hit_write, "bandwidth_one_core_mib_s.l2_hit.write",
+         1},
+        {&c->bw_mib_s_uncached_read,
+         "bandwidth_one_core_mib_s.uncached.read", 1},
+        {&c->bw_mib_s_uncached_write,
+         "bandwidth_one_core_mib_s.uncached.write", 1},
+        {&c->bw_mib_s_mpbt_read, "bandwidth_one_core_mib_s.mpbt.read", 1},
+        {&c->bw_mib_s_mpbt_write, "bandwidth_one_core_mib_s.mpbt.write", 1},
+        {&c->cost_null_syscall, "local_ops.null_syscall", 0},
+        {&c->cost_rdtsc, "local_ops.rdtsc", 0},
+        {&c->cost_xchg, "local_ops.xchg", 0},
+        {&c->cost_lock_cmpxchg, "local_ops.lock_cmpxchg", 0},
+        {&c->cost_lock_dec, "local_ops.lock_dec", 0},
+        {&c->cost_nop, "local_ops.nop", 0},
+        {&c->cost_cl1invmb, "local_ops.cl1invmb", 0},
+        {&c->cost_ipi_delivery, "interrupts.ipi_delivery_min", 0},
+        {&c->cost_kernel_send,
+         "interrupts.kernel_send_syscall_write_mpb_raise_pin", 0},
+        {&c->cost_mpb_write_raise, "interrupts.write_mpb_and_raise_pin", 0},
+        {&c->cost_thread_switch, "thread_switch_round_trip", 0},
+        {&c->l2_full_flush_cycles, "l2_full_flush_cycles", 0},
+        {&c->l2_flush_line_clean, "l2_flush_per_line_cycles.clean", 0},
+        {&c->l2_flush_line_dirty, "l2_flush_per_line_cycles.dirty", 0},
+        {&c->relative_core_speed, "relative_core_speed_vs_3ghz_i7", 1},
+    };
+    const struct {
+        uint32_t v;
+        const char *key;
+    } sizes[] = {{c->mpb_bytes, "mpb_bytes_per_core"},
+                 {c->l1d_bytes, "l1d_bytes"},
+                 {c->l2_bytes, "l2_bytes"}};
+    char path[96];
+    size_t k;
+    long ncores;
+    double best;
+    int i, j;
+
+    if (memchr(c->name, '\0', sizeof(c->name)) == NULL) {
+        chip_bad(what, "name", "not NUL-terminated within %d bytes",
+                 RCK_CHIP_NAME_LEN);
+        return RCK_ERR_CONFIG;
+    }
+    for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
+        double d = *nums[k].v;
+        if (!isfinite(d) || d < 0 || (nums[k].positive && d == 0)) {
+            chip_bad(what, nums[k].key, "must be %s, got %g",
+                     nums[k].positive ? "greater than zero" : "non-negative",
+                     d);
+            return RCK_ERR_CONFIG;
+        }
+    }
+
+    if (c->mesh_x < 1 || c->mesh_y < 1 || c->cores_per_tile < 1) {
+        chip_bad(what, c->mesh_x < 1   ? "mesh.x"
+                       : c->mesh_y < 1 ? "mesh.y"
+                                       : "mesh.cores_per_tile",
+                 "must be a positive integer");
+        return RCK_ERR_CONFIG;
+    }
+    ncores = (long)c->mesh_x * c->mesh_y;
+    if (ncores > RCK_CHIP_MAX_CORES ||
+        ncores * c->cores_per_tile > RCK_CHIP_MAX_CORES) {
+        chip_bad(what, "mesh",
+                 "%d x %d tiles x %d cores per tile exceeds the maximum of "
+                 "%d cores", c->mesh_x, c->mesh_y, c->cores_per_tile,
+                 RCK_CHIP_MAX_CORES);
+        return RCK_ERR_CONFIG;
+    }
+    ncores *= c->cores_per_tile;
+    if (c->mesh_x - 1 + c->mesh_y - 1 > RCK_CHIP_MAX_HOPS) {
+        chip_bad(what, "mesh", "a %d x %d mesh is %d hops across, more than "
+                 "the maximum of %d", c->mesh_x, c->mesh_y,
+                 c->mesh_x + c->mesh_y - 2, RCK_CHIP_MAX_HOPS);
+        return RCK_ERR_CONFIG;
+    }
+    if (c->island_w < 1 || c->island_h < 1) {
+        chip_bad(what, "mesh.voltage_island_tiles",
+                 "island sizes must be positive, got %d x %d", c->island_w,
+                 c->island_h);
+        return RCK_ERR_CONFIG;
+    }
+
+    if (c->line_bytes == 0 || (c->line_bytes & (c->line_bytes - 1)) != 0) {
+        chip_bad(what, "cache_line_bytes",
+                 "must be a positive power of two, got %u", c->line_bytes);
+        return RCK_ERR_CONFIG;
+    }
+    for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        if (sizes[k].v == 0 || sizes[k].v > INT_MAX ||
+            sizes[k].v % c->line_bytes != 0) {
+            chip_bad(what, sizes[k].key,
+                     "must be a positive multiple of cache_line_bytes (%u), "
+                     "got %u", c->line_bytes, sizes[k].v);
+            return RCK_ERR_CONFIG;
+        }
+    }
+
+    if (c->nmc < 1 || c->nmc > RCK_CHIP_MAX_MC) {
+        chip_bad(what, "mesh.memory_controllers",
+                 "needs 1 to %d controllers, got %d", RCK_CHIP_MAX_MC,
+                 c->nmc);
+        return RCK_ERR_CONFIG;
+    }
+    for (i = 0; i < c->nmc; i++) {
+        if (c->mc[i].x < 0 || c->mc[i].x >= c->mesh_x || c->mc[i].y < 0 ||
+            c->mc[i].y >= c->mesh_y) {
+            snprintf(path, sizeof(path), "mesh.memory_controllers[%d].tile",
+                     i);
+            chip_bad(what, path, "tile (%d, %d) is outside the %d x %d mesh",
+                     c->mc[i].x, c->mc[i].y, c->mesh_x, c->mesh_y);
+            return RCK_ERR_CONFIG;
+        }
+    }
+    if (c->atomic_counters < 0) {
+        chip_bad(what, "atomic_counters", "must not be negative, got %d",
+                 c->atomic_counters);
+        return RCK_ERR_CONFIG;
+    }
+
+    if (c->ndvfs < 1 || c->ndvfs > RCK_CHIP_MAX_DVFS) {
+        chip_bad(what, "dvfs", "needs 1 to %d entries, got %d",
+                 RCK_CHIP_MAX_DVFS, c->ndvfs);
+        return RCK_ERR_CONFIG;
+    }
+    for (i = 0; i < c->ndvfs; i++) {
+        if (c->dvfs_fdiv[i] < 1) {
+            snprintf(path, sizeof(path), "dvfs.fdiv[%d]", i);
+            chip_bad(what, path, "must be a positive integer, got %d",
+                     c->dvfs_fdiv[i]);
+            return RCK_ERR_CONFIG;
+        }
+        for (j = 0; j < i; j++) {
+            if (c->dvfs_fdiv[j] == c->dvfs_fdiv[i]) {
+                snprintf(path, sizeof(path), "dvfs.fdiv[%d]", i);
+                chip_bad(what, path, "divider %d is listed twice",
+                         c->dvfs_fdiv[i]);
+                return RCK_ERR_CONFIG;
+            }
+        }
+        if (!isfinite(c->dvfs_mhz[i]) || !(c->dvfs_mhz[i] > 0) ||
+            !isfinite(c->dvfs_volts[i]) || !(c->dvfs_volts[i] > 0)) {
+            snprintf(path, sizeof(path), "dvfs.%s[%d]",
+                     isfinite(c->dvfs_mhz[i]) && c->dvfs_mhz[i] > 0
+                         ? "volts"
+                         : "core_mhz",
+                     i);
+            chip_bad(what, path, "must be greater than zero");
+            return RCK_ERR_CONFIG;
+        }
+    }
+
+    c->ncores = (int)ncores;
+    c->ntiles = c->mesh_x * c->mesh_y;
+    c->nislands = ((c->mesh_x + c->island_w - 1) / c->island_w) *
+                  ((c->mesh_y + c->island_h - 1) / c->island_h);
+    c->max_hops = c->mesh_x - 1 + c->mesh_y - 1;
+
+    if (chip_check_hops(c->mpb_line_write_by_hops, c->max_hops, what,
+                        "mpb_line_write_by_hops") != RCK_OK ||
+        chip_check_hops(c->mpb_dword_read_by_hops, c->max_hops, what,
+                        "mpb_dword_read_by_hops") != RCK_OK)
+        return RCK_ERR_CONFIG;
+
+    /* the divider whose frequency is core_mhz, else the closest one */
+    best = INFINITY;
+    c->default_fdiv = c->dvfs_fdiv[0];
+    for (i = 0; i < c->ndvfs; i++) {
+        double diff = fabs(c->dvfs_mhz[i] - round(c->core_mhz));
+        if (diff < best) {
+            best = diff;
+            c->default_fdiv = c->dvfs_fdiv[i];
+        }
+    }
+    return RCK_OK;
+}
+
+rck_status_t rck_chip_validate(rck_chip_t *chip)
+{
+    return chip_check(chip, "chip configuration");
+}
+
+static void chip_init_empty(rck_chip_t *c)
+{
+    int i;
+
+    memset(c, 0, sizeof(*c));
+    for (i = 0; i <= RCK_CHIP_MAX_HOPS; i++) {
+        c->mpb_line_write_by_hops[i] = CHIP_UNSET;
+        c->mpb_dword_read_by_hops[i] = CHIP_UNSET;
+    }
+}
+
+/* Parse @p text and apply it on top of @p c. */
+static rck_status_t chip_apply_text(const char *text, const char *what,
+                                    rck_chip_t *c)
+{
+    rck_json_doc_t *doc;
+    rck_status_t status;
+    char err[256];
+
+    status = rck_json_parse(text, &doc, err, sizeof(err));
+    if (status == RCK_ERR_NOMEM) {
+        rck_error("%s: out of memory while parsing", what);
+        return status;
+    }
+    if (status != RCK_OK) {
+        rck_error("%s: %s", what, err);
+        return RCK_ERR_CONFIG;
+    }
+    status = chip_apply(rck_json_root(doc), what, c);
+    rck_json_free(doc);
+    return status;
+}
+
+rck_status_t rck_chip_load_default(rck_chip_t *chip)
+{
+    rck_chip_t c;
+    rck_status_t status;
+
+    chip_init_empty(&c);
+    status = chip_apply_text(rck_chip_default_json, CHIP_DEFAULT_NAME, &c);
+    if (status == RCK_OK)
+        status = chip_check(&c, CHIP_DEFAULT_NAME);
+    if (status != RCK_OK)
+        return status;
+    memcpy(chip, &c, sizeof(c));
+    return RCK_OK;
+}
+
+rck_status_t rck_chip_load_string(const char *text, const char *what,
+                                  rck_chip_t *chip)
+{
+    rck_chip_t c;
+    rck_status_t status;
+
+    if (what == NULL)
+        what = "chip configuration";
+    if (text == NULL) {
+        rck_error("%s: no text", what);
+        return RCK_ERR_INVALID;
+    }
+    status = rck_chip_load_default(&c);
+    if (status != RCK_OK)
+        return status;
+    status = chip_apply_text(text, what, &c);
+    if (status == RCK_OK)
+        status = chip_check(&c, what);
+    if (status != RCK_OK)
+        return status;
+    memcpy(chip, &c, sizeof(c));
+    return RCK_OK;
+}
+
+rck_status_t rck_chip_load_file(const char *path, rck_chip_t *chip)
+{
+    rck_status_t status;
+    FILE *fp;
+    char *text;
+    long size;
+    size_t got;
+
+    fp = fopen(path, "rb");
+    if (fp == NULL) {
+        rck_error("cannot open chip file '%s': %s", path, strerror(errno));
+        return RCK_ERR_IO;
+    }
+    if (fseek(fp, 0, SEEK_END) != 0 || (size = ftell(fp)) < 0 ||
+        fseek(fp, 0, SEEK_SET) != 0) {
+        rck_error("cannot read chip file '%s': %s", path, strerror(errno));
+        status = RCK_ERR_IO;
+        goto err_close;
+    }
+    if (size > CHIP_FILE_MAX) {
+        rck_error("%s: chip file is larger than %ld bytes", path,
+                  CHIP_FILE_MAX);
+        status = RCK_ERR_CONFIG;
+        goto err_close;
+    }
+    text = malloc((size_t)size + 1);
+    if (text == NULL) {
+        rck_error("%s: out of memory reading the chip file", path);
+        status = RCK_ERR_NOMEM;
+        goto err_close;
+    }
+    got = fread(text, 1, (size_t)size, fp);
+    if (ferror(fp) || got != (size_t)size) {
+        rck_error("cannot read chip file '%s'", path);
+        status = RCK_ERR_IO;
+        goto err_free;
+    }
+    text[got] = '\0';
+    if (strlen(text) != got) {
+        rck_error("%s: chip file contains a NUL byte", path);
+        status = RCK_ERR_CONFIG;
+        goto err_free;
+    }
+    status = rck_chip_load_string(text, path, chip);
+
+err_free:
+    free(text);
+err_close:
+    fclose(fp);
+    return status;
+}
+
+int rck_chip_island(const rck_chip_t *chip, int core)
+{
+    int t = rck_chip_tile(chip, core);
+    int x = t % chip->mesh_x, y = t / chip->mesh_x;
+    int per_row = (chip->mesh_x + chip->island_w - 1) / chip->island_w;
+
+    return (y / chip->island_h) * per_row + x / chip->island_w;
+}
+
+double rck_chip_fdiv_mhz(const rck_chip_t *chip, int fdiv)
+{
+    int i;
+
+    for (i = 0; i < chip->ndvfs && i < RCK_CHIP_MAX_DVFS; i++) {
+        if (chip->dvfs_fdiv[i] == fdiv)
+            return chip->dvfs_mhz[i];
+    }
+    return 0;
+}
+
+double rck_chip_fdiv_volts(const rck_chip_t *chip, int fdiv)
+{
+    int i;
+
+    for (i = 0; i < chip->ndvfs && i < RCK_CHIP_MAX_DVFS; i++) {
+        if (chip->dvfs_fdiv[i] == fdiv)
+            return chip->dvfs_volts[i];
+    }
+    return 0;
+}
+
+/*
+ * Format @p d so that strtod gives back exactly @p d: integers plainly,
+ * others with the fewest significant digits that round-trip. JSON needs a
+ * '.' whatever LC_NUMERIC says.
+ */
+static const char *chip_fmt(double d, char *buf, size_t len)
+{
+    const char *dp = localeconv()->decimal_point;
+    char *p;
+    int prec;
+
+    if (d == floor(d) && fabs(d) < 1e15) {
+        snprintf(buf, len, "%.0f", d);
+        return buf;
+    }
+    for (prec = 15; prec < 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, d);
+        if (strtod(buf, NULL) == d)
+            break;
+    }
+    if (prec == 17)
+        snprintf(buf, len, "%.17g", d);
+    if (dp != NULL && dp[0] != '.' && dp[0] != '\0' && dp[1] == '\0') {
+        for (p = buf; *p != '\0'; p++) {
+            if (*p == dp[0])
+                *p = '.';
+        }
+    }
+    return buf;
+}
+
+static void chip_print_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s != '\0'; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(fp, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(fp, "\\u%04x", ch);
+        else
+            fputc(ch, fp);
+    }
+    fputc('"', fp);
+}
+
+static void chip_print_table(FILE *fp, const char *key, const double *t,
+                             int max_hops)
+{
+    char b[40];
+    int i;
+
+    fprintf(fp, "  \"%s\": [", key);
+    for (i = 0; i <= max_hops && t[i] >= 0; i++)
+        fprintf(fp, "%s%s", i ? ", " : "", chip_fmt(t[i], b, sizeof(b)));
+    fprintf(fp, "],\n");
+}
+
+void rck_chip_print(FILE *fp, const rck_chip_t *c)
+{
+    char b1[40], b2[40], b3[40], b4[40];
+    int i, max_hops, ndvfs;
+
+    max_hops = c->max_hops < 0                   ? 0
+               : c->max_hops > RCK_CHIP_MAX_HOPS ? RCK_CHIP_MAX_HOPS
+                                                 : c->max_hops;
+    ndvfs = c->ndvfs < 0                   ? 0
+            : c->ndvfs > RCK_CHIP_MAX_DVFS ? RCK_CHIP_MAX_DVFS
+                                           : c->ndvfs;
+
+    fprintf(fp, "{\n  \"name\": ");
+    chip_print_string(fp, memchr(c->name, '\0', sizeof(c->name)) != NULL
+                              ? c->name
+                              : "");
+    fprintf(fp, ",\n");
+    fprintf(fp, "  \"frequencies_mhz\": {\"core\": %s, \"mesh\": %s, "
+                "\"memory\": %s},\n",
+            chip_fmt(c->core_mhz, b1, sizeof(b1)),
+            chip_fmt(c->mesh_mhz, b2, sizeof(b2)),
+            chip_fmt(c->mem_mhz, b3, sizeof(b3)));
+    fprintf(fp, "  \"mesh\": {\"x\": %d, \"y\": %d, \"cores_per_tile\": %d, "
+                "\"routing\": \"xy\",\n",
+            c->mesh_x, c->mesh_y, c->cores_per_tile);
+    fprintf(fp, "           \"memory_controllers\": [");
+    for (i = 0; i < c->nmc && i < RCK_CHIP_MAX_MC; i++)
+        fprintf(fp, "%s{\"id\": %d, \"tile\": [%d, %d]}",
+                i ? (i % 2 ? ", " : ",\n                                  ")
+                  : "",
+                i, c->mc[i].x, c->mc[i].y);
+    fprintf(fp, "],\n");
+    fprintf(fp, "           \"voltage_island_tiles\": [%d, %d]},\n",
+            c->island_w, c->island_h);
+    fprintf(fp, "  \"mpb_bytes_per_core\": %u,\n", c->mpb_bytes);
+    fprintf(fp, "  \"cache_line_bytes\": %u,\n", c->line_bytes);
+    fprintf(fp, "  \"l1d_bytes\": %u,\n", c->l1d_bytes);
+    fprintf(fp, "  \"l2_bytes\": %u,\n", c->l2_bytes);
+    fprintf(fp, "  \"atomic_counters\": %d,\n", c->atomic_counters);
+    chip_print_table(fp, "mpb_line_write_by_hops", c->mpb_line_write_by_hops,
+                     max_hops);
+    chip_print_table(fp, "mpb_dword_read_by_hops", c->mpb_dword_read_by_hops,
+                     max_hops);
+    fprintf(fp, "  \"dram_latency_model\": {\"core_cycles\": %s, "
+                "\"mesh_cycles_per_hop\": %s, \"memory_cycles\": %s,\n"
+                "                         \"line_write_uncached_extra\": "
+                "%s},\n",
+            chip_fmt(c->dram_core_cycles, b1, sizeof(b1)),
+            chip_fmt(c->dram_mesh_cycles_per_hop, b2, sizeof(b2)),
+            chip_fmt(c->dram_mem_cycles, b3, sizeof(b3)),
+            chip_fmt(c->dram_line_write_uncached_extra, b4, sizeof(b4)));
+    fprintf(fp, "  \"bandwidth_one_core_mib_s\": {\n");
+    fprintf(fp, "    \"l2_hit\": {\"read\": %s, \"write\": %s},\n",
+            chip_fmt(c->bw_mib_s_l2hit_read, b1, sizeof(b1)),
+            chip_fmt(c->bw_mib_s_l2hit_write, b2, sizeof(b2)));
+    fprintf(fp, "    \"uncached\": {\"read\": %s, \"write\": %s},\n",
+            chip_fmt(c->bw_mib_s_uncached_read, b1, sizeof(b1)),
+            chip_fmt(c->bw_mib_s_uncached_write, b2, sizeof(b2)));
+    fprintf(fp, "    \"mpbt\": {\"read\": %s, \"write\": %s}\n  },\n",
+            chip_fmt(c->bw_mib_s_mpbt_read, b1, sizeof(b1)),
+            chip_fmt(c->bw_mib_s_mpbt_write, b2, sizeof(b2)));
+    fprintf(fp, "  \"l2_full_flush_cycles\": %s,\n",
+            chip_fmt(c->l2_full_flush_cycles, b1, sizeof(b1)));
+    fprintf(fp, "  \"l2_flush_per_line_cycles\": {\"clean\": %s, "
+                "\"dirty\": %s},\n",
+            chip_fmt(c->l2_flush_line_clean, b1, sizeof(b1)),
+            chip_fmt(c->l2_flush_line_dirty, b2, sizeof(b2)));
+    fprintf(fp, "  \"local_ops\": {\"null_syscall\": %s, \"rdtsc\": %s, "
+                "\"xchg\": %s, \"lock_cmpxchg\": %s,\n",
+            chip_fmt(c->cost_null_syscall, b1, sizeof(b1)),
+            chip_fmt(c->cost_rdtsc, b2, sizeof(b2)),
+            chip_fmt(c->cost_xchg, b3, sizeof(b3)),
+            chip_fmt(c->cost_lock_cmpxchg, b4, sizeof(b4)));
+    fprintf(fp, "                \"lock_dec\": %s, \"nop\": %s, "
+                "\"cl1invmb\": %s},\n",
+            chip_fmt(c->cost_lock_dec, b1, sizeof(b1)),
+            chip_fmt(c->cost_nop, b2, sizeof(b2)),
+            chip_fmt(c->cost_cl1invmb, b3, sizeof(b3)));
+    fprintf(fp, "  \"interrupts\": {\"ipi_delivery_min\": %s,\n"
+                "                 "
+                "\"kernel_send_syscall_write_mpb_raise_pin\": %s,\n"
+                "                 \"write_mpb_and_raise_pin\": %s},\n",
+            chip_fmt(c->cost_ipi_delivery, b1, sizeof(b1)),
+            chip_fmt(c->cost_kernel_send, b2, sizeof(b2)),
+            chip_fmt(c->cost_mpb_write_raise, b3, sizeof(b3)));
+    fprintf(fp, "  \"thread_switch_round_trip\": %s,\n",
+            chip_fmt(c->cost_thread_switch, b1, sizeof(b1)));
+    fprintf(fp, "  \"dvfs\": {\"fdiv\": [");
+    for (i = 0; i < ndvfs; i++)
+        fprintf(fp, "%s%d", i ? ", " : "", c->dvfs_fdiv[i]);
+    fprintf(fp, "],\n           \"core_mhz\": [");
+    for (i = 0; i < ndvfs; i++)
+        fprintf(fp, "%s%s", i ? ", " : "",
+                chip_fmt(c->dvfs_mhz[i], b1, sizeof(b1)));
+    fprintf(fp, "],\n           \"volts\": [");
+    for (i = 0; i < ndvfs; i++)
+        fprintf(fp, "%s%s", i ? ", " : "",
+                chip_fmt(c->dvfs_volts[i], b1, sizeof(b1)));
+    fprintf(fp, "]},\n");
+    fprintf(fp, "  \"relative_core_speed_vs_3ghz_i7\": %s,\n",
+            chip_fmt(c->relative_core_speed, b1, sizeof(b1)));
+    /* informational: the loader ignores this object */
+    fprintf(fp, "  \"derived\": {\"cores\": %d, \"tiles\": %d, "
+                "\"islands\": %d, \"max_hops\": %d, \"default_fdiv\": %d}\n",
+            c->ncores, c->ntiles, c->nislands, c->max_hops,
+            c->default_fdiv);
+    fprintf(fp, "}\n");
+}

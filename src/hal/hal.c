@@ -1,0 +1,463 @@
+/*
+ * HAL entry points: argument checks in one place, then the backend's slot.
+ */
+#include "rck/hal.h"
+#include "rck/config.h"
+#include "rck/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static rck_hal_t *hal_self;
+
+rck_status_t rck_hal_unsupported(void)
+{
+    return RCK_ERR_UNSUPPORTED;
+}
+
+rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
+{
+    const rck_hal_ops_t *ops;
+    rck_hal_t *hal;
+    rck_status_t st;
+
+    if (hal_self != NULL) {
+        *hal_out = hal_self;
+        return RCK_OK;
+    }
+    if (backend == NULL)
+        backend = rck_config_get("BACKEND");
+    ops = rck_hal_backend_find(backend);
+    if (ops == NULL) {
+        rck_error("unknown backend '%s' (compiled in: %s)", backend,
+                  rck_hal_backend_names());
+        return RCK_ERR_CONFIG;
+    }
+    hal = calloc(1, sizeof(*hal));
+    if (hal == NULL)
+        return RCK_ERR_NOMEM;
+    hal->ops = ops;
+    st = ops->attach(hal);
+    if (st != RCK_OK) {
+        free(hal);
+        return st;
+    }
+    hal_self = hal;
+    *hal_out = hal;
+    return RCK_OK;
+}
+
+void rck_hal_close(rck_hal_t *hal)
+{
+    if (hal == NULL)
+        return;
+    hal->ops->detach(hal);
+    if (hal == hal_self)
+        hal_self = NULL;
+    free(hal);
+}
+
+rck_hal_t *rck_hal_self(void)
+{
+    return hal_self;
+}
+
+static rck_status_t hal_check_core(const rck_hal_t *hal, int core,
+                                   const char *what)
+{
+    if (!rck_hal_core_valid(hal, core)) {
+        rck_error("%s: core %d does not exist (the chip has %d cores)", what,
+                  core, hal->chip.ncores);
+        return RCK_ERR_INVALID;
+    }
+    return RCK_OK;
+}
+
+static rck_status_t hal_check_mpb(const rck_hal_t *hal, int core, uint32_t off,
+                                  size_t len, const char *what)
+{
+    rck_status_t st = hal_check_core(hal, core, what);
+
+    if (st != RCK_OK)
+        return st;
+    if ((size_t)off > hal->chip.mpb_bytes || len > hal->chip.mpb_bytes - off) {
+        rck_error("%s: MPB range [%u, %u+%zu) is outside the %u-byte MPB",
+                  what, off, off, len, hal->chip.mpb_bytes);
+        return RCK_ERR_RANGE;
+    }
+    return RCK_OK;
+}
+
+rck_status_t rck_hal_mpb_map(rck_hal_t *hal, int core, void **base)
+{
+    rck_status_t st = hal_check_core(hal, core, "mpb_map");
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->mpb_map(hal, core, base);
+}
+
+rck_status_t rck_hal_mpb_write(rck_hal_t *hal, int core, uint32_t off,
+                               const void *src, size_t len)
+{
+    rck_status_t st = hal_check_mpb(hal, core, off, len, "mpb_write");
+    if (st != RCK_OK || len == 0)
+        return st;
+    return hal->ops->mpb_write(hal, core, off, src, len);
+}
+
+rck_status_t rck_hal_mpb_read(rck_hal_t *hal, int core, uint32_t off,
+                              void *dst, size_t len)
+{
+    rck_status_t st = hal_check_mpb(hal, core, off, len, "mpb_read");
+    if (st != RCK_OK || len == 0)
+        return st;
+    return hal->ops->mpb_read(hal, core, off, dst, len);
+}
+
+rck_status_t rck_hal_mpb_copy(rck_hal_t *hal, int dst_core, uint32_t dst_off,
+                              int src_core, uint32_t src_off, size_t len)
+{
+    rck_status_t st = hal_check_mpb(hal, dst_core, dst_off, len, "mpb_copy");
+    if (st == RCK_OK)
+        st = hal_check_mpb(hal, src_core, src_off, len, "mpb_copy");
+    if (st != RCK_OK || len == 0)
+        return st;
+    return hal->ops->mpb_copy(hal, dst_core, dst_off, src_core, src_off, len);
+}
+
+static rck_status_t hal_check_word(const rck_hal_t *hal, int core,
+                                   uint32_t off, const char *what)
+{
+    rck_status_t st = hal_check_mpb(hal, core, off, 4, what);
+    if (st == RCK_OK && (off & 3) != 0) {
+        rck_error("%s: MPB offset %u is not 4-byte aligned", what, off);
+        st = RCK_ERR_ALIGN;
+    }
+    return st;
+}
+
+rck_status_t rck_hal_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
+                                 uint32_t value)
+{
+    rck_status_t st = hal_check_word(hal, core, off, "mpb_store32");
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->mpb_store32(hal, core, off, value);
+}
+
+rck_status_t rck_hal_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
+                                uint32_t *value)
+{
+    rck_status_t st = hal_check_word(hal, core, off, "mpb_load32");
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->mpb_load32(hal, core, off, value);
+}
+
+void rck_hal_cl1invmb(rck_hal_t *hal)
+{
+    hal->ops->cl1invmb(hal);
+}
+
+void rck_hal_wcb_flush(rck_hal_t *hal)
+{
+    hal->ops->wcb_flush(hal);
+}
+
+rck_status_t rck_hal_tas_try(rck_hal_t *hal, int core, int *acquired)
+{
+    rck_status_t st = hal_check_core(hal, core, "tas_try");
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->tas_try(hal, core, acquired);
+}
+
+rck_status_t rck_hal_tas_acquire(rck_hal_t *hal, int core)
+{
+    rck_status_t st = hal_check_core(hal, core, "tas_acquire");
+    int got = 0;
+
+    if (st != RCK_OK)
+        return st;
+    for (;;) {
+        rck_hal_cond_t free_cond = {.space = RCK_SPACE_TAS,
+                                    .core = core,
+                                    .mask = 1,
+                                    .value = 0,
+                                    .op = RCK_COND_EQ};
+        int which;
+
+        st = hal->ops->tas_try(hal, core, &got);
+        if (st != RCK_OK || got)
+            return st;
+        st = hal->ops->wait(hal, &free_cond, 1, 0, -1, &which);
+        if (st != RCK_OK)
+            return st;
+    }
+}
+
+rck_status_t rck_hal_tas_release(rck_hal_t *hal, int core)
+{
+    rck_status_t st = hal_check_core(hal, core, "tas_release");
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->tas_release(hal, core);
+}
+
+rck_status_t rck_hal_irq_raise(rck_hal_t *hal, int core, rck_irq_kind_t kind)
+{
+    rck_status_t st = hal_check_core(hal, core, "irq_raise");
+    if (st != RCK_OK)
+        return st;
+    if (kind != RCK_IRQ_PIN && kind != RCK_IRQ_GIC) {
+        rck_error("irq_raise: unknown interrupt kind %d", (int)kind);
+        return RCK_ERR_INVALID;
+    }
+    return hal->ops->irq_raise(hal, core, kind);
+}
+
+void rck_hal_irq_set_handler(rck_hal_t *hal, rck_hal_irq_handler_t handler,
+                             void *arg)
+{
+    hal->irq_handler = handler;
+    hal->irq_arg = arg;
+}
+
+rck_status_t rck_hal_irq_poll(rck_hal_t *hal, int *count)
+{
+    int dummy;
+    return hal->ops->irq_poll(hal, count != NULL ? count : &dummy);
+}
+
+rck_status_t rck_hal_wait(rck_hal_t *hal, const rck_hal_cond_t *conds, int n,
+                          unsigned flags, int64_t timeout_ns, int *which)
+{
+    int dummy;
+
+    if (n < 0 || (n > 0 && conds == NULL) ||
+        (n == 0 && !(flags & RCK_WAIT_IRQ) && timeout_ns < 0)) {
+        rck_error("wait: %d conditions and no interrupt or timeout to wait "
+                  "for",
+                  n);
+        return RCK_ERR_INVALID;
+    }
+    for (int i = 0; i < n; i++) {
+        rck_status_t st = RCK_OK;
+        if (conds[i].space == RCK_SPACE_MPB)
+            st = hal_check_word(hal, conds[i].core, conds[i].offset, "wait");
+        else if (conds[i].space == RCK_SPACE_TAS)
+            st = hal_check_core(hal, conds[i].core, "wait");
+        else if (conds[i].space != RCK_SPACE_SHM || (conds[i].offset & 3))
+            st = RCK_ERR_INVALID;
+        if (st != RCK_OK)
+            return st;
+    }
+    return hal->ops->wait(hal, conds, n, flags, timeout_ns,
+                          which != NULL ? which : &dummy);
+}
+
+rck_status_t rck_hal_wait_mpb_eq(rck_hal_t *hal, int core, uint32_t off,
+                                 uint32_t mask, uint32_t value,
+                                 int64_t timeout_ns)
+{
+    rck_hal_cond_t c = {.space = RCK_SPACE_MPB,
+                        .core = core,
+                        .offset = off,
+                        .mask = mask,
+                        .value = value,
+                        .op = RCK_COND_EQ};
+    return rck_hal_wait(hal, &c, 1, 0, timeout_ns, NULL);
+}
+
+rck_status_t rck_hal_gtsc_read(rck_hal_t *hal, uint64_t *ticks)
+{
+    return hal->ops->gtsc_read(hal, ticks);
+}
+
+static rck_status_t hal_check_ctr(const rck_hal_t *hal, int ctr)
+{
+    if (ctr < 0 || ctr >= hal->chip.atomic_counters) {
+        rck_error("atomic counter %d does not exist (the chip has %d)", ctr,
+                  hal->chip.atomic_counters);
+        return RCK_ERR_INVALID;
+    }
+    return RCK_OK;
+}
+
+rck_status_t rck_hal_atomic_inc(rck_hal_t *hal, int ctr, int32_t *old)
+{
+    rck_status_t st = hal_check_ctr(hal, ctr);
+    int32_t dummy;
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->atomic_inc(hal, ctr, old != NULL ? old : &dummy);
+}
+
+rck_status_t rck_hal_atomic_read(rck_hal_t *hal, int ctr, int32_t *value)
+{
+    rck_status_t st = hal_check_ctr(hal, ctr);
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->atomic_read(hal, ctr, value);
+}
+
+rck_status_t rck_hal_atomic_write(rck_hal_t *hal, int ctr, int32_t value)
+{
+    rck_status_t st = hal_check_ctr(hal, ctr);
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->atomic_write(hal, ctr, value);
+}
+
+static rck_status_t hal_check_lut(const rck_hal_t *hal, int core, int idx)
+{
+    rck_status_t st = hal_check_core(hal, core, "lut");
+    if (st == RCK_OK && (idx < 0 || idx > 255)) {
+        rck_error("LUT entry %d does not exist (0..255)", idx);
+        st = RCK_ERR_INVALID;
+    }
+    return st;
+}
+
+rck_status_t rck_hal_lut_read(rck_hal_t *hal, int core, int idx,
+                              uint32_t *entry)
+{
+    rck_status_t st = hal_check_lut(hal, core, idx);
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->lut_read(hal, core, idx, entry);
+}
+
+rck_status_t rck_hal_lut_write(rck_hal_t *hal, int core, int idx,
+                               uint32_t entry)
+{
+    rck_status_t st = hal_check_lut(hal, core, idx);
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->lut_write(hal, core, idx, entry);
+}
+
+rck_status_t rck_hal_shm_map(rck_hal_t *hal, void **base, size_t *len)
+{
+    return hal->ops->shm_map(hal, base, len);
+}
+
+rck_status_t rck_hal_shm_flush(rck_hal_t *hal)
+{
+    return hal->ops->shm_flush(hal);
+}
+
+rck_status_t rck_hal_dcache_flush(rck_hal_t *hal)
+{
+    return hal->ops->dcache_flush(hal);
+}
+
+static rck_status_t hal_check_shm(rck_hal_t *hal, size_t off, size_t len,
+                                  const char *what)
+{
+    void *base;
+    size_t size;
+    rck_status_t st = hal->ops->shm_map(hal, &base, &size);
+
+    if (st != RCK_OK)
+        return st;
+    if (off > size || len > size - off) {
+        rck_error("%s: range [%zu, %zu+%zu) is outside the %zu-byte shared "
+                  "window",
+                  what, off, off, len, size);
+        return RCK_ERR_RANGE;
+    }
+    return RCK_OK;
+}
+
+rck_status_t rck_hal_shm_write(rck_hal_t *hal, size_t off, const void *src,
+                               size_t len)
+{
+    rck_status_t st = hal_check_shm(hal, off, len, "shm_write");
+    if (st != RCK_OK || len == 0)
+        return st;
+    return hal->ops->shm_write(hal, off, src, len);
+}
+
+rck_status_t rck_hal_shm_read(rck_hal_t *hal, size_t off, void *dst,
+                              size_t len)
+{
+    rck_status_t st = hal_check_shm(hal, off, len, "shm_read");
+    if (st != RCK_OK || len == 0)
+        return st;
+    return hal->ops->shm_read(hal, off, dst, len);
+}
+
+rck_status_t rck_hal_freq_set(rck_hal_t *hal, int core, int fdiv)
+{
+    rck_status_t st = hal_check_core(hal, core, "freq_set");
+    if (st != RCK_OK)
+        return st;
+    if (rck_chip_fdiv_mhz(&hal->chip, fdiv) <= 0) {
+        rck_error("freq_set: frequency divider %d is not in the chip's DVFS "
+                  "table",
+                  fdiv);
+        return RCK_ERR_INVALID;
+    }
+    return hal->ops->freq_set(hal, core, fdiv);
+}
+
+rck_status_t rck_hal_freq_get(rck_hal_t *hal, int core, int *fdiv)
+{
+    rck_status_t st = hal_check_core(hal, core, "freq_get");
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->freq_get(hal, core, fdiv);
+}
+
+rck_status_t rck_hal_volt_set(rck_hal_t *hal, int island, int millivolts)
+{
+    if (island < 0 || island >= hal->chip.nislands) {
+        rck_error("volt_set: voltage island %d does not exist", island);
+        return RCK_ERR_INVALID;
+    }
+    if (millivolts < 0 || millivolts > 2000) {
+        rck_error("volt_set: %d mV is outside the chip's range", millivolts);
+        return RCK_ERR_INVALID;
+    }
+    return hal->ops->volt_set(hal, island, millivolts);
+}
+
+rck_status_t rck_hal_volt_get(rck_hal_t *hal, int island, int *millivolts)
+{
+    if (island < 0 || island >= hal->chip.nislands) {
+        rck_error("volt_get: voltage island %d does not exist", island);
+        return RCK_ERR_INVALID;
+    }
+    return hal->ops->volt_get(hal, island, millivolts);
+}
+
+rck_status_t rck_hal_cycles(rck_hal_t *hal, uint64_t *cycles)
+{
+    return hal->ops->cycles(hal, cycles);
+}
+
+rck_status_t rck_hal_wtime(rck_hal_t *hal, double *seconds)
+{
+    return hal->ops->wtime(hal, seconds);
+}
+
+rck_status_t rck_hal_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value)
+{
+    if (idx < 0 || idx > 1) {
+        rck_error("perfctr_read: counter %d does not exist (0 or 1)", idx);
+        return RCK_ERR_INVALID;
+    }
+    return hal->ops->perfctr_read(hal, idx, value);
+}
+
+rck_status_t rck_hal_console_write(rck_hal_t *hal, const char *buf,
+                                   size_t len)
+{
+    return hal->ops->console_write(hal, buf, len);
+}
+
+void rck_hal_set_context(rck_hal_t *hal, const char *call, int peer)
+{
+    hal->ops->set_context(hal, call, peer);
+}

@@ -1,0 +1,140 @@
+/*
+ * The chip configuration: everything about the modelled chip that is data
+ * rather than code. Loaded from a JSON file (config/chips/NAME.json, or the
+ * built-in copy of the SCC 533/800/800 calibration). Plain old data with no
+ * pointers, so it can be copied into a shared segment.
+ *
+ * Invariants after rck_chip_load_* and rck_chip_validate succeed:
+ *   ncores == mesh_x * mesh_y * cores_per_tile <= RCK_CHIP_MAX_CORES
+ *   core c sits on tile c / cores_per_tile; tile t is at (t % mesh_x,
+ *   t / mesh_x); hops are the Manhattan distance between tiles (XY routing)
+ *   every *_by_hops table has entries for 0 .. max_hops (extrapolated
+ *   linearly from the last two given values when the file gives fewer).
+ */
+#ifndef RCK_CHIP_H
+#define RCK_CHIP_H
+
+#include "rck/status.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define RCK_CHIP_MAX_CORES 1024
+#define RCK_CHIP_MAX_MC 16
+#define RCK_CHIP_MAX_HOPS 64
+#define RCK_CHIP_MAX_DVFS 32
+#define RCK_CHIP_NAME_LEN 64
+
+typedef struct {
+    int x, y;           /* tile coordinates of the controller's router */
+} rck_chip_mc_t;
+
+typedef struct {
+    char name[RCK_CHIP_NAME_LEN];
+
+    /* organisation */
+    int mesh_x, mesh_y;         /* tiles */
+    int cores_per_tile;
+    int ncores;                 /* derived */
+    int ntiles;                 /* derived */
+    int island_w, island_h;     /* voltage island size in tiles (2 x 2) */
+    int nislands;               /* derived */
+    uint32_t mpb_bytes;         /* MPB bytes per core (8192) */
+    uint32_t line_bytes;        /* cache line (32) */
+    uint32_t l1d_bytes, l2_bytes;
+    int nmc;
+    rck_chip_mc_t mc[RCK_CHIP_MAX_MC];
+    int atomic_counters;        /* GIC atomic increment counters */
+
+    /* clocks (MHz) */
+    double core_mhz, mesh_mhz, mem_mhz;
+
+    /* DVFS table: fdiv -> core MHz and minimum volts */
+    int ndvfs;
+    int dvfs_fdiv[RCK_CHIP_MAX_DVFS];
+    double dvfs_mhz[RCK_CHIP_MAX_DVFS];
+    double dvfs_volts[RCK_CHIP_MAX_DVFS];
+    int default_fdiv;           /* divider of core_mhz (3 for 533 MHz) */
+
+    /* published costs, core cycles at core_mhz */
+    int max_hops;               /* derived: (mesh_x - 1) + (mesh_y - 1) */
+    double mpb_line_write_by_hops[RCK_CHIP_MAX_HOPS + 1];
+    double mpb_dword_read_by_hops[RCK_CHIP_MAX_HOPS + 1];
+    double dram_core_cycles;    /* latency model: core part */
+    double dram_mesh_cycles_per_hop; /* mesh cycles per hop */
+    double dram_mem_cycles;     /* memory cycles */
+    double dram_line_write_uncached_extra; /* see chip.c */
+    double bw_mib_s_l2hit_read, bw_mib_s_l2hit_write;
+    double bw_mib_s_uncached_read, bw_mib_s_uncached_write;
+    double bw_mib_s_mpbt_read, bw_mib_s_mpbt_write;
+    double cost_null_syscall, cost_rdtsc, cost_xchg, cost_lock_cmpxchg;
+    double cost_lock_dec, cost_nop, cost_cl1invmb;
+    double cost_ipi_delivery, cost_kernel_send, cost_mpb_write_raise;
+    double cost_thread_switch;
+    double l2_full_flush_cycles, l2_flush_line_clean, l2_flush_line_dirty;
+    double relative_core_speed;  /* vs a 3 GHz desktop core (0.05) */
+} rck_chip_t;
+
+/**
+ * Load the built-in default chip (the SCC at 533/800/800 MHz).
+ * @param [out] chip  filled on success.
+ */
+rck_status_t rck_chip_load_default(rck_chip_t *chip);
+
+/**
+ * Load a chip from a JSON file in the calibration format; keys missing
+ * from the file keep the built-in default's values.
+ * @param [in]  path  file name.
+ * @param [out] chip  filled on success; errors are logged with the key.
+ */
+rck_status_t rck_chip_load_file(const char *path, rck_chip_t *chip);
+
+/**
+ * Load from a JSON text held in memory (same rules as the file).
+ * @param [in]  text  NUL-terminated JSON.
+ * @param [in]  what  name used in error messages.
+ * @param [out] chip  filled on success.
+ */
+rck_status_t rck_chip_load_string(const char *text, const char *what,
+                                  rck_chip_t *chip);
+
+/** Recompute derived fields and check invariants; logs the first problem. */
+rck_status_t rck_chip_validate(rck_chip_t *chip);
+
+/** Print the resolved configuration as JSON (`rck config --dump`). */
+void rck_chip_print(FILE *fp, const rck_chip_t *chip);
+
+/** @return tile of @p core. */
+static inline int rck_chip_tile(const rck_chip_t *chip, int core)
+{
+    return core / chip->cores_per_tile;
+}
+
+/** Tile coordinates of @p core. */
+static inline void rck_chip_core_xy(const rck_chip_t *chip, int core, int *x,
+                                    int *y)
+{
+    int t = rck_chip_tile(chip, core);
+    *x = t % chip->mesh_x;
+    *y = t / chip->mesh_x;
+}
+
+/** @return mesh hops between the routers of two cores (XY routing). */
+static inline int rck_chip_hops(const rck_chip_t *chip, int a, int b)
+{
+    int ax, ay, bx, by;
+    rck_chip_core_xy(chip, a, &ax, &ay);
+    rck_chip_core_xy(chip, b, &bx, &by);
+    return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+}
+
+/** @return voltage island of @p core (islands of island_w x island_h tiles). */
+int rck_chip_island(const rck_chip_t *chip, int core);
+
+/** @return core MHz for divider @p fdiv, or 0 if the table lacks it. */
+double rck_chip_fdiv_mhz(const rck_chip_t *chip, int fdiv);
+
+/** @return minimum volts for divider @p fdiv, or 0 if the table lacks it. */
+double rck_chip_fdiv_volts(const rck_chip_t *chip, int fdiv);
+
+#endif

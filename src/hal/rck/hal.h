@@ -1,0 +1,343 @@
+/*
+ * rck_hal: the SCC as software on one core sees it.
+ *
+ * Every library (RCCE, iRCCE, mailboxes, SVM, ...) touches chip state only
+ * through these calls, so a backend can order and time each of them: the
+ * native backend runs them at host speed on shared memory, the sim backend
+ * turns each into an event at the core's virtual time. No library spins on
+ * memory: waiting is rck_hal_wait().
+ *
+ * Addresses. Cores are physical core ids 0 .. chip->ncores-1. An MPB
+ * location is (core, byte offset into that core's MPB). Shared off-chip
+ * DRAM is one window mapped at the same virtual address in every core.
+ *
+ * Memory model seen through the HAL (the chip's, not the host's):
+ *  - rck_hal_mpb_write() of whole lines behaves like MPBT writes through
+ *    the write-combine buffer; the data is visible to other cores once the
+ *    call returns (native) or at the modelled completion time (sim).
+ *  - rck_hal_mpb_read() may return stale data for lines this core read
+ *    before and has not invalidated with rck_hal_cl1invmb() (sim models the
+ *    L1; native is coherent, so stale reads never happen there).
+ *  - Word operations (rck_hal_mpb_load32/store32) are single 32-bit
+ *    accesses; they are not atomic read-modify-writes. The only atomic
+ *    primitives are the TAS registers and the GIC atomic counters.
+ */
+#ifndef RCK_HAL_H
+#define RCK_HAL_H
+
+#include "rck/chip.h"
+#include "rck/status.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rck_hal rck_hal_t;
+typedef struct rck_job rck_job_t;
+typedef struct rck_hal_ops rck_hal_ops_t;
+
+/** Where a waited-on word lives. */
+typedef enum {
+    RCK_SPACE_MPB = 0, /* (core, offset) in a message passing buffer */
+    RCK_SPACE_SHM = 1, /* offset into the shared DRAM window; core ignored */
+    RCK_SPACE_TAS = 2  /* core's TAS register: 0 free, 1 taken; offset 0 */
+} rck_space_t;
+
+/** Condition on one 32-bit word, for rck_hal_wait(). */
+typedef enum {
+    RCK_COND_EQ = 0, /* (word & mask) == value */
+    RCK_COND_NE = 1  /* (word & mask) != value */
+} rck_cond_op_t;
+
+typedef struct {
+    rck_space_t space;
+    int core;          /* MPB owner (RCK_SPACE_MPB) */
+    uint32_t offset;   /* byte offset, 4-byte aligned */
+    uint32_t mask;
+    uint32_t value;
+    rck_cond_op_t op;
+} rck_hal_cond_t;
+
+/** rck_hal_wait() flags. */
+enum {
+    RCK_WAIT_IRQ = 1u << 0 /* also return when an interrupt is pending */
+};
+
+/** Kinds of interrupt. */
+typedef enum {
+    RCK_IRQ_PIN = 0, /* configuration-register INTR pin: sender unknown */
+    RCK_IRQ_GIC = 1  /* global interrupt controller: carries the sender */
+} rck_irq_kind_t;
+
+/**
+ * Interrupt handler. Runs on the receiving core inside a HAL call (a wait,
+ * rck_hal_irq_poll, or any call that checks for pending interrupts); it may
+ * call HAL functions but must not wait.
+ * @param [in] hal     the receiving core.
+ * @param [in] kind    pin or GIC.
+ * @param [in] sender  sending core for GIC interrupts, -1 for pin ones.
+ * @param [in] arg     the pointer given to rck_hal_irq_set_handler().
+ */
+typedef void (*rck_hal_irq_handler_t)(rck_hal_t *hal, rck_irq_kind_t kind,
+                                      int sender, void *arg);
+
+/** Parameters of a job (one run of a program on N cores), launcher side. */
+typedef struct {
+    const rck_chip_t *chip;
+    int nues;                 /* number of units of execution */
+    const int *cores;         /* physical core of each UE, sorted ascending */
+    size_t shm_bytes;         /* shared DRAM window size */
+} rck_job_params_t;
+
+/**
+ * A backend: a table of operations, every slot filled. Slots a backend does
+ * not implement point at a shared function returning RCK_ERR_UNSUPPORTED.
+ * All per-core slots take the attached core's handle as first argument.
+ */
+struct rck_hal_ops {
+    const char *name;
+
+    /* ---- launcher side ---- */
+    /**
+     * Create the shared state of a job before its cores start.
+     * @param [in]  params  job shape.
+     * @param [out] job     new job.
+     */
+    rck_status_t (*job_create)(const rck_job_params_t *params, rck_job_t **job);
+    /**
+     * In the child process of UE @p ue, after fork and before exec: set the
+     * environment (and keep the file descriptors) the core needs to attach.
+     */
+    rck_status_t (*job_child_setup)(rck_job_t *job, int ue);
+    /** The launcher saw UE @p ue end; @p failed is non-zero if abnormally. */
+    void (*job_core_exited)(rck_job_t *job, int ue, int failed);
+    /** Release the job's shared state (no segment may survive this). */
+    void (*job_destroy)(rck_job_t *job);
+
+    /* ---- core side ---- */
+    /**
+     * Attach the calling process to its core. Reads the environment set by
+     * job_child_setup; without one, creates a private one-core job.
+     * @param [in,out] hal  zeroed handle with hal->ops set.
+     */
+    rck_status_t (*attach)(rck_hal_t *hal);
+    /** Detach; after this no other slot may be called. */
+    void (*detach)(rck_hal_t *hal);
+
+    /**
+     * Address of core @p core's MPB in this process, for programs that
+     * keep pointers into it (RCCE's t_vcharp). Loads and stores through it
+     * bypass the model: libraries use it only to compute offsets.
+     */
+    rck_status_t (*mpb_map)(rck_hal_t *hal, int core, void **base);
+    /** Copy @p len bytes into core @p core's MPB at @p off. */
+    rck_status_t (*mpb_write)(rck_hal_t *hal, int core, uint32_t off,
+                              const void *src, size_t len);
+    /** Copy @p len bytes out of core @p core's MPB at @p off. */
+    rck_status_t (*mpb_read)(rck_hal_t *hal, int core, uint32_t off,
+                             void *dst, size_t len);
+    /** MPB to MPB copy through this core (a read then a write). */
+    rck_status_t (*mpb_copy)(rck_hal_t *hal, int dst_core, uint32_t dst_off,
+                             int src_core, uint32_t src_off, size_t len);
+    /** Store one 32-bit word. */
+    rck_status_t (*mpb_store32)(rck_hal_t *hal, int core, uint32_t off,
+                                uint32_t value);
+    /** Load one 32-bit word. */
+    rck_status_t (*mpb_load32)(rck_hal_t *hal, int core, uint32_t off,
+                               uint32_t *value);
+    /** CL1INVMB: drop every MPBT-tagged line from this core's L1. */
+    void (*cl1invmb)(rck_hal_t *hal);
+    /** Force the write-combine buffer out. */
+    void (*wcb_flush)(rck_hal_t *hal);
+
+    /** Read core @p core's TAS register: *acquired = 1 if it was free. */
+    rck_status_t (*tas_try)(rck_hal_t *hal, int core, int *acquired);
+    /** Write (clear) core @p core's TAS register. */
+    rck_status_t (*tas_release)(rck_hal_t *hal, int core);
+
+    /** Raise an interrupt on @p core (lost if one of @p kind from this
+     *  sender is already pending, as on the chip). */
+    rck_status_t (*irq_raise)(rck_hal_t *hal, int core, rck_irq_kind_t kind);
+    /** Run handlers for every pending interrupt; *count = how many. */
+    rck_status_t (*irq_poll)(rck_hal_t *hal, int *count);
+
+    /**
+     * Block until one condition holds, an interrupt is pending (with
+     * RCK_WAIT_IRQ), or @p timeout_ns passes (< 0 = no timeout).
+     * @param [out] which  index of the satisfied condition, or -1 for an
+     *                     interrupt; set only on RCK_OK/RCK_INTERRUPTED.
+     * @return RCK_OK, RCK_INTERRUPTED, RCK_ERR_TIMEDOUT, RCK_ERR_DEADLOCK.
+     */
+    rck_status_t (*wait)(rck_hal_t *hal, const rck_hal_cond_t *conds, int n,
+                         unsigned flags, int64_t timeout_ns, int *which);
+
+    /** Global timestamp counter (FPGA clock ticks). */
+    rck_status_t (*gtsc_read)(rck_hal_t *hal, uint64_t *ticks);
+    /** Atomic increment counter @p ctr: *old = value before += 1. */
+    rck_status_t (*atomic_inc)(rck_hal_t *hal, int ctr, int32_t *old);
+    rck_status_t (*atomic_read)(rck_hal_t *hal, int ctr, int32_t *value);
+    rck_status_t (*atomic_write)(rck_hal_t *hal, int ctr, int32_t value);
+
+    /** LUT entry @p idx (0..255) of core @p core. */
+    rck_status_t (*lut_read)(rck_hal_t *hal, int core, int idx,
+                             uint32_t *entry);
+    rck_status_t (*lut_write)(rck_hal_t *hal, int core, int idx,
+                              uint32_t entry);
+
+    /**
+     * The shared DRAM window: same address in every core of the job.
+     * @param [out] base  start address.
+     * @param [out] len   bytes.
+     */
+    rck_status_t (*shm_map)(rck_hal_t *hal, void **base, size_t *len);
+    /** Make this core's writes to shared DRAM visible (write buffers out). */
+    rck_status_t (*shm_flush)(rck_hal_t *hal);
+    /** Write back and invalidate this core's cached shared data. */
+    rck_status_t (*dcache_flush)(rck_hal_t *hal);
+    /** Copy into the shared window at @p off (timed in sim). */
+    rck_status_t (*shm_write)(rck_hal_t *hal, size_t off, const void *src,
+                              size_t len);
+    /** Copy out of the shared window at @p off (timed in sim). */
+    rck_status_t (*shm_read)(rck_hal_t *hal, size_t off, void *dst,
+                             size_t len);
+
+    /** Set the frequency divider of @p core's tile. */
+    rck_status_t (*freq_set)(rck_hal_t *hal, int core, int fdiv);
+    rck_status_t (*freq_get)(rck_hal_t *hal, int core, int *fdiv);
+    /** Set the voltage (millivolts) of voltage island @p island. */
+    rck_status_t (*volt_set)(rck_hal_t *hal, int island, int millivolts);
+    rck_status_t (*volt_get)(rck_hal_t *hal, int island, int *millivolts);
+
+    /** This core's cycle counter (at its current frequency). */
+    rck_status_t (*cycles)(rck_hal_t *hal, uint64_t *cycles);
+    /** Seconds on this core's clock since the job started. */
+    rck_status_t (*wtime)(rck_hal_t *hal, double *seconds);
+    /** Performance counter @p idx (0 or 1). */
+    rck_status_t (*perfctr_read)(rck_hal_t *hal, int idx, uint64_t *value);
+    /** Write to the core's console. */
+    rck_status_t (*console_write)(rck_hal_t *hal, const char *buf,
+                                  size_t len);
+    /**
+     * Record which library call this core is in (NULL when it leaves), so
+     * deadlock and crash reports can name it. Cheap; no timing effect.
+     */
+    void (*set_context)(rck_hal_t *hal, const char *call, int peer);
+};
+
+/**
+ * The handle of the calling process's core. Backends own everything after
+ * the common fields.
+ */
+struct rck_hal {
+    const rck_hal_ops_t *ops;
+    rck_chip_t chip;        /* resolved chip configuration */
+    int core;               /* physical core id of this process */
+    int ue;                 /* rank among the job's cores */
+    int nues;
+    int *ue_core;           /* physical core of each UE (nues entries) */
+    rck_hal_irq_handler_t irq_handler;
+    void *irq_arg;
+    void *backend;          /* backend private state */
+};
+
+
+/* ---- backend registry (src/backends/registry.c) ---- */
+
+/**
+ * Find a compiled-in backend by name.
+ * @param [in] name  "native", "sim", "mpi".
+ * @return its ops table, or NULL (the caller names the problem).
+ */
+const rck_hal_ops_t *rck_hal_backend_find(const char *name);
+
+/** @return comma-separated names of the compiled-in backends. */
+const char *rck_hal_backend_names(void);
+
+/** The slot every backend uses for what it does not implement. */
+rck_status_t rck_hal_unsupported(void);
+
+/* ---- the calling process's core ---- */
+
+/**
+ * Attach this process to its core, with the backend named by RCK_BACKEND
+ * (or @p backend if not NULL). Idempotent: later calls return the same
+ * handle.
+ * @param [in]  backend  backend name or NULL.
+ * @param [out] hal      the handle, set on success.
+ */
+rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal);
+
+/** Detach and free the handle from rck_hal_open(). */
+void rck_hal_close(rck_hal_t *hal);
+
+/** @return the handle from rck_hal_open(), or NULL before it. */
+rck_hal_t *rck_hal_self(void);
+
+/*
+ * Checked entry points. Each validates its arguments (core ids, offsets,
+ * lengths, alignment) once here, logs the first problem, and calls the
+ * backend; backends may assume valid arguments.
+ */
+rck_status_t rck_hal_mpb_map(rck_hal_t *hal, int core, void **base);
+rck_status_t rck_hal_mpb_write(rck_hal_t *hal, int core, uint32_t off,
+                               const void *src, size_t len);
+rck_status_t rck_hal_mpb_read(rck_hal_t *hal, int core, uint32_t off,
+                              void *dst, size_t len);
+rck_status_t rck_hal_mpb_copy(rck_hal_t *hal, int dst_core, uint32_t dst_off,
+                              int src_core, uint32_t src_off, size_t len);
+rck_status_t rck_hal_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
+                                 uint32_t value);
+rck_status_t rck_hal_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
+                                uint32_t *value);
+void rck_hal_cl1invmb(rck_hal_t *hal);
+void rck_hal_wcb_flush(rck_hal_t *hal);
+rck_status_t rck_hal_tas_try(rck_hal_t *hal, int core, int *acquired);
+/** Spin-free acquire: waits (through the backend) until the TAS is free. */
+rck_status_t rck_hal_tas_acquire(rck_hal_t *hal, int core);
+rck_status_t rck_hal_tas_release(rck_hal_t *hal, int core);
+rck_status_t rck_hal_irq_raise(rck_hal_t *hal, int core, rck_irq_kind_t kind);
+/**
+ * Install this core's interrupt handler (NULL removes it; pending
+ * interrupts then stay pending).
+ */
+void rck_hal_irq_set_handler(rck_hal_t *hal, rck_hal_irq_handler_t handler,
+                             void *arg);
+rck_status_t rck_hal_irq_poll(rck_hal_t *hal, int *count);
+rck_status_t rck_hal_wait(rck_hal_t *hal, const rck_hal_cond_t *conds, int n,
+                          unsigned flags, int64_t timeout_ns, int *which);
+/** Wait until the MPB word (core, off) & mask == value. */
+rck_status_t rck_hal_wait_mpb_eq(rck_hal_t *hal, int core, uint32_t off,
+                                 uint32_t mask, uint32_t value,
+                                 int64_t timeout_ns);
+rck_status_t rck_hal_gtsc_read(rck_hal_t *hal, uint64_t *ticks);
+rck_status_t rck_hal_atomic_inc(rck_hal_t *hal, int ctr, int32_t *old);
+rck_status_t rck_hal_atomic_read(rck_hal_t *hal, int ctr, int32_t *value);
+rck_status_t rck_hal_atomic_write(rck_hal_t *hal, int ctr, int32_t value);
+rck_status_t rck_hal_lut_read(rck_hal_t *hal, int core, int idx,
+                              uint32_t *entry);
+rck_status_t rck_hal_lut_write(rck_hal_t *hal, int core, int idx,
+                               uint32_t entry);
+rck_status_t rck_hal_shm_map(rck_hal_t *hal, void **base, size_t *len);
+rck_status_t rck_hal_shm_flush(rck_hal_t *hal);
+rck_status_t rck_hal_dcache_flush(rck_hal_t *hal);
+rck_status_t rck_hal_shm_write(rck_hal_t *hal, size_t off, const void *src,
+                               size_t len);
+rck_status_t rck_hal_shm_read(rck_hal_t *hal, size_t off, void *dst,
+                              size_t len);
+rck_status_t rck_hal_freq_set(rck_hal_t *hal, int core, int fdiv);
+rck_status_t rck_hal_freq_get(rck_hal_t *hal, int core, int *fdiv);
+rck_status_t rck_hal_volt_set(rck_hal_t *hal, int island, int millivolts);
+rck_status_t rck_hal_volt_get(rck_hal_t *hal, int island, int *millivolts);
+rck_status_t rck_hal_cycles(rck_hal_t *hal, uint64_t *cycles);
+rck_status_t rck_hal_wtime(rck_hal_t *hal, double *seconds);
+rck_status_t rck_hal_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value);
+rck_status_t rck_hal_console_write(rck_hal_t *hal, const char *buf,
+                                   size_t len);
+void rck_hal_set_context(rck_hal_t *hal, const char *call, int peer);
+
+/** @return non-zero if @p core is a valid physical core id. */
+static inline int rck_hal_core_valid(const rck_hal_t *hal, int core)
+{
+    return core >= 0 && core < hal->chip.ncores;
+}
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * RCCE internals shared by the files of src/rcce.
+ *
+ * MPB layout of every UE (same offsets everywhere, because every UE makes
+ * the same allocations in the same order):
+ *   line 0                 spare line, written to push the WCB out
+ *   WORLD gather, release  barrier flags
+ *   sent[0..n-1], ready[0..n-1]   (non-gory shape only)
+ *   communication buffer   the rest of the MPB (non-gory shape only)
+ * In the gory shape everything after the barrier flags is the program's,
+ * through RCCE_malloc.
+ *
+ * A flag is a whole line (its first 32-bit word holds the value) or, with
+ * SINGLEBITFLAGS, one bit of a line shared by up to 256 flags; writing a
+ * bit flag of another UE is a read-modify-write under that UE's TAS lock.
+ */
+#ifndef RCK_RCCE_INTERNAL_H
+#define RCK_RCCE_INTERNAL_H
+
+#include "RCCE.h"
+#include "rck/hal.h"
+#include "rck/log.h"
+
+#include <stdint.h>
+
+#define RCK_RCCE_FLAG_MAGIC 0x52464c47u /* "RFLG" */
+#define RCK_RCCE_MAX_BLOCKS 512
+#define RCK_RCCE_BITS_PER_LINE 256
+
+typedef struct {
+    size_t off, len;
+} rcce_block_t;
+
+/** First-fit allocator over [0, size): sorted, coalesced free blocks. */
+typedef struct {
+    rcce_block_t *blocks;
+    int nblocks, cap;
+    size_t size;
+    size_t align;
+    /* allocated blocks, to validate frees */
+    rcce_block_t *used;
+    int nused, ucap;
+} rcce_arena_t;
+
+int rcce_arena_init(rcce_arena_t *a, size_t size, size_t align, int cap);
+void rcce_arena_fini(rcce_arena_t *a);
+/** @return 0 and *off on success, -1 when no block fits. */
+int rcce_arena_alloc(rcce_arena_t *a, size_t len, size_t *off);
+/** @return 0, or -1 if @p off is not the start of an allocated block. */
+int rcce_arena_free(rcce_arena_t *a, size_t off);
+size_t rcce_arena_largest(const rcce_arena_t *a);
+
+/** The per-process RCCE state (one UE per process). */
+typedef struct {
+    rck_hal_t *hal;
+    int initialized;
+    int shape;
+    int ue, nues;
+    const int *ue_core;        /* physical core of each UE */
+    uint32_t mpb_bytes, line;
+    unsigned char *mpb_base;   /* this UE's MPB mapping (t_vcharp space) */
+
+    rcce_arena_t mpb;          /* MPB space, line granularity */
+    rcce_arena_t shm;          /* shared DRAM window */
+    unsigned char *shm_base;
+    size_t shm_len;
+
+    /* single-bit flags: the line currently handing out bits */
+    int bit_line;              /* -1: none */
+    uint32_t bit_used[RCK_RCCE_BITS_PER_LINE / 32];
+    int bit_line_count;        /* bits handed out from bit_line (freed too) */
+
+    /* non-gory buffers */
+    RCCE_FLAG *sent, *ready;   /* nues each */
+    uint32_t combuf_off, combuf_len;
+
+    /* barrier sense per communicator label */
+    int next_label;
+    unsigned char *sense;      /* indexed by label */
+    int nsense;
+
+    int debug;                 /* bitmask of enabled debug selectors */
+    int64_t wait_timeout_ns;   /* < 0: forever */
+} rcce_t;
+
+extern rcce_t rcce;
+
+/** Map a HAL status to an RCCE code, logging when debugging is on. */
+int rcce_error(int selector, int code, const char *call, const char *fmt,
+               ...) __attribute__((format(printf, 4, 5)));
+
+/** @return non-zero if RCCE_init has run. */
+int rcce_ready(const char *call);
+
+
+/* flags */
+int rcce_flag_alloc(RCCE_FLAG *flag);
+int rcce_flag_free(RCCE_FLAG *flag);
+int rcce_flag_check(const RCCE_FLAG *flag);
+int rcce_flag_set(const RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ue);
+int rcce_flag_get(const RCCE_FLAG *flag, RCCE_FLAG_STATUS *val, int ue);
+/** Wait until the flag at UE @p ue equals @p val. */
+int rcce_flag_wait(const RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ue);
+
+/* point to point over (privbuf, combuf offset, chunk, flags) */
+int rcce_send_general(const char *buf, uint32_t combuf, uint32_t chunk,
+                      const RCCE_FLAG *ready, const RCCE_FLAG *sent,
+                      size_t size, int dest);
+int rcce_recv_general(char *buf, uint32_t combuf, uint32_t chunk,
+                      const RCCE_FLAG *ready, const RCCE_FLAG *sent,
+                      size_t size, int source, int *test);
+
+/* communicators */
+int rcce_comm_init_world(void);
+int rcce_comm_valid(const RCCE_COMM *comm);
+static inline int rcce_comm_member(const RCCE_COMM *comm, int rank)
+{
+    return comm->rck_members != NULL ? comm->rck_members[rank]
+                                     : comm->member[rank];
+}
+
+/* shared memory and power (called from RCCE_init) */
+int rcce_shm_init(void);
+int rcce_power_init(void);
+
+static inline int rcce_core_of(int ue)
+{
+    return rcce.ue_core[ue];
+}
+
+#endif

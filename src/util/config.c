@@ -1,0 +1,136 @@
+#include "rck/config.h"
+#include "rck/log.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const rck_config_entry_t config_table[] = {
+    {"BACKEND", "native", RCK_CONFIG_STRING,
+     "HAL backend: native (host shared memory), sim (timing model)"},
+    {"CHIP", "", RCK_CONFIG_STRING,
+     "chip configuration file (JSON); empty = the built-in SCC 533/800/800"},
+    {"SHM_SIZE", "64m", RCK_CONFIG_SIZE,
+     "bytes of off-chip shared DRAM available to RCCE_shmalloc"},
+    {"PREFIX", "1", RCK_CONFIG_BOOL,
+     "prefix every output line with the id of the core that printed it"},
+    {"LOG", "warn", RCK_CONFIG_STRING, "log level: error, warn, info, debug"},
+    {"SPIN_NS", "auto", RCK_CONFIG_STRING,
+     "native: how long a wait spins before it sleeps in the kernel "
+     "(nanoseconds; auto = long when cores <= host CPUs, short otherwise)"},
+    {"WAIT_TIMEOUT", "0", RCK_CONFIG_INT,
+     "seconds a single RCCE wait may block before the core reports a "
+     "probable deadlock and fails (0 = wait forever)"},
+    {"KILL_GRACE_MS", "500", RCK_CONFIG_INT,
+     "launcher: milliseconds between SIGTERM and SIGKILL when a run is "
+     "torn down"},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+
+const rck_config_entry_t *rck_config_table(void)
+{
+    return config_table;
+}
+
+static const rck_config_entry_t *config_find(const char *name)
+{
+    for (const rck_config_entry_t *e = config_table; e->name != NULL; e++) {
+        if (!strcmp(e->name, name))
+            return e;
+    }
+    return NULL;
+}
+
+const char *rck_config_get(const char *name)
+{
+    char var[128];
+    const rck_config_entry_t *e = config_find(name);
+    const char *v;
+
+    if (e == NULL) {
+        rck_error("unknown configuration setting '%s'", name);
+        return "";
+    }
+    snprintf(var, sizeof(var), "RCK_%s", name);
+    v = getenv(var);
+    return v != NULL ? v : e->dflt;
+}
+
+long rck_config_get_int(const char *name)
+{
+    const char *s = rck_config_get(name);
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 0);
+    if (errno != 0 || end == s || *end != '\0') {
+        const rck_config_entry_t *e = config_find(name);
+        rck_error("RCK_%s='%s' is not an integer; using %s", name, s,
+                  e ? e->dflt : "0");
+        return e ? strtol(e->dflt, NULL, 0) : 0;
+    }
+    return v;
+}
+
+int rck_config_parse_size(const char *text, size_t *out)
+{
+    char *end;
+    unsigned long long v;
+    unsigned long long mult = 1;
+
+    errno = 0;
+    if (text == NULL || *text == '\0' || *text == '-')
+        return -1;
+    v = strtoull(text, &end, 0);
+    if (errno != 0 || end == text)
+        return -1;
+    switch (*end) {
+    case '\0':
+        break;
+    case 'k': case 'K': mult = 1ull << 10; end++; break;
+    case 'm': case 'M': mult = 1ull << 20; end++; break;
+    case 'g': case 'G': mult = 1ull << 30; end++; break;
+    default:
+        return -1;
+    }
+    if (*end == 'b' || *end == 'B')
+        end++;
+    if (*end != '\0' || (v != 0 && mult > (~0ull) / v))
+        return -1;
+    *out = (size_t)(v * mult);
+    return 0;
+}
+
+size_t rck_config_get_size(const char *name)
+{
+    const char *s = rck_config_get(name);
+    size_t v = 0;
+
+    if (rck_config_parse_size(s, &v) != 0) {
+        const rck_config_entry_t *e = config_find(name);
+        rck_error("RCK_%s='%s' is not a size; using %s", name, s,
+                  e ? e->dflt : "0");
+        if (e == NULL || rck_config_parse_size(e->dflt, &v) != 0)
+            v = 0;
+    }
+    return v;
+}
+
+int rck_config_get_bool(const char *name)
+{
+    const char *s = rck_config_get(name);
+    return !strcasecmp(s, "1") || !strcasecmp(s, "yes") ||
+           !strcasecmp(s, "true") || !strcasecmp(s, "on");
+}
+
+void rck_config_print(FILE *fp, int resolved)
+{
+    for (const rck_config_entry_t *e = config_table; e->name != NULL; e++) {
+        if (resolved)
+            fprintf(fp, "RCK_%s=%s\n", e->name, rck_config_get(e->name));
+        else
+            fprintf(fp, "RCK_%-14s default '%s'\n    %s\n", e->name, e->dflt,
+                    e->help);
+    }
+}

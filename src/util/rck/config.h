@@ -1,0 +1,63 @@
+/*
+ * Run-time configuration: one table of {name, default, help, type} rows.
+ * Every setting is read from an RCK_<NAME> environment variable; the
+ * launcher can print the table (`rck config --list`) and the resolved
+ * values (`rck config --dump`).
+ */
+#ifndef RCK_CONFIG_H
+#define RCK_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum {
+    RCK_CONFIG_STRING,
+    RCK_CONFIG_INT,
+    RCK_CONFIG_SIZE, /* integer with optional k/m/g suffix */
+    RCK_CONFIG_BOOL
+} rck_config_type_t;
+
+typedef struct {
+    const char *name;   /* without the RCK_ prefix */
+    const char *dflt;   /* default value as text */
+    rck_config_type_t type;
+    const char *help;
+} rck_config_entry_t;
+
+/** @return the table, terminated by an entry whose name is NULL. */
+const rck_config_entry_t *rck_config_table(void);
+
+/**
+ * Resolved text of a setting: the environment variable RCK_<name> if set,
+ * otherwise the table default.
+ * @param [in] name  a name from the table (an unknown name logs an error
+ *                   and returns "").
+ */
+const char *rck_config_get(const char *name);
+
+/** @return the setting parsed as a long; a malformed value logs and
+ *  returns the default. */
+long rck_config_get_int(const char *name);
+
+/** @return the setting parsed as a size (k, m, g suffixes allowed). */
+size_t rck_config_get_size(const char *name);
+
+/** @return 1 for yes/true/on/1, 0 otherwise. */
+int rck_config_get_bool(const char *name);
+
+/**
+ * Parse a size string such as "64m".
+ * @param [in]  text  the string.
+ * @param [out] out   the value, set only on success.
+ * @return 0 on success, -1 on a malformed string.
+ */
+int rck_config_parse_size(const char *text, size_t *out);
+
+/**
+ * Print the table (@p resolved = 0) or the resolved values (1).
+ * @param [in] fp        output stream.
+ * @param [in] resolved  print current values rather than help.
+ */
+void rck_config_print(FILE *fp, int resolved);
+
+#endif
