@@ -88,6 +88,8 @@ typedef struct {
     unsigned char *shm;
     int64_t spin_ns;
     int in_handler;
+    const char *ctx_call;
+    int ctx_peer;
 } native_t;
 
 static inline native_t *nat(rck_hal_t *hal)
@@ -696,20 +698,34 @@ static int wait_has_shm(const rck_hal_cond_t *c, int nc)
     return 0;
 }
 
+static void native_publish_context(rck_hal_t *hal)
+{
+    native_t *n = nat(hal);
+    core_state_t *cs = &n->cores[hal->core];
+
+    snprintf(cs->ctx, sizeof(cs->ctx), "%s",
+             n->ctx_call != NULL ? n->ctx_call : "");
+    atomic_store_explicit(&cs->ctx_peer, n->ctx_peer, memory_order_relaxed);
+}
+
 static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                                 int nc, unsigned flags, int64_t timeout_ns,
                                 int *which)
 {
     native_t *n = nat(hal);
     _Atomic uint32_t *bell, *waiters;
-    uint64_t start = 0, deadline = UINT64_MAX;
+    uint64_t start, deadline = UINT64_MAX;
     int want_irq = (flags & RCK_WAIT_IRQ) != 0;
     int shm = wait_has_shm(conds, nc);
     int i;
 
     wait_doorbell(n, conds, nc, hal->core, &bell, &waiters);
+    start = now_ns();
+    if (timeout_ns >= 0)
+        deadline = start + (uint64_t)timeout_ns;
     for (;;) {
         int irq_matters = want_irq || hal->irq_handler != NULL;
+        uint64_t t;
 
         if (irq_matters && irq_any_pending(n, hal->core)) {
             int cnt;
@@ -730,18 +746,20 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                       (int)atomic_load(&n->hdr->failed_core));
             return RCK_ERR_PEER_DEAD;
         }
-        if (start == 0) {
-            start = now_ns();
-            if (timeout_ns >= 0)
-                deadline = start + (uint64_t)timeout_ns;
-            continue;
-        }
-        uint64_t t = now_ns();
+        t = now_ns();
         if (t >= deadline)
             return RCK_ERR_TIMEDOUT;
         if ((int64_t)(t - start) < n->spin_ns) {
-            for (int k = 0; k < 64; k++)
+            /* Spin on the words themselves; look at the clock, interrupts
+             * and failures only now and then. */
+            for (int k = 0; k < 256; k++) {
                 cpu_relax();
+                i = conds_check(n, conds, nc);
+                if (i >= 0) {
+                    *which = i;
+                    return RCK_OK;
+                }
+            }
             continue;
         }
         /* sleep */
@@ -755,6 +773,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
              * poll it. */
             if (shm && (ns < 0 || ns > 200000))
                 ns = 200000;
+            native_publish_context(hal);
             futex_wait(bell, seq, ns);
         }
         atomic_fetch_sub(waiters, 1);
@@ -916,15 +935,14 @@ static rck_status_t native_perfctr_read(rck_hal_t *hal, int idx,
     return rck_hal_unsupported();
 }
 
+/* Remembered locally (a hot path); copied to the segment only when the
+ * core goes to sleep, which is when a report may need it. */
 static void native_set_context(rck_hal_t *hal, const char *call, int peer)
 {
-    core_state_t *cs = &nat(hal)->cores[hal->core];
+    native_t *n = nat(hal);
 
-    if (call == NULL)
-        cs->ctx[0] = '\0';
-    else
-        snprintf(cs->ctx, sizeof(cs->ctx), "%s", call);
-    atomic_store_explicit(&cs->ctx_peer, peer, memory_order_relaxed);
+    n->ctx_call = call;
+    n->ctx_peer = peer;
 }
 
 const rck_hal_ops_t rck_native_ops = {

@@ -1,0 +1,110 @@
+# Install rules: headers, the shared and static library, the tools, the
+# chip files, a pkg-config file and a CMake package (find_package(rockcreek)
+# gives rockcreek::rockcreek and rockcreek::rockcreek_static).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(RCK_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/rockcreek)
+set(RCK_INSTALL_CHIPDIR ${CMAKE_INSTALL_DATADIR}/rockcreek/chips)
+
+# Public headers: RCCE.h, and whatever else include/ holds (iRCCE.h, ...).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h")
+
+install(TARGETS rockcreek rockcreek_static
+  EXPORT rockcreekTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+if(TARGET rck)
+  install(TARGETS rck rccerun RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+# Chip configurations; the default one is also built into the library.
+install(FILES ${RCK_DEFAULT_CHIP_JSON} DESTINATION ${RCK_INSTALL_CHIPDIR})
+file(GLOB _rck_chip_files ${CMAKE_SOURCE_DIR}/config/chips/*.json)
+list(REMOVE_ITEM _rck_chip_files ${RCK_DEFAULT_CHIP_JSON})
+if(_rck_chip_files)
+  install(FILES ${_rck_chip_files} DESTINATION ${RCK_INSTALL_CHIPDIR})
+endif()
+
+# rckcc for the install tree, configured at install time so that
+# `cmake --install --prefix DIR` and DESTDIR give the right paths.
+foreach(_d INCLUDEDIR LIBDIR BINDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${_d}}")
+    set(_rck_${_d} "${CMAKE_INSTALL_${_d}}")
+  else()
+    set(_rck_${_d} "\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_${_d}}")
+  endif()
+endforeach()
+install(CODE "
+  set(RCKCC_INCDIR \"${_rck_INCLUDEDIR}\")
+  set(RCKCC_LIBDIR \"${_rck_LIBDIR}\")
+  set(RCKCC_VERSION \"${PROJECT_VERSION}\")
+  set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rckcc\")
+  configure_file(\"${CMAKE_SOURCE_DIR}/tools/rckcc.in\" \"\${_rck_tmp}\" @ONLY)
+  file(INSTALL DESTINATION \"${_rck_BINDIR}\" TYPE PROGRAM
+    FILES \"\${_rck_tmp}\")
+")
+
+# pkg-config: `cc $(pkg-config --cflags --libs rockcreek) ...`
+if(IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDEDIR}")
+  set(_rck_pc_incdir "${CMAKE_INSTALL_INCLUDEDIR}")
+else()
+  set(_rck_pc_incdir "\${prefix}/${CMAKE_INSTALL_INCLUDEDIR}")
+endif()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(_rck_pc_libdir "${CMAKE_INSTALL_LIBDIR}")
+else()
+  set(_rck_pc_libdir "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
+endif()
+# The prefix is only known at install time: @_RCK_PC_PREFIX@ stays for then.
+file(WRITE ${CMAKE_BINARY_DIR}/rockcreek.pc.in-prefix
+"prefix=@_RCK_PC_PREFIX@
+includedir=${_rck_pc_incdir}
+libdir=${_rck_pc_libdir}
+
+Name: rockcreek
+Description: Software emulator of the Intel Single-chip Cloud Computer (RCCE API)
+Version: ${PROJECT_VERSION}
+Cflags: -std=gnu11 -I\${includedir}
+Libs: -L\${libdir} -lrockcreek
+Libs.private: -lpthread -lm
+")
+install(CODE "
+  set(_RCK_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rockcreek.pc\")
+  configure_file(\"${CMAKE_BINARY_DIR}/rockcreek.pc.in-prefix\"
+    \"\${_rck_tmp}\" @ONLY)
+  file(INSTALL DESTINATION \"${_rck_LIBDIR}/pkgconfig\" TYPE FILE
+    FILES \"\${_rck_tmp}\")
+")
+
+# CMake package.
+install(EXPORT rockcreekTargets
+  NAMESPACE rockcreek::
+  DESTINATION ${RCK_INSTALL_CMAKEDIR})
+file(WRITE ${CMAKE_BINARY_DIR}/rockcreekConfig.cmake.in
+"@PACKAGE_INIT@
+
+include(\"\${CMAKE_CURRENT_LIST_DIR}/rockcreekTargets.cmake\")
+set_and_check(rockcreek_INCLUDE_DIR \"@PACKAGE_CMAKE_INSTALL_INCLUDEDIR@\")
+set(rockcreek_LIBRARIES rockcreek::rockcreek)
+check_required_components(rockcreek)
+")
+configure_package_config_file(
+  ${CMAKE_BINARY_DIR}/rockcreekConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/rockcreekConfig.cmake
+  INSTALL_DESTINATION ${RCK_INSTALL_CMAKEDIR}
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR)
+write_basic_package_version_file(
+  ${CMAKE_BINARY_DIR}/rockcreekConfigVersion.cmake
+  VERSION ${PROJECT_VERSION}
+  COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${CMAKE_BINARY_DIR}/rockcreekConfig.cmake
+  ${CMAKE_BINARY_DIR}/rockcreekConfigVersion.cmake
+  DESTINATION ${RCK_INSTALL_CMAKEDIR})

@@ -1,0 +1,770 @@
+/*
+ * The launcher engine (see launch.h for the invariants).
+ *
+ * One poll() loop serves everything: the cores' stdout/stderr pipes, and a
+ * self-pipe that the signal handlers write the signal number to (SIGCHLD,
+ * the termination signals, job control), so no work happens in a handler.
+ */
+#include "launch.h"
+
+#include "rck/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A line longer than this is cut into pieces (each printed as a line). */
+#define LAUNCH_LINE_MAX (1u << 20)
+#define LAUNCH_READ_CHUNK 65536
+/* What is still read from a reaped core (its pipe may have been inherited
+ * by a process that keeps writing). */
+#define LAUNCH_DRAIN_MAX (16u << 20)
+
+enum { STREAM_OUT = 0, STREAM_ERR = 1, NSTREAMS = 2 };
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} linebuf_t;
+
+typedef struct {
+    pid_t pid;
+    int fd[NSTREAMS];           /* read ends, -1 once closed */
+    linebuf_t line[NSTREAMS];   /* incomplete last line */
+    int running;                /* forked and not yet reaped */
+} core_proc_t;
+
+typedef struct {
+    const rck_launch_t *cfg;
+    rck_job_t *job;
+    core_proc_t *procs;
+    pid_t pgid;                 /* 0 until the first core is forked */
+    int nrunning;
+    int width;                  /* digits of the UE prefix */
+    int status;                 /* exit status decided so far */
+    int decided;                /* status is final (first cause wins) */
+    int tearing;                /* SIGTERM sent, waiting for the cores */
+    int killed;                 /* SIGKILL sent */
+    struct timespec kill_at;    /* when tearing: SIGKILL deadline */
+    int has_deadline;
+    struct timespec deadline;   /* --timeout */
+    int out_broken[NSTREAMS];   /* our stdout/stderr went away */
+    struct pollfd *pfds;
+    int *pfd_ue;                /* pollfd index -> ue * NSTREAMS + stream */
+} launch_state_t;
+
+static int sig_pipe[2] = {-1, -1};
+
+static const int handled_signals[] = {SIGCHLD, SIGINT,  SIGTERM, SIGHUP,
+                                      SIGQUIT, SIGTSTP, SIGCONT};
+#define NHANDLED (int)(sizeof(handled_signals) / sizeof(*handled_signals))
+
+static const struct {
+    int sig;
+    const char *name;
+} signal_names[] = {
+    {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},     {SIGQUIT, "SIGQUIT"},
+    {SIGILL, "SIGILL"},   {SIGTRAP, "SIGTRAP"},   {SIGABRT, "SIGABRT"},
+    {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},     {SIGKILL, "SIGKILL"},
+    {SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"},   {SIGUSR2, "SIGUSR2"},
+    {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},   {SIGTERM, "SIGTERM"},
+    {SIGCHLD, "SIGCHLD"}, {SIGCONT, "SIGCONT"},   {SIGSTOP, "SIGSTOP"},
+    {SIGTSTP, "SIGTSTP"}, {SIGTTIN, "SIGTTIN"},   {SIGTTOU, "SIGTTOU"},
+    {SIGURG, "SIGURG"},   {SIGXCPU, "SIGXCPU"},   {SIGXFSZ, "SIGXFSZ"},
+    {SIGVTALRM, "SIGVTALRM"}, {SIGPROF, "SIGPROF"}, {SIGWINCH, "SIGWINCH"},
+    {SIGIO, "SIGIO"},     {SIGSYS, "SIGSYS"},
+};
+
+const char *rck_launch_signame(int sig)
+{
+    for (size_t i = 0; i < sizeof(signal_names) / sizeof(*signal_names);
+         i++) {
+        if (signal_names[i].sig == sig)
+            return signal_names[i].name;
+    }
+    return NULL;
+}
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    unsigned char b = (unsigned char)sig;
+    ssize_t rc = write(sig_pipe[1], &b, 1);
+
+    (void)rc; /* a full pipe already holds a wake-up */
+    errno = saved;
+}
+
+static int signals_install(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+    for (int i = 0; i < NHANDLED; i++) {
+        if (sigaction(handled_signals[i], &sa, NULL) != 0)
+            return -1;
+    }
+    /* A vanished reader of our output must not kill the launcher. */
+    signal(SIGPIPE, SIG_IGN);
+    return 0;
+}
+
+static void signals_restore(void)
+{
+    for (int i = 0; i < NHANDLED; i++)
+        signal(handled_signals[i], SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+}
+
+static struct timespec now_mono(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts;
+}
+
+static struct timespec ts_add_ms(struct timespec t, double ms)
+{
+    long long ns = (long long)(ms * 1e6);
+
+    t.tv_sec += (time_t)(ns / 1000000000LL);
+    t.tv_nsec += (long)(ns % 1000000000LL);
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+/* Milliseconds from now until t, rounded up, 0 if past. */
+static int ms_until(struct timespec t, struct timespec now)
+{
+    long long ns = (long long)(t.tv_sec - now.tv_sec) * 1000000000LL +
+                   (t.tv_nsec - now.tv_nsec);
+
+    if (ns <= 0)
+        return 0;
+    if (ns > 3600LL * 1000000000LL)
+        return 3600 * 1000;
+    return (int)((ns + 999999) / 1000000);
+}
+
+static int ts_passed(struct timespec t, struct timespec now)
+{
+    return now.tv_sec > t.tv_sec ||
+           (now.tv_sec == t.tv_sec && now.tv_nsec >= t.tv_nsec);
+}
+
+/* Write everything, waiting out EINTR and a non-blocking descriptor. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                struct pollfd p = {.fd = fd, .events = POLLOUT};
+                poll(&p, 1, 100);
+                continue;
+            }
+            return -1;
+        }
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
+/* Our own stdout or stderr is gone (EPIPE): stop reading the cores'
+ * stream, so that cores writing to it get SIGPIPE as they would have
+ * written to the closed pipe directly. */
+static void stream_broken(launch_state_t *st, int stream)
+{
+    st->out_broken[stream] = 1;
+    for (int ue = 0; ue < st->cfg->nues; ue++) {
+        close_fd(&st->procs[ue].fd[stream]);
+        st->procs[ue].line[stream].len = 0;
+    }
+}
+
+/*
+ * Print the complete lines at the start of the buffer (and, with @p flush,
+ * the incomplete rest as a line of its own) in one write; keep the rest.
+ */
+static void lines_emit(launch_state_t *st, int ue, int stream, int flush)
+{
+    linebuf_t *lb = &st->procs[ue].line[stream];
+    char prefix[32];
+    size_t plen = 0, start = 0, outlen = 0, nlines = 0;
+    char *out;
+    int rc;
+
+    if (lb->len == 0 || st->out_broken[stream])
+        return;
+    if (st->cfg->prefix)
+        plen = (size_t)snprintf(prefix, sizeof(prefix), "[%*d] ", st->width,
+                                ue);
+    for (size_t i = 0; i < lb->len; i++) {
+        if (lb->buf[i] == '\n' || i + 1 - start >= LAUNCH_LINE_MAX) {
+            nlines++;
+            start = i + 1;
+        }
+    }
+    if (flush && start < lb->len)
+        nlines++;
+    if (nlines == 0)
+        return;
+    out = malloc(lb->len + nlines * (plen + 1));
+    if (out == NULL) {
+        lb->len = 0;
+        return;
+    }
+    start = 0;
+    for (size_t i = 0; i < lb->len; i++) {
+        if (lb->buf[i] != '\n' && !(flush && i + 1 == lb->len) &&
+            i + 1 - start < LAUNCH_LINE_MAX)
+            continue;
+        memcpy(out + outlen, prefix, plen);
+        outlen += plen;
+        memcpy(out + outlen, lb->buf + start, i + 1 - start);
+        outlen += i + 1 - start;
+        if (lb->buf[i] != '\n')
+            out[outlen++] = '\n';
+        start = i + 1;
+    }
+    rc = write_all(stream == STREAM_OUT ? STDOUT_FILENO : STDERR_FILENO, out,
+                   outlen);
+    free(out);
+    if (rc != 0 && errno == EPIPE) {
+        stream_broken(st, stream);
+        return;
+    }
+    memmove(lb->buf, lb->buf + start, lb->len - start);
+    lb->len -= start;
+}
+
+static int lines_append(linebuf_t *lb, const char *data, size_t len)
+{
+    if (lb->len + len > lb->cap) {
+        size_t cap = lb->cap ? lb->cap : 256;
+        char *buf;
+
+        while (cap < lb->len + len)
+            cap *= 2;
+        buf = realloc(lb->buf, cap);
+        if (buf == NULL)
+            return -1;
+        lb->buf = buf;
+        lb->cap = cap;
+    }
+    memcpy(lb->buf + lb->len, data, len);
+    lb->len += len;
+    return 0;
+}
+
+/*
+ * Read what is available on one core stream. @p limit bounds the bytes
+ * taken in one call (so a core that writes without end cannot starve the
+ * others); at EOF the stream is closed and its last line flushed.
+ */
+static void stream_read(launch_state_t *st, int ue, int stream, size_t limit)
+{
+    core_proc_t *p = &st->procs[ue];
+    char buf[LAUNCH_READ_CHUNK];
+    size_t total = 0;
+
+    while (p->fd[stream] >= 0 && total < limit) {
+        ssize_t n = read(p->fd[stream], buf, sizeof(buf));
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (n <= 0) {
+            lines_emit(st, ue, stream, 1);
+            close_fd(&p->fd[stream]);
+            return;
+        }
+        total += (size_t)n;
+        if (lines_append(&p->line[stream], buf, (size_t)n) != 0) {
+            rck_error("out of memory buffering the output of UE %d", ue);
+            p->line[stream].len = 0;
+            continue;
+        }
+        lines_emit(st, ue, stream, 0);
+    }
+}
+
+/* Send @p sig to every core still running (the group and each pid, in
+ * case a program left the group). */
+static void signal_cores(launch_state_t *st, int sig)
+{
+    if (st->pgid > 0 && st->nrunning > 0)
+        kill(-st->pgid, sig);
+    for (int ue = 0; ue < st->cfg->nues; ue++) {
+        if (st->procs[ue].running)
+            kill(st->procs[ue].pid, sig);
+    }
+}
+
+/* Start tearing down: @p sig now, SIGKILL after the grace period. */
+static void teardown(launch_state_t *st, int sig)
+{
+    if (!st->tearing) {
+        st->tearing = 1;
+        st->kill_at = ts_add_ms(now_mono(), (double)st->cfg->kill_grace_ms);
+    }
+    signal_cores(st, sig);
+    if (sig != SIGKILL)
+        signal_cores(st, SIGCONT); /* stopped cores must see it too */
+    else
+        st->killed = 1;
+}
+
+static void decide(launch_state_t *st, int status)
+{
+    if (!st->decided) {
+        st->decided = 1;
+        st->status = status;
+    }
+}
+
+static void core_reaped(launch_state_t *st, int ue, int wstatus)
+{
+    core_proc_t *p = &st->procs[ue];
+    int core = st->cfg->cores[ue];
+    int failed;
+
+    p->running = 0;
+    st->nrunning--;
+    /* Everything it wrote before it ended is in the pipes now. */
+    for (int s = 0; s < NSTREAMS; s++) {
+        stream_read(st, ue, s, LAUNCH_DRAIN_MAX);
+        if (p->fd[s] >= 0) {
+            lines_emit(st, ue, s, 1);
+            close_fd(&p->fd[s]);
+        }
+    }
+    failed = !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+    st->cfg->ops->job_core_exited(st->job, ue, failed);
+    if (!failed || st->tearing)
+        return; /* during a teardown the cores die because we said so */
+    if (WIFSIGNALED(wstatus)) {
+        int sig = WTERMSIG(wstatus);
+        const char *name = rck_launch_signame(sig);
+
+        fprintf(stderr, "%s: core %d (UE %d) was killed by signal %d (%s: %s)\n",
+                st->cfg->tool, core, ue, sig, name ? name : "?",
+                strsignal(sig));
+        decide(st, 128 + sig);
+    } else {
+        fprintf(stderr, "%s: core %d (UE %d) exited with status %d\n",
+                st->cfg->tool, core, ue, WEXITSTATUS(wstatus));
+        decide(st, WEXITSTATUS(wstatus));
+    }
+    if (st->nrunning > 0)
+        teardown(st, SIGTERM);
+}
+
+static void reap(launch_state_t *st)
+{
+    for (;;) {
+        int wstatus;
+        pid_t pid = waitpid(-1, &wstatus, WNOHANG);
+
+        if (pid < 0 && errno == EINTR)
+            continue;
+        if (pid <= 0)
+            return;
+        for (int ue = 0; ue < st->cfg->nues; ue++) {
+            if (st->procs[ue].running && st->procs[ue].pid == pid) {
+                core_reaped(st, ue, wstatus);
+                break;
+            }
+        }
+    }
+}
+
+/* Ctrl-Z: stop the cores, then ourselves; resume them when we resume. */
+static void job_stop(launch_state_t *st)
+{
+    sigset_t set;
+
+    signal_cores(st, SIGSTOP);
+    signal(SIGTSTP, SIG_DFL);
+    sigemptyset(&set);
+    sigaddset(&set, SIGTSTP);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(SIGTSTP);
+    /* Here after SIGCONT. */
+    signals_install();
+    signal_cores(st, SIGCONT);
+}
+
+static void launcher_signal(launch_state_t *st, int sig)
+{
+    if (st->tearing && st->decided && st->status == 128 + sig) {
+        /* Asked twice: do not wait for the grace period. */
+        teardown(st, SIGKILL);
+        return;
+    }
+    decide(st, 128 + sig);
+    teardown(st, sig);
+}
+
+static void signals_handle(launch_state_t *st)
+{
+    unsigned char buf[64];
+    ssize_t n;
+
+    while ((n = read(sig_pipe[0], buf, sizeof(buf))) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return; /* EAGAIN: drained */
+        }
+        for (ssize_t i = 0; i < n; i++) {
+            switch (buf[i]) {
+            case SIGCHLD:
+                break; /* the loop reaps after every wake-up */
+            case SIGTSTP:
+                if (!st->tearing)
+                    job_stop(st);
+                break;
+            case SIGCONT:
+                signal_cores(st, SIGCONT);
+                break;
+            default:
+                launcher_signal(st, buf[i]);
+                break;
+            }
+        }
+    }
+}
+
+static void report_timeout(launch_state_t *st)
+{
+    const rck_launch_t *cfg = st->cfg;
+    size_t cap = 64 + (size_t)cfg->nues * 32, len = 0;
+    char *list = malloc(cap);
+
+    if (list == NULL) {
+        fprintf(stderr, "%s: timeout after %g s\n", cfg->tool,
+                cfg->timeout_s);
+        return;
+    }
+    list[0] = '\0';
+    for (int ue = 0; ue < cfg->nues; ue++) {
+        if (!st->procs[ue].running)
+            continue;
+        len += (size_t)snprintf(list + len, cap - len, "%score %d (UE %d)",
+                                len ? ", " : "", cfg->cores[ue], ue);
+    }
+    fprintf(stderr, "%s: timeout after %g s; still running: %s\n", cfg->tool,
+            cfg->timeout_s, list);
+    free(list);
+}
+
+static void timers_check(launch_state_t *st)
+{
+    struct timespec now = now_mono();
+
+    if (st->has_deadline && !st->tearing && ts_passed(st->deadline, now)) {
+        report_timeout(st);
+        decide(st, RCK_EXIT_TIMEOUT);
+        teardown(st, SIGTERM);
+    }
+    if (st->tearing && !st->killed && ts_passed(st->kill_at, now))
+        teardown(st, SIGKILL);
+}
+
+static int poll_timeout(launch_state_t *st)
+{
+    struct timespec now = now_mono();
+    int t = -1;
+
+    if (st->has_deadline && !st->tearing)
+        t = ms_until(st->deadline, now);
+    if (st->tearing && !st->killed) {
+        int k = ms_until(st->kill_at, now);
+        t = t < 0 || k < t ? k : t;
+    }
+    if (st->tearing && st->killed)
+        t = 1000; /* defensive: re-check the children now and then */
+    return t;
+}
+
+static void loop(launch_state_t *st)
+{
+    int nues = st->cfg->nues;
+
+    while (st->nrunning > 0) {
+        int n = 1;
+
+        st->pfds[0].fd = sig_pipe[0];
+        st->pfds[0].events = POLLIN;
+        for (int ue = 0; ue < nues; ue++) {
+            for (int s = 0; s < NSTREAMS; s++) {
+                if (st->procs[ue].fd[s] < 0)
+                    continue;
+                st->pfds[n].fd = st->procs[ue].fd[s];
+                st->pfds[n].events = POLLIN;
+                st->pfd_ue[n] = ue * NSTREAMS + s;
+                n++;
+            }
+        }
+        if (poll(st->pfds, (nfds_t)n, poll_timeout(st)) < 0) {
+            if (errno == EINTR)
+                continue;
+            rck_error("poll failed: %s", strerror(errno));
+            decide(st, 1);
+            teardown(st, SIGKILL);
+        } else {
+            for (int i = 1; i < n; i++) {
+                if (st->pfds[i].revents == 0)
+                    continue;
+                stream_read(st, st->pfd_ue[i] / NSTREAMS,
+                            st->pfd_ue[i] % NSTREAMS, LAUNCH_READ_CHUNK * 4);
+            }
+            if (st->pfds[0].revents != 0)
+                signals_handle(st);
+        }
+        reap(st); /* cheap, and no SIGCHLD wake-up can be missed */
+        timers_check(st);
+    }
+}
+
+static void child_fail(const char *tool, const char *what)
+{
+    char msg[512];
+    int len = snprintf(msg, sizeof(msg), "%s: %s: %s\n", tool, what,
+                       strerror(errno));
+
+    if (len > 0)
+        write_all(STDERR_FILENO, msg, (size_t)len);
+    _exit(RCK_EXIT_NOEXEC);
+}
+
+/* In the child of UE @p ue: never returns. */
+static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
+                      pid_t parent, const sigset_t *oldmask)
+{
+    const rck_launch_t *cfg = st->cfg;
+    char num[32];
+    int devnull;
+    rck_status_t status;
+
+    signals_restore();
+    sigprocmask(SIG_SETMASK, oldmask, NULL);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(RCK_EXIT_NOEXEC);
+    setpgid(0, st->pgid);
+    if (dup2(out_w, STDOUT_FILENO) < 0 || dup2(err_w, STDERR_FILENO) < 0)
+        _exit(RCK_EXIT_NOEXEC);
+    /* Only the launcher reads the terminal; cores get no input. */
+    devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0 && devnull != STDIN_FILENO) {
+        dup2(devnull, STDIN_FILENO);
+        close(devnull);
+    }
+    snprintf(num, sizeof(num), "%d", ue);
+    setenv("RCK_RUN_UE", num, 1);
+    snprintf(num, sizeof(num), "%d", cfg->cores[ue]);
+    setenv("RCK_RUN_CORE", num, 1);
+    snprintf(num, sizeof(num), "%d", cfg->nues);
+    setenv("RCK_RUN_NUES", num, 1);
+    status = cfg->ops->job_child_setup(st->job, ue);
+    if (status != RCK_OK) {
+        char msg[256];
+        int len = snprintf(msg, sizeof(msg),
+                           "%s: UE %d: backend setup failed: %s\n", cfg->tool,
+                           ue, rck_status_string(status));
+        if (len > 0)
+            write_all(STDERR_FILENO, msg, (size_t)len);
+        _exit(RCK_EXIT_NOEXEC);
+    }
+    execvp(cfg->argv[0], cfg->argv);
+    {
+        char what[512];
+        snprintf(what, sizeof(what), "cannot execute '%s'", cfg->argv[0]);
+        child_fail(cfg->tool, what);
+    }
+}
+
+static int fd_nonblock(int fd)
+{
+    int fl = fcntl(fd, F_GETFL);
+
+    return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/* Fork UE @p ue. @return 0, or -1 (logged). */
+static int core_start(launch_state_t *st, int ue)
+{
+    core_proc_t *p = &st->procs[ue];
+    int out[2] = {-1, -1}, err[2] = {-1, -1};
+    sigset_t all, old;
+    pid_t parent = getpid(), pid;
+
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) {
+        fprintf(stderr, "%s: cannot create pipes for UE %d: %s\n",
+                st->cfg->tool, ue, strerror(errno));
+        goto err_pipes;
+    }
+    /* No handler may run in the child before it resets them. */
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, &old);
+    pid = fork();
+    if (pid == 0)
+        child_run(st, ue, out[1], err[1], parent, &old);
+    if (pid < 0) {
+        int e = errno;
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        fprintf(stderr, "%s: cannot start UE %d: fork: %s\n", st->cfg->tool,
+                ue, strerror(e));
+        goto err_pipes;
+    }
+    if (st->pgid == 0)
+        st->pgid = pid;
+    /* Also here, so that a kill() right after fork reaches the group. */
+    setpgid(pid, st->pgid);
+    p->pid = pid;
+    p->running = 1;
+    st->nrunning++;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    close(out[1]);
+    close(err[1]);
+    p->fd[STREAM_OUT] = out[0];
+    p->fd[STREAM_ERR] = err[0];
+    fd_nonblock(out[0]);
+    fd_nonblock(err[0]);
+    return 0;
+
+err_pipes:
+    for (int i = 0; i < 2; i++) {
+        close_fd(&out[i]);
+        close_fd(&err[i]);
+    }
+    return -1;
+}
+
+/* Room for two descriptors per core and then some. */
+static void nofile_raise(int nues)
+{
+    struct rlimit rl;
+    rlim_t need = (rlim_t)nues * 2 + 64;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
+        return;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need
+                      ? need
+                      : rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+int rck_launch_run(const rck_launch_t *cfg)
+{
+    launch_state_t st;
+    rck_job_params_t params;
+    rck_status_t status;
+    int started;
+
+    memset(&st, 0, sizeof(st));
+    st.cfg = cfg;
+    st.width = 2;
+    for (int n = cfg->nues - 1; n >= 100; n /= 10)
+        st.width++;
+    st.procs = calloc((size_t)cfg->nues, sizeof(*st.procs));
+    st.pfds = calloc((size_t)cfg->nues * NSTREAMS + 1, sizeof(*st.pfds));
+    st.pfd_ue = calloc((size_t)cfg->nues * NSTREAMS + 1, sizeof(*st.pfd_ue));
+    if (st.procs == NULL || st.pfds == NULL || st.pfd_ue == NULL) {
+        fprintf(stderr, "%s: out of memory\n", cfg->tool);
+        st.status = RCK_EXIT_USAGE;
+        goto err_alloc;
+    }
+    for (int ue = 0; ue < cfg->nues; ue++)
+        st.procs[ue].fd[STREAM_OUT] = st.procs[ue].fd[STREAM_ERR] = -1;
+    nofile_raise(cfg->nues);
+
+    if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) != 0 ||
+        signals_install() != 0) {
+        fprintf(stderr, "%s: cannot set up signal handling: %s\n", cfg->tool,
+                strerror(errno));
+        st.status = RCK_EXIT_USAGE;
+        goto err_signals;
+    }
+
+    params.chip = cfg->chip;
+    params.nues = cfg->nues;
+    params.cores = cfg->cores;
+    params.shm_bytes = cfg->shm_bytes;
+    status = cfg->ops->job_create(&params, &st.job);
+    if (status != RCK_OK) {
+        fprintf(stderr, "%s: cannot create the job on backend '%s': %s\n",
+                cfg->tool, cfg->ops->name, rck_status_string(status));
+        st.status = RCK_EXIT_USAGE;
+        goto err_job;
+    }
+
+    if (cfg->timeout_s > 0) {
+        st.has_deadline = 1;
+        st.deadline = ts_add_ms(now_mono(), cfg->timeout_s * 1000.0);
+    }
+    for (started = 0; started < cfg->nues; started++) {
+        if (core_start(&st, started) != 0)
+            break;
+    }
+    if (started < cfg->nues) {
+        decide(&st, 1);
+        if (st.nrunning > 0)
+            teardown(&st, SIGKILL);
+    }
+    loop(&st);
+    /* Anything the cores left behind in their group goes too. */
+    if (st.tearing && st.pgid > 0)
+        kill(-st.pgid, SIGKILL);
+    cfg->ops->job_destroy(st.job);
+
+err_job:
+    signals_restore();
+err_signals:
+    for (int i = 0; i < 2; i++)
+        close_fd(&sig_pipe[i]);
+err_alloc:
+    if (st.procs != NULL) {
+        for (int ue = 0; ue < cfg->nues; ue++) {
+            for (int s = 0; s < NSTREAMS; s++) {
+                close_fd(&st.procs[ue].fd[s]);
+                free(st.procs[ue].line[s].buf);
+            }
+        }
+    }
+    free(st.procs);
+    free(st.pfds);
+    free(st.pfd_ue);
+    return st.status;
+}

@@ -1,0 +1,759 @@
+/*
+ * rck: the rockcreek launcher and configuration tool, and (when started
+ * under the name rccerun) a front end with the SCC launcher's syntax.
+ *
+ *   rck run -n N [options] [--] program [args...]
+ *   rck config --list | --dump [--chip FILE]
+ *   rccerun -nue N [-f hostfile] [-clock GHz] program [args...]
+ *
+ * Everything wrong with the input is reported as one line on stderr and
+ * exit status 2, before any core starts.
+ */
+#include "launch.h"
+
+#include "rck/chip.h"
+#include "rck/config.h"
+#include "rck/hal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef RCK_VERSION
+#define RCK_VERSION "unknown"
+#endif
+
+/* Parse results: go on, stop with success (help printed), bad input. */
+enum { OPT_OK = 0, OPT_EXIT = 1, OPT_BAD = -1 };
+
+typedef struct {
+    int rccerun;            /* accept the rccerun spellings */
+    long nues;              /* -1: not given */
+    const char *nues_text;  /* as written, for messages */
+    const char *backend;
+    const char *cores;
+    const char *chip;
+    const char *shm_size;
+    const char *hostfile;
+    const char *timeout;
+    const char *clock;
+    int prefix;             /* -1: not given */
+    char **argv;            /* program and its arguments */
+} run_opts_t;
+
+static const char *tool = "rck";
+
+static void usage_rck(FILE *fp)
+{
+    fprintf(fp,
+            "usage: rck run -n N [options] [--] program [args...]\n"
+            "       rck config --list | --dump [--chip FILE]\n"
+            "       rck --help | --version\n"
+            "\n"
+            "rockcreek runs programs written for the Intel Single-chip Cloud\n"
+            "Computer's RCCE library, one process per unit of execution (UE).\n"
+            "See 'rck run --help' for the run options and 'rck config --list'\n"
+            "for the RCK_* environment settings.\n");
+}
+
+static void usage_run(FILE *fp)
+{
+    fprintf(fp,
+            "usage: rck run -n N [options] [--] program [args...]\n"
+            "\n"
+            "Start N processes of program, UE i on physical core cores[i].\n"
+            "\n"
+            "options:\n"
+            "  -n N, --nues N      number of UEs (default: the length of"
+            " --cores)\n"
+            "  --cores LIST        physical cores, e.g. 0,2,4-7 (sorted;"
+            " default 0..N-1)\n"
+            "  --backend NAME      HAL backend (RCK_BACKEND; compiled in: %s)\n"
+            "  --chip FILE         chip configuration JSON (RCK_CHIP;"
+            " default built in)\n"
+            "  --shm-size SIZE     shared off-chip memory, e.g. 64m"
+            " (RCK_SHM_SIZE)\n"
+            "  --no-prefix         do not prefix output lines with the UE id"
+            " (RCK_PREFIX=0)\n"
+            "  --prefix            prefix output lines (the default)\n"
+            "  --timeout SECONDS   stop the run after this long (exit"
+            " status 124)\n"
+            "  -h, --help          this text\n"
+            "\n"
+            "Each core's stdout and stderr reach the launcher's line by line,\n"
+            "as '[ 5] text'. The cores read no input. When a core fails\n"
+            "(non-zero exit, signal) every other core is stopped (SIGTERM,\n"
+            "then SIGKILL after RCK_KILL_GRACE_MS) and rck exits with the\n"
+            "first failure's status (128+N for signal N). Exit status 2: bad\n"
+            "input, nothing was started. Every core sees RCK_RUN_UE,\n"
+            "RCK_RUN_CORE and RCK_RUN_NUES in its environment.\n",
+            rck_hal_backend_names());
+}
+
+static void usage_rccerun(FILE *fp)
+{
+    fprintf(fp,
+            "usage: rccerun -nue N [-f hostfile] [-clock GHz] [rck run"
+            " options] program [args...]\n"
+            "\n"
+            "The SCC launcher's syntax on rockcreek (same as 'rck run'):\n"
+            "  -nue N      number of UEs (default: all cores of the"
+            " hostfile)\n"
+            "  -f FILE     physical core ids, one per line ('#' starts a"
+            " comment);\n"
+            "              the first N are used\n"
+            "  -clock GHz  accepted for compatibility; core frequencies come"
+            " from the\n"
+            "              chip file (--chip, RCK_CHIP)\n"
+            "See 'rck run --help' for the other options.\n");
+}
+
+/* Strict decimal integer. @return 0, or -1 if @p s is not one. */
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    long v;
+
+    if (s == NULL || !(isdigit((unsigned char)*s) ||
+                       ((*s == '-' || *s == '+') &&
+                        isdigit((unsigned char)s[1]))))
+        return -1;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/*
+ * Match option @p name at argv[*i], as "NAME VALUE" or "NAME=VALUE".
+ * @return 1 and *value on a match, 0 if argv[*i] is another option, -1 if
+ *         the value is missing (reported).
+ */
+static int opt_value(int argc, char **argv, int *i, const char *name,
+                     const char **value)
+{
+    size_t len = strlen(name);
+    const char *arg = argv[*i];
+
+    if (strncmp(arg, name, len) != 0)
+        return 0;
+    if (arg[len] == '=') {
+        *value = arg + len + 1;
+        return 1;
+    }
+    if (arg[len] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s: option '%s' needs a value\n", tool, name);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+static int run_opts_parse(int argc, char **argv, run_opts_t *o)
+{
+    int i;
+
+    for (i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *v = NULL;
+        int m;
+
+        if (!strcmp(arg, "--")) {
+            i++;
+            break;
+        }
+        if (arg[0] != '-' || arg[1] == '\0')
+            break;
+        if (!strcmp(arg, "-h") || !strcmp(arg, "--help") ||
+            (o->rccerun && !strcmp(arg, "-help"))) {
+            if (o->rccerun)
+                usage_rccerun(stdout);
+            else
+                usage_run(stdout);
+            return OPT_EXIT;
+        }
+        if (!strcmp(arg, "--no-prefix")) {
+            o->prefix = 0;
+            continue;
+        }
+        if (!strcmp(arg, "--prefix")) {
+            o->prefix = 1;
+            continue;
+        }
+#define OPT(name, field)                                                      \
+    if ((m = opt_value(argc, argv, &i, name, &v)) != 0) {                     \
+        if (m < 0)                                                            \
+            return OPT_BAD;                                                   \
+        o->field = v;                                                         \
+        continue;                                                             \
+    }
+        if (o->rccerun) {
+            OPT("-nue", nues_text)
+            OPT("-f", hostfile)
+            OPT("-clock", clock)
+        } else if (!strncmp(arg, "-n", 2) && arg[2] != '\0' &&
+                   arg[2] != '=') {
+            o->nues_text = arg + 2; /* -n4 */
+            continue;
+        } else {
+            OPT("-n", nues_text)
+        }
+        OPT("--nues", nues_text)
+        OPT("--backend", backend)
+        OPT("--cores", cores)
+        OPT("--chip", chip)
+        OPT("--shm-size", shm_size)
+        OPT("--timeout", timeout)
+#undef OPT
+        fprintf(stderr, "%s: unknown option '%s' (see '%s --help')\n", tool,
+                arg, o->rccerun ? "rccerun" : "rck run");
+        return OPT_BAD;
+    }
+    if (i >= argc) {
+        fprintf(stderr, "%s: missing program to run (see '%s --help')\n",
+                tool, o->rccerun ? "rccerun" : "rck run");
+        return OPT_BAD;
+    }
+    o->argv = argv + i;
+    if (o->nues_text != NULL) {
+        const char *flag = o->rccerun ? "-nue" : "-n";
+
+        if (parse_long(o->nues_text, &o->nues) != 0) {
+            fprintf(stderr, "%s: %s '%s': not a number of cores\n", tool,
+                    flag, o->nues_text);
+            return OPT_BAD;
+        }
+        if (o->nues < 1) {
+            fprintf(stderr, "%s: %s %ld: at least one core is needed\n",
+                    tool, flag, o->nues);
+            return OPT_BAD;
+        }
+    }
+    return OPT_OK;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+/*
+ * Sort @p cores, check them against the chip and for duplicates.
+ * @param [in] what  how the list was given, for messages.
+ */
+static int cores_check(int *cores, int n, const rck_chip_t *chip,
+                       const char *what)
+{
+    for (int k = 0; k < n; k++) {
+        if (cores[k] < 0 || cores[k] >= chip->ncores) {
+            fprintf(stderr,
+                    "%s: %s: core %d is not on the chip (cores 0-%d)\n", tool,
+                    what, cores[k], chip->ncores - 1);
+            return -1;
+        }
+    }
+    qsort(cores, (size_t)n, sizeof(*cores), int_cmp);
+    for (int k = 1; k < n; k++) {
+        if (cores[k] == cores[k - 1]) {
+            fprintf(stderr, "%s: %s: core %d is listed twice\n", tool, what,
+                    cores[k]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Append @p v to a list of at most @p max entries. */
+static int list_push(int *list, int *n, int max, long v, const char *what,
+                     const rck_chip_t *chip)
+{
+    if (v < 0 || v >= chip->ncores) {
+        fprintf(stderr, "%s: %s: core %ld is not on the chip (cores 0-%d)\n",
+                tool, what, v, chip->ncores - 1);
+        return -1;
+    }
+    if (*n >= max) {
+        fprintf(stderr, "%s: %s: more cores than the chip has (%d)\n", tool,
+                what, chip->ncores);
+        return -1;
+    }
+    list[(*n)++] = (int)v;
+    return 0;
+}
+
+/* "0,2,4-7" -> cores (unsorted). @return count, or -1 (reported). */
+static int cores_parse(const char *text, const rck_chip_t *chip, int *cores)
+{
+    char what[128];
+    char *copy = strdup(text), *save = NULL, *tok;
+    int n = 0;
+
+    snprintf(what, sizeof(what), "--cores '%s'", text);
+    if (copy == NULL)
+        return -1;
+    if (*text == '\0') {
+        fprintf(stderr, "%s: --cores: empty core list\n", tool);
+        goto err;
+    }
+    for (tok = strtok_r(copy, ",", &save); tok != NULL;
+         tok = strtok_r(NULL, ",", &save)) {
+        char *dash = strchr(tok + 1, '-');
+        long lo, hi;
+
+        if (dash != NULL)
+            *dash = '\0';
+        if (parse_long(tok, &lo) != 0 ||
+            (dash != NULL && parse_long(dash + 1, &hi) != 0)) {
+            if (dash != NULL)
+                *dash = '-';
+            fprintf(stderr, "%s: %s: '%s' is not a core id or range\n", tool,
+                    what, tok);
+            goto err;
+        }
+        if (dash == NULL)
+            hi = lo;
+        if (hi < lo) {
+            fprintf(stderr, "%s: %s: range %ld-%ld is empty\n", tool, what,
+                    lo, hi);
+            goto err;
+        }
+        for (long v = lo; v <= hi; v++) {
+            if (list_push(cores, &n, chip->ncores, v, what, chip) != 0)
+                goto err;
+        }
+    }
+    if (n == 0) {
+        fprintf(stderr, "%s: %s: empty core list\n", tool, what);
+        goto err;
+    }
+    free(copy);
+    return n;
+
+err:
+    free(copy);
+    return -1;
+}
+
+/* The rccerun hostfile: core ids, '#' comments. @return count or -1. */
+static int hostfile_parse(const char *path, const rck_chip_t *chip,
+                          int *cores)
+{
+    char what[PATH_MAX + 32];
+    char line[1024];
+    FILE *fp = fopen(path, "r");
+    int n = 0, lineno = 0;
+
+    if (fp == NULL) {
+        fprintf(stderr, "%s: cannot read hostfile '%s': %s\n", tool, path,
+                strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof(line), fp) != NULL) {
+        char *hash = strchr(line, '#'), *save = NULL, *tok;
+
+        lineno++;
+        if (hash != NULL)
+            *hash = '\0';
+        for (tok = strtok_r(line, " \t\r\n", &save); tok != NULL;
+             tok = strtok_r(NULL, " \t\r\n", &save)) {
+            long v;
+
+            snprintf(what, sizeof(what), "hostfile '%s' line %d", path,
+                     lineno);
+            if (parse_long(tok, &v) != 0) {
+                fprintf(stderr, "%s: %s: '%s' is not a core id\n", tool, what,
+                        tok);
+                goto err;
+            }
+            if (list_push(cores, &n, chip->ncores, v, what, chip) != 0)
+                goto err;
+        }
+    }
+    fclose(fp);
+    if (n == 0) {
+        fprintf(stderr, "%s: hostfile '%s' lists no cores\n", tool, path);
+        return -1;
+    }
+    return n;
+
+err:
+    fclose(fp);
+    return -1;
+}
+
+/* Resolve the chip: --chip, RCK_CHIP, or the built-in one. */
+static int chip_resolve(const char *path, rck_chip_t *chip)
+{
+    int fd;
+
+    if (path == NULL || *path == '\0') {
+        if (rck_chip_load_default(chip) != RCK_OK) {
+            fprintf(stderr, "%s: the built-in chip configuration is broken\n",
+                    tool);
+            return -1;
+        }
+        return 0;
+    }
+    fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        fprintf(stderr, "%s: cannot read chip file '%s': %s\n", tool, path,
+                strerror(errno));
+        return -1;
+    }
+    close(fd);
+    /* The loader logs what is wrong, naming the key. */
+    return rck_chip_load_file(path, chip) == RCK_OK ? 0 : -1;
+}
+
+/*
+ * Is @p prog something execvp() can run? Searches PATH like execvp when
+ * there is no slash. Reports and returns -1 if not.
+ */
+static int program_check(const char *prog)
+{
+    struct stat sb;
+    const char *path;
+    char *copy, *save = NULL, *dir;
+    char cand[PATH_MAX];
+    int denied = 0, found = 0;
+
+    if (*prog == '\0') {
+        fprintf(stderr, "%s: empty program name\n", tool);
+        return -1;
+    }
+    if (strchr(prog, '/') != NULL) {
+        if (stat(prog, &sb) != 0) {
+            fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, prog,
+                    strerror(errno));
+            return -1;
+        }
+        if (S_ISDIR(sb.st_mode)) {
+            fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, prog,
+                    strerror(EISDIR));
+            return -1;
+        }
+        if (!S_ISREG(sb.st_mode) || access(prog, X_OK) != 0) {
+            fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, prog,
+                    strerror(EACCES));
+            return -1;
+        }
+        return 0;
+    }
+    path = getenv("PATH");
+    if (path == NULL)
+        path = "/bin:/usr/bin";
+    copy = strdup(path);
+    if (copy == NULL)
+        return -1;
+    /* strtok would skip empty entries, which mean the current directory. */
+    for (dir = copy; dir != NULL && !found; dir = save) {
+        save = strchr(dir, ':');
+        if (save != NULL)
+            *save++ = '\0';
+        snprintf(cand, sizeof(cand), "%s/%s", *dir ? dir : ".", prog);
+        if (stat(cand, &sb) != 0 || S_ISDIR(sb.st_mode))
+            continue;
+        if (S_ISREG(sb.st_mode) && access(cand, X_OK) == 0)
+            found = 1;
+        else
+            denied = 1;
+    }
+    free(copy);
+    if (found)
+        return 0;
+    if (denied)
+        fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, prog,
+                strerror(EACCES));
+    else
+        fprintf(stderr, "%s: cannot execute '%s': command not found\n", tool,
+                prog);
+    return -1;
+}
+
+static int setting_export(const char *name, const char *value)
+{
+    char var[64];
+
+    snprintf(var, sizeof(var), "RCK_%s", name);
+    if (setenv(var, value, 1) != 0) {
+        fprintf(stderr, "%s: cannot set %s: %s\n", tool, var,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* rck run / rccerun. */
+static int cmd_run(int argc, char **argv, int rccerun)
+{
+    run_opts_t o;
+    rck_launch_t launch;
+    rck_chip_t chip;
+    const rck_hal_ops_t *ops;
+    const char *backend, *chip_path, *shm_text, *shm_from;
+    int *cores = NULL;
+    int ncores = -1, ret = RCK_EXIT_USAGE, rc;
+    double timeout_s = 0;
+
+    memset(&o, 0, sizeof(o));
+    o.rccerun = rccerun;
+    o.nues = -1;
+    o.prefix = -1;
+    rc = run_opts_parse(argc, argv, &o);
+    if (rc != OPT_OK)
+        return rc == OPT_EXIT ? 0 : RCK_EXIT_USAGE;
+
+    if (o.timeout != NULL) {
+        char *end;
+
+        errno = 0;
+        timeout_s = strtod(o.timeout, &end);
+        if (errno != 0 || end == o.timeout || *end != '\0' ||
+            !(timeout_s > 0) || !isfinite(timeout_s)) {
+            fprintf(stderr, "%s: --timeout '%s': not a positive number of "
+                            "seconds\n", tool, o.timeout);
+            return RCK_EXIT_USAGE;
+        }
+    }
+    if (o.clock != NULL) {
+        char *end;
+        double ghz;
+
+        errno = 0;
+        ghz = strtod(o.clock, &end);
+        if (errno != 0 || end == o.clock || *end != '\0' || !(ghz > 0) ||
+            !isfinite(ghz)) {
+            fprintf(stderr, "%s: -clock '%s': not a frequency in GHz\n", tool,
+                    o.clock);
+            return RCK_EXIT_USAGE;
+        }
+    }
+
+    backend = o.backend != NULL ? o.backend : rck_config_get("BACKEND");
+    ops = rck_hal_backend_find(backend);
+    if (ops == NULL) {
+        fprintf(stderr, "%s: unknown backend '%s' (compiled in: %s)\n", tool,
+                backend, rck_hal_backend_names());
+        return RCK_EXIT_USAGE;
+    }
+
+    shm_text = o.shm_size;
+    shm_from = "--shm-size";
+    if (shm_text == NULL) {
+        shm_text = rck_config_get("SHM_SIZE");
+        shm_from = "RCK_SHM_SIZE";
+    }
+    if (rck_config_parse_size(shm_text, &launch.shm_bytes) != 0 ||
+        launch.shm_bytes == 0) {
+        fprintf(stderr, "%s: %s '%s': not a size (e.g. 64m)\n", tool,
+                shm_from, shm_text);
+        return RCK_EXIT_USAGE;
+    }
+
+    chip_path = o.chip != NULL ? o.chip : rck_config_get("CHIP");
+    if (chip_resolve(chip_path, &chip) != 0)
+        return RCK_EXIT_USAGE;
+
+    cores = calloc((size_t)chip.ncores, sizeof(*cores));
+    if (cores == NULL) {
+        fprintf(stderr, "%s: out of memory\n", tool);
+        return RCK_EXIT_USAGE;
+    }
+    if (o.nues > chip.ncores) {
+        fprintf(stderr, "%s: %s %ld: the chip has %d cores\n", tool,
+                rccerun ? "-nue" : "-n", o.nues, chip.ncores);
+        goto out;
+    }
+    if (o.cores != NULL && o.hostfile != NULL) {
+        fprintf(stderr, "%s: give either --cores or -f, not both\n", tool);
+        goto out;
+    }
+    if (o.cores != NULL) {
+        char what[128];
+
+        ncores = cores_parse(o.cores, &chip, cores);
+        snprintf(what, sizeof(what), "--cores '%s'", o.cores);
+        if (ncores < 0 || cores_check(cores, ncores, &chip, what) != 0)
+            goto out;
+        if (o.nues >= 0 && ncores != o.nues) {
+            fprintf(stderr, "%s: %s lists %d cores, but -n is %ld\n", tool,
+                    what, ncores, o.nues);
+            goto out;
+        }
+    } else if (o.hostfile != NULL) {
+        char what[PATH_MAX + 32];
+
+        ncores = hostfile_parse(o.hostfile, &chip, cores);
+        if (ncores < 0)
+            goto out;
+        if (o.nues > ncores) {
+            fprintf(stderr, "%s: hostfile '%s' lists %d cores, -nue %ld "
+                            "needs %ld\n", tool, o.hostfile, ncores, o.nues,
+                    o.nues);
+            goto out;
+        }
+        if (o.nues >= 0)
+            ncores = (int)o.nues;
+        snprintf(what, sizeof(what), "hostfile '%s'", o.hostfile);
+        if (cores_check(cores, ncores, &chip, what) != 0)
+            goto out;
+    } else if (o.nues < 0) {
+        fprintf(stderr, "%s: missing %s (the number of cores)\n", tool,
+                rccerun ? "-nue N" : "-n N");
+        goto out;
+    } else {
+        ncores = (int)o.nues;
+        for (int k = 0; k < ncores; k++)
+            cores[k] = k;
+    }
+
+    if (program_check(o.argv[0]) != 0)
+        goto out;
+
+    if (o.clock != NULL) {
+        double mhz = strtod(o.clock, NULL) * 1000.0;
+
+        if (fabs(mhz - chip.core_mhz) > 0.5)
+            fprintf(stderr,
+                    "%s: warning: -clock %s recorded, but the timing model "
+                    "takes core frequencies from the chip file (%s: %g MHz)"
+                    "\n", tool, o.clock, chip.name, chip.core_mhz);
+    }
+
+    /* The cores resolve the same settings as the launcher did. */
+    if (setting_export("BACKEND", ops->name) != 0 ||
+        (chip_path != NULL && *chip_path != '\0' &&
+         setting_export("CHIP", chip_path) != 0) ||
+        setting_export("SHM_SIZE", shm_text) != 0)
+        goto out;
+
+    launch.tool = tool;
+    launch.ops = ops;
+    launch.chip = &chip;
+    launch.nues = ncores;
+    launch.cores = cores;
+    launch.prefix = o.prefix >= 0 ? o.prefix : rck_config_get_bool("PREFIX");
+    launch.timeout_s = timeout_s;
+    launch.kill_grace_ms = rck_config_get_int("KILL_GRACE_MS");
+    if (launch.kill_grace_ms < 0)
+        launch.kill_grace_ms = 0;
+    launch.argv = o.argv;
+    fflush(stdout);
+    ret = rck_launch_run(&launch);
+
+out:
+    free(cores);
+    return ret;
+}
+
+/* rck config --list | --dump [--chip FILE] */
+static int cmd_config(int argc, char **argv)
+{
+    const char *chip_path = NULL;
+    int list = 0, dump = 0;
+    rck_chip_t chip;
+
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        int m;
+
+        if (!strcmp(argv[i], "--list")) {
+            list = 1;
+        } else if (!strcmp(argv[i], "--dump")) {
+            dump = 1;
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("usage: rck config --list         the RCK_* settings, "
+                   "their defaults and help\n"
+                   "       rck config --dump [--chip FILE]   the resolved "
+                   "settings and chip\n");
+            return 0;
+        } else if ((m = opt_value(argc, argv, &i, "--chip", &v)) != 0) {
+            if (m < 0)
+                return RCK_EXIT_USAGE;
+            chip_path = v;
+        } else {
+            fprintf(stderr, "%s: config: unknown option '%s' (see 'rck "
+                            "config --help')\n", tool, argv[i]);
+            return RCK_EXIT_USAGE;
+        }
+    }
+    if (!list && !dump) {
+        fprintf(stderr, "%s: config: give --list or --dump\n", tool);
+        return RCK_EXIT_USAGE;
+    }
+    if (list)
+        rck_config_print(stdout, 0);
+    if (dump) {
+        if (chip_path == NULL)
+            chip_path = rck_config_get("CHIP");
+        if (chip_resolve(chip_path, &chip) != 0)
+            return RCK_EXIT_USAGE;
+        if (chip_path != NULL && *chip_path != '\0' &&
+            setting_export("CHIP", chip_path) != 0)
+            return RCK_EXIT_USAGE;
+        rck_config_print(stdout, 1);
+        rck_chip_print(stdout, &chip);
+    }
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
+/* A closed 0, 1 or 2 would be reused by a pipe and lost at exec. */
+static void std_fds_ensure(void)
+{
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+            if (n >= 0 && n != fd)
+                close(n);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
+
+    base = base != NULL ? base + 1 : (argc > 0 ? argv[0] : "rck");
+    std_fds_ensure();
+    if (!strcmp(base, "rccerun")) {
+        tool = "rccerun";
+        if (argc > 1 && !strcmp(argv[1], "--version")) {
+            printf("rccerun (rockcreek) %s\n", RCK_VERSION);
+            return 0;
+        }
+        return cmd_run(argc - 1, argv + 1, 1);
+    }
+    if (argc < 2) {
+        usage_rck(stderr);
+        return RCK_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "run"))
+        return cmd_run(argc - 2, argv + 2, 0);
+    if (!strcmp(argv[1], "config"))
+        return cmd_config(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
+        usage_rck(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("rck (rockcreek) %s\n", RCK_VERSION);
+        return 0;
+    }
+    fprintf(stderr, "%s: unknown command '%s' (see 'rck --help')\n", tool,
+            argv[1]);
+    return RCK_EXIT_USAGE;
+}

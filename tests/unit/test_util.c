@@ -1,0 +1,240 @@
+/*
+ * Unit tests for the util layer: status strings and the configuration
+ * table (src/util/status.c, src/util/config.c).
+ */
+#include "rck/config.h"
+#include "rck/status.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(expr)                                                           \
+    do {                                                                      \
+        if (!(expr)) {                                                        \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
+                    #expr);                                                   \
+            failures++;                                                       \
+        }                                                                     \
+    } while (0)
+
+static void test_status(void)
+{
+#define STATUS_CODE(name, val, str) RCK_##name,
+    static const rck_status_t codes[] = {RCK_STATUS_MAP(STATUS_CODE)};
+#undef STATUS_CODE
+    size_t n = sizeof(codes) / sizeof(codes[0]), i, j;
+    const char *unknown = rck_status_string((rck_status_t)12345);
+
+    CHECK(n >= 2);
+    CHECK(codes[0] == RCK_OK && RCK_OK == 0);
+    CHECK(unknown != NULL && strlen(unknown) > 0);
+    for (i = 0; i < n; i++) {
+        const char *s = rck_status_string(codes[i]);
+        CHECK(s != NULL);
+        if (s == NULL)
+            continue;
+        CHECK(strlen(s) > 0);
+        CHECK(strcmp(s, unknown) != 0);
+        if (i > 0)
+            CHECK(codes[i] < 0); /* errors are negative */
+        for (j = 0; j < i; j++) {
+            CHECK(codes[i] != codes[j]);
+            CHECK(strcmp(s, rck_status_string(codes[j])) != 0);
+        }
+    }
+    CHECK(strcmp(rck_status_string(RCK_ERR_CONFIG), "bad configuration") ==
+          0);
+}
+
+static void size_ok(const char *text, size_t want, int line)
+{
+    size_t v = 7;
+
+    if (rck_config_parse_size(text, &v) != 0 || v != want) {
+        fprintf(stderr, "%s:%d: size '%s' gave %zu, expected %zu\n",
+                __FILE__, line, text, v, want);
+        failures++;
+    }
+}
+
+static void size_bad(const char *text, int line)
+{
+    size_t v = 7;
+
+    if (rck_config_parse_size(text, &v) != -1 || v != 7) {
+        fprintf(stderr, "%s:%d: size '%s' was accepted (%zu)\n", __FILE__,
+                line, text ? text : "(null)", v);
+        failures++;
+    }
+}
+
+static void test_parse_size(void)
+{
+    size_ok("0", 0, __LINE__);
+    size_ok("1", 1, __LINE__);
+    size_ok("4096", 4096, __LINE__);
+    size_ok("4k", 4096, __LINE__);
+    size_ok("4K", 4096, __LINE__);
+    size_ok("16kb", 16384, __LINE__);
+    size_ok("16KB", 16384, __LINE__);
+    size_ok("64m", (size_t)64 << 20, __LINE__);
+    size_ok("64M", (size_t)64 << 20, __LINE__);
+    size_ok("1g", (size_t)1 << 30, __LINE__);
+    size_ok("2G", (size_t)2 << 30, __LINE__);
+    size_ok("0x100", 256, __LINE__);
+    if (sizeof(size_t) >= 8)
+        size_ok("16g", (size_t)16 << 30, __LINE__);
+
+    size_bad(NULL, __LINE__);
+    size_bad("", __LINE__);
+    size_bad("-1", __LINE__);
+    size_bad("-1k", __LINE__);
+    size_bad("k", __LINE__);
+    size_bad("abc", __LINE__);
+    size_bad("12q", __LINE__);
+    size_bad("1kk", __LINE__);
+    size_bad("1mb2", __LINE__);
+    size_bad("16b", __LINE__);
+    size_bad("1.5m", __LINE__);
+    size_bad("99999999999999999999999", __LINE__);
+    size_bad("17179869184g", __LINE__); /* 2^64: overflows */
+}
+
+static void test_table(void)
+{
+    const rck_config_entry_t *t = rck_config_table(), *e, *f;
+    int n = 0;
+
+    CHECK(t != NULL);
+    for (e = t; e->name != NULL; e++, n++) {
+        size_t v;
+        CHECK(e->dflt != NULL);
+        CHECK(e->help != NULL && strlen(e->help) > 0);
+        CHECK(strncmp(e->name, "RCK_", 4) != 0);
+        if (e->type == RCK_CONFIG_SIZE)
+            CHECK(rck_config_parse_size(e->dflt, &v) == 0);
+        for (f = t; f < e; f++)
+            CHECK(strcmp(f->name, e->name) != 0);
+    }
+    CHECK(n > 0);
+}
+
+/* The table default of @p name, as text. */
+static const char *dflt_of(const char *name)
+{
+    const rck_config_entry_t *e;
+
+    for (e = rck_config_table(); e->name != NULL; e++) {
+        if (strcmp(e->name, name) == 0)
+            return e->dflt;
+    }
+    fprintf(stderr, "setting %s is not in the table\n", name);
+    failures++;
+    return "";
+}
+
+static void test_env(void)
+{
+    size_t shm_dflt = 0;
+    long timeout_dflt = strtol(dflt_of("WAIT_TIMEOUT"), NULL, 0);
+    long grace_dflt = strtol(dflt_of("KILL_GRACE_MS"), NULL, 0);
+
+    CHECK(rck_config_parse_size(dflt_of("SHM_SIZE"), &shm_dflt) == 0);
+    /* start from a clean environment whatever the caller set */
+    unsetenv("RCK_SHM_SIZE");
+    unsetenv("RCK_WAIT_TIMEOUT");
+    unsetenv("RCK_KILL_GRACE_MS");
+    unsetenv("RCK_PREFIX");
+    unsetenv("RCK_BACKEND");
+
+    /* defaults */
+    CHECK(strcmp(rck_config_get("SHM_SIZE"), dflt_of("SHM_SIZE")) == 0);
+    CHECK(rck_config_get_size("SHM_SIZE") == shm_dflt);
+    CHECK(rck_config_get_int("WAIT_TIMEOUT") == timeout_dflt);
+    CHECK(rck_config_get_int("KILL_GRACE_MS") == grace_dflt);
+    CHECK(strcmp(rck_config_get("BACKEND"), dflt_of("BACKEND")) == 0);
+
+    /* environment overrides */
+    setenv("RCK_SHM_SIZE", "1k", 1);
+    CHECK(strcmp(rck_config_get("SHM_SIZE"), "1k") == 0);
+    CHECK(rck_config_get_size("SHM_SIZE") == 1024);
+    setenv("RCK_WAIT_TIMEOUT", "30", 1);
+    CHECK(rck_config_get_int("WAIT_TIMEOUT") == 30);
+    setenv("RCK_BACKEND", "sim", 1);
+    CHECK(strcmp(rck_config_get("BACKEND"), "sim") == 0);
+    setenv("RCK_PREFIX", "no", 1);
+    CHECK(rck_config_get_bool("PREFIX") == 0);
+    setenv("RCK_PREFIX", "0", 1);
+    CHECK(rck_config_get_bool("PREFIX") == 0);
+    setenv("RCK_PREFIX", "yes", 1);
+    CHECK(rck_config_get_bool("PREFIX") == 1);
+    setenv("RCK_PREFIX", "TRUE", 1);
+    CHECK(rck_config_get_bool("PREFIX") == 1);
+    setenv("RCK_PREFIX", "on", 1);
+    CHECK(rck_config_get_bool("PREFIX") == 1);
+
+    /* bad values fall back to the default (and log) */
+    fprintf(stderr, "-- expecting errors about bad values\n");
+    setenv("RCK_SHM_SIZE", "lots", 1);
+    CHECK(rck_config_get_size("SHM_SIZE") == shm_dflt);
+    setenv("RCK_SHM_SIZE", "-5m", 1);
+    CHECK(rck_config_get_size("SHM_SIZE") == shm_dflt);
+    setenv("RCK_WAIT_TIMEOUT", "abc", 1);
+    CHECK(rck_config_get_int("WAIT_TIMEOUT") == timeout_dflt);
+    setenv("RCK_WAIT_TIMEOUT", "12x", 1);
+    CHECK(rck_config_get_int("WAIT_TIMEOUT") == timeout_dflt);
+    setenv("RCK_KILL_GRACE_MS", "", 1);
+    CHECK(rck_config_get_int("KILL_GRACE_MS") == grace_dflt);
+    setenv("RCK_KILL_GRACE_MS", "99999999999999999999999", 1);
+    CHECK(rck_config_get_int("KILL_GRACE_MS") == grace_dflt);
+
+    /* unknown settings */
+    fprintf(stderr, "-- expecting an error about an unknown setting\n");
+    CHECK(strcmp(rck_config_get("NO_SUCH_SETTING"), "") == 0);
+
+    unsetenv("RCK_SHM_SIZE");
+    unsetenv("RCK_WAIT_TIMEOUT");
+    unsetenv("RCK_KILL_GRACE_MS");
+    unsetenv("RCK_PREFIX");
+    unsetenv("RCK_BACKEND");
+}
+
+static void test_print(void)
+{
+    FILE *fp = tmpfile();
+    char buf[8192];
+    size_t got;
+
+    CHECK(fp != NULL);
+    if (fp == NULL)
+        return;
+    setenv("RCK_SHM_SIZE", "2m", 1);
+    rck_config_print(fp, 0);
+    rck_config_print(fp, 1);
+    unsetenv("RCK_SHM_SIZE");
+    rewind(fp);
+    got = fread(buf, 1, sizeof(buf) - 1, fp);
+    buf[got] = '\0';
+    fclose(fp);
+    CHECK(strstr(buf, "RCK_SHM_SIZE") != NULL);
+    CHECK(strstr(buf, "default '") != NULL);
+    CHECK(strstr(buf, "RCK_SHM_SIZE=2m") != NULL);
+}
+
+int main(void)
+{
+    test_status();
+    test_parse_size();
+    test_table();
+    test_env();
+    test_print();
+    if (failures != 0) {
+        fprintf(stderr, "test_util: %d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("test_util: all checks passed\n");
+    return 0;
+}
