@@ -68,7 +68,7 @@ includedir=${_rck_pc_incdir}
 libdir=${_rck_pc_libdir}
 
 Name: rockcreek
-Description: Software emulator of the Intel Single-chip Cloud Computer (RCCE API)
+Description: Emulator of the Intel Single-chip Cloud Computer (RCCE API)
 Version: ${PROJECT_VERSION}
 Cflags: -std=gnu11 -I\${includedir}
 Libs: -L\${libdir} -lrockcreek

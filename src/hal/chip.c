@@ -14,7 +14,8 @@
  * rck_chip_validate fills 0 .. max_hops from them (linear extrapolation from
  * the last two, clamped at 0) and marks everything beyond max_hops unset,
  * so that validating twice, or printing and reloading, gives the same
- * struct byte for byte.
+ * struct byte for byte (for the same reason unused name bytes, controller
+ * slots and DVFS slots are zeroed).
  *
  * dram_line_write_uncached_extra: an uncached 32-byte line write is eight
  * DWORD writes, each waiting for the previous one (the P54C has one
@@ -747,6 +748,16 @@ static rck_status_t chip_check(rck_chip_t *c, const char *what)
             chip_bad(what, path, "must be greater than zero");
             return RCK_ERR_CONFIG;
         }
+    }
+
+    /* unused slots are zero, so equal chips compare equal byte for byte */
+    k = strlen(c->name);
+    memset(c->name + k, 0, sizeof(c->name) - k);
+    for (i = c->nmc; i < RCK_CHIP_MAX_MC; i++)
+        c->mc[i].x = c->mc[i].y = 0;
+    for (i = c->ndvfs; i < RCK_CHIP_MAX_DVFS; i++) {
+        c->dvfs_fdiv[i] = 0;
+        c->dvfs_mhz[i] = c->dvfs_volts[i] = 0;
     }
 
     c->ncores = (int)ncores;

@@ -912,7 +912,11 @@ static int init_nongory(void)
         if (rcce_flag_alloc(&rcce.ready[i]) != RCCE_SUCCESS)
             goto nospace;
     }
+    /* Keep RCK_RCCE_FLAG_RESERVE lines back for the flags of communicators
+     * made later by RCCE_comm_split (and RCCE_P_COMM). */
     len = rcce_arena_largest(&rcce.mpb) / rcce.line * rcce.line;
+    if (len > 4 * RCK_RCCE_FLAG_RESERVE * rcce.line)
+        len -= RCK_RCCE_FLAG_RESERVE * rcce.line;
     if (len < rcce.line || rcce_arena_alloc(&rcce.mpb, len, &off) != 0)
         goto nospace;
     rcce.combuf_off = (uint32_t)off;

@@ -6,7 +6,8 @@
  *   line 0                 spare line, written to push the WCB out
  *   WORLD gather, release  barrier flags
  *   sent[0..n-1], ready[0..n-1]   (non-gory shape only)
- *   communication buffer   the rest of the MPB (non-gory shape only)
+ *   communication buffer   the rest of the MPB but RCK_RCCE_FLAG_RESERVE
+ *                          lines, kept for communicator flags (non-gory)
  * In the gory shape everything after the barrier flags is the program's,
  * through RCCE_malloc.
  *
@@ -26,6 +27,8 @@
 #define RCK_RCCE_FLAG_MAGIC 0x52464c47u /* "RFLG" */
 #define RCK_RCCE_MAX_BLOCKS 512
 #define RCK_RCCE_BITS_PER_LINE 256
+/* MPB lines the non-gory shape keeps for communicator flags (2 each). */
+#define RCK_RCCE_FLAG_RESERVE 16
 
 typedef struct {
     size_t off, len;

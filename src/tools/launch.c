@@ -373,11 +373,20 @@ static void core_reaped(launch_state_t *st, int ue, int wstatus)
     st->cfg->ops->job_core_exited(st->job, ue, failed);
     if (!failed || st->tearing)
         return; /* during a teardown the cores die because we said so */
+    if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGPIPE &&
+        (st->out_broken[STREAM_OUT] || st->out_broken[STREAM_ERR])) {
+        /* `rck run ... | head`: as quiet as the program alone would be. */
+        decide(st, 128 + SIGPIPE);
+        if (st->nrunning > 0)
+            teardown(st, SIGTERM);
+        return;
+    }
     if (WIFSIGNALED(wstatus)) {
         int sig = WTERMSIG(wstatus);
         const char *name = rck_launch_signame(sig);
 
-        fprintf(stderr, "%s: core %d (UE %d) was killed by signal %d (%s: %s)\n",
+        fprintf(stderr,
+                "%s: core %d (UE %d) was killed by signal %d (%s: %s)\n",
                 st->cfg->tool, core, ue, sig, name ? name : "?",
                 strsignal(sig));
         decide(st, 128 + sig);

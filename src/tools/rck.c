@@ -600,8 +600,8 @@ static int cmd_run(int argc, char **argv, int rccerun)
         if (ncores < 0)
             goto out;
         if (o.nues > ncores) {
-            fprintf(stderr, "%s: hostfile '%s' lists %d cores, -nue %ld "
-                            "needs %ld\n", tool, o.hostfile, ncores, o.nues,
+            fprintf(stderr, "%s: hostfile '%s' lists only %d cores, but "
+                            "-nue is %ld\n", tool, o.hostfile, ncores,
                     o.nues);
             goto out;
         }

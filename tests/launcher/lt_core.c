@@ -86,8 +86,8 @@ static void action(const char *a)
         for (int i = 0; i < n; i++) {
             char line[128];
             int len = snprintf(line, sizeof(line), "ue%d-line%d-", ue, i);
-            while (len < 99)
-                line[len++] = (char)('a' + (ue + len) % 26);
+            for (; len < 99; len++)
+                line[len] = (char)('a' + (ue + len) % 26);
             line[len++] = '\n';
             write_all(1, line, 30);
             write_all(1, line + 30, 40);

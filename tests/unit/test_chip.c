@@ -92,6 +92,8 @@ static char *print_chip(const rck_chip_t *chip)
     return text;
 }
 
+static void round_trip(const rck_chip_t *c, int line);
+
 static void test_default(void)
 {
     rck_chip_t c;
@@ -237,6 +239,8 @@ static void test_overlay(void)
     CHECK(rck_chip_fdiv_mhz(&c, 2) == 500);
     CHECK_NEAR(rck_chip_fdiv_volts(&c, 1), 1.2);
     CHECK(rck_chip_fdiv_mhz(&c, 3) == 0);
+    CHECK(c.dvfs_fdiv[2] == 0 && c.dvfs_mhz[14] == 0);
+    round_trip(&c, __LINE__);
 
     /* a smaller mesh with its own controller and shorter tables */
     CHECK(rck_chip_load_string(
@@ -248,6 +252,8 @@ static void test_overlay(void)
     CHECK(c.nislands == 2);
     CHECK(rck_chip_island(&c, 1) == 1 && rck_chip_island(&c, 2) == 0);
     CHECK(c.nmc == 1 && c.mc[0].x == 1 && c.mc[0].y == 1);
+    CHECK(c.mc[1].x == 0 && c.mc[3].x == 0); /* unused slots are cleared */
+    round_trip(&c, __LINE__);
     CHECK(c.mpb_line_write_by_hops[2] == 89);
     CHECK(c.mpb_line_write_by_hops[3] < 0);
 

@@ -71,6 +71,7 @@ typedef struct {
     _Atomic uint32_t any_doorbell;
     _Atomic uint32_t any_waiters;
     _Atomic int32_t failed_core; /* -1 while every core is healthy */
+    _Atomic int32_t sleepers;    /* cores asleep in futex_wait */
 } seg_hdr_t;
 
 struct rck_job {
@@ -86,7 +87,8 @@ typedef struct {
     _Atomic int32_t *counters;
     unsigned char *mpb;
     unsigned char *shm;
-    int64_t spin_ns;
+    int64_t spin_ns;           /* < 0: decide from the awake cores */
+    int ncpu;
     int in_handler;
     const char *ctx_call;
     int ctx_peer;
@@ -336,6 +338,8 @@ static void native_job_destroy(rck_job_t *job)
 
 /* ---- attach ---- */
 
+/* RCK_SPIN_NS: a number fixes the budget; "auto" (-1 here) decides at
+ * each wait from how many cores are awake. */
 static int64_t spin_budget(int nues)
 {
     const char *s = rck_config_get("SPIN_NS");
@@ -350,10 +354,22 @@ static int64_t spin_budget(int nues)
         rck_warn("RCK_SPIN_NS='%s' is not a number of nanoseconds; using auto",
                  s);
     }
-    /* Spinning only pays when every core has a host CPU of its own: then a
-     * hand-over costs a cache-line transfer instead of a futex round trip.
-     * Oversubscribed, a spinning core steals the CPU its peer needs. */
-    return nues <= ncpu ? 200000 : 0;
+    (void)ncpu;
+    return -1;
+}
+
+/* Spinning only pays when every awake core has a host CPU of its own: then
+ * a hand-over costs a cache-line transfer instead of a futex round trip.
+ * Oversubscribed, a spinning core steals the CPU its peer needs. */
+static int64_t spin_now(native_t *n, int nues)
+{
+    int awake;
+
+    if (n->spin_ns >= 0)
+        return n->spin_ns;
+    awake = nues - atomic_load_explicit(&n->hdr->sleepers,
+                                        memory_order_relaxed);
+    return awake <= n->ncpu ? 200000 : 0;
 }
 
 static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
@@ -439,6 +455,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
     hal->core = n->hdr->ue_core[hal->ue];
     hal->backend = n;
     n->spin_ns = spin_budget(hal->nues);
+    n->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
     atomic_store(&n->cores[hal->core].pid, (int32_t)getpid());
     atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
     snprintf(tag, sizeof(tag), "core %d", hal->core);
@@ -749,7 +766,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         t = now_ns();
         if (t >= deadline)
             return RCK_ERR_TIMEDOUT;
-        if ((int64_t)(t - start) < n->spin_ns) {
+        if ((int64_t)(t - start) < spin_now(n, hal->nues)) {
             /* Spin on the words themselves; look at the clock, interrupts
              * and failures only now and then. */
             for (int k = 0; k < 256; k++) {
@@ -774,7 +791,9 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             if (shm && (ns < 0 || ns > 200000))
                 ns = 200000;
             native_publish_context(hal);
+            atomic_fetch_add(&n->hdr->sleepers, 1);
             futex_wait(bell, seq, ns);
+            atomic_fetch_sub(&n->hdr->sleepers, 1);
         }
         atomic_fetch_sub(waiters, 1);
     }
