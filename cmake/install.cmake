@@ -44,6 +44,7 @@ install(CODE "
   set(RCKCC_INCDIR \"${_rck_INCLUDEDIR}\")
   set(RCKCC_LIBDIR \"${_rck_LIBDIR}\")
   set(RCKCC_VERSION \"${PROJECT_VERSION}\")
+  set(RCKCC_EXTRA \"${RCKCC_EXTRA}\")
   set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rckcc\")
   configure_file(\"${CMAKE_SOURCE_DIR}/tools/rckcc.in\" \"\${_rck_tmp}\" @ONLY)
   file(INSTALL DESTINATION \"${_rck_BINDIR}\" TYPE PROGRAM

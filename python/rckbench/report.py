@@ -8,12 +8,16 @@ Output contract of the benchmark programs (bench/bench_common.h):
   * lines starting with '#' are comments, blank lines are ignored;
   * pingpong: ``size=<bytes> reps=<n> lat_us=<one-way us> bw_mbs=<MB/s>``;
   * barrier:  ``ues=<n> reps=<n> us_per_barrier=<us>``.
-Any other line is an error: a benchmark whose output we cannot read must not
-silently produce a number.
+A launcher's UE prefix (``[ 0] ``, what ``rck run`` prints without
+``--no-prefix``) is removed first. Any other line is an error: a benchmark
+whose output we cannot read must not silently produce a number.
 """
 
 import math
+import re
 import statistics
+
+_UE_PREFIX = re.compile(r"^\[\s*\d+\]\s?")
 
 __all__ = [
     "BenchParseError", "PINGPONG_FIELDS", "BARRIER_FIELDS", "parse_kv_line",
@@ -100,7 +104,7 @@ def parse_output(text, fields, source=None):
     source and line number, on the first malformed line."""
     results = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+        line = _UE_PREFIX.sub("", raw.strip(), count=1).strip()
         if not line or line.startswith("#"):
             continue
         try:

@@ -78,7 +78,7 @@ def make_rockcreek(args):
 
     def launch(prog, nproc, prog_args):
         return [rck, "run", "-n", str(nproc), "--backend", args.backend,
-                prog] + prog_args
+                "--no-prefix", "--", prog] + prog_args
 
     missing = [p for p in [rck] + list(programs.values())
                if not os.access(p, os.X_OK)]

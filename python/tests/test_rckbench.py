@@ -36,6 +36,14 @@ def test_parse_pingpong_output():
     assert isinstance(res[0]["lat_us"], float)
 
 
+def test_parse_strips_launcher_ue_prefix():
+    out = "[ 0] # comment\n[ 0] size=8 reps=1 lat_us=2.5 bw_mbs=3.2\n" \
+          "[12] size=16 reps=1 lat_us=2.5 bw_mbs=6.4\n"
+    assert [r["size"] for r in report.parse_pingpong_output(out)] == [8, 16]
+    with pytest.raises(report.BenchParseError, match="not key=value"):
+        report.parse_pingpong_output("[ 1] warning: something\n")
+
+
 def test_parse_pingpong_sorts_by_size():
     out = "size=8 reps=1 lat_us=1 bw_mbs=8\nsize=2 reps=1 lat_us=1 bw_mbs=2\n"
     assert [r["size"] for r in report.parse_pingpong_output(out)] == [2, 8]

@@ -436,8 +436,8 @@ static void job_stop(launch_state_t *st)
 
 static void launcher_signal(launch_state_t *st, int sig)
 {
-    if (st->tearing && st->decided && st->status == 128 + sig) {
-        /* Asked twice: do not wait for the grace period. */
+    if (st->tearing) {
+        /* Already going down: do not wait for the grace period. */
         teardown(st, SIGKILL);
         return;
     }

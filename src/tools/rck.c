@@ -56,6 +56,8 @@ static void usage_rck(FILE *fp)
             "usage: rck run -n N [options] [--] program [args...]\n"
             "       rck config --list | --dump [--chip FILE]\n"
             "       rck --help | --version\n"
+            "       rccerun -nue N [-f hostfile] [-clock GHz] program"
+            " [args...]\n"
             "\n"
             "rockcreek runs programs written for the Intel Single-chip Cloud\n"
             "Computer's RCCE library, one process per unit of execution (UE).\n"
@@ -109,9 +111,10 @@ static void usage_rccerun(FILE *fp)
             "  -f FILE     physical core ids, one per line ('#' starts a"
             " comment);\n"
             "              the first N are used\n"
-            "  -clock GHz  accepted for compatibility; core frequencies come"
-            " from the\n"
-            "              chip file (--chip, RCK_CHIP)\n"
+            "  -clock GHz  recorded (RCK_RUN_CLOCK_GHZ in the cores'"
+            " environment);\n"
+            "              core frequencies come from the chip file (--chip,"
+            " RCK_CHIP)\n"
             "See 'rck run --help' for the other options.\n");
 }
 
@@ -634,7 +637,8 @@ static int cmd_run(int argc, char **argv, int rccerun)
     }
 
     /* The cores resolve the same settings as the launcher did. */
-    if (setting_export("BACKEND", ops->name) != 0 ||
+    if ((o.clock != NULL && setting_export("RUN_CLOCK_GHZ", o.clock) != 0) ||
+        setting_export("BACKEND", ops->name) != 0 ||
         (chip_path != NULL && *chip_path != '\0' &&
          setting_export("CHIP", chip_path) != 0) ||
         setting_export("SHM_SIZE", shm_text) != 0)

@@ -37,7 +37,19 @@
 #include <unistd.h>
 
 #define NATIVE_MAGIC 0x313054414e4b4352ull /* "RCKNAT01" */
+/* One address for the segment in every core. It must lie in application
+ * memory of the sanitizers' layouts too: ThreadSanitizer allows only the
+ * low 512 GiB and the top of the address space on x86-64. */
+#if defined(__SANITIZE_THREAD__)
+#define NATIVE_MAP_ADDR ((uintptr_t)0x006000000000ull)
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NATIVE_MAP_ADDR ((uintptr_t)0x006000000000ull)
+#endif
+#endif
+#ifndef NATIVE_MAP_ADDR
 #define NATIVE_MAP_ADDR ((uintptr_t)0x3f0000000000ull)
+#endif
 #define NATIVE_MAX_ISLANDS 256
 #define NATIVE_MAX_COUNTERS 4096
 #define NATIVE_CTX_LEN 40
