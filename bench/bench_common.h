@@ -22,9 +22,9 @@
 #include <unistd.h>
 
 #define BENCH_MAX_SIZE_DEFAULT ((size_t)4 << 20)
-#define BENCH_TARGET_US_PER_SIZE 20000.0 /* aim: ~20 ms of timed loop */
+#define BENCH_TARGET_US_PER_SIZE 25000.0 /* aim: ~25 ms of timed loop */
 #define BENCH_REPS_MIN 10
-#define BENCH_REPS_MAX 20000
+#define BENCH_REPS_MAX 40000
 
 typedef struct {
     size_t max_size;   /* -s: largest message size */
@@ -158,11 +158,11 @@ static inline int bench_next_size(const bench_opts_t *opts, size_t *size)
 
 /* Repetitions for one size: enough round trips for about
  * BENCH_TARGET_US_PER_SIZE of timed loop, from a crude model of a shared
- * memory transport (0.5 us per message plus 8 GB/s), clamped, then scaled.
+ * memory transport (0.25 us per message plus 8 GB/s), clamped, then scaled.
  * A pure function of (size, scale) so both programs run the same loop. */
 static inline long bench_reps(size_t size, double scale)
 {
-    double rt_us = 2.0 * (0.5 + (double)size / 8000.0);
+    double rt_us = 2.0 * (0.25 + (double)size / 8000.0);
     double reps = BENCH_TARGET_US_PER_SIZE / rt_us;
     if (reps < BENCH_REPS_MIN) {
         reps = BENCH_REPS_MIN;

@@ -190,7 +190,9 @@ int RCCE_debug_unset(int selector);
  *    failed: RCCE_ERROR_TARGET
  *  - power: divider outside 2..16 (or not in the chip's DVFS table)
  *    RCCE_ERROR_FDIVIDER; a divider too fast for the domain's current
- *    voltage RCCE_ERROR_FREQUENCY_EXCEEDED
+ *    voltage RCCE_ERROR_FREQUENCY_EXCEEDED; RCCE_iset_power while a request
+ *    is in flight RCCE_ERROR_MULTIPLE_RPC_REQUESTS; RCCE_wait_power on a
+ *    request that is not in flight RCCE_ERROR_NO_ACTIVE_RPC_REQUEST
  */
 
 /* MPB management and one-sided access (gory, but exported in every shape) */

@@ -141,12 +141,17 @@ def parse_barrier_output(text, source=None):
 
 
 def aggregate(values):
-    """{median, min, max, n} of a non-empty sequence of numbers."""
+    """{median, min, max, q1, q3, n} of a non-empty sequence of numbers
+    (q1/q3: the quartiles, inclusive method; equal to the value for one)."""
     values = list(values)
     if not values:
         raise ValueError("aggregate() of no values")
+    if len(values) > 1:
+        q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    else:
+        q1 = q3 = values[0]
     return {"median": statistics.median(values), "min": min(values),
-            "max": max(values), "n": len(values)}
+            "max": max(values), "q1": q1, "q3": q3, "n": len(values)}
 
 
 def aggregate_rounds(rounds, key, metric):

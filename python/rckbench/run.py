@@ -319,7 +319,8 @@ def suite_pingpong(ctx):
                                 ob, rb, "MB/s = 10^6 B/s", False),
     ]
     labels = {i.name: i.label for i in ctx.impls.values()}
-    note = "median line, min..max band over %d rounds" % ctx.rounds
+    note = ("%d rounds: median line, quartile band, best round dotted"
+            % ctx.rounds)
     plots = [
         ("latency.png", lambda path: _plots().plot_latency(
             {labels[n]: s for n, s in lat.items() if s}, path, note)),
@@ -367,7 +368,7 @@ def suite_barrier(ctx):
     plots = [("barrier.png", lambda path: _plots().plot_bars(
         {labels[n]: s.get(ues) for n, s in summary.items()}, path,
         "barrier, %d UEs on %d CPUs" % (ues, os.cpu_count() or 0),
-        "us per barrier (median, min..max)",
+        "us per barrier (median, quartiles; dot: best)",
         "%d rounds of %d barriers" % (ctx.rounds, a.barrier_reps)))]
     data = {"params": {"ues": ues, "reps": a.barrier_reps,
                        "rounds": ctx.rounds},

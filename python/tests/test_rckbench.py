@@ -112,8 +112,12 @@ def test_barrier_line_with_pingpong_fields_is_an_error():
 
 def test_aggregate():
     assert report.aggregate([3.0, 1.0, 2.0]) == {
-        "median": 2.0, "min": 1.0, "max": 3.0, "n": 3}
+        "median": 2.0, "min": 1.0, "max": 3.0, "q1": 1.5, "q3": 2.5, "n": 3}
+    a = report.aggregate([4.0, 1.0, 2.0, 3.0, 100.0])
+    assert a["median"] == 3.0 and a["q1"] == 2.0 and a["q3"] == 4.0
     assert report.aggregate([4.0, 1.0, 2.0, 3.0])["median"] == 2.5
+    one = report.aggregate([7.0])
+    assert one["q1"] == one["q3"] == one["median"] == 7.0
     with pytest.raises(ValueError):
         report.aggregate([])
 
@@ -122,8 +126,10 @@ def test_aggregate_rounds_tolerates_missing_points():
     rounds = rounds_of([{1: 1.0, 2: 5.0}, {1: 3.0}, {1: 2.0, 2: 7.0}])
     agg = report.aggregate_rounds(rounds, "size", "lat_us")
     assert list(agg) == [1, 2]
-    assert agg[1] == {"median": 2.0, "min": 1.0, "max": 3.0, "n": 3}
-    assert agg[2] == {"median": 6.0, "min": 5.0, "max": 7.0, "n": 2}
+    assert (agg[1]["median"], agg[1]["min"], agg[1]["max"], agg[1]["n"]) \
+        == (2.0, 1.0, 3.0, 3)
+    assert (agg[2]["median"], agg[2]["min"], agg[2]["max"], agg[2]["n"]) \
+        == (6.0, 5.0, 7.0, 2)
     assert report.aggregate_rounds([], "size", "lat_us") == {}
 
 

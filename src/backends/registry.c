@@ -4,11 +4,13 @@
  */
 #include "rck/hal.h"
 #include "native/native.h"
+#include "sim/sim.h"
 
 #include <string.h>
 
 static const rck_hal_ops_t *const backend_registry[] = {
     &rck_native_ops,
+    &rck_sim_ops,
 };
 
 const rck_hal_ops_t *rck_hal_backend_find(const char *name)
@@ -23,5 +25,5 @@ const rck_hal_ops_t *rck_hal_backend_find(const char *name)
 
 const char *rck_hal_backend_names(void)
 {
-    return "native";
+    return "native, sim";
 }

@@ -302,18 +302,29 @@ int rcce_flag_alloc(RCCE_FLAG *flag)
         flag->magic = RCK_RCCE_FLAG_MAGIC;
         return RCCE_SUCCESS;
     }
-    if (rcce.bit_line < 0 || rcce.bit_line_count == RCK_RCCE_BITS_PER_LINE) {
-        if (rcce_arena_alloc(&rcce.mpb, rcce.line, &off) != 0)
-            return RCCE_ERROR_FLAG_NOT_IN_COMM_BUFFER;
-        rcce.bit_line = (int)off;
-        rcce.bit_line_count = 0;
-        memset(rcce.bit_used, 0, sizeof(rcce.bit_used));
+    for (int l = 0; l < rcce.nbit_lines; l++) {
+        if (rcce.bit_lines[l].nused == RCK_RCCE_BITS_PER_LINE)
+            continue;
+        for (int b = 0; b < RCK_RCCE_BITS_PER_LINE; b++) {
+            uint32_t m = 1u << (b % 32);
+            if (rcce.bit_lines[l].used[b / 32] & m)
+                continue;
+            rcce.bit_lines[l].used[b / 32] |= m;
+            rcce.bit_lines[l].nused++;
+            flag->line = rcce.bit_lines[l].line;
+            flag->bit = b;
+            flag->magic = RCK_RCCE_FLAG_MAGIC;
+            return RCCE_SUCCESS;
+        }
     }
-    flag->line = rcce.bit_line;
-    flag->bit = rcce.bit_line_count++;
-    flag->magic = RCK_RCCE_FLAG_MAGIC;
-    rcce.bit_used[flag->bit / 32] |= 1u << (flag->bit % 32);
-    return RCCE_SUCCESS;
+    if (rcce.nbit_lines == RCK_RCCE_MAX_BIT_LINES ||
+        rcce_arena_alloc(&rcce.mpb, rcce.line, &off) != 0)
+        return RCCE_ERROR_FLAG_NOT_IN_COMM_BUFFER;
+    memset(&rcce.bit_lines[rcce.nbit_lines], 0,
+           sizeof(rcce.bit_lines[0]));
+    rcce.bit_lines[rcce.nbit_lines].line = (int)off;
+    rcce.nbit_lines++;
+    return rcce_flag_alloc(flag);
 }
 
 int rcce_flag_free(RCCE_FLAG *flag)
@@ -322,16 +333,32 @@ int rcce_flag_free(RCCE_FLAG *flag)
 
     if (st != RCCE_SUCCESS)
         return st;
-    /* Leave the local copy unset so the space can be reused safely. */
-    rcce_flag_set(flag, RCCE_FLAG_UNSET, rcce.ue);
+    /* The local copy is left as it is: the protocols that use flags
+     * (send/recv, barrier) end with every flag unset, and clearing it here
+     * could race with a peer still finishing with it. */
     if (flag->bit < 0) {
         if (rcce_arena_free(&rcce.mpb, (size_t)flag->line) != 0)
             return RCCE_ERROR_FLAG_NOT_ALLOCATED;
-    } else if (flag->line == rcce.bit_line) {
-        rcce.bit_used[flag->bit / 32] &= ~(1u << (flag->bit % 32));
+    } else {
+        int l;
+        uint32_t m = 1u << (flag->bit % 32);
+        for (l = 0; l < rcce.nbit_lines; l++) {
+            if (rcce.bit_lines[l].line == flag->line)
+                break;
+        }
+        if (l == rcce.nbit_lines ||
+            !(rcce.bit_lines[l].used[flag->bit / 32] & m))
+            return RCCE_ERROR_FLAG_NOT_ALLOCATED;
+        rcce.bit_lines[l].used[flag->bit / 32] &= ~m;
+        if (--rcce.bit_lines[l].nused == 0) {
+            /* an empty line goes back to the MPB */
+            rcce_arena_free(&rcce.mpb, (size_t)rcce.bit_lines[l].line);
+            memmove(&rcce.bit_lines[l], &rcce.bit_lines[l + 1],
+                    (size_t)(rcce.nbit_lines - l - 1) *
+                        sizeof(rcce.bit_lines[0]));
+            rcce.nbit_lines--;
+        }
     }
-    /* Bits of retired lines are not reused: every UE hands out bits in
-     * the same order, so offsets stay identical everywhere. */
     flag->magic = 0;
     return RCCE_SUCCESS;
 }
@@ -951,7 +978,6 @@ int RCCE_init_shape(int *argc, char ***argv, int shape)
     rcce.ue_core = hal->ue_core;
     rcce.mpb_bytes = hal->chip.mpb_bytes;
     rcce.line = hal->chip.line_bytes;
-    rcce.bit_line = -1;
     tmo = rck_config_get_int("WAIT_TIMEOUT");
     rcce.wait_timeout_ns = tmo > 0 ? tmo * 1000000000ll : -1;
     if (rcce.line != RCCE_LINE_SIZE) {
@@ -1003,7 +1029,6 @@ int RCCE_finalize(void)
     rcce.initialized = 0;
     free(rcce.sent);
     free(rcce.ready);
-    free(rcce.sense);
     free(RCCE_COMM_WORLD.rck_members);
     RCCE_COMM_WORLD.rck_members = NULL;
     rcce_arena_fini(&rcce.mpb);

@@ -36,17 +36,7 @@ static int comm_make(RCCE_COMM *comm, const int *members, int size, int me)
         return rcce_error(RCCE_DEBUG_SYNCH, st, "RCCE_comm_split",
                           "no MPB space for the barrier flags");
     }
-    if (rcce.next_label >= rcce.nsense) {
-        int n = rcce.nsense ? rcce.nsense * 2 : 16;
-        unsigned char *s = realloc(rcce.sense, (size_t)n);
-        if (s == NULL)
-            return RCCE_ERROR_MALLOC;
-        memset(s + rcce.nsense, 0, (size_t)(n - rcce.nsense));
-        rcce.sense = s;
-        rcce.nsense = n;
-    }
     comm->label = rcce.next_label++;
-    rcce.sense[comm->label] = 0;
     comm->initialized = RCK_COMM_MAGIC;
     return RCCE_SUCCESS;
 }
@@ -134,14 +124,17 @@ int RCCE_comm_rank(RCCE_COMM comm, int *rank)
 }
 
 /*
- * The linear barrier: every member flips its own gather flag (a local
- * write); member 0 waits for each flip in turn, then writes every other
- * member's release flag. The flag values alternate between episodes
- * (sense reversal), so no flag has to be reset.
+ * The linear barrier: every member sets its own gather flag (a local
+ * write); member 0 waits for each in turn, clears it, then sets every
+ * other member's release flag; each member clears its own release flag
+ * before it leaves. Every flag is back to UNSET when the barrier ends, so
+ * a communicator's flag lines can be freed and reused by a new one at any
+ * time. (Sense reversal would save the clears, but a reused line would
+ * then carry a stale sense into the new communicator.)
  */
 int RCCE_barrier(RCCE_COMM *comm)
 {
-    int sense, st = RCCE_SUCCESS;
+    int st = RCCE_SUCCESS;
 
     if (!rcce_ready("RCCE_barrier"))
         return RCCE_ERROR_COMM_UNDEFINED;
@@ -150,19 +143,23 @@ int RCCE_barrier(RCCE_COMM *comm)
                           "RCCE_barrier", "invalid communicator");
     if (comm->size == 1)
         return RCCE_SUCCESS;
-    sense = rcce.sense[comm->label] ^= 1;
     rck_hal_set_context(rcce.hal, "RCCE_barrier", -1);
     if (comm->my_rank == 0) {
+        for (int r = 1; r < comm->size && st == RCCE_SUCCESS; r++) {
+            int ue = rcce_comm_member(comm, r);
+            st = rcce_flag_wait(&comm->gather, RCCE_FLAG_SET, ue);
+            if (st == RCCE_SUCCESS)
+                st = rcce_flag_set(&comm->gather, RCCE_FLAG_UNSET, ue);
+        }
         for (int r = 1; r < comm->size && st == RCCE_SUCCESS; r++)
-            st = rcce_flag_wait(&comm->gather, sense,
-                                rcce_comm_member(comm, r));
-        for (int r = 1; r < comm->size && st == RCCE_SUCCESS; r++)
-            st = rcce_flag_set(&comm->release, sense,
+            st = rcce_flag_set(&comm->release, RCCE_FLAG_SET,
                                rcce_comm_member(comm, r));
     } else {
-        st = rcce_flag_set(&comm->gather, sense, rcce.ue);
+        st = rcce_flag_set(&comm->gather, RCCE_FLAG_SET, rcce.ue);
         if (st == RCCE_SUCCESS)
-            st = rcce_flag_wait(&comm->release, sense, rcce.ue);
+            st = rcce_flag_wait(&comm->release, RCCE_FLAG_SET, rcce.ue);
+        if (st == RCCE_SUCCESS)
+            st = rcce_flag_set(&comm->release, RCCE_FLAG_UNSET, rcce.ue);
     }
     rck_hal_set_context(rcce.hal, NULL, -1);
     return st;

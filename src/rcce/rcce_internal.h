@@ -27,6 +27,7 @@
 #define RCK_RCCE_FLAG_MAGIC 0x52464c47u /* "RFLG" */
 #define RCK_RCCE_MAX_BLOCKS 512
 #define RCK_RCCE_BITS_PER_LINE 256
+#define RCK_RCCE_MAX_BIT_LINES 2048
 /* MPB lines the non-gory shape keeps for communicator flags (2 each). */
 #define RCK_RCCE_FLAG_RESERVE 16
 
@@ -68,19 +69,21 @@ typedef struct {
     unsigned char *shm_base;
     size_t shm_len;
 
-    /* single-bit flags: the line currently handing out bits */
-    int bit_line;              /* -1: none */
-    uint32_t bit_used[RCK_RCCE_BITS_PER_LINE / 32];
-    int bit_line_count;        /* bits handed out from bit_line (freed too) */
+    /* single-bit flags: lines that hold bits, lowest free bit first (the
+     * same choice on every UE, so bits agree everywhere) */
+    struct {
+        int line;              /* MPB offset */
+        int nused;
+        uint32_t used[RCK_RCCE_BITS_PER_LINE / 32];
+    } bit_lines[RCK_RCCE_MAX_BIT_LINES];
+    int nbit_lines;
 
     /* non-gory buffers */
     RCCE_FLAG *sent, *ready;   /* nues each */
     uint32_t combuf_off, combuf_len;
 
-    /* barrier sense per communicator label */
-    int next_label;
-    unsigned char *sense;      /* indexed by label */
-    int nsense;
+    int next_label;            /* communicators made so far */
+    RCCE_REQUEST *power_req;   /* the power request in flight, or NULL */
 
     int debug;                 /* bitmask of enabled debug selectors */
     int64_t wait_timeout_ns;   /* < 0: forever */

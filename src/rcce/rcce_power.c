@@ -106,6 +106,10 @@ int RCCE_iset_power(int fdiv, RCCE_REQUEST *req, int *fdiv_new,
         return st;
     if (req == NULL)
         return RCCE_ERROR_VAL_UNDEFINED;
+    if (rcce.power_req != NULL)
+        return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_MULTIPLE_RPC_REQUESTS,
+                          "RCCE_iset_power",
+                          "a request is in flight: RCCE_wait_power first");
     volts = rck_chip_fdiv_volts(&rcce.hal->chip, fdiv);
     mv = (int)lround(volts * 1000.0);
     d = my_domain();
@@ -133,6 +137,7 @@ int RCCE_iset_power(int fdiv, RCCE_REQUEST *req, int *fdiv_new,
         }
     }
     req->state = RCCE_SUCCESS;
+    rcce.power_req = req;
     return RCCE_SUCCESS;
 }
 
@@ -140,12 +145,14 @@ int RCCE_wait_power(RCCE_REQUEST *req)
 {
     if (!rcce_ready("RCCE_wait_power"))
         return RCCE_ERROR_NO_ACTIVE_RPC_REQUEST;
-    if (req == NULL)
-        return RCCE_ERROR_NO_ACTIVE_RPC_REQUEST;
+    if (req == NULL || req != rcce.power_req)
+        return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_NO_ACTIVE_RPC_REQUEST,
+                          "RCCE_wait_power",
+                          "this request is not the one in flight");
     /* The settings took effect in RCCE_iset_power (backends that model
      * voltage-regulator latency charge it there). */
-    return req->state == RCCE_SUCCESS ? RCCE_SUCCESS
-                                      : RCCE_ERROR_NO_ACTIVE_RPC_REQUEST;
+    rcce.power_req = NULL;
+    return RCCE_SUCCESS;
 }
 
 int RCCE_set_frequency_divider(int fdiv, int *fdiv_new)

@@ -19,6 +19,9 @@ static const rck_config_entry_t config_table[] = {
     {"SPIN_NS", "auto", RCK_CONFIG_STRING,
      "native: how long a wait spins before it sleeps in the kernel "
      "(nanoseconds; auto = long when cores <= host CPUs, short otherwise)"},
+    {"YIELD_NS", "100000", RCK_CONFIG_INT,
+     "native: after spinning, how long a wait yields the CPU to other cores "
+     "(sched_yield) before it sleeps in the kernel (nanoseconds)"},
     {"WAIT_TIMEOUT", "0", RCK_CONFIG_INT,
      "seconds a single RCCE wait may block before the core reports a "
      "probable deadlock and fails (0 = wait forever)"},

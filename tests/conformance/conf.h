@@ -87,25 +87,47 @@ static inline const char *conf_code_name(int code)
     return "(not an RCCE code)";
 }
 
+static int conf_soft_failures;
+
+static inline void conf_vreport(const char *file, int line, const char *expr,
+                                const char *fmt, va_list ap)
+{
+    char detail[512] = "";
+    if (fmt != NULL)
+        vsnprintf(detail, sizeof detail, fmt, ap);
+    fflush(stdout);
+    fprintf(stderr, "FAIL %s:%d: %s [ue %d/%d, phase %s]%s%s%s\n", file, line,
+            expr, conf_me, conf_n, conf_phase_buf, fmt ? " (" : "",
+            detail, fmt ? ")" : "");
+    fflush(stderr);
+}
+
+/** Report a failed check and exit. */
 static inline void conf_fail(const char *file, int line, const char *expr,
                              const char *fmt, ...)
     __attribute__((noreturn, format(printf, 4, 5)));
 static inline void conf_fail(const char *file, int line, const char *expr,
                              const char *fmt, ...)
 {
-    char detail[512] = "";
-    if (fmt != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(detail, sizeof detail, fmt, ap);
-        va_end(ap);
-    }
-    fflush(stdout);
-    fprintf(stderr, "FAIL %s:%d: %s [ue %d/%d, phase %s]%s%s%s\n", file, line,
-            expr, conf_me, conf_n, conf_phase_buf, fmt ? " (" : "",
-            detail, fmt ? ")" : "");
-    fflush(stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    conf_vreport(file, line, expr, fmt, ap);
+    va_end(ap);
     exit(1);
+}
+
+/** Report a failed check and go on (see conf_soft_exit). */
+static inline void conf_soft(const char *file, int line, const char *expr,
+                             const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static inline void conf_soft(const char *file, int line, const char *expr,
+                             const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    conf_vreport(file, line, expr, fmt, ap);
+    va_end(ap);
+    conf_soft_failures++;
 }
 
 #define CHECK(expr)                                                           \
@@ -151,6 +173,44 @@ static inline void conf_fail(const char *file, int line, const char *expr,
             conf_fail(__FILE__, __LINE__, #call " != RCCE_SUCCESS",           \
                       "returned RCCE_SUCCESS for a bad argument");            \
     } while (0)
+
+/*
+ * EXPECT_*: like CHECK_RC / CHECK_NOT_OK but the program goes on, so one
+ * run reports every wrong code; only for calls that cannot leave the UEs
+ * out of step. conf_soft_exit() then fails the program if any missed.
+ */
+#define EXPECT_RC(call, want)                                                 \
+    do {                                                                      \
+        int conf_rc_ = (call), conf_w_ = (want);                              \
+        if (conf_rc_ != conf_w_)                                              \
+            conf_soft(__FILE__, __LINE__, #call " == " #want,                 \
+                      "returned %d %s, expected %d %s", conf_rc_,             \
+                      conf_code_name(conf_rc_), conf_w_,                      \
+                      conf_code_name(conf_w_));                               \
+    } while (0)
+
+#define EXPECT_NOT_OK(call)                                                   \
+    do {                                                                      \
+        int conf_rc_ = (call);                                                \
+        if (conf_rc_ == RCCE_SUCCESS)                                         \
+            conf_soft(__FILE__, __LINE__, #call " != RCCE_SUCCESS",           \
+                      "returned RCCE_SUCCESS for a bad argument");            \
+    } while (0)
+
+#define EXPECTF(expr, ...)                                                    \
+    do {                                                                      \
+        if (!(expr))                                                          \
+            conf_soft(__FILE__, __LINE__, #expr, __VA_ARGS__);                \
+    } while (0)
+
+static inline void conf_soft_exit(void)
+{
+    if (conf_soft_failures > 0) {
+        fprintf(stderr, "FAIL: %d check(s) failed on ue %d\n",
+                conf_soft_failures, conf_me);
+        exit(1);
+    }
+}
 
 static inline void conf_watchdog_fire(int sig)
 {

@@ -253,12 +253,17 @@ static void test_chars(void)
     barrier();
 
     conf_phase("put_char: check");
+    /* one report per MPB at most; the rest of the test goes on */
     CHECK_OK(RCCE_get((t_vcharp)buf, cr, bytes, me));
     for (int i = 0; i < bytes; i++) {
         int want = i < n ? 0x40 + i : 0x11;
-        CHECKF((unsigned char)buf[i] == want,
-               "byte %d of my MPB is 0x%02x, expected 0x%02x", i,
-               (unsigned char)buf[i], want);
+        if ((unsigned char)buf[i] != want) {
+            conf_soft(__FILE__, __LINE__, "put_char landed",
+                      "byte %d of my MPB is 0x%02x, expected 0x%02x "
+                      "(concurrent put_char to one line lost a byte?)",
+                      i, (unsigned char)buf[i], want);
+            break;
+        }
     }
     for (int j = 0; j < n; j++) {
         int t = (me + j) % n;
@@ -266,9 +271,12 @@ static void test_chars(void)
             char c = 0;
             CHECK_OK(RCCE_get_char(&c, cr + i, t));
             int want = i < n ? 0x40 + i : 0x11;
-            CHECKF((unsigned char)c == want,
-                   "get_char byte %d of UE %d is 0x%02x, expected 0x%02x", i,
-                   t, (unsigned char)c, want);
+            if ((unsigned char)c != want) {
+                conf_soft(__FILE__, __LINE__, "get_char",
+                          "byte %d of UE %d is 0x%02x, expected 0x%02x", i,
+                          t, (unsigned char)c, want);
+                break;
+            }
         }
     }
     barrier();
@@ -369,6 +377,17 @@ static void test_flags(void)
     for (int i = 0; i < nf; i++)
         CHECK_OK(RCCE_flag_free(&fl[i]));
     barrier();
+
+    /* temporary flags, allocated and freed over and over (more often than
+     * an MPB has bits): freeing must give the space back every time */
+    conf_phase("flag alloc/free cycles");
+    for (int k = 0; k < 70000; k++) {
+        RCCE_FLAG t;
+        int rc = RCCE_flag_alloc(&t);
+        CHECKF(rc == RCCE_SUCCESS, "flag_alloc fails after %d alloc/free "
+               "cycles: %d %s", k, rc, conf_code_name(rc));
+        CHECK_OK(RCCE_flag_free(&t));
+    }
 
     conf_phase("flag_alloc until exhausted");
     enum { FLAG_LIMIT = 70000 };
@@ -520,6 +539,7 @@ int main(int argc, char **argv)
 
     conf_phase("finalize");
     barrier();
+    conf_soft_exit();
     CHECK_OK(RCCE_finalize());
     return 0;
 }

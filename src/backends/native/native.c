@@ -101,6 +101,7 @@ typedef struct {
     unsigned char *shm;
     int64_t spin_ns;           /* < 0: decide from the awake cores */
     int ncpu;
+    int64_t yield_ns;
     int in_handler;
     const char *ctx_call;
     int ctx_peer;
@@ -468,6 +469,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
     hal->backend = n;
     n->spin_ns = spin_budget(hal->nues);
     n->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    n->yield_ns = rck_config_get_int("YIELD_NS");
     atomic_store(&n->cores[hal->core].pid, (int32_t)getpid());
     atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
     snprintf(tag, sizeof(tag), "core %d", hal->core);
@@ -778,7 +780,8 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         t = now_ns();
         if (t >= deadline)
             return RCK_ERR_TIMEDOUT;
-        if ((int64_t)(t - start) < spin_now(n, hal->nues)) {
+        int64_t spin = spin_now(n, hal->nues);
+        if ((int64_t)(t - start) < spin) {
             /* Spin on the words themselves; look at the clock, interrupts
              * and failures only now and then. */
             for (int k = 0; k < 256; k++) {
@@ -789,6 +792,12 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                     return RCK_OK;
                 }
             }
+            continue;
+        }
+        /* Oversubscribed, give the CPU to a core that can make progress
+         * for a while before paying a futex sleep and wake-up. */
+        if ((int64_t)(t - start) < spin + n->yield_ns) {
+            sched_yield();
             continue;
         }
         /* sleep */

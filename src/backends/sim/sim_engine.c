@@ -1,0 +1,351 @@
+/*
+ * The engine: one run token, handed between the cores' processes so that
+ * the core with the smallest (virtual time, UE) is the only one running
+ * (the invariants are at the top of sim_internal.h).
+ *
+ * A core keeps the token while it is the earliest, so a core that computes
+ * and talks to nobody runs without any hand-over. The token moves when the
+ * holder's next event lies beyond the horizon (the earliest other core),
+ * when it parks in a wait, and when it leaves. A parked core is woken by
+ * the write that satisfies it (its wake time is set, it becomes eligible)
+ * and runs again when the token reaches it, never by polling.
+ *
+ * Later, a lookahead window could let several cores run at once: the
+ * horizon is the place where that decision would be made.
+ */
+#include "sim_internal.h"
+
+#include "rck/log.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How often a core waiting for the token looks at the watchdog. */
+#define SIM_WATCH_NS 1000000000ll
+
+static int futex_wait(_Atomic uint32_t *addr, uint32_t val, int64_t ns)
+{
+    struct timespec ts, *tsp = NULL;
+
+    if (ns >= 0) {
+        ts.tv_sec = ns / 1000000000;
+        ts.tv_nsec = ns % 1000000000;
+        tsp = &ts;
+    }
+    if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT, val, tsp, NULL, 0) <
+        0)
+        return errno;
+    return 0;
+}
+
+static void futex_wake(_Atomic uint32_t *addr)
+{
+    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+uint64_t sim_host_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+sim_ue_t *sim_ue(sim_hdr_t *h, int ue)
+{
+    return &sim_hdr_ues(h)[ue];
+}
+
+rck_status_t sim_engine_abort_status(sim_hdr_t *h)
+{
+    switch (atomic_load(&h->abort)) {
+    case SIM_ABORT_DEADLOCK: return RCK_ERR_DEADLOCK;
+    case SIM_ABORT_PEER_DEAD: return RCK_ERR_PEER_DEAD;
+    default: return RCK_OK;
+    }
+}
+
+void sim_engine_wake_all(sim_hdr_t *h)
+{
+    sim_ue_t *u = sim_hdr_ues(h);
+
+    for (uint32_t i = 0; i < h->nues; i++) {
+        atomic_fetch_add(&u[i].go, 1);
+        futex_wake(&u[i].go);
+    }
+}
+
+/* The earliest eligible UE other than @p exclude: (wake, ue) smallest over
+ * the runnable and parked ones with a finite wake time. */
+static int pick(sim_hdr_t *h, int exclude, uint64_t *t_out)
+{
+    sim_ue_t *u = sim_hdr_ues(h);
+    uint64_t bt = SIM_INF;
+    int best = -1;
+
+    for (int i = 0; i < (int)h->nues; i++) {
+        uint32_t st;
+
+        if (i == exclude)
+            continue;
+        st = atomic_load_explicit(&u[i].state, memory_order_relaxed);
+        if ((st != UE_RUN && st != UE_PARK) || u[i].wake == SIM_INF)
+            continue;
+        if (best < 0 || u[i].wake < bt) {
+            best = i;
+            bt = u[i].wake;
+        }
+    }
+    *t_out = bt;
+    return best;
+}
+
+static void give(sim_hdr_t *h, int k)
+{
+    sim_ue_t *u = sim_ue(h, k);
+
+    atomic_store(&h->token, k);
+    atomic_fetch_add(&u->go, 1);
+    futex_wake(&u->go);
+}
+
+static int any_parked(sim_hdr_t *h)
+{
+    sim_ue_t *u = sim_hdr_ues(h);
+
+    for (uint32_t i = 0; i < h->nues; i++) {
+        if (atomic_load(&u[i].state) == UE_PARK)
+            return 1;
+    }
+    return 0;
+}
+
+/* Every core left is parked with nothing that could wake it: say what each
+ * one waits for and release them all with RCK_ERR_DEADLOCK. */
+static void deadlock(sim_hdr_t *h)
+{
+    sim_ue_t *u = sim_hdr_ues(h);
+    uint64_t t = 0;
+    int32_t none = SIM_ABORT_NONE;
+
+    for (uint32_t i = 0; i < h->nues; i++) {
+        if (atomic_load(&u[i].state) == UE_PARK)
+            t = sim_max(t, u[i].vt);
+    }
+    h->deadlock_tick = t;
+    atomic_store(&h->token, -1);
+    if (!atomic_compare_exchange_strong(&h->abort, &none, SIM_ABORT_DEADLOCK))
+        return;
+    sim_report_deadlock(h);
+    sim_engine_wake_all(h);
+}
+
+/* The token's holder is done with it: pass it to the earliest UE. */
+static void pass_on(sim_hdr_t *h)
+{
+    uint64_t t;
+    int k = pick(h, -1, &t);
+
+    if (k >= 0) {
+        give(h, k);
+        return;
+    }
+    atomic_store(&h->token, -1);
+    if (any_parked(h))
+        deadlock(h);
+}
+
+void sim_engine_start(sim_hdr_t *h)
+{
+    int32_t zero = 0;
+
+    if (atomic_compare_exchange_strong(&h->started, &zero, 1))
+        pass_on(h);
+}
+
+void sim_engine_core_exited(sim_hdr_t *h, int ue, int failed)
+{
+    sim_ue_t *u = sim_ue(h, ue);
+    uint32_t st = atomic_load(&u->state);
+    uint32_t running = UE_END_RUNNING;
+
+    if (failed) {
+        int32_t none = -1, ok = SIM_ABORT_NONE;
+
+        atomic_compare_exchange_strong(&u->end, &running, UE_END_FAILED);
+        if (st == UE_DONE)
+            return; /* it left the simulation first: nobody waits for it */
+        atomic_compare_exchange_strong(&h->failed_core, &none,
+                                       h->ue_core[ue]);
+        atomic_compare_exchange_strong(&h->abort, &ok, SIM_ABORT_PEER_DEAD);
+        sim_engine_wake_all(h);
+        return;
+    }
+    if (st == UE_DONE)
+        return;
+    atomic_compare_exchange_strong(&u->end, &running, UE_END_EXITED);
+    u->wake = SIM_INF;
+    if (st == UE_ABSENT) {
+        /* It never attached (a program that does not use the chip). */
+        atomic_store(&u->state, UE_DONE);
+        if (atomic_fetch_add(&h->settled, 1) + 1 == (int32_t)h->nues)
+            sim_engine_start(h);
+        return;
+    }
+    /* Attached and gone without detaching: if it held the token, nobody
+     * else runs, so the launcher may act as the holder. */
+    atomic_store(&u->state, UE_DONE);
+    if (atomic_load(&h->token) == ue && atomic_load(&h->abort) == 0)
+        pass_on(h);
+}
+
+/* A core that waits for the token looks now and then whether the holder
+ * is stuck outside the HAL (a program spinning on memory). */
+static void watchdog(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+    int k = atomic_load(&h->token);
+    sim_ue_t *u;
+    uint64_t last, now, key, prev;
+
+    if (h->watchdog_s <= 0 || k < 0 || k >= (int)h->nues)
+        return;
+    u = sim_ue(h, k);
+    if (atomic_load(&u->in_hal))
+        return;
+    last = atomic_load(&u->last_host_ns);
+    now = sim_host_ns();
+    if (last == 0 || now - last < (uint64_t)h->watchdog_s * 1000000000ull)
+        return;
+    key = ((atomic_load(&u->hal_seq) + 1) << 11) | (uint64_t)k;
+    prev = atomic_load(&h->watchdog_warned);
+    if (prev == key ||
+        !atomic_compare_exchange_strong(&h->watchdog_warned, &prev, key))
+        return;
+    rck_warn("sim: core %d (UE %d) has run for %.0f s of host time without "
+             "a HAL call, and every other core waits for it: the simulation "
+             "runs one core at a time. A program that spins on memory "
+             "outside the HAL (a shared-DRAM word, an MPB pointer) never "
+             "lets the core it waits for run; wait with RCCE flags or "
+             "rck_hal_wait",
+             h->ue_core[k], k, (double)(now - last) * 1e-9);
+}
+
+rck_status_t sim_engine_await(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+
+    for (;;) {
+        uint32_t seq = atomic_load(&s->me->go);
+
+        if (atomic_load(&h->abort) != SIM_ABORT_NONE)
+            return sim_engine_abort_status(h);
+        if (atomic_load(&h->token) == s->ue)
+            return RCK_OK;
+        if (futex_wait(&s->me->go, seq, SIM_WATCH_NS) == ETIMEDOUT)
+            watchdog(s);
+    }
+}
+
+void sim_engine_horizon(sim_t *s)
+{
+    uint64_t t;
+    int k = pick(s->hdr, s->ue, &t);
+
+    s->hz_vt = k < 0 ? SIM_INF : t;
+    s->hz_ue = k < 0 ? INT_MAX : k;
+}
+
+rck_status_t sim_engine_order(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+    sim_ue_t *me = s->me;
+    rck_status_t st;
+    uint64_t t;
+    int k;
+
+    if (s->unordered)
+        return sim_engine_abort_status(h);
+    if (atomic_load_explicit(&h->abort, memory_order_relaxed) !=
+        SIM_ABORT_NONE) {
+        s->unordered = 1;
+        return sim_engine_abort_status(h);
+    }
+    if (sim_before(me->vt, s->ue, s->hz_vt, s->hz_ue))
+        return RCK_OK;
+    k = pick(h, s->ue, &t);
+    if (k < 0 || sim_before(me->vt, s->ue, t, k)) {
+        s->hz_vt = k < 0 ? SIM_INF : t;
+        s->hz_ue = k < 0 ? INT_MAX : k;
+        return RCK_OK;
+    }
+    me->wake = me->vt;
+    me->handovers++;
+    give(h, k);
+    st = sim_engine_await(s);
+    if (st != RCK_OK) {
+        s->unordered = 1;
+        return st;
+    }
+    sim_engine_horizon(s);
+    return RCK_OK;
+}
+
+rck_status_t sim_engine_park(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+    rck_status_t st;
+    uint64_t t;
+    int k;
+
+    s->me->parks++;
+    k = pick(h, -1, &t);
+    if (k != s->ue) {
+        if (k < 0) {
+            deadlock(h);
+            s->unordered = 1;
+            return sim_engine_abort_status(h);
+        }
+        s->me->handovers++;
+        give(h, k);
+        st = sim_engine_await(s);
+        if (st != RCK_OK) {
+            s->unordered = 1;
+            return st;
+        }
+    }
+    sim_engine_horizon(s);
+    return RCK_OK;
+}
+
+void sim_engine_wake(sim_t *s, int w, uint64_t t, int which)
+{
+    sim_ue_t *u = sim_ue(s->hdr, w);
+
+    if (t >= u->wake)
+        return;
+    u->wake = t;
+    u->sat_which = which;
+    if (sim_before(t, w, s->hz_vt, s->hz_ue)) {
+        s->hz_vt = t;
+        s->hz_ue = w;
+    }
+}
+
+void sim_engine_leave(sim_t *s, uint32_t end)
+{
+    sim_hdr_t *h = s->hdr;
+    uint32_t running = UE_END_RUNNING;
+    int ordered = !s->unordered && sim_engine_order(s) == RCK_OK;
+
+    atomic_compare_exchange_strong(&s->me->end, &running, end);
+    s->me->wake = SIM_INF;
+    atomic_store(&s->me->state, UE_DONE);
+    if (ordered && atomic_load(&h->token) == s->ue)
+        pass_on(h);
+}

@@ -1,0 +1,356 @@
+/*
+ * Internals of the sim backend, shared by the files of src/backends/sim.
+ *
+ * Segment (one memfd made by the launcher's job_create, inherited by every
+ * core and mapped at SIM_MAP_ADDR in each):
+ *
+ *   [sim_hdr_t][sim_ue_t x nues][sim_core_t x ncores][GIC pending times
+ *   ncores x ncores][atomic counters][MPB line visibility times][memory
+ *   controllers][MPB bytes written, nues x ncores][MPB x ncores][shm]
+ *
+ * Time. Virtual time is counted in ticks: SIM_TICKS ticks are one cycle of
+ * the chip's base core clock (chip.core_mhz). Costs given in base cycles
+ * (the calibration tables) are exact in ticks; costs in the issuing core's
+ * own cycles scale with its frequency divider.
+ *
+ * THE INVARIANTS OF THE ENGINE (everything else relies on them):
+ *  1. At most one process runs program code or touches model state at a
+ *     time: the holder of the run token (hdr->token). Every other attached
+ *     core sleeps inside a HAL call. The only exceptions are the launcher
+ *     (job_core_exited when a core died, which either aborts the run or
+ *     acts for the dead holder) and a run that has been aborted (deadlock,
+ *     dead peer), after which cores run free and only waits fail.
+ *  2. The holder's virtual time is the smallest (wake, ue) of all runnable
+ *     cores whenever it executes an event on shared state (sim_order). A
+ *     core's `wake` is its virtual time while it is runnable, the time it
+ *     is to be woken while parked (SIM_INF: only a write can wake it).
+ *  3. Event times handed out are never earlier than the holder's: a wake-up
+ *     is max(park time, visibility time) + poll cost >= the writer's issue
+ *     time. So the processed event times never decrease and the run is the
+ *     same every time.
+ *  4. Only the holder changes another core's scheduling fields; token
+ *     hand-over is a seq_cst store of hdr->token plus a futex wake of the
+ *     receiver's `go` word, which publishes everything written before it.
+ */
+#ifndef RCK_SIM_INTERNAL_H
+#define RCK_SIM_INTERNAL_H
+
+#include "sim.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SIM_MAGIC 0x314d495354434b52ull /* "RCKTSIM1" */
+#define SIM_TICKS 65536ull              /* ticks per base cycle */
+#define SIM_INF UINT64_MAX
+#define SIM_MAX_CONDS 256
+#define SIM_CTX_LEN 40
+#define SIM_MAX_HAZARDS 32
+#define SIM_MAX_ISLANDS 256
+#define SIM_MAX_COUNTERS 4096
+#define SIM_PATH_LEN 1024
+
+/* One address for the segment in every core, apart from native's. It must
+ * lie in application memory of the sanitizers' layouts too (ThreadSanitizer
+ * allows only the low 512 GiB on x86-64). */
+#if defined(__SANITIZE_THREAD__)
+#define SIM_MAP_ADDR ((uintptr_t)0x007000000000ull)
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SIM_MAP_ADDR ((uintptr_t)0x007000000000ull)
+#endif
+#endif
+#ifndef SIM_MAP_ADDR
+#define SIM_MAP_ADDR ((uintptr_t)0x3e0000000000ull)
+#endif
+
+/* Scheduling state of a UE. */
+enum { UE_ABSENT = 0, UE_RUN = 1, UE_PARK = 2, UE_DONE = 3 };
+
+/* How a UE ended (report). */
+enum {
+    UE_END_RUNNING = 0,
+    UE_END_DETACHED = 1,  /* detach or exit through the atexit hook */
+    UE_END_EXITED = 2,    /* exited without detaching (launcher saw it) */
+    UE_END_FAILED = 3,    /* crashed, killed, or exited non-zero */
+    UE_END_DEADLOCK = 4,  /* its wait failed with RCK_ERR_DEADLOCK */
+    UE_END_ABORTED = 5    /* its wait failed because a peer died */
+};
+
+/* Why a run stopped being simulated in order. */
+enum { SIM_ABORT_NONE = 0, SIM_ABORT_PEER_DEAD = 1, SIM_ABORT_DEADLOCK = 2 };
+
+/* Where the cycles of a core went (report). */
+enum {
+    CAT_COMPUTE = 0,
+    CAT_MPB = 1,
+    CAT_DRAM = 2,
+    CAT_WAIT = 3,
+    CAT_IRQ = 4,
+    CAT_OTHER = 5,
+    CAT_N = 6
+};
+
+/* Compute models (RCK_COMPUTE). */
+enum { COMPUTE_NONE = 0, COMPUTE_HOST = 1, COMPUTE_INSTR = 2 };
+
+/* wait flags published while parked */
+enum { PARK_IRQ = 1u << 0, PARK_HANDLER = 1u << 1 };
+
+typedef struct {
+    uint32_t target;       /* MPB owner core */
+    uint32_t off;          /* byte offset of the first stale byte */
+    uint64_t count;
+    uint64_t first_tick;
+    char ctx[SIM_CTX_LEN];
+    int32_t peer;
+} sim_hazard_t;
+
+typedef struct {
+    /* ---- scheduling (invariant 4) ---- */
+    _Atomic uint32_t state;
+    _Atomic uint32_t go;       /* futex: bumped when the token is given */
+    uint64_t vt;               /* virtual time (ticks) */
+    uint64_t wake;             /* see invariant 2 */
+    /* ---- the wait this UE is parked in ---- */
+    int32_t nconds;
+    uint32_t park_flags;
+    uint64_t wait_start;       /* vt at which the wait began */
+    int32_t sat_which;         /* condition a writer found true, or -1 */
+    int32_t ctx_peer;
+    char ctx[SIM_CTX_LEN];
+    rck_hal_cond_t conds[SIM_MAX_CONDS];
+    /* ---- watchdog ---- */
+    _Atomic uint32_t in_hal;
+    _Atomic uint64_t hal_seq;
+    _Atomic uint64_t last_host_ns;
+    _Atomic int32_t pid;
+    /* ---- statistics, written by the UE itself ---- */
+    uint64_t cat[CAT_N];       /* ticks */
+    uint64_t cyc;              /* own clock, in cycle ticks */
+    uint64_t events, handovers, parks, stale_reads, l1_misses, irqs;
+    uint64_t instructions;     /* from the compute model */
+    uint64_t mpb_lines_written, mpb_lines_read, dram_lines;
+    _Atomic uint32_t end;      /* UE_END_* */
+    uint32_t nhaz;
+    sim_hazard_t haz[SIM_MAX_HAZARDS];
+} __attribute__((aligned(64))) sim_ue_t;
+
+typedef struct {
+    _Atomic uint32_t tas;
+    uint32_t fdiv;
+    int32_t ue;                /* UE running on this core, -1 if none */
+    uint32_t watchers;         /* parked waits on this MPB or TAS */
+    uint64_t tas_vis;          /* completion time of the last TAS write */
+    uint64_t pin_at;           /* pin interrupt delivery time, SIM_INF */
+    uint64_t irq_next;         /* earliest pending delivery, SIM_INF */
+    uint32_t lut[256];
+} __attribute__((aligned(64))) sim_core_t;
+
+typedef struct {
+    uint64_t busy_until;       /* ticks */
+    uint64_t accesses;
+    uint64_t queued;           /* ticks requests waited for the controller */
+} sim_mc_t;
+
+typedef struct {
+    uint64_t magic;
+    uint64_t seg_bytes;
+    uint64_t ues_off, cores_off, gic_off, counters_off, vis_off, mc_off;
+    uint64_t matrix_off, mpb_off, shm_off, shm_bytes;
+    rck_chip_t chip;
+    uint32_t nues;
+    int32_t ue_core[RCK_CHIP_MAX_CORES];
+    /* resolved once, in job_create, so every core agrees */
+    int32_t compute;           /* COMPUTE_* */
+    double compute_rel;        /* host: SCC speed relative to the host */
+    double compute_cpi;        /* instructions: cycles per instruction */
+    int32_t hazards;           /* RCK_SIM_HAZARDS */
+    int32_t pin_cpu;           /* -1: no pinning */
+    int32_t watchdog_s;        /* 0: off */
+    int32_t private_job;
+    char report_path[SIM_PATH_LEN]; /* empty: no report file */
+    uint64_t host_t0_ns;
+    /* ---- engine ---- */
+    _Atomic int32_t token;     /* UE holding the run token, -1 none */
+    _Atomic int32_t settled;   /* UEs attached or gone before attaching */
+    _Atomic int32_t started;
+    _Atomic int32_t abort;     /* SIM_ABORT_* */
+    _Atomic int32_t failed_core;
+    _Atomic uint64_t watchdog_warned; /* hal_seq + 1 of the last warning */
+    _Atomic int32_t reported;
+    uint32_t nparked_shm;      /* parked waits with a shared-DRAM word */
+    uint64_t deadlock_tick;
+    uint32_t volt_mv[SIM_MAX_ISLANDS];
+} sim_hdr_t;
+
+/* L1 model: MPBT lines cached by this core (process-local). */
+typedef struct {
+    uint32_t nsets, ways, line;
+    uint32_t epoch;            /* CL1INVMB bumps it */
+    uint64_t lru_clock;
+    uint64_t *tag;             /* global line index + 1, 0 = empty */
+    uint32_t *tag_epoch;
+    uint64_t *lru;
+    unsigned char *data;
+} sim_l1_t;
+
+/* The calling process's view. */
+typedef struct {
+    int fd;
+    sim_hdr_t *hdr;
+    sim_ue_t *ues;
+    sim_core_t *cores;
+    uint64_t *gic;             /* [target * ncores + sender] delivery time */
+    _Atomic int32_t *counters;
+    uint64_t *vis;             /* [core * lines_per_mpb + line] */
+    sim_mc_t *mcs;
+    uint64_t *matrix;          /* [ue * ncores + target] bytes */
+    unsigned char *mpb;
+    unsigned char *shm;
+    const rck_chip_t *chip;
+    uint32_t lines_per_mpb;
+
+    int ue, core;
+    sim_ue_t *me;
+    uint64_t hz_vt;            /* horizon: min (wake, ue) of the others */
+    int hz_ue;
+    int detached;
+    int in_handler;
+    int unordered;             /* the run was aborted: no ordering */
+
+    /* compute model */
+    int compute;
+    double compute_rel, compute_cpi;
+    double compute_carry;      /* fractional cycles not charged yet */
+    uint64_t compute_mark;     /* host ns or instructions at HAL exit */
+    int perf_fd;
+
+    const char *ctx_call;
+    int ctx_peer;
+    int last_shm_mc;           /* controller of the last shm access */
+
+    sim_l1_t l1;
+} sim_t;
+
+static inline sim_t *sim_of(rck_hal_t *hal)
+{
+    return (sim_t *)hal->backend;
+}
+
+static inline uint64_t sim_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static inline uint64_t sim_min(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* (t1, u1) before (t2, u2): the event order. */
+static inline int sim_before(uint64_t t1, int u1, uint64_t t2, int u2)
+{
+    return t1 < t2 || (t1 == t2 && u1 < u2);
+}
+
+uint64_t sim_host_ns(void);
+
+/* ---- engine (sim_engine.c) ---- */
+sim_ue_t *sim_ue(sim_hdr_t *h, int ue);
+/** Give the token to the earliest runnable UE, or find a deadlock. */
+void sim_engine_start(sim_hdr_t *h);
+/** The launcher saw a UE end (job_core_exited). */
+void sim_engine_core_exited(sim_hdr_t *h, int ue, int failed);
+/** Wait until this UE holds the token (attach). */
+rck_status_t sim_engine_await(sim_t *s);
+/** Invariant 2 before an event on shared state; may hand over. */
+rck_status_t sim_engine_order(sim_t *s);
+/** Park (wake/state/conds set by the caller) until the token returns. */
+rck_status_t sim_engine_park(sim_t *s);
+/** Leave the runnable set (detach, exit); passes the token on. */
+void sim_engine_leave(sim_t *s, uint32_t end);
+/** A parked UE @p w may now continue at @p t (if earlier than planned). */
+void sim_engine_wake(sim_t *s, int w, uint64_t t, int which);
+/** Recompute the horizon after getting the token. */
+void sim_engine_horizon(sim_t *s);
+/** Status for an aborted run. */
+rck_status_t sim_engine_abort_status(sim_hdr_t *h);
+/** Wake every core (abort). */
+void sim_engine_wake_all(sim_hdr_t *h);
+
+/* ---- costs (sim_cost.c): pure functions of the chip, in ticks ---- */
+uint64_t sim_ticks(double base_cycles);
+/** Ticks of @p cycles of a core running at divider @p fdiv. */
+uint64_t sim_core_ticks(const rck_chip_t *c, int fdiv, double cycles);
+uint64_t sim_cost_line_write(const rck_chip_t *c, int from, int to);
+uint64_t sim_cost_dword_read(const rck_chip_t *c, int from, int to);
+int sim_mc_of_shm(const rck_chip_t *c, size_t off);
+int sim_mc_nearest(const rck_chip_t *c, int core);
+int sim_hops_to_tile(const rck_chip_t *c, int core, int x, int y);
+/** One DRAM line access through controller @p mc issued at @p t.
+ *  @return completion time; updates the controller's queue. */
+uint64_t sim_dram_access(const rck_chip_t *c, sim_mc_t *mc, int mcid,
+                         int core, int fdiv, uint64_t t);
+/** Zero-load DRAM latency (no queue), ticks. */
+uint64_t sim_dram_latency(const rck_chip_t *c, int core, int fdiv, int hops);
+/** An access to the system FPGA (GIC, counters, timestamp). */
+uint64_t sim_cost_fpga(const rck_chip_t *c, int core, int fdiv);
+/** Interrupt delivery latency from @p from to @p to. */
+uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to);
+
+/* ---- compute models (sim_compute.c) ---- */
+rck_status_t sim_compute_configure(sim_hdr_t *h);
+void sim_compute_init(sim_t *s);
+void sim_compute_fini(sim_t *s);
+/** Cycles of compute since the last mark. */
+double sim_compute_take(sim_t *s);
+void sim_compute_mark(sim_t *s);
+const char *sim_compute_name(int kind);
+
+/* ---- L1 (sim_l1.c) ---- */
+rck_status_t sim_l1_init(sim_l1_t *l1, const rck_chip_t *c);
+void sim_l1_fini(sim_l1_t *l1);
+/** Cached copy of global line @p idx, or NULL. */
+unsigned char *sim_l1_find(sim_l1_t *l1, uint64_t idx);
+/** Install line @p idx with @p data (evicting the set's LRU line). */
+void sim_l1_fill(sim_l1_t *l1, uint64_t idx, const unsigned char *data);
+void sim_l1_invalidate(sim_l1_t *l1);
+
+/* ---- reports (sim_report.c) ---- */
+/** Write the JSON report and print the summary (once per job). */
+void sim_report_write(sim_hdr_t *h);
+/** Print what every parked core waits for (deadlock). */
+void sim_report_deadlock(sim_hdr_t *h);
+
+/* segment accessors */
+static inline sim_ue_t *sim_hdr_ues(sim_hdr_t *h)
+{
+    return (sim_ue_t *)((char *)h + h->ues_off);
+}
+static inline sim_core_t *sim_hdr_cores(sim_hdr_t *h)
+{
+    return (sim_core_t *)((char *)h + h->cores_off);
+}
+static inline unsigned char *sim_hdr_mpb(sim_hdr_t *h)
+{
+    return (unsigned char *)h + h->mpb_off;
+}
+static inline unsigned char *sim_hdr_shm(sim_hdr_t *h)
+{
+    return (unsigned char *)h + h->shm_off;
+}
+static inline sim_mc_t *sim_hdr_mcs(sim_hdr_t *h)
+{
+    return (sim_mc_t *)((char *)h + h->mc_off);
+}
+static inline uint64_t *sim_hdr_matrix(sim_hdr_t *h)
+{
+    return (uint64_t *)((char *)h + h->matrix_off);
+}
+
+/** Value of a waited-on word now. */
+uint32_t sim_word(sim_hdr_t *h, const rck_hal_cond_t *c);
+
+#endif
