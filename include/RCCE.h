@@ -169,10 +169,10 @@ int RCCE_debug_unset(int selector);
  *  - a UE id outside 0..num_ues-1 (send dest, recv source, put/get/flag
  *    ue, lock ue), or sending to / receiving from oneself with the
  *    synchronous non-gory calls: RCCE_ERROR_ID
- *  - put/get: MPB address not 32-byte aligned or nbytes not a multiple of
- *    32: RCCE_ERROR_ALIGNMENT; MPB range outside the caller's MPB:
- *    RCCE_ERROR_TARGET (put) / RCCE_ERROR_SOURCE (get); nbytes < 0:
- *    RCCE_ERROR_MESSAGE_LENGTH
+ *  - put/get: MPB address not 32-byte aligned: RCCE_ERROR_ALIGNMENT;
+ *    nbytes < 0 or not a multiple of 32: RCCE_ERROR_MESSAGE_LENGTH; MPB
+ *    range outside the caller's MPB: RCCE_ERROR_TARGET (put) /
+ *    RCCE_ERROR_SOURCE (get)
  *  - a flag not from RCCE_flag_alloc (or already freed):
  *    RCCE_ERROR_FLAG_NOT_ALLOCATED; no MPB space for a flag:
  *    RCCE_ERROR_FLAG_NOT_IN_COMM_BUFFER; a flag value other than
@@ -190,7 +190,7 @@ int RCCE_debug_unset(int selector);
  *    failed: RCCE_ERROR_TARGET
  *  - power: divider outside 2..16 (or not in the chip's DVFS table)
  *    RCCE_ERROR_FDIVIDER; a divider too fast for the domain's current
- *    voltage RCCE_ERROR_FREQUENCY_EXCEEDED; RCCE_iset_power while a request
+ *    voltage also RCCE_ERROR_FDIVIDER (as Intel's RCCE); RCCE_iset_power while a request
  *    is in flight RCCE_ERROR_MULTIPLE_RPC_REQUESTS; RCCE_wait_power on a
  *    request that is not in flight RCCE_ERROR_NO_ACTIVE_RPC_REQUEST
  */

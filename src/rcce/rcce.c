@@ -531,30 +531,44 @@ static int mpb_range(t_vcharp addr, int nbytes, int err, const char *call,
         return rcce_error(RCCE_DEBUG_COMM, err, call,
                           "%d bytes at %p are not inside the MPB", nbytes,
                           (const void *)p);
-    if ((size_t)(p - rcce.mpb_base) % rcce.line != 0 ||
-        (uint32_t)nbytes % rcce.line != 0)
+    if ((size_t)(p - rcce.mpb_base) % rcce.line != 0)
         return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ALIGNMENT, call,
-                          "MPB address and length must be multiples of %u",
+                          "MPB address is not %u-byte aligned", rcce.line);
+    if ((uint32_t)nbytes % rcce.line != 0)
+        return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, call,
+                          "length %d is not a multiple of %u", nbytes,
                           rcce.line);
     *off = (uint32_t)(p - rcce.mpb_base);
     return RCCE_SUCCESS;
 }
 
+/* The checks RCCE_put and RCCE_get share: the MPB side (@p mpb) must be
+ * a line-aligned range of the caller's MPB, the private side (@p priv)
+ * must exist; @p mpb_err and @p priv_err are the codes for each side. */
+static int onesided_args(const char *call, t_vcharp mpb, t_vcharp priv,
+                         int nbytes, int ue, int mpb_err, int priv_err,
+                         uint32_t *off)
+{
+    int st;
+
+    if (!rcce_ready(call))
+        return mpb_err;
+    if (ue < 0 || ue >= rcce.nues)
+        return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, call, "UE %d", ue);
+    st = mpb_range(mpb, nbytes, mpb_err, call, off);
+    if (st == RCCE_SUCCESS && priv == NULL && nbytes > 0)
+        st = rcce_error(RCCE_DEBUG_COMM, priv_err, call, "NULL buffer");
+    return st;
+}
+
 int RCCE_put(t_vcharp target, t_vcharp source, int nbytes, int ue)
 {
     uint32_t off;
-    int st;
+    int st = onesided_args("RCCE_put", target, source, nbytes, ue,
+                           RCCE_ERROR_TARGET, RCCE_ERROR_SOURCE, &off);
 
-    if (!rcce_ready("RCCE_put"))
-        return RCCE_ERROR_TARGET;
-    if (ue < 0 || ue >= rcce.nues)
-        return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, "RCCE_put",
-                          "UE %d", ue);
-    st = mpb_range(target, nbytes, RCCE_ERROR_TARGET, "RCCE_put", &off);
     if (st != RCCE_SUCCESS)
         return st;
-    if (source == NULL && nbytes > 0)
-        return RCCE_ERROR_SOURCE;
     if (rck_hal_mpb_write(rcce.hal, rcce_core_of(ue), off,
                           (const void *)source, (size_t)nbytes) != RCK_OK)
         return RCCE_ERROR_TARGET;
@@ -565,18 +579,11 @@ int RCCE_put(t_vcharp target, t_vcharp source, int nbytes, int ue)
 int RCCE_get(t_vcharp target, t_vcharp source, int nbytes, int ue)
 {
     uint32_t off;
-    int st;
+    int st = onesided_args("RCCE_get", source, target, nbytes, ue,
+                           RCCE_ERROR_SOURCE, RCCE_ERROR_TARGET, &off);
 
-    if (!rcce_ready("RCCE_get"))
-        return RCCE_ERROR_SOURCE;
-    if (ue < 0 || ue >= rcce.nues)
-        return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, "RCCE_get",
-                          "UE %d", ue);
-    st = mpb_range(source, nbytes, RCCE_ERROR_SOURCE, "RCCE_get", &off);
     if (st != RCCE_SUCCESS)
         return st;
-    if (target == NULL && nbytes > 0)
-        return RCCE_ERROR_TARGET;
     rck_hal_cl1invmb(rcce.hal);
     if (rck_hal_mpb_read(rcce.hal, rcce_core_of(ue), off, (void *)target,
                          (size_t)nbytes) != RCK_OK)

@@ -74,6 +74,14 @@ int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm)
         return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_COMM_INITIALIZED,
                           "RCCE_comm_split",
                           "the communicator is already initialised");
+    /* The new communicator may get the flag lines (or bits) of one freed
+     * earlier, whose last barrier another group's master may still be
+     * finishing (clearing a gather flag). A barrier over WORLD, which
+     * every UE enters only after leaving its previous barriers, makes the
+     * reuse safe. */
+    st = RCCE_barrier(&RCCE_COMM_WORLD);
+    if (st != RCCE_SUCCESS)
+        return st;
     m = malloc((size_t)rcce.nues * sizeof(int));
     if (m == NULL)
         return RCCE_ERROR_MALLOC;

@@ -166,7 +166,9 @@ int RCCE_set_frequency_divider(int fdiv, int *fdiv_new)
     rck_hal_volt_get(rcce.hal, my_domain(), &cur_mv);
     need = (int)lround(rck_chip_fdiv_volts(&rcce.hal->chip, fdiv) * 1000.0);
     if (need > cur_mv)
-        return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_FREQUENCY_EXCEEDED,
+        /* Intel's RCCE answers RCCE_ERROR_FDIVIDER here, and programs test
+         * for it. */
+        return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_FDIVIDER,
                           "RCCE_set_frequency_divider",
                           "divider %d needs %d mV; the domain is at %d mV",
                           fdiv, need, cur_mv);

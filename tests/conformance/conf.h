@@ -177,7 +177,8 @@ static inline void conf_soft(const char *file, int line, const char *expr,
 /*
  * EXPECT_*: like CHECK_RC / CHECK_NOT_OK but the program goes on, so one
  * run reports every wrong code; only for calls that cannot leave the UEs
- * out of step. conf_soft_exit() then fails the program if any missed.
+ * out of step. conf_soft_exit() (after RCCE_finalize) then fails the
+ * program if any missed.
  */
 #define EXPECT_RC(call, want)                                                 \
     do {                                                                      \

@@ -253,8 +253,10 @@ int main(int argc, char **argv)
     CHECK_OK(RCCE_comm_free(&c_all));
 
     /* split/free many times: flags must be given back (an MPB holds only
-     * 256 lines, so leaking two per communicator runs out) */
-    int cycles = n <= 8 ? 300 : 150;
+     * 256 lines, so leaking two per communicator runs out), and a new
+     * communicator with other members may get the flags of the one just
+     * freed while its last barrier is still ending on other UEs */
+    int cycles = 3000;
     for (int k = 0; k < cycles; k++) {
         RCCE_COMM c;
         memset(&c, 0, sizeof c);

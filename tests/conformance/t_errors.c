@@ -326,8 +326,8 @@ int main(int argc, char **argv)
 #endif
     bad_comms();
     still_works();
-    conf_soft_exit();
 
     CHECK_OK(RCCE_finalize());
+    conf_soft_exit(); /* after finalize, so the other UEs end cleanly */
     return 0;
 }

@@ -280,6 +280,29 @@ static void test_chars(void)
         }
     }
     barrier();
+
+    /* many rounds of everybody writing its own byte of the same lines of
+     * UE 0's MPB: a byte store must not rewrite its neighbours (on the
+     * chip the write-combine buffer sends only the bytes written) */
+    conf_phase("put_char: neighbours in one line, many rounds");
+    const int rounds = n <= 8 ? 20000 : 5000;
+    for (int k = 1; k <= rounds; k++)
+        CHECK_OK(RCCE_put_char(cr + me, (char)((k + me) & 0x7f), 0));
+    barrier();
+    if (me == 0) {
+        CHECK_OK(RCCE_get((t_vcharp)buf, cr, bytes, 0));
+        for (int i = 0; i < n; i++) {
+            int want = (rounds + i) & 0x7f;
+            if ((unsigned char)buf[i] != want) {
+                conf_soft(__FILE__, __LINE__, "put_char kept neighbours",
+                          "byte %d (UE %d's) is 0x%02x, expected 0x%02x: "
+                          "another UE's put_char rewrote it", i, i,
+                          (unsigned char)buf[i], want);
+                break;
+            }
+        }
+    }
+    barrier();
     conf_gfree(buf);
     RCCE_free(cr);
 }
@@ -539,7 +562,7 @@ int main(int argc, char **argv)
 
     conf_phase("finalize");
     barrier();
-    conf_soft_exit();
     CHECK_OK(RCCE_finalize());
+    conf_soft_exit(); /* after finalize, so the other UEs end cleanly */
     return 0;
 }

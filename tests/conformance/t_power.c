@@ -125,6 +125,9 @@ static void master_steps(void)
     int f = -1;
 
     int v8 = set_power(8);
+    /* too fast for the voltage: RCCE_ERROR_FDIVIDER, as in Intel's RCCE
+     * (RCCE_set_frequency_divider: "if (RC_current_voltage_level < Vlevel)
+     * return RCCE_ERROR_FDIVIDER"), which programs test for */
     conf_phase("set_frequency_divider at fdiv 8's voltage");
     EXPECT_RC(RCCE_set_frequency_divider(2, &f), RCCE_ERROR_FDIVIDER);
     EXPECT_RC(RCCE_set_frequency_divider(3, &f), RCCE_ERROR_FDIVIDER);
@@ -223,7 +226,7 @@ int main(int argc, char **argv)
 
     conf_phase("finalize");
     CHECK_OK(RCCE_barrier(&RCCE_COMM_WORLD));
-    conf_soft_exit();
     CHECK_OK(RCCE_finalize());
+    conf_soft_exit(); /* after finalize, so the other UEs end cleanly */
     return 0;
 }

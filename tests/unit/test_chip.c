@@ -11,16 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures;
-
-#define CHECK(expr)                                                           \
-    do {                                                                      \
-        if (!(expr)) {                                                        \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                    #expr);                                                   \
-            failures++;                                                       \
-        }                                                                     \
-    } while (0)
+#include "unit.h"
 
 #define CHECK_NEAR(a, b) CHECK(fabs((double)(a) - (double)(b)) < 1e-9)
 

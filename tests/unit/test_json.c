@@ -8,16 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(expr)                                                           \
-    do {                                                                      \
-        if (!(expr)) {                                                        \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                    #expr);                                                   \
-            failures++;                                                       \
-        }                                                                     \
-    } while (0)
+#include "unit.h"
 
 /* Parse @p text, expecting success. */
 static rck_json_doc_t *parse_ok(const char *text, int line)

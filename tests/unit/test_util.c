@@ -9,16 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(expr)                                                           \
-    do {                                                                      \
-        if (!(expr)) {                                                        \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-                    #expr);                                                   \
-            failures++;                                                       \
-        }                                                                     \
-    } while (0)
+#include "unit.h"
 
 static void test_status(void)
 {

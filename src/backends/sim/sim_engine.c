@@ -105,13 +105,17 @@ static int pick(sim_hdr_t *h, int exclude, uint64_t *t_out)
     return best;
 }
 
+/* The receiver is asleep only if it said so (a Dekker handshake with
+ * sim_engine_await: either we see `sleeping` or it sees the token). */
 static void give(sim_hdr_t *h, int k)
 {
     sim_ue_t *u = sim_ue(h, k);
 
     atomic_store(&h->token, k);
-    atomic_fetch_add(&u->go, 1);
-    futex_wake(&u->go);
+    if (atomic_load(&u->sleeping)) {
+        atomic_fetch_add(&u->go, 1);
+        futex_wake(&u->go);
+    }
 }
 
 static int any_parked(sim_hdr_t *h)
@@ -134,8 +138,14 @@ static void deadlock(sim_hdr_t *h)
     int32_t none = SIM_ABORT_NONE;
 
     for (uint32_t i = 0; i < h->nues; i++) {
-        if (atomic_load(&u[i].state) == UE_PARK)
-            t = sim_max(t, u[i].vt);
+        uint32_t running = UE_END_RUNNING;
+
+        if (atomic_load(&u[i].state) != UE_PARK)
+            continue;
+        t = sim_max(t, u[i].vt);
+        /* before anyone is released, so the report is complete even if
+         * the launcher kills the cores right away */
+        atomic_compare_exchange_strong(&u[i].end, &running, UE_END_DEADLOCK);
     }
     h->deadlock_tick = t;
     atomic_store(&h->token, -1);
@@ -236,18 +246,65 @@ static void watchdog(sim_t *s)
              h->ue_core[k], k, (double)(now - last) * 1e-9);
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* With a host CPU to spare, one core at a time may wait for the token by
+ * spinning for a while: a token that comes straight back (a request and
+ * its reply) then costs a cache-line transfer, not two system calls. */
+static int await_spin(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+    int32_t none = -1;
+    uint64_t t0;
+    int got = 0;
+
+    if (h->spin_ns <= 0 ||
+        !atomic_compare_exchange_strong(&h->spinner, &none, s->ue))
+        return 0;
+    t0 = sim_host_ns();
+    for (unsigned k = 1;; k++) {
+        if (atomic_load_explicit(&h->token, memory_order_acquire) == s->ue) {
+            got = 1;
+            break;
+        }
+        cpu_relax();
+        if (k % 64 == 0 &&
+            (atomic_load_explicit(&h->abort, memory_order_relaxed) ||
+             sim_host_ns() - t0 > (uint64_t)h->spin_ns))
+            break;
+    }
+    atomic_store(&h->spinner, -1);
+    return got;
+}
+
 rck_status_t sim_engine_await(sim_t *s)
 {
     sim_hdr_t *h = s->hdr;
+    sim_ue_t *me = s->me;
 
+    if (atomic_load(&h->abort) == SIM_ABORT_NONE && await_spin(s))
+        return RCK_OK;
     for (;;) {
-        uint32_t seq = atomic_load(&s->me->go);
+        uint32_t seq;
 
-        if (atomic_load(&h->abort) != SIM_ABORT_NONE)
+        atomic_store(&me->sleeping, 1);
+        seq = atomic_load(&me->go);
+        if (atomic_load(&h->abort) != SIM_ABORT_NONE) {
+            atomic_store(&me->sleeping, 0);
             return sim_engine_abort_status(h);
-        if (atomic_load(&h->token) == s->ue)
+        }
+        if (atomic_load(&h->token) == s->ue) {
+            atomic_store(&me->sleeping, 0);
             return RCK_OK;
-        if (futex_wait(&s->me->go, seq, SIM_WATCH_NS) == ETIMEDOUT)
+        }
+        if (futex_wait(&me->go, seq, SIM_WATCH_NS) == ETIMEDOUT)
             watchdog(s);
     }
 }

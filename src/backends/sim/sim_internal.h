@@ -111,6 +111,7 @@ typedef struct {
     /* ---- scheduling (invariant 4) ---- */
     _Atomic uint32_t state;
     _Atomic uint32_t go;       /* futex: bumped when the token is given */
+    _Atomic uint32_t sleeping; /* in (or about to enter) futex_wait on go */
     uint64_t vt;               /* virtual time (ticks) */
     uint64_t wake;             /* see invariant 2 */
     /* ---- the wait this UE is parked in ---- */
@@ -169,11 +170,13 @@ typedef struct {
     int32_t hazards;           /* RCK_SIM_HAZARDS */
     int32_t pin_cpu;           /* -1: no pinning */
     int32_t watchdog_s;        /* 0: off */
+    int64_t spin_ns;           /* a core gives up the token and spins */
     int32_t private_job;
     char report_path[SIM_PATH_LEN]; /* empty: no report file */
     uint64_t host_t0_ns;
     /* ---- engine ---- */
     _Atomic int32_t token;     /* UE holding the run token, -1 none */
+    _Atomic int32_t spinner;   /* UE spinning for the token, -1 none */
     _Atomic int32_t settled;   /* UEs attached or gone before attaching */
     _Atomic int32_t started;
     _Atomic int32_t abort;     /* SIM_ABORT_* */
@@ -225,6 +228,7 @@ typedef struct {
     double compute_rel, compute_cpi;
     double compute_carry;      /* fractional cycles not charged yet */
     uint64_t compute_mark;     /* host ns or instructions at HAL exit */
+    uint64_t compute_ovh;      /* what one reading itself adds */
     int perf_fd;
 
     const char *ctx_call;

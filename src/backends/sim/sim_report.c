@@ -121,7 +121,8 @@ static void json_deadlock(FILE *fp, sim_hdr_t *h)
     fprintf(fp, "  \"deadlock\": {\"cycle\": %llu, \"waits\": [",
             cycles_of(h->deadlock_tick));
     for (uint32_t i = 0; i < h->nues; i++) {
-        if (atomic_load(&u[i].state) != UE_PARK)
+        /* the cores that were parked when the deadlock was found */
+        if (atomic_load(&u[i].end) != UE_END_DEADLOCK)
             continue;
         fprintf(fp, "%s\n    {\"ue\": %u, \"core\": %d, \"call\": ",
                 first ? "" : ",", i, h->ue_core[i]);

@@ -1,0 +1,205 @@
+/*
+ * calib.c: calibration microchecks of the sim backend's timing model,
+ * measured the way one measures on the chip: rck_hal_cycles() before and
+ * after an operation, minus the cost of an empty measurement. Run with
+ * `RCK_COMPUTE=none rck run -n 2 --backend sim calib` (cores 0 and 1, the
+ * default chip): no compute is charged, so every difference is the model's.
+ *
+ * UE 0 measures MPB line writes and DWORD reads at every hop count (the
+ * published tables), multi-line writes, L1 hits, CL1INVMB, TAS accesses,
+ * and DRAM reads through two memory controllers; both UEs read through
+ * MC0 at the same time (the second waits for the controller); UE 0 raises
+ * a GIC interrupt that UE 1 waits for (delivery latency).
+ */
+#include "rck/hal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static rck_hal_t *hal;
+static int failures;
+static uint64_t ovh;
+
+static void ok(rck_status_t st, const char *what)
+{
+    if (st != RCK_OK && st != RCK_INTERRUPTED) {
+        fprintf(stderr, "calib: %s failed: %s\n", what, rck_status_string(st));
+        exit(3);
+    }
+}
+
+static uint64_t now(void)
+{
+    uint64_t c = 0;
+    ok(rck_hal_cycles(hal, &c), "cycles");
+    return c;
+}
+
+/* measured is whole cycles of a clock that counts fractions: allow the
+ * rounding of the two readings */
+static void expect(const char *what, double measured, double want, double tol)
+{
+    int good = fabs(measured - want) <= tol;
+    printf("calib: %-40s measured %8.2f expected %8.2f %s\n", what, measured,
+           want, good ? "ok" : "FAILED");
+    if (!good)
+        failures++;
+}
+
+/* first core of the tile at (x, y) */
+static int core_at(int x, int y)
+{
+    return (y * hal->chip.mesh_x + x) * hal->chip.cores_per_tile;
+}
+
+static double dram_latency(int hops)
+{
+    const rck_chip_t *c = &hal->chip;
+    return c->dram_core_cycles +
+           hops * c->dram_mesh_cycles_per_hop * c->core_mhz / c->mesh_mhz +
+           c->dram_mem_cycles * c->core_mhz / c->mem_mhz;
+}
+
+int main(void)
+{
+    const rck_chip_t *c;
+    unsigned char line[128];
+    uint64_t t0, t1;
+    uint32_t v;
+    void *shm;
+    size_t shm_len;
+    int which;
+
+    ok(rck_hal_open(NULL, &hal), "rck_hal_open");
+    c = &hal->chip;
+    if (hal->nues != 2 || hal->core != hal->ue || c->ncores < 48) {
+        fprintf(stderr, "calib: run on cores 0 and 1 of the default chip\n");
+        return 2;
+    }
+    ok(rck_hal_shm_map(hal, &shm, &shm_len), "shm_map");
+
+    /* an empty measurement */
+    t0 = now();
+    t1 = now();
+    ovh = t1 - t0;
+    expect("empty measurement (RDTSC)", (double)ovh, c->cost_rdtsc, 0);
+
+    /* both cores read MC0 at the same time: UE 1 queues behind UE 0 */
+    t0 = now();
+    ok(rck_hal_shm_read(hal, 64, &v, 4), "shm_read");
+    t1 = now();
+    expect(hal->ue == 0 ? "DRAM read MC0, first in the queue"
+                        : "DRAM read MC0, second in the queue",
+           (double)(t1 - t0 - ovh),
+           dram_latency(0) + (hal->ue == 0 ? 0 : c->dram_mem_cycles *
+                                                     c->core_mhz / c->mem_mhz),
+           1);
+
+    if (hal->ue == 1) {
+        uint32_t raised_lo;
+        ok(rck_hal_wait(hal, NULL, 0, RCK_WAIT_IRQ, -1, &which), "wait irq");
+        t1 = now();
+        ok(rck_hal_wait_mpb_eq(hal, 0, 4096, ~0u, 1, -1), "wait result");
+        ok(rck_hal_mpb_load32(hal, 0, 4100, &raised_lo), "load");
+        expect("GIC interrupt delivery, same tile",
+               (double)((uint32_t)t1 - raised_lo - (uint32_t)ovh),
+               c->cost_ipi_delivery, 1);
+        rck_hal_close(hal);
+        return failures ? 1 : 0;
+    }
+
+    /* UE 0: interrupt UE 1 (which waits for it) */
+    t0 = now();
+    ok(rck_hal_irq_raise(hal, 1, RCK_IRQ_GIC), "irq_raise");
+    uint32_t raised = (uint32_t)t0;
+
+    for (int h = 0; h <= 8; h++) {
+        int x = h < c->mesh_x - 1 ? h : c->mesh_x - 1;
+        int target = core_at(x, h - x);
+        char what[64];
+
+        memset(line, h, sizeof(line));
+        t0 = now();
+        ok(rck_hal_mpb_write(hal, target, 1024, line, c->line_bytes),
+           "mpb_write");
+        t1 = now();
+        snprintf(what, sizeof(what), "MPB line write, %d hops (core %d)", h,
+                 target);
+        expect(what, (double)(t1 - t0 - ovh), c->mpb_line_write_by_hops[h],
+               0);
+
+        rck_hal_cl1invmb(hal);
+        t0 = now();
+        ok(rck_hal_mpb_load32(hal, target, 1024, &v), "load32");
+        t1 = now();
+        snprintf(what, sizeof(what), "MPB DWORD read, %d hops", h);
+        expect(what, (double)(t1 - t0 - ovh), c->mpb_dword_read_by_hops[h],
+               0);
+    }
+    if (!strcmp(c->name, "scc-533-800-800")) {
+        expect("published: line write core 0 -> 47",
+               c->mpb_line_write_by_hops[rck_chip_hops(c, 0, 47)], 119, 0);
+        expect("published: DWORD read core 0 -> 47",
+               c->mpb_dword_read_by_hops[rck_chip_hops(c, 0, 47)], 102, 0);
+    }
+
+    /* a cached line: the second load hits L1 */
+    ok(rck_hal_mpb_load32(hal, 47, 1024, &v), "load32");
+    t0 = now();
+    ok(rck_hal_mpb_load32(hal, 47, 1024, &v), "load32");
+    t1 = now();
+    expect("MPB DWORD read, L1 hit", (double)(t1 - t0 - ovh), 1, 0);
+
+    t0 = now();
+    rck_hal_cl1invmb(hal);
+    t1 = now();
+    expect("CL1INVMB", (double)(t1 - t0 - ovh), c->cost_cl1invmb, 0);
+
+    /* four lines to core 47: one line write each, back to back */
+    t0 = now();
+    ok(rck_hal_mpb_write(hal, 47, 2048, line, 4 * c->line_bytes), "write");
+    t1 = now();
+    expect("MPB 4-line write, 8 hops", (double)(t1 - t0 - ovh),
+           4 * c->mpb_line_write_by_hops[8], 0);
+
+    /* four lines from core 47: a line fill each, the other DWORDs hit */
+    rck_hal_cl1invmb(hal);
+    t0 = now();
+    ok(rck_hal_mpb_read(hal, 47, 2048, line, 4 * c->line_bytes), "read");
+    t1 = now();
+    expect("MPB 4-line read, 8 hops", (double)(t1 - t0 - ovh),
+           4 * (c->mpb_dword_read_by_hops[8] + (c->line_bytes / 4 - 1)), 0);
+
+    int got = 0;
+    t0 = now();
+    ok(rck_hal_tas_try(hal, 47, &got), "tas_try");
+    t1 = now();
+    expect("TAS read, 8 hops", (double)(t1 - t0 - ovh),
+           c->mpb_dword_read_by_hops[8], 0);
+    t0 = now();
+    ok(rck_hal_tas_release(hal, 47), "tas_release");
+    t1 = now();
+    expect("TAS write, 8 hops", (double)(t1 - t0 - ovh),
+           c->mpb_line_write_by_hops[8], 0);
+
+    t0 = now();
+    ok(rck_hal_shm_read(hal, 128, &v, 4), "shm_read");
+    t1 = now();
+    expect("DRAM read MC0 (0 hops), no queue", (double)(t1 - t0 - ovh),
+           dram_latency(0), 1);
+    if (shm_len > (16u << 20) && c->nmc >= 2) {
+        t0 = now();
+        ok(rck_hal_shm_read(hal, 16u << 20, &v, 4), "shm_read");
+        t1 = now();
+        expect("DRAM read MC1 (5 hops)", (double)(t1 - t0 - ovh),
+               dram_latency(5), 1);
+    }
+
+    /* tell UE 1 when the interrupt was raised */
+    ok(rck_hal_mpb_store32(hal, 0, 4100, raised), "store");
+    ok(rck_hal_mpb_store32(hal, 0, 4096, 1), "store");
+    rck_hal_close(hal);
+    return failures ? 1 : 0;
+}

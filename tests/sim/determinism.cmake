@@ -1,0 +1,30 @@
+# Run a program twice on the sim backend with a deterministic compute model
+# and require byte-identical reports.
+#   -DRCK=rck -DNUES=N -DPROG=program [-DARGS=a,b,c] -DDIR=output dir
+#   [-DCOMPUTE=none]
+set(args)
+if(DEFINED ARGS AND NOT ARGS STREQUAL "")
+  string(REPLACE "," ";" args "${ARGS}")
+endif()
+if(NOT DEFINED COMPUTE)
+  set(COMPUTE none)
+endif()
+set(ENV{RCK_COMPUTE} "${COMPUTE}")
+foreach(i 1 2)
+  set(rep "${DIR}/determinism-${i}.json")
+  file(REMOVE "${rep}")
+  set(ENV{RCK_SIM_REPORT} "${rep}")
+  execute_process(COMMAND ${RCK} run -n ${NUES} --backend sim ${PROG} ${args}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("run ${i}:\n${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "run ${i} failed with ${rc}")
+  endif()
+  file(READ "${rep}" r${i})
+endforeach()
+if(NOT r1 STREQUAL r2)
+  message(FATAL_ERROR "the two reports differ: compare ${DIR}/determinism-1.json and ${DIR}/determinism-2.json")
+endif()
+if(NOT r1 MATCHES "\"ended\": \"ok\"" OR NOT r1 MATCHES "\"simulated_cycles\": [1-9]")
+  message(FATAL_ERROR "the report does not describe a complete run")
+endif()
