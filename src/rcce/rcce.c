@@ -591,12 +591,11 @@ int RCCE_get(t_vcharp target, t_vcharp source, int nbytes, int ue)
     return RCCE_SUCCESS;
 }
 
-/* One byte: a read-modify-write of its line in the target MPB. */
+/* One byte: the write-combine buffer carries byte enables, so a byte
+ * store changes only its byte of the line. */
 int RCCE_put_char(t_vcharp target, char value, int ue)
 {
     const unsigned char *p = (const unsigned char *)target;
-    unsigned char line[RCCE_LINE_SIZE];
-    uint32_t off, loff;
 
     if (!rcce_ready("RCCE_put_char"))
         return RCCE_ERROR_TARGET;
@@ -605,15 +604,8 @@ int RCCE_put_char(t_vcharp target, char value, int ue)
     if (p < rcce.mpb_base || p >= rcce.mpb_base + rcce.mpb_bytes)
         return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "RCCE_put_char",
                           "%p is not inside the MPB", (const void *)p);
-    off = (uint32_t)(p - rcce.mpb_base);
-    loff = off / rcce.line * rcce.line;
-    rck_hal_cl1invmb(rcce.hal);
-    if (rck_hal_mpb_read(rcce.hal, rcce_core_of(ue), loff, line, rcce.line) !=
-        RCK_OK)
-        return RCCE_ERROR_TARGET;
-    line[off - loff] = (unsigned char)value;
-    if (rck_hal_mpb_write(rcce.hal, rcce_core_of(ue), loff, line, rcce.line) !=
-        RCK_OK)
+    if (rck_hal_mpb_write(rcce.hal, rcce_core_of(ue),
+                          (uint32_t)(p - rcce.mpb_base), &value, 1) != RCK_OK)
         return RCCE_ERROR_TARGET;
     rck_hal_wcb_flush(rcce.hal);
     return RCCE_SUCCESS;

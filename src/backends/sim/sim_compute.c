@@ -109,6 +109,14 @@ bad:
     return RCK_ERR_CONFIG;
 }
 
+#define SIM_OVH_SAMPLES 63
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 static uint64_t thread_cpu_ns(void)
 {
     struct timespec ts;
@@ -143,19 +151,20 @@ void sim_compute_init(sim_t *s)
         }
     }
     /* A reading costs time (a system call) that the model must not charge
-     * as the program's: the least of back-to-back readings. */
-    s->compute_ovh = UINT64_MAX;
-    for (int i = 0; i < 32 && s->compute != COMPUTE_NONE; i++) {
-        uint64_t a, b;
-        sim_compute_mark(s);
-        a = s->compute_mark;
-        sim_compute_mark(s);
-        b = s->compute_mark;
-        if (b - a < s->compute_ovh)
-            s->compute_ovh = b - a;
+     * as the program's: the median of back-to-back readings. */
+    s->compute_ovh = 0;
+    if (s->compute != COMPUTE_NONE) {
+        uint64_t d[SIM_OVH_SAMPLES];
+        for (int i = 0; i < SIM_OVH_SAMPLES; i++) {
+            uint64_t a;
+            sim_compute_mark(s);
+            a = s->compute_mark;
+            sim_compute_mark(s);
+            d[i] = s->compute_mark - a;
+        }
+        qsort(d, SIM_OVH_SAMPLES, sizeof(*d), cmp_u64);
+        s->compute_ovh = d[SIM_OVH_SAMPLES / 2];
     }
-    if (s->compute_ovh == UINT64_MAX)
-        s->compute_ovh = 0;
     sim_compute_mark(s);
 }
 
