@@ -285,7 +285,7 @@ static void test_chars(void)
      * UE 0's MPB: a byte store must not rewrite its neighbours (on the
      * chip the write-combine buffer sends only the bytes written) */
     conf_phase("put_char: neighbours in one line, many rounds");
-    const int rounds = n <= 8 ? 20000 : 5000;
+    const int rounds = n <= 8 ? 20000 : 1000;
     for (int k = 1; k <= rounds; k++)
         CHECK_OK(RCCE_put_char(cr + me, (char)((k + me) & 0x7f), 0));
     barrier();

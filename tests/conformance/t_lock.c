@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     }
     CHECK_OK(RCCE_barrier(&RCCE_COMM_WORLD));
 
-    int iters = n <= 8 ? 2000 : 100;
+    int iters = n <= 8 ? 2000 : 60;
     conf_phase("everybody on UE 0's lock");
     for (int i = 0; i < iters; i++) {
         CHECK_OK(RCCE_acquire_lock(0));
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
     CHECKF(w[0] == n * iters, "counter is %d, expected %d", w[0], n * iters);
     CHECK_OK(RCCE_barrier(&RCCE_COMM_WORLD));
 
-    int rounds = n <= 8 ? 100 : 4;
+    int rounds = n <= 8 ? 100 : 3;
     conf_phase("every lock guards its own counter");
     for (int r = 0; r < rounds; r++)
         for (int j = 0; j < n; j++) {
