@@ -197,6 +197,25 @@ int main(void)
                dram_latency(5), 1);
     }
 
+    /* mesh costs are fixed in time: at a slower divider they take fewer
+     * of the core's own cycles */
+    int fdiv = 0;
+    ok(rck_hal_freq_get(hal, 0, &fdiv), "freq_get");
+    double mhz = rck_chip_fdiv_mhz(c, fdiv * 2);
+    if (mhz > 0) {
+        ok(rck_hal_freq_set(hal, 0, fdiv * 2), "freq_set");
+        t0 = now();
+        t1 = now();
+        uint64_t slow_ovh = t1 - t0;
+        t0 = now();
+        ok(rck_hal_mpb_write(hal, 0, 1024, line, c->line_bytes), "write");
+        t1 = now();
+        expect("MPB line write, 0 hops, half the clock",
+               (double)(t1 - t0 - slow_ovh),
+               c->mpb_line_write_by_hops[0] * mhz / c->core_mhz, 1);
+        ok(rck_hal_freq_set(hal, 0, fdiv), "freq_set");
+    }
+
     /* tell UE 1 when the interrupt was raised */
     ok(rck_hal_mpb_store32(hal, 0, 4100, raised), "store");
     ok(rck_hal_mpb_store32(hal, 0, 4096, 1), "store");

@@ -114,40 +114,24 @@ static int env_bool(const char *name)
                          !strcasecmp(s, "true") || !strcasecmp(s, "on"));
 }
 
-/* RCK_SIM_PIN: "auto" (default) pins every core of the run to one host
- * CPU when the cores outnumber the host's CPUs (a futex hand-over on one
- * CPU costs less than between two, and only one core runs at a time);
- * "off"; or a CPU number. With a CPU per core, cores stay unpinned and
- * spin for the token instead (RCK_SIM_SPIN_NS). */
-static int pin_choice(int nues)
+/* RCK_SIM_PIN: "off" (default) or a host CPU to pin every core of the run
+ * to. Only one core runs at a time, and a futex hand-over on one CPU is a
+ * little cheaper than between two (measured 3-5% with 48 cores), but two
+ * runs pinned to the same CPU take twice as long, and the kernel keeps a
+ * run's hand-overs on one CPU by itself: so no pinning unless asked. */
+static int pin_choice(void)
 {
     const char *s = getenv("RCK_SIM_PIN");
-    cpu_set_t set;
-    int n, k;
+    char *end;
+    long v;
 
-    if (s != NULL && (!strcasecmp(s, "off") || !strcasecmp(s, "no") ||
-                      !strcmp(s, "-1")))
+    if (s == NULL || *s == '\0' || !strcasecmp(s, "off") ||
+        !strcasecmp(s, "no") || !strcasecmp(s, "auto") || !strcmp(s, "-1"))
         return -1;
-    if (s != NULL && *s != '\0' && strcasecmp(s, "auto") != 0) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (*end == '\0' && v >= 0 && v < CPU_SETSIZE)
-            return (int)v;
-        rck_warn("RCK_SIM_PIN='%s' is not auto, off or a CPU number; using "
-                 "auto",
-                 s);
-    }
-    if (sched_getaffinity(0, sizeof(set), &set) != 0)
-        return -1;
-    n = CPU_COUNT(&set);
-    if (n < 2 || nues <= n)
-        return -1;
-    /* Spread concurrent runs (ctest -j) over the CPUs. */
-    k = (int)(getpid() % n);
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        if (CPU_ISSET(cpu, &set) && k-- == 0)
-            return cpu;
-    }
+    v = strtol(s, &end, 10);
+    if (*end == '\0' && v >= 0 && v < CPU_SETSIZE)
+        return (int)v;
+    rck_warn("RCK_SIM_PIN='%s' is not off or a CPU number; not pinning", s);
     return -1;
 }
 
@@ -156,12 +140,13 @@ static rck_status_t settings_resolve(sim_hdr_t *h, int nues)
     const char *rep = getenv("RCK_SIM_REPORT");
     const char *wd = getenv("RCK_SIM_WATCHDOG");
     const char *spin = getenv("RCK_SIM_SPIN_NS");
+    const char *la = getenv("RCK_SIM_LOOKAHEAD");
     rck_status_t st = sim_compute_configure(h);
 
     if (st != RCK_OK)
         return st;
     h->hazards = env_bool("RCK_SIM_HAZARDS");
-    h->pin_cpu = pin_choice(nues);
+    h->pin_cpu = pin_choice();
     h->watchdog_s = 5;
     if (wd != NULL && *wd != '\0') {
         char *end;
@@ -188,6 +173,15 @@ static rck_status_t settings_resolve(sim_hdr_t *h, int nues)
         h->spin_ns = h->pin_cpu < 0 && nues <= sysconf(_SC_NPROCESSORS_ONLN)
                          ? SIM_SPIN_NS_AUTO
                          : 0;
+    if (la != NULL && *la != '\0') {
+        char *end;
+        double v = strtod(la, &end);
+        if (*end != '\0' || !(v >= 0) || v > 1e12) {
+            rck_error("RCK_SIM_LOOKAHEAD='%s' is not a number of cycles", la);
+            return RCK_ERR_CONFIG;
+        }
+        h->lookahead = sim_ticks(v);
+    }
     if (rep == NULL || *rep == '\0')
         rep = "rck-sim-report.json";
     if (!strcasecmp(rep, "none") || !strcasecmp(rep, "off"))
@@ -367,10 +361,13 @@ static void enter(sim_t *s)
 {
     double cyc = sim_compute_take(s);
 
-    atomic_store_explicit(&s->me->in_hal, 1, memory_order_relaxed);
+    /* seq_cst: the handshake with the watchdog (sim_engine.c, steal) */
+    atomic_store(&s->me->in_hal, 1);
     s->me->events++;
     if (cyc > 0)
         advance_cycles(s, cyc, CAT_COMPUTE);
+    if (!s->unordered && atomic_load(&s->hdr->token) != s->ue)
+        sim_engine_reclaim(s);
 }
 
 static void leave(sim_t *s)
@@ -478,15 +475,19 @@ static int ue_has_shm(const sim_ue_t *u)
 }
 
 /* A parked UE whose condition now holds continues at the time the value
- * became visible (not before it parked) plus one poll. */
+ * became visible (not before it parked) plus one poll; one whose condition
+ * no longer holds stays parked (invariant 3 holds: this happens before
+ * its wake time, since the caller is the earliest core). */
 static void try_wake(sim_t *s, int w, uint64_t not_before)
 {
     sim_ue_t *u = sim_ue(s->hdr, w);
     int i = conds_eval(s->hdr, u->conds, u->nconds);
     uint64_t t;
 
-    if (i < 0)
+    if (i < 0) {
+        sim_engine_unwake(s, w);
         return;
+    }
     t = sim_max(sim_max(u->vt, not_before), cond_vis(s, &u->conds[i])) +
         cond_poll_cost(s, s->hdr->ue_core[w], &u->conds[i]);
     sim_engine_wake(s, w, t, i);
@@ -737,7 +738,8 @@ static void sim_atexit(void)
 
     if (s == NULL || s->detached)
         return;
-    if (!s->unordered && atomic_load(&s->hdr->token) != s->ue)
+    if (!s->unordered && atomic_load(&s->hdr->token) != s->ue &&
+        atomic_load(&s->me->state) != UE_FREE)
         return;
     sim_quit(s, UE_END_DETACHED);
 }
@@ -947,6 +949,8 @@ static rck_status_t sim_tas_try(rck_hal_t *hal, int core, int *acquired)
 
     begin(s);
     *acquired = atomic_exchange(&s->cores[core].tas, 1) == 0;
+    if (*acquired)
+        notify(s, RCK_SPACE_TAS, core, 0, 4);
     advance(s, sim_cost_dword_read(s->chip, s->core, core), CAT_OTHER);
     leave(s);
     return RCK_OK;
@@ -1012,8 +1016,11 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
         sim_ue_t *u = &s->ues[c->ue];
         if (atomic_load_explicit(&u->state, memory_order_relaxed) ==
                 UE_PARK &&
-            (u->park_flags & (PARK_IRQ | PARK_HANDLER)))
-            sim_engine_wake(s, c->ue, sim_max(at, u->vt), -1);
+            (u->park_flags & (PARK_IRQ | PARK_HANDLER))) {
+            uint64_t t = sim_max(at, u->vt);
+            u->park_wake = sim_min(u->park_wake, t);
+            sim_engine_wake(s, c->ue, t, u->sat_which);
+        }
     }
     advance(s, cost, CAT_OTHER);
     leave(s);
@@ -1170,7 +1177,11 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         return st;
     }
     start = me->vt;
-    deadline = timeout_ns < 0 ? SIM_INF : start + ns_to_ticks(s->chip, timeout_ns);
+    deadline = SIM_INF;
+    if (timeout_ns >= 0) {
+        uint64_t d = ns_to_ticks(s->chip, timeout_ns);
+        deadline = d >= SIM_INF - start ? SIM_INF - 1 : start + d;
+    }
     for (;;) {
         int irq_matters = want_irq || hal->irq_handler != NULL;
         int i;
@@ -1208,10 +1219,12 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         }
         wait_publish(s, conds, nc, flags, hal);
         me->wait_start = start;
-        me->wake = deadline;
+        me->park_wake = deadline;
         if (irq_matters)
-            me->wake = sim_min(me->wake,
-                               sim_max(s->cores[s->core].irq_next, me->vt));
+            me->park_wake = sim_min(me->park_wake,
+                                    sim_max(s->cores[s->core].irq_next,
+                                            me->vt));
+        me->wake = me->park_wake;
         atomic_store(&me->state, UE_PARK);
         st = sim_engine_park(s);
         if (st != RCK_OK) {

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -118,15 +119,19 @@ static void give(sim_hdr_t *h, int k)
     }
 }
 
+/* Parked cores, and none running unordered (which may still wake them). */
 static int any_parked(sim_hdr_t *h)
 {
     sim_ue_t *u = sim_hdr_ues(h);
+    int parked = 0;
 
     for (uint32_t i = 0; i < h->nues; i++) {
-        if (atomic_load(&u[i].state) == UE_PARK)
-            return 1;
+        uint32_t st = atomic_load(&u[i].state);
+        if (st == UE_FREE)
+            return 0;
+        parked |= st == UE_PARK;
     }
-    return 0;
+    return parked;
 }
 
 /* Every core left is parked with nothing that could wake it: say what each
@@ -137,22 +142,24 @@ static void deadlock(sim_hdr_t *h)
     uint64_t t = 0;
     int32_t none = SIM_ABORT_NONE;
 
+    if (atomic_load(&h->abort) != SIM_ABORT_NONE)
+        return;
     for (uint32_t i = 0; i < h->nues; i++) {
         uint32_t running = UE_END_RUNNING;
 
         if (atomic_load(&u[i].state) != UE_PARK)
             continue;
         t = sim_max(t, u[i].vt);
-        /* before anyone is released, so the report is complete even if
+        /* before anyone is released, so the reports are complete even if
          * the launcher kills the cores right away */
         atomic_compare_exchange_strong(&u[i].end, &running, UE_END_DEADLOCK);
     }
     h->deadlock_tick = t;
     atomic_store(&h->token, -1);
-    if (!atomic_compare_exchange_strong(&h->abort, &none, SIM_ABORT_DEADLOCK))
-        return;
+    /* nobody runs yet (waiting cores look at the abort flag): print first */
     sim_report_deadlock(h);
-    sim_engine_wake_all(h);
+    if (atomic_compare_exchange_strong(&h->abort, &none, SIM_ABORT_DEADLOCK))
+        sim_engine_wake_all(h);
 }
 
 /* The token's holder is done with it: pass it to the earliest UE. */
@@ -210,8 +217,39 @@ void sim_engine_core_exited(sim_hdr_t *h, int ue, int failed)
     /* Attached and gone without detaching: if it held the token, nobody
      * else runs, so the launcher may act as the holder. */
     atomic_store(&u->state, UE_DONE);
-    if (atomic_load(&h->token) == ue && atomic_load(&h->abort) == 0)
+    if (atomic_load(&h->abort) != 0)
+        return;
+    if (atomic_load(&h->token) == ue) {
         pass_on(h);
+    } else {
+        /* Nobody holds the token (the others wait for a core the watchdog
+         * set free, which may have been this one): look for a deadlock. */
+        int32_t idle = -1;
+        if (atomic_compare_exchange_strong(&h->token, &idle, SIM_TOKEN_BUSY))
+            pass_on(h);
+    }
+}
+
+/* Take the token from UE @p k, which runs outside the HAL, and let the
+ * others go on; it gets back in line at its next HAL call
+ * (sim_engine_reclaim). The handshake with that call: it stores in_hal,
+ * then loads the token; we store the token, then load in_hal (both
+ * seq_cst), so either we see it entering and give the token back, or it
+ * sees that the token is gone. */
+static void steal(sim_hdr_t *h, int k)
+{
+    sim_ue_t *u = sim_ue(h, k);
+    int32_t exp = k;
+
+    if (!atomic_compare_exchange_strong(&h->token, &exp, SIM_TOKEN_BUSY))
+        return;
+    if (atomic_load(&u->in_hal)) {
+        atomic_store(&h->token, k);
+        return;
+    }
+    atomic_store(&u->state, UE_FREE);
+    atomic_fetch_add(&h->steals, 1);
+    pass_on(h);
 }
 
 /* A core that waits for the token looks now and then whether the holder
@@ -237,12 +275,14 @@ static void watchdog(sim_t *s)
     if (prev == key ||
         !atomic_compare_exchange_strong(&h->watchdog_warned, &prev, key))
         return;
+    steal(h, k);
     rck_warn("sim: core %d (UE %d) has run for %.0f s of host time without "
              "a HAL call, and every other core waits for it: the simulation "
              "runs one core at a time. A program that spins on memory "
              "outside the HAL (a shared-DRAM word, an MPB pointer) never "
              "lets the core it waits for run; wait with RCCE flags or "
-             "rck_hal_wait",
+             "rck_hal_wait. The others go on without it, out of order: "
+             "this run is no longer deterministic",
              h->ue_core[k], k, (double)(now - last) * 1e-9);
 }
 
@@ -309,6 +349,27 @@ rck_status_t sim_engine_await(sim_t *s)
     }
 }
 
+void sim_engine_reclaim(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+    int32_t tok, idle = -1;
+
+    while ((tok = atomic_load(&h->token)) == SIM_TOKEN_BUSY)
+        sched_yield(); /* the watchdog is deciding: a few instructions */
+    if (tok == s->ue || atomic_load(&h->abort) != SIM_ABORT_NONE)
+        return;
+    if (atomic_load(&s->me->state) == UE_FREE) {
+        s->me->wake = s->me->vt;
+        atomic_store(&s->me->state, UE_RUN);
+    }
+    if (!atomic_compare_exchange_strong(&h->token, &idle, s->ue) &&
+        sim_engine_await(s) != RCK_OK) {
+        s->unordered = 1;
+        return;
+    }
+    sim_engine_horizon(s);
+}
+
 void sim_engine_horizon(sim_t *s)
 {
     uint64_t t;
@@ -333,16 +394,19 @@ rck_status_t sim_engine_order(sim_t *s)
         s->unordered = 1;
         return sim_engine_abort_status(h);
     }
-    if (sim_before(me->vt, s->ue, s->hz_vt, s->hz_ue))
+    if (sim_before(me->vt, s->ue, s->hz_vt, s->hz_ue) ||
+        me->vt - s->hz_vt < h->lookahead)
         return RCK_OK;
     k = pick(h, s->ue, &t);
-    if (k < 0 || sim_before(me->vt, s->ue, t, k)) {
+    if (k < 0 || sim_before(me->vt, s->ue, t, k) ||
+        me->vt - t < h->lookahead) {
         s->hz_vt = k < 0 ? SIM_INF : t;
         s->hz_ue = k < 0 ? INT_MAX : k;
         return RCK_OK;
     }
     me->wake = me->vt;
     me->handovers++;
+    me->yields++;
     give(h, k);
     st = sim_engine_await(s);
     if (st != RCK_OK) {
@@ -364,12 +428,15 @@ rck_status_t sim_engine_park(sim_t *s)
     k = pick(h, -1, &t);
     if (k != s->ue) {
         if (k < 0) {
-            deadlock(h);
-            s->unordered = 1;
-            return sim_engine_abort_status(h);
+            /* nobody can run: a deadlock, unless a core set free by the
+             * watchdog still runs (it takes the token back) */
+            atomic_store(&h->token, -1);
+            if (any_parked(h))
+                deadlock(h);
+        } else {
+            s->me->handovers++;
+            give(h, k);
         }
-        s->me->handovers++;
-        give(h, k);
         st = sim_engine_await(s);
         if (st != RCK_OK) {
             s->unordered = 1;
@@ -392,6 +459,20 @@ void sim_engine_wake(sim_t *s, int w, uint64_t t, int which)
         s->hz_vt = t;
         s->hz_ue = w;
     }
+}
+
+/* Before it looked, the word it was woken for changed back: a poll at its
+ * wake time would see the condition false, so it stays parked and nobody
+ * hands it the token for nothing (a released TAS lock that another waiter
+ * takes first: the rest of the herd keeps sleeping). */
+void sim_engine_unwake(sim_t *s, int w)
+{
+    sim_ue_t *u = sim_ue(s->hdr, w);
+
+    if (u->sat_which < 0)
+        return;
+    u->sat_which = -1;
+    u->wake = u->park_wake;
 }
 
 void sim_engine_leave(sim_t *s, uint32_t end)

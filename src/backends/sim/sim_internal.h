@@ -21,13 +21,15 @@
  *     acts for the dead holder) and a run that has been aborted (deadlock,
  *     dead peer), after which cores run free and only waits fail.
  *  2. The holder's virtual time is the smallest (wake, ue) of all runnable
- *     cores whenever it executes an event on shared state (sim_order). A
- *     core's `wake` is its virtual time while it is runnable, the time it
- *     is to be woken while parked (SIM_INF: only a write can wake it).
+ *     cores whenever it executes an event on shared state (sim_engine_order;
+ *     with RCK_SIM_LOOKAHEAD, at most that much larger). A core's `wake` is
+ *     its virtual time while it is runnable, the time it is to be woken
+ *     while parked (SIM_INF: only a write can wake it).
  *  3. Event times handed out are never earlier than the holder's: a wake-up
  *     is max(park time, visibility time) + poll cost >= the writer's issue
- *     time. So the processed event times never decrease and the run is the
- *     same every time.
+ *     time. So the processed event times never decrease (without
+ *     lookahead), and every decision depends on virtual times only: the run
+ *     is the same every time.
  *  4. Only the holder changes another core's scheduling fields; token
  *     hand-over is a seq_cst store of hdr->token plus a futex wake of the
  *     receiver's `go` word, which publishes everything written before it.
@@ -65,8 +67,13 @@
 #define SIM_MAP_ADDR ((uintptr_t)0x3e0000000000ull)
 #endif
 
-/* Scheduling state of a UE. */
-enum { UE_ABSENT = 0, UE_RUN = 1, UE_PARK = 2, UE_DONE = 3 };
+/* Scheduling state of a UE. UE_FREE: the watchdog took the token from it
+ * while it ran outside the HAL for too long; it runs unordered until its
+ * next HAL call puts it back in line. */
+enum { UE_ABSENT = 0, UE_RUN = 1, UE_PARK = 2, UE_DONE = 3, UE_FREE = 4 };
+
+/* hdr->token while the watchdog or the launcher decides who gets it. */
+#define SIM_TOKEN_BUSY (-2)
 
 /* How a UE ended (report). */
 enum {
@@ -119,6 +126,7 @@ typedef struct {
     uint32_t park_flags;
     uint64_t wait_start;       /* vt at which the wait began */
     int32_t sat_which;         /* condition a writer found true, or -1 */
+    uint64_t park_wake;        /* wake time without writes: timeout, irq */
     int32_t ctx_peer;
     char ctx[SIM_CTX_LEN];
     rck_hal_cond_t conds[SIM_MAX_CONDS];
@@ -131,6 +139,7 @@ typedef struct {
     uint64_t cat[CAT_N];       /* ticks */
     uint64_t cyc;              /* own clock, in cycle ticks */
     uint64_t events, handovers, parks, stale_reads, l1_misses, irqs;
+    uint64_t yields;           /* hand-overs at an event (not a park) */
     uint64_t instructions;     /* from the compute model */
     uint64_t mpb_lines_written, mpb_lines_read, dram_lines;
     _Atomic uint32_t end;      /* UE_END_* */
@@ -171,6 +180,7 @@ typedef struct {
     int32_t pin_cpu;           /* -1: no pinning */
     int32_t watchdog_s;        /* 0: off */
     int64_t spin_ns;           /* a core gives up the token and spins */
+    uint64_t lookahead;        /* ticks a core may run past the horizon */
     int32_t private_job;
     char report_path[SIM_PATH_LEN]; /* empty: no report file */
     uint64_t host_t0_ns;
@@ -183,6 +193,7 @@ typedef struct {
     _Atomic int32_t failed_core;
     _Atomic uint64_t watchdog_warned; /* hal_seq + 1 of the last warning */
     _Atomic int32_t reported;
+    _Atomic uint32_t steals;   /* tokens the watchdog took (run unordered) */
     uint32_t nparked_shm;      /* parked waits with a shared-DRAM word */
     uint64_t deadlock_tick;
     uint32_t volt_mv[SIM_MAX_ISLANDS];
@@ -277,6 +288,10 @@ rck_status_t sim_engine_park(sim_t *s);
 void sim_engine_leave(sim_t *s, uint32_t end);
 /** A parked UE @p w may now continue at @p t (if earlier than planned). */
 void sim_engine_wake(sim_t *s, int w, uint64_t t, int which);
+/** The condition that was to wake parked UE @p w no longer holds. */
+void sim_engine_unwake(sim_t *s, int w);
+/** At a HAL call: get back in line if the watchdog took the token. */
+void sim_engine_reclaim(sim_t *s);
 /** Recompute the horizon after getting the token. */
 void sim_engine_horizon(sim_t *s);
 /** Status for an aborted run. */

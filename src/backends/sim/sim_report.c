@@ -91,12 +91,11 @@ void sim_report_deadlock(sim_hdr_t *h)
         uint32_t st = atomic_load(&u[i].state);
         char ctx[SIM_CTX_LEN + 32] = "", what[160];
 
-        if (st == UE_DONE) {
-            rck_error("  core %d (UE %u) has exited", h->ue_core[i], i);
+        if (atomic_load(&u[i].end) != UE_END_DEADLOCK) {
+            if (st == UE_DONE)
+                rck_error("  core %d (UE %u) has exited", h->ue_core[i], i);
             continue;
         }
-        if (st != UE_PARK)
-            continue;
         if (u[i].ctx[0])
             snprintf(ctx, sizeof(ctx), " in %s (peer %d)", u[i].ctx,
                      u[i].ctx_peer);
@@ -178,6 +177,8 @@ static void json_write(FILE *fp, sim_hdr_t *h)
             abort == SIM_ABORT_DEADLOCK    ? "deadlock"
             : abort == SIM_ABORT_PEER_DEAD ? "peer_died"
                                            : "ok");
+    if (atomic_load(&h->steals) > 0)
+        fprintf(fp, "  \"watchdog_steals\": %u,\n", atomic_load(&h->steals));
     fprintf(fp, "  \"simulated_cycles\": %llu,\n"
                 "  \"simulated_seconds\": %.9f,\n",
             cycles_of(tmax),
@@ -198,13 +199,14 @@ static void json_write(FILE *fp, sim_hdr_t *h)
             fprintf(fp, ", \"%s\": %llu", cat_names[k], cycles_of(e->cat[k]));
         fprintf(fp,
                 ", \"own_clock_cycles\": %llu, \"hal_calls\": %llu, "
-                "\"handovers\": %llu, \"parks\": %llu, "
+                "\"handovers\": %llu, \"yields\": %llu, \"parks\": %llu, "
                 "\"mpb_lines_written\": %llu, \"mpb_lines_read\": %llu, "
                 "\"stale_reads\": %llu, \"dram_lines\": %llu, "
                 "\"interrupts_taken\": %llu}",
                 (unsigned long long)(e->cyc / SIM_TICKS),
                 (unsigned long long)e->events,
                 (unsigned long long)e->handovers,
+                (unsigned long long)e->yields,
                 (unsigned long long)e->parks,
                 (unsigned long long)e->mpb_lines_written,
                 (unsigned long long)e->mpb_lines_read,
