@@ -370,6 +370,26 @@ static rck_status_t hal_check_shm(rck_hal_t *hal, size_t off, size_t len,
     return RCK_OK;
 }
 
+rck_status_t rck_hal_shm_set_map(rck_hal_t *hal, size_t off, size_t len,
+                                 rck_map_t type, int mc)
+{
+    rck_status_t st = hal_check_shm(hal, off, len, "shm_set_map");
+
+    if (st != RCK_OK)
+        return st;
+    if (type != RCK_MAP_UNCACHED && type != RCK_MAP_MPBT &&
+        type != RCK_MAP_CACHED) {
+        rck_error("shm_set_map: unknown mapping type %d", (int)type);
+        return RCK_ERR_INVALID;
+    }
+    if (mc != RCK_MC_INTERLEAVE && (mc < 0 || mc >= hal->chip.nmc)) {
+        rck_error("shm_set_map: memory controller %d does not exist (0..%d)",
+                  mc, hal->chip.nmc - 1);
+        return RCK_ERR_INVALID;
+    }
+    return hal->ops->shm_set_map(hal, off, len, type, mc);
+}
+
 rck_status_t rck_hal_shm_write(rck_hal_t *hal, size_t off, const void *src,
                                size_t len)
 {

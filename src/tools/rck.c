@@ -44,6 +44,9 @@ typedef struct {
     const char *hostfile;
     const char *timeout;
     const char *clock;
+    const char *compute;
+    const char *report;
+    const char *trace;
     int prefix;             /* -1: not given */
     char **argv;            /* program and its arguments */
 } run_opts_t;
@@ -87,6 +90,13 @@ static void usage_run(FILE *fp)
             "  --prefix            prefix output lines (the default)\n"
             "  --timeout SECONDS   stop the run after this long (exit"
             " status 124)\n"
+            "  --compute MODEL     sim: compute model host[:REL], none,"
+            " instructions[:CPI]\n"
+            "                      (RCK_COMPUTE)\n"
+            "  --report FILE       sim: JSON report file, or none"
+            " (RCK_SIM_REPORT)\n"
+            "  --trace FILE        sim: Chrome trace-event file"
+            " (RCK_SIM_TRACE)\n"
             "  -h, --help          this text\n"
             "\n"
             "Each core's stdout and stderr reach the launcher's line by line,\n"
@@ -218,6 +228,9 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--chip", chip)
         OPT("--shm-size", shm_size)
         OPT("--timeout", timeout)
+        OPT("--compute", compute)
+        OPT("--report", report)
+        OPT("--trace", trace)
 #undef OPT
         fprintf(stderr, "%s: unknown option '%s' (see '%s --help')\n", tool,
                 arg, o->rccerun ? "rccerun" : "rck run");
@@ -641,7 +654,10 @@ static int cmd_run(int argc, char **argv, int rccerun)
         setting_export("BACKEND", ops->name) != 0 ||
         (chip_path != NULL && *chip_path != '\0' &&
          setting_export("CHIP", chip_path) != 0) ||
-        setting_export("SHM_SIZE", shm_text) != 0)
+        setting_export("SHM_SIZE", shm_text) != 0 ||
+        (o.compute != NULL && setting_export("COMPUTE", o.compute) != 0) ||
+        (o.report != NULL && setting_export("SIM_REPORT", o.report) != 0) ||
+        (o.trace != NULL && setting_export("SIM_TRACE", o.trace) != 0))
         goto out;
 
     launch.tool = tool;

@@ -28,6 +28,29 @@ static const rck_config_entry_t config_table[] = {
     {"KILL_GRACE_MS", "500", RCK_CONFIG_INT,
      "launcher: milliseconds between SIGTERM and SIGKILL when a run is "
      "torn down"},
+    {"COMPUTE", "host", RCK_CONFIG_STRING,
+     "sim: compute model between HAL calls: host[:REL] (host CPU time, REL = "
+     "SCC speed relative to the host, default from the chip), none, or "
+     "instructions[:CPI] (retired instructions x CPI; falls back to host)"},
+    {"SIM_REPORT", "rck-sim-report.json", RCK_CONFIG_STRING,
+     "sim: where the deterministic JSON report goes (none = no file)"},
+    {"SIM_TRACE", "none", RCK_CONFIG_STRING,
+     "sim: Chrome trace-event JSON file (opens in Perfetto); none = off"},
+    {"SIM_SUMMARY", "1", RCK_CONFIG_BOOL,
+     "sim: print the short human summary on stderr at exit"},
+    {"SIM_HAZARDS", "0", RCK_CONFIG_BOOL,
+     "sim: report every stale MPB read (a read skipped CL1INVMB)"},
+    {"SIM_PIN", "off", RCK_CONFIG_STRING,
+     "sim: pin every core of the run to this host CPU (off = no pinning)"},
+    {"SIM_SPIN_NS", "auto", RCK_CONFIG_STRING,
+     "sim: how long a core spins for the run token before it sleeps "
+     "(nanoseconds; auto = spin only when cores <= host CPUs)"},
+    {"SIM_LOOKAHEAD", "0", RCK_CONFIG_INT,
+     "sim: cycles a core may run ahead of the earliest core (0 = strict "
+     "order; larger is faster but can reorder nearby events)"},
+    {"SIM_WATCHDOG", "5", RCK_CONFIG_INT,
+     "sim: seconds a core may hold the run token without a HAL call before "
+     "it is warned about and the others proceed"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL}};
 
 const rck_config_entry_t *rck_config_table(void)

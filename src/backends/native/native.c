@@ -869,6 +869,13 @@ static rck_status_t native_shm_map(rck_hal_t *hal, void **base, size_t *len)
     return RCK_OK;
 }
 
+/* Host memory has one kind of mapping: nothing to record. */
+static rck_status_t native_shm_set_map(rck_hal_t *hal, size_t off, size_t len,
+                                       rck_map_t type, int mc)
+{
+    return RCK_OK;
+}
+
 static rck_status_t native_shm_flush(rck_hal_t *hal)
 {
     native_t *n = nat(hal);
@@ -1013,6 +1020,7 @@ const rck_hal_ops_t rck_native_ops = {
     .lut_read = native_lut_read,
     .lut_write = native_lut_write,
     .shm_map = native_shm_map,
+    .shm_set_map = native_shm_set_map,
     .shm_flush = native_shm_flush,
     .dcache_flush = native_dcache_flush,
     .shm_write = native_shm_write,

@@ -1312,6 +1312,12 @@ static rck_status_t sim_lut_write(rck_hal_t *hal, int core, int idx,
     return RCK_OK;
 }
 
+static rck_status_t sim_shm_set_map(rck_hal_t *hal, size_t off, size_t len,
+                                    rck_map_t type, int mc)
+{
+    return rck_hal_unsupported();
+}
+
 static rck_status_t sim_shm_map(rck_hal_t *hal, void **base, size_t *len)
 {
     sim_t *s = sim_of(hal);
@@ -1549,6 +1555,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .lut_read = sim_lut_read,
     .lut_write = sim_lut_write,
     .shm_map = sim_shm_map,
+    .shm_set_map = sim_shm_set_map,
     .shm_flush = sim_shm_flush,
     .dcache_flush = sim_dcache_flush,
     .shm_write = sim_shm_write,

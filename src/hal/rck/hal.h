@@ -62,6 +62,19 @@ enum {
     RCK_WAIT_IRQ = 1u << 0 /* also return when an interrupt is pending */
 };
 
+/**
+ * How a core maps a range of shared DRAM (page-table attributes on the
+ * chip): the access path and the costs the sim backend charges follow it.
+ */
+typedef enum {
+    RCK_MAP_UNCACHED = 0, /* every access goes to the memory controller */
+    RCK_MAP_MPBT = 1,     /* L1 only, tagged MPBT; writes through the WCB */
+    RCK_MAP_CACHED = 2    /* L1 + L2, write-around (no allocate on write) */
+} rck_map_t;
+
+/** Home memory controller: interleave pages over all controllers. */
+#define RCK_MC_INTERLEAVE (-1)
+
 /** Kinds of interrupt. */
 typedef enum {
     RCK_IRQ_PIN = 0, /* configuration-register INTR pin: sender unknown */
@@ -189,6 +202,15 @@ struct rck_hal_ops {
      * @param [out] len   bytes.
      */
     rck_status_t (*shm_map)(rck_hal_t *hal, void **base, size_t *len);
+    /**
+     * Set this core's mapping of shared DRAM [off, off+len) (page
+     * granularity on the chip; any range here) and the controller that
+     * holds it (RCK_MC_INTERLEAVE or 0..nmc-1). The default for the whole
+     * window is RCK_MAP_UNCACHED, interleaved. Backends that do not model
+     * memory record nothing and return RCK_OK.
+     */
+    rck_status_t (*shm_set_map)(rck_hal_t *hal, size_t off, size_t len,
+                                rck_map_t type, int mc);
     /** Make this core's writes to shared DRAM visible (write buffers out). */
     rck_status_t (*shm_flush)(rck_hal_t *hal);
     /** Write back and invalidate this core's cached shared data. */
@@ -317,6 +339,8 @@ rck_status_t rck_hal_lut_read(rck_hal_t *hal, int core, int idx,
 rck_status_t rck_hal_lut_write(rck_hal_t *hal, int core, int idx,
                                uint32_t entry);
 rck_status_t rck_hal_shm_map(rck_hal_t *hal, void **base, size_t *len);
+rck_status_t rck_hal_shm_set_map(rck_hal_t *hal, size_t off, size_t len,
+                                 rck_map_t type, int mc);
 rck_status_t rck_hal_shm_flush(rck_hal_t *hal);
 rck_status_t rck_hal_dcache_flush(rck_hal_t *hal);
 rck_status_t rck_hal_shm_write(rck_hal_t *hal, size_t off, const void *src,
