@@ -123,3 +123,172 @@ def plot_bars(values, path, title, ylabel, note=None):
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+# ---------------------------------------------------------------------------
+# The sim suites (rows and summaries from simbench.py).
+
+_STATUS_COLORS = {"PASS": "tab:green", "FAIL": "tab:red",
+                  "PASS (bound)": "tab:green", "FAIL (bound)": "tab:red"}
+
+
+def plot_calibration_mpb(rows, path, note=None):
+    """MPB costs by hop count, one panel for line writes and one for DWORD
+    reads: the published hop series (line; a range as a band), the cells of
+    the published (x, y) table (grey crosses) and the modelled value of
+    every tile (dots) with its mean per hop count (line).
+    rows: simbench.evaluate_calibration() rows."""
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), sharex=True)
+    for ax, what, title in ((axes[0], "mpb_write", "MPB 32-byte line write"),
+                            (axes[1], "mpb_read", "MPB DWORD read")):
+        rs = [r for r in rows if r.get("series_name") == what]
+        if not rs:
+            ax.text(0.5, 0.5, "no data", transform=ax.transAxes,
+                    ha="center")
+            ax.set_title(title)
+            continue
+        by_hop = {}
+        for r in rs:
+            by_hop.setdefault(r["hops"], r["published"])
+        hops = sorted(by_hop)
+        lo = [p[0] if isinstance(p, (tuple, list)) else p
+              for p in (by_hop[h] for h in hops)]
+        hi = [p[1] if isinstance(p, (tuple, list)) else p
+              for p in (by_hop[h] for h in hops)]
+        mid = [(a + b) / 2.0 for a, b in zip(lo, hi)]
+        ax.plot(hops, mid, color="black", linewidth=1.5,
+                label="published, by hops (2.1)")
+        ax.fill_between(hops, lo, hi, color="black", alpha=0.2, linewidth=0)
+        ax.plot([r["hops"] - 0.12 for r in rs], [r["table"] for r in rs],
+                linestyle="none", marker="x", color="grey", markersize=5,
+                label="published (x, y) table (garbled in places)")
+        mod = [r for r in rs if r.get("modelled") is not None]
+        if mod:
+            ax.plot([r["hops"] + 0.12 for r in mod],
+                    [r["modelled"] for r in mod], linestyle="none",
+                    marker="o", markersize=4, color="tab:blue",
+                    label="modelled, each of the 24 tiles")
+            means = {}
+            for r in mod:
+                means.setdefault(r["hops"], []).append(r["modelled"])
+            hs = sorted(means)
+            ax.plot(hs, [sum(means[h]) / len(means[h]) for h in hs],
+                    color="tab:blue", linewidth=1, linestyle="--",
+                    label="modelled, mean per hop count")
+        ax.set_title(title)
+        ax.set_xlabel("hops from core 0 (tile (0,0))")
+        ax.set_ylabel("cycles at 533 MHz")
+        ax.set_xticks(range(0, 9))
+        ax.grid(True, alpha=0.4)
+        ax.legend(fontsize=8)
+    if note:
+        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_calibration(rows, path, note=None):
+    """Published vs modelled for every calibration row except the MPB ones
+    (plotted by plot_calibration_mpb): per benchmark a pair of horizontal
+    bars on a log scale, published (grey; hatched when only a lower bound
+    is published) and modelled (coloured by its verdict), and on the right
+    the ratio and status (not modelled yet, not a HAL operation, ...).
+    rows: simbench.evaluate_calibration() rows."""
+    rs = [r for r in rows if not r.get("series_name")]
+    fig, ax = plt.subplots(figsize=(12, 0.3 * len(rs) + 1.8))
+    if not rs:
+        ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center")
+    ys = list(range(len(rs)))
+    h = 0.38
+    top = 10.0
+    for y, r in zip(ys, rs):
+        pub = r.get("published")
+        if isinstance(pub, (tuple, list)):
+            pub = (pub[0] + pub[1]) / 2.0
+        if pub is None and r.get("bound") is not None:
+            pub = r["bound"]
+        if pub:
+            ax.barh(y - h / 2, pub, h, color="lightgrey", edgecolor="black",
+                    linewidth=0.5, hatch="//" if r.get("bound") else None)
+            top = max(top, pub)
+        m = r.get("modelled")
+        if m:
+            ax.barh(y + h / 2, m, h,
+                    color=_STATUS_COLORS.get(r["status"], "tab:blue"))
+            top = max(top, m)
+    for y, r in zip(ys, rs):
+        text = r["status"]
+        if r.get("ratio") is not None:
+            text = "%s  x%.2f" % (text, r["ratio"])
+        ax.text(1.01, y, text, transform=ax.get_yaxis_transform(),
+                va="center", fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlim(0.5, top * 3)
+    if rs:
+        ax.set_ylim(len(rs) - 0.5, -0.5)
+    ax.set_yticks(ys)
+    ax.set_yticklabels(["%s [%s]" % (r["name"], r["unit"]) for r in rs],
+                       fontsize=7)
+    ax.set_xlabel("cycles at 533 MHz, or MiB/s for bandwidths (log)")
+    ax.set_title("sim calibration: published (grey; hatched: lower bound) vs "
+                 "modelled (green PASS, red FAIL, blue no figure)",
+                 fontsize=10)
+    ax.grid(True, axis="x", alpha=0.4)
+    if note:
+        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_speed(benches, summary, path, note=None):
+    """sim-speed: host time / simulated chip time per benchmark (bar: the
+    median, error bar: min..max, dot: best round), with the target as a red
+    dash where there is one. benches: simbench.speed_benches(); summary:
+    {key: simbench.aggregate_speed(...)}."""
+    fig, ax = plt.subplots(figsize=(8, 5))
+    names, med, lo, hi, mins, targets = [], [], [], [], [], []
+    for b in benches:
+        a = summary.get(b["key"], {}).get("ratio")
+        if not a:
+            continue
+        names.append(b["label"])
+        med.append(a["median"])
+        lo.append(a["median"] - a["min"])
+        hi.append(a["max"] - a["median"])
+        mins.append(a["min"])
+        targets.append(b.get("target"))
+    if names:
+        xs = list(range(len(names)))
+        ax.bar(xs, med, yerr=[lo, hi], capsize=6, color="tab:blue")
+        ax.plot(xs, mins, linestyle="none", marker="o", color="black",
+                markersize=4, label="best round")
+        labelled = False
+        for x, t in zip(xs, targets):
+            if t is not None:
+                ax.plot([x - 0.45, x + 0.45], [t, t], color="tab:red",
+                        linewidth=2,
+                        label=None if labelled else "target (issue)")
+                labelled = True
+            ax.annotate("%.1fx" % med[x], (x, med[x] + hi[x]),
+                        xytext=(0, 3), textcoords="offset points",
+                        ha="center", va="bottom", fontsize=9)
+        ax.set_xticks(xs)
+        ax.set_xticklabels(names, rotation=15, ha="right")
+        ax.axhline(1.0, color="grey", linewidth=0.8, linestyle=":")
+        ax.legend()
+        ax.margins(y=0.15)
+    else:
+        ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center")
+    ax.set_ylabel("host wall time / simulated chip time")
+    ax.set_title("sim speed (lower is faster; 1 = the chip's own speed)")
+    ax.grid(True, axis="y", alpha=0.4)
+    if note:
+        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -29,8 +29,10 @@ if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))))
     from rckbench import report  # noqa: E402
+    from rckbench import simbench  # noqa: E402
 else:
     from . import report
+    from . import simbench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -88,6 +90,49 @@ def make_rockcreek(args):
                     % (", ".join(missing), args.build_dir))
     return Impl("rockcreek", "rockcreek (%s)" % args.backend, programs,
                 launch)
+
+
+def _split_launcher_args(args):
+    """[launcher options..., "--", program args...] -> the two lists (no
+    "--": all program args)."""
+    if "--" in args:
+        i = args.index("--")
+        return args[:i], args[i + 1:]
+    return [], args
+
+
+def make_sim(args):
+    """rockcreek on the sim backend, for the sim-* suites. Program keys are
+    prefixed "sim_" so the native suites never pick them up. A run's
+    arguments are [rck run options..., "--", program args...]."""
+    rck = os.path.join(args.build_dir, "src", "tools", "rck")
+    wanted = {
+        "sim_pingpong": os.path.join(args.build_dir, "bench",
+                                     "rcce_pingpong"),
+        "sim_barrier": os.path.join(args.build_dir, "bench", "rcce_barrier"),
+        "sim_stencil": os.path.join(args.build_dir, "examples", "stencil"),
+        "sim_calib": os.path.join(args.build_dir, "bench",
+                                  "bench_sim_calib"),
+    }
+
+    def launch(prog, nproc, prog_args):
+        opts, pargs = _split_launcher_args(prog_args)
+        return ([rck, "run", "-n", str(nproc), "--backend", "sim",
+                 "--no-prefix"] + opts + ["--", prog] + pargs)
+
+    if not os.access(rck, os.X_OK):
+        return Impl("sim", "rockcreek (sim backend)", {}, launch, False,
+                    "not built: %s" % rck)
+    helptext = _command_output([rck, "run", "--help"]) or ""
+    if "sim" not in helptext:
+        return Impl("sim", "rockcreek (sim backend)", {}, launch, False,
+                    "the sim backend is not compiled into %s" % rck)
+    programs = {k: p for k, p in wanted.items() if os.access(p, os.X_OK)}
+    missing = sorted(p for k, p in wanted.items() if k not in programs)
+    impl = Impl("sim", "rockcreek (sim backend)", programs, launch,
+                bool(programs), "not built: %s" % ", ".join(missing)
+                if missing else "")
+    return impl
 
 
 def _build_mpi_program(mpicc, src, exe):
@@ -197,13 +242,15 @@ class Context:
             self.args.max_failures
 
     def run_bench(self, impl, bench, suite, nproc, prog_args, round_no,
-                  parse):
+                  parse, rounds=None, with_stderr=False, timeout=None):
         """Runs one round of one benchmark; returns a record (JSON-able)
-        with ok, results (parsed) or error, command, seconds."""
+        with ok, results (parsed) or error, command, seconds.
+        parse(stdout, source=...) gives the results; with with_stderr,
+        parse(stdout, stderr, seconds, source=...)."""
         cmd = impl.command(bench, nproc, prog_args)
-        log("round %d/%d: %s %s ... " % (round_no, self.rounds, impl.label,
-                                         suite), end="")
-        rc, out, err, secs = run_process(cmd, self.args.timeout)
+        log("round %d/%d: %s %s ... " % (round_no, rounds or self.rounds,
+                                         impl.label, suite), end="")
+        rc, out, err, secs = run_process(cmd, timeout or self.args.timeout)
         rec = {"round": round_no, "impl": impl.name, "command": cmd,
                "seconds": round(secs, 3), "returncode": rc, "ok": False}
         try:
@@ -211,7 +258,11 @@ class Context:
                 raise RuntimeError("timed out after %d s" % self.args.timeout)
             if rc != 0:
                 raise RuntimeError("exit status %d" % rc)
-            rec["results"] = parse(out, source="%s %s" % (impl.name, bench))
+            source = "%s %s" % (impl.name, bench)
+            if with_stderr:
+                rec["results"] = parse(out, err, secs, source=source)
+            else:
+                rec["results"] = parse(out, source=source)
             rec["ok"] = True
             log("ok (%.1f s)" % secs)
         except (RuntimeError, report.BenchParseError) as e:
@@ -238,23 +289,26 @@ class SuiteResult:
 
     data: JSON-able dict (raw rounds, summaries) for results.json;
     tables: strings printed after the suite; verdicts: report.Verdict list;
-    csv_rows: dicts with CSV_FIELDS keys; plots: (filename, fn(path)) pairs.
+    csv_rows: dicts with CSV_FIELDS keys; plots: (filename, fn(path)) pairs;
+    files: other (filename, fn(path)) pairs written beside results.json
+    (e.g. a suite's own CSV), even with --no-plots.
     """
 
     def __init__(self, name, data, tables=(), verdicts=(), csv_rows=(),
-                 plots=()):
+                 plots=(), files=()):
         self.name = name
         self.data = data
         self.tables = list(tables)
         self.verdicts = list(verdicts)
         self.csv_rows = list(csv_rows)
         self.plots = list(plots)
+        self.files = list(files)
 
 
 CSV_FIELDS = ["suite", "metric", "unit", "point", "lower_is_better",
               "ours", "ours_median", "ours_min", "ours_max", "ours_n",
               "ref", "ref_median", "ref_min", "ref_max", "ref_n",
-              "ratio_median"]
+              "ratio_median", "status", "note"]
 
 
 def csv_rows_for(suite, metric, unit, lower, ours_name, ours, ref_name, ref):
@@ -379,10 +433,293 @@ def suite_barrier(ctx):
     return SuiteResult("barrier", data, tables, [], rows, plots)
 
 
+def write_dict_csv(path, fields, rows):
+    """A CSV with the given columns (None -> empty)."""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for row in rows:
+            w.writerow({k: ("" if row.get(k) is None else row.get(k))
+                        for k in fields})
+
+
+def _sim_report_path(ctx, name):
+    d = os.path.join(ctx.args.out, "sim-reports")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, name)
+    if os.path.exists(path):
+        os.remove(path)  # never read a previous run's report
+    return path
+
+
+def _read_sim_report(path):
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise report.BenchParseError("no readable sim report %s: %s"
+                                     % (path, e)) from None
+    return simbench.parse_sim_report(doc)
+
+
+def _not_run(ctx, suite, why, what=None):
+    """A sim benchmark that cannot run (program not built, no sim backend):
+    a failure if the suite was asked for by name, else a warning (e.g. the
+    examples are not built, so there is no stencil)."""
+    name = suite + (" " + what if what else "")
+    log("%s: NOT RUN: %s" % (name, why))
+    if ctx.args.suite and suite in ctx.args.suite:
+        ctx.failures.append("%s not run: %s" % (name, why))
+
+
+CALIB_CSV_FIELDS = ["id", "group", "name", "unit", "published", "section",
+                    "modelled", "ratio", "status", "note", "hops", "table"]
+
+CALIB_RUNS = 2  # deterministic (compute model none): the second run checks
+
+
+def suite_sim_calibration(ctx):
+    """The published SCC measurements repeated on the sim model (compute
+    model none; MPB, DRAM, bandwidth, local operations, interrupts)."""
+    sim = ctx.impls.get("sim")
+    runs = []
+    if sim is None or not sim.has("sim_calib"):
+        why = sim.reason if sim is not None else "no sim implementation"
+        _not_run(ctx, "sim-calibration", why)
+    else:
+        for rnd in range(1, CALIB_RUNS + 1):
+            if ctx.gave_up(sim, "sim-calibration"):
+                break
+            rpath = _sim_report_path(ctx, "calibration.r%d.json" % rnd)
+
+            def parse(out, err, secs, source=None, rpath=rpath):
+                parsed = simbench.parse_calib_output(out, source)
+                rep = _read_sim_report(rpath)
+                if rep["compute_model"] != "none":
+                    raise report.BenchParseError(
+                        "compute model %s, not none" % rep["compute_model"])
+                return {"calib": parsed, "report": rep}
+
+            runs.append(ctx.run_bench(
+                sim, "sim_calib", "sim-calibration", 3,
+                ["--cores", "0,1,47", "--compute", "none", "--report", rpath,
+                 "--"], rnd, parse, rounds=CALIB_RUNS, with_stderr=True,
+                timeout=min(ctx.args.timeout, 120)))
+    ok = [r["results"] for r in runs if r["ok"]]
+    parsed = ok[0]["calib"] if ok else None
+    rows = simbench.evaluate_calibration(parsed)
+    summary = simbench.calibration_summary(rows)
+    deterministic = (all(simbench.calibration_outputs_equal(parsed, o["calib"])
+                         for o in ok[1:]) if len(ok) > 1 else None)
+    devs = {
+        "mpb_write": simbench.mpb_table_deviations(
+            simbench.MPB_WRITE_TABLE, simbench.MPB_WRITE_BY_HOPS),
+        "mpb_read": simbench.mpb_table_deviations(
+            simbench.MPB_READ_TABLE, simbench.MPB_READ_BY_HOPS),
+    }
+    ndev = sum(len(v) for v in devs.values())
+    notes = [
+        "Published values: the SCC hardware reference SCC-HARDWARE.md "
+        "(see docs/CALIBRATION.md; cycles of a 533 MHz core, mesh and DDR3 "
+        "at 800 MHz), copied into python/rckbench/simbench.py.",
+        "MPB rows are compared with the hop-indexed series of section 2.1, "
+        "not its (x, y) tables, which the reference calls partly garbled "
+        "(%s). The (x, y) table value is kept in results.json and the CSV."
+        % ("as printed in the reference, every cell agrees with the series "
+           "at its hop count" if ndev == 0 else
+           "as printed in the reference, %d cell(s) lie outside the series "
+           "at their hop count" % ndev),
+        "Modelled: rck_hal_cycles() before and after, minus one empty "
+        "measurement, on core 0 (cores 0, 1, 47; compute model none). "
+        "Bandwidths: 64 KiB by DWORD loads/stores (MPBT stores by 32-byte "
+        "line), MiB/s at the chip's %.0f MHz." % (
+            parsed["info"]["core_mhz"] if parsed else simbench.CORE_MHZ),
+    ]
+    if parsed:
+        notes.append("shm_set_map on this build: %s."
+                     % parsed["info"].get("set_map", "?"))
+    if deterministic is not None:
+        notes.append("Deterministic: %s (%d identical runs)." % (
+            "yes" if deterministic else "NO, the runs differ", len(ok)))
+    table = ("sim calibration: published vs modelled [within %d%% = PASS]\n"
+             % round(simbench.TOLERANCE * 100)
+             + simbench.calibration_table(rows) + "\n" + "\n".join(notes)
+             + "\nsummary: " + summary["text"])
+    verdicts = [report.Verdict(
+        "sim calibration: modelled within %d%% of the published value"
+        % round(simbench.TOLERANCE * 100),
+        "NOT EVALUATED" if not summary["compared"] else
+        ("MET" if summary["failed"] == 0 and summary["not_modelled"] == 0
+         else "NOT MET"), summary["text"])]
+    csv_rows = []
+    for r in rows:
+        pub = r["published"]
+        lo = hi = mid = None
+        if isinstance(pub, (tuple, list)):
+            lo, hi = pub
+            mid = (lo + hi) / 2.0
+        elif pub is not None:
+            lo = hi = mid = pub
+        csv_rows.append({
+            "suite": "sim-calibration", "metric": r["id"], "unit": r["unit"],
+            "point": r.get("hops", ""), "lower_is_better": "",
+            "ours": "sim model", "ours_median": r["modelled"],
+            "ours_min": r["modelled"], "ours_max": r["modelled"],
+            "ours_n": 1 if r["modelled"] is not None else 0,
+            "ref": "published SCC-HARDWARE.md %s" % r["section"],
+            "ref_median": mid, "ref_min": lo, "ref_max": hi,
+            "ref_n": 1 if pub is not None else 0,
+            "ratio_median": r["ratio"], "status": r["status"],
+            "note": r["note"]})
+    flat = [dict(r, published=r["published_text"]) for r in rows]
+    note = "published: SCC-HARDWARE.md; modelled: sim backend, compute none"
+    plots = [
+        ("sim_calibration_mpb.png",
+         lambda path: _plots().plot_calibration_mpb(rows, path, note)),
+        ("sim_calibration.png",
+         lambda path: _plots().plot_calibration(rows, path, note)),
+    ]
+    files = [("sim-calibration.csv", lambda path: write_dict_csv(
+        path, CALIB_CSV_FIELDS, flat))]
+    data = {"runs": runs, "rows": rows, "summary": summary,
+            "deterministic": deterministic,
+            "mpb_table_deviations": devs, "notes": notes,
+            "info": parsed["info"] if parsed else None}
+    return SuiteResult("sim-calibration", data, [table], verdicts, csv_rows,
+                       plots, files)
+
+
+SPEED_CSV_FIELDS = ["benchmark", "label", "metric", "median", "min", "max",
+                    "n", "target", "status", "unit"]
+
+
+def _speed_parser(bench, rpath):
+    """The parse function of one sim-speed run: the program's output, the
+    report, the summary; returns the round's speed point."""
+    def parse(out, err, secs, source=None):
+        rep = _read_sim_report(rpath)
+        if rep["ended"] not in (None, "ok"):
+            raise report.BenchParseError("sim run ended: %s" % rep["ended"])
+        ops, model = None, None
+        if bench["prog"] == "sim_pingpong":
+            res = report.parse_pingpong_output(out, source)
+            if len(res) != 1:
+                raise report.BenchParseError("expected one size, got %d"
+                                             % len(res), source=source)
+            ops = simbench.pingpong_messages(res[0]["reps"])
+            model = res[0]["lat_us"]
+        elif bench["prog"] == "sim_barrier":
+            res = report.parse_barrier_output(out, source)
+            ops = res["reps"] + simbench.bench_warmup_reps(res["reps"])
+            model = res["us_per_barrier"]
+        else:
+            res = simbench.parse_stencil_output(out, source)
+            ops = res["iterations"]
+            if res["time_s"] is not None and res["iterations"]:
+                model = res["time_s"] * 1e3 / res["iterations"]
+        pt = simbench.speed_point(secs, rep, ops)
+        pt["model_value"] = model
+        pt["program"] = res
+        pt["report"] = rep
+        pt["summary"] = simbench.parse_sim_summary(err)
+        return pt
+    return parse
+
+
+def suite_sim_speed(ctx):
+    """Speed of the sim backend (default compute model): pingpong 32 B and
+    1 MiB, the 48-core stencil and barrier; host time / chip time."""
+    a = ctx.args
+    sim = ctx.impls.get("sim")
+    benches = [dict(b, prog="sim_" + b["prog"])
+               for b in simbench.speed_benches(a.quick)]
+    raw = {b["key"]: [] for b in benches}
+    rounds = a.sim_rounds
+    for rnd in range(1, rounds + 1):
+        for b in benches:
+            if sim is None or not sim.has(b["prog"]):
+                if rnd == 1:
+                    why = sim.reason if sim is not None else "no sim"
+                    _not_run(ctx, "sim-speed", why, b["key"])
+                continue
+            suite = "sim-speed %s" % b["key"]
+            if ctx.gave_up(sim, suite):
+                continue
+            rpath = _sim_report_path(ctx, "%s.r%d.json" % (b["key"], rnd))
+            raw[b["key"]].append(ctx.run_bench(
+                sim, b["prog"], suite, b["nues"],
+                ["--report", rpath, "--"] + b["argv"], rnd,
+                _speed_parser(b, rpath), rounds=rounds, with_stderr=True))
+    summary = {k: simbench.aggregate_speed(
+        [r["results"] for r in recs if r["ok"]]) for k, recs in raw.items()}
+    verdicts = simbench.speed_verdicts(benches, summary)
+    compute = sorted({r["results"]["report"]["compute_model"]
+                      for recs in raw.values() for r in recs if r["ok"]}
+                     - {None})
+    hsrc = sorted({r["results"]["report"]["handovers_source"]
+                   for recs in raw.values() for r in recs if r["ok"]}
+                  - {None})
+    notes = [
+        "host s: wall time of the whole `rck run` (launch included); chip "
+        "s: simulated_seconds of the sim's JSON report; Mcycles per host s: "
+        "simulated cycles / host s; compute model: %s."
+        % (", ".join(compute) or "?"),
+        "hand-overs: %s; per message (pingpong: 2 x (reps + warm-up)), per "
+        "iteration (stencil), per barrier (barrier; warm-up included)."
+        % (", ".join(hsrc) or "not in the report"),
+        "model figure: the program's own timing in virtual time (RCCE_wtime)."
+        " %d round(s)." % rounds,
+    ]
+    table = ("sim speed [%d rounds; median and min]\n" % rounds
+             + simbench.speed_table(benches, summary) + "\n"
+             + "\n".join(notes))
+    rows = []
+    for b in benches:
+        for metric, agg in summary[b["key"]].items():
+            is_ratio = metric == "ratio" and b.get("target") is not None
+            status = ""
+            if is_ratio:
+                status = "MET" if agg["median"] <= b["target"] else "NOT MET"
+            rows.append({"suite": "sim-speed", "metric": metric,
+                         "unit": {"host_s": "s", "chip_s": "s",
+                                  "ratio": "host/chip",
+                                  "cycles_per_host_s": "cycles/s",
+                                  "handovers": "count",
+                                  "handovers_per_op": "per " + b["op"],
+                                  "model_value": b.get("model_unit", "")
+                                  }.get(metric, ""),
+                         "point": b["key"], "lower_is_better": "",
+                         "ours": "sim", "ours_median": agg["median"],
+                         "ours_min": agg["min"], "ours_max": agg["max"],
+                         "ours_n": agg["n"],
+                         "ref": "target" if is_ratio else "",
+                         "ref_median": b["target"] if is_ratio else None,
+                         "status": status})
+    speed_rows = [{"benchmark": r["point"],
+                   "label": next(b["label"] for b in benches
+                                 if b["key"] == r["point"]),
+                   "metric": r["metric"], "median": r["ours_median"],
+                   "min": r["ours_min"], "max": r["ours_max"],
+                   "n": r["ours_n"], "target": r["ref_median"],
+                   "status": r["status"], "unit": r["unit"]} for r in rows]
+    plots = [("sim_speed.png", lambda path: _plots().plot_speed(
+        benches, summary, path, "%d rounds on %d CPUs; compute model %s"
+        % (rounds, os.cpu_count() or 0, ", ".join(compute) or "?")))]
+    files = [("sim-speed.csv", lambda path: write_dict_csv(
+        path, SPEED_CSV_FIELDS, speed_rows))]
+    data = {"params": {"rounds": rounds, "quick": bool(a.quick),
+                       "benchmarks": benches},
+            "raw": raw, "summary": summary, "notes": notes}
+    return SuiteResult("sim-speed", data, [table], verdicts, rows, plots,
+                       files)
+
+
 # name -> function(ctx) -> SuiteResult, run in this order.
 SUITES = {
     "pingpong": suite_pingpong,
     "barrier": suite_barrier,
+    "sim-calibration": suite_sim_calibration,
+    "sim-speed": suite_sim_speed,
 }
 
 
@@ -485,7 +822,12 @@ def build_parser():
     p.add_argument("--barrier-reps", type=int,
                    help="barriers per run (default 500; --quick 100)")
     p.add_argument("--backend", default="native",
-                   help="rockcreek backend (default: native)")
+                   help="rockcreek backend of the pingpong and barrier "
+                   "suites (default: native; the sim-* suites always use "
+                   "sim)")
+    p.add_argument("--sim-rounds", type=int,
+                   help="rounds of the sim-speed suite (default 3; --quick "
+                   "2)")
     p.add_argument("--no-mpi", action="store_true",
                    help="do not run the Open MPI reference")
     p.add_argument("--mpirun", default="mpirun.openmpi")
@@ -510,12 +852,14 @@ def resolve_args(args):
         args.reps_scale = 0.25 if q else 1.0
     if args.barrier_reps is None:
         args.barrier_reps = 100 if q else 500
+    if args.sim_rounds is None:
+        args.sim_rounds = 2 if q else 3
     args.build_dir = os.path.abspath(args.build_dir)
     if args.out is None:
         args.out = os.path.join(args.build_dir, "bench-results")
     args.out = os.path.abspath(args.out)
-    if args.rounds < 1:
-        raise SystemExit("--rounds must be at least 1")
+    if args.rounds < 1 or args.sim_rounds < 1:
+        raise SystemExit("--rounds and --sim-rounds must be at least 1")
     if args.min_size > args.max_size:
         raise SystemExit("--min-size is larger than --max-size")
     return args
@@ -525,14 +869,14 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     if args.list_suites:
         for name, fn in SUITES.items():
-            log("%-10s %s" % (name, (fn.__doc__ or "").strip()))
+            log("%-16s %s" % (name, " ".join((fn.__doc__ or "").split())))
         return 0
     args = resolve_args(args)
     os.makedirs(args.out, exist_ok=True)
     t_start = time.monotonic()
 
     impls = {}
-    for make in (make_rockcreek, make_openmpi):
+    for make in (make_rockcreek, make_openmpi, make_sim):
         impl = make(args)
         impls[impl.name] = impl
     info = machine_info(args)
@@ -588,6 +932,11 @@ def main(argv=None):
     csv_path = os.path.join(args.out, "results.csv")
     write_csv(csv_path, [row for r in results.values() for row in r.csv_rows])
     written = [json_path, csv_path]
+    for r in results.values():
+        for fname, fn in r.files:
+            path = os.path.join(args.out, fname)
+            fn(path)
+            written.append(path)
     if not args.no_plots:
         for r in results.values():
             for fname, fn in r.plots:

@@ -54,12 +54,145 @@ static int core_at(int x, int y)
     return (y * hal->chip.mesh_x + x) * hal->chip.cores_per_tile;
 }
 
+/* An uncached DWORD read: the issue overhead (the fitted extra of an
+ * uncached line write, per DWORD) plus the published latency model. */
 static double dram_latency(int hops)
 {
     const rck_chip_t *c = &hal->chip;
-    return c->dram_core_cycles +
+    return c->dram_line_write_uncached_extra / 8.0 + c->dram_core_cycles +
            hops * c->dram_mesh_cycles_per_hop * c->core_mhz / c->mesh_mhz +
            c->dram_mem_cycles * c->core_mhz / c->mem_mhz;
+}
+
+/* within 5% of a published figure */
+static void expect_pub(const char *what, double measured, double published)
+{
+    int good = fabs(measured - published) <= 0.05 * published;
+    printf("calib: %-40s measured %8.2f published %7.1f ratio %.3f %s\n",
+           what, measured, published, measured / published,
+           good ? "ok" : "FAILED");
+    if (!good)
+        failures++;
+}
+
+static void ok_map(size_t off, size_t len, rck_map_t type, int mc)
+{
+    ok(rck_hal_shm_set_map(hal, off, len, type, mc), "shm_set_map");
+}
+
+/* MiB/s of @p bytes in @p cycles at the chip's clock */
+static double mib_s(double bytes, double cycles)
+{
+    return bytes / (cycles / (hal->chip.core_mhz * 1e6)) / 1048576.0;
+}
+
+/* The published single-core DRAM measurements (SCC-HARDWARE.md 2.2 and
+ * 2.3), measured as the bench does: from core 0, through pages mapped on
+ * each controller; bandwidth as DWORD loads and stores (MPBT stores a line
+ * at a time) over 64 KiB on MC0. */
+static void dram_published(void)
+{
+    static const double rd[4] = {97, 121, 105, 134};
+    static const double uc[4] = {779, 972, 843, 1069};
+    static const double mp[4] = {122, 146, 134, 158};
+    const size_t MiB = 1u << 20, BW = 64u << 10;
+    uint32_t L = hal->chip.line_bytes, v = 0;
+    unsigned char buf[64] = {0};
+    char what[64];
+    uint64_t t0;
+    double sum = 0;
+
+    for (int mc = 0; mc < 4 && mc < hal->chip.nmc; mc++) {
+        size_t u = 1 * MiB + (size_t)mc * 4096, m = 2 * MiB + (size_t)mc * 4096;
+
+        ok_map(u, 4096, RCK_MAP_UNCACHED, mc);
+        ok_map(m, 4096, RCK_MAP_MPBT, mc);
+        sum = 0;
+        for (int i = 0; i < 16; i++) {
+            t0 = now();
+            ok(rck_hal_shm_read(hal, u + (size_t)i * L, &v, 4), "shm_read");
+            sum += (double)(now() - t0 - ovh);
+        }
+        snprintf(what, sizeof(what), "DWORD read uncached, MC%d", mc);
+        expect_pub(what, sum / 16, rd[mc]);
+        sum = 0;
+        for (int i = 0; i < 16; i++) {
+            t0 = now();
+            for (uint32_t d = 0; d < L / 4; d++)
+                ok(rck_hal_shm_write(hal, u + 2048 + (size_t)i * L + 4 * d,
+                                     buf, 4),
+                   "shm_write");
+            sum += (double)(now() - t0 - ovh);
+        }
+        snprintf(what, sizeof(what), "line as 8 uncached DWORDs, MC%d", mc);
+        expect_pub(what, sum / 16, uc[mc]);
+        sum = 0;
+        for (int i = 0; i < 16; i++) {
+            t0 = now();
+            ok(rck_hal_shm_write(hal, m + (size_t)i * L, buf, L), "write");
+            sum += (double)(now() - t0 - ovh);
+        }
+        snprintf(what, sizeof(what), "line written MPBT, MC%d", mc);
+        expect_pub(what, sum / 16, mp[mc]);
+    }
+
+    /* bandwidth, MC0: one DWORD (or MPBT line) per HAL call, as a loop of
+     * loads and stores on the chip */
+    struct {
+        const char *what;
+        rck_map_t type;
+        size_t off;
+        int write, twice, line;
+        double published;
+    } bw[] = {
+        {"bandwidth L2 hit, read", RCK_MAP_CACHED, 4, 0, 1, 0, 285},
+        {"bandwidth L2 hit, write", RCK_MAP_CACHED, 4, 1, 0, 0, 125},
+        {"bandwidth L2 miss, read", RCK_MAP_CACHED, 5, 0, 0, 0, 20},
+        {"bandwidth L2 miss, write", RCK_MAP_CACHED, 6, 1, 0, 0, 20},
+        {"bandwidth uncached, read", RCK_MAP_UNCACHED, 7, 0, 0, 0, 20},
+        {"bandwidth uncached, write", RCK_MAP_UNCACHED, 7, 1, 0, 0, 20},
+        {"bandwidth MPBT, read", RCK_MAP_MPBT, 8, 0, 0, 0, 115},
+        {"bandwidth MPBT, write", RCK_MAP_MPBT, 8, 1, 0, 1, 125},
+    };
+    for (size_t k = 0; k < sizeof(bw) / sizeof(bw[0]); k++) {
+        size_t base = bw[k].off * MiB, step = bw[k].line ? L : 4;
+
+        ok_map(base, BW, bw[k].type, 0);
+        rck_hal_cl1invmb(hal);
+        for (int pass = 0; pass <= bw[k].twice; pass++) {
+            t0 = now();
+            for (size_t i = 0; i < BW; i += step) {
+                if (bw[k].write)
+                    ok(rck_hal_shm_write(hal, base + i, buf, step), "write");
+                else
+                    ok(rck_hal_shm_read(hal, base + i, &v, 4), "read");
+            }
+            sum = (double)(now() - t0 - ovh);
+        }
+        expect_pub(bw[k].what, mib_s(BW, sum), bw[k].published);
+    }
+
+    /* one read of 64 KiB is charged as the DWORD loads it is made of */
+    t0 = now();
+    {
+        static unsigned char big[64u << 10];
+        ok(rck_hal_shm_read(hal, 7 * MiB, big, BW), "shm_read");
+    }
+    expect_pub("bandwidth uncached, one 64 KiB read", mib_s(BW, now() - t0 - ovh),
+               20);
+    /* a cached line costs nothing more to read again after CL1INVMB (not
+     * MPBT), an MPBT line does */
+    ok(rck_hal_shm_read(hal, 8 * MiB, &v, 4), "read");
+    ok(rck_hal_shm_read(hal, 4 * MiB, &v, 4), "read");
+    rck_hal_cl1invmb(hal);
+    t0 = now();
+    ok(rck_hal_shm_read(hal, 4 * MiB, &v, 4), "read");
+    expect("cached DWORD, L1 hit after CL1INVMB", (double)(now() - t0 - ovh), 1,
+           0);
+    t0 = now();
+    ok(rck_hal_shm_read(hal, 8 * MiB, &v, 4), "read");
+    expect("MPBT DWORD, L1 miss after CL1INVMB", (double)(now() - t0 - ovh),
+           dram_latency(0), 1);
 }
 
 int main(void)
@@ -196,6 +329,8 @@ int main(void)
         expect("DRAM read MC1 (5 hops)", (double)(t1 - t0 - ovh),
                dram_latency(5), 1);
     }
+
+    dram_published();
 
     /* mesh costs are fixed in time: at a slower divider they take fewer
      * of the core's own cycles */

@@ -1,7 +1,7 @@
 # Run a program twice on the sim backend with a deterministic compute model
-# and require byte-identical reports.
+# and require byte-identical reports (and traces, with -DTRACE=1).
 #   -DRCK=rck -DNUES=N -DPROG=program [-DARGS=a,b,c] -DDIR=output dir
-#   [-DCOMPUTE=none]
+#   [-DCOMPUTE=none] [-DTRACE=1]
 set(args)
 if(DEFINED ARGS AND NOT ARGS STREQUAL "")
   string(REPLACE "," ";" args "${ARGS}")
@@ -12,8 +12,12 @@ endif()
 set(ENV{RCK_COMPUTE} "${COMPUTE}")
 foreach(i 1 2)
   set(rep "${DIR}/determinism-${i}.json")
-  file(REMOVE "${rep}")
+  set(trc "${DIR}/trace-${i}.json")
+  file(REMOVE "${rep}" "${trc}")
   set(ENV{RCK_SIM_REPORT} "${rep}")
+  if(TRACE)
+    set(ENV{RCK_SIM_TRACE} "${trc}")
+  endif()
   execute_process(COMMAND ${RCK} run -n ${NUES} --backend sim ${PROG} ${args}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("run ${i}:\n${out}${err}")
@@ -21,10 +25,39 @@ foreach(i 1 2)
     message(FATAL_ERROR "run ${i} failed with ${rc}")
   endif()
   file(READ "${rep}" r${i})
+  if(TRACE)
+    file(READ "${trc}" t${i})
+  endif()
 endforeach()
 if(NOT r1 STREQUAL r2)
   message(FATAL_ERROR "the two reports differ: compare ${DIR}/determinism-1.json and ${DIR}/determinism-2.json")
 endif()
 if(NOT r1 MATCHES "\"ended\": \"ok\"" OR NOT r1 MATCHES "\"simulated_cycles\": [1-9]")
   message(FATAL_ERROR "the report does not describe a complete run")
+endif()
+# the report is JSON with the figures the benchmarks read
+string(JSON hand GET "${r1}" handovers)
+string(JSON nlinks LENGTH "${r1}" mesh_links)
+string(JSON hot GET "${r1}" hottest_link bytes)
+message("hand-overs ${hand}, ${nlinks} directed links, hottest ${hot} bytes")
+if(TRACE)
+  if(NOT t1 STREQUAL t2)
+    message(FATAL_ERROR "the two traces differ: compare ${DIR}/trace-1.json and ${DIR}/trace-2.json")
+  endif()
+  # valid JSON in the Chrome trace-event format Perfetto opens
+  string(JSON unit GET "${t1}" displayTimeUnit)
+  string(JSON nev LENGTH "${t1}" traceEvents)
+  string(JSON first_ph GET "${t1}" traceEvents 0 ph)
+  message("trace: ${nev} events, display unit ${unit}")
+  foreach(want "\"name\": \"RCCE_send\", \"cat\": \"call\", \"ph\": \"X\""
+               "\"name\": \"RCCE_recv\", \"cat\": \"call\", \"ph\": \"X\""
+               "\"name\": \"wait\", \"cat\": \"wait\", \"ph\": \"X\""
+               "\"cat\": \"flow\", \"ph\": \"s\""
+               "\"cat\": \"flow\", \"ph\": \"f\", \"bp\": \"e\""
+               "\"name\": \"thread_name\", \"ph\": \"M\"")
+    string(FIND "${t1}" "${want}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "the trace has no ${want}")
+    endif()
+  endforeach()
 endif()

@@ -34,8 +34,6 @@
  * token's holder needs: measured 6 times slower with 48 cores on 2). */
 #define SIM_SPIN_NS_AUTO 50000
 
-/* A DWORD load that hits in L1 (P54C: one cycle). */
-#define SIM_L1_HIT_CYCLES 1.0
 
 struct rck_job {
     int fd;
@@ -72,7 +70,13 @@ static void seg_layout(const rck_chip_t *c, int nues, size_t shm_bytes,
     h->mc_off = off;
     off += align_up(sizeof(sim_mc_t) * (size_t)c->nmc, 4096);
     h->matrix_off = off;
-    off += align_up(sizeof(uint64_t) * (size_t)nues * nc, 4096);
+    off += align_up(sizeof(sim_pair_t) * (size_t)nues * nc, 4096);
+    h->links_off = off;
+    off += align_up(sizeof(sim_link_t) * (size_t)nues *
+                        (size_t)c->ntiles * SIM_LINK_DIRS,
+                    4096);
+    h->pw_off = off;
+    off += align_up(sizeof(sim_pwq_t) * (size_t)nues, 4096);
     h->mpb_off = off;
     off += align_up((size_t)c->mpb_bytes * nc, 4096);
     h->shm_off = off;
@@ -106,14 +110,6 @@ static uint32_t lut_default(const rck_chip_t *chip, int core, int idx)
     return 0;
 }
 
-static int env_bool(const char *name)
-{
-    const char *s = getenv(name);
-
-    return s != NULL && (!strcasecmp(s, "1") || !strcasecmp(s, "yes") ||
-                         !strcasecmp(s, "true") || !strcasecmp(s, "on"));
-}
-
 /* RCK_SIM_PIN: "off" (default) or a host CPU to pin every core of the run
  * to. Only one core runs at a time, and a futex hand-over on one CPU is a
  * little cheaper than between two (measured 3-5% with 48 cores), but two
@@ -121,12 +117,12 @@ static int env_bool(const char *name)
  * run's hand-overs on one CPU by itself: so no pinning unless asked. */
 static int pin_choice(void)
 {
-    const char *s = getenv("RCK_SIM_PIN");
+    const char *s = rck_config_get("SIM_PIN");
     char *end;
     long v;
 
-    if (s == NULL || *s == '\0' || !strcasecmp(s, "off") ||
-        !strcasecmp(s, "no") || !strcasecmp(s, "auto") || !strcmp(s, "-1"))
+    if (*s == '\0' || !strcasecmp(s, "off") || !strcasecmp(s, "no") ||
+        !strcasecmp(s, "auto") || !strcmp(s, "-1"))
         return -1;
     v = strtol(s, &end, 10);
     if (*end == '\0' && v >= 0 && v < CPU_SETSIZE)
@@ -135,63 +131,88 @@ static int pin_choice(void)
     return -1;
 }
 
+/* A setting that must be a number >= 0 (rck_config_get_int would fall
+ * back to the default on a typo; a simulation setting that is silently
+ * ignored is worse than a run that does not start). */
+static int setting_number(const char *name, const char *what, double max,
+                          double *out)
+{
+    const char *s = rck_config_get(name);
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0' || !(v >= 0) || v > max) {
+        rck_error("RCK_%s='%s' is not %s", name, s, what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* A file name setting; "none"/"off"/empty: no file. */
+static rck_status_t setting_path(const char *name, char *buf, size_t len)
+{
+    const char *s = rck_config_get(name);
+
+    if (*s == '\0' || !strcasecmp(s, "none") || !strcasecmp(s, "off"))
+        s = "";
+    if (strlen(s) >= len) {
+        rck_error("RCK_%s: path too long", name);
+        return RCK_ERR_CONFIG;
+    }
+    snprintf(buf, len, "%s", s);
+    return RCK_OK;
+}
+
 static rck_status_t settings_resolve(sim_hdr_t *h, int nues)
 {
-    const char *rep = getenv("RCK_SIM_REPORT");
-    const char *wd = getenv("RCK_SIM_WATCHDOG");
-    const char *spin = getenv("RCK_SIM_SPIN_NS");
-    const char *la = getenv("RCK_SIM_LOOKAHEAD");
+    const char *spin = rck_config_get("SIM_SPIN_NS");
     rck_status_t st = sim_compute_configure(h);
+    double v;
 
     if (st != RCK_OK)
         return st;
-    h->hazards = env_bool("RCK_SIM_HAZARDS");
+    h->hazards = rck_config_get_bool("SIM_HAZARDS");
+    h->summary = rck_config_get_bool("SIM_SUMMARY");
     h->pin_cpu = pin_choice();
-    h->watchdog_s = 5;
-    if (wd != NULL && *wd != '\0') {
-        char *end;
-        long v = strtol(wd, &end, 10);
-        if (*end != '\0' || v < 0) {
-            rck_error("RCK_SIM_WATCHDOG='%s' is not a number of seconds", wd);
-            return RCK_ERR_CONFIG;
-        }
-        h->watchdog_s = (int32_t)(v > INT32_MAX ? INT32_MAX : v);
-    }
+    if (setting_number("SIM_WATCHDOG", "a number of seconds", INT32_MAX,
+                       &v) != 0)
+        return RCK_ERR_CONFIG;
+    h->watchdog_s = (int32_t)v;
     h->spin_ns = -1;
-    if (spin != NULL && *spin != '\0' && strcasecmp(spin, "auto") != 0) {
-        char *end;
-        long long v = strtoll(spin, &end, 10);
-        if (*end != '\0' || v < 0) {
-            rck_error("RCK_SIM_SPIN_NS='%s' is not auto or a number of "
-                      "nanoseconds",
-                      spin);
+    if (*spin != '\0' && strcasecmp(spin, "auto") != 0) {
+        if (setting_number("SIM_SPIN_NS", "auto or a number of nanoseconds",
+                           1e15, &v) != 0)
             return RCK_ERR_CONFIG;
-        }
-        h->spin_ns = v;
+        h->spin_ns = (int64_t)v;
     }
     if (h->spin_ns < 0)
         h->spin_ns = h->pin_cpu < 0 && nues <= sysconf(_SC_NPROCESSORS_ONLN)
                          ? SIM_SPIN_NS_AUTO
                          : 0;
-    if (la != NULL && *la != '\0') {
-        char *end;
-        double v = strtod(la, &end);
-        if (*end != '\0' || !(v >= 0) || v > 1e12) {
-            rck_error("RCK_SIM_LOOKAHEAD='%s' is not a number of cycles", la);
+    if (setting_number("SIM_LOOKAHEAD", "a number of cycles", 1e12, &v) != 0)
+        return RCK_ERR_CONFIG;
+    h->lookahead = sim_ticks(v);
+    st = setting_path("SIM_REPORT", h->report_path, sizeof(h->report_path));
+    if (st == RCK_OK)
+        st = setting_path("SIM_TRACE", h->trace_path, sizeof(h->trace_path));
+    if (st == RCK_OK && h->trace_path[0] != '\0' && h->trace_path[0] != '/') {
+        /* the cores write their parts themselves, wherever they run */
+        char cwd[SIM_PATH_LEN];
+        if (getcwd(cwd, sizeof(cwd)) == NULL ||
+            strlen(cwd) + strlen(h->trace_path) + 2 > sizeof(h->trace_path)) {
+            rck_error("RCK_SIM_TRACE: cannot make '%s' an absolute path",
+                      h->trace_path);
             return RCK_ERR_CONFIG;
         }
-        h->lookahead = sim_ticks(v);
+        memmove(h->trace_path + strlen(cwd) + 1, h->trace_path,
+                strlen(h->trace_path) + 1);
+        memcpy(h->trace_path, cwd, strlen(cwd));
+        h->trace_path[strlen(cwd)] = '/';
     }
-    if (rep == NULL || *rep == '\0')
-        rep = "rck-sim-report.json";
-    if (!strcasecmp(rep, "none") || !strcasecmp(rep, "off"))
-        rep = "";
-    if (strlen(rep) >= sizeof(h->report_path)) {
-        rck_error("RCK_SIM_REPORT: path too long");
-        return RCK_ERR_CONFIG;
-    }
-    snprintf(h->report_path, sizeof(h->report_path), "%s", rep);
-    return RCK_OK;
+    return st;
 }
 
 static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
@@ -225,6 +246,8 @@ static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
     }
     for (size_t i = 0; i < nc * nc; i++)
         gic[i] = SIM_INF;
+    for (int i = 0; i < RCK_CHIP_MAX_CORES; i++)
+        h->pend_t[i] = SIM_INF;
     for (int i = 0; i < nues; i++) {
         cs[cores[i]].ue = i;
         u[i].wake = SIM_INF;
@@ -355,6 +378,28 @@ static void advance_cycles(sim_t *s, double cycles, int cat)
     advance(s, sim_core_ticks(s->chip, my_fdiv(s), cycles), cat);
 }
 
+static int mc_of(sim_t *s, size_t off, int mc)
+{
+    return mc == RCK_MC_INTERLEAVE ? sim_mc_of_shm(s->chip, off) : mc;
+}
+
+static inline uint64_t shm_l1_idx(sim_t *s, uint64_t line)
+{
+    return (uint64_t)s->chip->ncores * s->lines_per_mpb + line;
+}
+
+/* A request and its answer between this core and @p tile: @p out bytes of
+ * data go there, @p back bytes come back. */
+static void mesh_xfer(sim_t *s, int tile, uint64_t out, uint64_t back)
+{
+    int me = rck_chip_tile(s->chip, s->core);
+
+    if (tile == me)
+        return;
+    sim_mesh_route(s->chip, s->links, me, tile, out);
+    sim_mesh_route(s->chip, s->links, tile, me, back);
+}
+
 /* ---- entry and exit of every HAL call ---- */
 
 static void enter(sim_t *s)
@@ -388,6 +433,7 @@ static int begin(sim_t *s)
     enter(s);
     if (sim_engine_order(s) != RCK_OK)
         return -1;
+    s->order_vt = s->me->vt;
     if (s->hdr->nparked_shm > 0)
         poll_shm_waiters(s);
     return 0;
@@ -442,27 +488,57 @@ static uint64_t cond_vis(sim_t *s, const rck_hal_cond_t *c)
     }
 }
 
-/* One poll of a condition by @p core: CL1INVMB and a DWORD read of the
- * MPB, a read of the TAS register, or an uncached DRAM read. */
-static uint64_t cond_poll_cost(sim_t *s, int core, const rck_hal_cond_t *c)
+/* One poll of a condition by this core: CL1INVMB and a DWORD read of the
+ * MPB, a read of the TAS register, or an uncached DWORD read of shared
+ * DRAM from the word's controller (under this core's map). The waiter
+ * publishes it with its wait (sim_ue_t.poll), so that a writer can wake
+ * it at the right time. */
+static uint64_t cond_poll_cost(sim_t *s, const rck_hal_cond_t *c)
 {
     const rck_chip_t *ch = s->chip;
-    int fdiv = (int)s->cores[core].fdiv;
+    int fdiv = my_fdiv(s);
 
     switch (c->space) {
     case RCK_SPACE_MPB:
         return sim_core_ticks(ch, fdiv, ch->cost_cl1invmb) +
-               sim_cost_dword_read(ch, core, c->core);
+               sim_cost_dword_read(ch, s->core, c->core);
     case RCK_SPACE_TAS:
-        return sim_cost_dword_read(ch, core, c->core);
+        return sim_cost_dword_read(ch, s->core, c->core);
     case RCK_SPACE_SHM: {
-        int mc = sim_mc_of_shm(ch, c->offset);
-        return sim_dram_latency(
-            ch, core, fdiv,
-            sim_hops_to_tile(ch, core, ch->mc[mc].x, ch->mc[mc].y));
+        int type, mc;
+        size_t until;
+        sim_tx_cost_t k;
+
+        sim_map_lookup(&s->map, c->offset, &type, &mc, &until);
+        mc = mc_of(s, c->offset, mc);
+        sim_cost_tx(ch, fdiv,
+                    sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y),
+                    SIM_TX_DW_READ, &k);
+        return k.before + 2 * k.one_way + k.mem;
     }
     }
     return 0;
+}
+
+/* The mesh traffic of one poll (when the wait is satisfied). */
+static void cond_poll_traffic(sim_t *s, const rck_hal_cond_t *c)
+{
+    switch (c->space) {
+    case RCK_SPACE_MPB:
+        mesh_xfer(s, rck_chip_tile(s->chip, c->core), 0, s->chip->line_bytes);
+        break;
+    case RCK_SPACE_TAS:
+        mesh_xfer(s, rck_chip_tile(s->chip, c->core), 0, 4);
+        break;
+    case RCK_SPACE_SHM: {
+        int type, mc;
+        size_t until;
+
+        sim_map_lookup(&s->map, c->offset, &type, &mc, &until);
+        mesh_xfer(s, sim_tile_of_mc(s->chip, mc_of(s, c->offset, mc)), 0, 4);
+        break;
+    }
+    }
 }
 
 static int ue_has_shm(const sim_ue_t *u)
@@ -489,7 +565,7 @@ static void try_wake(sim_t *s, int w, uint64_t not_before)
         return;
     }
     t = sim_max(sim_max(u->vt, not_before), cond_vis(s, &u->conds[i])) +
-        cond_poll_cost(s, s->hdr->ue_core[w], &u->conds[i]);
+        u->poll[i];
     sim_engine_wake(s, w, t, i);
 }
 
@@ -536,6 +612,172 @@ static void poll_shm_waiters(sim_t *s)
             ue_has_shm(u))
             try_wake(s, w, s->me->vt);
     }
+}
+
+/* ---- the segment seen from a process ---- */
+
+void sim_view_init(sim_t *v, sim_hdr_t *h)
+{
+    memset(v, 0, sizeof(*v));
+    v->fd = -1;
+    v->perf_fd = -1;
+    v->hdr = h;
+    v->ues = sim_hdr_ues(h);
+    v->cores = sim_hdr_cores(h);
+    v->gic = (uint64_t *)((char *)h + h->gic_off);
+    v->counters = (_Atomic int32_t *)((char *)h + h->counters_off);
+    v->vis = (uint64_t *)((char *)h + h->vis_off);
+    v->mcs = sim_hdr_mcs(h);
+    v->matrix = sim_hdr_matrix(h);
+    v->mpb = sim_hdr_mpb(h);
+    v->shm = sim_hdr_shm(h);
+    v->chip = &h->chip;
+    v->lines_per_mpb = v->chip->mpb_bytes / v->chip->line_bytes;
+    v->ue = -1;
+    v->core = -1;
+    v->hz_vt = SIM_INF;
+    v->hz_ue = INT_MAX;
+}
+
+/* ---- lazy writes (invariant 5 in sim_internal.h) ---- */
+
+int sim_pending_first(sim_hdr_t *h, uint64_t *t, int *ue)
+{
+    uint64_t bt = SIM_INF;
+    int best = -1;
+
+    if (h->npending == 0)
+        return 0;
+    for (int i = 0; i < (int)h->nues; i++) {
+        if (h->pend_t[i] < bt) {
+            bt = h->pend_t[i];
+            best = i;
+        }
+    }
+    *t = bt;
+    *ue = best;
+    return best >= 0;
+}
+
+/* The effect of one queued write of UE @p ue, at its key. */
+static void pending_do(sim_t *s, int ue, const sim_pw_t *w,
+                       const unsigned char *data)
+{
+    const rck_chip_t *ch = s->chip;
+    uint32_t L = ch->line_bytes, off = w->off, len = w->len;
+    uint64_t when = w->t;
+
+    (void)ue;
+    if (w->kind == SIM_PW_TAS) {
+        atomic_store(&s->cores[w->core].tas, 0);
+        s->cores[w->core].tas_vis = w->t + w->per;
+        notify(s, RCK_SPACE_TAS, w->core, 0, 4);
+        return;
+    }
+    memcpy(mpb_at(s, w->core, off), data, len);
+    while (len > 0) {
+        uint32_t n = L - off % L < len ? L - off % L : len;
+        uint64_t idx = (uint64_t)w->core * s->lines_per_mpb + off / L;
+        when += w->per;
+        s->vis[idx] = sim_max(s->vis[idx], when);
+        off += n;
+        len -= n;
+    }
+    /* this may wake the writer itself: it may have parked (lazily, on
+     * memory without this write) on a word it wrote */
+    notify(s, RCK_SPACE_MPB, w->core, w->off, w->len);
+}
+
+void sim_pending_apply(sim_t *s, uint64_t t, int ue)
+{
+    sim_hdr_t *h = s->hdr;
+    uint64_t pt;
+    int pu;
+
+    while (sim_pending_first(h, &pt, &pu) &&
+           (pt < t || (pt == t && pu <= ue))) {
+        sim_pwq_t *q = sim_hdr_pwq(h, pu);
+        sim_pw_t w = q->e[q->head % SIM_PW_SLOTS];
+
+        pending_do(s, pu, &w, q->data + w.data);
+        q->head++;
+        q->dhead = w.dend;
+        h->npending--;
+        h->pend_t[pu] =
+            q->head == q->tail ? SIM_INF : q->e[q->head % SIM_PW_SLOTS].t;
+    }
+}
+
+/* Room in @p q for a write of @p len bytes; *skip: bytes to leave at the
+ * end of the data ring so that the data is contiguous. */
+static int pending_fits(const sim_pwq_t *q, uint32_t len, uint64_t *skip)
+{
+    uint64_t pos = q->dtail % SIM_PW_DATA;
+
+    *skip = pos + len > SIM_PW_DATA ? SIM_PW_DATA - pos : 0;
+    return q->tail - q->head < SIM_PW_SLOTS && len <= SIM_PW_DATA / 2 &&
+           q->dtail + *skip + len - q->dhead <= SIM_PW_DATA;
+}
+
+/* Queue a write of this core at its current time (write_begin said it
+ * fits). */
+static void pending_push(sim_t *s, int kind, int core, uint32_t off,
+                         const void *data, uint32_t len, uint64_t per)
+{
+    sim_hdr_t *h = s->hdr;
+    sim_pwq_t *q = sim_hdr_pwq(h, s->ue);
+    uint64_t skip;
+    sim_pw_t *w;
+
+    pending_fits(q, len, &skip);
+    q->dtail += skip;
+    w = &q->e[q->tail % SIM_PW_SLOTS];
+    w->t = s->me->vt;
+    w->per = per;
+    w->kind = kind;
+    w->core = core;
+    w->off = off;
+    w->len = len;
+    w->data = (uint32_t)(q->dtail % SIM_PW_DATA);
+    if (len > 0)
+        memcpy(q->data + w->data, data, len);
+    q->dtail += len;
+    w->dend = q->dtail;
+    if (q->head == q->tail)
+        h->pend_t[s->ue] = w->t;
+    q->tail++;
+    h->npending++;
+    h->lazy_writes++;
+}
+
+/* Enter a call that only writes. @return 1 when the write is to be
+ * queued (this core is not the earliest; nothing is ordered), 0 when it
+ * is to be done now, in order (begin()'s work done). */
+static int write_begin(sim_t *s, uint32_t len)
+{
+    sim_hdr_t *h = s->hdr;
+    uint64_t skip;
+
+    enter(s);
+    if (s->unordered || atomic_load_explicit(&h->abort,
+                                             memory_order_relaxed) != 0 ||
+        h->lookahead > 0)
+        goto ordered;
+    if (sim_before(s->me->vt, s->ue, s->hz_vt, s->hz_ue)) {
+        if (h->npending > 0)
+            sim_pending_apply(s, s->me->vt, s->ue);
+        if (sim_before(s->me->vt, s->ue, s->hz_vt, s->hz_ue))
+            goto ordered; /* the earliest: no need to queue */
+    }
+    if (pending_fits(sim_hdr_pwq(h, s->ue), len, &skip))
+        return 1;
+ordered:
+    if (sim_engine_order(s) != RCK_OK)
+        return 0;
+    s->order_vt = s->me->vt;
+    if (h->nparked_shm > 0)
+        poll_shm_waiters(s);
+    return 0;
 }
 
 /* ---- attach ---- */
@@ -626,18 +868,12 @@ static rck_status_t sim_attach(rck_hal_t *hal)
         st = RCK_ERR_NOMEM;
         goto err_close;
     }
-    s->hdr = map;
-    s->ues = sim_hdr_ues(map);
-    s->cores = sim_hdr_cores(map);
-    s->gic = (uint64_t *)((char *)map + hdr.gic_off);
-    s->counters = (_Atomic int32_t *)((char *)map + hdr.counters_off);
-    s->vis = (uint64_t *)((char *)map + hdr.vis_off);
-    s->mcs = sim_hdr_mcs(map);
-    s->matrix = sim_hdr_matrix(map);
-    s->mpb = sim_hdr_mpb(map);
-    s->shm = sim_hdr_shm(map);
-    s->chip = &s->hdr->chip;
-    s->lines_per_mpb = s->chip->mpb_bytes / s->chip->line_bytes;
+    {
+        int fd = s->fd, pfd = s->perf_fd;
+        sim_view_init(s, map);
+        s->fd = fd;
+        s->perf_fd = pfd;
+    }
     if (hal->ue < 0 || hal->ue >= (int)hdr.nues) {
         rck_error("RCK_UE=%d outside the job's %u UEs", hal->ue, hdr.nues);
         st = RCK_ERR_CONFIG;
@@ -646,8 +882,12 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     s->ue = hal->ue;
     s->core = s->hdr->ue_core[s->ue];
     s->me = &s->ues[s->ue];
-    s->last_shm_mc = -1;
     s->ctx_peer = -1;
+    s->links = sim_hdr_links(map) + (size_t)s->ue *
+                                        (size_t)s->chip->ntiles *
+                                        SIM_LINK_DIRS;
+    sim_l2_init(&s->l2, s->chip);
+    sim_map_init(&s->map);
     if (atomic_load(&s->me->state) != UE_ABSENT) {
         rck_error("UE %d is attached twice", s->ue);
         st = RCK_ERR_STATE;
@@ -680,6 +920,7 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     }
     sim_engine_horizon(s);
     sim_compute_init(s);
+    sim_trace_open(s);
     atomic_store(&s->me->last_host_ns, sim_host_ns());
     sim_live = s;
     if (!atexit_done) {
@@ -690,6 +931,7 @@ static rck_status_t sim_attach(rck_hal_t *hal)
 
 err_l1:
     sim_l1_fini(&s->l1);
+    sim_map_fini(&s->map);
 err_unmap:
     munmap(map, hdr.seg_bytes);
 err_close:
@@ -707,6 +949,7 @@ static void sim_quit(sim_t *s, uint32_t end)
     sim_engine_leave(s, end);
     s->detached = 1;
     atomic_store(&s->me->in_hal, 0);
+    sim_trace_close(s);
     if (s->hdr->private_job)
         sim_report_write(s->hdr);
 }
@@ -723,6 +966,8 @@ static void sim_detach(rck_hal_t *hal)
         sim_live = NULL;
     sim_compute_fini(s);
     sim_l1_fini(&s->l1);
+    sim_l2_fini(&s->l2);
+    sim_map_fini(&s->map);
     munmap(s->hdr, s->hdr->seg_bytes);
     close(s->fd);
     free(s);
@@ -752,16 +997,18 @@ static rck_status_t sim_mpb_map(rck_hal_t *hal, int core, void **base)
     return RCK_OK;
 }
 
-static void hazard(sim_t *s, int target, uint32_t off)
+/* A stale read at @p off of core @p target's MPB, or of shared DRAM when
+ * @p target < 0. */
+static void hazard(sim_t *s, int target, size_t off)
 {
     sim_ue_t *me = s->me;
     const char *ctx = s->ctx_call != NULL ? s->ctx_call : "";
-    uint32_t line = off / s->chip->line_bytes * s->chip->line_bytes;
+    size_t line = off / s->chip->line_bytes * s->chip->line_bytes;
 
     me->stale_reads++;
     for (uint32_t i = 0; i < me->nhaz; i++) {
         sim_hazard_t *z = &me->haz[i];
-        if ((int)z->target == target &&
+        if (z->target == target &&
             z->off / s->chip->line_bytes * s->chip->line_bytes == line &&
             z->peer == s->ctx_peer && !strncmp(z->ctx, ctx, SIM_CTX_LEN - 1)) {
             z->count++;
@@ -770,13 +1017,18 @@ static void hazard(sim_t *s, int target, uint32_t off)
     }
     if (me->nhaz < SIM_MAX_HAZARDS) {
         sim_hazard_t *z = &me->haz[me->nhaz++];
-        z->target = (uint32_t)target;
+        z->target = target;
         z->off = off;
         z->count = 1;
         z->first_tick = me->vt;
         z->peer = s->ctx_peer;
         snprintf(z->ctx, sizeof(z->ctx), "%s", ctx);
     }
+}
+
+static void shm_hazard(sim_t *s, size_t off)
+{
+    hazard(s, -1, off);
 }
 
 /* Read through this core's L1: a cached line is returned as cached (stale
@@ -809,7 +1061,8 @@ static uint64_t read_l1(sim_t *s, int target, uint32_t off,
             memcpy(dst, c + lo, n);
             cost += dwords * hit;
         } else {
-            sim_l1_fill(&s->l1, idx, mem);
+            sim_l1_fill(&s->l1, idx, mem, 1);
+            mesh_xfer(s, rck_chip_tile(ch, target), 0, L);
             memcpy(dst, mem + lo, n);
             cost += miss + (dwords - 1) * hit;
             s->me->l1_misses++;
@@ -826,31 +1079,40 @@ static uint64_t read_l1(sim_t *s, int target, uint32_t off,
  * miss does not allocate). One line write per line touched, back to back;
  * each line becomes visible when its write completes. @return the cost. */
 static uint64_t write_lines(sim_t *s, int target, uint32_t off,
-                            const unsigned char *src, size_t len)
+                            const unsigned char *src, size_t len, int lazy)
 {
     const rck_chip_t *ch = s->chip;
-    uint32_t L = ch->line_bytes;
+    uint32_t L = ch->line_bytes, off0 = off;
     uint64_t per = sim_cost_line_write(ch, s->core, target);
-    uint64_t when = s->me->vt;
+    uint64_t when = s->me->vt, bytes = len;
+    const unsigned char *src0 = src;
 
-    s->matrix[(size_t)s->ue * (size_t)ch->ncores + (size_t)target] += len;
+    s->matrix[(size_t)s->ue * (size_t)ch->ncores + (size_t)target].bytes +=
+        len;
+    s->matrix[(size_t)s->ue * (size_t)ch->ncores + (size_t)target].writes++;
     while (len > 0) {
         uint32_t lo = off % L;
         uint32_t n = len < L - lo ? (uint32_t)len : L - lo;
         uint64_t idx = (uint64_t)target * s->lines_per_mpb + off / L;
         unsigned char *c = sim_l1_find(&s->l1, idx);
 
-        memcpy(mpb_at(s, target, off), src, n);
+        if (!lazy)
+            memcpy(mpb_at(s, target, off), src, n);
         if (c != NULL)
             memcpy(c + lo, src, n);
+        mesh_xfer(s, rck_chip_tile(ch, target), n, 0);
         when += per;
-        if (!s->unordered)
+        if (!s->unordered && !lazy)
             s->vis[idx] = sim_max(s->vis[idx], when);
         s->me->mpb_lines_written++;
         src += n;
         off += n;
         len -= n;
     }
+    if (lazy)
+        pending_push(s, SIM_PW_MPB, target, off0, src0, (uint32_t)bytes, per);
+    if (target != s->core && s->trace.fp != NULL)
+        sim_trace_flow(s, "MPB write", target, s->me->vt, when, bytes);
     return when - s->me->vt;
 }
 
@@ -859,9 +1121,12 @@ static rck_status_t sim_mpb_write(rck_hal_t *hal, int core, uint32_t off,
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    advance(s, write_lines(s, core, off, src, len), CAT_MPB);
-    notify(s, RCK_SPACE_MPB, core, off, len);
+    if (write_begin(s, (uint32_t)len)) {
+        advance(s, write_lines(s, core, off, src, len, 1), CAT_MPB);
+    } else {
+        advance(s, write_lines(s, core, off, src, len, 0), CAT_MPB);
+        notify(s, RCK_SPACE_MPB, core, off, len);
+    }
     leave(s);
     return RCK_OK;
 }
@@ -888,7 +1153,7 @@ static rck_status_t sim_mpb_copy(rck_hal_t *hal, int dst_core,
         return RCK_ERR_NOMEM;
     begin(s);
     advance(s, read_l1(s, src_core, src_off, buf, len), CAT_MPB);
-    advance(s, write_lines(s, dst_core, dst_off, buf, len), CAT_MPB);
+    advance(s, write_lines(s, dst_core, dst_off, buf, len, 0), CAT_MPB);
     notify(s, RCK_SPACE_MPB, dst_core, dst_off, len);
     leave(s);
     free(buf);
@@ -900,10 +1165,16 @@ static rck_status_t sim_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    advance(s, write_lines(s, core, off, (const unsigned char *)&value, 4),
-            CAT_MPB);
-    notify(s, RCK_SPACE_MPB, core, off, 4);
+    if (write_begin(s, 4)) {
+        advance(s,
+                write_lines(s, core, off, (const unsigned char *)&value, 4, 1),
+                CAT_MPB);
+    } else {
+        advance(s,
+                write_lines(s, core, off, (const unsigned char *)&value, 4, 0),
+                CAT_MPB);
+        notify(s, RCK_SPACE_MPB, core, off, 4);
+    }
     leave(s);
     return RCK_OK;
 }
@@ -951,6 +1222,7 @@ static rck_status_t sim_tas_try(rck_hal_t *hal, int core, int *acquired)
     *acquired = atomic_exchange(&s->cores[core].tas, 1) == 0;
     if (*acquired)
         notify(s, RCK_SPACE_TAS, core, 0, 4);
+    mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
     advance(s, sim_cost_dword_read(s->chip, s->core, core), CAT_OTHER);
     leave(s);
     return RCK_OK;
@@ -961,13 +1233,18 @@ static rck_status_t sim_tas_release(rck_hal_t *hal, int core)
     sim_t *s = sim_of(hal);
     uint64_t cost;
 
-    begin(s);
     cost = sim_cost_line_write(s->chip, s->core, core);
-    atomic_store(&s->cores[core].tas, 0);
-    if (!s->unordered)
-        s->cores[core].tas_vis = s->me->vt + cost;
-    advance(s, cost, CAT_OTHER);
-    notify(s, RCK_SPACE_TAS, core, 0, 4);
+    mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
+    if (write_begin(s, 0)) {
+        pending_push(s, SIM_PW_TAS, core, 0, NULL, 0, cost);
+        advance(s, cost, CAT_OTHER);
+    } else {
+        atomic_store(&s->cores[core].tas, 0);
+        if (!s->unordered)
+            s->cores[core].tas_vis = s->me->vt + cost;
+        advance(s, cost, CAT_OTHER);
+        notify(s, RCK_SPACE_TAS, core, 0, 4);
+    }
     leave(s);
     return RCK_OK;
 }
@@ -997,6 +1274,14 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
                                : sim_cost_fpga(s->chip, s->core, my_fdiv(s));
     at = s->me->vt + sim_cost_irq_delivery(s->chip, s->core, core);
     if (kind == RCK_IRQ_PIN) {
+        mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
+    } else {
+        int sif = sim_tile_of_sif(s->chip);
+        mesh_xfer(s, sif, 4, 0);
+        sim_mesh_route(s->chip, s->links, sif, rck_chip_tile(s->chip, core),
+                       4);
+    }
+    if (kind == RCK_IRQ_PIN) {
         if (c->pin_at != SIM_INF)
             rck_debug("interrupt to core %d lost: one is already pending",
                       core);
@@ -1022,6 +1307,10 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
             sim_engine_wake(s, c->ue, t, u->sat_which);
         }
     }
+    if (s->trace.fp != NULL)
+        sim_trace_flow(s, kind == RCK_IRQ_PIN ? "interrupt (pin)"
+                                              : "interrupt (GIC)",
+                       core, s->me->vt, at, 0);
     advance(s, cost, CAT_OTHER);
     leave(s);
     return RCK_OK;
@@ -1085,6 +1374,8 @@ static void wait_publish(sim_t *s, const rck_hal_cond_t *conds, int nc,
 
     if (nc > 0)
         memcpy(me->conds, conds, sizeof(*conds) * (size_t)nc);
+    for (int i = 0; i < nc; i++)
+        me->poll[i] = cond_poll_cost(s, &conds[i]);
     me->nconds = nc;
     me->park_flags = ((flags & RCK_WAIT_IRQ) ? PARK_IRQ : 0) |
                      (hal->irq_handler != NULL ? PARK_HANDLER : 0);
@@ -1156,6 +1447,26 @@ static uint64_t ns_to_ticks(const rck_chip_t *c, int64_t ns)
     return t >= 1.8e19 ? SIM_INF - 1 : (uint64_t)t;
 }
 
+/* A wait that blocked, as a slice of the trace. */
+static void trace_wait(sim_t *s, const rck_hal_cond_t *conds, int nc,
+                       uint64_t start, rck_status_t st)
+{
+    char args[160], what[96] = "an interrupt";
+
+    if (nc > 0 && conds[0].space == RCK_SPACE_MPB)
+        snprintf(what, sizeof(what), "MPB word of core %d at 0x%x",
+                 conds[0].core, conds[0].offset);
+    else if (nc > 0 && conds[0].space == RCK_SPACE_TAS)
+        snprintf(what, sizeof(what), "TAS register of core %d",
+                 conds[0].core);
+    else if (nc > 0)
+        snprintf(what, sizeof(what), "shared DRAM word at 0x%x",
+                 conds[0].offset);
+    snprintf(args, sizeof(args), "{\"for\": \"%s%s\", \"result\": \"%s\"}",
+             what, nc > 1 ? " (or others)" : "", rck_status_string(st));
+    sim_trace_slice(s, "wait", "wait", start, s->me->vt, args);
+}
+
 static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                              int nc, unsigned flags, int64_t timeout_ns,
                              int *which)
@@ -1164,7 +1475,7 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     sim_ue_t *me = s->me;
     int want_irq = (flags & RCK_WAIT_IRQ) != 0;
     uint64_t start, deadline;
-    int woke = 0;
+    int woke = 0, parked = 0;
     rck_status_t st;
 
     if (nc > SIM_MAX_CONDS) {
@@ -1204,8 +1515,9 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             if (!woke)
                 advance_to(s,
                            sim_max(me->vt, cond_vis(s, &conds[i])) +
-                               cond_poll_cost(s, s->core, &conds[i]),
+                               cond_poll_cost(s, &conds[i]),
                            CAT_WAIT);
+            cond_poll_traffic(s, &conds[i]);
             /* The wait polls as RCCE does: CL1INVMB, then read. */
             if (conds_have_mpb(conds, nc))
                 sim_l1_invalidate(&s->l1);
@@ -1226,6 +1538,7 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                                             me->vt));
         me->wake = me->park_wake;
         atomic_store(&me->state, UE_PARK);
+        parked = 1;
         st = sim_engine_park(s);
         if (st != RCK_OK) {
             atomic_store(&me->end, st == RCK_ERR_DEADLOCK ? UE_END_DEADLOCK
@@ -1237,18 +1550,28 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         advance_to(s, me->wake, CAT_WAIT);
         atomic_store(&me->state, UE_RUN);
     }
+    if (parked && s->trace.fp != NULL)
+        trace_wait(s, conds, nc, start, st);
     leave(s);
     return st;
 }
 
 /* ---- counters, LUT, shared DRAM ---- */
 
+/* A register access in the system FPGA (GIC counters, global timestamp,
+ * voltage): a request and its answer through the system interface. */
+static void fpga_access(sim_t *s)
+{
+    mesh_xfer(s, sim_tile_of_sif(s->chip), 4, 4);
+    advance(s, sim_cost_fpga(s->chip, s->core, my_fdiv(s)), CAT_OTHER);
+}
+
 static rck_status_t sim_gtsc_read(rck_hal_t *hal, uint64_t *ticks)
 {
     sim_t *s = sim_of(hal);
 
     enter(s);
-    advance(s, sim_cost_fpga(s->chip, s->core, my_fdiv(s)), CAT_OTHER);
+    fpga_access(s);
     *ticks = (uint64_t)((double)s->me->vt / (double)SIM_TICKS *
                         s->chip->mesh_mhz / s->chip->core_mhz);
     leave(s);
@@ -1261,7 +1584,7 @@ static rck_status_t sim_atomic_inc(rck_hal_t *hal, int ctr, int32_t *old)
 
     begin(s);
     *old = atomic_fetch_add(&s->counters[ctr], 1);
-    advance(s, sim_cost_fpga(s->chip, s->core, my_fdiv(s)), CAT_OTHER);
+    fpga_access(s);
     leave(s);
     return RCK_OK;
 }
@@ -1272,7 +1595,7 @@ static rck_status_t sim_atomic_read(rck_hal_t *hal, int ctr, int32_t *value)
 
     begin(s);
     *value = atomic_load(&s->counters[ctr]);
-    advance(s, sim_cost_fpga(s->chip, s->core, my_fdiv(s)), CAT_OTHER);
+    fpga_access(s);
     leave(s);
     return RCK_OK;
 }
@@ -1283,7 +1606,7 @@ static rck_status_t sim_atomic_write(rck_hal_t *hal, int ctr, int32_t value)
 
     begin(s);
     atomic_store(&s->counters[ctr], value);
-    advance(s, sim_cost_fpga(s->chip, s->core, my_fdiv(s)), CAT_OTHER);
+    fpga_access(s);
     leave(s);
     return RCK_OK;
 }
@@ -1295,6 +1618,7 @@ static rck_status_t sim_lut_read(rck_hal_t *hal, int core, int idx,
 
     begin(s);
     *entry = s->cores[core].lut[idx];
+    mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
     advance(s, sim_cost_dword_read(s->chip, s->core, core), CAT_OTHER);
     leave(s);
     return RCK_OK;
@@ -1307,6 +1631,7 @@ static rck_status_t sim_lut_write(rck_hal_t *hal, int core, int idx,
 
     begin(s);
     s->cores[core].lut[idx] = entry;
+    mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
     advance(s, sim_cost_line_write(s->chip, s->core, core), CAT_OTHER);
     leave(s);
     return RCK_OK;
@@ -1315,7 +1640,13 @@ static rck_status_t sim_lut_write(rck_hal_t *hal, int core, int idx,
 static rck_status_t sim_shm_set_map(rck_hal_t *hal, size_t off, size_t len,
                                     rck_map_t type, int mc)
 {
-    return rck_hal_unsupported();
+    sim_t *s = sim_of(hal);
+    rck_status_t st;
+
+    enter(s);
+    st = sim_map_set(&s->map, off, len, (int)type, mc);
+    leave(s);
+    return st;
 }
 
 static rck_status_t sim_shm_map(rck_hal_t *hal, void **base, size_t *len)
@@ -1327,50 +1658,317 @@ static rck_status_t sim_shm_map(rck_hal_t *hal, void **base, size_t *len)
     return RCK_OK;
 }
 
-/* Lines of [off, off + len) one after the other through their memory
- * controllers (the window is interleaved over them). */
-static void dram_lines(sim_t *s, size_t off, size_t len)
+/*
+ * Shared DRAM through this core's map. A HAL call is charged as the
+ * sequence of accesses the core makes (docs/SIM.md, "Shared DRAM"):
+ * uncached, one DWORD transaction per DWORD touched; MPBT, a line fill per
+ * line missing in L1 and a line through the WCB per line written; cached,
+ * L1, then L2, then memory, with write-around. Transactions of one kind
+ * leave the core at least their published-bandwidth interval apart; reads
+ * wait for their data (in-order core), the eight DWORD reads of an L2 line
+ * fill have up to two in flight (P54C), and writes complete one at a time.
+ * A long call gets back in line after every SIM_SHM_ORDER_EVERY
+ * transactions, so that the requests of all cores are booked at the
+ * controllers in time order. Measured with 24 cores reading one
+ * controller at once: every transaction in order gives the ideal
+ * work-conserving slowdown (7.2 times alone), every 4th 8.1, every 16th
+ * 8.9 (a controller books first fit, and requests booked ahead of time
+ * leave gaps too short to use) at a fifth of the hand-overs.
+ */
+#define SIM_SHM_ORDER_EVERY 1
+
+/* No request can reach a controller before this any more: the time of
+ * the last ordered event of this core (the earliest core then), less the
+ * lookahead. */
+static uint64_t mc_floor(sim_t *s)
 {
-    uint32_t L = s->chip->line_bytes;
-    size_t first = off / L, last = (off + len - 1) / L;
-    uint64_t t = s->me->vt;
+    uint64_t la = s->hdr->lookahead;
 
-    for (size_t l = first; l <= last; l++) {
-        int mc = sim_mc_of_shm(s->chip, l * L);
-        sim_mc_t scratch = {0, 0, 0};
-        sim_mc_t *m = s->unordered ? &scratch : &s->mcs[mc];
-
-        t = sim_dram_access(s->chip, m, mc, s->core, my_fdiv(s), t);
-        s->last_shm_mc = mc;
-        s->me->dram_lines++;
-    }
-    advance_to(s, t, CAT_DRAM);
+    return s->order_vt > la ? s->order_vt - la : 0;
 }
 
+/* Get back in line in the middle of a long call. */
+static void shm_reorder(sim_t *s, unsigned *count)
+{
+    if (++*count % SIM_SHM_ORDER_EVERY != 0 || s->unordered)
+        return;
+    if (sim_engine_order(s) == RCK_OK)
+        s->order_vt = s->me->vt;
+}
+
+/* One transaction through controller @p mc, leaving the core at @p ready
+ * at the earliest. @return its completion. */
+static uint64_t dram_tx(sim_t *s, int mc, sim_tx_t kind, uint64_t ready,
+                        uint64_t bytes)
+{
+    const rck_chip_t *ch = s->chip;
+    sim_port_t *p = &s->port;
+    int write = kind == SIM_TX_DW_WRITE || kind == SIM_TX_LINE_WRITE;
+    int hops = sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y);
+    sim_mc_t scratch;
+    sim_mc_t *m = &s->mcs[mc];
+    sim_tx_cost_t k;
+    uint64_t start, served, done;
+
+    if (s->unordered) {
+        memset(&scratch, 0, sizeof(scratch));
+        m = &scratch;
+    }
+    sim_cost_tx(ch, my_fdiv(s), hops, kind, &k);
+    start = write ? sim_max(ready, sim_max(p->wr_next, p->wr_done))
+                  : sim_max(ready, p->rd_next);
+    served = sim_mc_reserve(m, start + k.before + k.one_way, k.mem,
+                            mc_floor(s));
+    done = served + k.mem + k.one_way;
+    if (write) {
+        p->wr_start = start;
+        p->wr_next = start + k.interval;
+        p->wr_done = done;
+    } else {
+        p->rd_start = start;
+        p->rd_next = start + k.interval;
+        p->rd_done = sim_max(p->rd_done, done);
+    }
+    mesh_xfer(s, sim_tile_of_mc(ch, mc), write ? bytes : 0,
+              write ? 0 : bytes);
+    s->me->dram_tx++;
+    return done;
+}
+
+static void shm_hazard(sim_t *s, size_t off);
+
+/* Data served from a cache: a stale read if it differs from memory
+ * (unless this core's own dirty L2 line is the newer copy). */
+static void shm_check_stale(sim_t *s, size_t off, const unsigned char *c,
+                            size_t n, int dirty)
+{
+    const unsigned char *mem = s->shm + off;
+
+    if (dirty || memcmp(c, mem, n) == 0)
+        return;
+    for (size_t k = 0; k < n; k++) {
+        if (c[k] != mem[k]) {
+            shm_hazard(s, off + k);
+            return;
+        }
+    }
+}
+
+/* Write a dirty L2 entry back to memory (an eviction): one line through
+ * the write path; the core does not wait for it. */
+static void l2_write_back(sim_t *s, long e)
+{
+    uint32_t L = s->chip->line_bytes;
+    size_t off = (size_t)(s->l2.tag[e] - 1) * L;
+    int type, mc;
+    size_t until;
+
+    memcpy(s->shm + off, s->l2.data + (size_t)e * L, L);
+    s->l2.dirty[e] = 0;
+    sim_map_lookup(&s->map, off, &type, &mc, &until);
+    dram_tx(s, mc_of(s, off, mc), SIM_TX_LINE_WRITE, s->me->vt, L);
+    s->me->l2_writebacks++;
+    notify(s, RCK_SPACE_SHM, 0, (uint32_t)off, L);
+}
+
+/* An L2 miss: the line comes from memory as eight DWORD reads, up to two
+ * in flight. @return when the line is in L1 and L2. */
+static uint64_t l2_fill(sim_t *s, int mc, size_t line_off, uint64_t line,
+                        unsigned *count)
+{
+    uint32_t L = s->chip->line_bytes;
+    uint64_t inflight[2] = {0, 0}, t = s->me->vt, done = t;
+    long e;
+
+    for (uint32_t d = 0; d < L / 4; d++) {
+        uint64_t ready = sim_max(t, inflight[d % 2]);
+        inflight[d % 2] = dram_tx(s, mc, SIM_TX_DW_READ, ready, 4);
+        done = sim_max(done, inflight[d % 2]);
+    }
+    *count += L / 4;
+    e = sim_l2_victim(&s->l2, line);
+    if (e >= 0) {
+        if (s->l2.tag[e] != 0 && s->l2.dirty[e])
+            l2_write_back(s, e);
+        sim_l2_install(&s->l2, e, line, s->shm + line_off);
+    }
+    sim_l1_fill(&s->l1, shm_l1_idx(s, line), s->shm + line_off, 0);
+    return done;
+}
+
+static void shm_read_range(sim_t *s, size_t off, unsigned char *dst,
+                           size_t len)
+{
+    const rck_chip_t *ch = s->chip;
+    uint32_t L = ch->line_bytes;
+    uint64_t hit = sim_core_ticks(ch, my_fdiv(s), SIM_L1_HIT_CYCLES);
+    unsigned count = 0;
+
+    while (len > 0) {
+        int type, mc;
+        size_t until, n;
+
+        sim_map_lookup(&s->map, off, &type, &mc, &until);
+        mc = mc_of(s, off, mc);
+        if (type == RCK_MAP_UNCACHED) {
+            /* one DWORD transaction per DWORD touched */
+            size_t lo = off % 4;
+            n = 4 - lo < len ? 4 - lo : len;
+            if (until - off < n)
+                n = until - off;
+            advance_to(s, dram_tx(s, mc, SIM_TX_DW_READ, s->me->vt, 4),
+                       CAT_DRAM);
+            memcpy(dst, s->shm + off, n);
+            count++;
+        } else {
+            size_t lo = off % L;
+            uint64_t line = off / L, idx = shm_l1_idx(s, line);
+            unsigned char *c = sim_l1_find(&s->l1, idx);
+            uint32_t dwords;
+            long e = -1;
+
+            n = L - lo < len ? L - lo : len;
+            if (until - off < n)
+                n = until - off;
+            dwords = (uint32_t)((lo + n + 3) / 4 - lo / 4);
+            if (type == RCK_MAP_CACHED)
+                e = sim_l2_find(&s->l2, line);
+            if (c != NULL) {
+                shm_check_stale(s, off, c + lo, n, e >= 0 && s->l2.dirty[e]);
+                memcpy(dst, c + lo, n);
+                advance(s, dwords * hit, CAT_DRAM);
+            } else if (type == RCK_MAP_MPBT) {
+                uint64_t t = dram_tx(s, mc, SIM_TX_LINE_READ, s->me->vt, L);
+                sim_l1_fill(&s->l1, idx, s->shm + off - lo, 1);
+                memcpy(dst, s->shm + off, n);
+                advance_to(s, t + (dwords - 1) * hit, CAT_DRAM);
+                s->me->l1_misses++;
+                count++;
+            } else if (e >= 0) {
+                unsigned char *d = s->l2.data + (size_t)e * L;
+                shm_check_stale(s, off, d + lo, n, s->l2.dirty[e]);
+                sim_l1_fill(&s->l1, idx, d, 0);
+                memcpy(dst, d + lo, n);
+                advance(s, sim_cost_l2_fill(ch, my_fdiv(s)) +
+                               (dwords - 1) * hit,
+                        CAT_DRAM);
+                s->me->l2_hits++;
+            } else {
+                uint64_t t = l2_fill(s, mc, off - lo, line, &count);
+                memcpy(dst, s->shm + off, n);
+                advance_to(s, t + (dwords - 1) * hit, CAT_DRAM);
+                s->me->l2_misses++;
+                s->me->l1_misses++;
+            }
+        }
+        dst += n;
+        off += n;
+        len -= n;
+        shm_reorder(s, &count);
+    }
+}
+
+static void shm_write_range(sim_t *s, size_t off, const unsigned char *src,
+                            size_t len)
+{
+    const rck_chip_t *ch = s->chip;
+    uint32_t L = ch->line_bytes;
+    unsigned count = 0;
+
+    while (len > 0) {
+        int type, mc;
+        size_t until, n, lo;
+        uint64_t line;
+        unsigned char *c;
+
+        sim_map_lookup(&s->map, off, &type, &mc, &until);
+        mc = mc_of(s, off, mc);
+        line = off / L;
+        if (type == RCK_MAP_MPBT) {
+            /* one line through the WCB per line touched */
+            lo = off % L;
+            n = L - lo < len ? L - lo : len;
+        } else {
+            /* one DWORD store per DWORD touched */
+            lo = off % 4;
+            n = 4 - lo < len ? 4 - lo : len;
+        }
+        if (until - off < n)
+            n = until - off;
+        c = sim_l1_find(&s->l1, shm_l1_idx(s, line));
+        if (c != NULL) /* write-through */
+            memcpy(c + off % L, src, n);
+        if (type == RCK_MAP_CACHED) {
+            long e = sim_l2_find(&s->l2, line);
+            if (e >= 0) {
+                memcpy(s->l2.data + (size_t)e * L + off % L, src, n);
+                s->l2.dirty[e] = 1;
+                advance(s, sim_cost_l2_write(ch, my_fdiv(s)), CAT_DRAM);
+                goto next;
+            }
+        }
+        memcpy(s->shm + off, src, n);
+        advance_to(s,
+                   dram_tx(s, mc,
+                           type == RCK_MAP_MPBT ? SIM_TX_LINE_WRITE
+                                                : SIM_TX_DW_WRITE,
+                           s->me->vt, n),
+                   CAT_DRAM);
+        count++;
+    next:
+        src += n;
+        off += n;
+        len -= n;
+        shm_reorder(s, &count);
+    }
+}
+
+/* The WCB content was charged when it was written: making the writes
+ * visible is waiting for the one outstanding write. */
 static rck_status_t sim_shm_flush(rck_hal_t *hal)
 {
     sim_t *s = sim_of(hal);
-    int mc;
 
     begin(s);
-    mc = s->last_shm_mc >= 0 ? s->last_shm_mc
-                             : sim_mc_nearest(s->chip, s->core);
-    if (!s->unordered)
-        advance_to(s,
-                   sim_dram_access(s->chip, &s->mcs[mc], mc, s->core,
-                                   my_fdiv(s), s->me->vt),
-                   CAT_DRAM);
+    advance_to(s, s->port.wr_done, CAT_DRAM);
     leave(s);
     return RCK_OK;
 }
 
+/* Write back every dirty L2 line and drop both caches. The cost is the
+ * cheaper of the two published methods: reading a flush area through the
+ * whole L2 (l2_full_flush_cycles), or a system call that flushes line by
+ * line (l2_flush_per_line_cycles clean / dirty, for the lines the L2
+ * holds). */
 static rck_status_t sim_dcache_flush(rck_hal_t *hal)
 {
     sim_t *s = sim_of(hal);
+    const rck_chip_t *ch = s->chip;
+    uint64_t clean = 0, dirty = 0, t0;
+    double cyc;
 
     begin(s);
-    advance_cycles(s, s->chip->l2_full_flush_cycles, CAT_DRAM);
-    sim_l1_invalidate(&s->l1);
+    t0 = s->me->vt;
+    if (s->l2.tag != NULL) {
+        size_t n = (size_t)s->l2.nsets * s->l2.ways;
+        for (size_t e = 0; e < n; e++) {
+            if (s->l2.tag[e] == 0)
+                continue;
+            if (s->l2.dirty[e]) {
+                l2_write_back(s, (long)e);
+                dirty++;
+            } else {
+                clean++;
+            }
+            s->l2.tag[e] = 0;
+        }
+    }
+    sim_l1_drop_all(&s->l1);
+    cyc = ch->cost_null_syscall + (double)clean * ch->l2_flush_line_clean +
+          (double)dirty * ch->l2_flush_line_dirty;
+    if (cyc > ch->l2_full_flush_cycles)
+        cyc = ch->l2_full_flush_cycles;
+    advance_to(s, t0 + sim_core_ticks(ch, my_fdiv(s), cyc), CAT_DRAM);
     leave(s);
     return RCK_OK;
 }
@@ -1381,8 +1979,7 @@ static rck_status_t sim_shm_write(rck_hal_t *hal, size_t off, const void *src,
     sim_t *s = sim_of(hal);
 
     begin(s);
-    memcpy(s->shm + off, src, len);
-    dram_lines(s, off, len);
+    shm_write_range(s, off, src, len);
     notify(s, RCK_SPACE_SHM, 0, (uint32_t)off,
            len > UINT32_MAX ? UINT32_MAX : len);
     leave(s);
@@ -1395,8 +1992,7 @@ static rck_status_t sim_shm_read(rck_hal_t *hal, size_t off, void *dst,
     sim_t *s = sim_of(hal);
 
     begin(s);
-    memcpy(dst, s->shm + off, len);
-    dram_lines(s, off, len);
+    shm_read_range(s, off, dst, len);
     leave(s);
     return RCK_OK;
 }
@@ -1410,6 +2006,7 @@ static rck_status_t sim_freq_set(rck_hal_t *hal, int core, int fdiv)
     int cpt = s->chip->cores_per_tile;
 
     begin(s);
+    mesh_xfer(s, tile, 4, 0);
     advance(s, sim_cost_line_write(s->chip, s->core, core), CAT_OTHER);
     /* The divider is per tile: both cores change, from their next event. */
     for (int c = tile * cpt; c < (tile + 1) * cpt; c++)
@@ -1424,6 +2021,7 @@ static rck_status_t sim_freq_get(rck_hal_t *hal, int core, int *fdiv)
 
     begin(s);
     *fdiv = (int)s->cores[core].fdiv;
+    mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
     advance(s, sim_cost_dword_read(s->chip, s->core, core), CAT_OTHER);
     leave(s);
     return RCK_OK;
@@ -1435,7 +2033,7 @@ static rck_status_t sim_volt_set(rck_hal_t *hal, int island, int mv)
 
     begin(s);
     s->hdr->volt_mv[island] = (uint32_t)mv;
-    advance(s, sim_cost_fpga(s->chip, s->core, my_fdiv(s)), CAT_OTHER);
+    fpga_access(s);
     leave(s);
     return RCK_OK;
 }
@@ -1446,7 +2044,7 @@ static rck_status_t sim_volt_get(rck_hal_t *hal, int island, int *mv)
 
     begin(s);
     *mv = (int)s->hdr->volt_mv[island];
-    advance(s, sim_cost_fpga(s->chip, s->core, my_fdiv(s)), CAT_OTHER);
+    fpga_access(s);
     leave(s);
     return RCK_OK;
 }
@@ -1525,6 +2123,15 @@ static void sim_set_context(rck_hal_t *hal, const char *call, int peer)
 
     s->ctx_call = call;
     s->ctx_peer = peer;
+    if (s->trace.fp != NULL && !s->detached) {
+        /* the call starts after the program's code since the last HAL
+         * call: charge it now (tracing only) */
+        double cyc = sim_compute_take(s);
+        if (cyc > 0)
+            advance_cycles(s, cyc, CAT_COMPUTE);
+        sim_compute_mark(s);
+        sim_trace_call(s, call, peer);
+    }
 }
 
 const rck_hal_ops_t rck_sim_ops = {

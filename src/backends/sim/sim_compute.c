@@ -1,6 +1,7 @@
 /*
  * Compute models: how many core cycles the program's own code between two
- * HAL calls costs (RCK_COMPUTE, read here with getenv; see docs/SIM.md).
+ * HAL calls costs (RCK_COMPUTE, from the configuration table; see
+ * docs/SIM.md).
  *
  *   none               zero
  *   host[:REL]         host thread CPU time x core_mhz / REL; REL is the
@@ -11,6 +12,7 @@
  */
 #include "sim_internal.h"
 
+#include "rck/config.h"
 #include "rck/log.h"
 
 #include <errno.h>
@@ -66,13 +68,13 @@ static int parse_pos(const char *s, double *out)
 
 rck_status_t sim_compute_configure(sim_hdr_t *h)
 {
-    const char *s = getenv("RCK_COMPUTE");
+    const char *s = rck_config_get("COMPUTE");
     const rck_chip_t *c = &h->chip;
 
     h->compute_rel = c->relative_core_speed > 0 ? c->relative_core_speed
                                                 : 0.05;
     h->compute_cpi = c->core_mhz / (h->compute_rel * SIM_REF_HOST_MHZ);
-    if (s == NULL || *s == '\0' || !strcmp(s, "host")) {
+    if (*s == '\0' || !strcmp(s, "host")) {
         h->compute = COMPUTE_HOST;
     } else if (!strcmp(s, "none")) {
         h->compute = COMPUTE_NONE;

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Where the system interface (and the system FPGA with the GIC, atomic
  * counters and global timestamp counter) meets the mesh: the router of
@@ -107,22 +108,139 @@ uint64_t sim_dram_latency(const rck_chip_t *c, int core, int fdiv, int hops)
     return cp + 2 * ow + mp;
 }
 
-/* Queueing: the controller serves one access at a time for its memory
- * part; a request that arrives while it is busy waits (FIFO in event
- * order). Zero load gives exactly the published latency. */
-uint64_t sim_dram_access(const rck_chip_t *c, sim_mc_t *mc, int mcid,
-                         int core, int fdiv, uint64_t t)
+/* Core cycles per byte of a published sustained bandwidth (MiB/s). */
+static double cycles_per_byte(const rck_chip_t *c, double mib_s)
 {
-    int hops = sim_hops_to_tile(c, core, c->mc[mcid].x, c->mc[mcid].y);
-    uint64_t cp, ow, mp, arrive, start;
+    return mib_s > 0 ? c->core_mhz * 1e6 / (mib_s * 1048576.0) : 0;
+}
+
+/* The issue overhead of one DRAM access, I = the fitted extra of an
+ * uncached line write over eight latencies, per DWORD (chip.c). */
+static double issue_cycles(const rck_chip_t *c)
+{
+    return c->dram_line_write_uncached_extra / 8.0;
+}
+
+void sim_cost_tx(const rck_chip_t *c, int fdiv, int hops, sim_tx_t kind,
+                 sim_tx_cost_t *out)
+{
+    uint64_t cp, ow, mp;
+    double issue = issue_cycles(c), bytes = 4, bw = 0;
 
     dram_parts(c, fdiv, hops, &cp, &ow, &mp);
-    arrive = t + cp + ow;
-    start = sim_max(arrive, mc->busy_until);
-    mc->busy_until = start + mp;
+    switch (kind) {
+    case SIM_TX_DW_READ:
+        bw = c->bw_mib_s_uncached_read;
+        break;
+    case SIM_TX_DW_WRITE:
+        bw = c->bw_mib_s_uncached_write;
+        break;
+    case SIM_TX_LINE_READ:
+        bytes = c->line_bytes;
+        bw = c->bw_mib_s_mpbt_read;
+        break;
+    case SIM_TX_LINE_WRITE:
+        /* filling the write-combine buffer costs one more issue */
+        bytes = c->line_bytes;
+        bw = c->bw_mib_s_mpbt_write;
+        issue *= 2;
+        break;
+    }
+    out->before = sim_core_ticks(c, fdiv, issue) + cp;
+    out->one_way = ow;
+    out->mem = mp;
+    out->interval =
+        sim_core_ticks(c, fdiv, bytes * cycles_per_byte(c, bw));
+}
+
+uint64_t sim_cost_l2_fill(const rck_chip_t *c, int fdiv)
+{
+    double line = c->line_bytes * cycles_per_byte(c, c->bw_mib_s_l2hit_read);
+    double rest = (c->line_bytes / 4.0 - 1.0) * SIM_L1_HIT_CYCLES;
+
+    return sim_core_ticks(c, fdiv, line > rest ? line - rest : 0);
+}
+
+uint64_t sim_cost_l2_write(const rck_chip_t *c, int fdiv)
+{
+    return sim_core_ticks(c, fdiv,
+                          4.0 * cycles_per_byte(c, c->bw_mib_s_l2hit_write));
+}
+
+/* Queueing: the controller serves one access at a time for its memory
+ * part. It keeps the intervals it has promised (sorted, disjoint); a
+ * request takes the first gap at or after its arrival that is long
+ * enough, so requests are served in time order even when they are
+ * booked out of it (a long stream booked by one call leaves its gaps to
+ * the others). Intervals that end before @p floor (no request can arrive
+ * earlier any more) are forgotten; when the table is full the two
+ * intervals with the smallest gap between them are joined (that gap is
+ * lost: a little pessimistic, never optimistic). Zero load gives exactly
+ * the zero-load latency. */
+uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
+                        uint64_t floor)
+{
+    uint32_t k = 0, i;
+    uint64_t t = arrive;
+
+    while (k < mc->n && mc->busy[k][1] <= floor)
+        k++;
+    if (k > 0) {
+        memmove(mc->busy, mc->busy + k, (mc->n - k) * sizeof(mc->busy[0]));
+        mc->n -= k;
+    }
+    if (mc->n == SIM_MC_SLOTS) {
+        uint32_t best = 0; /* join the closest pair */
+        for (uint32_t j = 1; j + 1 < mc->n; j++) {
+            if (mc->busy[j + 1][0] - mc->busy[j][1] <
+                mc->busy[best + 1][0] - mc->busy[best][1])
+                best = j;
+        }
+        mc->busy[best][1] = mc->busy[best + 1][1];
+        memmove(mc->busy + best + 1, mc->busy + best + 2,
+                (mc->n - best - 2) * sizeof(mc->busy[0]));
+        mc->n--;
+    }
+    for (i = 0; i < mc->n; i++) {
+        if (mc->busy[i][1] <= t)
+            continue;
+        if (mc->busy[i][0] >= t + dur)
+            break;
+        t = mc->busy[i][1];
+    }
+    if (i > 0 && mc->busy[i - 1][1] == t) {
+        mc->busy[i - 1][1] = t + dur;
+        if (i < mc->n && mc->busy[i][0] == t + dur) {
+            mc->busy[i - 1][1] = mc->busy[i][1];
+            memmove(mc->busy + i, mc->busy + i + 1,
+                    (mc->n - i - 1) * sizeof(mc->busy[0]));
+            mc->n--;
+        }
+    } else if (i < mc->n && mc->busy[i][0] == t + dur) {
+        mc->busy[i][0] = t;
+    } else {
+        memmove(mc->busy + i + 1, mc->busy + i,
+                (mc->n - i) * sizeof(mc->busy[0]));
+        mc->busy[i][0] = t;
+        mc->busy[i][1] = t + dur;
+        mc->n++;
+    }
     mc->accesses++;
-    mc->queued += start - arrive;
-    return start + mp + ow;
+    mc->queued += t - arrive;
+    return t;
+}
+
+uint64_t sim_dram_tx(const rck_chip_t *c, sim_mc_t *mc, int mcid, int core,
+                     int fdiv, sim_tx_t kind, uint64_t start, uint64_t floor)
+{
+    int hops = sim_hops_to_tile(c, core, c->mc[mcid].x, c->mc[mcid].y);
+    sim_tx_cost_t k;
+    uint64_t arrive, served;
+
+    sim_cost_tx(c, fdiv, hops, kind, &k);
+    arrive = start + k.before + k.one_way;
+    served = sim_mc_reserve(mc, arrive, k.mem, floor);
+    return served + k.mem + k.one_way;
 }
 
 uint64_t sim_cost_fpga(const rck_chip_t *c, int core, int fdiv)
@@ -141,4 +259,41 @@ uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to)
     double extra = c->mpb_line_write_by_hops[h] - c->mpb_line_write_by_hops[0];
 
     return sim_ticks(c->cost_ipi_delivery + (extra > 0 ? extra : 0));
+}
+
+/* Dimension-ordered routing: X first, then Y; one packet of @p bytes of
+ * data over every directed link on the way. */
+void sim_mesh_route(const rck_chip_t *c, sim_link_t *links, int from_tile,
+                    int to_tile, uint64_t bytes)
+{
+    int x = from_tile % c->mesh_x, y = from_tile / c->mesh_x;
+    int tx = to_tile % c->mesh_x, ty = to_tile / c->mesh_x;
+
+    while (x != tx) {
+        int dir = tx > x ? SIM_LINK_E : SIM_LINK_W;
+        sim_link_t *l = &links[(y * c->mesh_x + x) * SIM_LINK_DIRS + dir];
+        l->bytes += bytes;
+        l->packets++;
+        x += tx > x ? 1 : -1;
+    }
+    while (y != ty) {
+        int dir = ty > y ? SIM_LINK_S : SIM_LINK_N;
+        sim_link_t *l = &links[(y * c->mesh_x + x) * SIM_LINK_DIRS + dir];
+        l->bytes += bytes;
+        l->packets++;
+        y += ty > y ? 1 : -1;
+    }
+}
+
+int sim_tile_of_mc(const rck_chip_t *c, int mc)
+{
+    return c->mc[mc].y * c->mesh_x + c->mc[mc].x;
+}
+
+int sim_tile_of_sif(const rck_chip_t *c)
+{
+    int x = SIM_SIF_X < c->mesh_x ? SIM_SIF_X : c->mesh_x - 1;
+    int y = SIM_SIF_Y < c->mesh_y ? SIM_SIF_Y : c->mesh_y - 1;
+
+    return y * c->mesh_x + x;
 }

@@ -162,12 +162,36 @@ static void deadlock(sim_hdr_t *h)
         sim_engine_wake_all(h);
 }
 
-/* The token's holder is done with it: pass it to the earliest UE. */
-static void pass_on(sim_hdr_t *h)
+int sim_engine_settle(sim_t *s, uint64_t *t_out)
 {
-    uint64_t t;
-    int k = pick(h, -1, &t);
+    sim_hdr_t *h = s->hdr;
+    uint64_t t, pt;
+    int k, pu;
 
+    for (;;) {
+        k = pick(h, -1, &t);
+        if (!sim_pending_first(h, &pt, &pu) ||
+            (k >= 0 && !(pt < t || (pt == t && pu <= k))))
+            break;
+        sim_pending_apply(s, pt, pu);
+    }
+    *t_out = t;
+    return k;
+}
+
+/* The token's holder is done with it: pass it to the earliest UE.
+ * @p s: the holder's view, or NULL (the launcher, the watchdog). */
+static void pass_on(sim_hdr_t *h, sim_t *s)
+{
+    sim_t view;
+    uint64_t t;
+    int k;
+
+    if (s == NULL) {
+        sim_view_init(&view, h);
+        s = &view;
+    }
+    k = sim_engine_settle(s, &t);
     if (k >= 0) {
         give(h, k);
         return;
@@ -182,7 +206,7 @@ void sim_engine_start(sim_hdr_t *h)
     int32_t zero = 0;
 
     if (atomic_compare_exchange_strong(&h->started, &zero, 1))
-        pass_on(h);
+        pass_on(h, NULL);
 }
 
 void sim_engine_core_exited(sim_hdr_t *h, int ue, int failed)
@@ -220,13 +244,13 @@ void sim_engine_core_exited(sim_hdr_t *h, int ue, int failed)
     if (atomic_load(&h->abort) != 0)
         return;
     if (atomic_load(&h->token) == ue) {
-        pass_on(h);
+        pass_on(h, NULL);
     } else {
         /* Nobody holds the token (the others wait for a core the watchdog
          * set free, which may have been this one): look for a deadlock. */
         int32_t idle = -1;
         if (atomic_compare_exchange_strong(&h->token, &idle, SIM_TOKEN_BUSY))
-            pass_on(h);
+            pass_on(h, NULL);
     }
 }
 
@@ -249,7 +273,7 @@ static void steal(sim_hdr_t *h, int k)
     }
     atomic_store(&u->state, UE_FREE);
     atomic_fetch_add(&h->steals, 1);
-    pass_on(h);
+    pass_on(h, NULL);
 }
 
 /* A core that waits for the token looks now and then whether the holder
@@ -395,16 +419,26 @@ rck_status_t sim_engine_order(sim_t *s)
         return sim_engine_abort_status(h);
     }
     if (sim_before(me->vt, s->ue, s->hz_vt, s->hz_ue) ||
-        me->vt - s->hz_vt < h->lookahead)
-        return RCK_OK;
-    k = pick(h, s->ue, &t);
-    if (k < 0 || sim_before(me->vt, s->ue, t, k) ||
-        me->vt - t < h->lookahead) {
-        s->hz_vt = k < 0 ? SIM_INF : t;
-        s->hz_ue = k < 0 ? INT_MAX : k;
-        return RCK_OK;
+        me->vt - s->hz_vt < h->lookahead) {
+        /* the earliest: the queued writes up to now happen first (they
+         * may wake a core that is earlier still) */
+        if (h->npending == 0)
+            return RCK_OK;
+        sim_pending_apply(s, me->vt, s->ue);
+        if (sim_before(me->vt, s->ue, s->hz_vt, s->hz_ue) ||
+            me->vt - s->hz_vt < h->lookahead)
+            return RCK_OK;
     }
     me->wake = me->vt;
+    k = sim_engine_settle(s, &t);
+    if (k == s->ue || k < 0) {
+        sim_engine_horizon(s);
+        return RCK_OK;
+    }
+    if (h->lookahead > 0 && me->vt - t < h->lookahead) {
+        sim_engine_horizon(s);
+        return RCK_OK;
+    }
     me->handovers++;
     me->yields++;
     give(h, k);
@@ -425,7 +459,7 @@ rck_status_t sim_engine_park(sim_t *s)
     int k;
 
     s->me->parks++;
-    k = pick(h, -1, &t);
+    k = sim_engine_settle(s, &t);
     if (k != s->ue) {
         if (k < 0) {
             /* nobody can run: a deadlock, unless a core set free by the
@@ -485,5 +519,5 @@ void sim_engine_leave(sim_t *s, uint32_t end)
     s->me->wake = SIM_INF;
     atomic_store(&s->me->state, UE_DONE);
     if (ordered && atomic_load(&h->token) == s->ue)
-        pass_on(h);
+        pass_on(h, s);
 }

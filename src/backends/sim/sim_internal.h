@@ -6,7 +6,8 @@
  *
  *   [sim_hdr_t][sim_ue_t x nues][sim_core_t x ncores][GIC pending times
  *   ncores x ncores][atomic counters][MPB line visibility times][memory
- *   controllers][MPB bytes written, nues x ncores][MPB x ncores][shm]
+ *   controllers][MPB writes, nues x ncores][mesh links, nues x ntiles x 4]
+ *   [pending writes, nues][MPB x ncores][shm]
  *
  * Time. Virtual time is counted in ticks: SIM_TICKS ticks are one cycle of
  * the chip's base core clock (chip.core_mhz). Costs given in base cycles
@@ -33,6 +34,16 @@
  *  4. Only the holder changes another core's scheduling fields; token
  *     hand-over is a seq_cst store of hdr->token plus a futex wake of the
  *     receiver's `go` word, which publishes everything written before it.
+ *  5. Lazy writes. A core that is not the earliest may still issue a
+ *     plain write (MPB write or store, TAS release): it queues the write,
+ *     with its key (time, UE), in its own pending queue instead of handing
+ *     over, and goes on. A queued write is applied (memory, visibility
+ *     times, wake-ups) by whichever core holds the token, exactly when the
+ *     global order reaches its key: before any event with a larger key is
+ *     executed (sim_engine_order and sim_engine_settle apply every pending
+ *     write up to the key about to run, and only those). So every read
+ *     sees exactly the writes with smaller keys, as in strict order: the
+ *     run is the same as without lazy writes, only with fewer hand-overs.
  */
 #ifndef RCK_SIM_INTERNAL_H
 #define RCK_SIM_INTERNAL_H
@@ -41,6 +52,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define SIM_MAGIC 0x314d495354434b52ull /* "RCKTSIM1" */
@@ -52,6 +64,9 @@
 #define SIM_MAX_ISLANDS 256
 #define SIM_MAX_COUNTERS 4096
 #define SIM_PATH_LEN 1024
+
+/* A DWORD load that hits in L1 (P54C: one cycle). */
+#define SIM_L1_HIT_CYCLES 1.0
 
 /* One address for the segment in every core, apart from native's. It must
  * lie in application memory of the sanitizers' layouts too (ThreadSanitizer
@@ -106,8 +121,8 @@ enum { COMPUTE_NONE = 0, COMPUTE_HOST = 1, COMPUTE_INSTR = 2 };
 enum { PARK_IRQ = 1u << 0, PARK_HANDLER = 1u << 1 };
 
 typedef struct {
-    uint32_t target;       /* MPB owner core */
-    uint32_t off;          /* byte offset of the first stale byte */
+    int32_t target;        /* MPB owner core; -1: shared DRAM */
+    uint64_t off;          /* byte offset of the first stale byte */
     uint64_t count;
     uint64_t first_tick;
     char ctx[SIM_CTX_LEN];
@@ -130,6 +145,7 @@ typedef struct {
     int32_t ctx_peer;
     char ctx[SIM_CTX_LEN];
     rck_hal_cond_t conds[SIM_MAX_CONDS];
+    uint64_t poll[SIM_MAX_CONDS]; /* ticks of one poll of each, by it */
     /* ---- watchdog ---- */
     _Atomic uint32_t in_hal;
     _Atomic uint64_t hal_seq;
@@ -141,7 +157,8 @@ typedef struct {
     uint64_t events, handovers, parks, stale_reads, l1_misses, irqs;
     uint64_t yields;           /* hand-overs at an event (not a park) */
     uint64_t instructions;     /* from the compute model */
-    uint64_t mpb_lines_written, mpb_lines_read, dram_lines;
+    uint64_t mpb_lines_written, mpb_lines_read;
+    uint64_t dram_tx, l2_hits, l2_misses, l2_writebacks;
     _Atomic uint32_t end;      /* UE_END_* */
     uint32_t nhaz;
     sim_hazard_t haz[SIM_MAX_HAZARDS];
@@ -158,17 +175,54 @@ typedef struct {
     uint32_t lut[256];
 } __attribute__((aligned(64))) sim_core_t;
 
+/* A memory controller's promised service intervals (sim_mc_reserve). */
+#define SIM_MC_SLOTS 512
 typedef struct {
-    uint64_t busy_until;       /* ticks */
     uint64_t accesses;
     uint64_t queued;           /* ticks requests waited for the controller */
+    uint32_t n;
+    uint64_t busy[SIM_MC_SLOTS][2]; /* [start, end), sorted, disjoint */
 } sim_mc_t;
+
+/* MPB writes of one UE into one core's MPB. */
+typedef struct {
+    uint64_t bytes;
+    uint64_t writes;           /* HAL calls (mpb_write, store32, copy) */
+} sim_pair_t;
+
+/* A write queued by a core that was not the earliest (invariant 5). */
+enum { SIM_PW_MPB = 0, SIM_PW_TAS = 1 };
+typedef struct {
+    uint64_t t;                /* issue time: the key is (t, UE) */
+    uint64_t per;              /* MPB: ticks per line (visibility) */
+    uint64_t dend;             /* data ring position after its data */
+    int32_t kind, core;
+    uint32_t off, len;
+    uint32_t data;             /* offset of its data in the ring */
+} sim_pw_t;
+
+#define SIM_PW_SLOTS 64
+#define SIM_PW_DATA (32u << 10)
+typedef struct {
+    uint32_t head, tail;       /* queued entries: [head, tail) */
+    uint64_t dhead, dtail;     /* data ring, monotonic byte counters */
+    sim_pw_t e[SIM_PW_SLOTS];
+    unsigned char data[SIM_PW_DATA];
+} sim_pwq_t;
+
+/* One directed mesh link out of a tile's router. */
+enum { SIM_LINK_E = 0, SIM_LINK_W = 1, SIM_LINK_S = 2, SIM_LINK_N = 3,
+       SIM_LINK_DIRS = 4 };
+typedef struct {
+    uint64_t bytes;            /* data carried */
+    uint64_t packets;          /* packets (requests, data, acks) */
+} sim_link_t;
 
 typedef struct {
     uint64_t magic;
     uint64_t seg_bytes;
     uint64_t ues_off, cores_off, gic_off, counters_off, vis_off, mc_off;
-    uint64_t matrix_off, mpb_off, shm_off, shm_bytes;
+    uint64_t matrix_off, links_off, pw_off, mpb_off, shm_off, shm_bytes;
     rck_chip_t chip;
     uint32_t nues;
     int32_t ue_core[RCK_CHIP_MAX_CORES];
@@ -177,12 +231,14 @@ typedef struct {
     double compute_rel;        /* host: SCC speed relative to the host */
     double compute_cpi;        /* instructions: cycles per instruction */
     int32_t hazards;           /* RCK_SIM_HAZARDS */
+    int32_t summary;           /* RCK_SIM_SUMMARY */
     int32_t pin_cpu;           /* -1: no pinning */
     int32_t watchdog_s;        /* 0: off */
     int64_t spin_ns;           /* a core gives up the token and spins */
     uint64_t lookahead;        /* ticks a core may run past the horizon */
     int32_t private_job;
     char report_path[SIM_PATH_LEN]; /* empty: no report file */
+    char trace_path[SIM_PATH_LEN];  /* empty: no trace */
     uint64_t host_t0_ns;
     /* ---- engine ---- */
     _Atomic int32_t token;     /* UE holding the run token, -1 none */
@@ -195,20 +251,80 @@ typedef struct {
     _Atomic int32_t reported;
     _Atomic uint32_t steals;   /* tokens the watchdog took (run unordered) */
     uint32_t nparked_shm;      /* parked waits with a shared-DRAM word */
+    uint32_t npending;         /* queued writes of all UEs */
+    uint64_t lazy_writes;      /* writes that were queued (report) */
+    uint64_t pend_t[RCK_CHIP_MAX_CORES]; /* per UE: key time of its first
+                                            queued write, SIM_INF: none */
     uint64_t deadlock_tick;
     uint32_t volt_mv[SIM_MAX_ISLANDS];
 } sim_hdr_t;
 
-/* L1 model: MPBT lines cached by this core (process-local). */
+/* L1 data cache of this core (process-local, sim_l1.c). */
 typedef struct {
     uint32_t nsets, ways, line;
     uint32_t epoch;            /* CL1INVMB bumps it */
     uint64_t lru_clock;
     uint64_t *tag;             /* global line index + 1, 0 = empty */
-    uint32_t *tag_epoch;
+    uint32_t *tag_epoch;       /* MPBT entries: fill epoch; others 0 */
     uint64_t *lru;
     unsigned char *data;
 } sim_l1_t;
+
+/* L2 of this core (process-local, cached shared-DRAM lines only). */
+typedef struct {
+    uint32_t nsets, ways, line;
+    uint64_t lru_clock;
+    uint64_t *tag;             /* shared-DRAM line + 1, 0 = empty */
+    uint64_t *lru;
+    unsigned char *dirty;
+    unsigned char *data;       /* NULL until the first cached access */
+} sim_l2_t;
+
+/* This core's map of shared DRAM (shm_set_map). */
+typedef struct {
+    size_t off, len;
+    int type;                  /* rck_map_t */
+    int mc;                    /* controller or RCK_MC_INTERLEAVE */
+} sim_map_range_t;
+typedef struct {
+    sim_map_range_t *r;        /* sorted, disjoint */
+    size_t n, last;
+} sim_map_t;
+
+/* This core's port to memory: the last read and write transactions (one
+ * outstanding write; transactions of one kind at least `interval`
+ * apart). */
+typedef struct {
+    uint64_t rd_start, rd_next, rd_done;
+    uint64_t wr_start, wr_next, wr_done;
+} sim_port_t;
+
+/* Kinds of shared-DRAM transaction (sim_cost_tx). */
+typedef enum {
+    SIM_TX_DW_READ = 0,        /* uncached DWORD read; a DWORD of an L2 fill */
+    SIM_TX_DW_WRITE = 1,       /* uncached DWORD write; a write-around store */
+    SIM_TX_LINE_READ = 2,      /* an MPBT line fill */
+    SIM_TX_LINE_WRITE = 3      /* a line through the WCB; an L2 write-back */
+} sim_tx_t;
+
+typedef struct {
+    uint64_t before;           /* issue + core part, before the request
+                                  leaves the core */
+    uint64_t one_way;          /* mesh, each way */
+    uint64_t mem;              /* the controller's service */
+    uint64_t interval;         /* least spacing of two of this kind */
+} sim_tx_cost_t;
+
+/* This core's part of the trace (sim_report.c). */
+typedef struct {
+    FILE *fp;                  /* NULL: not tracing */
+    uint64_t n, max;           /* events written, at most */
+    int truncated;
+    const char *call;          /* open library call (set_context) */
+    int call_peer;
+    uint64_t call_t;
+    uint64_t flows;
+} sim_trace_t;
 
 /* The calling process's view. */
 typedef struct {
@@ -220,7 +336,7 @@ typedef struct {
     _Atomic int32_t *counters;
     uint64_t *vis;             /* [core * lines_per_mpb + line] */
     sim_mc_t *mcs;
-    uint64_t *matrix;          /* [ue * ncores + target] bytes */
+    sim_pair_t *matrix;        /* [ue * ncores + target] */
     unsigned char *mpb;
     unsigned char *shm;
     const rck_chip_t *chip;
@@ -228,6 +344,7 @@ typedef struct {
 
     int ue, core;
     sim_ue_t *me;
+    uint64_t order_vt;
     uint64_t hz_vt;            /* horizon: min (wake, ue) of the others */
     int hz_ue;
     int detached;
@@ -244,9 +361,12 @@ typedef struct {
 
     const char *ctx_call;
     int ctx_peer;
-    int last_shm_mc;           /* controller of the last shm access */
-
     sim_l1_t l1;
+    sim_l2_t l2;
+    sim_map_t map;
+    sim_port_t port;
+    sim_link_t *links;         /* this UE's row of link counters */
+    sim_trace_t trace;
 } sim_t;
 
 static inline sim_t *sim_of(rck_hal_t *hal)
@@ -292,6 +412,9 @@ void sim_engine_wake(sim_t *s, int w, uint64_t t, int which);
 void sim_engine_unwake(sim_t *s, int w);
 /** At a HAL call: get back in line if the watchdog took the token. */
 void sim_engine_reclaim(sim_t *s);
+/** Give the token to the earliest core (applying the queued writes that
+ *  come before it); -1 and a deadlock check when nobody can run. */
+int sim_engine_settle(sim_t *s, uint64_t *t_out);
 /** Recompute the horizon after getting the token. */
 void sim_engine_horizon(sim_t *s);
 /** Status for an aborted run. */
@@ -308,11 +431,28 @@ uint64_t sim_cost_dword_read(const rck_chip_t *c, int from, int to);
 int sim_mc_of_shm(const rck_chip_t *c, size_t off);
 int sim_mc_nearest(const rck_chip_t *c, int core);
 int sim_hops_to_tile(const rck_chip_t *c, int core, int x, int y);
-/** One DRAM line access through controller @p mc issued at @p t.
- *  @return completion time; updates the controller's queue. */
-uint64_t sim_dram_access(const rck_chip_t *c, sim_mc_t *mc, int mcid,
-                         int core, int fdiv, uint64_t t);
-/** Zero-load DRAM latency (no queue), ticks. */
+/** The parts of one DRAM transaction of @p kind at @p hops. */
+void sim_cost_tx(const rck_chip_t *c, int fdiv, int hops, sim_tx_t kind,
+                 sim_tx_cost_t *out);
+/** Book controller @p mc for @p dur from the first free moment at or
+ *  after @p arrive; nothing can arrive before @p floor any more.
+ *  @return the start of the service. */
+uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
+                        uint64_t floor);
+/** One transaction through controller @p mcid issued at @p start.
+ *  @return its completion time. */
+uint64_t sim_dram_tx(const rck_chip_t *c, sim_mc_t *mc, int mcid, int core,
+                     int fdiv, sim_tx_t kind, uint64_t start, uint64_t floor);
+/** An L1 line fill from L2 (L2 hit), ticks. */
+uint64_t sim_cost_l2_fill(const rck_chip_t *c, int fdiv);
+/** A DWORD store that hits L2, ticks. */
+uint64_t sim_cost_l2_write(const rck_chip_t *c, int fdiv);
+/** Count one packet of @p bytes over the links from tile to tile. */
+void sim_mesh_route(const rck_chip_t *c, sim_link_t *links, int from_tile,
+                    int to_tile, uint64_t bytes);
+int sim_tile_of_mc(const rck_chip_t *c, int mc);
+int sim_tile_of_sif(const rck_chip_t *c);
+/** Zero-load DRAM latency model (no queue, no issue overhead), ticks. */
 uint64_t sim_dram_latency(const rck_chip_t *c, int core, int fdiv, int hops);
 /** An access to the system FPGA (GIC, counters, timestamp). */
 uint64_t sim_cost_fpga(const rck_chip_t *c, int core, int fdiv);
@@ -333,13 +473,48 @@ rck_status_t sim_l1_init(sim_l1_t *l1, const rck_chip_t *c);
 void sim_l1_fini(sim_l1_t *l1);
 /** Cached copy of global line @p idx, or NULL. */
 unsigned char *sim_l1_find(sim_l1_t *l1, uint64_t idx);
-/** Install line @p idx with @p data (evicting the set's LRU line). */
-void sim_l1_fill(sim_l1_t *l1, uint64_t idx, const unsigned char *data);
+/** Install line @p idx with @p data (evicting the set's LRU line), tagged
+ *  MPBT or not. */
+void sim_l1_fill(sim_l1_t *l1, uint64_t idx, const unsigned char *data,
+                 int mpbt);
+/** CL1INVMB: drop the MPBT lines. */
 void sim_l1_invalidate(sim_l1_t *l1);
+/** Drop every line. */
+void sim_l1_drop_all(sim_l1_t *l1);
+void sim_l2_init(sim_l2_t *l2, const rck_chip_t *c);
+void sim_l2_fini(sim_l2_t *l2);
+/** Entry holding shared-DRAM line @p line, or -1. */
+long sim_l2_find(sim_l2_t *l2, uint64_t line);
+/** Entry to fill for @p line (an empty or the LRU one), -1 if no memory. */
+long sim_l2_victim(sim_l2_t *l2, uint64_t line);
+/** Put @p line (clean) into entry @p e. */
+void sim_l2_install(sim_l2_t *l2, long e, uint64_t line,
+                    const unsigned char *data);
+void sim_map_init(sim_map_t *m);
+void sim_map_fini(sim_map_t *m);
+/** Map [off, off + len) as @p type on @p mc. */
+rck_status_t sim_map_set(sim_map_t *m, size_t off, size_t len, int type,
+                         int mc);
+/** Mapping of @p off, and the end of the range it belongs to. */
+void sim_map_lookup(sim_map_t *m, size_t off, int *type, int *mc,
+                    size_t *until);
 
 /* ---- reports (sim_report.c) ---- */
 /** Write the JSON report and print the summary (once per job). */
 void sim_report_write(sim_hdr_t *h);
+/** Start / finish this core's part of the trace. */
+void sim_trace_open(sim_t *s);
+void sim_trace_close(sim_t *s);
+/** A complete event @p name on this core's timeline; @p args is a JSON
+ *  object or NULL. */
+void sim_trace_slice(sim_t *s, const char *name, const char *cat,
+                     uint64_t t0, uint64_t t1, const char *args);
+/** A transfer to core @p target from @p t0 (a slice here) that lands at
+ *  @p t1 (a flow arrow to the target's timeline). */
+void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
+                    uint64_t t1, uint64_t bytes);
+/** set_context: close the open call's slice, open @p call's (NULL: none). */
+void sim_trace_call(sim_t *s, const char *call, int peer);
 /** Print what every parked core waits for (deadlock). */
 void sim_report_deadlock(sim_hdr_t *h);
 
@@ -364,10 +539,27 @@ static inline sim_mc_t *sim_hdr_mcs(sim_hdr_t *h)
 {
     return (sim_mc_t *)((char *)h + h->mc_off);
 }
-static inline uint64_t *sim_hdr_matrix(sim_hdr_t *h)
+static inline sim_pair_t *sim_hdr_matrix(sim_hdr_t *h)
 {
-    return (uint64_t *)((char *)h + h->matrix_off);
+    return (sim_pair_t *)((char *)h + h->matrix_off);
 }
+/* [ue * ntiles * SIM_LINK_DIRS + tile * SIM_LINK_DIRS + dir] */
+static inline sim_link_t *sim_hdr_links(sim_hdr_t *h)
+{
+    return (sim_link_t *)((char *)h + h->links_off);
+}
+static inline sim_pwq_t *sim_hdr_pwq(sim_hdr_t *h, int ue)
+{
+    return (sim_pwq_t *)((char *)h + h->pw_off) + ue;
+}
+
+/* ---- lazy writes (sim.c) ---- */
+/** The first queued write: its key, or 0 if none. */
+int sim_pending_first(sim_hdr_t *h, uint64_t *t, int *ue);
+/** Apply every queued write with key <= (t, ue), in key order. */
+void sim_pending_apply(sim_t *s, uint64_t t, int ue);
+/** A view of the segment for a process without a core (the launcher). */
+void sim_view_init(sim_t *v, sim_hdr_t *h);
 
 /** Value of a waited-on word now. */
 uint32_t sim_word(sim_hdr_t *h, const rck_hal_cond_t *c);

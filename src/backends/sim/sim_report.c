@@ -9,6 +9,7 @@
 #include "rck/log.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,19 +147,102 @@ static void json_deadlock(FILE *fp, sim_hdr_t *h)
     fprintf(fp, "\n  ]},\n");
 }
 
+/* The link counters of all UEs added up (NULL without memory), and the
+ * index of the busiest link by bytes (then packets, then index), -1 if
+ * no link carried anything. */
+static sim_link_t *links_total(sim_hdr_t *h, int *hot)
+{
+    const rck_chip_t *c = &h->chip;
+    size_t n = (size_t)c->ntiles * SIM_LINK_DIRS;
+    sim_link_t *per = sim_hdr_links(h), *t = calloc(n, sizeof(*t));
+
+    *hot = -1;
+    if (t == NULL)
+        return NULL;
+    for (uint32_t u = 0; u < h->nues; u++) {
+        for (size_t i = 0; i < n; i++) {
+            t[i].bytes += per[u * n + i].bytes;
+            t[i].packets += per[u * n + i].packets;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].packets == 0)
+            continue;
+        if (*hot < 0 || t[i].bytes > t[*hot].bytes ||
+            (t[i].bytes == t[*hot].bytes && t[i].packets > t[*hot].packets))
+            *hot = (int)i;
+    }
+    return t;
+}
+
+/* The router at the other end of directed link @p i, or -1 (off the
+ * mesh). */
+static int link_to(const rck_chip_t *c, int i, int *fx, int *fy, int *tx,
+                   int *ty)
+{
+    int tile = i / SIM_LINK_DIRS, dir = i % SIM_LINK_DIRS;
+
+    *fx = tile % c->mesh_x;
+    *fy = tile / c->mesh_x;
+    *tx = *fx + (dir == SIM_LINK_E) - (dir == SIM_LINK_W);
+    *ty = *fy + (dir == SIM_LINK_S) - (dir == SIM_LINK_N);
+    return *tx >= 0 && *tx < c->mesh_x && *ty >= 0 && *ty < c->mesh_y ? 0
+                                                                      : -1;
+}
+
+/* Every directed link of the mesh (XY routing of every MPB, DRAM, TAS,
+ * register and interrupt transfer), and the busiest. */
+static void json_links(FILE *fp, sim_hdr_t *h, const sim_link_t *t, int hot)
+{
+    const rck_chip_t *c = &h->chip;
+    int n = c->ntiles * SIM_LINK_DIRS, first = 1, fx, fy, tx, ty;
+    uint64_t bytes = 0, packets = 0;
+
+    if (t == NULL)
+        return;
+    fprintf(fp, "  \"mesh_links\": [");
+    for (int i = 0; i < n; i++) {
+        if (link_to(c, i, &fx, &fy, &tx, &ty) != 0)
+            continue;
+        bytes += t[i].bytes;
+        packets += t[i].packets;
+        fprintf(fp,
+                "%s\n    {\"from\": [%d, %d], \"to\": [%d, %d], "
+                "\"bytes\": %llu, \"packets\": %llu}",
+                first ? "" : ",", fx, fy, tx, ty,
+                (unsigned long long)t[i].bytes,
+                (unsigned long long)t[i].packets);
+        first = 0;
+    }
+    fprintf(fp, "\n  ],\n  \"mesh_totals\": {\"link_bytes\": %llu, "
+                "\"link_packets\": %llu},\n",
+            (unsigned long long)bytes, (unsigned long long)packets);
+    if (hot >= 0) {
+        link_to(c, hot, &fx, &fy, &tx, &ty);
+        fprintf(fp,
+                "  \"hottest_link\": {\"from\": [%d, %d], \"to\": [%d, %d], "
+                "\"bytes\": %llu, \"packets\": %llu},\n",
+                fx, fy, tx, ty, (unsigned long long)t[hot].bytes,
+                (unsigned long long)t[hot].packets);
+    }
+}
+
 static void json_write(FILE *fp, sim_hdr_t *h)
 {
     sim_ue_t *u = sim_hdr_ues(h);
     const rck_chip_t *c = &h->chip;
     uint64_t tot[CAT_N] = {0}, tmax = 0, stale = 0;
-    uint64_t *matrix = sim_hdr_matrix(h);
+    sim_pair_t *matrix = sim_hdr_matrix(h);
     sim_mc_t *mcs = sim_hdr_mcs(h);
     int abort = atomic_load(&h->abort);
-    int first;
+    uint64_t hand = 0;
+    int first, hot;
+    sim_link_t *links = links_total(h, &hot);
 
     for (uint32_t i = 0; i < h->nues; i++) {
         tmax = sim_max(tmax, u[i].vt);
         stale += u[i].stale_reads;
+        hand += u[i].handovers;
         for (int k = 0; k < CAT_N; k++)
             tot[k] += u[i].cat[k];
     }
@@ -180,9 +264,11 @@ static void json_write(FILE *fp, sim_hdr_t *h)
     if (atomic_load(&h->steals) > 0)
         fprintf(fp, "  \"watchdog_steals\": %u,\n", atomic_load(&h->steals));
     fprintf(fp, "  \"simulated_cycles\": %llu,\n"
-                "  \"simulated_seconds\": %.9f,\n",
+                "  \"simulated_seconds\": %.9f,\n"
+                "  \"handovers\": %llu,\n",
             cycles_of(tmax),
-            (double)tmax / (double)SIM_TICKS / (c->core_mhz * 1e6));
+            (double)tmax / (double)SIM_TICKS / (c->core_mhz * 1e6),
+            (unsigned long long)hand);
     fprintf(fp, "  \"cycles_all_cores\": {");
     for (int k = 0; k < CAT_N; k++)
         fprintf(fp, "%s\"%s\": %llu", k ? ", " : "", cat_names[k],
@@ -201,8 +287,9 @@ static void json_write(FILE *fp, sim_hdr_t *h)
                 ", \"own_clock_cycles\": %llu, \"hal_calls\": %llu, "
                 "\"handovers\": %llu, \"yields\": %llu, \"parks\": %llu, "
                 "\"mpb_lines_written\": %llu, \"mpb_lines_read\": %llu, "
-                "\"stale_reads\": %llu, \"dram_lines\": %llu, "
-                "\"interrupts_taken\": %llu}",
+                "\"stale_reads\": %llu, \"dram_accesses\": %llu, "
+                "\"l2_hits\": %llu, \"l2_misses\": %llu, "
+                "\"l2_writebacks\": %llu, \"interrupts_taken\": %llu}",
                 (unsigned long long)(e->cyc / SIM_TICKS),
                 (unsigned long long)e->events,
                 (unsigned long long)e->handovers,
@@ -211,20 +298,25 @@ static void json_write(FILE *fp, sim_hdr_t *h)
                 (unsigned long long)e->mpb_lines_written,
                 (unsigned long long)e->mpb_lines_read,
                 (unsigned long long)e->stale_reads,
-                (unsigned long long)e->dram_lines,
+                (unsigned long long)e->dram_tx,
+                (unsigned long long)e->l2_hits,
+                (unsigned long long)e->l2_misses,
+                (unsigned long long)e->l2_writebacks,
                 (unsigned long long)e->irqs);
     }
     fprintf(fp, "\n  ],\n  \"mpb_bytes_written\": [");
     first = 1;
     for (uint32_t i = 0; i < h->nues; i++) {
         for (int t = 0; t < c->ncores; t++) {
-            uint64_t b = matrix[(size_t)i * (size_t)c->ncores + (size_t)t];
-            if (b == 0)
+            const sim_pair_t *b =
+                &matrix[(size_t)i * (size_t)c->ncores + (size_t)t];
+            if (b->writes == 0)
                 continue;
             fprintf(fp, "%s\n    {\"writer\": %d, \"target\": %d, "
-                        "\"bytes\": %llu}",
+                        "\"bytes\": %llu, \"writes\": %llu}",
                     first ? "" : ",", h->ue_core[i], t,
-                    (unsigned long long)b);
+                    (unsigned long long)b->bytes,
+                    (unsigned long long)b->writes);
             first = 0;
         }
     }
@@ -235,6 +327,8 @@ static void json_write(FILE *fp, sim_hdr_t *h)
                 m ? "," : "", m, (unsigned long long)mcs[m].accesses,
                 cycles_of(mcs[m].queued));
     fprintf(fp, "\n  ],\n");
+    json_links(fp, h, links, hot);
+    free(links);
     if (abort == SIM_ABORT_DEADLOCK)
         json_deadlock(fp, h);
     fprintf(fp, "  \"stale_reads\": {\"total\": %llu",
@@ -245,10 +339,18 @@ static void json_write(FILE *fp, sim_hdr_t *h)
         for (uint32_t i = 0; i < h->nues; i++) {
             for (uint32_t k = 0; k < u[i].nhaz; k++) {
                 const sim_hazard_t *z = &u[i].haz[k];
-                fprintf(fp,
-                        "%s\n    {\"core\": %d, \"mpb_core\": %u, "
-                        "\"offset\": %u, \"call\": ",
-                        first ? "" : ",", h->ue_core[i], z->target, z->off);
+                if (z->target >= 0)
+                    fprintf(fp,
+                            "%s\n    {\"core\": %d, \"mpb_core\": %d, "
+                            "\"offset\": %llu, \"call\": ",
+                            first ? "" : ",", h->ue_core[i], z->target,
+                            (unsigned long long)z->off);
+                else
+                    fprintf(fp,
+                            "%s\n    {\"core\": %d, \"shm_offset\": %llu, "
+                            "\"call\": ",
+                            first ? "" : ",", h->ue_core[i],
+                            (unsigned long long)z->off);
                 json_string(fp, z->ctx);
                 fprintf(fp, ", \"peer\": %d, \"count\": %llu, "
                             "\"first_cycle\": %llu}",
@@ -269,9 +371,10 @@ static void summary(sim_hdr_t *h, const char *path, int written)
     uint64_t tot[CAT_N] = {0}, all = 0, tmax = 0, hand = 0, stale = 0;
     double host = (double)(sim_host_ns() - h->host_t0_ns) * 1e-9;
     double sim_s, cyc;
-    const char *env = getenv("RCK_SIM_SUMMARY");
+    sim_link_t *links;
+    int hot;
 
-    if (env != NULL && !strcmp(env, "0"))
+    if (!h->summary)
         return;
     for (uint32_t i = 0; i < h->nues; i++) {
         tmax = sim_max(tmax, u[i].vt);
@@ -304,6 +407,23 @@ static void summary(sim_hdr_t *h, const char *path, int written)
                 100.0 * (double)tot[CAT_OTHER] / (double)all,
                 (unsigned long long)hand, (unsigned long long)stale,
                 sim_compute_name(h->compute));
+    links = links_total(h, &hot);
+    if (links != NULL && hot >= 0) {
+        int fx, fy, tx, ty;
+        uint64_t bytes = 0;
+
+        for (int i = 0; i < c->ntiles * SIM_LINK_DIRS; i++)
+            bytes += links[i].bytes;
+        link_to(c, hot, &fx, &fy, &tx, &ty);
+        fprintf(stderr,
+                "rck sim: hottest mesh link: tile (%d,%d) -> (%d,%d), %llu "
+                "bytes in %llu packets (%.1f%% of the bytes on all links)\n",
+                fx, fy, tx, ty, (unsigned long long)links[hot].bytes,
+                (unsigned long long)links[hot].packets,
+                bytes > 0 ? 100.0 * (double)links[hot].bytes / (double)bytes
+                          : 0.0);
+    }
+    free(links);
     if (h->hazards) {
         for (uint32_t i = 0; i < h->nues; i++) {
             for (uint32_t k = 0; k < u[i].nhaz; k++) {
@@ -315,20 +435,34 @@ static void summary(sim_hdr_t *h, const char *path, int written)
                              z->peer);
                 else if (z->ctx[0])
                     snprintf(ctx, sizeof(ctx), " in %s", z->ctx);
-                fprintf(stderr,
-                        "rck sim: stale read: core %d (UE %u) read the MPB "
-                        "of core %u at offset 0x%x%s, changed since it was "
-                        "cached, without CL1INVMB: %llu times, first at "
-                        "cycle %llu\n",
-                        h->ue_core[i], i, z->target, z->off, ctx,
-                        (unsigned long long)z->count,
-                        cycles_of(z->first_tick));
+                if (z->target >= 0)
+                    fprintf(stderr,
+                            "rck sim: stale read: core %d (UE %u) read the "
+                            "MPB of core %d at offset 0x%llx%s, changed "
+                            "since it was cached, without CL1INVMB: %llu "
+                            "times, first at cycle %llu\n",
+                            h->ue_core[i], i, z->target,
+                            (unsigned long long)z->off, ctx,
+                            (unsigned long long)z->count,
+                            cycles_of(z->first_tick));
+                else
+                    fprintf(stderr,
+                            "rck sim: stale read: core %d (UE %u) read "
+                            "shared DRAM at offset 0x%llx%s from its cache, "
+                            "changed in memory since it was cached (no "
+                            "flush or CL1INVMB): %llu times, first at cycle "
+                            "%llu\n",
+                            h->ue_core[i], i, (unsigned long long)z->off, ctx,
+                            (unsigned long long)z->count,
+                            cycles_of(z->first_tick));
             }
         }
     }
     if (written)
         fprintf(stderr, "rck sim: report in %s\n", path);
 }
+
+static void trace_merge(sim_hdr_t *h);
 
 void sim_report_write(sim_hdr_t *h)
 {
@@ -358,4 +492,250 @@ void sim_report_write(sim_hdr_t *h)
         }
     }
     summary(h, path, written);
+    trace_merge(h);
+}
+
+/* ---- Chrome trace-event file (RCK_SIM_TRACE) ----
+ *
+ * Each core writes its own events, one per line ("{...},"), into
+ * TRACE.part<UE> as it runs; at the end the launcher (or a private job's
+ * only core) joins the parts in UE order between a header and the
+ * metadata events (thread names) and removes them. Events carry only
+ * virtual times (microseconds of the base core clock), so with a
+ * deterministic compute model two runs give the same bytes. Every core
+ * writes at most SIM_TRACE_MAX_EVENTS / nues events; then one instant
+ * event says the rest was left out. */
+
+#define SIM_TRACE_MAX_EVENTS 4000000ull
+
+static void trace_part_name(const sim_hdr_t *h, int ue, char *buf,
+                            size_t len)
+{
+    snprintf(buf, len, "%s.part%d", h->trace_path, ue);
+}
+
+/* Whole nanoseconds of the base core clock: slices are rounded at both
+ * ends the same way, so the ones inside a call stay inside it. */
+static uint64_t trace_ns(const sim_hdr_t *h, uint64_t ticks)
+{
+    return (uint64_t)llround((double)ticks * 1000.0 / (double)SIM_TICKS /
+                             h->chip.core_mhz);
+}
+
+/* nanoseconds as microseconds, the unit of the format */
+static void trace_us(uint64_t ns, char *buf, size_t len)
+{
+    snprintf(buf, len, "%llu.%03llu", (unsigned long long)(ns / 1000),
+             (unsigned long long)(ns % 1000));
+}
+
+void sim_trace_open(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+    char path[SIM_PATH_LEN + 32];
+
+    memset(&s->trace, 0, sizeof(s->trace));
+    if (h->trace_path[0] == '\0')
+        return;
+    trace_part_name(h, s->ue, path, sizeof(path));
+    s->trace.fp = fopen(path, "w");
+    if (s->trace.fp == NULL) {
+        rck_warn("sim: cannot write the trace part %s: %s; this core is "
+                 "left out of the trace",
+                 path, strerror(errno));
+        return;
+    }
+    s->trace.max = SIM_TRACE_MAX_EVENTS / h->nues;
+}
+
+/* Room for one more event? Writes the truncation note once. */
+static int trace_room(sim_t *s)
+{
+    sim_trace_t *t = &s->trace;
+    char ts[32];
+
+    if (t->fp == NULL)
+        return 0;
+    if (t->n < t->max) {
+        t->n++;
+        return 1;
+    }
+    if (!t->truncated) {
+        t->truncated = 1;
+        trace_us(trace_ns(s->hdr, s->me->vt), ts, sizeof(ts));
+        fprintf(t->fp,
+                "{\"name\": \"trace truncated: %llu events per core\", "
+                "\"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": %d, "
+                "\"ts\": %s},\n",
+                (unsigned long long)t->max, s->core, ts);
+    }
+    return 0;
+}
+
+void sim_trace_slice(sim_t *s, const char *name, const char *cat,
+                     uint64_t t0, uint64_t t1, const char *args)
+{
+    char ts[32], dur[32];
+    uint64_t n0, n1;
+
+    if (!trace_room(s))
+        return;
+    n0 = trace_ns(s->hdr, t0);
+    n1 = trace_ns(s->hdr, t1 > t0 ? t1 : t0);
+    trace_us(n0, ts, sizeof(ts));
+    trace_us(n1 - n0, dur, sizeof(dur));
+    fprintf(s->trace.fp, "{\"name\": ");
+    json_string(s->trace.fp, name);
+    fprintf(s->trace.fp,
+            ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, "
+            "\"ts\": %s, \"dur\": %s%s%s},\n",
+            cat, s->core, ts, dur, args != NULL ? ", \"args\": " : "",
+            args != NULL ? args : "");
+}
+
+void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
+                    uint64_t t1, uint64_t bytes)
+{
+    char ts[32], te[32], args[64];
+    uint64_t id;
+
+    if (s->trace.fp == NULL || s->trace.n + 3 > s->trace.max) {
+        trace_room(s);
+        return;
+    }
+    id = ((uint64_t)s->ue << 32) | ++s->trace.flows;
+    snprintf(args, sizeof(args), "{\"target_core\": %d, \"bytes\": %llu}",
+             target, (unsigned long long)bytes);
+    sim_trace_slice(s, name, "mpb", t0, t1, args);
+    trace_us(trace_ns(s->hdr, t0), ts, sizeof(ts));
+    trace_us(trace_ns(s->hdr, t1), te, sizeof(te));
+    fprintf(s->trace.fp,
+            "{\"name\": \"%s\", \"cat\": \"flow\", \"ph\": \"s\", \"id\": "
+            "%llu, \"pid\": 1, \"tid\": %d, \"ts\": %s},\n"
+            "{\"name\": \"%s\", \"cat\": \"flow\", \"ph\": \"f\", \"bp\": "
+            "\"e\", \"id\": %llu, \"pid\": 1, \"tid\": %d, \"ts\": %s},\n",
+            name, (unsigned long long)id, s->core, ts, name,
+            (unsigned long long)id, target, te);
+    s->trace.n += 2;
+}
+
+/* The library call named by set_context: one slice from the call that
+ * names it to the call that clears or replaces it. */
+void sim_trace_call(sim_t *s, const char *call, int peer)
+{
+    sim_trace_t *t = &s->trace;
+
+    if (t->fp == NULL)
+        return;
+    if (t->call != NULL) {
+        char args[48];
+
+        snprintf(args, sizeof(args), "{\"peer\": %d}", t->call_peer);
+        sim_trace_slice(s, t->call, "call", t->call_t, s->me->vt,
+                        t->call_peer >= 0 ? args : NULL);
+    }
+    t->call = call;
+    t->call_peer = peer;
+    t->call_t = s->me->vt;
+}
+
+void sim_trace_close(sim_t *s)
+{
+    if (s->trace.fp == NULL)
+        return;
+    if (s->trace.call != NULL)
+        sim_trace_call(s, NULL, -1);
+    if (fclose(s->trace.fp) != 0)
+        rck_warn("sim: the trace part of this core is incomplete: %s",
+                 strerror(errno));
+    s->trace.fp = NULL;
+}
+
+/* Copy a part up to its last complete line (a core that was killed may
+ * have left half a line). */
+static void trace_copy(FILE *out, const char *path)
+{
+    FILE *in = fopen(path, "r");
+    char buf[65536];
+    size_t n, pending = 0;
+    char *keep = NULL;
+
+    if (in == NULL)
+        return;
+    while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+        size_t last = n;
+        while (last > 0 && buf[last - 1] != '\n')
+            last--;
+        if (last == 0) { /* no newline in this block: hold it */
+            char *k = realloc(keep, pending + n);
+            if (k == NULL)
+                break;
+            keep = k;
+            memcpy(keep + pending, buf, n);
+            pending += n;
+            continue;
+        }
+        if (pending > 0)
+            fwrite(keep, 1, pending, out);
+        fwrite(buf, 1, last, out);
+        pending = n - last;
+        if (pending > 0) {
+            char *k = realloc(keep, pending);
+            if (k == NULL) {
+                pending = 0;
+                break;
+            }
+            keep = k;
+            memcpy(keep, buf + last, pending);
+        }
+    }
+    free(keep);
+    fclose(in);
+}
+
+static void trace_merge(sim_hdr_t *h)
+{
+    char tmp[SIM_PATH_LEN + 32], part[SIM_PATH_LEN + 32];
+    FILE *fp;
+
+    if (h->trace_path[0] == '\0')
+        return;
+    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", h->trace_path, (long)getpid());
+    fp = fopen(tmp, "w");
+    if (fp == NULL) {
+        rck_error("sim: cannot write the trace %s: %s", tmp, strerror(errno));
+        return;
+    }
+    fprintf(fp, "{\"displayTimeUnit\": \"ns\",\n\"otherData\": "
+                "{\"generator\": \"rockcreek sim\", \"chip\": ");
+    json_string(fp, h->chip.name);
+    fprintf(fp, ", \"core_mhz\": %.3f, \"time\": \"microseconds of the "
+                "modelled chip's base core clock\"},\n\"traceEvents\": [\n",
+            h->chip.core_mhz);
+    for (uint32_t i = 0; i < h->nues; i++) {
+        trace_part_name(h, (int)i, part, sizeof(part));
+        trace_copy(fp, part);
+        unlink(part);
+    }
+    fprintf(fp, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, "
+                "\"args\": {\"name\": \"rockcreek sim: %u cores\"}}",
+            h->nues);
+    for (uint32_t i = 0; i < h->nues; i++) {
+        fprintf(fp,
+                ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
+                "\"tid\": %d, \"args\": {\"name\": \"core %d (UE %u)\"}},\n"
+                "{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": "
+                "1, \"tid\": %d, \"args\": {\"sort_index\": %d}}",
+                h->ue_core[i], h->ue_core[i], i, h->ue_core[i],
+                h->ue_core[i]);
+    }
+    fprintf(fp, "\n]}\n");
+    if (fclose(fp) != 0 || rename(tmp, h->trace_path) != 0) {
+        rck_error("sim: cannot write the trace %s: %s", h->trace_path,
+                  strerror(errno));
+        unlink(tmp);
+        return;
+    }
+    if (h->summary)
+        fprintf(stderr, "rck sim: trace in %s\n", h->trace_path);
 }
