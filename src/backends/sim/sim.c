@@ -428,6 +428,16 @@ static void poll_shm_waiters(sim_t *s);
 
 /* Enter, then become the earliest core. @return 0 when the event is in
  * order, -1 when the run was aborted (the call then runs unordered). */
+static int begin_entered(sim_t *s)
+{
+    if (sim_engine_order(s) != RCK_OK)
+        return -1;
+    s->order_vt = s->me->vt;
+    if (s->hdr->nparked_shm > 0)
+        poll_shm_waiters(s);
+    return 0;
+}
+
 static int begin(sim_t *s)
 {
     enter(s);
@@ -584,8 +594,9 @@ static void notify(sim_t *s, rck_space_t space, int core, uint32_t off,
         sim_ue_t *u = &s->ues[w];
         int hit = 0;
 
-        if (w == s->ue ||
-            atomic_load_explicit(&u->state, memory_order_relaxed) != UE_PARK)
+        /* the caller itself may be parked: a queued write applied while
+         * it parks (sim_engine_settle) can satisfy its own wait */
+        if (atomic_load_explicit(&u->state, memory_order_relaxed) != UE_PARK)
             continue;
         for (int i = 0; i < u->nconds && !hit; i++) {
             const rck_hal_cond_t *c = &u->conds[i];
@@ -1467,6 +1478,29 @@ static void trace_wait(sim_t *s, const rck_hal_cond_t *conds, int nc,
     sim_trace_slice(s, "wait", "wait", start, s->me->vt, args);
 }
 
+/* A wait by a core that is not the earliest may park at once, without
+ * waiting for its turn, when its words do not hold in memory now: every
+ * write that still comes before its time (queued, or not issued yet) is
+ * applied later in key order and wakes it, or puts it back to sleep,
+ * exactly as if it had parked in order (invariant 5). When they do hold,
+ * an earlier write may still undo that: the wait must take its turn. */
+static int wait_park_now(sim_t *s, rck_hal_t *hal, const rck_hal_cond_t *conds,
+                         int nc, unsigned flags)
+{
+    sim_hdr_t *h = s->hdr;
+
+    if (s->unordered || h->lookahead > 0 ||
+        atomic_load_explicit(&h->abort, memory_order_relaxed) != 0 ||
+        sim_before(s->me->vt, s->ue, s->hz_vt, s->hz_ue))
+        return 0;
+    if (((flags & RCK_WAIT_IRQ) || hal->irq_handler != NULL) &&
+        s->cores[s->core].irq_next <= s->me->vt)
+        return 0;
+    if (atomic_load(&h->token) != s->ue)
+        return 0;
+    return conds_eval(h, conds, nc) < 0;
+}
+
 static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                              int nc, unsigned flags, int64_t timeout_ns,
                              int *which)
@@ -1475,14 +1509,16 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     sim_ue_t *me = s->me;
     int want_irq = (flags & RCK_WAIT_IRQ) != 0;
     uint64_t start, deadline;
-    int woke = 0, parked = 0;
+    int woke = 0, parked = 0, lazy;
     rck_status_t st;
 
     if (nc > SIM_MAX_CONDS) {
         rck_error("sim: a wait on %d words (at most %d)", nc, SIM_MAX_CONDS);
         return RCK_ERR_UNSUPPORTED;
     }
-    if (begin(s) != 0) {
+    enter(s);
+    lazy = wait_park_now(s, hal, conds, nc, flags);
+    if (!lazy && begin_entered(s) != 0) {
         st = wait_unordered(s, hal, conds, nc, flags, which);
         leave(s);
         return st;
@@ -1497,6 +1533,10 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         int irq_matters = want_irq || hal->irq_handler != NULL;
         int i;
 
+        if (lazy) {
+            lazy = 0;
+            goto park;
+        }
         if (irq_matters && s->cores[s->core].irq_next <= me->vt) {
             irq_run(s, hal);
             if (want_irq) {
@@ -1529,6 +1569,7 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             st = RCK_ERR_TIMEDOUT;
             break;
         }
+    park:
         wait_publish(s, conds, nc, flags, hal);
         me->wait_start = start;
         me->park_wake = deadline;
