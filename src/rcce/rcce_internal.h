@@ -108,6 +108,20 @@ int rcce_flag_get(const RCCE_FLAG *flag, RCCE_FLAG_STATUS *val, int ue);
 /** Wait until the flag at UE @p ue equals @p val. */
 int rcce_flag_wait(const RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ue);
 
+/* Where a flag lives, for libraries layered on RCCE (iRCCE) that wait on
+ * several flags at once: the byte offset of the 32-bit word that holds it
+ * and the bits of that word that are the flag (all of them for a line
+ * flag). rcce.c computes the same (flag_word, flag_mask). */
+static inline uint32_t rcce_flag_offset(const RCCE_FLAG *f)
+{
+    return (uint32_t)f->line + (f->bit < 0 ? 0 : (uint32_t)(f->bit / 32) * 4);
+}
+
+static inline uint32_t rcce_flag_bits(const RCCE_FLAG *f)
+{
+    return f->bit < 0 ? 0xffffffffu : 1u << (f->bit % 32);
+}
+
 /* point to point over (privbuf, combuf offset, chunk, flags) */
 int rcce_send_general(const char *buf, uint32_t combuf, uint32_t chunk,
                       const RCCE_FLAG *ready, const RCCE_FLAG *sent,
