@@ -363,23 +363,13 @@ int rcce_flag_free(RCCE_FLAG *flag)
     return RCCE_SUCCESS;
 }
 
-static inline uint32_t flag_word(const RCCE_FLAG *f)
-{
-    return (uint32_t)f->line + (f->bit < 0 ? 0 : (uint32_t)(f->bit / 32) * 4);
-}
-
-static inline uint32_t flag_mask(const RCCE_FLAG *f)
-{
-    return f->bit < 0 ? 0xffffffffu : 1u << (f->bit % 32);
-}
-
 int rcce_flag_set(const RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ue)
 {
     int core = rcce_core_of(ue);
     rck_status_t st;
 
     if (flag->bit < 0) {
-        st = rck_hal_mpb_store32(rcce.hal, core, flag_word(flag),
+        st = rck_hal_mpb_store32(rcce.hal, core, rcce_flag_offset(flag),
                                  (uint32_t)val);
     } else {
         uint32_t w;
@@ -389,10 +379,10 @@ int rcce_flag_set(const RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ue)
         if (st != RCK_OK)
             return RCCE_ERROR_TARGET;
         rck_hal_cl1invmb(rcce.hal);
-        st = rck_hal_mpb_load32(rcce.hal, core, flag_word(flag), &w);
+        st = rck_hal_mpb_load32(rcce.hal, core, rcce_flag_offset(flag), &w);
         if (st == RCK_OK) {
-            w = val ? (w | flag_mask(flag)) : (w & ~flag_mask(flag));
-            st = rck_hal_mpb_store32(rcce.hal, core, flag_word(flag), w);
+            w = val ? (w | rcce_flag_bits(flag)) : (w & ~rcce_flag_bits(flag));
+            st = rck_hal_mpb_store32(rcce.hal, core, rcce_flag_offset(flag), w);
         }
         rck_hal_tas_release(rcce.hal, core);
     }
@@ -404,22 +394,22 @@ int rcce_flag_get(const RCCE_FLAG *flag, RCCE_FLAG_STATUS *val, int ue)
     uint32_t w;
 
     rck_hal_cl1invmb(rcce.hal);
-    if (rck_hal_mpb_load32(rcce.hal, rcce_core_of(ue), flag_word(flag), &w) !=
+    if (rck_hal_mpb_load32(rcce.hal, rcce_core_of(ue), rcce_flag_offset(flag), &w) !=
         RCK_OK)
         return RCCE_ERROR_SOURCE;
     *val = flag->bit < 0 ? (RCCE_FLAG_STATUS)w
-                         : (w & flag_mask(flag)) ? RCCE_FLAG_SET
+                         : (w & rcce_flag_bits(flag)) ? RCCE_FLAG_SET
                                                  : RCCE_FLAG_UNSET;
     return RCCE_SUCCESS;
 }
 
 int rcce_flag_wait(const RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ue)
 {
-    uint32_t mask = flag_mask(flag);
+    uint32_t mask = rcce_flag_bits(flag);
     uint32_t want = flag->bit < 0 ? (uint32_t)val : (val ? mask : 0);
     rck_status_t st;
 
-    st = rck_hal_wait_mpb_eq(rcce.hal, rcce_core_of(ue), flag_word(flag),
+    st = rck_hal_wait_mpb_eq(rcce.hal, rcce_core_of(ue), rcce_flag_offset(flag),
                              mask, want, rcce.wait_timeout_ns);
     if (st == RCK_ERR_TIMEDOUT) {
         rck_error("a wait for a flag at UE %d did not complete within "

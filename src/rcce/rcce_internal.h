@@ -111,7 +111,7 @@ int rcce_flag_wait(const RCCE_FLAG *flag, RCCE_FLAG_STATUS val, int ue);
 /* Where a flag lives, for libraries layered on RCCE (iRCCE) that wait on
  * several flags at once: the byte offset of the 32-bit word that holds it
  * and the bits of that word that are the flag (all of them for a line
- * flag). rcce.c computes the same (flag_word, flag_mask). */
+ * flag). */
 static inline uint32_t rcce_flag_offset(const RCCE_FLAG *f)
 {
     return (uint32_t)f->line + (f->bit < 0 ? 0 : (uint32_t)(f->bit / 32) * 4);
