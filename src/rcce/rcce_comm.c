@@ -318,7 +318,7 @@ static int reduce_impl(const char *in, char *out, int num, int type, int op,
 int RCCE_reduce(char *in, char *out, int num, int type, int op, int root,
                 RCCE_COMM comm)
 {
-    size_t bytes;
+    size_t bytes = 0;
     int st = reduce_args("RCCE_reduce", in, out, num, type, op, root, &comm,
                          &bytes);
 
@@ -337,7 +337,7 @@ int RCCE_reduce(char *in, char *out, int num, int type, int op, int root,
 int RCCE_allreduce(char *in, char *out, int num, int type, int op,
                    RCCE_COMM comm)
 {
-    size_t bytes;
+    size_t bytes = 0;
     int st = reduce_args("RCCE_allreduce", in, out, num, type, op, 0, &comm,
                          &bytes);
 

@@ -5,9 +5,11 @@
  *
  * Every slot that touches state other cores can see starts with begin():
  * charge the compute since the last HAL call, then become the earliest
- * core (which may hand the token over and sleep). Slots that only look at
- * this core's own state (its clock, its L1, its console) skip the
- * ordering. Functional effects happen at the issue time of the event;
+ * core (which may hand the token over and sleep). Plain writes start with
+ * write_begin() instead (a core that is not the earliest queues them:
+ * invariant 5 in sim_internal.h), and a wait that must park may do so
+ * without its turn (wait_park_now). Slots that only look at this core's
+ * own state (its clock, its L1, its console) skip the ordering. Functional effects happen at the issue time of the event;
  * writes record when they become visible (completion), and a parked wait
  * resumes at that visibility time plus one poll.
  */
@@ -29,10 +31,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* How long a core that gave the token away spins for it, when every core
- * has a host CPU (with more cores than CPUs a spinner steals the CPU the
- * token's holder needs: measured 6 times slower with 48 cores on 2). */
-#define SIM_SPIN_NS_AUTO 50000
+/* How long a core that gave the token away spins for it by default: not
+ * at all. With more cores than CPUs a spinner steals the CPU the token's
+ * holder needs (measured 6 times slower with 48 cores on 2); and since
+ * plain writes no longer hand over (lazy writes), the token comes back
+ * after a whole request, not a single access, so even 2 cores on 2 CPUs
+ * were 3-5 times slower spinning 50 us (which then mostly misses and
+ * leaves the cores on different CPUs, where every futex wake-up crosses
+ * CPUs) than sleeping at once (docs/SIM.md). */
+#define SIM_SPIN_NS_AUTO 0
 
 
 struct rck_job {
@@ -560,29 +567,50 @@ static int ue_has_shm(const sim_ue_t *u)
     return 0;
 }
 
-/* A parked UE whose condition now holds continues at the time the value
- * became visible (not before it parked) plus one poll; one whose condition
- * no longer holds stays parked (invariant 3 holds: this happens before
- * its wake time, since the caller is the earliest core). */
-static void try_wake(sim_t *s, int w, uint64_t not_before)
+/* A write with key time @p tw changed a word parked UE @p w waits for.
+ * One whose condition now holds continues at the time the value became
+ * visible (not before it parked) plus one poll; one whose condition no
+ * longer holds stays parked (invariant 3 holds: this happens before its
+ * wake time, since the caller is the earliest core).
+ *
+ * A wait that parked lazily (sim_wait: without waiting for its turn) can
+ * see writes with keys before its own time u->vt applied after it
+ * parked. They stand for the state its check at u->vt would have seen,
+ * as if it had not parked: the last of them decides (its wake time is
+ * set, not only lowered), and once the state at u->vt holds the wait is
+ * satisfied as it would have been at once, which later writes cannot
+ * undo. In strict order no write older than a parked wait comes in. */
+static void try_wake(sim_t *s, int w, uint64_t not_before, uint64_t tw,
+                     int uw)
 {
     sim_ue_t *u = sim_ue(s->hdr, w);
     int i = conds_eval(s->hdr, u->conds, u->nconds);
+    int before = tw < u->vt || (tw == u->vt && uw <= w);
     uint64_t t;
 
     if (i < 0) {
-        sim_engine_unwake(s, w);
+        if (before || !u->sat_early)
+            sim_engine_unwake(s, w);
         return;
     }
+    if (!before && u->sat_early && u->sat_which >= 0)
+        return; /* satisfied at its time already */
     t = sim_max(sim_max(u->vt, not_before), cond_vis(s, &u->conds[i])) +
         u->poll[i];
+    if (before) {
+        u->wake = u->park_wake; /* set, not lowered */
+        u->sat_which = -1;
+        u->sat_early = 1;
+    } else {
+        u->sat_early = 0;
+    }
     sim_engine_wake(s, w, t, i);
 }
 
 /* A write to [off, off + len) of @p space (core's MPB or TAS, or shared
  * DRAM) happened: wake the parked waits it may satisfy. */
 static void notify(sim_t *s, rck_space_t space, int core, uint32_t off,
-                   size_t len)
+                   size_t len, uint64_t tw, int uw)
 {
     if (s->unordered)
         return;
@@ -606,7 +634,7 @@ static void notify(sim_t *s, rck_space_t space, int core, uint32_t off,
                   (uint64_t)c->offset < (uint64_t)off + len;
         }
         if (hit)
-            try_wake(s, w, 0);
+            try_wake(s, w, 0, tw, uw);
     }
 }
 
@@ -621,7 +649,7 @@ static void poll_shm_waiters(sim_t *s)
             atomic_load_explicit(&u->state, memory_order_relaxed) ==
                 UE_PARK &&
             ue_has_shm(u))
-            try_wake(s, w, s->me->vt);
+            try_wake(s, w, s->me->vt, s->me->vt, s->ue);
     }
 }
 
@@ -678,11 +706,10 @@ static void pending_do(sim_t *s, int ue, const sim_pw_t *w,
     uint32_t L = ch->line_bytes, off = w->off, len = w->len;
     uint64_t when = w->t;
 
-    (void)ue;
     if (w->kind == SIM_PW_TAS) {
         atomic_store(&s->cores[w->core].tas, 0);
         s->cores[w->core].tas_vis = w->t + w->per;
-        notify(s, RCK_SPACE_TAS, w->core, 0, 4);
+        notify(s, RCK_SPACE_TAS, w->core, 0, 4, w->t, ue);
         return;
     }
     memcpy(mpb_at(s, w->core, off), data, len);
@@ -696,7 +723,7 @@ static void pending_do(sim_t *s, int ue, const sim_pw_t *w,
     }
     /* this may wake the writer itself: it may have parked (lazily, on
      * memory without this write) on a word it wrote */
-    notify(s, RCK_SPACE_MPB, w->core, w->off, w->len);
+    notify(s, RCK_SPACE_MPB, w->core, w->off, w->len, w->t, ue);
 }
 
 void sim_pending_apply(sim_t *s, uint64_t t, int ue)
@@ -1135,8 +1162,9 @@ static rck_status_t sim_mpb_write(rck_hal_t *hal, int core, uint32_t off,
     if (write_begin(s, (uint32_t)len)) {
         advance(s, write_lines(s, core, off, src, len, 1), CAT_MPB);
     } else {
+        uint64_t t0 = s->me->vt;
         advance(s, write_lines(s, core, off, src, len, 0), CAT_MPB);
-        notify(s, RCK_SPACE_MPB, core, off, len);
+        notify(s, RCK_SPACE_MPB, core, off, len, t0, s->ue);
     }
     leave(s);
     return RCK_OK;
@@ -1159,13 +1187,15 @@ static rck_status_t sim_mpb_copy(rck_hal_t *hal, int dst_core,
 {
     sim_t *s = sim_of(hal);
     unsigned char *buf = malloc(len);
+    uint64_t t0;
 
     if (buf == NULL)
         return RCK_ERR_NOMEM;
     begin(s);
     advance(s, read_l1(s, src_core, src_off, buf, len), CAT_MPB);
+    t0 = s->me->vt;
     advance(s, write_lines(s, dst_core, dst_off, buf, len, 0), CAT_MPB);
-    notify(s, RCK_SPACE_MPB, dst_core, dst_off, len);
+    notify(s, RCK_SPACE_MPB, dst_core, dst_off, len, t0, s->ue);
     leave(s);
     free(buf);
     return RCK_OK;
@@ -1181,10 +1211,11 @@ static rck_status_t sim_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
                 write_lines(s, core, off, (const unsigned char *)&value, 4, 1),
                 CAT_MPB);
     } else {
+        uint64_t t0 = s->me->vt;
         advance(s,
                 write_lines(s, core, off, (const unsigned char *)&value, 4, 0),
                 CAT_MPB);
-        notify(s, RCK_SPACE_MPB, core, off, 4);
+        notify(s, RCK_SPACE_MPB, core, off, 4, t0, s->ue);
     }
     leave(s);
     return RCK_OK;
@@ -1232,7 +1263,7 @@ static rck_status_t sim_tas_try(rck_hal_t *hal, int core, int *acquired)
     begin(s);
     *acquired = atomic_exchange(&s->cores[core].tas, 1) == 0;
     if (*acquired)
-        notify(s, RCK_SPACE_TAS, core, 0, 4);
+        notify(s, RCK_SPACE_TAS, core, 0, 4, s->me->vt, s->ue);
     mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
     advance(s, sim_cost_dword_read(s->chip, s->core, core), CAT_OTHER);
     leave(s);
@@ -1251,10 +1282,11 @@ static rck_status_t sim_tas_release(rck_hal_t *hal, int core)
         advance(s, cost, CAT_OTHER);
     } else {
         atomic_store(&s->cores[core].tas, 0);
+        uint64_t t0 = s->me->vt;
         if (!s->unordered)
-            s->cores[core].tas_vis = s->me->vt + cost;
+            s->cores[core].tas_vis = t0 + cost;
         advance(s, cost, CAT_OTHER);
-        notify(s, RCK_SPACE_TAS, core, 0, 4);
+        notify(s, RCK_SPACE_TAS, core, 0, 4, t0, s->ue);
     }
     leave(s);
     return RCK_OK;
@@ -1391,6 +1423,7 @@ static void wait_publish(sim_t *s, const rck_hal_cond_t *conds, int nc,
     me->park_flags = ((flags & RCK_WAIT_IRQ) ? PARK_IRQ : 0) |
                      (hal->irq_handler != NULL ? PARK_HANDLER : 0);
     me->sat_which = -1;
+    me->sat_early = 0;
     me->ctx_peer = s->ctx_peer;
     snprintf(me->ctx, sizeof(me->ctx), "%s",
              s->ctx_call != NULL ? s->ctx_call : "");
@@ -1509,7 +1542,7 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     sim_ue_t *me = s->me;
     int want_irq = (flags & RCK_WAIT_IRQ) != 0;
     uint64_t start, deadline;
-    int woke = 0, parked = 0, lazy;
+    int woke = 0, parked = 0, lazy, early = -1;
     rck_status_t st;
 
     if (nc > SIM_MAX_CONDS) {
@@ -1537,8 +1570,13 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             lazy = 0;
             goto park;
         }
-        if (irq_matters && s->cores[s->core].irq_next <= me->vt) {
-            irq_run(s, hal);
+        if (early < 0 && irq_matters &&
+            s->cores[s->core].irq_next <= me->vt) {
+            /* Without a handler the core still takes the trap that tells
+             * it an interrupt is pending (the published delivery figure
+             * includes it; see sim_cost_irq_delivery). */
+            if (irq_run(s, hal) == 0 && want_irq)
+                advance_cycles(s, s->chip->cost_null_syscall, CAT_IRQ);
             if (want_irq) {
                 *which = -1;
                 st = RCK_INTERRUPTED;
@@ -1550,7 +1588,10 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             }
             woke = 0;
         }
-        i = conds_eval(s->hdr, conds, nc);
+        /* satisfied at its own time by an older write (try_wake): as if
+         * it had not parked, whatever happened since */
+        i = early >= 0 ? early : conds_eval(s->hdr, conds, nc);
+        early = -1;
         if (i >= 0) {
             if (!woke)
                 advance_to(s,
@@ -1588,6 +1629,8 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         }
         wait_unpublish(s);
         woke = me->sat_which >= 0;
+        if (woke && me->sat_early)
+            early = me->sat_which;
         advance_to(s, me->wake, CAT_WAIT);
         atomic_store(&me->state, UE_RUN);
     }
@@ -1809,7 +1852,7 @@ static void l2_write_back(sim_t *s, long e)
     sim_map_lookup(&s->map, off, &type, &mc, &until);
     dram_tx(s, mc_of(s, off, mc), SIM_TX_LINE_WRITE, s->me->vt, L);
     s->me->l2_writebacks++;
-    notify(s, RCK_SPACE_SHM, 0, (uint32_t)off, L);
+    notify(s, RCK_SPACE_SHM, 0, (uint32_t)off, L, s->me->vt, s->ue);
 }
 
 /* An L2 miss: the line comes from memory as eight DWORD reads, up to two
@@ -2018,11 +2061,13 @@ static rck_status_t sim_shm_write(rck_hal_t *hal, size_t off, const void *src,
                                   size_t len)
 {
     sim_t *s = sim_of(hal);
+    uint64_t t0;
 
     begin(s);
+    t0 = s->me->vt;
     shm_write_range(s, off, src, len);
     notify(s, RCK_SPACE_SHM, 0, (uint32_t)off,
-           len > UINT32_MAX ? UINT32_MAX : len);
+           len > UINT32_MAX ? UINT32_MAX : len, t0, s->ue);
     leave(s);
     return RCK_OK;
 }

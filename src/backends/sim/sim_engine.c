@@ -10,8 +10,10 @@
  * the write that satisfies it (its wake time is set, it becomes eligible)
  * and runs again when the token reaches it, never by polling.
  *
- * Later, a lookahead window could let several cores run at once: the
- * horizon is the place where that decision would be made.
+ * A core that is not the earliest still goes on through plain writes
+ * (queued, invariant 5) and through waits that park; it hands over only
+ * at events that read shared state. sim_engine_settle applies the queued
+ * writes that come before the next holder.
  */
 #include "sim_internal.h"
 
@@ -28,6 +30,7 @@
 
 /* How often a core waiting for the token looks at the watchdog. */
 #define SIM_WATCH_NS 1000000000ll
+
 
 static int futex_wait(_Atomic uint32_t *addr, uint32_t val, int64_t ns)
 {
@@ -319,34 +322,42 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* With a host CPU to spare, one core at a time may wait for the token by
- * spinning for a while: a token that comes straight back (a request and
- * its reply) then costs a cache-line transfer, not two system calls. */
+/* Spin for the token for at most @p limit_ns. @return 1 with it. */
+static int spin_for(sim_t *s, uint64_t limit_ns)
+{
+    sim_hdr_t *h = s->hdr;
+    uint64_t t0 = sim_host_ns();
+
+    for (unsigned k = 1;; k++) {
+        if (atomic_load_explicit(&h->token, memory_order_acquire) == s->ue)
+            return 1;
+        cpu_relax();
+        if (k % 64 != 0)
+            continue;
+        if (atomic_load_explicit(&h->abort, memory_order_relaxed) ||
+            sim_host_ns() - t0 > limit_ns)
+            return 0;
+    }
+}
+
+/* With a host CPU to spare for every core, one core at a time may wait
+ * for the token by spinning for a while: a token that comes straight
+ * back (a request and its reply) then costs a cache-line transfer, not
+ * two system calls. */
 static int await_spin(sim_t *s)
 {
     sim_hdr_t *h = s->hdr;
     int32_t none = -1;
-    uint64_t t0;
-    int got = 0;
+    int got;
 
     if (h->spin_ns <= 0 ||
         !atomic_compare_exchange_strong(&h->spinner, &none, s->ue))
         return 0;
-    t0 = sim_host_ns();
-    for (unsigned k = 1;; k++) {
-        if (atomic_load_explicit(&h->token, memory_order_acquire) == s->ue) {
-            got = 1;
-            break;
-        }
-        cpu_relax();
-        if (k % 64 == 0 &&
-            (atomic_load_explicit(&h->abort, memory_order_relaxed) ||
-             sim_host_ns() - t0 > (uint64_t)h->spin_ns))
-            break;
-    }
+    got = spin_for(s, (uint64_t)h->spin_ns);
     atomic_store(&h->spinner, -1);
     return got;
 }
+
 
 rck_status_t sim_engine_await(sim_t *s)
 {
@@ -372,6 +383,7 @@ rck_status_t sim_engine_await(sim_t *s)
             watchdog(s);
     }
 }
+
 
 void sim_engine_reclaim(sim_t *s)
 {
@@ -506,6 +518,7 @@ void sim_engine_unwake(sim_t *s, int w)
     if (u->sat_which < 0)
         return;
     u->sat_which = -1;
+    u->sat_early = 0;
     u->wake = u->park_wake;
 }
 

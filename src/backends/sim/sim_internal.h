@@ -141,6 +141,7 @@ typedef struct {
     uint32_t park_flags;
     uint64_t wait_start;       /* vt at which the wait began */
     int32_t sat_which;         /* condition a writer found true, or -1 */
+    int32_t sat_early;         /* ... by a write older than the wait */
     uint64_t park_wake;        /* wake time without writes: timeout, irq */
     int32_t ctx_peer;
     char ctx[SIM_CTX_LEN];
@@ -357,6 +358,12 @@ typedef struct {
     double compute_carry;      /* fractional cycles not charged yet */
     uint64_t compute_mark;     /* host ns or instructions at HAL exit */
     uint64_t compute_ovh;      /* what one reading itself adds */
+    /* host: the thread's CPU time without a system call (sim_compute.c) */
+    int clock_fd;
+    const volatile void *clock_page;
+    uint64_t clock_cpu, clock_wall;
+    uint32_t clock_seq;
+    int clock_valid;
     int perf_fd;
 
     const char *ctx_call;
