@@ -52,20 +52,9 @@ static int buf_arg(const char *call, const void *buf, size_t bytes, int code)
     return RCCE_SUCCESS;
 }
 
-static size_t type_size(int type)
-{
-    switch (type) {
-    case RCCE_INT: return sizeof(int);
-    case RCCE_LONG: return sizeof(long);
-    case RCCE_FLOAT: return sizeof(float);
-    case RCCE_DOUBLE: return sizeof(double);
-    default: return 0;
-    }
-}
-
 static int op_type_args(const char *call, int type, int op)
 {
-    if (type_size(type) == 0)
+    if (rcce_type_size(type) == 0)
         return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ILLEGAL_TYPE, call,
                           "unknown type %d", type);
     if (op != RCCE_SUM && op != RCCE_MIN && op != RCCE_MAX && op != RCCE_PROD)
@@ -134,47 +123,6 @@ static int exchange(const RCCE_COMM *c, int to, const char *sbuf, size_t sn,
 }
 
 /* ---- combining ---- */
-
-/* acc = acc op in, element by element, exactly as RCCE_reduce combines
- * (the accumulated value on the left). INT and LONG sums and products
- * wrap (computed unsigned), so any order gives the same bits. */
-#define RCK_COMBINE_FLT(T)                                                    \
-    do {                                                                      \
-        T *a = (T *)acc;                                                      \
-        const T *b = (const T *)in;                                           \
-        for (size_t i = 0; i < num; i++) {                                    \
-            switch (op) {                                                     \
-            case RCCE_SUM: a[i] = a[i] + b[i]; break;                         \
-            case RCCE_PROD: a[i] = a[i] * b[i]; break;                        \
-            case RCCE_MIN: a[i] = b[i] < a[i] ? b[i] : a[i]; break;           \
-            default: a[i] = b[i] > a[i] ? b[i] : a[i]; break;                 \
-            }                                                                 \
-        }                                                                     \
-    } while (0)
-
-#define RCK_COMBINE_INT(T, U)                                                 \
-    do {                                                                      \
-        T *a = (T *)acc;                                                      \
-        const T *b = (const T *)in;                                           \
-        for (size_t i = 0; i < num; i++) {                                    \
-            switch (op) {                                                     \
-            case RCCE_SUM: a[i] = (T)((U)a[i] + (U)b[i]); break;              \
-            case RCCE_PROD: a[i] = (T)((U)a[i] * (U)b[i]); break;             \
-            case RCCE_MIN: a[i] = b[i] < a[i] ? b[i] : a[i]; break;           \
-            default: a[i] = b[i] > a[i] ? b[i] : a[i]; break;                 \
-            }                                                                 \
-        }                                                                     \
-    } while (0)
-
-static void combine(void *acc, const void *in, size_t num, int type, int op)
-{
-    switch (type) {
-    case RCCE_INT: RCK_COMBINE_INT(int, unsigned); break;
-    case RCCE_LONG: RCK_COMBINE_INT(long, unsigned long); break;
-    case RCCE_FLOAT: RCK_COMBINE_FLT(float); break;
-    default: RCK_COMBINE_FLT(double); break;
-    }
-}
 
 /* Whether every order of combination gives the same result. */
 static int exact_type(int type)
@@ -248,7 +196,7 @@ static int reduce_tree(const char *in, char *out, size_t num, int type,
                        int op, int root, const RCCE_COMM *c)
 {
     int n = c->size, vr = (c->my_rank - root + n) % n, mask = 1;
-    size_t bytes = num * type_size(type);
+    size_t bytes = num * rcce_type_size(type);
     char *acc = malloc(bytes ? bytes : 1), *tmp = malloc(bytes ? bytes : 1);
     int st = RCCE_SUCCESS;
 
@@ -266,7 +214,7 @@ static int reduce_tree(const char *in, char *out, size_t num, int type,
         if (vr + mask < n) {
             st = recv_from(c, (vr + mask + root) % n, tmp, bytes);
             if (st == RCCE_SUCCESS)
-                combine(acc, tmp, num, type, op);
+                rcce_combine(acc, tmp, num, type, op);
         }
     }
     if (st == RCCE_SUCCESS && vr == 0)
@@ -287,7 +235,7 @@ static int reduce_tree(const char *in, char *out, size_t num, int type,
 static int reduce_chain(const char *in, char *out, size_t num, int type,
                         int op, const RCCE_COMM *c)
 {
-    size_t esz = type_size(type);
+    size_t esz = rcce_type_size(type);
     size_t want = num * esz / (size_t)c->size, seg;
     if (want < RCK_COLL_SEGMENT_MIN)
         want = RCK_COLL_SEGMENT_MIN;
@@ -332,7 +280,7 @@ static int reduce_chain(const char *in, char *out, size_t num, int type,
             st = code(iRCCE_irecv(part, (ssize_t)bytes, prev, NULL));
             if (st != RCCE_SUCCESS)
                 break;
-            combine(part, in + off, cnt, type, op);
+            rcce_combine(part, in + off, cnt, type, op);
             /* after the combine, so that in == out works */
             if (r == n - 1)
                 memcpy(out + off, part, bytes);
@@ -379,7 +327,7 @@ static int reduce_args(const char *call, const char *in, const char *out,
 static int reduce_impl(const char *in, char *out, size_t num, int type,
                        int op, int root, const RCCE_COMM *c)
 {
-    size_t bytes = num * type_size(type);
+    size_t bytes = num * rcce_type_size(type);
     char *res;
     int st, last = c->size - 1;
 
@@ -429,7 +377,7 @@ int RCCE_comm_reduce(char *in, char *out, int num, int type, int op,
 static int allreduce_rd(const char *in, char *out, size_t num, int type,
                         int op, const RCCE_COMM *c)
 {
-    size_t bytes = num * type_size(type);
+    size_t bytes = num * rcce_type_size(type);
     int n = c->size, r = c->my_rank, p2 = 1, rem, vr;
     char *tmp = malloc(bytes ? bytes : 1);
     int st = RCCE_SUCCESS;
@@ -447,7 +395,7 @@ static int allreduce_rd(const char *in, char *out, size_t num, int type,
         } else {
             st = recv_from(c, r - 1, tmp, bytes);
             if (st == RCCE_SUCCESS)
-                combine(out, tmp, num, type, op);
+                rcce_combine(out, tmp, num, type, op);
             vr = r / 2;
         }
     } else {
@@ -458,7 +406,7 @@ static int allreduce_rd(const char *in, char *out, size_t num, int type,
         int pv = vr ^ mask, partner = pv < rem ? pv * 2 + 1 : pv + rem;
         st = exchange(c, partner, out, bytes, partner, tmp, bytes);
         if (st == RCCE_SUCCESS)
-            combine(out, tmp, num, type, op);
+            rcce_combine(out, tmp, num, type, op);
     }
     if (st == RCCE_SUCCESS && r < 2 * rem) {
         if (r % 2 == 1)
@@ -479,7 +427,7 @@ int RCCE_comm_allreduce(char *in, char *out, int num, int type, int op,
 
     if (st != RCCE_SUCCESS)
         return st;
-    bytes = (size_t)num * type_size(type);
+    bytes = (size_t)num * rcce_type_size(type);
     if (comm.size == 1) {
         memmove(out, in, bytes);
         return RCCE_SUCCESS;
@@ -688,7 +636,7 @@ int RCCE_reduce_scatter(char *in, char *out, int *counts, int type, int op,
     }
     if (st != RCCE_SUCCESS)
         return st;
-    esz = type_size(type);
+    esz = rcce_type_size(type);
     st = buf_arg("RCCE_reduce_scatter", in, total, RCCE_ERROR_SOURCE);
     if (st == RCCE_SUCCESS)
         st = buf_arg("RCCE_reduce_scatter", out, (size_t)counts[r],

@@ -220,7 +220,7 @@ int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm)
     return bcast_impl(buf, num, root, &comm);
 }
 
-static size_t type_size(int type)
+size_t rcce_type_size(int type)
 {
     switch (type) {
     case RCCE_INT: return sizeof(int);
@@ -231,11 +231,27 @@ static size_t type_size(int type)
     }
 }
 
-#define RCK_COMBINE(T)                                                        \
+/* Integer sums and products wrap (computed unsigned, no undefined
+ * overflow), so any order of combination gives the same bits. */
+#define RCK_COMBINE_INT(T, U)                                                 \
     do {                                                                      \
         T *a = (T *)acc;                                                      \
         const T *b = (const T *)in;                                           \
-        for (int i = 0; i < num; i++) {                                       \
+        for (size_t i = 0; i < num; i++) {                                    \
+            switch (op) {                                                     \
+            case RCCE_SUM: a[i] = (T)((U)a[i] + (U)b[i]); break;              \
+            case RCCE_PROD: a[i] = (T)((U)a[i] * (U)b[i]); break;             \
+            case RCCE_MIN: a[i] = b[i] < a[i] ? b[i] : a[i]; break;           \
+            default: a[i] = b[i] > a[i] ? b[i] : a[i]; break;                 \
+            }                                                                 \
+        }                                                                     \
+    } while (0)
+
+#define RCK_COMBINE_FLT(T)                                                    \
+    do {                                                                      \
+        T *a = (T *)acc;                                                      \
+        const T *b = (const T *)in;                                           \
+        for (size_t i = 0; i < num; i++) {                                    \
             switch (op) {                                                     \
             case RCCE_SUM: a[i] = a[i] + b[i]; break;                         \
             case RCCE_PROD: a[i] = a[i] * b[i]; break;                        \
@@ -245,14 +261,13 @@ static size_t type_size(int type)
         }                                                                     \
     } while (0)
 
-/* acc = acc op in, element by element. */
-static void combine(void *acc, const void *in, int num, int type, int op)
+void rcce_combine(void *acc, const void *in, size_t num, int type, int op)
 {
     switch (type) {
-    case RCCE_INT: RCK_COMBINE(int); break;
-    case RCCE_LONG: RCK_COMBINE(long); break;
-    case RCCE_FLOAT: RCK_COMBINE(float); break;
-    default: RCK_COMBINE(double); break;
+    case RCCE_INT: RCK_COMBINE_INT(int, unsigned); break;
+    case RCCE_LONG: RCK_COMBINE_INT(long, unsigned long); break;
+    case RCCE_FLOAT: RCK_COMBINE_FLT(float); break;
+    default: RCK_COMBINE_FLT(double); break;
     }
 }
 
@@ -265,13 +280,13 @@ static int reduce_args(const char *call, const char *in, const char *out,
     if (num < 0)
         return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_MESSAGE_LENGTH, call,
                           "negative count %d", num);
-    if (type_size(type) == 0)
+    if (rcce_type_size(type) == 0)
         return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ILLEGAL_TYPE, call,
                           "unknown type %d", type);
     if (op != RCCE_SUM && op != RCCE_MIN && op != RCCE_MAX && op != RCCE_PROD)
         return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ILLEGAL_OP, call,
                           "unknown operator %d", op);
-    *bytes = (size_t)num * type_size(type);
+    *bytes = (size_t)num * rcce_type_size(type);
     st = coll_args(call, comm, root, in, *bytes);
     if (st == RCCE_SUCCESS && out == NULL && *bytes > 0 &&
         comm->my_rank == root)
@@ -306,7 +321,7 @@ static int reduce_impl(const char *in, char *out, int num, int type, int op,
         if (r == 0)
             memcpy(acc, src, bytes);
         else
-            combine(acc, src, num, type, op);
+            rcce_combine(acc, src, (size_t)num, type, op);
     }
     if (st == RCCE_SUCCESS)
         memcpy(out, acc, bytes);

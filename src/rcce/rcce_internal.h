@@ -130,6 +130,12 @@ int rcce_recv_general(char *buf, uint32_t combuf, uint32_t chunk,
                       const RCCE_FLAG *ready, const RCCE_FLAG *sent,
                       size_t size, int source, int *test);
 
+/* reductions: bytes of one element of an RCCE type (0 if unknown), and
+ * acc = acc op in element by element (the accumulated value on the left;
+ * integer arithmetic wraps) */
+size_t rcce_type_size(int type);
+void rcce_combine(void *acc, const void *in, size_t num, int type, int op);
+
 /* communicators */
 int rcce_comm_init_world(void);
 int rcce_comm_valid(const RCCE_COMM *comm);
