@@ -17,6 +17,7 @@
  *   writers ring only while someone sleeps on it.
  */
 #include "native.h"
+#include "seg.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
@@ -233,24 +234,6 @@ static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
     }
 }
 
-static rck_status_t seg_create(size_t bytes, int *fd_out)
-{
-    int fd = (int)syscall(SYS_memfd_create, "rockcreek-native", 1u /* CLOEXEC */);
-
-    if (fd < 0) {
-        rck_error("memfd_create failed: %s", strerror(errno));
-        return RCK_ERR_IO;
-    }
-    if (ftruncate(fd, (off_t)bytes) != 0) {
-        rck_error("cannot size the %zu-byte shared segment: %s", bytes,
-                  strerror(errno));
-        close(fd);
-        return RCK_ERR_NOMEM;
-    }
-    *fd_out = fd;
-    return RCK_OK;
-}
-
 static rck_status_t native_job_create(const rck_job_params_t *p,
                                       rck_job_t **job_out)
 {
@@ -270,16 +253,9 @@ static rck_status_t native_job_create(const rck_job_params_t *p,
     job = calloc(1, sizeof(*job));
     if (job == NULL)
         return RCK_ERR_NOMEM;
-    st = seg_create(layout.seg_bytes, &job->fd);
+    st = rck_seg_create("rockcreek-native", layout.seg_bytes, &job->fd, &map);
     if (st != RCK_OK)
         goto err_free;
-    map = mmap(NULL, layout.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
-               job->fd, 0);
-    if (map == MAP_FAILED) {
-        rck_error("cannot map the shared segment: %s", strerror(errno));
-        st = RCK_ERR_NOMEM;
-        goto err_close;
-    }
     job->hdr = map;
     job->bytes = layout.seg_bytes;
     seg_init(job->hdr, p->chip, p->nues, p->cores, p->shm_bytes);
@@ -287,8 +263,6 @@ static rck_status_t native_job_create(const rck_job_params_t *p,
     *job_out = job;
     return RCK_OK;
 
-err_close:
-    close(job->fd);
 err_free:
     free(job);
     return st;
@@ -296,19 +270,7 @@ err_free:
 
 static rck_status_t native_job_child_setup(rck_job_t *job, int ue)
 {
-    char buf[32];
-    int flags = fcntl(job->fd, F_GETFD);
-
-    if (flags < 0 || fcntl(job->fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
-        return RCK_ERR_IO;
-    snprintf(buf, sizeof(buf), "%d", job->fd);
-    if (setenv("RCK_NATIVE_FD", buf, 1) != 0)
-        return RCK_ERR_IO;
-    snprintf(buf, sizeof(buf), "%d", ue);
-    if (setenv("RCK_UE", buf, 1) != 0 ||
-        setenv("RCK_BACKEND", "native", 1) != 0)
-        return RCK_ERR_IO;
-    return RCK_OK;
+    return rck_seg_child_env(job->fd, "RCK_NATIVE_FD", ue, "native");
 }
 
 static void wake_everyone(seg_hdr_t *h)
@@ -417,6 +379,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
     native_t *n;
     seg_hdr_t hdr;
     void *map;
+    size_t bytes;
     rck_status_t st;
     char tag[32];
 
@@ -433,25 +396,13 @@ static rck_status_t native_attach(rck_hal_t *hal)
         if (st != RCK_OK)
             goto err_free;
     }
-    if (pread(n->fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
-        hdr.magic != NATIVE_MAGIC) {
-        rck_error("RCK_NATIVE_FD=%d is not a rockcreek segment (start "
-                  "programs with 'rck run')",
-                  n->fd);
-        st = RCK_ERR_CONFIG;
+    st = rck_seg_attach(n->fd, NATIVE_MAGIC, NATIVE_MAP_ADDR,
+                        "rockcreek native segment (start programs with "
+                        "'rck run')",
+                        &map, &bytes);
+    if (st != RCK_OK)
         goto err_close;
-    }
-    map = mmap((void *)NATIVE_MAP_ADDR, hdr.seg_bytes, PROT_READ | PROT_WRITE,
-               MAP_SHARED | MAP_FIXED_NOREPLACE, n->fd, 0);
-    if (map == MAP_FAILED || map != (void *)NATIVE_MAP_ADDR) {
-        rck_error("cannot map the shared segment at %p: %s",
-                  (void *)NATIVE_MAP_ADDR,
-                  map == MAP_FAILED ? strerror(errno) : "address taken");
-        if (map != MAP_FAILED)
-            munmap(map, hdr.seg_bytes);
-        st = RCK_ERR_NOMEM;
-        goto err_close;
-    }
+    memcpy(&hdr, map, sizeof(hdr));
     n->hdr = map;
     n->cores = (core_state_t *)((char *)map + hdr.cores_off);
     n->counters = (_Atomic int32_t *)((char *)map + hdr.counters_off);

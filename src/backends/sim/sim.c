@@ -14,6 +14,7 @@
  * resumes at that visibility time plus one poll.
  */
 #include "sim_internal.h"
+#include "seg.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
@@ -282,25 +283,9 @@ static rck_status_t sim_job_create(const rck_job_params_t *p,
     job = calloc(1, sizeof(*job));
     if (job == NULL)
         return RCK_ERR_NOMEM;
-    job->fd = (int)syscall(SYS_memfd_create, "rockcreek-sim", 1u /* CLOEXEC */);
-    if (job->fd < 0) {
-        rck_error("memfd_create failed: %s", strerror(errno));
-        st = RCK_ERR_IO;
+    st = rck_seg_create("rockcreek-sim", layout.seg_bytes, &job->fd, &map);
+    if (st != RCK_OK)
         goto err_free;
-    }
-    if (ftruncate(job->fd, (off_t)layout.seg_bytes) != 0) {
-        rck_error("cannot size the %llu-byte shared segment: %s",
-                  (unsigned long long)layout.seg_bytes, strerror(errno));
-        st = RCK_ERR_NOMEM;
-        goto err_close;
-    }
-    map = mmap(NULL, layout.seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
-               job->fd, 0);
-    if (map == MAP_FAILED) {
-        rck_error("cannot map the shared segment: %s", strerror(errno));
-        st = RCK_ERR_NOMEM;
-        goto err_close;
-    }
     job->hdr = map;
     job->bytes = layout.seg_bytes;
     memcpy(job->hdr, &layout, sizeof(layout));
@@ -314,7 +299,6 @@ static rck_status_t sim_job_create(const rck_job_params_t *p,
 
 err_unmap:
     munmap(map, layout.seg_bytes);
-err_close:
     close(job->fd);
 err_free:
     free(job);
@@ -323,18 +307,7 @@ err_free:
 
 static rck_status_t sim_job_child_setup(rck_job_t *job, int ue)
 {
-    char buf[32];
-    int flags = fcntl(job->fd, F_GETFD);
-
-    if (flags < 0 || fcntl(job->fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
-        return RCK_ERR_IO;
-    snprintf(buf, sizeof(buf), "%d", job->fd);
-    if (setenv("RCK_SIM_FD", buf, 1) != 0)
-        return RCK_ERR_IO;
-    snprintf(buf, sizeof(buf), "%d", ue);
-    if (setenv("RCK_UE", buf, 1) != 0 || setenv("RCK_BACKEND", "sim", 1) != 0)
-        return RCK_ERR_IO;
-    return RCK_OK;
+    return rck_seg_child_env(job->fd, "RCK_SIM_FD", ue, "sim");
 }
 
 static void sim_job_core_exited(rck_job_t *job, int ue, int failed)
@@ -870,6 +843,7 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     sim_hdr_t hdr;
     sim_t *s;
     void *map;
+    size_t bytes;
     rck_status_t st;
     char tag[32];
 
@@ -887,25 +861,13 @@ static rck_status_t sim_attach(rck_hal_t *hal)
         if (st != RCK_OK)
             goto err_free;
     }
-    if (pread(s->fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
-        hdr.magic != SIM_MAGIC) {
-        rck_error("RCK_SIM_FD=%d is not a rockcreek sim segment (start "
-                  "programs with 'rck run --backend sim')",
-                  s->fd);
-        st = RCK_ERR_CONFIG;
+    st = rck_seg_attach(s->fd, SIM_MAGIC, SIM_MAP_ADDR,
+                        "rockcreek sim segment (start programs with 'rck "
+                        "run --backend sim')",
+                        &map, &bytes);
+    if (st != RCK_OK)
         goto err_close;
-    }
-    map = mmap((void *)SIM_MAP_ADDR, hdr.seg_bytes, PROT_READ | PROT_WRITE,
-               MAP_SHARED | MAP_FIXED_NOREPLACE, s->fd, 0);
-    if (map == MAP_FAILED || map != (void *)SIM_MAP_ADDR) {
-        rck_error("cannot map the shared segment at %p: %s",
-                  (void *)SIM_MAP_ADDR,
-                  map == MAP_FAILED ? strerror(errno) : "address taken");
-        if (map != MAP_FAILED)
-            munmap(map, hdr.seg_bytes);
-        st = RCK_ERR_NOMEM;
-        goto err_close;
-    }
+    memcpy(&hdr, map, sizeof(hdr));
     {
         int fd = s->fd, pfd = s->perf_fd;
         sim_view_init(s, map);
