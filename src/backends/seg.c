@@ -1,5 +1,6 @@
 #include "seg.h"
 
+#include "rck/config.h"
 #include "rck/log.h"
 
 #include <errno.h>
@@ -77,5 +78,22 @@ rck_status_t rck_seg_attach(int fd, uint64_t magic, uintptr_t addr,
     }
     *map_out = map;
     *bytes = pre.seg_bytes;
+    return RCK_OK;
+}
+
+rck_status_t rck_seg_solo_params(rck_chip_t *chip, int *core0,
+                                 rck_job_params_t *p)
+{
+    const char *path = rck_config_get("CHIP");
+    rck_status_t st = path[0] ? rck_chip_load_file(path, chip)
+                              : rck_chip_load_default(chip);
+
+    if (st != RCK_OK)
+        return st;
+    *core0 = 0;
+    p->chip = chip;
+    p->nues = 1;
+    p->cores = core0;
+    p->shm_bytes = rck_config_get_size("SHM_SIZE");
     return RCK_OK;
 }

@@ -9,6 +9,7 @@
 #ifndef RCK_SEG_H
 #define RCK_SEG_H
 
+#include "rck/hal.h"
 #include "rck/status.h"
 
 #include <stddef.h>
@@ -49,5 +50,16 @@ rck_status_t rck_seg_child_env(int fd, const char *fd_var, int ue,
  */
 rck_status_t rck_seg_attach(int fd, uint64_t magic, uintptr_t addr,
                             const char *what, void **map, size_t *bytes);
+
+/**
+ * Parameters of a one-core job for a program started without the launcher:
+ * the chip from RCK_CHIP (or the built-in one), UE 0 on core 0, the shared
+ * window from RCK_SHM_SIZE.
+ * @param [out] chip   the chip (the params point into it).
+ * @param [out] core0  storage for the core list (the params point to it).
+ * @param [out] p      the job's parameters.
+ */
+rck_status_t rck_seg_solo_params(rck_chip_t *chip, int *core0,
+                                 rck_job_params_t *p);
 
 #endif

@@ -350,19 +350,14 @@ static int64_t spin_now(native_t *n, int nues)
 static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
 {
     rck_chip_t chip;
-    const char *path = rck_config_get("CHIP");
     rck_job_params_t p;
     rck_job_t *job;
     rck_status_t st;
-    int core0 = 0;
+    int core0;
 
-    st = path[0] ? rck_chip_load_file(path, &chip) : rck_chip_load_default(&chip);
+    st = rck_seg_solo_params(&chip, &core0, &p);
     if (st != RCK_OK)
         return st;
-    p.chip = &chip;
-    p.nues = 1;
-    p.cores = &core0;
-    p.shm_bytes = rck_config_get_size("SHM_SIZE");
     st = native_job_create(&p, &job);
     if (st != RCK_OK)
         return st;

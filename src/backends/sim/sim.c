@@ -798,20 +798,14 @@ static void sim_atexit(void);
 static rck_status_t attach_private(int *fd_out)
 {
     rck_chip_t chip;
-    const char *path = rck_config_get("CHIP");
     rck_job_params_t p;
     rck_job_t *job;
     rck_status_t st;
-    int core0 = 0;
+    int core0;
 
-    st = path[0] ? rck_chip_load_file(path, &chip)
-                 : rck_chip_load_default(&chip);
+    st = rck_seg_solo_params(&chip, &core0, &p);
     if (st != RCK_OK)
         return st;
-    p.chip = &chip;
-    p.nues = 1;
-    p.cores = &core0;
-    p.shm_bytes = rck_config_get_size("SHM_SIZE");
     st = sim_job_create(&p, &job);
     if (st != RCK_OK)
         return st;
