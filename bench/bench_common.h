@@ -8,7 +8,9 @@
  * Output contract (parsed by python/rckbench/report.py):
  *   - lines starting with '#' are comments;
  *   - pingpong: "size=<bytes> reps=<n> lat_us=<one-way us> bw_mbs=<MB/s>";
- *   - barrier:  "ues=<n> reps=<n> us_per_barrier=<us>".
+ *   - barrier:  "ues=<n> reps=<n> us_per_barrier=<us>";
+ *   - collectives: "coll=<name> ues=<n> size=<bytes> reps=<n>
+ *     us_per_call=<us>" (coll_bench.c, mpi_coll.c).
  */
 #ifndef RCK_BENCH_COMMON_H
 #define RCK_BENCH_COMMON_H
@@ -261,6 +263,140 @@ static inline void bench_print_barrier(int ues, long reps, double loop_us)
 {
     printf("ues=%d reps=%ld us_per_barrier=%.4f\n", ues, reps,
            loop_us / (double)reps);
+    fflush(stdout);
+}
+
+/* ---- collectives (coll_bench.c, mpi_coll.c) ----
+ * Output: "coll=<name> ues=<n> size=<bytes> reps=<n> us_per_call=<us>".
+ * size is the bytes of one block: the broadcast message, the reduced
+ * vector (doubles), the block each rank sends to / receives from each other
+ * rank (scatter, gather, allgather, alltoall, reduce_scatter's result), as
+ * MPI's counts. */
+#define BENCH_COLL_TARGET_US 30000.0 /* aim: ~30 ms of timed loop */
+#define BENCH_COLL_REPS_MIN 2
+#define BENCH_COLL_REPS_MAX 200
+#define BENCH_COLL_MAX_SIZES 8
+
+typedef struct {
+    size_t sizes[BENCH_COLL_MAX_SIZES];
+    int nsizes;
+    double reps_scale; /* -r */
+    int use_wtime;     /* -w */
+    const char *only;  /* -c: comma-separated collective names, or NULL */
+} bench_coll_opts_t;
+
+static inline void bench_coll_usage(const char *prog)
+{
+    fprintf(stderr,
+            "usage: %s [-s SIZE[,SIZE...]] [-r REPS_SCALE] [-c NAME[,NAME...]]"
+            " [-w]\n"
+            "  -s  block sizes in bytes (default 64,64K; multiples of 8)\n"
+            "  -r  multiply the repetition counts (default 1.0)\n"
+            "  -c  only these collectives\n"
+            "  -w  time with the library clock\n",
+            prog);
+}
+
+static inline int bench_parse_coll_args(int argc, char **argv,
+                                        bench_coll_opts_t *o)
+{
+    o->sizes[0] = 64;
+    o->sizes[1] = 64 << 10;
+    o->nsizes = 2;
+    o->reps_scale = 1.0;
+    o->use_wtime = 0;
+    o->only = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = (i + 1 < argc) ? argv[i + 1] : NULL;
+        if (strcmp(a, "-w") == 0) {
+            o->use_wtime = 1;
+            continue;
+        }
+        if (val == NULL) {
+            bench_coll_usage(argv[0]);
+            return -1;
+        }
+        if (strcmp(a, "-s") == 0) {
+            char tmp[256];
+            snprintf(tmp, sizeof(tmp), "%s", val);
+            o->nsizes = 0;
+            for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t != NULL;
+                 t = strtok_r(NULL, ",", &save)) {
+                size_t sz = 0;
+                if (o->nsizes == BENCH_COLL_MAX_SIZES ||
+                    bench_parse_size(t, &sz) != 0 || sz == 0 || sz % 8 != 0) {
+                    bench_coll_usage(argv[0]);
+                    return -1;
+                }
+                o->sizes[o->nsizes++] = sz;
+            }
+            if (o->nsizes == 0) {
+                bench_coll_usage(argv[0]);
+                return -1;
+            }
+        } else if (strcmp(a, "-r") == 0) {
+            char *end = NULL;
+            o->reps_scale = strtod(val, &end);
+            if (end == val || *end != '\0' || !(o->reps_scale > 0.0)) {
+                bench_coll_usage(argv[0]);
+                return -1;
+            }
+        } else if (strcmp(a, "-c") == 0) {
+            o->only = val;
+        } else {
+            bench_coll_usage(argv[0]);
+            return -1;
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* Whether collective `name` is selected by -c. */
+static inline int bench_coll_selected(const bench_coll_opts_t *o,
+                                      const char *name)
+{
+    if (o->only == NULL) {
+        return 1;
+    }
+    size_t n = strlen(name);
+    for (const char *p = o->only; *p != '\0';) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) {
+            return 1;
+        }
+        p += len + (comma ? 1 : 0);
+    }
+    return 0;
+}
+
+/* Repetitions for one (collective, size, ues): a crude cost model (10 us
+ * per UE plus the bytes moved at 2 GB/s; `all` = 1 when every rank
+ * exchanges a block with every other), for about BENCH_COLL_TARGET_US,
+ * clamped and scaled. A pure function, identical for both programs. */
+static inline long bench_coll_reps(size_t size, int ues, int all,
+                                   double scale)
+{
+    double moved = (double)size * (double)ues * (all ? (double)ues : 1.0);
+    double est_us = 10.0 * (double)ues + moved / 2000.0;
+    double reps = BENCH_COLL_TARGET_US / est_us;
+    if (reps < BENCH_COLL_REPS_MIN) {
+        reps = BENCH_COLL_REPS_MIN;
+    }
+    if (reps > BENCH_COLL_REPS_MAX) {
+        reps = BENCH_COLL_REPS_MAX;
+    }
+    reps *= scale;
+    return reps < 1.0 ? 1 : (long)reps;
+}
+
+static inline void bench_print_coll(const char *name, int ues, size_t size,
+                                    long reps, double loop_us)
+{
+    printf("coll=%s ues=%d size=%zu reps=%ld us_per_call=%.4f\n", name, ues,
+           size, reps, loop_us / (double)reps);
     fflush(stdout);
 }
 

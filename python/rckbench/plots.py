@@ -292,3 +292,112 @@ def plot_speed(benches, summary, path, note=None):
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def _series_axes(ax, series, best, ylabel, title, logy=True):
+    plotted = 0
+    for i, (name, summary) in enumerate(series.items()):
+        pts = [(k, v) for k, v in sorted(summary.items()) if k > 0]
+        if not pts:
+            continue
+        style = _STYLES[i % len(_STYLES)]
+        xs = [k for k, _ in pts]
+        ax.plot(xs, [v["median"] if isinstance(v, dict) else v
+                     for _, v in pts], label=name, linewidth=1.5,
+                markersize=4, **style)
+        if best and all(isinstance(v, dict) for _, v in pts):
+            ax.plot(xs, [v[best] for _, v in pts], linestyle=":",
+                    color=style["color"], linewidth=1)
+        plotted += 1
+    _size_axis(ax)
+    if logy and plotted:
+        ax.set_yscale("log")
+    ax.set_xlabel("message size")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.4)
+    if plotted:
+        ax.legend(fontsize=7)
+    else:
+        ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center")
+
+
+def plot_ircce(native_lat, native_bw, sim_lat, path, note=None):
+    """Three panels: native latency (us; median, best round dotted), native
+    bandwidth (MB/s), sim latency (cycles); one line per mode."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 5))
+    _series_axes(axes[0], native_lat, "min", "one-way latency (us)",
+                 "native: latency")
+    _series_axes(axes[1], native_bw, "max", "bandwidth (MB/s)",
+                 "native: bandwidth")
+    _series_axes(axes[2], sim_lat, None, "one-way latency (cycles)",
+                 "sim (compute none): latency")
+    if note:
+        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def plot_collectives(rows, sim_rows, path, note=None):
+    """Per block size: time per call against UEs (log-log), native
+    rockcreek collectives (solid), Open MPI's (dashed, black shades), and
+    the sim's cycles (second row)."""
+    sizes = sorted({r["size"] for r in rows} | {r["size"] for r in sim_rows})
+    if not sizes:
+        sizes = [0]
+    fig, axes = plt.subplots(2, len(sizes), figsize=(7 * len(sizes), 10),
+                             squeeze=False)
+    cmap = plt.get_cmap("tab20")
+    for j, size in enumerate(sizes):
+        ax = axes[0][j]
+        colls = []
+        for r in rows:
+            if r["size"] == size and r["coll"] not in colls:
+                colls.append(r["coll"])
+        for i, c in enumerate(colls):
+            pts = sorted((r["ues"], r["ours"]["median"]) for r in rows
+                         if r["coll"] == c and r["size"] == size)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
+                    markersize=3, color=cmap(i % 20), label=c)
+        mpi = {}
+        for r in rows:
+            if r["size"] == size and r["ref"]:
+                mpi.setdefault(r["mpi_coll"], {})[r["ues"]] = \
+                    r["ref"]["median"]
+        for i, (c, pts) in enumerate(sorted(mpi.items())):
+            xs = sorted(pts)
+            ax.plot(xs, [pts[x] for x in xs], linestyle="--", marker="x",
+                    markersize=3, color=str(0.1 + 0.1 * (i % 7)),
+                    label="MPI_" + c)
+        ax.set_title("native, %s blocks" % report.format_size(size),
+                     fontsize=10)
+        ax.set_ylabel("us per call (median)")
+        ax2 = axes[1][j]
+        for i, c in enumerate(colls or sorted({r["coll"] for r in sim_rows})):
+            pts = sorted((r["ues"], r["cycles"]) for r in sim_rows
+                         if r["coll"] == c and r["size"] == size)
+            if pts:
+                ax2.plot([p[0] for p in pts], [p[1] for p in pts],
+                         marker="o", markersize=3, color=cmap(i % 20),
+                         label=c)
+        ax2.set_title("sim (compute none), %s blocks"
+                      % report.format_size(size), fontsize=10)
+        ax2.set_ylabel("cycles per call")
+        for a in (ax, ax2):
+            a.set_xscale("log", base=2)
+            a.set_yscale("log")
+            a.set_xlabel("UEs")
+            a.grid(True, alpha=0.4)
+            if a.get_legend_handles_labels()[0]:
+                a.legend(fontsize=6, ncol=2)
+            else:
+                a.text(0.5, 0.5, "no data", transform=a.transAxes,
+                       ha="center")
+    if note:
+        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path

@@ -307,7 +307,8 @@ def test_interleaving_alternates_order():
 
 
 def test_suites_registry():
-    assert list(run.SUITES) == ["pingpong", "barrier", "sim-calibration",
+    assert list(run.SUITES) == ["pingpong", "barrier", "ircce",
+                                "collectives", "sim-calibration",
                                 "sim-speed"]
     assert all(callable(f) for f in run.SUITES.values())
 
