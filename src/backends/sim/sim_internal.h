@@ -571,4 +571,10 @@ void sim_view_init(sim_t *v, sim_hdr_t *h);
 /** Value of a waited-on word now. */
 uint32_t sim_word(sim_hdr_t *h, const rck_hal_cond_t *c);
 
+/* sim_report.c / sim_trace.c */
+/** Write @p s as a JSON string literal. */
+void sim_json_string(FILE *fp, const char *s);
+/** Join the cores' trace parts into the trace file (end of the run). */
+void sim_trace_merge(sim_hdr_t *h);
+
 #endif

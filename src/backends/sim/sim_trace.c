@@ -1,0 +1,260 @@
+/*
+ * The Chrome trace-event file of a sim run (RCK_SIM_TRACE, `rck run
+ * --trace FILE`): per-core timelines that open in Perfetto.
+ */
+#include "sim_internal.h"
+
+#include "rck/log.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- Chrome trace-event file (RCK_SIM_TRACE) ----
+ *
+ * Each core writes its own events, one per line ("{...},"), into
+ * TRACE.part<UE> as it runs; at the end the launcher (or a private job's
+ * only core) joins the parts in UE order between a header and the
+ * metadata events (thread names) and removes them. Events carry only
+ * virtual times (microseconds of the base core clock), so with a
+ * deterministic compute model two runs give the same bytes. Every core
+ * writes at most SIM_TRACE_MAX_EVENTS / nues events; then one instant
+ * event says the rest was left out. */
+
+#define SIM_TRACE_MAX_EVENTS 4000000ull
+
+static void trace_part_name(const sim_hdr_t *h, int ue, char *buf,
+                            size_t len)
+{
+    snprintf(buf, len, "%s.part%d", h->trace_path, ue);
+}
+
+/* Whole nanoseconds of the base core clock: slices are rounded at both
+ * ends the same way, so the ones inside a call stay inside it. */
+static uint64_t trace_ns(const sim_hdr_t *h, uint64_t ticks)
+{
+    return (uint64_t)llround((double)ticks * 1000.0 / (double)SIM_TICKS /
+                             h->chip.core_mhz);
+}
+
+/* nanoseconds as microseconds, the unit of the format */
+static void trace_us(uint64_t ns, char *buf, size_t len)
+{
+    snprintf(buf, len, "%llu.%03llu", (unsigned long long)(ns / 1000),
+             (unsigned long long)(ns % 1000));
+}
+
+void sim_trace_open(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+    char path[SIM_PATH_LEN + 32];
+
+    memset(&s->trace, 0, sizeof(s->trace));
+    if (h->trace_path[0] == '\0')
+        return;
+    trace_part_name(h, s->ue, path, sizeof(path));
+    s->trace.fp = fopen(path, "w");
+    if (s->trace.fp == NULL) {
+        rck_warn("sim: cannot write the trace part %s: %s; this core is "
+                 "left out of the trace",
+                 path, strerror(errno));
+        return;
+    }
+    s->trace.max = SIM_TRACE_MAX_EVENTS / h->nues;
+}
+
+/* Room for one more event? Writes the truncation note once. */
+static int trace_room(sim_t *s)
+{
+    sim_trace_t *t = &s->trace;
+    char ts[32];
+
+    if (t->fp == NULL)
+        return 0;
+    if (t->n < t->max) {
+        t->n++;
+        return 1;
+    }
+    if (!t->truncated) {
+        t->truncated = 1;
+        trace_us(trace_ns(s->hdr, s->me->vt), ts, sizeof(ts));
+        fprintf(t->fp,
+                "{\"name\": \"trace truncated: %llu events per core\", "
+                "\"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": %d, "
+                "\"ts\": %s},\n",
+                (unsigned long long)t->max, s->core, ts);
+    }
+    return 0;
+}
+
+void sim_trace_slice(sim_t *s, const char *name, const char *cat,
+                     uint64_t t0, uint64_t t1, const char *args)
+{
+    char ts[32], dur[32];
+    uint64_t n0, n1;
+
+    if (!trace_room(s))
+        return;
+    n0 = trace_ns(s->hdr, t0);
+    n1 = trace_ns(s->hdr, t1 > t0 ? t1 : t0);
+    trace_us(n0, ts, sizeof(ts));
+    trace_us(n1 - n0, dur, sizeof(dur));
+    fprintf(s->trace.fp, "{\"name\": ");
+    sim_json_string(s->trace.fp, name);
+    fprintf(s->trace.fp,
+            ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, "
+            "\"ts\": %s, \"dur\": %s%s%s},\n",
+            cat, s->core, ts, dur, args != NULL ? ", \"args\": " : "",
+            args != NULL ? args : "");
+}
+
+void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
+                    uint64_t t1, uint64_t bytes)
+{
+    char ts[32], te[32], args[64];
+    uint64_t id;
+
+    if (s->trace.fp == NULL || s->trace.n + 3 > s->trace.max) {
+        trace_room(s);
+        return;
+    }
+    id = ((uint64_t)s->ue << 32) | ++s->trace.flows;
+    snprintf(args, sizeof(args), "{\"target_core\": %d, \"bytes\": %llu}",
+             target, (unsigned long long)bytes);
+    sim_trace_slice(s, name, "mpb", t0, t1, args);
+    trace_us(trace_ns(s->hdr, t0), ts, sizeof(ts));
+    trace_us(trace_ns(s->hdr, t1), te, sizeof(te));
+    fprintf(s->trace.fp,
+            "{\"name\": \"%s\", \"cat\": \"flow\", \"ph\": \"s\", \"id\": "
+            "%llu, \"pid\": 1, \"tid\": %d, \"ts\": %s},\n"
+            "{\"name\": \"%s\", \"cat\": \"flow\", \"ph\": \"f\", \"bp\": "
+            "\"e\", \"id\": %llu, \"pid\": 1, \"tid\": %d, \"ts\": %s},\n",
+            name, (unsigned long long)id, s->core, ts, name,
+            (unsigned long long)id, target, te);
+    s->trace.n += 2;
+}
+
+/* The library call named by set_context: one slice from the call that
+ * names it to the call that clears or replaces it. */
+void sim_trace_call(sim_t *s, const char *call, int peer)
+{
+    sim_trace_t *t = &s->trace;
+
+    if (t->fp == NULL)
+        return;
+    if (t->call != NULL) {
+        char args[48];
+
+        snprintf(args, sizeof(args), "{\"peer\": %d}", t->call_peer);
+        sim_trace_slice(s, t->call, "call", t->call_t, s->me->vt,
+                        t->call_peer >= 0 ? args : NULL);
+    }
+    t->call = call;
+    t->call_peer = peer;
+    t->call_t = s->me->vt;
+}
+
+void sim_trace_close(sim_t *s)
+{
+    if (s->trace.fp == NULL)
+        return;
+    if (s->trace.call != NULL)
+        sim_trace_call(s, NULL, -1);
+    if (fclose(s->trace.fp) != 0)
+        rck_warn("sim: the trace part of this core is incomplete: %s",
+                 strerror(errno));
+    s->trace.fp = NULL;
+}
+
+/* Copy a part up to its last complete line (a core that was killed may
+ * have left half a line). */
+static void trace_copy(FILE *out, const char *path)
+{
+    FILE *in = fopen(path, "r");
+    char buf[65536];
+    size_t n, pending = 0;
+    char *keep = NULL;
+
+    if (in == NULL)
+        return;
+    while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+        size_t last = n;
+        while (last > 0 && buf[last - 1] != '\n')
+            last--;
+        if (last == 0) { /* no newline in this block: hold it */
+            char *k = realloc(keep, pending + n);
+            if (k == NULL)
+                break;
+            keep = k;
+            memcpy(keep + pending, buf, n);
+            pending += n;
+            continue;
+        }
+        if (pending > 0)
+            fwrite(keep, 1, pending, out);
+        fwrite(buf, 1, last, out);
+        pending = n - last;
+        if (pending > 0) {
+            char *k = realloc(keep, pending);
+            if (k == NULL) {
+                pending = 0;
+                break;
+            }
+            keep = k;
+            memcpy(keep, buf + last, pending);
+        }
+    }
+    free(keep);
+    fclose(in);
+}
+
+void sim_trace_merge(sim_hdr_t *h)
+{
+    char tmp[SIM_PATH_LEN + 32], part[SIM_PATH_LEN + 32];
+    FILE *fp;
+
+    if (h->trace_path[0] == '\0')
+        return;
+    snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", h->trace_path, (long)getpid());
+    fp = fopen(tmp, "w");
+    if (fp == NULL) {
+        rck_error("sim: cannot write the trace %s: %s", tmp, strerror(errno));
+        return;
+    }
+    fprintf(fp, "{\"displayTimeUnit\": \"ns\",\n\"otherData\": "
+                "{\"generator\": \"rockcreek sim\", \"chip\": ");
+    sim_json_string(fp, h->chip.name);
+    fprintf(fp, ", \"core_mhz\": %.3f, \"time\": \"microseconds of the "
+                "modelled chip's base core clock\"},\n\"traceEvents\": [\n",
+            h->chip.core_mhz);
+    for (uint32_t i = 0; i < h->nues; i++) {
+        trace_part_name(h, (int)i, part, sizeof(part));
+        trace_copy(fp, part);
+        unlink(part);
+    }
+    fprintf(fp, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, "
+                "\"args\": {\"name\": \"rockcreek sim: %u cores\"}}",
+            h->nues);
+    for (uint32_t i = 0; i < h->nues; i++) {
+        fprintf(fp,
+                ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
+                "\"tid\": %d, \"args\": {\"name\": \"core %d (UE %u)\"}},\n"
+                "{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": "
+                "1, \"tid\": %d, \"args\": {\"sort_index\": %d}}",
+                h->ue_core[i], h->ue_core[i], i, h->ue_core[i],
+                h->ue_core[i]);
+    }
+    fprintf(fp, "\n]}\n");
+    if (fclose(fp) != 0 || rename(tmp, h->trace_path) != 0) {
+        rck_error("sim: cannot write the trace %s: %s", h->trace_path,
+                  strerror(errno));
+        unlink(tmp);
+        return;
+    }
+    if (h->summary)
+        fprintf(stderr, "rck sim: trace in %s\n", h->trace_path);
+}
