@@ -112,44 +112,6 @@ int ircce_final_code(int state, int status)
 
 /* ---- pieces ---- */
 
-static int put_piece(const char *p, uint32_t off, size_t n)
-{
-    int me = rcce_core_of(rcce.ue);
-    uint32_t at = rcce.combuf_off + off;
-    size_t full = n / rcce.line * rcce.line;
-    rck_status_t st = RCK_OK;
-
-    if (full > 0)
-        st = rck_hal_mpb_write(rcce.hal, me, at, p, full);
-    if (st == RCK_OK && n > full) {
-        unsigned char line[RCCE_LINE_SIZE] = {0};
-        memcpy(line, p + full, n - full);
-        st = rck_hal_mpb_write(rcce.hal, me, at + (uint32_t)full, line,
-                               rcce.line);
-    }
-    rck_hal_wcb_flush(rcce.hal);
-    return st == RCK_OK ? iRCCE_SUCCESS : RCCE_ERROR_TARGET;
-}
-
-static int get_piece(char *p, int ue, uint32_t off, size_t n)
-{
-    int core = rcce_core_of(ue);
-    uint32_t at = rcce.combuf_off + off;
-    size_t full = n / rcce.line * rcce.line;
-    rck_status_t st = RCK_OK;
-
-    rck_hal_cl1invmb(rcce.hal);
-    if (full > 0)
-        st = rck_hal_mpb_read(rcce.hal, core, at, p, full);
-    if (st == RCK_OK && n > full) {
-        unsigned char line[RCCE_LINE_SIZE];
-        st = rck_hal_mpb_read(rcce.hal, core, at + (uint32_t)full, line,
-                              rcce.line);
-        memcpy(p + full, line, n - full);
-    }
-    return st == RCK_OK ? iRCCE_SUCCESS : RCCE_ERROR_SOURCE;
-}
-
 /* Offset in the communication buffer and length of piece @p idx, of which
  * @p done bytes came before. */
 static void piece_geom(int kind, size_t chunk, size_t size, size_t done,
@@ -184,7 +146,7 @@ static int send_piece(iRCCE_SEND_REQUEST *r)
     r->nbytes = len;
     r->bufptr = r->privbuf + r->wsize;
     r->remainder = r->size - r->wsize;
-    st = put_piece(r->bufptr, off, len);
+    st = rcce_put_piece(r->bufptr, rcce.combuf_off + off, len);
     if (st == iRCCE_SUCCESS)
         st = rcce_flag_set(r->sent, RCCE_FLAG_SET, r->dest);
     return st;
@@ -412,10 +374,12 @@ static int recv_step(iRCCE_RECV_REQUEST *r)
         if (st == RCCE_SUCCESS)
             st = rcce_flag_set(r->ready, RCCE_FLAG_SET, r->source);
         if (st == RCCE_SUCCESS)
-            st = get_piece(r->bufptr, r->source, off, len);
+            st = rcce_get_piece(r->bufptr, rcce.combuf_off + off, len,
+                                rcce_core_of(r->source));
     } else {
         if (st == RCCE_SUCCESS)
-            st = get_piece(r->bufptr, r->source, off, len);
+            st = rcce_get_piece(r->bufptr, rcce.combuf_off + off, len,
+                                rcce_core_of(r->source));
         if (st == RCCE_SUCCESS)
             st = rcce_flag_set(r->ready, RCCE_FLAG_SET, r->source);
     }

@@ -623,7 +623,7 @@ int RCCE_get_char(char *target, t_vcharp source, int ue)
 
 /* ---- send / recv (the reference protocol) ---- */
 
-static int put_piece(const char *p, uint32_t combuf, size_t n)
+int rcce_put_piece(const char *p, uint32_t combuf, size_t n)
 {
     int me = rcce_core_of(rcce.ue);
     size_t full = n / rcce.line * rcce.line;
@@ -641,7 +641,7 @@ static int put_piece(const char *p, uint32_t combuf, size_t n)
     return st == RCK_OK ? RCCE_SUCCESS : RCCE_ERROR_TARGET;
 }
 
-static int get_piece(char *p, uint32_t combuf, size_t n, int core)
+int rcce_get_piece(char *p, uint32_t combuf, size_t n, int core)
 {
     size_t full = n / rcce.line * rcce.line;
     rck_status_t st = RCK_OK;
@@ -668,7 +668,7 @@ int rcce_send_general(const char *buf, uint32_t combuf, uint32_t chunk,
     while (done < size) {
         size_t n = size - done < chunk ? size - done : chunk;
 
-        st = put_piece(buf + done, combuf, n);
+        st = rcce_put_piece(buf + done, combuf, n);
         if (st == RCCE_SUCCESS)
             st = rcce_flag_set(sent, RCCE_FLAG_SET, dest);
         if (st == RCCE_SUCCESS)
@@ -709,7 +709,7 @@ int rcce_recv_general(char *buf, uint32_t combuf, uint32_t chunk,
         if (st == RCCE_SUCCESS)
             st = rcce_flag_set(sent, RCCE_FLAG_UNSET, rcce.ue);
         if (st == RCCE_SUCCESS)
-            st = get_piece(buf + done, combuf, n, core);
+            st = rcce_get_piece(buf + done, combuf, n, core);
         if (st == RCCE_SUCCESS)
             st = rcce_flag_set(ready, RCCE_FLAG_SET, source);
         if (st != RCCE_SUCCESS)

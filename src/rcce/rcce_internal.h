@@ -122,6 +122,12 @@ static inline uint32_t rcce_flag_bits(const RCCE_FLAG *f)
     return f->bit < 0 ? 0xffffffffu : 1u << (f->bit % 32);
 }
 
+/* One piece of a message, whole lines (a sub-line tail padded): copy
+ * @p n bytes into this UE's MPB at @p combuf and push the WCB out; or copy
+ * them out of @p core's MPB at @p combuf after CL1INVMB. */
+int rcce_put_piece(const char *p, uint32_t combuf, size_t n);
+int rcce_get_piece(char *p, uint32_t combuf, size_t n, int core);
+
 /* point to point over (privbuf, combuf offset, chunk, flags) */
 int rcce_send_general(const char *buf, uint32_t combuf, uint32_t chunk,
                       const RCCE_FLAG *ready, const RCCE_FLAG *sent,
