@@ -79,6 +79,16 @@ static void row(const char *id, const char *extra, double cycles)
     printf("id=%s%s%s cycles=%.2f\n", id, extra[0] ? " " : "", extra, cycles);
 }
 
+/* Time one HAL call and print its row, or why it could not be measured. */
+#define TIMED_ROW(id, call, expr)                                             \
+    do {                                                                      \
+        uint64_t t0_ = now();                                                 \
+        rck_status_t st_ = (expr);                                            \
+        double cyc_ = since(t0_);                                             \
+        if (!failed((id), (call), st_))                                       \
+            row((id), "", cyc_);                                              \
+    } while (0)
+
 /* ---- MPB ---- */
 
 static void mpb_rows(void)
@@ -346,52 +356,20 @@ static void local_rows(void)
     if (!failed("local.l1_hit", "mpb_load32", st))
         row("local.l1_hit", "", l1);
 
-    t0 = now();
-    st = rck_hal_tas_try(hal, 0, &got);
-    double tr = since(t0);
-    if (!failed("local.tas_read", "tas_try", st))
-        row("local.tas_read", "", tr);
-    t0 = now();
-    st = rck_hal_tas_release(hal, 0);
-    double tw = since(t0);
-    if (!failed("local.tas_write", "tas_release", st))
-        row("local.tas_write", "", tw);
+    TIMED_ROW("local.tas_read", "tas_try", rck_hal_tas_try(hal, 0, &got));
+    TIMED_ROW("local.tas_write", "tas_release", rck_hal_tas_release(hal, 0));
 
-    t0 = now();
-    st = rck_hal_gtsc_read(hal, &u64);
-    double g = since(t0);
-    if (!failed("local.gtsc_read", "gtsc_read", st))
-        row("local.gtsc_read", "", g);
+    TIMED_ROW("local.gtsc_read", "gtsc_read", rck_hal_gtsc_read(hal, &u64));
 
-    t0 = now();
-    st = rck_hal_atomic_inc(hal, 0, &i32);
-    double ai = since(t0);
-    if (!failed("local.atomic_inc", "atomic_inc", st))
-        row("local.atomic_inc", "", ai);
+    TIMED_ROW("local.atomic_inc", "atomic_inc", rck_hal_atomic_inc(hal, 0, &i32));
 
-    t0 = now();
-    st = rck_hal_atomic_read(hal, 0, &i32);
-    double ar = since(t0);
-    if (!failed("local.atomic_read", "atomic_read", st))
-        row("local.atomic_read", "", ar);
+    TIMED_ROW("local.atomic_read", "atomic_read", rck_hal_atomic_read(hal, 0, &i32));
 
-    t0 = now();
-    st = rck_hal_lut_read(hal, 0, 0, &v);
-    double lr = since(t0);
-    if (!failed("local.lut_read", "lut_read", st))
-        row("local.lut_read", "", lr);
+    TIMED_ROW("local.lut_read", "lut_read", rck_hal_lut_read(hal, 0, 0, &v));
 
-    t0 = now();
-    st = rck_hal_freq_get(hal, 0, &fdiv);
-    double fg = since(t0);
-    if (!failed("local.freq_get", "freq_get", st))
-        row("local.freq_get", "", fg);
+    TIMED_ROW("local.freq_get", "freq_get", rck_hal_freq_get(hal, 0, &fdiv));
 
-    t0 = now();
-    st = rck_hal_perfctr_read(hal, 0, &u64);
-    double pc = since(t0);
-    if (!failed("local.perfctr_read", "perfctr_read", st))
-        row("local.perfctr_read", "", pc);
+    TIMED_ROW("local.perfctr_read", "perfctr_read", rck_hal_perfctr_read(hal, 0, &u64));
 
     /* prints "#", a comment line */
     t0 = now();
@@ -401,11 +379,7 @@ static void local_rows(void)
     if (!failed("local.console_write", "console_write", st))
         row("local.console_write", "", cw);
 
-    t0 = now();
-    st = rck_hal_dcache_flush(hal);
-    double df = since(t0);
-    if (!failed("local.dcache_flush", "dcache_flush", st))
-        row("local.dcache_flush", "", df);
+    TIMED_ROW("local.dcache_flush", "dcache_flush", rck_hal_dcache_flush(hal));
 }
 
 /* ---- interrupts ---- */
