@@ -18,6 +18,17 @@ _STYLES = [dict(color="tab:blue", marker="o"),
            dict(color="tab:red", marker="v")]
 
 
+def _save(fig, path, note, dpi):
+    """Write the figure to path (with the note, if any, in small print at
+    the bottom left), close it, and return the path."""
+    if note:
+        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+    return path
+
+
 def _size_axis(ax):
     ax.set_xscale("log", base=2)
     ax.xaxis.set_major_formatter(
@@ -69,12 +80,7 @@ def _size_series_plot(series, path, title, ylabel, logy, best, note=None):
         ax.legend()
     else:
         ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center")
-    if note:
-        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path, note, dpi=110)
 
 
 def plot_latency(series, path, note=None):
@@ -117,12 +123,7 @@ def plot_bars(values, path, title, ylabel, note=None):
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(True, axis="y", alpha=0.4)
-    if note:
-        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path, note, dpi=110)
 
 
 # ---------------------------------------------------------------------------
@@ -181,12 +182,7 @@ def plot_calibration_mpb(rows, path, note=None):
         ax.set_xticks(range(0, 9))
         ax.grid(True, alpha=0.4)
         ax.legend(fontsize=8)
-    if note:
-        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path, note, dpi=110)
 
 
 def plot_calibration(rows, path, note=None):
@@ -236,12 +232,7 @@ def plot_calibration(rows, path, note=None):
                  "modelled (green PASS, red FAIL, blue no figure)",
                  fontsize=10)
     ax.grid(True, axis="x", alpha=0.4)
-    if note:
-        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path, note, dpi=110)
 
 
 def plot_speed(benches, summary, path, note=None):
@@ -286,12 +277,7 @@ def plot_speed(benches, summary, path, note=None):
     ax.set_ylabel("host wall time / simulated chip time")
     ax.set_title("sim speed (lower is faster; 1 = the chip's own speed)")
     ax.grid(True, axis="y", alpha=0.4)
-    if note:
-        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(fig, path, note, dpi=110)
 
 
 def _series_axes(ax, series, best, ylabel, title, logy=True):
@@ -332,12 +318,7 @@ def plot_ircce(native_lat, native_bw, sim_lat, path, note=None):
                  "native: bandwidth")
     _series_axes(axes[2], sim_lat, None, "one-way latency (cycles)",
                  "sim (compute none): latency")
-    if note:
-        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return path
+    return _save(fig, path, note, dpi=100)
 
 
 def plot_collectives(rows, sim_rows, path, note=None):
@@ -395,9 +376,4 @@ def plot_collectives(rows, sim_rows, path, note=None):
             else:
                 a.text(0.5, 0.5, "no data", transform=a.transAxes,
                        ha="center")
-    if note:
-        fig.text(0.01, 0.01, note, fontsize=8, alpha=0.7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    return _save(fig, path, note, dpi=90)
