@@ -223,6 +223,36 @@ void rck_hal_irq_set_handler(rck_hal_t *hal, rck_hal_irq_handler_t handler,
     hal->irq_arg = arg;
 }
 
+/* Per-kind handlers of this process's core (one core per process). */
+static struct {
+    rck_hal_irq_handler_t fn;
+    void *arg;
+} kind_handler[2];
+
+static void irq_dispatch(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
+                         void *arg)
+{
+    (void)arg;
+    if ((unsigned)kind < 2 && kind_handler[kind].fn != NULL)
+        kind_handler[kind].fn(hal, kind, sender, kind_handler[kind].arg);
+}
+
+void rck_hal_irq_set_kind_handler(rck_hal_t *hal, rck_irq_kind_t kind,
+                                  rck_hal_irq_handler_t handler, void *arg)
+{
+    if ((unsigned)kind >= 2) {
+        rck_error("rck_hal_irq_set_kind_handler: unknown interrupt kind %d",
+                  (int)kind);
+        return;
+    }
+    kind_handler[kind].fn = handler;
+    kind_handler[kind].arg = arg;
+    if (kind_handler[0].fn == NULL && kind_handler[1].fn == NULL)
+        rck_hal_irq_set_handler(hal, NULL, NULL);
+    else
+        rck_hal_irq_set_handler(hal, irq_dispatch, NULL);
+}
+
 rck_status_t rck_hal_irq_poll(rck_hal_t *hal, int *count)
 {
     int dummy;
@@ -408,6 +438,22 @@ rck_status_t rck_hal_shm_read(rck_hal_t *hal, size_t off, void *dst,
     return hal->ops->shm_read(hal, off, dst, len);
 }
 
+rck_status_t rck_hal_shm_touch(rck_hal_t *hal, size_t off, size_t len,
+                               int write)
+{
+    rck_status_t st = hal_check_shm(hal, off, len, "shm_touch");
+
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->shm_touch(hal, off, len, write != 0);
+}
+
+void rck_hal_syscall(rck_hal_t *hal, void (*fn)(void *arg), void *arg)
+{
+    if (fn != NULL)
+        hal->ops->syscall(hal, fn, arg);
+}
+
 rck_status_t rck_hal_freq_set(rck_hal_t *hal, int core, int fdiv)
 {
     rck_status_t st = hal_check_core(hal, core, "freq_set");
@@ -480,4 +526,81 @@ rck_status_t rck_hal_console_write(rck_hal_t *hal, const char *buf,
 void rck_hal_set_context(rck_hal_t *hal, const char *call, int peer)
 {
     hal->ops->set_context(hal, call, peer);
+}
+
+/* ---- library reservations ---- */
+
+static rck_status_t reserve_check(rck_hal_t *hal, const char *what)
+{
+    if (hal->reserve_owner != NULL) {
+        rck_error("%s: %s already laid out the MPB and the shared window; "
+                  "initialise this library before %s",
+                  what, hal->reserve_owner, hal->reserve_owner);
+        return RCK_ERR_BUSY;
+    }
+    return RCK_OK;
+}
+
+rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, uint32_t bytes,
+                                 uint32_t *off)
+{
+    uint32_t line = hal->chip.line_bytes, top;
+    rck_status_t st = reserve_check(hal, "rck_hal_mpb_reserve");
+
+    if (st != RCK_OK)
+        return st;
+    if (bytes == 0 || off == NULL) {
+        rck_error("rck_hal_mpb_reserve: %s", off == NULL ? "NULL offset"
+                                                         : "zero bytes");
+        return RCK_ERR_INVALID;
+    }
+    bytes = (bytes + line - 1) / line * line;
+    top = hal->chip.mpb_bytes - hal->mpb_reserved;
+    /* keep at least one line for the rest of the MPB */
+    if (bytes >= top) {
+        rck_error("rck_hal_mpb_reserve: %u bytes do not fit in the %u bytes "
+                  "of the %u-byte MPB still free",
+                  bytes, top, hal->chip.mpb_bytes);
+        return RCK_ERR_NOSPACE;
+    }
+    hal->mpb_reserved += bytes;
+    *off = top - bytes;
+    return RCK_OK;
+}
+
+rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
+                                 size_t *off)
+{
+    void *base;
+    size_t len, top, start;
+    rck_status_t st = reserve_check(hal, "rck_hal_shm_reserve");
+
+    if (st != RCK_OK)
+        return st;
+    if (bytes == 0 || off == NULL || align == 0 || (align & (align - 1))) {
+        rck_error("rck_hal_shm_reserve: bad arguments (bytes %zu, align "
+                  "%zu)",
+                  bytes, align);
+        return RCK_ERR_INVALID;
+    }
+    st = hal->ops->shm_map(hal, &base, &len);
+    if (st != RCK_OK)
+        return st;
+    top = len - hal->shm_reserved;
+    if (bytes > top) {
+        rck_error("rck_hal_shm_reserve: %zu bytes do not fit in the %zu "
+                  "bytes of the shared window still free (RCK_SHM_SIZE)",
+                  bytes, top);
+        return RCK_ERR_NOSPACE;
+    }
+    start = (top - bytes) & ~(align - 1);
+    hal->shm_reserved = len - start;
+    *off = start;
+    return RCK_OK;
+}
+
+void rck_hal_reserve_freeze(rck_hal_t *hal, const char *owner)
+{
+    if (hal->reserve_owner == NULL)
+        hal->reserve_owner = owner;
 }

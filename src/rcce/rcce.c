@@ -976,7 +976,11 @@ int RCCE_init_shape(int *argc, char ***argv, int shape)
     }
     if (rck_hal_mpb_map(hal, hal->core, (void **)&rcce.mpb_base) != RCK_OK)
         return RCCE_ERROR_TARGET;
-    if (rcce_arena_init(&rcce.mpb, rcce.mpb_bytes, rcce.line,
+    /* Libraries initialised before RCCE (mailboxes) keep the top of the
+     * MPB and of the shared window; RCCE takes the rest. */
+    rck_hal_reserve_freeze(hal, "RCCE_init");
+    if (rcce_arena_init(&rcce.mpb, rcce.mpb_bytes - hal->mpb_reserved,
+                        rcce.line,
                         (int)(rcce.mpb_bytes / rcce.line) + 1) != 0)
         return RCCE_ERROR_MALLOC;
     /* line 0: the spare line that pushes the write-combine buffer out */

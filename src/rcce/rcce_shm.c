@@ -21,6 +21,13 @@ int rcce_shm_init(void)
         rcce.shm_len = 0;
         return RCCE_SUCCESS; /* no shared window: shmalloc returns NULL */
     }
+    /* the top of the window may be kept by other libraries (SVM) */
+    len -= rcce.hal->shm_reserved;
+    if (len == 0) {
+        rcce.shm_base = NULL;
+        rcce.shm_len = 0;
+        return RCCE_SUCCESS;
+    }
     rcce.shm_base = base;
     rcce.shm_len = len;
     if (rcce_arena_init(&rcce.shm, len, RCK_SHM_ALIGN, RCK_SHM_MAX_BLOCKS) !=

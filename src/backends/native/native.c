@@ -847,6 +847,23 @@ static rck_status_t native_shm_write(rck_hal_t *hal, size_t off,
     return native_shm_flush(hal);
 }
 
+/* Native runs on the host's memory: nothing to account. */
+static rck_status_t native_shm_touch(rck_hal_t *hal, size_t off, size_t len,
+                                     int write)
+{
+    (void)hal;
+    (void)off;
+    (void)len;
+    (void)write;
+    return RCK_OK;
+}
+
+static void native_syscall(rck_hal_t *hal, void (*fn)(void *arg), void *arg)
+{
+    (void)hal;
+    fn(arg);
+}
+
 static rck_status_t native_shm_read(rck_hal_t *hal, size_t off, void *dst,
                                     size_t len)
 {
@@ -971,6 +988,8 @@ const rck_hal_ops_t rck_native_ops = {
     .dcache_flush = native_dcache_flush,
     .shm_write = native_shm_write,
     .shm_read = native_shm_read,
+    .shm_touch = native_shm_touch,
+    .syscall = native_syscall,
     .freq_set = native_freq_set,
     .freq_get = native_freq_get,
     .volt_set = native_volt_set,

@@ -2039,6 +2039,53 @@ static rck_status_t sim_shm_read(rck_hal_t *hal, size_t off, void *dst,
     return RCK_OK;
 }
 
+/* Code that touched shared DRAM with plain loads and stores (SVM pages):
+ * one line transaction per line, at the range's controller, in the order
+ * of the addresses; the data already moved on the host. */
+static rck_status_t sim_shm_touch(rck_hal_t *hal, size_t off, size_t len,
+                                  int write)
+{
+    sim_t *s = sim_of(hal);
+    uint32_t L = s->chip->line_bytes;
+    size_t end = off + len;
+    unsigned count = 0;
+
+    begin(s);
+    for (off -= off % L; off < end; off += L) {
+        int type, mc;
+        size_t until;
+        sim_tx_t kind;
+
+        sim_map_lookup(&s->map, off, &type, &mc, &until);
+        mc = mc_of(s, off, mc);
+        if (type == RCK_MAP_UNCACHED)
+            kind = write ? SIM_TX_DW_WRITE : SIM_TX_DW_READ;
+        else
+            kind = write ? SIM_TX_LINE_WRITE : SIM_TX_LINE_READ;
+        advance_to(s, dram_tx(s, mc, kind, s->me->vt,
+                              type == RCK_MAP_UNCACHED ? 4 : L),
+                   CAT_DRAM);
+        if (!write)
+            s->me->l1_misses++;
+        count++;
+        shm_reorder(s, &count);
+    }
+    leave(s);
+    return RCK_OK;
+}
+
+/* Kernel work: a trap in and out, then the work itself, whose host time
+ * is not the program's compute (leave() restarts the compute clock). */
+static void sim_syscall(rck_hal_t *hal, void (*fn)(void *arg), void *arg)
+{
+    sim_t *s = sim_of(hal);
+
+    begin(s);
+    advance_cycles(s, s->chip->cost_null_syscall, CAT_OTHER);
+    fn(arg);
+    leave(s);
+}
+
 /* ---- power, clocks, console ---- */
 
 static rck_status_t sim_freq_set(rck_hal_t *hal, int core, int fdiv)
@@ -2209,6 +2256,8 @@ const rck_hal_ops_t rck_sim_ops = {
     .dcache_flush = sim_dcache_flush,
     .shm_write = sim_shm_write,
     .shm_read = sim_shm_read,
+    .shm_touch = sim_shm_touch,
+    .syscall = sim_syscall,
     .freq_set = sim_freq_set,
     .freq_get = sim_freq_get,
     .volt_set = sim_volt_set,

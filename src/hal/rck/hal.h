@@ -222,6 +222,22 @@ struct rck_hal_ops {
     rck_status_t (*shm_read)(rck_hal_t *hal, size_t off, void *dst,
                              size_t len);
 
+    /**
+     * Account for code that touched shared DRAM [off, off+len) with plain
+     * loads (@p write 0) or stores (@p write 1) outside the HAL, e.g. SVM
+     * pages: the model charges one line transaction per line under the
+     * range's mapping and controller; no data moves. Native: nothing.
+     */
+    rck_status_t (*shm_touch)(rck_hal_t *hal, size_t off, size_t len,
+                              int write);
+    /**
+     * Run @p fn(@p arg) as kernel work on this core (a trap or system
+     * call, e.g. a page-fault handler changing page protection): the model
+     * charges one null system call and does not count @p fn's host time as
+     * compute. @p fn must not call the HAL.
+     */
+    void (*syscall)(rck_hal_t *hal, void (*fn)(void *arg), void *arg);
+
     /** Set the frequency divider of @p core's tile. */
     rck_status_t (*freq_set)(rck_hal_t *hal, int core, int fdiv);
     rck_status_t (*freq_get)(rck_hal_t *hal, int core, int *fdiv);
@@ -258,6 +274,11 @@ struct rck_hal {
     int *ue_core;           /* physical core of each UE (nues entries) */
     rck_hal_irq_handler_t irq_handler;
     void *irq_arg;
+    /* Library reservations (rck_hal_mpb_reserve / rck_hal_shm_reserve):
+     * bytes kept at the top of every MPB and of the shared window. */
+    uint32_t mpb_reserved;
+    size_t shm_reserved;
+    const char *reserve_owner; /* who froze the layout (RCCE_init), or NULL */
     void *backend;          /* backend private state */
 };
 
@@ -323,6 +344,15 @@ rck_status_t rck_hal_irq_raise(rck_hal_t *hal, int core, rck_irq_kind_t kind);
  */
 void rck_hal_irq_set_handler(rck_hal_t *hal, rck_hal_irq_handler_t handler,
                              void *arg);
+/**
+ * Install the handler of one kind of interrupt (NULL removes it), so two
+ * libraries can share a core's interrupts: mailboxes take RCK_IRQ_GIC,
+ * notification channels RCK_IRQ_PIN. Installs a dispatcher as the core's
+ * handler while any kind has one; an interrupt of a kind without a handler
+ * is taken and dropped. rck_hal_irq_set_handler() replaces the dispatcher.
+ */
+void rck_hal_irq_set_kind_handler(rck_hal_t *hal, rck_irq_kind_t kind,
+                                  rck_hal_irq_handler_t handler, void *arg);
 rck_status_t rck_hal_irq_poll(rck_hal_t *hal, int *count);
 rck_status_t rck_hal_wait(rck_hal_t *hal, const rck_hal_cond_t *conds, int n,
                           unsigned flags, int64_t timeout_ns, int *which);
@@ -347,6 +377,9 @@ rck_status_t rck_hal_shm_write(rck_hal_t *hal, size_t off, const void *src,
                                size_t len);
 rck_status_t rck_hal_shm_read(rck_hal_t *hal, size_t off, void *dst,
                               size_t len);
+rck_status_t rck_hal_shm_touch(rck_hal_t *hal, size_t off, size_t len,
+                               int write);
+void rck_hal_syscall(rck_hal_t *hal, void (*fn)(void *arg), void *arg);
 rck_status_t rck_hal_freq_set(rck_hal_t *hal, int core, int fdiv);
 rck_status_t rck_hal_freq_get(rck_hal_t *hal, int core, int *fdiv);
 rck_status_t rck_hal_volt_set(rck_hal_t *hal, int island, int millivolts);
@@ -357,6 +390,38 @@ rck_status_t rck_hal_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value);
 rck_status_t rck_hal_console_write(rck_hal_t *hal, const char *buf,
                                    size_t len);
 void rck_hal_set_context(rck_hal_t *hal, const char *call, int peer);
+
+/*
+ * Layout of the MPBs and of the shared window among libraries. Libraries
+ * that need a fixed place in every core's MPB (mailboxes) or a region of
+ * shared DRAM (channels, SVM) reserve it from the top, before a library
+ * that takes "the rest" (RCCE's allocators) freezes the layout. Every core
+ * must make the same reservations in the same order (SPMD programs that
+ * call the same init functions do), so every core computes the same
+ * offsets without communicating.
+ */
+/**
+ * Reserve @p bytes (rounded up to whole lines) at the top of every MPB.
+ * @param [out] off  offset of the reserved range in every core's MPB.
+ * @return RCK_OK; RCK_ERR_BUSY if the layout is frozen (the error names
+ *         who froze it); RCK_ERR_NOSPACE if the MPB has no room.
+ */
+rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, uint32_t bytes,
+                                 uint32_t *off);
+/**
+ * Reserve @p bytes aligned to @p align (a power of two) at the top of the
+ * shared window.
+ * @param [out] off  offset of the reserved range in the window.
+ * @return as rck_hal_mpb_reserve().
+ */
+rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
+                                 size_t *off);
+/**
+ * Freeze the layout: later reservations fail naming @p owner. RCCE_init
+ * calls it and then uses [0, mpb_bytes - mpb_reserved) of the MPB and
+ * [0, window - shm_reserved) of the window.
+ */
+void rck_hal_reserve_freeze(rck_hal_t *hal, const char *owner);
 
 /** @return non-zero if @p core is a valid physical core id. */
 static inline int rck_hal_core_valid(const rck_hal_t *hal, int core)
