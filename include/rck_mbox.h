@@ -136,6 +136,16 @@ rck_status_t rck_mbox_try_recv(rck_mail_t *mail);
  */
 rck_status_t rck_mbox_poll(int *handled);
 
+/**
+ * Handler mode: block until at least one mail has been handled (or the
+ * timeout passes), e.g. a core with nothing to do but serve requests.
+ * @param [in]  timeout_ns  < 0: no timeout.
+ * @param [out] handled     mails handled (may be NULL).
+ * @return RCK_OK, RCK_ERR_TIMEDOUT, RCK_ERR_STATE without a handler, or
+ *         the wait's errors (RCK_ERR_DEADLOCK, RCK_ERR_PEER_DEAD).
+ */
+rck_status_t rck_mbox_serve(int64_t timeout_ns, int *handled);
+
 /** Counters of this core since rck_mbox_init (for reports and benches). */
 typedef struct {
     uint64_t sent, received, busy_waits, interrupts;
