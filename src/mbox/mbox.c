@@ -6,10 +6,11 @@
  * Line layout (little-endian words):
  *   bytes  0..27  payload
  *   word   7      control: bits 0..15 tag, 16..23 length, bit 24 full
- * The sender writes the whole line at once (one MPB line write through the
- * write-combine buffer), so payload and "full" become visible together;
- * the receiver clears the control word with one DWORD store into its own
- * MPB once it has copied the mail out.
+ * The sender writes the payload, then the control word (both go through
+ * the write-combine buffer into one line; the word store publishes the
+ * mail); the receiver reads the control word, then the payload, and clears
+ * the control word with one DWORD store into its own MPB once it has
+ * copied the mail out.
  *
  * Why interrupts are never missed: a sender writes the mail before it
  * raises the interrupt. If the raise is lost because one from the same
@@ -60,25 +61,25 @@ static rck_status_t need_init(const char *call)
  * @return 1 if there was one, 0 if the box was empty. */
 static int take(int sender_core, rck_mail_t *mail)
 {
-    unsigned char line[RCK_MBOX_LINE];
-    uint32_t ctrl;
     rck_hal_t *hal = mb.hal;
+    uint32_t off = slot_off(sender_core), ctrl;
 
-    /* The sender wrote our MPB: drop our stale copy of the line first. */
+    /* The sender wrote our MPB: drop our stale copy of the line first.
+     * The control word first: the payload is complete once it is set. */
     rck_hal_cl1invmb(hal);
-    if (rck_hal_mpb_read(hal, hal->core, slot_off(sender_core), line,
-                         sizeof line) != RCK_OK)
+    if (rck_hal_mpb_load32(hal, hal->core, off + CTRL_WORD, &ctrl) !=
+            RCK_OK ||
+        !(ctrl & CTRL_FULL))
         return 0;
-    memcpy(&ctrl, line + CTRL_WORD, sizeof ctrl);
-    if (!(ctrl & CTRL_FULL))
+    if (rck_hal_mpb_read(hal, hal->core, off, mail->payload,
+                         RCK_MBOX_PAYLOAD) != RCK_OK)
         return 0;
     mail->sender = mb.core_ue[sender_core];
     mail->tag = (uint16_t)(ctrl & 0xffffu);
     mail->len = (uint8_t)((ctrl >> 16) & 0xffu);
     if (mail->len > RCK_MBOX_PAYLOAD)
         mail->len = RCK_MBOX_PAYLOAD;
-    memcpy(mail->payload, line, RCK_MBOX_PAYLOAD);
-    rck_hal_mpb_store32(hal, hal->core, slot_off(sender_core) + CTRL_WORD, 0);
+    rck_hal_mpb_store32(hal, hal->core, off + CTRL_WORD, 0);
     mb.stats.received++;
     return 1;
 }
@@ -215,7 +216,7 @@ static rck_status_t send_once(int dcore, uint16_t tag, const void *data,
                               size_t len)
 {
     rck_hal_t *hal = mb.hal;
-    unsigned char line[RCK_MBOX_LINE] = {0};
+    unsigned char payload[RCK_MBOX_PAYLOAD] = {0};
     uint32_t off = slot_off(hal->core), ctrl;
     rck_status_t st;
 
@@ -227,10 +228,15 @@ static rck_status_t send_once(int dcore, uint16_t tag, const void *data,
     if (ctrl & CTRL_FULL)
         return RCK_ERR_BUSY;
     if (len > 0)
-        memcpy(line, data, len);
+        memcpy(payload, data, len);
+    /* Payload, then the control word: both land in the write-combine
+     * buffer's one line, and the word store publishes the mail (a reader
+     * that sees "full" sees the payload). */
+    st = rck_hal_mpb_write(hal, dcore, off, payload, sizeof payload);
+    if (st != RCK_OK)
+        return st;
     ctrl = (uint32_t)tag | ((uint32_t)len << 16) | CTRL_FULL;
-    memcpy(line + CTRL_WORD, &ctrl, sizeof ctrl);
-    st = rck_hal_mpb_write(hal, dcore, off, line, sizeof line);
+    st = rck_hal_mpb_store32(hal, dcore, off + CTRL_WORD, ctrl);
     if (st != RCK_OK)
         return st;
     rck_hal_wcb_flush(hal);
