@@ -13,6 +13,9 @@ static const rck_config_entry_t config_table[] = {
      "chip configuration file (JSON); empty = the built-in SCC 533/800/800"},
     {"SHM_SIZE", "64m", RCK_CONFIG_SIZE,
      "bytes of off-chip shared DRAM available to RCCE_shmalloc"},
+    {"SVM_SIZE", "24m", RCK_CONFIG_SIZE,
+     "bytes SVM takes from the top of the shared window at svm_init (unset: "
+     "24m, or 3/8 of RCK_SHM_SIZE if that is less)"},
     {"PREFIX", "1", RCK_CONFIG_BOOL,
      "prefix every output line with the id of the core that printed it"},
     {"LOG", "warn", RCK_CONFIG_STRING, "log level: error, warn, info, debug"},

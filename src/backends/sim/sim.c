@@ -606,8 +606,10 @@ static void notify(sim_t *s, rck_space_t space, int core, uint32_t off,
                   (uint64_t)c->offset + 4 > off &&
                   (uint64_t)c->offset < (uint64_t)off + len;
         }
+        /* shared DRAM keeps no visibility times: the write is visible
+         * from the writer's time on (as in poll_shm_waiters) */
         if (hit)
-            try_wake(s, w, 0, tw, uw);
+            try_wake(s, w, space == RCK_SPACE_SHM ? s->me->vt : 0, tw, uw);
     }
 }
 
