@@ -454,6 +454,11 @@ void rck_hal_syscall(rck_hal_t *hal, void (*fn)(void *arg), void *arg)
         hal->ops->syscall(hal, fn, arg);
 }
 
+void rck_hal_trap(rck_hal_t *hal, uint64_t host_ns)
+{
+    hal->ops->trap(hal, host_ns);
+}
+
 rck_status_t rck_hal_freq_set(rck_hal_t *hal, int core, int fdiv)
 {
     rck_status_t st = hal_check_core(hal, core, "freq_set");

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -198,6 +199,9 @@ static void svm_segv(int sig, siginfo_t *si, void *uc)
         int write = fault_is_write(uc);
         uint8_t ps = s->pst[p];
 
+        /* the fault's own host cost is not the program's compute */
+        rck_hal_trap(s->hal, s->trap_ns);
+
         if (svm_block_of_page(s, p) == NULL) {
             rck_error("svm: access to %p: SVM memory that is not allocated "
                       "(freed, or outside every svm_alloc block)",
@@ -220,6 +224,75 @@ static void svm_segv(int sig, siginfo_t *si, void *uc)
      * as it would have without SVM. */
     sigaction(SIGSEGV, &s->old_segv, NULL);
     errno = saved;
+}
+
+/* ---- the host cost of a fault ---- */
+
+/* A fault on a private page whose handler only unprotects it: the round
+ * trip (fault, signal delivery, handler, sigreturn) minus the mprotect,
+ * measured so that rck_hal_trap can keep it out of the program's compute
+ * on the sim backend. Runs as kernel work (not charged as compute). */
+static void *calib_page;
+static size_t calib_len;
+
+static void calib_segv(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig;
+    (void)si;
+    (void)uc;
+    mprotect(calib_page, calib_len, PROT_READ | PROT_WRITE);
+}
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+#define CALIB_N 15
+
+static void calib_fn(void *arg)
+{
+    uint64_t *out = arg, f[CALIB_N], m[CALIB_N];
+    struct sigaction sa, old;
+
+    *out = 0;
+    calib_len = svm_state.page;
+    calib_page = mmap(NULL, calib_len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (calib_page == MAP_FAILED)
+        return;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = calib_segv;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGSEGV, &sa, &old) == 0) {
+        for (int i = 0; i < CALIB_N; i++) {
+            uint64_t t0;
+            mprotect(calib_page, calib_len, PROT_NONE);
+            t0 = mono_ns();
+            *(volatile char *)calib_page = 1;
+            f[i] = mono_ns() - t0;
+            mprotect(calib_page, calib_len, PROT_NONE);
+            t0 = mono_ns();
+            mprotect(calib_page, calib_len, PROT_READ | PROT_WRITE);
+            m[i] = mono_ns() - t0;
+        }
+        sigaction(SIGSEGV, &old, NULL);
+        qsort(f, CALIB_N, sizeof(*f), cmp_u64);
+        qsort(m, CALIB_N, sizeof(*m), cmp_u64);
+        *out = f[CALIB_N / 2] > m[CALIB_N / 2] ? f[CALIB_N / 2] - m[CALIB_N / 2]
+                                               : 0;
+    }
+    munmap(calib_page, calib_len);
 }
 
 /* ---- blocks ---- */
@@ -542,6 +615,9 @@ rck_status_t svm_init(svm_model_t model)
     s->page = host_page > (long)SVM_PAGE_MIN ? (size_t)host_page
                                              : SVM_PAGE_MIN;
     s->model_pages = strcmp(s->hal->ops->name, "sim") == 0;
+    s->trap_ns = 0;
+    if (s->model_pages)
+        rck_hal_syscall(s->hal, calib_fn, &s->trap_ns);
     if (s->hal->chip.atomic_counters < 2) {
         rck_error("svm_init: the chip has %d GIC atomic counters; SVM "
                   "needs 2",

@@ -96,6 +96,7 @@ typedef struct {
     svm_model_t model;
     rck_hal_t *hal;
     int model_pages; /* sim backend: the per-epoch cost model is on */
+    uint64_t trap_ns; /* host cost of one fault round trip (rck_hal_trap) */
     int wait_flags;  /* RCK_WAIT_IRQ while our mail handler is installed */
     int ue, nues;
     size_t page; /* bytes per SVM page */

@@ -864,6 +864,12 @@ static void native_syscall(rck_hal_t *hal, void (*fn)(void *arg), void *arg)
     fn(arg);
 }
 
+static void native_trap(rck_hal_t *hal, uint64_t host_ns)
+{
+    (void)hal;
+    (void)host_ns;
+}
+
 static rck_status_t native_shm_read(rck_hal_t *hal, size_t off, void *dst,
                                     size_t len)
 {
@@ -990,6 +996,7 @@ const rck_hal_ops_t rck_native_ops = {
     .shm_read = native_shm_read,
     .shm_touch = native_shm_touch,
     .syscall = native_syscall,
+    .trap = native_trap,
     .freq_set = native_freq_set,
     .freq_get = native_freq_get,
     .volt_set = native_volt_set,

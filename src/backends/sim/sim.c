@@ -2076,6 +2076,21 @@ static rck_status_t sim_shm_touch(rck_hal_t *hal, size_t off, size_t len,
     return RCK_OK;
 }
 
+/* A trap delivered as a signal: its host cost is not the program's
+ * compute (sim_compute_take discounts it from this slice and the next,
+ * where the return from the handler falls); the chip pays a null system
+ * call. */
+static void sim_trap(rck_hal_t *hal, uint64_t host_ns)
+{
+    sim_t *s = sim_of(hal);
+
+    s->compute_discount_ns = host_ns;
+    s->compute_discount_slices = 2;
+    begin(s);
+    advance_cycles(s, s->chip->cost_null_syscall, CAT_OTHER);
+    leave(s);
+}
+
 /* Kernel work: a trap in and out, then the work itself, whose host time
  * is not the program's compute (leave() restarts the compute clock). */
 static void sim_syscall(rck_hal_t *hal, void (*fn)(void *arg), void *arg)
@@ -2260,6 +2275,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .shm_read = sim_shm_read,
     .shm_touch = sim_shm_touch,
     .syscall = sim_syscall,
+    .trap = sim_trap,
     .freq_set = sim_freq_set,
     .freq_get = sim_freq_get,
     .volt_set = sim_volt_set,

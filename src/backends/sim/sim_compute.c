@@ -14,6 +14,7 @@
 
 #include "rck/config.h"
 #include "rck/log.h"
+#include <inttypes.h>
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -259,6 +260,7 @@ void sim_compute_mark(sim_t *s)
     switch (s->compute) {
     case COMPUTE_HOST:
         s->compute_mark = thread_cpu_ns(s);
+        s->compute_mark_wall = clock_ns(CLOCK_MONOTONIC);
         break;
     case COMPUTE_INSTR:
         s->compute_mark = instructions(s);
@@ -271,12 +273,31 @@ void sim_compute_mark(sim_t *s)
 double sim_compute_take(sim_t *s)
 {
     double cyc = 0;
-    uint64_t d;
+    uint64_t d, now, wall;
 
     switch (s->compute) {
     case COMPUTE_HOST:
-        d = thread_cpu_ns(s) - s->compute_mark;
+        now = thread_cpu_ns(s);
+        wall = clock_ns(CLOCK_MONOTONIC) - s->compute_mark_wall;
+        d = now > s->compute_mark ? now - s->compute_mark : 0;
+        if (d > wall) {
+            /* CPU time cannot outrun the wall clock: a reading was off */
+            rck_debug("sim: compute slice of %" PRIu64 " ns in %" PRIu64
+                      " ns of wall time; charging the wall time",
+                      d, wall);
+            d = wall;
+        }
         d = d > s->compute_ovh ? d - s->compute_ovh : 0;
+        if (s->compute_discount_slices > 0) {
+            /* a trap's host time: from this slice, the rest from the next
+             * one (where the return from the signal handler falls) */
+            uint64_t x = d < s->compute_discount_ns ? d
+                                                    : s->compute_discount_ns;
+            d -= x;
+            s->compute_discount_ns -= x;
+            if (--s->compute_discount_slices == 0)
+                s->compute_discount_ns = 0;
+        }
         cyc = (double)d * s->chip->core_mhz / 1000.0 / s->compute_rel;
         break;
     case COMPUTE_INSTR:

@@ -356,7 +356,10 @@ typedef struct {
     int compute;
     double compute_rel, compute_cpi;
     double compute_carry;      /* fractional cycles not charged yet */
-    uint64_t compute_mark;     /* host ns or instructions at HAL exit */
+    uint64_t compute_discount_ns; /* host: trap time not to charge (trap) */
+    int compute_discount_slices;  /* compute slices it may come from */
+    uint64_t compute_mark;
+    uint64_t compute_mark_wall; /* host: CLOCK_MONOTONIC at the mark */     /* host ns or instructions at HAL exit */
     uint64_t compute_ovh;      /* what one reading itself adds */
     /* host: the thread's CPU time without a system call (sim_compute.c) */
     int clock_fd;

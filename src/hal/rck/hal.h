@@ -237,6 +237,14 @@ struct rck_hal_ops {
      * compute. @p fn must not call the HAL.
      */
     void (*syscall)(rck_hal_t *hal, void (*fn)(void *arg), void *arg);
+    /**
+     * This core has just taken a trap delivered as a signal (a page fault
+     * of SVM memory), whose host cost (fault, signal delivery, sigreturn)
+     * is about @p host_ns: the model charges one null system call for it
+     * and does not count those host nanoseconds as the program's compute.
+     * Called first thing in the signal handler. Native: nothing.
+     */
+    void (*trap)(rck_hal_t *hal, uint64_t host_ns);
 
     /** Set the frequency divider of @p core's tile. */
     rck_status_t (*freq_set)(rck_hal_t *hal, int core, int fdiv);
@@ -380,6 +388,7 @@ rck_status_t rck_hal_shm_read(rck_hal_t *hal, size_t off, void *dst,
 rck_status_t rck_hal_shm_touch(rck_hal_t *hal, size_t off, size_t len,
                                int write);
 void rck_hal_syscall(rck_hal_t *hal, void (*fn)(void *arg), void *arg);
+void rck_hal_trap(rck_hal_t *hal, uint64_t host_ns);
 rck_status_t rck_hal_freq_set(rck_hal_t *hal, int core, int fdiv);
 rck_status_t rck_hal_freq_get(rck_hal_t *hal, int core, int *fdiv);
 rck_status_t rck_hal_volt_set(rck_hal_t *hal, int island, int millivolts);
