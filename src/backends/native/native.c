@@ -732,6 +732,8 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
              * and failures only now and then. */
             for (int k = 0; k < 256; k++) {
                 cpu_relax();
+                if (irq_matters && irq_any_pending(n, hal->core))
+                    break;
                 i = conds_check(n, conds, nc);
                 if (i >= 0) {
                     *which = i;

@@ -18,9 +18,14 @@
 
 uint64_t sim_ticks(double base_cycles)
 {
-    if (base_cycles <= 0)
+    double t = base_cycles * (double)SIM_TICKS;
+
+    if (!(t > 0))
         return 0;
-    return (uint64_t)llround(base_cycles * (double)SIM_TICKS);
+    /* llround of 2^63 or more is undefined (x86 gives 2^63 ticks) */
+    if (t >= 9.0e18)
+        return (uint64_t)9.0e18;
+    return (uint64_t)llround(t);
 }
 
 static double core_mhz_of(const rck_chip_t *c, int fdiv)
