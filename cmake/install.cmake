@@ -11,9 +11,6 @@ set(RCK_INSTALL_CHIPDIR ${CMAKE_INSTALL_DATADIR}/rockcreek/chips)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
-# rck/status.h: the status codes the mailbox, channel and SVM APIs return.
-install(FILES ${CMAKE_SOURCE_DIR}/src/util/rck/status.h
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/rck)
 
 install(TARGETS rockcreek rockcreek_static
   EXPORT rockcreekTargets
