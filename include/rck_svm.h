@@ -95,8 +95,8 @@ int svm_num_ues(void);
  * memory (collective: every UE calls with the same arguments and gets the
  * same address). The memory is zero-filled.
  * @param [in] mc  memory controller holding the pages (0..nmc-1), or
- *                 SVM_MC_ALL to spread them over all controllers (the
- *                 HAL's interleave, RCK_MC_INTERLEAVE).
+ *                 SVM_MC_ALL to spread them over all controllers, page
+ *                 by page (page k of the region on controller k mod nmc).
  * @return the address, or NULL with the reason logged (before svm_init,
  *         bad size, bad controller, region full, or a call that does not
  *         match UE 0's).

@@ -31,10 +31,12 @@ if __package__ in (None, ""):
     from rckbench import report  # noqa: E402
     from rckbench import simbench  # noqa: E402
     from rckbench import collbench  # noqa: E402
+    from rckbench import svmbench  # noqa: E402
 else:
     from . import report
     from . import simbench
     from . import collbench
+    from . import svmbench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -120,6 +122,10 @@ def make_sim(args):
         "sim_ircce": os.path.join(args.build_dir, "bench",
                                   "ircce_pingpong"),
         "sim_coll": os.path.join(args.build_dir, "bench", "coll_bench"),
+        "sim_laplace": os.path.join(args.build_dir, "apps", "laplace",
+                                    "laplace"),
+        "sim_mbox": os.path.join(args.build_dir, "bench", "mbox",
+                                 "mbox_pingpong"),
     }
 
     def launch(prog, nproc, prog_args):
@@ -967,6 +973,428 @@ def suite_collectives(ctx):
                        files)
 
 
+# ---------------------------------------------------------------------------
+# Suites of the interrupt-driven libraries: svm (the Laplace solver of the
+# MetalSVM evaluation) and mbox (mailbox round trips, notification cost).
+
+def make_native(args, programs, label="rockcreek (native)"):
+    """rockcreek on the native backend for programs that make_rockcreek does
+    not list (it needs all of its own). A run's arguments are [rck run
+    options..., "--", program args...]."""
+    rck = os.path.join(args.build_dir, "src", "tools", "rck")
+
+    def launch(prog, nproc, prog_args):
+        opts, pargs = _split_launcher_args(prog_args)
+        return ([rck, "run", "-n", str(nproc), "--backend", "native",
+                 "--no-prefix"] + opts + ["--", prog] + pargs)
+
+    have = {k: p for k, p in programs.items() if os.access(p, os.X_OK)}
+    missing = sorted(p for k, p in programs.items() if k not in have)
+    if not os.access(rck, os.X_OK):
+        return Impl("native", label, {}, launch, False, "not built: " + rck)
+    return Impl("native", label, have, launch, bool(have),
+                "not built: %s" % ", ".join(missing) if missing else "")
+
+
+def _read_sim_doc(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise report.BenchParseError("no readable sim report %s: %s"
+                                     % (path, e)) from None
+
+
+def _laplace_has_svm(prog, args):
+    """Whether the laplace program was built with the SVM versions: a
+    one-UE run of -v lazy on a tiny grid (exit 2 and a message if not).
+    Returns (True, "") or (False, why)."""
+    rck = os.path.join(args.build_dir, "src", "tools", "rck")
+    rc, out, err, _ = run_process(
+        [rck, "run", "-n", "1", "--backend", "native", "--no-prefix", "--",
+         prog, "-v", "lazy", "-r", "8", "-c", "8", "-i", "1"], 60)
+    if rc == 0:
+        return True, ""
+    text = (err.strip().splitlines() or out.strip().splitlines() or [""])
+    why = next((ln for ln in text if "SVM" in ln), text[-1])
+    return False, ("the SVM versions do not run (%s): %s"
+                   % ("timed out" if rc is None else "exit %d" % rc, why))
+
+
+def suite_svm(ctx):
+    """The Laplace solver of the MetalSVM evaluation on the sim backend:
+    SVM strong and lazy (pages on 1 or 4 memory controllers) and iRCCE, 1
+    to 48 cores; chip time, speedup, ratio to iRCCE."""
+    a = ctx.args
+    plan = svmbench.laplace_plan(a.quick, a.svm_cores, a.svm_rows,
+                                 a.svm_cols, a.svm_iters, a.svm_timeout)
+    configs = [svmbench.laplace_config(k) for k in a.svm_configs] \
+        if a.svm_configs else list(svmbench.LAPLACE_CONFIGS)
+    sim = ctx.impls.get("sim")
+    runs = []
+    points = []
+    skipped = {}       # configuration -> why none of its runs was made
+    skipped_runs = {}  # configuration -> why its larger core counts were not
+    if sim is None or not sim.has("sim_laplace"):
+        why = ("no sim implementation" if sim is None else
+               sim.reason if not sim.available else
+               "%s is not built (apps/laplace, built with the examples)"
+               % os.path.join(a.build_dir, "apps", "laplace", "laplace"))
+        _not_run(ctx, "svm", why, "laplace")
+    else:
+        if any(c["version"] != "ircce" for c in configs):
+            ok, why = _laplace_has_svm(sim.programs["sim_laplace"], a)
+            if not ok:
+                for c in configs:
+                    if c["version"] != "ircce":
+                        skipped[c["key"]] = why
+                log("svm laplace SVM versions: NOT RUN: %s" % why)
+                if a.suite and "svm" in a.suite and not a.svm_allow_no_svm:
+                    ctx.failures.append("svm laplace SVM versions not run: "
+                                        + why)
+        todo = [c for c in configs if c["key"] not in skipped]
+        nruns = len(todo) * len(plan["cores"])
+        i = 0
+        # After a run of a configuration that timed out or failed, its
+        # larger core counts are skipped: they would cost the same or more.
+        stopped = {}
+        for n in plan["cores"]:
+            for c in todo:
+                suite = "svm laplace %s" % c["key"]
+                i += 1
+                if c["key"] in stopped:
+                    continue
+                rpath = _sim_report_path(ctx, "laplace-%s-%d.json"
+                                         % (c["key"], n))
+
+                def parse(out, err, secs, source=None, rpath=rpath):
+                    res = svmbench.parse_laplace_output(out, source)
+                    doc = _read_sim_doc(rpath)
+                    rep = simbench.parse_sim_report(doc)
+                    if rep["ended"] not in (None, "ok"):
+                        raise report.BenchParseError("sim run ended: %s"
+                                                     % rep["ended"])
+                    glitch = svmbench.compute_glitch(doc)
+                    if glitch:
+                        raise report.BenchParseError(glitch, source=source)
+                    res["host_s"] = round(secs, 3)
+                    res["chip_s"] = rep["simulated_seconds"]
+                    res["compute_model"] = rep["compute_model"]
+                    res["breakdown"] = svmbench.sim_breakdown(doc)
+                    return res
+
+                rec = ctx.run_bench(
+                    sim, "sim_laplace", "%s, %d cores (%d/%d)"
+                    % (suite, n, i, nruns), n,
+                    ["--compute", a.svm_compute, "--report", rpath, "--"]
+                    + svmbench.laplace_args(c, plan), 1, parse, rounds=1,
+                    with_stderr=True, timeout=min(a.timeout,
+                                                  plan["timeout"]))
+                rec["config"] = c["key"]
+                rec["ues"] = n
+                runs.append(rec)
+                if rec["ok"]:
+                    points.append(rec["results"])
+                elif rec["returncode"] != 0:
+                    # timed out or crashed (not a figure we could not use)
+                    stopped[c["key"]] = n
+                    later = [m for m in plan["cores"] if m > n]
+                    if later:
+                        log("    skipping %s on %s cores" % (
+                            c["key"], ",".join(str(m) for m in later)))
+        for k, n in sorted(stopped.items()):
+            later = [m for m in plan["cores"] if m > n]
+            skipped_runs[k] = "the run on %d cores failed (%s)%s" % (
+                n, next(r.get("error", "?") for r in runs
+                        if r["config"] == k and r["ues"] == n),
+                "; not run on %s cores" % ",".join(str(m) for m in later)
+                if later else "")
+    rows = svmbench.laplace_rows(points, configs)
+    verdicts = [svmbench.checksum_verdict(rows)]
+    compute = sorted({p.get("compute_model") for p in points} - {None})
+    notes = [
+        "sim backend, compute model %s (program code is charged as host "
+        "CPU time scaled to a 533 MHz P54C: not deterministic, a busy host "
+        "shifts it a little); SVM faults, mails, flushes and the DRAM "
+        "traffic of the pages are modelled cycles." % (
+            ", ".join(compute) or a.svm_compute),
+        "time: the slowest UE's RCCE_wtime (virtual time) around the %d "
+        "timed iterations; every iteration ends with a barrier "
+        "(svm_barrier; RCCE_barrier for iRCCE)." % plan["iters"],
+    ]
+    for why in sorted(set(skipped.values())):
+        notes.append("%s: not run: %s" % (", ".join(
+            k for k in sorted(skipped) if skipped[k] == why), why))
+    for k, why in sorted(skipped_runs.items()):
+        notes.append("%s: %s" % (k, why))
+    notes += svmbench.mc_spread_notes(rows, configs)
+    bad = [r for r in runs if not r["ok"] and r["returncode"] == 0]
+    if bad:
+        notes.append("runs left out (their output could not be used): %s"
+                     % "; ".join("%s on %d cores: %s" % (
+                         r["config"], r["ues"], r.get("error", "?"))
+                         for r in bad))
+    tables = [svmbench.laplace_table(rows, configs, "svm: Laplace solver")
+              + "\n" + "\n".join(notes)]
+    ircce = {r["ues"]: r for r in rows if r["config"] == "ircce"}
+    csv_rows = []
+    for r in rows:
+        ref = ircce.get(r["ues"]) if r["config"] != "ircce" else None
+        csv_rows.append({
+            "suite": "svm", "metric": "laplace_ms_per_iter", "unit": "ms",
+            "point": "%s@%d" % (r["config"], r["ues"]),
+            "lower_is_better": 1, "ours": r["label"],
+            "ours_median": r["ms_per_iter"], "ours_min": r["ms_per_iter"],
+            "ours_max": r["ms_per_iter"], "ours_n": 1,
+            "ref": "iRCCE" if ref else "",
+            "ref_median": ref["ms_per_iter"] if ref else None,
+            "ref_n": 1 if ref else None,
+            "ratio_median": r["vs_ircce"] if ref else None,
+            "note": "speedup %.3f over %d core(s)" % (r["speedup"],
+                                                      r["base_ues"])
+            if r["speedup"] is not None else ""})
+    note = ("sim backend (compute %s); %d x %d grid, %d iterations"
+            % (", ".join(compute) or a.svm_compute, plan["rows"],
+               plan["cols"], plan["iters"]))
+    plots = [("svm_laplace.png", lambda path: svmbench.plot_laplace(
+        rows, path, note, configs))] if rows else []
+    files = [("svm-laplace.csv", lambda path: write_dict_csv(
+        path, svmbench.LAPLACE_CSV_FIELDS, svmbench.laplace_csv_rows(rows)))]
+    data = {"params": dict(plan, configs=[c["key"] for c in configs],
+                           compute=a.svm_compute),
+            "runs": runs, "rows": rows, "skipped": skipped,
+            "skipped_runs": skipped_runs, "notes": notes}
+    return SuiteResult("svm", data, tables, verdicts, csv_rows, plots, files)
+
+
+def _chan_program(args):
+    """The notification benchmark of bench/chan, if it is built: the
+    executable in BUILD/bench/chan (the one named CHAN_PROGRAM if there are
+    several). Returns (path or None, why not)."""
+    d = os.path.join(args.build_dir, "bench", "chan")
+    if not os.path.isdir(os.path.join(SOURCE_DIR, "bench", "chan")):
+        return None, "bench/chan missing"
+    try:
+        names = sorted(n for n in os.listdir(d)
+                       if os.path.isfile(os.path.join(d, n)) and
+                       os.access(os.path.join(d, n), os.X_OK))
+    except OSError:
+        names = []
+    if CHAN_PROGRAM in names:
+        return os.path.join(d, CHAN_PROGRAM), ""
+    if len(names) == 1:
+        return os.path.join(d, names[0]), ""
+    if not names:
+        return None, "bench/chan is not built (%s)" % d
+    return None, "bench/chan has several programs (%s), none named %s" % (
+        ", ".join(names), CHAN_PROGRAM)
+
+
+CHAN_PROGRAM = "chan_bench"
+
+
+def suite_mbox(ctx):
+    """Mailbox round trips between core 0 and cores 0..8 hops away,
+    handler-driven and polled (sim cycles beside the published interrupt
+    costs; native us), and the notification cost of ring, tree and polling
+    (bench/chan)."""
+    a = ctx.args
+    plan = svmbench.mbox_plan(a.quick, a.mbox_rounds)
+    sim = ctx.impls.get("sim")
+    tables = []
+    sim_runs, sim_points = [], []
+    if sim is None or not sim.has("sim_mbox"):
+        why = ("no sim implementation" if sim is None else
+               sim.reason if not sim.available else
+               "bench/mbox/mbox_pingpong is not built (needs src/mbox)")
+        _not_run(ctx, "mbox", why, "sim")
+    else:
+        for mode in svmbench.MBOX_MODES:
+            for core in plan["sim_cores"]:
+                suite = "mbox sim %s" % mode
+                if ctx.gave_up(sim, suite):
+                    continue
+                rec = ctx.run_bench(
+                    sim, "sim_mbox", "%s, cores 0,%d" % (suite, core), 2,
+                    ["--cores", "0,%d" % core, "--compute", "none",
+                     "--report", "none", "--", "-m", mode, "-r",
+                     str(plan["sim_reps"])], 1,
+                    svmbench.parse_mbox_output, rounds=1,
+                    timeout=min(a.timeout, 120))
+                rec["mode"], rec["peer_core"] = mode, core
+                sim_runs.append(rec)
+                if rec["ok"]:
+                    sim_points += rec["results"]
+    native = make_native(a, {"mbox": os.path.join(
+        a.build_dir, "bench", "mbox", "mbox_pingpong")})
+    native_raw = []
+    rounds = plan["native_rounds"]
+    if not native.has("mbox"):
+        _not_run(ctx, "mbox", native.reason, "native")
+    else:
+        for rnd in range(1, rounds + 1):
+            per = []
+            for mode in (svmbench.MBOX_MODES if rnd % 2 else
+                         list(reversed(svmbench.MBOX_MODES))):
+                for core in plan["native_cores"]:
+                    suite = "mbox native %s" % mode
+                    if ctx.gave_up(native, suite):
+                        continue
+                    rec = ctx.run_bench(
+                        native, "mbox", "%s, cores 0,%d" % (suite, core), 2,
+                        ["--cores", "0,%d" % core, "--", "-m", mode, "-r",
+                         str(plan["native_reps"])], rnd,
+                        svmbench.parse_mbox_output, rounds=rounds,
+                        timeout=min(a.timeout, 120))
+                    per.append(rec)
+            native_raw.append(per)
+    sim_rows = svmbench.mbox_sim_rows(sim_points)
+    native_rows = svmbench.mbox_native_rows(
+        [[p for rec in per if rec["ok"] for p in rec["results"]]
+         for per in native_raw])
+    ref_rows = svmbench.mbox_reference_rows(sim_rows)
+    if sim_rows:
+        tables.append(svmbench.mbox_sim_table(sim_rows))
+        tables.append(svmbench.mbox_reference_table(ref_rows))
+    if native_rows:
+        tables.append(svmbench.mbox_native_table(native_rows, rounds))
+    verdicts = [svmbench.mbox_verdict(ref_rows)]
+
+    # Notification cost (bench/chan/chan_bench): sim and native.
+    chan_prog, why = _chan_program(a)
+    chan_plan = svmbench.chan_plan(a.quick)
+    chan_runs = []
+    if chan_prog is None:
+        # Another library's benchmark that may not exist yet: reported,
+        # never a failure of this suite.
+        log("mbox notify: NOT RUN: %s" % why)
+        tables.append("notification cost (ring vs tree vs polling): not "
+                      "run: %s" % why)
+    else:
+        csim = Impl("sim", "rockcreek (sim backend)", {"chan": chan_prog},
+                    sim._launch if sim else None,
+                    sim is not None and sim.available,
+                    sim.reason if sim else "no sim implementation")
+        cnat = make_native(a, {"chan": chan_prog})
+        todo = []
+        if csim.available:
+            todo += [(csim, core, ["--compute", "none", "--report",
+                                   "none"], 1)
+                     for core in chan_plan["sim_cores"]]
+        else:
+            _not_run(ctx, "mbox", csim.reason, "notify sim")
+        if cnat.has("chan"):
+            todo += [(cnat, core, [], rnd)
+                     for rnd in range(1, rounds + 1)
+                     for core in chan_plan["native_cores"]]
+        else:
+            _not_run(ctx, "mbox", cnat.reason, "notify native")
+        for impl, core, opts, rnd in todo:
+            suite = "mbox notify %s" % impl.name
+            if ctx.gave_up(impl, suite):
+                continue
+            rec = ctx.run_bench(
+                impl, "chan", "%s, cores 0,%d" % (suite, core), 2,
+                ["--cores", "0,%d" % core] + opts + ["--"], rnd,
+                svmbench.parse_chan_output,
+                rounds=1 if impl is csim else rounds,
+                timeout=min(a.timeout, 120))
+            rec["backend"], rec["peer_core"] = impl.name, core
+            chan_runs.append(rec)
+    # Native rounds: the best round of each (hops, kind), by round trip.
+    chan_ok = [r["results"] for r in chan_runs if r["ok"]]
+    notify_rows, tput_rows = svmbench.chan_rows(chan_ok)
+    notify_rows = svmbench.chan_best(notify_rows, "rtt_cycles", min)
+    tput_rows = svmbench.chan_best(tput_rows, "mib_s", max)
+    if notify_rows:
+        tables.append(svmbench.chan_notify_table(notify_rows) + (
+            "\nnative: the best of %d round(s) by round trip" % rounds
+            if any(r["backend"] == "native" for r in notify_rows) else ""))
+    if tput_rows:
+        tables.append(svmbench.chan_tput_table(tput_rows))
+    csv_rows = []
+    pub = {"handler": svmbench.PUBLISHED_IRQ["ipi_delivery_min"]}
+    for r in sim_rows:
+        for m in svmbench.MBOX_METRICS:
+            ref = pub.get(r["mode"]) if m == "oneway" else None
+            csv_rows.append({
+                "suite": "mbox", "metric": "sim_%s_cycles" % m,
+                "unit": "cycles", "point": "%s@%dhops" % (r["mode"],
+                                                          r["hops"]),
+                "lower_is_better": 1, "ours": "sim (compute none)",
+                "ours_median": r[m], "ours_min": r[m], "ours_max": r[m],
+                "ours_n": 1,
+                "ref": "published ipi_delivery_min" if ref else "",
+                "ref_median": ref, "ratio_median": report.ratio(r[m], ref),
+                "note": "published value is a lower bound" if ref else ""})
+    for r in native_rows:
+        for m in svmbench.MBOX_METRICS:
+            g = r[m]
+            csv_rows.append({
+                "suite": "mbox", "metric": "native_%s_us" % m, "unit": "us",
+                "point": "%s@core%d" % (r["mode"], r["peer_core"]),
+                "lower_is_better": 1, "ours": "native",
+                "ours_median": g["median"], "ours_min": g["min"],
+                "ours_max": g["max"], "ours_n": g["n"]})
+    for r in ref_rows:
+        csv_rows.append({
+            "suite": "mbox", "metric": "reference", "unit": "cycles",
+            "point": r["name"], "lower_is_better": "", "ours": "sim",
+            "ours_median": r["ours"], "ours_n": 1 if r["ours"] is not None
+            else 0, "ref": r["published_text"], "ref_median": r["published"],
+            "ratio_median": r["ratio"], "status": r["status"],
+            "note": r["note"]})
+    for r in notify_rows:
+        for m in ("oneway_cycles", "rtt_cycles", "notify_send_cycles",
+                  "notify_rx_cycles"):
+            csv_rows.append({
+                "suite": "mbox", "metric": "notify_" + m, "unit": "cycles",
+                "point": "%s@%s:%shops" % (r["kind"], r["backend"],
+                                           r["hops"]),
+                "lower_is_better": 1, "ours": r["backend"],
+                "ours_median": r.get(m), "ours_min": r.get(m),
+                "ours_max": r.get(m), "ours_n": r.get("n", 1)})
+    for r in tput_rows:
+        csv_rows.append({
+            "suite": "mbox", "metric": "chan_tput_mib_s", "unit": "MiB/s",
+            "point": "%s.%s@%s:%shops" % (r["kind"], r["size"], r["backend"],
+                                         r["hops"]),
+            "lower_is_better": 0, "ours": r["backend"],
+            "ours_median": r["mib_s"], "ours_n": r.get("n", 1)})
+    plots = []
+    if sim_rows or native_rows:
+        plots.append(("mbox.png", lambda path: svmbench.plot_mbox(
+            sim_rows, native_rows, path, "sim: compute none; native: %d "
+            "round(s)" % rounds)))
+    if notify_rows:
+        plots.append(("notify.png", lambda path: svmbench.plot_chan(
+            notify_rows, path, "sim: compute none; native: best of %d "
+            "round(s)" % rounds)))
+    mbox_csv = [dict(backend="sim", unit="cycles", **{
+        k: r[k] for k in ("mode", "hops", "peer_core")},
+        **{m: r[m] for m in svmbench.MBOX_METRICS}) for r in sim_rows]
+    mbox_csv += [dict(backend="native", unit="us", n=r["n"], **{
+        k: r[k] for k in ("mode", "hops", "peer_core")},
+        **{m: r[m]["median"] for m in svmbench.MBOX_METRICS},
+        **{m + "_best": r[m]["min"] for m in svmbench.MBOX_METRICS})
+        for r in native_rows]
+    files = [("mbox.csv", lambda path: write_dict_csv(
+        path, MBOX_CSV_FIELDS, mbox_csv))]
+    data = {"params": plan, "sim": {"runs": sim_runs, "rows": sim_rows},
+            "native": {"runs": native_raw, "rows": native_rows},
+            "reference": ref_rows,
+            "notify": {"program": chan_prog, "why_not": why or None,
+                       "runs": chan_runs, "rows": notify_rows,
+                       "tput": tput_rows}}
+    return SuiteResult("mbox", data, tables, verdicts, csv_rows, plots,
+                       files)
+
+
+MBOX_CSV_FIELDS = ["backend", "unit", "mode", "hops", "peer_core", "n",
+                   "oneway", "oneway_min", "rtt", "send", "oneway_best",
+                   "oneway_min_best", "rtt_best", "send_best"]
+
+
 # name -> function(ctx) -> SuiteResult, run in this order.
 SUITES = {
     "pingpong": suite_pingpong,
@@ -975,6 +1403,8 @@ SUITES = {
     "collectives": suite_collectives,
     "sim-calibration": suite_sim_calibration,
     "sim-speed": suite_sim_speed,
+    "svm": suite_svm,
+    "mbox": suite_mbox,
 }
 
 
@@ -1106,6 +1536,32 @@ def build_parser():
     p.add_argument("--coll-sim-reps-scale", type=float,
                    help="repetition scale of the sim collectives (default "
                    "0.05)")
+    p.add_argument("--svm-cores", type=lambda t: [int(x) for x in
+                                                   t.split(",")],
+                   help="core counts of the svm suite's Laplace runs "
+                   "(default 1,2,4,8,16,24,32,48; --quick 1,8,48)")
+    p.add_argument("--svm-rows", type=int,
+                   help="Laplace grid rows (default 1024; --quick 256)")
+    p.add_argument("--svm-cols", type=int,
+                   help="Laplace grid columns (default 512)")
+    p.add_argument("--svm-iters", type=int,
+                   help="Laplace iterations (default 3; --quick 2)")
+    p.add_argument("--svm-timeout", type=int,
+                   help="seconds of host time one Laplace run may take "
+                   "(default 150; --quick 45); after a failed or timed-out "
+                   "run, the version's larger core counts are skipped")
+    p.add_argument("--svm-configs", type=lambda t: t.split(","),
+                   help="Laplace versions to run, of strong-mc1, "
+                   "strong-mc4, lazy-mc1, lazy-mc4, ircce (default: all)")
+    p.add_argument("--svm-compute", default="host",
+                   help="sim compute model of the Laplace runs (default "
+                   "host: the chip's predicted run time)")
+    p.add_argument("--svm-allow-no-svm", action="store_true",
+                   help="with --suite svm: a build without the SVM library "
+                   "runs the iRCCE version alone without failing")
+    p.add_argument("--mbox-rounds", type=int,
+                   help="native rounds of the mbox suite (default 3; "
+                   "--quick 1)")
     p.add_argument("--no-mpi", action="store_true",
                    help="do not run the Open MPI reference")
     p.add_argument("--mpirun", default="mpirun.openmpi")
@@ -1146,6 +1602,15 @@ def resolve_args(args):
         args.coll_reps_scale = 0.25 if q else 0.5
     if args.coll_sim_reps_scale is None:
         args.coll_sim_reps_scale = 0.05
+    if args.svm_configs:
+        for k in args.svm_configs:
+            try:
+                svmbench.laplace_config(k)
+            except KeyError:
+                raise SystemExit("--svm-configs: unknown version %r (one of "
+                                 "%s)" % (k, ", ".join(
+                                     c["key"] for c in
+                                     svmbench.LAPLACE_CONFIGS))) from None
     if any(s <= 0 or s % 8 for s in args.coll_sizes):
         raise SystemExit("--coll-sizes must be positive multiples of 8")
     args.build_dir = os.path.abspath(args.build_dir)

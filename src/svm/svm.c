@@ -744,12 +744,32 @@ static rck_status_t zero_pages(svm_t *s, size_t first, size_t np)
     return svm_protect(s, first, n, PROT_NONE);
 }
 
+/* Map the pages MPBT on their controller: all on @p mc, or (SVM_MC_ALL)
+ * page k of the region on controller k mod nmc, so that a block's pages,
+ * and the traffic of every core, spread over all controllers. */
+static rck_status_t map_pages(svm_t *s, size_t first, size_t np, int mc)
+{
+    int nmc = s->hal->chip.nmc;
+
+    if (mc != SVM_MC_ALL || nmc <= 1)
+        return rck_hal_shm_set_map(s->hal, svm_page_off(s, first),
+                                   np * s->page, RCK_MAP_MPBT,
+                                   mc == SVM_MC_ALL ? 0 : mc);
+    for (size_t p = first; p < first + np; p++) {
+        rck_status_t st = rck_hal_shm_set_map(s->hal, svm_page_off(s, p),
+                                              s->page, RCK_MAP_MPBT,
+                                              (int)(p % (size_t)nmc));
+        if (st != RCK_OK)
+            return st;
+    }
+    return RCK_OK;
+}
+
 void *svm_alloc(size_t size, int mc)
 {
     svm_t *s = &svm_state;
     svm_alloc_rec_t rec, mine;
     size_t np, first, idx, slot;
-    int hal_mc;
     rck_status_t st;
 
     if (!svm_ready("svm_alloc"))
@@ -771,14 +791,12 @@ void *svm_alloc(size_t size, int mc)
                   size, s->npages * s->page);
         return NULL;
     }
-    hal_mc = mc == SVM_MC_ALL ? RCK_MC_INTERLEAVE : mc;
     mine.seq = s->alloc_seq + 1;
     mine.first = (uint32_t)first;
     mine.npages = (uint32_t)np;
     mine.mc = mc;
     slot = s->region_off + SVM_CTL_ALLOC + (s->alloc_seq & 1) * sizeof(rec);
-    st = rck_hal_shm_set_map(s->hal, svm_page_off(s, first), np * s->page,
-                             RCK_MAP_MPBT, hal_mc);
+    st = map_pages(s, first, np, mc);
     if (st == RCK_OK && s->ue == 0) {
         st = rck_hal_shm_write(s->hal, slot, &mine, sizeof(mine));
         if (st == RCK_OK && s->model == SVM_STRONG)
