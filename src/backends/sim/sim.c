@@ -2041,6 +2041,21 @@ static rck_status_t sim_shm_read(rck_hal_t *hal, size_t off, void *dst,
     return RCK_OK;
 }
 
+/* A touched range is booked in order every SIM_TOUCH_ORDER_EVERY lines
+ * (a 4 KiB page is 128): the access pattern is a guess anyway (docs/SVM.md),
+ * and getting back in line for every line costs a hand-over each. */
+#ifndef SIM_TOUCH_ORDER_EVERY
+#define SIM_TOUCH_ORDER_EVERY 16
+#endif
+
+static void touch_reorder(sim_t *s, unsigned *count)
+{
+    if (++*count % SIM_TOUCH_ORDER_EVERY != 0 || s->unordered)
+        return;
+    if (sim_engine_order(s) == RCK_OK)
+        s->order_vt = s->me->vt;
+}
+
 /* Code that touched shared DRAM with plain loads and stores (SVM pages):
  * one line transaction per line, at the range's controller, in the order
  * of the addresses; the data already moved on the host. */
@@ -2070,7 +2085,7 @@ static rck_status_t sim_shm_touch(rck_hal_t *hal, size_t off, size_t len,
         if (!write)
             s->me->l1_misses++;
         count++;
-        shm_reorder(s, &count);
+        touch_reorder(s, &count);
     }
     leave(s);
     return RCK_OK;
