@@ -37,6 +37,7 @@
  */
 #include "laplace.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +54,9 @@ const char *lap_version_name(lap_version_t v)
     return "?";
 }
 
-void lap_print_result(const lap_opts_t *opts, int nues, double time_s,
-                      double checksum, double max_diff, long long faults,
-                      long long soft_faults)
+int lap_print_result(const lap_opts_t *opts, int nues, double time_s,
+                     double checksum, double max_diff, long long faults,
+                     long long soft_faults)
 {
     const lap_grid_t *g = &opts->grid;
     char mc[16] = "-";
@@ -78,6 +79,13 @@ void lap_print_result(const lap_opts_t *opts, int nues, double time_s,
            lap_version_name(opts->version), mc, nues, g->rows, g->cols,
            g->iters, opts->barrier, time_s, checksum, extra);
     fflush(stdout);
+    if (!isfinite(checksum) || max_diff > 0.0) {
+        fprintf(stderr, "laplace: FAILED: %s\n", !isfinite(checksum)
+                ? "non-finite checksum"
+                : "the grid differs from the sequential reference");
+        return EXIT_FAILURE;
+    }
+    return EXIT_SUCCESS;
 }
 
 void lap_fail(int ue, const char *what, const char *why)
@@ -85,6 +93,35 @@ void lap_fail(int ue, const char *what, const char *why)
     fprintf(stderr, "laplace: UE %d: %s FAILED: %s\n", ue, what, why);
     fflush(stderr);
     exit(EXIT_FAILURE);
+}
+
+void lap_check(int rc, const char *what)
+{
+    if (rc != RCCE_SUCCESS) {
+        char msg[2 * RCCE_MAX_ERROR_STRING] = "";
+        int len = 0;
+        RCCE_error_string(rc, msg, &len);
+        lap_fail(RCCE_ue(), what, msg);
+    }
+}
+
+int lap_rcce_start(const lap_opts_t *opts, int *me, int *nues)
+{
+    const lap_grid_t *grid = &opts->grid;
+    int rc = RCCE_init(opts->argc, opts->argv);
+    if (rc != RCCE_SUCCESS) {
+        fprintf(stderr, "laplace: RCCE_init FAILED (%d)\n", rc);
+        return EXIT_FAILURE;
+    }
+    *me = RCCE_ue();
+    *nues = RCCE_num_ues();
+    if (grid->rows - 2 < *nues) {
+        if (*me == 0)
+            fprintf(stderr, "laplace: %d interior rows cannot be split over "
+                    "%d UEs\n", grid->rows - 2, *nues);
+        return 2;
+    }
+    return 0;
 }
 
 static void usage(const char *why)

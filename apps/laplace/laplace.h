@@ -96,11 +96,28 @@ int lap_run_svm(const lap_opts_t *opts);
 /** Report a failed call of UE @p ue and exit (status 1). */
 void lap_fail(int ue, const char *what, const char *why);
 
-/** Print the result line (UE 0). max_diff < 0: not checked. faults,
- *  soft_faults < 0: no SVM statistics. */
-void lap_print_result(const lap_opts_t *opts, int nues, double time_s,
-                      double checksum, double max_diff, long long faults,
-                      long long soft_faults);
+/** Unless @p rc is RCCE_SUCCESS: report the failed RCCE call @p what of
+ *  this UE, with RCCE's error string, and exit (status 1). */
+void lap_check(int rc, const char *what);
+
+/**
+ * RCCE_init with main's arguments, then this UE's number and the number of
+ * UEs, and a check that the grid's interior rows can be split over them.
+ * @return 0; EXIT_FAILURE if RCCE_init failed (said on stderr); or 2 if
+ *         there are too few rows (UE 0 says so): RCCE is up then, and the
+ *         caller finalizes it, after whatever it started before RCCE.
+ */
+int lap_rcce_start(const lap_opts_t *opts, int *me, int *nues);
+
+/**
+ * Print the result line (UE 0). max_diff < 0: not checked. faults,
+ * soft_faults < 0: no SVM statistics.
+ * @return EXIT_SUCCESS, or EXIT_FAILURE (said on stderr) if the checksum
+ *         is not finite or the grid differs from the reference.
+ */
+int lap_print_result(const lap_opts_t *opts, int nues, double time_s,
+                     double checksum, double max_diff, long long faults,
+                     long long soft_faults);
 
 /** Names of the versions, for -v and the result line. */
 const char *lap_version_name(lap_version_t v);

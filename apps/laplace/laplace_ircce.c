@@ -10,23 +10,12 @@
  */
 #include "laplace.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "RCCE.h"
 #include "iRCCE.h"
-
-static void check(int rc, const char *what)
-{
-    if (rc != RCCE_SUCCESS) {
-        char msg[2 * RCCE_MAX_ERROR_STRING] = "";
-        int len = 0;
-        RCCE_error_string(rc, msg, &len);
-        lap_fail(RCCE_ue(), what, msg);
-    }
-}
 
 static void check_posted(int rc, const char *what)
 {
@@ -51,8 +40,9 @@ static double *gather_grid(const lap_grid_t *grid, int nues,
     for (int ue = 1; ue < nues; ue++) {
         int f, n;
         lap_partition(grid, nues, ue, &f, &n);
-        check(RCCE_recv((char *)(full + (size_t)f * s),
-                        (size_t)n * s * sizeof(double), ue), "RCCE_recv");
+        lap_check(RCCE_recv((char *)(full + (size_t)f * s),
+                            (size_t)n * s * sizeof(double), ue),
+                  "RCCE_recv");
     }
     return full;
 }
@@ -60,18 +50,12 @@ static double *gather_grid(const lap_grid_t *grid, int nues,
 int lap_run_ircce(const lap_opts_t *o)
 {
     const lap_grid_t *grid = &o->grid;
-    int rc = RCCE_init(o->argc, o->argv);
-    if (rc != RCCE_SUCCESS) {
-        fprintf(stderr, "laplace: RCCE_init FAILED (%d)\n", rc);
-        return EXIT_FAILURE;
-    }
-    int me = RCCE_ue(), nues = RCCE_num_ues();
-    if (grid->rows - 2 < nues) {
-        if (me == 0)
-            fprintf(stderr, "laplace: %d interior rows cannot be split over "
-                    "%d UEs\n", grid->rows - 2, nues);
-        RCCE_finalize();
-        return 2;
+    int me, nues;
+    int rc = lap_rcce_start(o, &me, &nues);
+    if (rc != 0) {
+        if (rc == 2)
+            RCCE_finalize();
+        return rc;
     }
     int first, nloc;
     lap_partition(grid, nues, me, &first, &nloc);
@@ -90,7 +74,7 @@ int lap_run_ircce(const lap_opts_t *o)
     lap_init_rows(grid, u, first - 1, first + nloc + 1);
     memcpy(v, u, n * sizeof(double));
 
-    check(RCCE_barrier(&RCCE_COMM_WORLD), "RCCE_barrier");
+    lap_check(RCCE_barrier(&RCCE_COMM_WORLD), "RCCE_barrier");
     double t0 = RCCE_wtime();
     for (int it = 0; it < grid->iters; it++) {
         iRCCE_SEND_REQUEST sreq[2];
@@ -119,14 +103,14 @@ int lap_run_ircce(const lap_opts_t *o)
                          "iRCCE_isend");
             iRCCE_add_send_to_wait_list(&list, &sreq[1]);
         }
-        check(iRCCE_wait_all(&list), "iRCCE_wait_all");
+        lap_check(iRCCE_wait_all(&list), "iRCCE_wait_all");
 
         lap_sweep(grid, u + s, v + s, nloc);
         double *t = u;
         u = v;
         v = t;
         if (o->barrier)
-            check(RCCE_barrier(&RCCE_COMM_WORLD), "RCCE_barrier");
+            lap_check(RCCE_barrier(&RCCE_COMM_WORLD), "RCCE_barrier");
     }
     double elapsed = RCCE_wtime() - t0;
 
@@ -142,12 +126,13 @@ int lap_run_ircce(const lap_opts_t *o)
         rowsum[0] = lap_row_sum(grid, u);
     if (me == nues - 1)
         rowsum[grid->rows - 1] = lap_row_sum(grid, u + (size_t)(nloc + 1) * s);
-    check(RCCE_reduce((char *)rowsum, (char *)allsum, grid->rows,
-                      RCCE_DOUBLE, RCCE_SUM, 0, RCCE_COMM_WORLD),
-          "RCCE_reduce");
+    lap_check(RCCE_reduce((char *)rowsum, (char *)allsum, grid->rows,
+                          RCCE_DOUBLE, RCCE_SUM, 0, RCCE_COMM_WORLD),
+              "RCCE_reduce");
     double slowest = 0.0;
-    check(RCCE_reduce((char *)&elapsed, (char *)&slowest, 1, RCCE_DOUBLE,
-                      RCCE_MAX, 0, RCCE_COMM_WORLD), "RCCE_reduce");
+    lap_check(RCCE_reduce((char *)&elapsed, (char *)&slowest, 1,
+                          RCCE_DOUBLE, RCCE_MAX, 0, RCCE_COMM_WORLD),
+              "RCCE_reduce");
 
     int status = EXIT_SUCCESS;
     double max_diff = -1.0;
@@ -161,26 +146,21 @@ int lap_run_ircce(const lap_opts_t *o)
             free(ref);
             free(full);
         } else {
-            check(RCCE_send((char *)(u + s), (size_t)nloc * s * sizeof(double),
-                            0), "RCCE_send");
+            lap_check(RCCE_send((char *)(u + s),
+                                (size_t)nloc * s * sizeof(double), 0),
+                      "RCCE_send");
         }
     }
     if (me == 0) {
         double sum = 0.0;
         for (int g = 0; g < grid->rows; g++)
             sum += allsum[g];
-        lap_print_result(o, nues, slowest, sum, max_diff, -1, -1);
-        if (!isfinite(sum) || max_diff > 0.0) {
-            fprintf(stderr, "laplace: FAILED: %s\n", !isfinite(sum)
-                    ? "non-finite checksum"
-                    : "the grid differs from the sequential reference");
-            status = EXIT_FAILURE;
-        }
+        status = lap_print_result(o, nues, slowest, sum, max_diff, -1, -1);
     }
     free(rowsum);
     free(allsum);
     free(u);
     free(v);
-    check(RCCE_finalize(), "RCCE_finalize");
+    lap_check(RCCE_finalize(), "RCCE_finalize");
     return status;
 }

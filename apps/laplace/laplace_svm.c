@@ -22,20 +22,8 @@
 
 #ifdef LAPLACE_HAVE_SVM
 
-#include <math.h>
-
 #include "RCCE.h"
 #include "rck_svm.h"
-
-static void check(int rc, const char *what)
-{
-    if (rc != RCCE_SUCCESS) {
-        char msg[2 * RCCE_MAX_ERROR_STRING] = "";
-        int len = 0;
-        RCCE_error_string(rc, msg, &len);
-        lap_fail(RCCE_ue(), what, msg);
-    }
-}
 
 static void check_svm(rck_status_t st, const char *what)
 {
@@ -53,19 +41,14 @@ int lap_run_svm(const lap_opts_t *o)
                 rck_status_string(st));
         return EXIT_FAILURE;
     }
-    int rc = RCCE_init(o->argc, o->argv);
-    if (rc != RCCE_SUCCESS) {
-        fprintf(stderr, "laplace: RCCE_init FAILED (%d)\n", rc);
-        return EXIT_FAILURE;
-    }
-    int me = RCCE_ue(), nues = RCCE_num_ues();
-    if (grid->rows - 2 < nues) {
-        if (me == 0)
-            fprintf(stderr, "laplace: %d interior rows cannot be split over "
-                    "%d UEs\n", grid->rows - 2, nues);
-        svm_finalize();
-        RCCE_finalize();
-        return 2;
+    int me, nues;
+    int rc = lap_rcce_start(o, &me, &nues);
+    if (rc != 0) {
+        if (rc == 2) {
+            svm_finalize();
+            RCCE_finalize();
+        }
+        return rc;
     }
     const size_t s = grid->stride;
     const size_t bytes = (size_t)grid->rows * s * sizeof(double);
@@ -111,10 +94,12 @@ int lap_run_svm(const lap_opts_t *o)
     double faults[2] = {(double)(after.faults - before.faults),
                         (double)(after.soft_faults - before.soft_faults)};
     double all_faults[2] = {0.0, 0.0}, slowest = 0.0;
-    check(RCCE_reduce((char *)faults, (char *)all_faults, 2, RCCE_DOUBLE,
-                      RCCE_SUM, 0, RCCE_COMM_WORLD), "RCCE_reduce");
-    check(RCCE_reduce((char *)&elapsed, (char *)&slowest, 1, RCCE_DOUBLE,
-                      RCCE_MAX, 0, RCCE_COMM_WORLD), "RCCE_reduce");
+    lap_check(RCCE_reduce((char *)faults, (char *)all_faults, 2,
+                          RCCE_DOUBLE, RCCE_SUM, 0, RCCE_COMM_WORLD),
+              "RCCE_reduce");
+    lap_check(RCCE_reduce((char *)&elapsed, (char *)&slowest, 1,
+                          RCCE_DOUBLE, RCCE_MAX, 0, RCCE_COMM_WORLD),
+              "RCCE_reduce");
 
     /* UE 0 reads the whole final grid from shared memory (the others serve
      * its ownership requests in the barrier) */
@@ -129,20 +114,15 @@ int lap_run_svm(const lap_opts_t *o)
             max_diff = lap_max_diff(grid, cur, ref);
             free(ref);
         }
-        lap_print_result(o, nues, slowest, sum, max_diff,
-                         (long long)all_faults[0], (long long)all_faults[1]);
-        if (!isfinite(sum) || max_diff > 0.0) {
-            fprintf(stderr, "laplace: FAILED: %s\n", !isfinite(sum)
-                    ? "non-finite checksum"
-                    : "the grid differs from the sequential reference");
-            status = EXIT_FAILURE;
-        }
+        status = lap_print_result(o, nues, slowest, sum, max_diff,
+                                  (long long)all_faults[0],
+                                  (long long)all_faults[1]);
     }
     check_svm(svm_barrier(), "svm_barrier");
     check_svm(svm_free(nxt), "svm_free");
     check_svm(svm_free(cur), "svm_free");
     check_svm(svm_finalize(), "svm_finalize");
-    check(RCCE_finalize(), "RCCE_finalize");
+    lap_check(RCCE_finalize(), "RCCE_finalize");
     return status;
 }
 

@@ -1193,6 +1193,19 @@ def _chan_program(args):
 CHAN_PROGRAM = "chan_bench"
 
 
+def _two_core_run(ctx, impl, bench, suite, core, prog_args, round_no,
+                  parse, rounds):
+    """One round of a two-UE benchmark of the mbox suite on cores 0 and
+    ``core`` (its --cores option goes before prog_args); None, and no run,
+    once the suite has failed too often on impl."""
+    if ctx.gave_up(impl, suite):
+        return None
+    return ctx.run_bench(
+        impl, bench, "%s, cores 0,%d" % (suite, core), 2,
+        ["--cores", "0,%d" % core] + prog_args, round_no, parse,
+        rounds=rounds, timeout=min(ctx.args.timeout, 120))
+
+
 def suite_mbox(ctx):
     """Mailbox round trips between core 0 and cores 0..8 hops away,
     handler-driven and polled (sim cycles beside the published interrupt
@@ -1211,16 +1224,13 @@ def suite_mbox(ctx):
     else:
         for mode in svmbench.MBOX_MODES:
             for core in plan["sim_cores"]:
-                suite = "mbox sim %s" % mode
-                if ctx.gave_up(sim, suite):
+                rec = _two_core_run(
+                    ctx, sim, "sim_mbox", "mbox sim %s" % mode, core,
+                    ["--compute", "none", "--report", "none", "--", "-m",
+                     mode, "-r", str(plan["sim_reps"])], 1,
+                    svmbench.parse_mbox_output, 1)
+                if rec is None:
                     continue
-                rec = ctx.run_bench(
-                    sim, "sim_mbox", "%s, cores 0,%d" % (suite, core), 2,
-                    ["--cores", "0,%d" % core, "--compute", "none",
-                     "--report", "none", "--", "-m", mode, "-r",
-                     str(plan["sim_reps"])], 1,
-                    svmbench.parse_mbox_output, rounds=1,
-                    timeout=min(a.timeout, 120))
                 rec["mode"], rec["peer_core"] = mode, core
                 sim_runs.append(rec)
                 if rec["ok"]:
@@ -1237,16 +1247,12 @@ def suite_mbox(ctx):
             for mode in (svmbench.MBOX_MODES if rnd % 2 else
                          list(reversed(svmbench.MBOX_MODES))):
                 for core in plan["native_cores"]:
-                    suite = "mbox native %s" % mode
-                    if ctx.gave_up(native, suite):
-                        continue
-                    rec = ctx.run_bench(
-                        native, "mbox", "%s, cores 0,%d" % (suite, core), 2,
-                        ["--cores", "0,%d" % core, "--", "-m", mode, "-r",
-                         str(plan["native_reps"])], rnd,
-                        svmbench.parse_mbox_output, rounds=rounds,
-                        timeout=min(a.timeout, 120))
-                    per.append(rec)
+                    rec = _two_core_run(
+                        ctx, native, "mbox", "mbox native %s" % mode, core,
+                        ["--", "-m", mode, "-r", str(plan["native_reps"])],
+                        rnd, svmbench.parse_mbox_output, rounds)
+                    if rec is not None:
+                        per.append(rec)
             native_raw.append(per)
     sim_rows = svmbench.mbox_sim_rows(sim_points)
     native_rows = svmbench.mbox_native_rows(
@@ -1290,15 +1296,12 @@ def suite_mbox(ctx):
         else:
             _not_run(ctx, "mbox", cnat.reason, "notify native")
         for impl, core, opts, rnd in todo:
-            suite = "mbox notify %s" % impl.name
-            if ctx.gave_up(impl, suite):
+            rec = _two_core_run(
+                ctx, impl, "chan", "mbox notify %s" % impl.name, core,
+                opts + ["--"], rnd, svmbench.parse_chan_output,
+                1 if impl is csim else rounds)
+            if rec is None:
                 continue
-            rec = ctx.run_bench(
-                impl, "chan", "%s, cores 0,%d" % (suite, core), 2,
-                ["--cores", "0,%d" % core] + opts + ["--"], rnd,
-                svmbench.parse_chan_output,
-                rounds=1 if impl is csim else rounds,
-                timeout=min(a.timeout, 120))
             rec["backend"], rec["peer_core"] = impl.name, core
             chan_runs.append(rec)
     # Native rounds: the best round of each (hops, kind), by round trip.

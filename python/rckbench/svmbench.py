@@ -56,22 +56,32 @@ def _number(text):
     return v if math.isfinite(v) else None
 
 
+def _kv_pairs(tokens, line, lineno, source):
+    """Yield (key, value) of each key=value token, in order, as it is
+    reached; a token that is not key=value, or a key given again, raises
+    BenchParseError."""
+    seen = set()
+    for tok in tokens:
+        key, sep, value = tok.partition("=")
+        if not sep or not key or not value:
+            raise BenchParseError("token %r is not key=value" % tok, line,
+                                  lineno, source)
+        if key in seen:
+            raise BenchParseError("field %r given twice" % key, line, lineno,
+                                  source)
+        seen.add(key)
+        yield key, value
+
+
 def _parse_fields(tokens, fields, required, line, lineno, source):
     """key=value tokens -> dict, with fields: name -> converter (a
     converter raises ValueError on a bad value). Unknown, repeated, missing
     required fields and non-finite floats raise BenchParseError. Negative
     numbers are allowed (a clock difference may be)."""
     out = {}
-    for tok in tokens:
-        key, sep, value = tok.partition("=")
-        if not sep or not key or not value:
-            raise BenchParseError("token %r is not key=value" % tok, line,
-                                  lineno, source)
+    for key, value in _kv_pairs(tokens, line, lineno, source):
         if key not in fields:
             raise BenchParseError("unknown field %r" % key, line, lineno,
-                                  source)
-        if key in out:
-            raise BenchParseError("field %r given twice" % key, line, lineno,
                                   source)
         conv = fields[key]
         try:
@@ -754,14 +764,7 @@ def chan_plan(quick=False):
 
 def _kv_tokens(tokens, line, lineno, source):
     d = {}
-    for tok in tokens:
-        key, sep, value = tok.partition("=")
-        if not sep or not key or not value:
-            raise BenchParseError("token %r is not key=value" % tok, line,
-                                  lineno, source)
-        if key in d:
-            raise BenchParseError("field %r given twice" % key, line, lineno,
-                                  source)
+    for key, value in _kv_pairs(tokens, line, lineno, source):
         num = _number(value)
         d[key] = num if num is not None else value
     return d
@@ -948,6 +951,23 @@ def plot_laplace(rows, path, note=None, configs=None):
     return _save(plt, fig, path, note)
 
 
+def _paired_bars(ax, labels, left, right, log, ylabel, title):
+    """Two bars for each of labels on ax: left and right are (values,
+    legend entry); log: a log scale. No labels: the axes' texts alone."""
+    if labels:
+        xs = list(range(len(labels)))
+        for dx, (values, name) in ((-0.2, left), (0.2, right)):
+            ax.bar([x + dx for x in xs], values, width=0.4, label=name)
+        ax.set_xticks(xs)
+        ax.set_xticklabels(labels, fontsize=7)
+        if log:
+            ax.set_yscale("log")
+        ax.legend(fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, axis="y", alpha=0.4)
+
+
 def plot_mbox(sim_rows, native_rows, path, note=None):
     """Left: sim one-way and round-trip cycles against hops, per mode, with
     the published interrupt delivery; right: native one-way and round trip
@@ -977,18 +997,9 @@ def plot_mbox(sim_rows, native_rows, path, note=None):
             labels.append("%s\n%s\ncore %d" % (r["mode"], m, r["peer_core"]))
             med.append(r[m]["median"])
             best.append(r[m]["min"])
-    if labels:
-        xs = list(range(len(labels)))
-        a2.bar([x - 0.2 for x in xs], med, width=0.4, label="median")
-        a2.bar([x + 0.2 for x in xs], best, width=0.4, label="best round")
-        a2.set_xticks(xs)
-        a2.set_xticklabels(labels, fontsize=7)
-        if max(med) > 20 * max(min(best), 1e-9):
-            a2.set_yscale("log")
-        a2.legend(fontsize=8)
-    a2.set_ylabel("microseconds (native)")
-    a2.set_title("mailboxes on the host")
-    a2.grid(True, axis="y", alpha=0.4)
+    _paired_bars(a2, labels, (med, "median"), (best, "best round"),
+                 bool(med) and max(med) > 20 * max(min(best), 1e-9),
+                 "microseconds (native)", "mailboxes on the host")
     return _save(plt, fig, path, note)
 
 
@@ -997,21 +1008,13 @@ def plot_chan(rows, path, note=None):
     cycles), one group per backend and distance."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 5))
-    if rows:
-        labels = ["%s, %s hops\n%s" % (r["backend"], r["hops"], r["kind"])
-                  for r in rows]
-        xs = list(range(len(rows)))
-        ax.bar([x - 0.2 for x in xs], [r["oneway_cycles"] for r in rows],
-               width=0.4, label="one-way")
-        ax.bar([x + 0.2 for x in xs], [r["rtt_cycles"] for r in rows],
-               width=0.4, label="round trip")
-        ax.set_xticks(xs)
-        ax.set_xticklabels(labels, fontsize=7)
-        vals = [r["rtt_cycles"] for r in rows if r["rtt_cycles"] > 0]
-        if vals and max(vals) > 30 * min(vals):
-            ax.set_yscale("log")
-        ax.legend(fontsize=8)
-    ax.set_ylabel("cycles at 533 MHz")
-    ax.set_title("notification cost: ring vs tree vs polling")
-    ax.grid(True, axis="y", alpha=0.4)
+    labels = ["%s, %s hops\n%s" % (r["backend"], r["hops"], r["kind"])
+              for r in rows]
+    vals = [r["rtt_cycles"] for r in rows if r["rtt_cycles"] > 0]
+    _paired_bars(ax, labels,
+                 ([r["oneway_cycles"] for r in rows], "one-way"),
+                 ([r["rtt_cycles"] for r in rows], "round trip"),
+                 bool(vals) and max(vals) > 30 * min(vals),
+                 "cycles at 533 MHz",
+                 "notification cost: ring vs tree vs polling")
     return _save(plt, fig, path, note)

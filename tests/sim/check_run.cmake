@@ -1,6 +1,7 @@
 # Run one program under `rck run` and check its exit status, its output and
 # its sim report.
 #   -DRCK=rck -DNUES=N [-DCORES=list] -DPROG=program [-DARGS=a,b,c]
+#   [-DBACKEND=sim|native]      the launcher's backend (default sim)
 #   [-DENV_<k>=NAME=VALUE ...]  environment for the run (k = 1..9)
 #   -DEXPECT=ok|fail            exit status zero or not
 #   [-DMATCH_<k>=regex ...]     must match stdout+stderr
@@ -23,12 +24,15 @@ set(args)
 if(DEFINED ARGS AND NOT ARGS STREQUAL "")
   string(REPLACE "," ";" args "${ARGS}")
 endif()
+if(NOT DEFINED BACKEND)
+  set(BACKEND sim)
+endif()
 set(where -n ${NUES})
 if(DEFINED CORES)
   set(where --cores ${CORES})
 endif()
 string(TIMESTAMP t0 "%s")
-execute_process(COMMAND ${RCK} run ${where} --backend sim ${PROG} ${args}
+execute_process(COMMAND ${RCK} run ${where} --backend ${BACKEND} ${PROG} ${args}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(TIMESTAMP t1 "%s")
 set(all "${out}${err}")
