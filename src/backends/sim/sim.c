@@ -258,7 +258,7 @@ static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
         h->pend_t[i] = SIM_INF;
     for (int i = 0; i < nues; i++) {
         cs[cores[i]].ue = i;
-        u[i].wake = SIM_INF;
+        h->ue_wake[i] = SIM_INF;
         u[i].sat_which = -1;
         u[i].ctx_peer = -1;
     }
@@ -571,7 +571,7 @@ static void try_wake(sim_t *s, int w, uint64_t not_before, uint64_t tw,
     t = sim_max(sim_max(u->vt, not_before), cond_vis(s, &u->conds[i])) +
         u->poll[i];
     if (before) {
-        u->wake = u->park_wake; /* set, not lowered */
+        *sim_wake(s->hdr, w) = u->park_wake; /* set, not lowered */
         u->sat_which = -1;
         u->sat_early = 1;
     } else {
@@ -597,7 +597,8 @@ static void notify(sim_t *s, rck_space_t space, int core, uint32_t off,
 
         /* the caller itself may be parked: a queued write applied while
          * it parks (sim_engine_settle) can satisfy its own wait */
-        if (atomic_load_explicit(&u->state, memory_order_relaxed) != UE_PARK)
+        if (atomic_load_explicit(sim_state(s->hdr, w),
+                                 memory_order_relaxed) != UE_PARK)
             continue;
         for (int i = 0; i < u->nconds && !hit; i++) {
             const rck_hal_cond_t *c = &u->conds[i];
@@ -621,8 +622,8 @@ static void poll_shm_waiters(sim_t *s)
         sim_ue_t *u = &s->ues[w];
 
         if (w != s->ue &&
-            atomic_load_explicit(&u->state, memory_order_relaxed) ==
-                UE_PARK &&
+            atomic_load_explicit(sim_state(s->hdr, w),
+                                 memory_order_relaxed) == UE_PARK &&
             ue_has_shm(u))
             try_wake(s, w, s->me->vt, s->me->vt, s->ue);
     }
@@ -884,7 +885,7 @@ static rck_status_t sim_attach(rck_hal_t *hal)
                                         SIM_LINK_DIRS;
     sim_l2_init(&s->l2, s->chip);
     sim_map_init(&s->map);
-    if (atomic_load(&s->me->state) != UE_ABSENT) {
+    if (atomic_load(sim_state(s->hdr, s->ue)) != UE_ABSENT) {
         rck_error("UE %d is attached twice", s->ue);
         st = RCK_ERR_STATE;
         goto err_unmap;
@@ -902,16 +903,16 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     pin(s);
 
     s->me->vt = 0;
-    s->me->wake = 0;
+    *sim_wake(s->hdr, s->ue) = 0;
     atomic_store(&s->me->pid, (int32_t)getpid());
-    atomic_store(&s->me->state, UE_RUN);
+    atomic_store(sim_state(s->hdr, s->ue), UE_RUN);
     if (atomic_fetch_add(&s->hdr->settled, 1) + 1 == (int32_t)hdr.nues)
         sim_engine_start(s->hdr);
     st = sim_engine_await(s);
     if (st != RCK_OK) {
         rck_error("sim: the run ended before this core could start: %s",
                   rck_status_string(st));
-        atomic_store(&s->me->state, UE_DONE);
+        atomic_store(sim_state(s->hdr, s->ue), UE_DONE);
         goto err_l1;
     }
     sim_engine_horizon(s);
@@ -980,7 +981,7 @@ static void sim_atexit(void)
     if (s == NULL || s->detached)
         return;
     if (!s->unordered && atomic_load(&s->hdr->token) != s->ue &&
-        atomic_load(&s->me->state) != UE_FREE)
+        atomic_load(sim_state(s->hdr, s->ue)) != UE_FREE)
         return;
     sim_quit(s, UE_END_DETACHED);
 }
@@ -1300,8 +1301,8 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
     c->irq_next = sim_min(c->irq_next, at);
     if (!s->unordered && c->ue >= 0 && c->ue != s->ue) {
         sim_ue_t *u = &s->ues[c->ue];
-        if (atomic_load_explicit(&u->state, memory_order_relaxed) ==
-                UE_PARK &&
+        if (atomic_load_explicit(sim_state(s->hdr, c->ue),
+                                 memory_order_relaxed) == UE_PARK &&
             (u->park_flags & (PARK_IRQ | PARK_HANDLER))) {
             uint64_t t = sim_max(at, u->vt);
             u->park_wake = sim_min(u->park_wake, t);
@@ -1576,8 +1577,8 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             me->park_wake = sim_min(me->park_wake,
                                     sim_max(s->cores[s->core].irq_next,
                                             me->vt));
-        me->wake = me->park_wake;
-        atomic_store(&me->state, UE_PARK);
+        *sim_wake(s->hdr, s->ue) = me->park_wake;
+        atomic_store(sim_state(s->hdr, s->ue), UE_PARK);
         parked = 1;
         st = sim_engine_park(s);
         if (st != RCK_OK) {
@@ -1589,8 +1590,8 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         woke = me->sat_which >= 0;
         if (woke && me->sat_early)
             early = me->sat_which;
-        advance_to(s, me->wake, CAT_WAIT);
-        atomic_store(&me->state, UE_RUN);
+        advance_to(s, *sim_wake(s->hdr, s->ue), CAT_WAIT);
+        atomic_store(sim_state(s->hdr, s->ue), UE_RUN);
     }
     if (parked && s->trace.fp != NULL)
         trace_wait(s, conds, nc, start, st);

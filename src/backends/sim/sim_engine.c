@@ -88,21 +88,20 @@ void sim_engine_wake_all(sim_hdr_t *h)
  * the runnable and parked ones with a finite wake time. */
 static int pick(sim_hdr_t *h, int exclude, uint64_t *t_out)
 {
-    sim_ue_t *u = sim_hdr_ues(h);
     uint64_t bt = SIM_INF;
     int best = -1;
 
     for (int i = 0; i < (int)h->nues; i++) {
         uint32_t st;
 
-        if (i == exclude)
+        if (i == exclude || h->ue_wake[i] == SIM_INF)
             continue;
-        st = atomic_load_explicit(&u[i].state, memory_order_relaxed);
-        if ((st != UE_RUN && st != UE_PARK) || u[i].wake == SIM_INF)
+        st = atomic_load_explicit(&h->ue_state[i], memory_order_relaxed);
+        if (st != UE_RUN && st != UE_PARK)
             continue;
-        if (best < 0 || u[i].wake < bt) {
+        if (best < 0 || h->ue_wake[i] < bt) {
             best = i;
-            bt = u[i].wake;
+            bt = h->ue_wake[i];
         }
     }
     *t_out = bt;
@@ -125,11 +124,10 @@ static void give(sim_hdr_t *h, int k)
 /* Parked cores, and none running unordered (which may still wake them). */
 static int any_parked(sim_hdr_t *h)
 {
-    sim_ue_t *u = sim_hdr_ues(h);
     int parked = 0;
 
     for (uint32_t i = 0; i < h->nues; i++) {
-        uint32_t st = atomic_load(&u[i].state);
+        uint32_t st = atomic_load(&h->ue_state[i]);
         if (st == UE_FREE)
             return 0;
         parked |= st == UE_PARK;
@@ -150,7 +148,7 @@ static void deadlock(sim_hdr_t *h)
     for (uint32_t i = 0; i < h->nues; i++) {
         uint32_t running = UE_END_RUNNING;
 
-        if (atomic_load(&u[i].state) != UE_PARK)
+        if (atomic_load(&h->ue_state[i]) != UE_PARK)
             continue;
         t = sim_max(t, u[i].vt);
         /* before anyone is released, so the reports are complete even if
@@ -215,7 +213,8 @@ void sim_engine_start(sim_hdr_t *h)
 void sim_engine_core_exited(sim_hdr_t *h, int ue, int failed)
 {
     sim_ue_t *u = sim_ue(h, ue);
-    uint32_t st = atomic_load(&u->state);
+    _Atomic uint32_t *state = sim_state(h, ue);
+    uint32_t st = atomic_load(state);
     uint32_t running = UE_END_RUNNING;
 
     if (failed) {
@@ -233,17 +232,17 @@ void sim_engine_core_exited(sim_hdr_t *h, int ue, int failed)
     if (st == UE_DONE)
         return;
     atomic_compare_exchange_strong(&u->end, &running, UE_END_EXITED);
-    u->wake = SIM_INF;
+    *sim_wake(h, ue) = SIM_INF;
     if (st == UE_ABSENT) {
         /* It never attached (a program that does not use the chip). */
-        atomic_store(&u->state, UE_DONE);
+        atomic_store(state, UE_DONE);
         if (atomic_fetch_add(&h->settled, 1) + 1 == (int32_t)h->nues)
             sim_engine_start(h);
         return;
     }
     /* Attached and gone without detaching: if it held the token, nobody
      * else runs, so the launcher may act as the holder. */
-    atomic_store(&u->state, UE_DONE);
+    atomic_store(state, UE_DONE);
     if (atomic_load(&h->abort) != 0)
         return;
     if (atomic_load(&h->token) == ue) {
@@ -274,7 +273,8 @@ static void steal(sim_hdr_t *h, int k)
         atomic_store(&h->token, k);
         return;
     }
-    atomic_store(&u->state, UE_FREE);
+    (void)u;
+    atomic_store(sim_state(h, k), UE_FREE);
     atomic_fetch_add(&h->steals, 1);
     pass_on(h, NULL);
 }
@@ -394,9 +394,9 @@ void sim_engine_reclaim(sim_t *s)
         sched_yield(); /* the watchdog is deciding: a few instructions */
     if (tok == s->ue || atomic_load(&h->abort) != SIM_ABORT_NONE)
         return;
-    if (atomic_load(&s->me->state) == UE_FREE) {
-        s->me->wake = s->me->vt;
-        atomic_store(&s->me->state, UE_RUN);
+    if (atomic_load(sim_state(h, s->ue)) == UE_FREE) {
+        *sim_wake(h, s->ue) = s->me->vt;
+        atomic_store(sim_state(h, s->ue), UE_RUN);
     }
     if (!atomic_compare_exchange_strong(&h->token, &idle, s->ue) &&
         sim_engine_await(s) != RCK_OK) {
@@ -441,7 +441,7 @@ rck_status_t sim_engine_order(sim_t *s)
             me->vt - s->hz_vt < h->lookahead)
             return RCK_OK;
     }
-    me->wake = me->vt;
+    *sim_wake(h, s->ue) = me->vt;
     k = sim_engine_settle(s, &t);
     if (k == s->ue || k < 0) {
         sim_engine_horizon(s);
@@ -496,10 +496,11 @@ rck_status_t sim_engine_park(sim_t *s)
 void sim_engine_wake(sim_t *s, int w, uint64_t t, int which)
 {
     sim_ue_t *u = sim_ue(s->hdr, w);
+    uint64_t *wake = sim_wake(s->hdr, w);
 
-    if (t >= u->wake)
+    if (t >= *wake)
         return;
-    u->wake = t;
+    *wake = t;
     u->sat_which = which;
     if (sim_before(t, w, s->hz_vt, s->hz_ue)) {
         s->hz_vt = t;
@@ -519,7 +520,7 @@ void sim_engine_unwake(sim_t *s, int w)
         return;
     u->sat_which = -1;
     u->sat_early = 0;
-    u->wake = u->park_wake;
+    *sim_wake(s->hdr, w) = u->park_wake;
 }
 
 void sim_engine_leave(sim_t *s, uint32_t end)
@@ -529,8 +530,8 @@ void sim_engine_leave(sim_t *s, uint32_t end)
     int ordered = !s->unordered && sim_engine_order(s) == RCK_OK;
 
     atomic_compare_exchange_strong(&s->me->end, &running, end);
-    s->me->wake = SIM_INF;
-    atomic_store(&s->me->state, UE_DONE);
+    *sim_wake(h, s->ue) = SIM_INF;
+    atomic_store(sim_state(h, s->ue), UE_DONE);
     if (ordered && atomic_load(&h->token) == s->ue)
         pass_on(h, s);
 }

@@ -130,12 +130,11 @@ typedef struct {
 } sim_hazard_t;
 
 typedef struct {
-    /* ---- scheduling (invariant 4) ---- */
-    _Atomic uint32_t state;
+    /* ---- scheduling (invariant 4; state and wake are in the header,
+     * sim_state() and sim_wake()) ---- */
     _Atomic uint32_t go;       /* futex: bumped when the token is given */
     _Atomic uint32_t sleeping; /* in (or about to enter) futex_wait on go */
     uint64_t vt;               /* virtual time (ticks) */
-    uint64_t wake;             /* see invariant 2 */
     /* ---- the wait this UE is parked in ---- */
     int32_t nconds;
     uint32_t park_flags;
@@ -256,6 +255,11 @@ typedef struct {
     uint64_t lazy_writes;      /* writes that were queued (report) */
     uint64_t pend_t[RCK_CHIP_MAX_CORES]; /* per UE: key time of its first
                                             queued write, SIM_INF: none */
+    /* Per UE, side by side: every hand-over looks at all of them (a
+     * sim_ue_t is a few pages; after a context switch each page costs a
+     * TLB miss). state: UE_*; wake: see invariant 2. */
+    _Atomic uint32_t ue_state[RCK_CHIP_MAX_CORES];
+    uint64_t ue_wake[RCK_CHIP_MAX_CORES];
     uint64_t deadlock_tick;
     uint32_t volt_mv[SIM_MAX_ISLANDS];
 } sim_hdr_t;
@@ -557,6 +561,14 @@ static inline sim_pair_t *sim_hdr_matrix(sim_hdr_t *h)
 static inline sim_link_t *sim_hdr_links(sim_hdr_t *h)
 {
     return (sim_link_t *)((char *)h + h->links_off);
+}
+static inline _Atomic uint32_t *sim_state(sim_hdr_t *h, int ue)
+{
+    return &h->ue_state[ue];
+}
+static inline uint64_t *sim_wake(sim_hdr_t *h, int ue)
+{
+    return &h->ue_wake[ue];
 }
 static inline sim_pwq_t *sim_hdr_pwq(sim_hdr_t *h, int ue)
 {

@@ -89,7 +89,7 @@ void sim_report_deadlock(sim_hdr_t *h)
               "and nothing in flight can wake any of them",
               cycles_of(h->deadlock_tick));
     for (uint32_t i = 0; i < h->nues; i++) {
-        uint32_t st = atomic_load(&u[i].state);
+        uint32_t st = atomic_load(sim_state(h, (int)i));
         char ctx[SIM_CTX_LEN + 32] = "", what[160];
 
         if (atomic_load(&u[i].end) != UE_END_DEADLOCK) {
