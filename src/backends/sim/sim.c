@@ -380,6 +380,18 @@ static void mesh_xfer(sim_t *s, int tile, uint64_t out, uint64_t back)
     sim_mesh_route(s->chip, s->links, tile, me, back);
 }
 
+/* @p n such requests and answers, @p out and @p back bytes in all. */
+static void mesh_xfer_n(sim_t *s, int tile, uint64_t out, uint64_t back,
+                        uint64_t n)
+{
+    int me = rck_chip_tile(s->chip, s->core);
+
+    if (tile == me || n == 0)
+        return;
+    sim_mesh_route_n(s->chip, s->links, me, tile, out, n);
+    sim_mesh_route_n(s->chip, s->links, tile, me, back, n);
+}
+
 /* ---- entry and exit of every HAL call ---- */
 
 static void enter(sim_t *s)
@@ -572,12 +584,37 @@ static void try_wake(sim_t *s, int w, uint64_t not_before, uint64_t tw,
         u->poll[i];
     if (before) {
         *sim_wake(s->hdr, w) = u->park_wake; /* set, not lowered */
+        s->wake_gen++;
         u->sat_which = -1;
         u->sat_early = 1;
     } else {
         u->sat_early = 0;
     }
     sim_engine_wake(s, w, t, i);
+}
+
+static void notify_one(sim_t *s, int w, rck_space_t space, int core,
+                       uint32_t off, size_t len, uint64_t tw, int uw)
+{
+    sim_ue_t *u = &s->ues[w];
+    int hit = 0;
+
+    /* the caller itself may be parked: a queued write applied while it
+     * parks (sim_engine_settle) can satisfy its own wait */
+    if (atomic_load_explicit(sim_state(s->hdr, w), memory_order_relaxed) !=
+        UE_PARK)
+        return;
+    for (int i = 0; i < u->nconds && !hit; i++) {
+        const rck_hal_cond_t *c = &u->conds[i];
+        hit = c->space == space &&
+              (space == RCK_SPACE_SHM || c->core == core) &&
+              (uint64_t)c->offset + 4 > off &&
+              (uint64_t)c->offset < (uint64_t)off + len;
+    }
+    /* shared DRAM keeps no visibility times: the write is visible from
+     * the writer's time on (as in poll_shm_waiters) */
+    if (hit)
+        try_wake(s, w, space == RCK_SPACE_SHM ? s->me->vt : 0, tw, uw);
 }
 
 /* A write to [off, off + len) of @p space (core's MPB or TAS, or shared
@@ -591,26 +628,21 @@ static void notify(sim_t *s, rck_space_t space, int core, uint32_t off,
         return;
     if (space == RCK_SPACE_SHM && s->hdr->nparked_shm == 0)
         return;
-    for (int w = 0; w < (int)s->hdr->nues; w++) {
-        sim_ue_t *u = &s->ues[w];
-        int hit = 0;
+    if (space == RCK_SPACE_SHM) {
+        for (int w = 0; w < (int)s->hdr->nues; w++)
+            notify_one(s, w, space, core, off, len, tw, uw);
+        return;
+    }
+    /* the UEs parked on a word of this core, in UE order */
+    for (uint32_t i = 0; i * 64 < s->hdr->nues; i++) {
+        uint64_t bits = s->cores[core].watch_ues[i];
 
-        /* the caller itself may be parked: a queued write applied while
-         * it parks (sim_engine_settle) can satisfy its own wait */
-        if (atomic_load_explicit(sim_state(s->hdr, w),
-                                 memory_order_relaxed) != UE_PARK)
-            continue;
-        for (int i = 0; i < u->nconds && !hit; i++) {
-            const rck_hal_cond_t *c = &u->conds[i];
-            hit = c->space == space &&
-                  (space == RCK_SPACE_SHM || c->core == core) &&
-                  (uint64_t)c->offset + 4 > off &&
-                  (uint64_t)c->offset < (uint64_t)off + len;
+        while (bits != 0) {
+            int b = __builtin_ctzll(bits);
+
+            bits &= bits - 1;
+            notify_one(s, (int)(i * 64) + b, space, core, off, len, tw, uw);
         }
-        /* shared DRAM keeps no visibility times: the write is visible
-         * from the writer's time on (as in poll_shm_waiters) */
-        if (hit)
-            try_wake(s, w, space == RCK_SPACE_SHM ? s->me->vt : 0, tw, uw);
     }
 }
 
@@ -663,15 +695,20 @@ int sim_pending_first(sim_hdr_t *h, uint64_t *t, int *ue)
 
     if (h->npending == 0)
         return 0;
-    for (int i = 0; i < (int)h->nues; i++) {
-        if (h->pend_t[i] < bt) {
-            bt = h->pend_t[i];
-            best = i;
+    if (!h->pend_min_ok) {
+        for (int i = 0; i < (int)h->nues; i++) {
+            if (h->pend_t[i] < bt) {
+                bt = h->pend_t[i];
+                best = i;
+            }
         }
+        h->pend_min_t = bt;
+        h->pend_min_ue = best;
+        h->pend_min_ok = 1;
     }
-    *t = bt;
-    *ue = best;
-    return best >= 0;
+    *t = h->pend_min_t;
+    *ue = h->pend_min_ue;
+    return h->pend_min_ue >= 0;
 }
 
 /* The effect of one queued write of UE @p ue, at its key. */
@@ -719,6 +756,7 @@ void sim_pending_apply(sim_t *s, uint64_t t, int ue)
         h->npending--;
         h->pend_t[pu] =
             q->head == q->tail ? SIM_INF : q->e[q->head % SIM_PW_SLOTS].t;
+        h->pend_min_ok = 0;
     }
 }
 
@@ -757,8 +795,18 @@ static void pending_push(sim_t *s, int kind, int core, uint32_t off,
         memcpy(q->data + w->data, data, len);
     q->dtail += len;
     w->dend = q->dtail;
-    if (q->head == q->tail)
+    if (q->head == q->tail) {
         h->pend_t[s->ue] = w->t;
+        if (h->npending == 0) {
+            h->pend_min_t = w->t;
+            h->pend_min_ue = s->ue;
+            h->pend_min_ok = 1;
+        } else if (h->pend_min_ok &&
+                   sim_before(w->t, s->ue, h->pend_min_t, h->pend_min_ue)) {
+            h->pend_min_t = w->t;
+            h->pend_min_ue = s->ue;
+        }
+    }
     q->tail++;
     h->npending++;
     h->lazy_writes++;
@@ -1038,7 +1086,7 @@ static uint64_t read_l1(sim_t *s, int target, uint32_t off,
     uint32_t L = ch->line_bytes;
     uint64_t miss = sim_cost_dword_read(ch, s->core, target);
     uint64_t hit = sim_core_ticks(ch, my_fdiv(s), SIM_L1_HIT_CYCLES);
-    uint64_t cost = 0;
+    uint64_t cost = 0, fills = 0;
 
     while (len > 0) {
         uint32_t lo = off % L;
@@ -1059,7 +1107,7 @@ static uint64_t read_l1(sim_t *s, int target, uint32_t off,
             cost += dwords * hit;
         } else {
             sim_l1_fill(&s->l1, idx, mem, 1);
-            mesh_xfer(s, rck_chip_tile(ch, target), 0, L);
+            fills++;
             memcpy(dst, mem + lo, n);
             cost += miss + (dwords - 1) * hit;
             s->me->l1_misses++;
@@ -1069,6 +1117,7 @@ static uint64_t read_l1(sim_t *s, int target, uint32_t off,
         off += n;
         len -= n;
     }
+    mesh_xfer_n(s, rck_chip_tile(ch, target), 0, fills * L, fills);
     return cost;
 }
 
@@ -1081,7 +1130,7 @@ static uint64_t write_lines(sim_t *s, int target, uint32_t off,
     const rck_chip_t *ch = s->chip;
     uint32_t L = ch->line_bytes, off0 = off;
     uint64_t per = sim_cost_line_write(ch, s->core, target);
-    uint64_t when = s->me->vt, bytes = len;
+    uint64_t when = s->me->vt, bytes = len, lines = 0;
     const unsigned char *src0 = src;
 
     s->matrix[(size_t)s->ue * (size_t)ch->ncores + (size_t)target].bytes +=
@@ -1097,7 +1146,7 @@ static uint64_t write_lines(sim_t *s, int target, uint32_t off,
             memcpy(mpb_at(s, target, off), src, n);
         if (c != NULL)
             memcpy(c + lo, src, n);
-        mesh_xfer(s, rck_chip_tile(ch, target), n, 0);
+        lines++;
         when += per;
         if (!s->unordered && !lazy)
             s->vis[idx] = sim_max(s->vis[idx], when);
@@ -1106,6 +1155,7 @@ static uint64_t write_lines(sim_t *s, int target, uint32_t off,
         off += n;
         len -= n;
     }
+    mesh_xfer_n(s, rck_chip_tile(ch, target), bytes, 0, lines);
     if (lazy)
         pending_push(s, SIM_PW_MPB, target, off0, src0, (uint32_t)bytes, per);
     if (target != s->core && s->trace.fp != NULL)
@@ -1384,13 +1434,21 @@ static void wait_publish(sim_t *s, const rck_hal_cond_t *conds, int nc,
     me->sat_which = -1;
     me->sat_early = 0;
     me->ctx_peer = s->ctx_peer;
-    snprintf(me->ctx, sizeof(me->ctx), "%s",
-             s->ctx_call != NULL ? s->ctx_call : "");
+    if (s->ctx_call != NULL) {
+        size_t n = strnlen(s->ctx_call, sizeof(me->ctx) - 1);
+        memcpy(me->ctx, s->ctx_call, n);
+        me->ctx[n] = '\0';
+    } else {
+        me->ctx[0] = '\0';
+    }
     for (int i = 0; i < nc; i++) {
-        if (conds[i].space == RCK_SPACE_SHM)
+        if (conds[i].space == RCK_SPACE_SHM) {
             shm = 1;
-        else
-            s->cores[conds[i].core].watchers++;
+        } else {
+            sim_core_t *c = &s->cores[conds[i].core];
+            c->watchers++;
+            c->watch_ues[s->ue / 64] |= 1ull << (s->ue % 64);
+        }
     }
     if (shm)
         s->hdr->nparked_shm++;
@@ -1402,10 +1460,14 @@ static void wait_unpublish(sim_t *s)
     int shm = 0;
 
     for (int i = 0; i < me->nconds; i++) {
-        if (me->conds[i].space == RCK_SPACE_SHM)
+        if (me->conds[i].space == RCK_SPACE_SHM) {
             shm = 1;
-        else if (s->cores[me->conds[i].core].watchers > 0)
-            s->cores[me->conds[i].core].watchers--;
+        } else {
+            sim_core_t *c = &s->cores[me->conds[i].core];
+            if (c->watchers > 0)
+                c->watchers--;
+            c->watch_ues[s->ue / 64] &= ~(1ull << (s->ue % 64));
+        }
     }
     if (shm && s->hdr->nparked_shm > 0)
         s->hdr->nparked_shm--;

@@ -272,8 +272,8 @@ uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to)
 
 /* Dimension-ordered routing: X first, then Y; one packet of @p bytes of
  * data over every directed link on the way. */
-void sim_mesh_route(const rck_chip_t *c, sim_link_t *links, int from_tile,
-                    int to_tile, uint64_t bytes)
+void sim_mesh_route_n(const rck_chip_t *c, sim_link_t *links, int from_tile,
+                      int to_tile, uint64_t bytes, uint64_t packets)
 {
     int x = from_tile % c->mesh_x, y = from_tile / c->mesh_x;
     int tx = to_tile % c->mesh_x, ty = to_tile / c->mesh_x;
@@ -282,16 +282,22 @@ void sim_mesh_route(const rck_chip_t *c, sim_link_t *links, int from_tile,
         int dir = tx > x ? SIM_LINK_E : SIM_LINK_W;
         sim_link_t *l = &links[(y * c->mesh_x + x) * SIM_LINK_DIRS + dir];
         l->bytes += bytes;
-        l->packets++;
+        l->packets += packets;
         x += tx > x ? 1 : -1;
     }
     while (y != ty) {
         int dir = ty > y ? SIM_LINK_S : SIM_LINK_N;
         sim_link_t *l = &links[(y * c->mesh_x + x) * SIM_LINK_DIRS + dir];
         l->bytes += bytes;
-        l->packets++;
+        l->packets += packets;
         y += ty > y ? 1 : -1;
     }
+}
+
+void sim_mesh_route(const rck_chip_t *c, sim_link_t *links, int from_tile,
+                    int to_tile, uint64_t bytes)
+{
+    sim_mesh_route_n(c, links, from_tile, to_tile, bytes, 1);
 }
 
 int sim_tile_of_mc(const rck_chip_t *c, int mc)

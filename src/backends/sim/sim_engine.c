@@ -169,12 +169,17 @@ int sim_engine_settle(sim_t *s, uint64_t *t_out)
     uint64_t t, pt;
     int k, pu;
 
+    k = pick(h, -1, &t);
     for (;;) {
-        k = pick(h, -1, &t);
+        uint64_t gen = s->wake_gen;
+
         if (!sim_pending_first(h, &pt, &pu) ||
             (k >= 0 && !(pt < t || (pt == t && pu <= k))))
             break;
         sim_pending_apply(s, pt, pu);
+        /* only a changed wake time can change the choice */
+        if (s->wake_gen != gen)
+            k = pick(h, -1, &t);
     }
     *t_out = t;
     return k;
@@ -501,6 +506,7 @@ void sim_engine_wake(sim_t *s, int w, uint64_t t, int which)
     if (t >= *wake)
         return;
     *wake = t;
+    s->wake_gen++;
     u->sat_which = which;
     if (sim_before(t, w, s->hz_vt, s->hz_ue)) {
         s->hz_vt = t;
@@ -521,6 +527,7 @@ void sim_engine_unwake(sim_t *s, int w)
     u->sat_which = -1;
     u->sat_early = 0;
     *sim_wake(s->hdr, w) = u->park_wake;
+    s->wake_gen++;
 }
 
 void sim_engine_leave(sim_t *s, uint32_t end)

@@ -169,6 +169,7 @@ typedef struct {
     uint32_t fdiv;
     int32_t ue;                /* UE running on this core, -1 if none */
     uint32_t watchers;         /* parked waits on this MPB or TAS */
+    uint64_t watch_ues[RCK_CHIP_MAX_CORES / 64]; /* UEs with one of them */
     uint64_t tas_vis;          /* completion time of the last TAS write */
     uint64_t pin_at;           /* pin interrupt delivery time, SIM_INF */
     uint64_t irq_next;         /* earliest pending delivery, SIM_INF */
@@ -255,6 +256,9 @@ typedef struct {
     uint64_t lazy_writes;      /* writes that were queued (report) */
     uint64_t pend_t[RCK_CHIP_MAX_CORES]; /* per UE: key time of its first
                                             queued write, SIM_INF: none */
+    uint64_t pend_min_t;       /* the smallest (pend_t, UE), when */
+    int32_t pend_min_ue;       /* pend_min_ok */
+    int32_t pend_min_ok;
     /* Per UE, side by side: every hand-over looks at all of them (a
      * sim_ue_t is a few pages; after a context switch each page costs a
      * TLB miss). state: UE_*; wake: see invariant 2. */
@@ -267,6 +271,7 @@ typedef struct {
 /* L1 data cache of this core (process-local, sim_l1.c). */
 typedef struct {
     uint32_t nsets, ways, line;
+    uint32_t set_mask;         /* nsets - 1 if a power of two, else 0 */
     uint32_t epoch;            /* CL1INVMB bumps it */
     uint64_t lru_clock;
     uint64_t *tag;             /* global line index + 1, 0 = empty */
@@ -352,6 +357,7 @@ typedef struct {
     uint64_t order_vt;
     uint64_t hz_vt;            /* horizon: min (wake, ue) of the others */
     int hz_ue;
+    uint64_t wake_gen;         /* bumped when this core changes a wake */
     int detached;
     int in_handler;
     int unordered;             /* the run was aborted: no ordering */
@@ -464,6 +470,9 @@ uint64_t sim_cost_l2_write(const rck_chip_t *c, int fdiv);
 /** Count one packet of @p bytes over the links from tile to tile. */
 void sim_mesh_route(const rck_chip_t *c, sim_link_t *links, int from_tile,
                     int to_tile, uint64_t bytes);
+/** The same for @p packets packets carrying @p bytes in all. */
+void sim_mesh_route_n(const rck_chip_t *c, sim_link_t *links, int from_tile,
+                      int to_tile, uint64_t bytes, uint64_t packets);
 int sim_tile_of_mc(const rck_chip_t *c, int mc);
 int sim_tile_of_sif(const rck_chip_t *c);
 /** Zero-load DRAM latency model (no queue, no issue overhead), ticks. */

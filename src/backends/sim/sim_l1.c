@@ -37,6 +37,7 @@ rck_status_t sim_l1_init(sim_l1_t *l1, const rck_chip_t *c)
     l1->nsets = c->l1d_bytes / c->line_bytes / SIM_L1_WAYS;
     if (l1->nsets == 0)
         l1->nsets = 1;
+    l1->set_mask = (l1->nsets & (l1->nsets - 1)) == 0 ? l1->nsets - 1 : 0;
     l1->epoch = 1;
     n = (size_t)l1->nsets * l1->ways;
     l1->tag = calloc(n, sizeof(*l1->tag));
@@ -67,11 +68,18 @@ static int l1_valid(const sim_l1_t *l1, size_t e)
            (l1->tag_epoch[e] == 0 || l1->tag_epoch[e] == l1->epoch);
 }
 
+static inline size_t l1_set(const sim_l1_t *l1, uint64_t idx)
+{
+    if (l1->set_mask != 0 || l1->nsets == 1)
+        return (size_t)(idx & l1->set_mask) * SIM_L1_WAYS;
+    return (size_t)(idx % l1->nsets) * SIM_L1_WAYS;
+}
+
 unsigned char *sim_l1_find(sim_l1_t *l1, uint64_t idx)
 {
-    size_t set = (size_t)(idx % l1->nsets) * l1->ways;
+    size_t set = l1_set(l1, idx);
 
-    for (uint32_t w = 0; w < l1->ways; w++) {
+    for (uint32_t w = 0; w < SIM_L1_WAYS; w++) {
         size_t e = set + w;
         if (l1->tag[e] == idx + 1 && l1_valid(l1, e)) {
             l1->lru[e] = ++l1->lru_clock;
@@ -84,10 +92,10 @@ unsigned char *sim_l1_find(sim_l1_t *l1, uint64_t idx)
 void sim_l1_fill(sim_l1_t *l1, uint64_t idx, const unsigned char *data,
                  int mpbt)
 {
-    size_t set = (size_t)(idx % l1->nsets) * l1->ways;
+    size_t set = l1_set(l1, idx);
     size_t victim = set;
 
-    for (uint32_t w = 0; w < l1->ways; w++) {
+    for (uint32_t w = 0; w < SIM_L1_WAYS; w++) {
         size_t e = set + w;
         if (!l1_valid(l1, e) || l1->tag[e] == idx + 1) {
             victim = e;
@@ -99,7 +107,10 @@ void sim_l1_fill(sim_l1_t *l1, uint64_t idx, const unsigned char *data,
     l1->tag[victim] = idx + 1;
     l1->tag_epoch[victim] = mpbt ? l1->epoch : 0;
     l1->lru[victim] = ++l1->lru_clock;
-    memcpy(l1->data + victim * l1->line, data, l1->line);
+    if (l1->line == 32)
+        memcpy(l1->data + victim * 32, data, 32);
+    else
+        memcpy(l1->data + victim * l1->line, data, l1->line);
 }
 
 void sim_l1_invalidate(sim_l1_t *l1)
