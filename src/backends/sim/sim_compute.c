@@ -26,6 +26,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__linux__) && defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35)) && \
+    (defined(__x86_64__) || defined(__aarch64__))
+#include <sys/rseq.h>
+#define SIM_HAVE_RSEQ 1
+#endif
+
 /* The reference host of relative_core_speed: a 3.07 GHz Core i7-950. With
  * one instruction per cycle there, an SCC core at relative speed r retires
  * r x 3070 M instructions per second, so CPI = core_mhz / (r x 3070). */
@@ -133,15 +140,82 @@ static uint64_t clock_ns(clockid_t id)
  * The thread's CPU time, cheaply. CLOCK_THREAD_CPUTIME_ID is a system
  * call (about 1 us here, two per HAL call: as much as the rest of a
  * call). But between two context switches a thread's CPU time advances
- * with the wall clock (a vDSO read, 40 ns), and the kernel rewrites the
- * user page of a perf event of the thread (software task clock, no
- * hardware counter needed) at every context switch, bumping its seqlock
- * (checked here: a sleep always bumps it, a system call does not). So:
- * while the page's sequence is the one of the last exact reading, the
- * CPU time is that reading plus the wall time since; otherwise read the
- * clock again. Hand-overs (the core sleeps) and timer ticks cost one
- * exact reading; program code between HAL calls costs none.
+ * with the wall clock (a vDSO read, 40 ns). So: while the thread has not
+ * been switched out since the last exact reading, the CPU time is that
+ * reading plus the wall time since; otherwise read the clock again.
+ * Hand-overs (the core sleeps) cost one exact reading; program code
+ * between HAL calls costs none.
+ *
+ * How a switch is seen, best first:
+ *
+ * rseq: glibc registers a struct rseq for every thread; its rseq_cs field
+ * names the restartable sequence in progress, and the kernel sets it to
+ * NULL when it preempts the thread, migrates it or delivers a signal
+ * outside that sequence (the ABI in linux/rseq.h). We point it at a
+ * sequence of no instructions, so every switch clears it: one store to
+ * arm, one load to check, and nothing at all in the kernel's context
+ * switch. Checked when the core attaches (a sleep must clear it);
+ * anything else that uses rseq_cs (a library's own sequences) only makes
+ * readings exact more often.
+ *
+ * perf: the user page of a software task-clock perf event of the thread,
+ * whose seqlock the kernel bumps at every context switch (and some timer
+ * ticks). The event makes every context switch of the thread dearer
+ * (about 2 us here): used only where rseq is not there.
  */
+#ifdef SIM_HAVE_RSEQ
+/* A restartable sequence of no instructions, with the signature the
+ * kernel checks before the abort address (it reads it even when it only
+ * clears the pointer). */
+static const uint32_t rseq_sig_abort[2] = {RSEQ_SIG, 0};
+static struct rseq_cs rseq_none __attribute__((aligned(32)));
+
+static inline volatile uint64_t *rseq_cs_word(void)
+{
+    struct rseq *r =
+        (struct rseq *)((char *)__builtin_thread_pointer() + __rseq_offset);
+    return (volatile uint64_t *)&r->rseq_cs;
+}
+
+static inline void rseq_arm(void)
+{
+    __atomic_store_n(rseq_cs_word(), (uint64_t)(uintptr_t)&rseq_none,
+                     __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline int rseq_armed(void)
+{
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return __atomic_load_n(rseq_cs_word(), __ATOMIC_RELAXED) ==
+           (uint64_t)(uintptr_t)&rseq_none;
+}
+
+/* rseq registered, and a sleep clears an armed word (the kernel honours
+ * the ABI): then the switch detector is usable. */
+static int rseq_usable(void)
+{
+    struct timespec ts = {0, 1000};
+
+    if (__rseq_size == 0)
+        return 0; /* not registered (glibc.pthread.rseq=0, old kernel) */
+    rseq_none.version = 0;
+    rseq_none.flags = 0;
+    rseq_none.start_ip = (uint64_t)(uintptr_t)&rseq_sig_abort[1];
+    rseq_none.post_commit_offset = 0;
+    rseq_none.abort_ip = (uint64_t)(uintptr_t)&rseq_sig_abort[1];
+    rseq_arm();
+    if (!rseq_armed())
+        return 0;
+    nanosleep(&ts, NULL);
+    if (rseq_armed()) {
+        *rseq_cs_word() = 0;
+        return 0;
+    }
+    return 1;
+}
+#endif
+
 static void fast_clock_open(sim_t *s)
 {
     struct perf_event_attr a;
@@ -149,6 +223,14 @@ static void fast_clock_open(sim_t *s)
 
     s->clock_fd = -1;
     s->clock_page = NULL;
+    s->clock_rseq = 0;
+#ifdef SIM_HAVE_RSEQ
+    if (rseq_usable()) {
+        s->clock_rseq = 1;
+        s->clock_valid = 0;
+        return;
+    }
+#endif
     memset(&a, 0, sizeof(a));
     a.size = sizeof(a);
     a.type = PERF_TYPE_SOFTWARE;
@@ -178,11 +260,34 @@ static void fast_clock_close(sim_t *s)
     s->clock_fd = -1;
 }
 
-static uint64_t thread_cpu_ns(sim_t *s)
+/* Wall time a reading may be extrapolated over: the thread's CPU time
+ * lags the wall clock by the time the host stole from the vCPU and the
+ * time spent in interrupts, which no switch reveals. */
+#define SIM_CLOCK_RESYNC_NS 1000000ull
+
+static uint64_t thread_cpu_raw(sim_t *s)
 {
     const volatile struct perf_event_mmap_page *pg = s->clock_page;
     uint32_t seq;
 
+#ifdef SIM_HAVE_RSEQ
+    if (s->clock_rseq) {
+        /* armed before the exact reading: a switch after it clears it.
+         * Per thread: the reading must be this thread's. */
+        const volatile void *me = rseq_cs_word();
+        if (s->clock_valid && s->clock_tls == me) {
+            uint64_t w = clock_ns(CLOCK_MONOTONIC);
+            if (rseq_armed() && w - s->clock_wall < SIM_CLOCK_RESYNC_NS)
+                return s->clock_cpu + (w - s->clock_wall);
+        }
+        rseq_arm();
+        s->clock_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+        s->clock_wall = clock_ns(CLOCK_MONOTONIC);
+        s->clock_tls = me;
+        s->clock_valid = 1;
+        return s->clock_cpu;
+    }
+#endif
     if (pg == NULL)
         return clock_ns(CLOCK_THREAD_CPUTIME_ID);
     /* Acquire loads rather than fences: ThreadSanitizer builds reject
@@ -198,6 +303,19 @@ static uint64_t thread_cpu_ns(sim_t *s)
     s->clock_seq = seq;
     s->clock_valid = !(seq & 1); /* odd: the kernel was rewriting it */
     return s->clock_cpu;
+}
+
+/* Never backwards: an extrapolated reading can exceed the exact one that
+ * follows it (the lag above); the compute charged from it is then 0, not
+ * a wrapped difference. */
+static uint64_t thread_cpu_ns(sim_t *s)
+{
+    uint64_t v = thread_cpu_raw(s);
+
+    if (v < s->clock_last)
+        return s->clock_last;
+    s->clock_last = v;
+    return v;
 }
 
 static uint64_t instructions(sim_t *s)

@@ -377,6 +377,9 @@ typedef struct {
     uint64_t clock_cpu, clock_wall;
     uint32_t clock_seq;
     int clock_valid;
+    int clock_rseq;            /* switches seen through rseq, not perf */
+    const volatile void *clock_tls; /* rseq: the thread of the reading */
+    uint64_t clock_last;       /* the last value returned: monotonic */
     int perf_fd;
 
     const char *ctx_call;
