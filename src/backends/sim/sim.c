@@ -334,10 +334,53 @@ static inline int my_fdiv(sim_t *s)
     return (int)s->cores[s->core].fdiv;
 }
 
+/* The clock of this core's current divider (its table entry, 0 if none),
+ * looked up again only when the divider changed. */
+static inline double my_mhz(sim_t *s)
+{
+    int fdiv = my_fdiv(s);
+
+    if (fdiv != s->mhz_fdiv) {
+        s->mhz_fdiv = fdiv;
+        s->mhz = rck_chip_fdiv_mhz(s->chip, fdiv);
+    }
+    return s->mhz;
+}
+
+/* sim_core_ticks for this core's divider. */
+static inline uint64_t core_ticks(sim_t *s, double cycles)
+{
+    double mhz = my_mhz(s);
+
+    if (mhz <= 0 || mhz == s->chip->core_mhz)
+        return sim_ticks(cycles);
+    return sim_ticks(cycles * s->chip->core_mhz / mhz);
+}
+
+/* sim_cost_line_write / sim_cost_dword_read from this core (pure
+ * functions of the two cores: kept per target). */
+static inline uint64_t cost_line_write(sim_t *s, int to)
+{
+    if (s->cost_lw == NULL)
+        return sim_cost_line_write(s->chip, s->core, to);
+    if (s->cost_lw[to] == 0)
+        s->cost_lw[to] = sim_cost_line_write(s->chip, s->core, to);
+    return s->cost_lw[to];
+}
+
+static inline uint64_t cost_dword_read(sim_t *s, int to)
+{
+    if (s->cost_dr == NULL)
+        return sim_cost_dword_read(s->chip, s->core, to);
+    if (s->cost_dr[to] == 0)
+        s->cost_dr[to] = sim_cost_dword_read(s->chip, s->core, to);
+    return s->cost_dr[to];
+}
+
 static void advance(sim_t *s, uint64_t ticks, int cat)
 {
     sim_ue_t *me = s->me;
-    double mhz = rck_chip_fdiv_mhz(s->chip, my_fdiv(s));
+    double mhz = my_mhz(s);
 
     me->vt += ticks;
     me->cat[cat] += ticks;
@@ -355,7 +398,7 @@ static void advance_to(sim_t *s, uint64_t t, int cat)
 
 static void advance_cycles(sim_t *s, double cycles, int cat)
 {
-    advance(s, sim_core_ticks(s->chip, my_fdiv(s), cycles), cat);
+    advance(s, core_ticks(s, cycles), cat);
 }
 
 static int mc_of(sim_t *s, size_t off, int mc)
@@ -409,9 +452,11 @@ static void enter(sim_t *s)
 
 static void leave(sim_t *s)
 {
-    atomic_store_explicit(&s->me->last_host_ns, sim_host_ns(),
-                          memory_order_relaxed);
-    atomic_fetch_add_explicit(&s->me->hal_seq, 1, memory_order_relaxed);
+    /* only this core writes it */
+    atomic_store_explicit(
+        &s->me->hal_seq,
+        atomic_load_explicit(&s->me->hal_seq, memory_order_relaxed) + 1,
+        memory_order_relaxed);
     atomic_store_explicit(&s->me->in_hal, 0, memory_order_release);
     sim_compute_mark(s);
 }
@@ -503,9 +548,9 @@ static uint64_t cond_poll_cost(sim_t *s, const rck_hal_cond_t *c)
     switch (c->space) {
     case RCK_SPACE_MPB:
         return sim_core_ticks(ch, fdiv, ch->cost_cl1invmb) +
-               sim_cost_dword_read(ch, s->core, c->core);
+               cost_dword_read(s, c->core);
     case RCK_SPACE_TAS:
-        return sim_cost_dword_read(ch, s->core, c->core);
+        return cost_dword_read(s, c->core);
     case RCK_SPACE_SHM: {
         int type, mc;
         size_t until;
@@ -680,6 +725,7 @@ void sim_view_init(sim_t *v, sim_hdr_t *h)
     v->shm = sim_hdr_shm(h);
     v->chip = &h->chip;
     v->lines_per_mpb = v->chip->mpb_bytes / v->chip->line_bytes;
+    v->mhz_fdiv = -1;
     v->ue = -1;
     v->core = -1;
     v->hz_vt = SIM_INF;
@@ -933,14 +979,16 @@ static rck_status_t sim_attach(rck_hal_t *hal)
                                         SIM_LINK_DIRS;
     sim_l2_init(&s->l2, s->chip);
     sim_map_init(&s->map);
+    s->cost_lw = calloc((size_t)s->chip->ncores, sizeof(*s->cost_lw));
+    s->cost_dr = calloc((size_t)s->chip->ncores, sizeof(*s->cost_dr));
     if (atomic_load(sim_state(s->hdr, s->ue)) != UE_ABSENT) {
         rck_error("UE %d is attached twice", s->ue);
         st = RCK_ERR_STATE;
-        goto err_unmap;
+        goto err_map;
     }
     st = sim_l1_init(&s->l1, s->chip);
     if (st != RCK_OK)
-        goto err_unmap;
+        goto err_map;
     hal->chip = s->hdr->chip;
     hal->nues = (int)hdr.nues;
     hal->ue_core = s->hdr->ue_core;
@@ -966,7 +1014,6 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     sim_engine_horizon(s);
     sim_compute_init(s);
     sim_trace_open(s);
-    atomic_store(&s->me->last_host_ns, sim_host_ns());
     sim_live = s;
     if (!atexit_done) {
         atexit_done = 1;
@@ -976,7 +1023,10 @@ static rck_status_t sim_attach(rck_hal_t *hal)
 
 err_l1:
     sim_l1_fini(&s->l1);
+err_map:
     sim_map_fini(&s->map);
+    free(s->cost_lw);
+    free(s->cost_dr);
 err_unmap:
     munmap(map, hdr.seg_bytes);
 err_close:
@@ -1013,6 +1063,8 @@ static void sim_detach(rck_hal_t *hal)
     sim_l1_fini(&s->l1);
     sim_l2_fini(&s->l2);
     sim_map_fini(&s->map);
+    free(s->cost_lw);
+    free(s->cost_dr);
     munmap(s->hdr, s->hdr->seg_bytes);
     close(s->fd);
     free(s);
@@ -1084,8 +1136,8 @@ static uint64_t read_l1(sim_t *s, int target, uint32_t off,
 {
     const rck_chip_t *ch = s->chip;
     uint32_t L = ch->line_bytes;
-    uint64_t miss = sim_cost_dword_read(ch, s->core, target);
-    uint64_t hit = sim_core_ticks(ch, my_fdiv(s), SIM_L1_HIT_CYCLES);
+    uint64_t miss = cost_dword_read(s, target);
+    uint64_t hit = core_ticks(s, SIM_L1_HIT_CYCLES);
     uint64_t cost = 0, fills = 0;
 
     while (len > 0) {
@@ -1129,7 +1181,7 @@ static uint64_t write_lines(sim_t *s, int target, uint32_t off,
 {
     const rck_chip_t *ch = s->chip;
     uint32_t L = ch->line_bytes, off0 = off;
-    uint64_t per = sim_cost_line_write(ch, s->core, target);
+    uint64_t per = cost_line_write(s, target);
     uint64_t when = s->me->vt, bytes = len, lines = 0;
     const unsigned char *src0 = src;
 
@@ -1274,7 +1326,7 @@ static rck_status_t sim_tas_try(rck_hal_t *hal, int core, int *acquired)
     if (*acquired)
         notify(s, RCK_SPACE_TAS, core, 0, 4, s->me->vt, s->ue);
     mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
-    advance(s, sim_cost_dword_read(s->chip, s->core, core), CAT_OTHER);
+    advance(s, cost_dword_read(s, core), CAT_OTHER);
     leave(s);
     return RCK_OK;
 }
@@ -1284,7 +1336,7 @@ static rck_status_t sim_tas_release(rck_hal_t *hal, int core)
     sim_t *s = sim_of(hal);
     uint64_t cost;
 
-    cost = sim_cost_line_write(s->chip, s->core, core);
+    cost = cost_line_write(s, core);
     mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
     if (write_begin(s, 0)) {
         pending_push(s, SIM_PW_TAS, core, 0, NULL, 0, cost);
@@ -1322,7 +1374,7 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
     uint64_t cost, at;
 
     begin(s);
-    cost = kind == RCK_IRQ_PIN ? sim_cost_line_write(s->chip, s->core, core)
+    cost = kind == RCK_IRQ_PIN ? cost_line_write(s, core)
                                : sim_cost_fpga(s->chip, s->core, my_fdiv(s));
     at = s->me->vt + sim_cost_irq_delivery(s->chip, s->core, core);
     if (kind == RCK_IRQ_PIN) {
@@ -1724,7 +1776,7 @@ static rck_status_t sim_lut_read(rck_hal_t *hal, int core, int idx,
     begin(s);
     *entry = s->cores[core].lut[idx];
     mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
-    advance(s, sim_cost_dword_read(s->chip, s->core, core), CAT_OTHER);
+    advance(s, cost_dword_read(s, core), CAT_OTHER);
     leave(s);
     return RCK_OK;
 }
@@ -1737,7 +1789,7 @@ static rck_status_t sim_lut_write(rck_hal_t *hal, int core, int idx,
     begin(s);
     s->cores[core].lut[idx] = entry;
     mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
-    advance(s, sim_cost_line_write(s->chip, s->core, core), CAT_OTHER);
+    advance(s, cost_line_write(s, core), CAT_OTHER);
     leave(s);
     return RCK_OK;
 }
@@ -1906,7 +1958,7 @@ static void shm_read_range(sim_t *s, size_t off, unsigned char *dst,
 {
     const rck_chip_t *ch = s->chip;
     uint32_t L = ch->line_bytes;
-    uint64_t hit = sim_core_ticks(ch, my_fdiv(s), SIM_L1_HIT_CYCLES);
+    uint64_t hit = core_ticks(s, SIM_L1_HIT_CYCLES);
     unsigned count = 0;
 
     while (len > 0) {
@@ -2191,7 +2243,7 @@ static rck_status_t sim_freq_set(rck_hal_t *hal, int core, int fdiv)
 
     begin(s);
     mesh_xfer(s, tile, 4, 0);
-    advance(s, sim_cost_line_write(s->chip, s->core, core), CAT_OTHER);
+    advance(s, cost_line_write(s, core), CAT_OTHER);
     /* The divider is per tile: both cores change, from their next event. */
     for (int c = tile * cpt; c < (tile + 1) * cpt; c++)
         s->cores[c].fdiv = (uint32_t)fdiv;
@@ -2206,7 +2258,7 @@ static rck_status_t sim_freq_get(rck_hal_t *hal, int core, int *fdiv)
     begin(s);
     *fdiv = (int)s->cores[core].fdiv;
     mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
-    advance(s, sim_cost_dword_read(s->chip, s->core, core), CAT_OTHER);
+    advance(s, cost_dword_read(s, core), CAT_OTHER);
     leave(s);
     return RCK_OK;
 }

@@ -291,18 +291,27 @@ static void watchdog(sim_t *s)
     sim_hdr_t *h = s->hdr;
     int k = atomic_load(&h->token);
     sim_ue_t *u;
-    uint64_t last, now, key, prev;
+    uint64_t since, now, seq, key, prev;
 
     if (h->watchdog_s <= 0 || k < 0 || k >= (int)h->nues)
         return;
     u = sim_ue(h, k);
     if (atomic_load(&u->in_hal))
         return;
-    last = atomic_load(&u->last_host_ns);
+    /* How long it has been outside the HAL: since the first look that
+     * found it there after the same call (HAL calls do not read the
+     * clock for this; a look comes every SIM_WATCH_NS). */
+    seq = atomic_load(&u->hal_seq);
     now = sim_host_ns();
-    if (last == 0 || now - last < (uint64_t)h->watchdog_s * 1000000000ull)
+    if (atomic_load_explicit(&u->wd_seq, memory_order_acquire) != seq + 1) {
+        atomic_store_explicit(&u->wd_since, now, memory_order_relaxed);
+        atomic_store_explicit(&u->wd_seq, seq + 1, memory_order_release);
         return;
-    key = ((atomic_load(&u->hal_seq) + 1) << 11) | (uint64_t)k;
+    }
+    since = atomic_load_explicit(&u->wd_since, memory_order_relaxed);
+    if (now - since < (uint64_t)h->watchdog_s * 1000000000ull)
+        return;
+    key = ((seq + 1) << 11) | (uint64_t)k;
     prev = atomic_load(&h->watchdog_warned);
     if (prev == key ||
         !atomic_compare_exchange_strong(&h->watchdog_warned, &prev, key))
@@ -315,7 +324,7 @@ static void watchdog(sim_t *s)
              "lets the core it waits for run; wait with RCCE flags or "
              "rck_hal_wait. The others go on without it, out of order: "
              "this run is no longer deterministic",
-             h->ue_core[k], k, (double)(now - last) * 1e-9);
+             h->ue_core[k], k, (double)(now - since) * 1e-9);
 }
 
 static inline void cpu_relax(void)

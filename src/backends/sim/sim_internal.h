@@ -148,8 +148,9 @@ typedef struct {
     uint64_t poll[SIM_MAX_CONDS]; /* ticks of one poll of each, by it */
     /* ---- watchdog ---- */
     _Atomic uint32_t in_hal;
-    _Atomic uint64_t hal_seq;
-    _Atomic uint64_t last_host_ns;
+    _Atomic uint64_t hal_seq;  /* HAL calls left */
+    _Atomic uint64_t wd_seq;   /* watchdog: hal_seq + 1 when it first */
+    _Atomic uint64_t wd_since; /* saw the core outside the HAL, and when */
     _Atomic int32_t pid;
     /* ---- statistics, written by the UE itself ---- */
     uint64_t cat[CAT_N];       /* ticks */
@@ -351,6 +352,9 @@ typedef struct {
     unsigned char *shm;
     const rck_chip_t *chip;
     uint32_t lines_per_mpb;
+    int mhz_fdiv;              /* the divider mhz is for, -1: none */
+    double mhz;
+    uint64_t *cost_lw, *cost_dr; /* per target core, 0: not yet known */
 
     int ue, core;
     sim_ue_t *me;
@@ -380,6 +384,8 @@ typedef struct {
     int clock_rseq;            /* switches seen through rseq, not perf */
     const volatile void *clock_tls; /* rseq: the thread of the reading */
     uint64_t clock_last;       /* the last value returned: monotonic */
+    double tsc_ns;             /* ns per TSC tick, 0: no usable TSC */
+    uint64_t tsc0;             /* the TSC at the calibration */
     int perf_fd;
 
     const char *ctx_call;
