@@ -488,6 +488,17 @@ static int begin(sim_t *s)
 
 /* ---- words, conditions and waking ---- */
 
+/* off / line_bytes and off % line_bytes */
+static inline uint32_t line_div(const sim_t *s, uint32_t off)
+{
+    return s->line_shift ? off >> s->line_shift : off / s->chip->line_bytes;
+}
+static inline uint32_t line_mod(const sim_t *s, uint32_t off)
+{
+    return s->line_shift ? off & ((1u << s->line_shift) - 1)
+                         : off % s->chip->line_bytes;
+}
+
 static inline unsigned char *mpb_at(sim_t *s, int core, uint32_t off)
 {
     return s->mpb + (size_t)core * s->chip->mpb_bytes + off;
@@ -725,6 +736,9 @@ void sim_view_init(sim_t *v, sim_hdr_t *h)
     v->shm = sim_hdr_shm(h);
     v->chip = &h->chip;
     v->lines_per_mpb = v->chip->mpb_bytes / v->chip->line_bytes;
+    v->line_shift = (v->chip->line_bytes & (v->chip->line_bytes - 1)) == 0
+                        ? (uint32_t)__builtin_ctz(v->chip->line_bytes)
+                        : 0;
     v->mhz_fdiv = -1;
     v->ue = -1;
     v->core = -1;
@@ -1139,16 +1153,20 @@ static uint64_t read_l1(sim_t *s, int target, uint32_t off,
     uint64_t miss = cost_dword_read(s, target);
     uint64_t hit = core_ticks(s, SIM_L1_HIT_CYCLES);
     uint64_t cost = 0, fills = 0;
+    uint64_t base = (uint64_t)target * s->lines_per_mpb;
+    unsigned char *mpb = mpb_at(s, target, 0);
+    sim_l1_t *l1 = &s->l1;
 
     while (len > 0) {
-        uint32_t lo = off % L;
+        uint32_t lo = line_mod(s, off);
         uint32_t n = len < L - lo ? (uint32_t)len : L - lo;
         uint32_t dwords = (lo + n + 3) / 4 - lo / 4;
-        uint64_t idx = (uint64_t)target * s->lines_per_mpb + off / L;
-        unsigned char *mem = mpb_at(s, target, off - lo);
-        unsigned char *c = sim_l1_find(&s->l1, idx);
+        uint64_t idx = base + line_div(s, off);
+        unsigned char *mem = mpb + (off - lo);
+        long e = sim_l1_lookup(l1, idx);
 
-        if (c != NULL) {
+        if (e >= 0) {
+            unsigned char *c = l1->data + (size_t)e * L;
             if (memcmp(c + lo, mem + lo, n) != 0) {
                 uint32_t k = 0;
                 while (c[lo + k] == mem[lo + k])
@@ -1158,17 +1176,17 @@ static uint64_t read_l1(sim_t *s, int target, uint32_t off,
             memcpy(dst, c + lo, n);
             cost += dwords * hit;
         } else {
-            sim_l1_fill(&s->l1, idx, mem, 1);
+            sim_l1_install(l1, idx, mem);
             fills++;
             memcpy(dst, mem + lo, n);
             cost += miss + (dwords - 1) * hit;
-            s->me->l1_misses++;
-            s->me->mpb_lines_read++;
         }
         dst += n;
         off += n;
         len -= n;
     }
+    s->me->l1_misses += fills;
+    s->me->mpb_lines_read += fills;
     mesh_xfer_n(s, rck_chip_tile(ch, target), 0, fills * L, fills);
     return cost;
 }
@@ -1188,25 +1206,25 @@ static uint64_t write_lines(sim_t *s, int target, uint32_t off,
     s->matrix[(size_t)s->ue * (size_t)ch->ncores + (size_t)target].bytes +=
         len;
     s->matrix[(size_t)s->ue * (size_t)ch->ncores + (size_t)target].writes++;
+    if (!lazy)
+        memcpy(mpb_at(s, target, off), src, len);
     while (len > 0) {
-        uint32_t lo = off % L;
+        uint32_t lo = line_mod(s, off);
         uint32_t n = len < L - lo ? (uint32_t)len : L - lo;
-        uint64_t idx = (uint64_t)target * s->lines_per_mpb + off / L;
-        unsigned char *c = sim_l1_find(&s->l1, idx);
+        uint64_t idx = (uint64_t)target * s->lines_per_mpb + line_div(s, off);
+        long e = sim_l1_lookup(&s->l1, idx);
 
-        if (!lazy)
-            memcpy(mpb_at(s, target, off), src, n);
-        if (c != NULL)
-            memcpy(c + lo, src, n);
+        if (e >= 0)
+            memcpy(s->l1.data + (size_t)e * L + lo, src, n);
         lines++;
         when += per;
         if (!s->unordered && !lazy)
             s->vis[idx] = sim_max(s->vis[idx], when);
-        s->me->mpb_lines_written++;
         src += n;
         off += n;
         len -= n;
     }
+    s->me->mpb_lines_written += lines;
     mesh_xfer_n(s, rck_chip_tile(ch, target), bytes, 0, lines);
     if (lazy)
         pending_push(s, SIM_PW_MPB, target, off0, src0, (uint32_t)bytes, per);

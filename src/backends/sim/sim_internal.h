@@ -270,6 +270,7 @@ typedef struct {
 } sim_hdr_t;
 
 /* L1 data cache of this core (process-local, sim_l1.c). */
+#define SIM_L1_WAYS 2
 typedef struct {
     uint32_t nsets, ways, line;
     uint32_t set_mask;         /* nsets - 1 if a power of two, else 0 */
@@ -352,6 +353,7 @@ typedef struct {
     unsigned char *shm;
     const rck_chip_t *chip;
     uint32_t lines_per_mpb;
+    uint32_t line_shift;       /* log2(line_bytes), 0 if not a power of 2 */
     int mhz_fdiv;              /* the divider mhz is for, -1: none */
     double mhz;
     uint64_t *cost_lw, *cost_dr; /* per target core, 0: not yet known */
@@ -505,6 +507,54 @@ rck_status_t sim_l1_init(sim_l1_t *l1, const rck_chip_t *c);
 void sim_l1_fini(sim_l1_t *l1);
 /** Cached copy of global line @p idx, or NULL. */
 unsigned char *sim_l1_find(sim_l1_t *l1, uint64_t idx);
+
+/* The same, inline, for the MPB read and write loops: the entry of line
+ * @p idx (made most recently used), or -1; and on a miss the entry
+ * sim_l1_fill would replace, and the fill itself. */
+static inline size_t sim_l1_set(const sim_l1_t *l1, uint64_t idx)
+{
+    if (l1->set_mask != 0 || l1->nsets == 1)
+        return (size_t)(idx & l1->set_mask) * SIM_L1_WAYS;
+    return (size_t)(idx % l1->nsets) * SIM_L1_WAYS;
+}
+static inline int sim_l1_valid(const sim_l1_t *l1, size_t e)
+{
+    return l1->tag[e] != 0 &&
+           (l1->tag_epoch[e] == 0 || l1->tag_epoch[e] == l1->epoch);
+}
+static inline long sim_l1_lookup(sim_l1_t *l1, uint64_t idx)
+{
+    size_t set = sim_l1_set(l1, idx);
+
+    for (size_t e = set; e < set + SIM_L1_WAYS; e++) {
+        if (l1->tag[e] == idx + 1 && sim_l1_valid(l1, e)) {
+            l1->lru[e] = ++l1->lru_clock;
+            return (long)e;
+        }
+    }
+    return -1;
+}
+static inline void sim_l1_install(sim_l1_t *l1, uint64_t idx,
+                                  const unsigned char *data)
+{
+    size_t set = sim_l1_set(l1, idx), victim = set;
+
+    for (size_t e = set; e < set + SIM_L1_WAYS; e++) {
+        if (!sim_l1_valid(l1, e) || l1->tag[e] == idx + 1) {
+            victim = e;
+            break;
+        }
+        if (l1->lru[e] < l1->lru[victim])
+            victim = e;
+    }
+    l1->tag[victim] = idx + 1;
+    l1->tag_epoch[victim] = l1->epoch; /* MPBT */
+    l1->lru[victim] = ++l1->lru_clock;
+    if (l1->line == 32)
+        __builtin_memcpy(l1->data + victim * 32, data, 32);
+    else
+        __builtin_memcpy(l1->data + victim * l1->line, data, l1->line);
+}
 /** Install line @p idx with @p data (evicting the set's LRU line), tagged
  *  MPBT or not. */
 void sim_l1_fill(sim_l1_t *l1, uint64_t idx, const unsigned char *data,

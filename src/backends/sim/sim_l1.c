@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SIM_L1_WAYS 2
 #define SIM_L2_WAYS 4
 
 rck_status_t sim_l1_init(sim_l1_t *l1, const rck_chip_t *c)
