@@ -756,10 +756,18 @@ int sim_pending_first(sim_hdr_t *h, uint64_t *t, int *ue)
     if (h->npending == 0)
         return 0;
     if (!h->pend_min_ok) {
-        for (int i = 0; i < (int)h->nues; i++) {
-            if (h->pend_t[i] < bt) {
-                bt = h->pend_t[i];
-                best = i;
+        /* the UEs with queued writes, in UE order */
+        for (uint32_t j = 0; j * 64 < h->nues; j++) {
+            uint64_t bits = h->pend_ues[j];
+
+            while (bits != 0) {
+                int i = (int)(j * 64) + __builtin_ctzll(bits);
+
+                bits &= bits - 1;
+                if (h->pend_t[i] < bt) {
+                    bt = h->pend_t[i];
+                    best = i;
+                }
             }
         }
         h->pend_min_t = bt;
@@ -787,8 +795,9 @@ static void pending_do(sim_t *s, int ue, const sim_pw_t *w,
     }
     memcpy(mpb_at(s, w->core, off), data, len);
     while (len > 0) {
-        uint32_t n = L - off % L < len ? L - off % L : len;
-        uint64_t idx = (uint64_t)w->core * s->lines_per_mpb + off / L;
+        uint32_t lo = line_mod(s, off);
+        uint32_t n = L - lo < len ? L - lo : len;
+        uint64_t idx = (uint64_t)w->core * s->lines_per_mpb + line_div(s, off);
         when += w->per;
         s->vis[idx] = sim_max(s->vis[idx], when);
         off += n;
@@ -816,6 +825,8 @@ void sim_pending_apply(sim_t *s, uint64_t t, int ue)
         h->npending--;
         h->pend_t[pu] =
             q->head == q->tail ? SIM_INF : q->e[q->head % SIM_PW_SLOTS].t;
+        if (q->head == q->tail)
+            h->pend_ues[pu / 64] &= ~(1ull << (pu % 64));
         h->pend_min_ok = 0;
     }
 }
@@ -857,6 +868,7 @@ static void pending_push(sim_t *s, int kind, int core, uint32_t off,
     w->dend = q->dtail;
     if (q->head == q->tail) {
         h->pend_t[s->ue] = w->t;
+        h->pend_ues[s->ue / 64] |= 1ull << (s->ue % 64);
         if (h->npending == 0) {
             h->pend_min_t = w->t;
             h->pend_min_ue = s->ue;

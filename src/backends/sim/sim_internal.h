@@ -257,6 +257,7 @@ typedef struct {
     uint64_t lazy_writes;      /* writes that were queued (report) */
     uint64_t pend_t[RCK_CHIP_MAX_CORES]; /* per UE: key time of its first
                                             queued write, SIM_INF: none */
+    uint64_t pend_ues[RCK_CHIP_MAX_CORES / 64]; /* UEs with queued writes */
     uint64_t pend_min_t;       /* the smallest (pend_t, UE), when */
     int32_t pend_min_ue;       /* pend_min_ok */
     int32_t pend_min_ok;
