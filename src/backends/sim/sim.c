@@ -241,6 +241,7 @@ static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
         h->ue_core[i] = cores[i];
     atomic_store(&h->token, -1);
     atomic_store(&h->spinner, -1);
+    atomic_store(&h->watcher, -1);
     atomic_store(&h->failed_core, -1);
     for (int i = 0; i < chip->nislands && i < SIM_MAX_ISLANDS; i++)
         h->volt_mv[i] = mv;

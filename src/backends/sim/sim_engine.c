@@ -108,12 +108,60 @@ static int pick(sim_hdr_t *h, int exclude, uint64_t *t_out)
     return best;
 }
 
-/* The receiver is asleep only if it said so (a Dekker handshake with
- * sim_engine_await: either we see `sleeping` or it sees the token). */
-static void give(sim_hdr_t *h, int k)
+/* Wake UE @p k if it sleeps waiting for the token (so that it looks
+ * again). */
+static void nudge(sim_hdr_t *h, int k)
 {
     sim_ue_t *u = sim_ue(h, k);
 
+    if (atomic_load(&u->sleeping)) {
+        atomic_fetch_add(&u->go, 1);
+        futex_wake(&u->go);
+    }
+}
+
+/*
+ * The watcher: the one waiting core that sleeps with a timeout, to look at
+ * the holder now and then (the watchdog); the others sleep without one (a
+ * futex wait with a timeout arms and cancels a timer: 5% of a 48-core
+ * stencil's host time). A core about to wait takes the role if nobody has
+ * it. When the token goes to the watcher, the giver, which waits next,
+ * takes the role over (give); where the token reaches the watcher
+ * otherwise (a core leaving, the launcher, a steal), the role is freed and
+ * another waiting core is nudged to take it.
+ */
+static void watcher_free(sim_hdr_t *h, int except1, int except2)
+{
+    int32_t w = atomic_exchange(&h->watcher, -1);
+
+    (void)w;
+    if (h->watchdog_s <= 0)
+        return;
+    for (int i = 0; i < (int)h->nues; i++) {
+        uint32_t st = atomic_load(sim_state(h, i));
+
+        if (i != except1 && i != except2 &&
+            (st == UE_RUN || st == UE_PARK) &&
+            atomic_load(&sim_ue(h, i)->sleeping)) {
+            nudge(h, i);
+            return;
+        }
+    }
+}
+
+/* The receiver is asleep only if it said so (a Dekker handshake with
+ * sim_engine_await: either we see `sleeping` or it sees the token).
+ * @p from: the giver, which waits next (-1: it does not). */
+static void give(sim_hdr_t *h, int k, int from)
+{
+    sim_ue_t *u = sim_ue(h, k);
+
+    if (atomic_load(&h->watcher) == k) {
+        if (from >= 0)
+            atomic_store(&h->watcher, from);
+        else
+            watcher_free(h, k, -1);
+    }
     atomic_store(&h->token, k);
     if (atomic_load(&u->sleeping)) {
         atomic_fetch_add(&u->go, 1);
@@ -199,7 +247,7 @@ static void pass_on(sim_hdr_t *h, sim_t *s)
     }
     k = sim_engine_settle(s, &t);
     if (k >= 0) {
-        give(h, k);
+        give(h, k, -1);
         return;
     }
     atomic_store(&h->token, -1);
@@ -382,6 +430,8 @@ rck_status_t sim_engine_await(sim_t *s)
         return RCK_OK;
     for (;;) {
         uint32_t seq;
+        int32_t none = -1;
+        int watch;
 
         atomic_store(&me->sleeping, 1);
         seq = atomic_load(&me->go);
@@ -391,9 +441,16 @@ rck_status_t sim_engine_await(sim_t *s)
         }
         if (atomic_load(&h->token) == s->ue) {
             atomic_store(&me->sleeping, 0);
+            /* the watcher must be a waiting core */
+            if (atomic_load(&h->watcher) == s->ue)
+                watcher_free(h, s->ue, -1);
             return RCK_OK;
         }
-        if (futex_wait(&me->go, seq, SIM_WATCH_NS) == ETIMEDOUT)
+        watch = h->watchdog_s > 0 &&
+                (atomic_load(&h->watcher) == s->ue ||
+                 atomic_compare_exchange_strong(&h->watcher, &none, s->ue));
+        if (futex_wait(&me->go, seq, watch ? SIM_WATCH_NS : -1) ==
+            ETIMEDOUT)
             watchdog(s);
     }
 }
@@ -467,7 +524,7 @@ rck_status_t sim_engine_order(sim_t *s)
     }
     me->handovers++;
     me->yields++;
-    give(h, k);
+    give(h, k, s->ue);
     st = sim_engine_await(s);
     if (st != RCK_OK) {
         s->unordered = 1;
@@ -495,7 +552,7 @@ rck_status_t sim_engine_park(sim_t *s)
                 deadlock(h);
         } else {
             s->me->handovers++;
-            give(h, k);
+            give(h, k, s->ue);
         }
         st = sim_engine_await(s);
         if (st != RCK_OK) {

@@ -245,6 +245,7 @@ typedef struct {
     /* ---- engine ---- */
     _Atomic int32_t token;     /* UE holding the run token, -1 none */
     _Atomic int32_t spinner;   /* UE spinning for the token, -1 none */
+    _Atomic int32_t watcher;   /* the waiting UE that watches, -1 none */
     _Atomic int32_t settled;   /* UEs attached or gone before attaching */
     _Atomic int32_t started;
     _Atomic int32_t abort;     /* SIM_ABORT_* */
