@@ -385,6 +385,19 @@ static uint64_t instructions(sim_t *s)
     return v;
 }
 
+void sim_compute_sleep(sim_t *s)
+{
+#ifdef SIM_HAVE_RSEQ
+    /* A sleep is a switch: the next reading is exact anyway. Disarmed,
+     * the kernel need not read our sequence's descriptor on the way back
+     * to user mode. */
+    if (s->clock_rseq)
+        *rseq_cs_word() = 0;
+#else
+    (void)s;
+#endif
+}
+
 void sim_compute_init(sim_t *s)
 {
     s->compute = s->hdr->compute;

@@ -449,6 +449,7 @@ rck_status_t sim_engine_await(sim_t *s)
         watch = h->watchdog_s > 0 &&
                 (atomic_load(&h->watcher) == s->ue ||
                  atomic_compare_exchange_strong(&h->watcher, &none, s->ue));
+        sim_compute_sleep(s);
         if (futex_wait(&me->go, seq, watch ? SIM_WATCH_NS : -1) ==
             ETIMEDOUT)
             watchdog(s);

@@ -502,6 +502,8 @@ void sim_compute_fini(sim_t *s);
 /** Cycles of compute since the last mark. */
 double sim_compute_take(sim_t *s);
 void sim_compute_mark(sim_t *s);
+/** The core is about to sleep (a switch the clock need not detect). */
+void sim_compute_sleep(sim_t *s);
 const char *sim_compute_name(int kind);
 
 /* ---- L1 (sim_l1.c) ---- */
