@@ -451,8 +451,12 @@ rck_status_t sim_engine_await(sim_t *s)
                  atomic_compare_exchange_strong(&h->watcher, &none, s->ue));
         sim_compute_sleep(s);
         if (futex_wait(&me->go, seq, watch ? SIM_WATCH_NS : -1) ==
-            ETIMEDOUT)
+            ETIMEDOUT) {
+            sim_compute_woke(s);
             watchdog(s);
+        } else {
+            sim_compute_woke(s);
+        }
     }
 }
 

@@ -376,8 +376,7 @@ typedef struct {
     double compute_carry;      /* fractional cycles not charged yet */
     uint64_t compute_discount_ns; /* host: trap time not to charge (trap) */
     int compute_discount_slices;  /* compute slices it may come from */
-    uint64_t compute_mark;
-    uint64_t compute_mark_wall; /* host: CLOCK_MONOTONIC at the mark */     /* host ns or instructions at HAL exit */
+    uint64_t compute_mark;     /* host ns or instructions at HAL exit */
     uint64_t compute_ovh;      /* what one reading itself adds */
     /* host: the thread's CPU time without a system call (sim_compute.c) */
     int clock_fd;
@@ -389,6 +388,13 @@ typedef struct {
     const volatile void *clock_tls; /* rseq: the thread of the reading */
     uint64_t clock_last;       /* the last value returned: monotonic */
     double tsc_ns;             /* ns per TSC tick, 0: no usable TSC */
+    int clock_est;             /* clock_cpu is carried across a sleep */
+    uint64_t clock_at;         /* wall time of the last reading, and */
+    int clock_at_est;          /* whether it came from an estimate */
+    uint64_t mark_at;          /* the same for compute_mark */
+    int mark_est;
+    uint64_t sleep_cpu;        /* the CPU time when it went to sleep */
+    int sleep_ok;
     uint64_t tsc0;             /* the TSC at the calibration */
     int perf_fd;
 
@@ -504,6 +510,8 @@ double sim_compute_take(sim_t *s);
 void sim_compute_mark(sim_t *s);
 /** The core is about to sleep (a switch the clock need not detect). */
 void sim_compute_sleep(sim_t *s);
+/** ... and woke up. */
+void sim_compute_woke(sim_t *s);
 const char *sim_compute_name(int kind);
 
 /* ---- L1 (sim_l1.c) ---- */
