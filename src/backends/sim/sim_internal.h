@@ -387,7 +387,6 @@ typedef struct {
     int clock_rseq;            /* switches seen through rseq, not perf */
     const volatile void *clock_tls; /* rseq: the thread of the reading */
     uint64_t clock_last;       /* the last value returned: monotonic */
-    double tsc_ns;             /* ns per TSC tick, 0: no usable TSC */
     int clock_est;             /* clock_cpu is carried across a sleep */
     uint64_t clock_at;         /* wall time of the last reading, and */
     int clock_at_est;          /* whether it came from an estimate */
@@ -395,7 +394,6 @@ typedef struct {
     int mark_est;
     uint64_t sleep_cpu;        /* the CPU time when it went to sleep */
     int sleep_ok;
-    uint64_t tsc0;             /* the TSC at the calibration */
     int perf_fd;
 
     const char *ctx_call;
