@@ -43,8 +43,9 @@ static const rck_config_entry_t config_table[] = {
      "sim: print the short human summary on stderr at exit"},
     {"SIM_HAZARDS", "0", RCK_CONFIG_BOOL,
      "sim: report every stale MPB read (a read skipped CL1INVMB)"},
-    {"SIM_PIN", "off", RCK_CONFIG_STRING,
-     "sim: pin every core of the run to this host CPU (off = no pinning)"},
+    {"SIM_PIN", "auto", RCK_CONFIG_STRING,
+     "sim: pin every core of the run to one host CPU: auto = one no other "
+     "sim run holds (none: no pinning), off, or a CPU number"},
     {"SIM_SPIN_NS", "auto", RCK_CONFIG_STRING,
      "sim: how long a core spins for the run token before it sleeps "
      "(nanoseconds; auto = spin only when cores <= host CPUs)"},

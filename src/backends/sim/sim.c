@@ -24,12 +24,15 @@
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 /* How long a core that gave the token away spins for it by default: not
@@ -47,6 +50,7 @@ struct rck_job {
     int fd;
     sim_hdr_t *hdr;
     size_t bytes;
+    int pin_fd;                /* holds this run's CPU (pin_auto), or -1 */
 };
 
 static sim_t *sim_live; /* the attached core of this process, for atexit */
@@ -118,24 +122,72 @@ static uint32_t lut_default(const rck_chip_t *chip, int core, int idx)
     return 0;
 }
 
-/* RCK_SIM_PIN: "off" (default) or a host CPU to pin every core of the run
- * to. Only one core runs at a time, and a futex hand-over on one CPU is a
- * little cheaper than between two (measured 3-5% with 48 cores), but two
- * runs pinned to the same CPU take twice as long, and the kernel keeps a
- * run's hand-overs on one CPU by itself: so no pinning unless asked. */
+/* RCK_SIM_PIN: "auto" (default), "off", or a host CPU to pin every core of
+ * the run to. Only one core runs at a time, and a hand-over within one CPU
+ * is cheaper than one that wakes the other CPU (a 48-core stencil 12%
+ * faster pinned on a 2-vCPU VM, docs/SIM.md); but two runs pinned to the
+ * same CPU take twice as long. So "auto" takes a CPU that no other run on
+ * the machine has taken (pin_auto), and pins nothing when there is none. */
+#define SIM_PIN_AUTO (-2)
 static int pin_choice(void)
 {
     const char *s = rck_config_get("SIM_PIN");
     char *end;
     long v;
 
-    if (*s == '\0' || !strcasecmp(s, "off") || !strcasecmp(s, "no") ||
-        !strcasecmp(s, "auto") || !strcmp(s, "-1"))
+    if (*s == '\0' || !strcasecmp(s, "auto"))
+        return SIM_PIN_AUTO;
+    if (!strcasecmp(s, "off") || !strcasecmp(s, "no") || !strcmp(s, "-1"))
         return -1;
     v = strtol(s, &end, 10);
     if (*end == '\0' && v >= 0 && v < CPU_SETSIZE)
         return (int)v;
-    rck_warn("RCK_SIM_PIN='%s' is not off or a CPU number; not pinning", s);
+    rck_warn("RCK_SIM_PIN='%s' is not auto, off or a CPU number; not "
+             "pinning",
+             s);
+    return -1;
+}
+
+/* A CPU of the launcher's set that no other sim run holds, starting with
+ * the one the launcher runs on: a run holds its CPU by binding an abstract
+ * UNIX socket named after it for its whole length (the kernel lets one
+ * process bind a name, and frees it when that process ends, however it
+ * ends). @return the CPU and the socket in *fd, or -1 (one CPU only, or
+ * every CPU taken). */
+static int pin_auto(int *fd)
+{
+    cpu_set_t set;
+    int here = sched_getcpu();
+
+    *fd = -1;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2)
+        return -1;
+    if (here < 0)
+        here = 0;
+    for (int k = 0; k < CPU_SETSIZE; k++) {
+        int cpu = (here + k) % CPU_SETSIZE;
+        struct sockaddr_un a;
+        socklen_t len;
+        int s;
+
+        if (!CPU_ISSET(cpu, &set))
+            continue;
+        s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (s < 0)
+            return -1;
+        memset(&a, 0, sizeof(a));
+        a.sun_family = AF_UNIX;
+        /* abstract: sun_path[0] == 0, no file */
+        len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+                          (size_t)snprintf(a.sun_path + 1,
+                                           sizeof(a.sun_path) - 1,
+                                           "rockcreek-sim-cpu-%d", cpu));
+        if (bind(s, (struct sockaddr *)&a, len) == 0) {
+            *fd = s;
+            return cpu;
+        }
+        close(s);
+    }
     return -1;
 }
 
@@ -290,9 +342,14 @@ static rck_status_t sim_job_create(const rck_job_params_t *p,
     job->hdr = map;
     job->bytes = layout.seg_bytes;
     memcpy(job->hdr, &layout, sizeof(layout));
+    job->pin_fd = -1;
     st = settings_resolve(job->hdr, p->nues);
     if (st != RCK_OK)
         goto err_unmap;
+    if (job->hdr->pin_cpu == SIM_PIN_AUTO)
+        job->hdr->pin_cpu = job->hdr->spin_ns > 0 || p->nues < 2
+                                ? -1
+                                : pin_auto(&job->pin_fd);
     seg_init(job->hdr, p->chip, p->nues, p->cores);
     job->hdr->magic = SIM_MAGIC;
     *job_out = job;
@@ -325,6 +382,8 @@ static void sim_job_destroy(rck_job_t *job)
     sim_report_write(job->hdr);
     munmap(job->hdr, job->bytes);
     close(job->fd);
+    if (job->pin_fd >= 0)
+        close(job->pin_fd);
     free(job);
 }
 
@@ -936,6 +995,8 @@ static rck_status_t attach_private(int *fd_out)
     job->hdr->private_job = 1;
     *fd_out = job->fd;
     munmap(job->hdr, job->bytes);
+    if (job->pin_fd >= 0)
+        close(job->pin_fd); /* one core: nothing to gain */
     free(job);
     return RCK_OK;
 }
