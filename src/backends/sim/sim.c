@@ -124,10 +124,11 @@ static uint32_t lut_default(const rck_chip_t *chip, int core, int idx)
 
 /* RCK_SIM_PIN: "auto" (default), "off", or a host CPU to pin every core of
  * the run to. Only one core runs at a time, and a hand-over within one CPU
- * is cheaper than one that wakes the other CPU (a 48-core stencil 12%
- * faster pinned on a 2-vCPU VM, docs/SIM.md); but two runs pinned to the
- * same CPU take twice as long. So "auto" takes a CPU that no other run on
- * the machine has taken (pin_auto), and pins nothing when there is none. */
+ * is cheaper than one that wakes the other CPU (a 48-core stencil 3-12%
+ * faster pinned on a 2-vCPU VM, more under load; docs/SIM.md); but two
+ * runs pinned to the same CPU take twice as long. So "auto" takes a CPU
+ * that no other run on the machine has taken (pin_auto), and pins nothing
+ * when there is none. */
 #define SIM_PIN_AUTO (-2)
 static int pin_choice(void)
 {
