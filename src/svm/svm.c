@@ -867,22 +867,33 @@ rck_status_t svm_free(void *addr)
 
 /* ---- explicit consistency ---- */
 
+/* The pages [*p0, *p0 + *n) of a range inside one block, for @p call. */
+static rck_status_t range_pages(svm_t *s, const char *call, void *addr,
+                                size_t len, size_t *p0, size_t *n)
+{
+    size_t p1;
+
+    if (!svm_ready(call))
+        return RCK_ERR_STATE;
+    if (block_of_range(s, call, addr, len) == NULL)
+        return RCK_ERR_INVALID;
+    *p0 = ((uintptr_t)addr - (uintptr_t)s->data) / s->page;
+    p1 = len ? ((uintptr_t)addr + len - 1 - (uintptr_t)s->data) / s->page
+             : *p0;
+    *n = p1 - *p0 + 1;
+    return RCK_OK;
+}
+
 rck_status_t svm_flush(void *addr, size_t len)
 {
     svm_t *s = &svm_state;
-    const svm_block_t *b;
-    size_t p0, p1;
+    size_t p0, n;
+    rck_status_t st = range_pages(s, "svm_flush", addr, len, &p0, &n);
 
-    if (!svm_ready("svm_flush"))
-        return RCK_ERR_STATE;
-    b = block_of_range(s, "svm_flush", addr, len);
-    if (b == NULL)
-        return RCK_ERR_INVALID;
-    p0 = ((uintptr_t)addr - (uintptr_t)s->data) / s->page;
-    p1 = len ? ((uintptr_t)addr + len - 1 - (uintptr_t)s->data) / s->page
-             : p0;
+    if (st != RCK_OK)
+        return st;
     s->stats.flushes++;
-    if (model_flush(s, p0, p1 - p0 + 1, 1) != RCK_OK)
+    if (model_flush(s, p0, n, 1) != RCK_OK)
         return RCK_ERR_IO;
     return rck_hal_shm_flush(s->hal);
 }
@@ -890,20 +901,14 @@ rck_status_t svm_flush(void *addr, size_t len)
 rck_status_t svm_invalidate(void *addr, size_t len)
 {
     svm_t *s = &svm_state;
-    const svm_block_t *b;
-    size_t p0, p1;
+    size_t p0, n;
+    rck_status_t st = range_pages(s, "svm_invalidate", addr, len, &p0, &n);
 
-    if (!svm_ready("svm_invalidate"))
-        return RCK_ERR_STATE;
-    b = block_of_range(s, "svm_invalidate", addr, len);
-    if (b == NULL)
-        return RCK_ERR_INVALID;
-    p0 = ((uintptr_t)addr - (uintptr_t)s->data) / s->page;
-    p1 = len ? ((uintptr_t)addr + len - 1 - (uintptr_t)s->data) / s->page
-             : p0;
+    if (st != RCK_OK)
+        return st;
     s->stats.invalidates++;
     rck_hal_cl1invmb(s->hal);
-    return model_invalidate(s, p0, p1 - p0 + 1);
+    return model_invalidate(s, p0, n);
 }
 
 /* ---- synchronisation ---- */
