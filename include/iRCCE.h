@@ -73,6 +73,7 @@ typedef struct _iRCCE_SEND_REQUEST {
     int rck_state;           /* queued, active, done, cancelled, failed */
     int rck_status;          /* code of a request that failed */
     int rck_kind;            /* framing of the message */
+    int rck_coll;            /* posted inside a collective (marked) */
 } iRCCE_SEND_REQUEST;
 
 typedef struct _iRCCE_RECV_REQUEST {

@@ -71,12 +71,24 @@ static int code(int st)
     return st == iRCCE_ERROR ? RCCE_ERROR_TARGET : st;
 }
 
+/* iRCCE_isend of a collective's message: marked so that any-source
+ * receives pass it by (see src/ircce/ircce_internal.h). */
+static int coll_isend(const char *buf, size_t n, int ue,
+                      iRCCE_SEND_REQUEST *req)
+{
+    int st;
+
+    rcce.coll++;
+    st = iRCCE_isend((char *)buf, (ssize_t)n, ue, req);
+    rcce.coll--;
+    return st;
+}
+
 static int send_to(const RCCE_COMM *c, int rank, const char *buf, size_t n)
 {
     if (n == 0)
         return RCCE_SUCCESS;
-    return code(iRCCE_isend((char *)buf, (ssize_t)n,
-                            rcce_comm_member(c, rank), NULL));
+    return code(coll_isend(buf, n, rcce_comm_member(c, rank), NULL));
 }
 
 static int recv_from(const RCCE_COMM *c, int rank, char *buf, size_t n)
@@ -98,8 +110,7 @@ static int exchange(const RCCE_COMM *c, int to, const char *sbuf, size_t sn,
     memset(&sreq, 0, sizeof(sreq));
     memset(&rreq, 0, sizeof(rreq));
     if (sn > 0) {
-        st = iRCCE_isend((char *)sbuf, (ssize_t)sn, rcce_comm_member(c, to),
-                         &sreq);
+        st = coll_isend(sbuf, sn, rcce_comm_member(c, to), &sreq);
         sposted = st == iRCCE_SUCCESS || st == iRCCE_PENDING ||
                   st == iRCCE_RESERVED;
         if (!sposted)
@@ -286,7 +297,7 @@ static int reduce_chain(const char *in, char *out, size_t num, int type,
                 memcpy(out + off, part, bytes);
         }
         if (next >= 0) {
-            st = iRCCE_isend(part, (ssize_t)bytes, next, &sreq[b]);
+            st = coll_isend(part, (size_t)bytes, next, &sreq[b]);
             spending[b] = st == iRCCE_PENDING || st == iRCCE_RESERVED;
             st = spending[b] || st == iRCCE_SUCCESS ? RCCE_SUCCESS : code(st);
         }

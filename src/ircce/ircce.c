@@ -179,7 +179,8 @@ static int send_start(iRCCE_SEND_REQUEST *r)
         return hs == RCK_OK ? iRCCE_SUCCESS : RCCE_ERROR_TARGET;
     }
     if (r->rck_kind != IRCCE_KIND_PLAIN) {
-        uint32_t hdr[3] = {RCK_IRCCE_HDR_MAGIC | (uint32_t)r->rck_kind,
+        uint32_t hdr[3] = {RCK_IRCCE_HDR_MAGIC | (uint32_t)r->rck_kind |
+                               (r->rck_coll ? RCK_IRCCE_HDR_COLL : 0u),
                            (uint32_t)r->size,
                            (uint32_t)((uint64_t)r->size >> 32)};
         hs = rck_hal_mpb_write(rcce.hal, dcore, line + 4, hdr, sizeof(hdr));
@@ -270,7 +271,7 @@ static int read_framing(int source, uint32_t v, int *kind, size_t *len,
         return RCCE_ERROR_SOURCE;
     if (v == RCCE_FLAG_SET &&
         (w[0] & RCK_IRCCE_HDR_MASK) == RCK_IRCCE_HDR_MAGIC) {
-        uint32_t k = w[0] & ~RCK_IRCCE_HDR_MASK;
+        uint32_t k = w[0] & ~(RCK_IRCCE_HDR_MASK | RCK_IRCCE_HDR_COLL);
         if (k == IRCCE_KIND_FRAMED || k == IRCCE_KIND_PIPE) {
             *kind = (int)k;
             *len = (size_t)((uint64_t)w[1] | (uint64_t)w[2] << 32);
@@ -505,26 +506,71 @@ static int any_candidates(rck_hal_cond_t *conds, int *src)
     return k;
 }
 
+/* Word 1 of sent[s]'s line (the framing, see ircce_internal.h) if the
+ * message announced there belongs to a collective, else 0. @p v is the
+ * flag's value. */
+static uint32_t coll_mark(int s, uint32_t v)
+{
+    uint32_t w = 0;
+
+    if (!ircce.tagged || v != RCCE_FLAG_SET ||
+        rck_hal_mpb_load32(rcce.hal, rcce_core_of(rcce.ue),
+                           rcce_flag_offset(&rcce.sent[s]) + 4,
+                           &w) != RCK_OK)
+        return 0;
+    return (w & RCK_IRCCE_HDR_MASK) == RCK_IRCCE_HDR_MAGIC &&
+                   (w & RCK_IRCCE_HDR_COLL)
+               ? w
+               : 0;
+}
+
+/* The first source, in round-robin order, that an any-source request can
+ * take now: own queue empty, a message announced, and not a collective's
+ * (those belong to a receive of that collective); never waits.
+ * @return the source or -1. */
+static int any_pick(void)
+{
+    int k = any_candidates(wait_conds, wait_src), k0 = k;
+
+    while (k > 0) {
+        int which = -1, s;
+        RCCE_FLAG_STATUS v = RCCE_FLAG_UNSET;
+
+        if (rck_hal_wait(rcce.hal, wait_conds, k, 0, 0, &which) != RCK_OK ||
+            which < 0)
+            break;
+        s = wait_src[which];
+        if (rcce_flag_get(&rcce.sent[s], &v, rcce.ue) != RCCE_SUCCESS)
+            break;
+        if (v != RCCE_FLAG_UNSET && coll_mark(s, (uint32_t)v) == 0)
+            return s;
+        /* a collective's message: try the sources after it */
+        memmove(&wait_conds[which], &wait_conds[which + 1],
+                (size_t)(k - which - 1) * sizeof(*wait_conds));
+        memmove(&wait_src[which], &wait_src[which + 1],
+                (size_t)(k - which - 1) * sizeof(*wait_src));
+        k--;
+    }
+    if (k0 > 0 && k == k0) {
+        /* nothing there: still charge one poll, as the search costs time
+         * on the chip (keeps polling loops advancing on sim) */
+        RCCE_FLAG_STATUS v;
+        rcce_flag_get(&rcce.sent[wait_src[0]], &v, rcce.ue);
+    }
+    return -1;
+}
+
 /* Look for a source for the any-source request @p r; never waits. On
  * success @p r moves to the head of that source's (empty) queue.
  * @return 1 if bound. */
 static int bind_any(iRCCE_RECV_REQUEST *r)
 {
-    int k = any_candidates(wait_conds, wait_src), which = -1;
-    rck_status_t st;
+    int s = any_pick();
 
-    if (k == 0)
+    if (s < 0)
         return 0;
-    st = rck_hal_wait(rcce.hal, wait_conds, k, 0, 0, &which);
-    if (st != RCK_OK || which < 0) {
-        /* nothing there: still charge one poll, as the search costs time
-         * on the chip (keeps polling loops advancing on sim) */
-        RCCE_FLAG_STATUS v;
-        rcce_flag_get(&rcce.sent[wait_src[0]], &v, rcce.ue);
-        return 0;
-    }
     rq_unlink(&ircce.aq, r);
-    r->source = wait_src[which];
+    r->source = s;
     r->sent = &rcce.sent[r->source];
     r->ready = &rcce.ready[rcce.ue];
     rq_append(&ircce.rq[r->source], r);
@@ -534,17 +580,16 @@ static int bind_any(iRCCE_RECV_REQUEST *r)
 
 int ircce_any_ready(void)
 {
-    int k = any_candidates(wait_conds, wait_src), which = -1;
+    return any_pick();
+}
 
-    if (k == 0)
-        return -1;
-    if (rck_hal_wait(rcce.hal, wait_conds, k, 0, 0, &which) != RCK_OK ||
-        which < 0) {
-        RCCE_FLAG_STATUS v;
-        rcce_flag_get(&rcce.sent[wait_src[0]], &v, rcce.ue);
-        return -1;
-    }
-    return wait_src[which];
+int ircce_p2p_announced(int s)
+{
+    RCCE_FLAG_STATUS v = RCCE_FLAG_UNSET;
+
+    if (rcce_flag_get(&rcce.sent[s], &v, rcce.ue) != RCCE_SUCCESS)
+        return 0;
+    return v != RCCE_FLAG_UNSET && coll_mark(s, (uint32_t)v) == 0;
 }
 
 long ircce_peek_length(int source)
@@ -683,11 +728,28 @@ static int blocked_conds(rck_hal_cond_t *conds, int watch)
     if (ircce.sq_head != NULL && ircce.sq_head->rck_state == IRCCE_ST_ACTIVE)
         conds[k++] = flag_cond(ircce.sq_head->ready);
     for (int s = 0; s < rcce.nues; s++) {
+        RCCE_FLAG_STATUS v = RCCE_FLAG_UNSET;
+        uint32_t mark;
+
         if (s == rcce.ue)
             continue;
-        if (ircce.rq[s].head != NULL || ircce.aq.head != NULL ||
-            watch == iRCCE_ANY_SOURCE || watch == s)
+        if (ircce.rq[s].head != NULL) {
             conds[k++] = flag_cond(&rcce.sent[s]);
+            continue;
+        }
+        if (ircce.aq.head == NULL && watch != iRCCE_ANY_SOURCE && watch != s)
+            continue;
+        /* only an any-source request or a probe looks at this source: a
+         * collective's message there cannot satisfy it, so wait for its
+         * word 1 to change (the next message) instead of the set flag */
+        conds[k] = flag_cond(&rcce.sent[s]);
+        if (rcce_flag_get(&rcce.sent[s], &v, rcce.ue) == RCCE_SUCCESS &&
+            (mark = coll_mark(s, (uint32_t)v)) != 0) {
+            conds[k].offset += 4;
+            conds[k].mask = 0xffffffffu;
+            conds[k].value = mark;
+        }
+        k++;
     }
     return k;
 }
@@ -758,6 +820,7 @@ int ircce_send_post(iRCCE_SEND_REQUEST *r, char *buf, ssize_t size, int dest,
     r->size = (size_t)size;
     r->dest = dest;
     r->sync = sync;
+    r->rck_coll = rcce.coll > 0;
     r->ready = &rcce.ready[dest];
     r->sent = &rcce.sent[rcce.ue];
     r->flag_set_value = RCCE_FLAG_SET;

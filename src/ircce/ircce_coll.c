@@ -23,6 +23,10 @@ static int msend_to(const char *buf, size_t size, const int *to, int nto,
 {
     rck_hal_cond_t *conds;
     int *left, st = iRCCE_SUCCESS;
+    /* inside a collective, the message is marked for any-source receives
+     * (see ircce_internal.h) */
+    int mark = rcce.coll > 0 && ircce.tagged;
+    uint32_t word1 = rcce_flag_offset(&rcce.sent[rcce.ue]) + 4;
     size_t done = 0;
 
     if (size == 0 || nto == 0)
@@ -62,7 +66,12 @@ static int msend_to(const char *buf, size_t size, const int *to, int nto,
             break;
         }
         for (int i = 0; i < nto && st == iRCCE_SUCCESS; i++) {
-            st = rcce_flag_set(&rcce.sent[rcce.ue], RCCE_FLAG_SET, to[i]);
+            if (mark && done == 0 &&
+                rck_hal_mpb_store32(rcce.hal, rcce_core_of(to[i]), word1,
+                                    RCK_RCCE_COLL_MARK) != RCK_OK)
+                st = RCCE_ERROR_TARGET;
+            if (st == iRCCE_SUCCESS)
+                st = rcce_flag_set(&rcce.sent[rcce.ue], RCCE_FLAG_SET, to[i]);
             left[i] = to[i];
         }
         while (nleft > 0 && st == iRCCE_SUCCESS) {
@@ -83,6 +92,10 @@ static int msend_to(const char *buf, size_t size, const int *to, int nto,
             }
             st = rcce_flag_set(&rcce.ready[left[which]], RCCE_FLAG_UNSET,
                                rcce.ue);
+            if (st == iRCCE_SUCCESS && mark && done == 0 &&
+                rck_hal_mpb_store32(rcce.hal, rcce_core_of(left[which]),
+                                    word1, 0) != RCK_OK)
+                st = RCCE_ERROR_TARGET;
             left[which] = left[--nleft];
         }
         done += n;
@@ -174,7 +187,9 @@ int iRCCE_bcast(char *privbuf, ssize_t size, int root, RCCE_COMM comm)
     for (int r = 0; r < comm.size; r++)
         if (r != root)
             to[n++] = rcce_comm_member(&comm, r);
+    rcce.coll++;
     st = msend_to(privbuf, (size_t)size, to, n, "iRCCE_bcast");
+    rcce.coll--;
     free(to);
     return st;
 }

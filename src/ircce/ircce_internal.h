@@ -22,6 +22,18 @@
  * acknowledged, i.e. after the receiver has read the framing. A message
  * without framing (RCCE_send, iRCCE_msend) is therefore recognised as such.
  *
+ * Collective traffic. A message sent inside a collective (RCCE's bcast,
+ * reduce, allreduce; iRCCE_bcast; RCCE_comm's collectives: rcce.coll > 0
+ * when posted) has RCK_IRCCE_HDR_COLL set in word 1 (RCCE's plain ones:
+ * RCK_RCCE_COLL_MARK, see rcce_internal.h). Any-source receives and probes
+ * never bind to such a message: a UE that finished its point-to-point
+ * traffic may already be sending its part of the next collective while
+ * this UE still has any-source receives to match (issue 9). A blocked
+ * any-source wait waits on word 1 of such a source (it changes only after
+ * this UE took the message), never spins on its set flag. With
+ * SINGLEBITFLAGS there is no word 1: the mark, and this protection, are
+ * missing, as in the original iRCCE.
+ *
  * Kinds: PLAIN pieces use the whole chunk at combuf offset 0. PIPE pieces
  * are half a chunk (line-rounded) and alternate between the two halves; the
  * receiver acknowledges a piece before copying it out (so the sender fills
@@ -54,8 +66,9 @@
 #include <stdint.h>
 
 #define RCK_IRCCE_REQ_MAGIC 0x69524351u  /* "iRCQ" */
-#define RCK_IRCCE_HDR_MAGIC 0x69520000u  /* "iR" in the upper half */
-#define RCK_IRCCE_HDR_MASK 0xffff0000u
+#define RCK_IRCCE_HDR_MAGIC RCK_RCCE_FRAME_MAGIC /* "iR" in the upper half */
+#define RCK_IRCCE_HDR_MASK RCK_RCCE_FRAME_MASK
+#define RCK_IRCCE_HDR_COLL RCK_RCCE_FRAME_COLL /* sent by a collective */
 #define RCK_IRCCE_INLINE_BASE 0x100u
 
 enum {
@@ -148,6 +161,10 @@ int ircce_block(int (*done)(void *), void *arg, const char *call, int peer,
 /** A source whose queue is empty and whose message is announced (round
  *  robin from the last bound one, not moving it), or -1; never waits. */
 int ircce_any_ready(void);
+
+/** Whether a point-to-point message (not a collective's) from @p s is
+ *  announced; never waits. */
+int ircce_p2p_announced(int s);
 
 /** Length of the announced message from @p source from its framing, or
  *  iRCCE_ANY_LENGTH if it carries none (or none is announced). */

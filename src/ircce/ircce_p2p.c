@@ -267,8 +267,11 @@ static int recv_args(const char *call, const char *buf, ssize_t size,
 }
 
 /* The source whose unclaimed message is announced: @p source itself, or
- * any whose queue is empty; -1 if none. Never waits. */
-static int announced(int source)
+ * any whose queue is empty; -1 if none. Never waits. Any-source searches,
+ * and probes (@p probe), pass a collective's message by (see
+ * ircce_internal.h); a receive from one source takes whatever comes next
+ * from it, as RCCE_recv does. */
+static int announced(int source, int probe)
 {
     RCCE_FLAG_STATUS v = RCCE_FLAG_UNSET;
 
@@ -276,6 +279,8 @@ static int announced(int source)
         return ircce_any_ready();
     if (ircce.rq[source].head != NULL)
         return -1;
+    if (probe)
+        return ircce_p2p_announced(source) ? source : -1;
     rcce_flag_get(&rcce.sent[source], &v, rcce.ue);
     return v != RCCE_FLAG_UNSET ? source : -1;
 }
@@ -296,7 +301,7 @@ int iRCCE_srecv_test(char *privbuf, ssize_t size, int source, int *test)
         ircce_irecv_push_only();
     if (source == iRCCE_ANY_SOURCE && ircce.aq.head != NULL)
         return iRCCE_PENDING;
-    from = announced(source);
+    from = announced(source, 0);
     if (from < 0)
         return iRCCE_PENDING;
     *test = 1;
@@ -318,7 +323,7 @@ int iRCCE_iprobe(int source, int *test_rank, int *test_flag)
     if (source != iRCCE_ANY_SOURCE && !ircce_peer_ok(source))
         return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, "iRCCE_iprobe",
                           "UE %d is not a valid peer", source);
-    from = announced(source);
+    from = announced(source, 1);
     if (from < 0)
         return iRCCE_SUCCESS;
     if (test_rank != NULL)
@@ -337,7 +342,7 @@ typedef struct {
 static int probe_done(void *arg)
 {
     probe_ctx_t *c = arg;
-    c->found = announced(c->source);
+    c->found = announced(c->source, 1);
     return c->found >= 0;
 }
 

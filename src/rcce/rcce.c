@@ -662,9 +662,16 @@ int rcce_send_general(const char *buf, uint32_t combuf, uint32_t chunk,
                       const RCCE_FLAG *ready, const RCCE_FLAG *sent,
                       size_t size, int dest)
 {
+    /* a collective's message is marked for iRCCE (RCK_RCCE_FRAME_COLL) */
+    int mark = rcce.coll > 0 && sent == &rcce.sent[rcce.ue] && sent->bit < 0;
+    uint32_t word1 = rcce_flag_offset(sent) + 4;
     size_t done = 0;
     int st;
 
+    if (mark && size > 0 &&
+        rck_hal_mpb_store32(rcce.hal, rcce_core_of(dest), word1,
+                            RCK_RCCE_COLL_MARK) != RCK_OK)
+        return RCCE_ERROR_TARGET;
     while (done < size) {
         size_t n = size - done < chunk ? size - done : chunk;
 
@@ -675,6 +682,10 @@ int rcce_send_general(const char *buf, uint32_t combuf, uint32_t chunk,
             st = rcce_flag_wait(ready, RCCE_FLAG_SET, rcce.ue);
         if (st == RCCE_SUCCESS)
             st = rcce_flag_set(ready, RCCE_FLAG_UNSET, rcce.ue);
+        if (st == RCCE_SUCCESS && mark && done == 0 &&
+            rck_hal_mpb_store32(rcce.hal, rcce_core_of(dest), word1, 0) !=
+                RCK_OK)
+            st = RCCE_ERROR_TARGET;
         if (st != RCCE_SUCCESS)
             return st;
         done += n;

@@ -217,7 +217,10 @@ int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm)
 
     if (st != RCCE_SUCCESS || comm.size == 1 || num == 0)
         return st;
-    return bcast_impl(buf, num, root, &comm);
+    rcce.coll++;
+    st = bcast_impl(buf, num, root, &comm);
+    rcce.coll--;
+    return st;
 }
 
 size_t rcce_type_size(int type)
@@ -344,7 +347,9 @@ int RCCE_reduce(char *in, char *out, int num, int type, int op, int root,
         return RCCE_SUCCESS;
     }
     rck_hal_set_context(rcce.hal, "RCCE_reduce", root);
+    rcce.coll++;
     st = reduce_impl(in, out, num, type, op, root, &comm, bytes);
+    rcce.coll--;
     rck_hal_set_context(rcce.hal, NULL, -1);
     return st;
 }
@@ -365,9 +370,11 @@ int RCCE_allreduce(char *in, char *out, int num, int type, int op,
         return RCCE_SUCCESS;
     }
     rck_hal_set_context(rcce.hal, "RCCE_allreduce", -1);
+    rcce.coll++;
     st = reduce_impl(in, out, num, type, op, 0, &comm, bytes);
     if (st == RCCE_SUCCESS && bytes > 0)
         st = bcast_impl(out, bytes, 0, &comm);
+    rcce.coll--;
     rck_hal_set_context(rcce.hal, NULL, -1);
     return st;
 }

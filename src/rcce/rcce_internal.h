@@ -87,9 +87,28 @@ typedef struct {
 
     int debug;                 /* bitmask of enabled debug selectors */
     int64_t wait_timeout_ns;   /* < 0: forever */
+    int coll;                  /* > 0 inside a collective (RCK_RCCE_FRAME_COLL) */
 } rcce_t;
 
 extern rcce_t rcce;
+
+/*
+ * Word 1 of a whole-line sent flag frames the message the flag announces
+ * (iRCCE writes its framing there, see src/ircce/ircce_internal.h): the
+ * upper half RCK_RCCE_FRAME_MAGIC, the low bits the kind of transfer. A
+ * message sent inside a collective (rcce.coll > 0) carries
+ * RCK_RCCE_FRAME_COLL there, so that iRCCE's any-source receives and
+ * probes pass it by: RCCE's collectives share the sent flags with point-
+ * to-point messages, and without the mark an any-source receive takes the
+ * collective message of a UE that is already one phase ahead (issue 9).
+ * RCCE's own collective sends write RCK_RCCE_COLL_MARK (no length) before
+ * the first piece's flag and clear the word once that piece is
+ * acknowledged, as iRCCE does with its framing.
+ */
+#define RCK_RCCE_FRAME_MAGIC 0x69520000u
+#define RCK_RCCE_FRAME_MASK 0xffff0000u
+#define RCK_RCCE_FRAME_COLL 0x00008000u
+#define RCK_RCCE_COLL_MARK (RCK_RCCE_FRAME_MAGIC | RCK_RCCE_FRAME_COLL | 1u)
 
 /** Map a HAL status to an RCCE code, logging when debugging is on. */
 int rcce_error(int selector, int code, const char *call, const char *fmt,
