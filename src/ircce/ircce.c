@@ -696,7 +696,11 @@ int ircce_send_test_one(iRCCE_SEND_REQUEST *r)
 
 int ircce_recv_test_one(iRCCE_RECV_REQUEST *r)
 {
-    if (r->source == iRCCE_ANY_SOURCE && !bind_any(r))
+    /* Any-source requests bind in the order they were posted: a test of
+     * one behind the head must not bind it, or a message announced between
+     * the head's test and this one overtakes (issue 9). */
+    if (r->source == iRCCE_ANY_SOURCE &&
+        (r != ircce.aq.head || !bind_any(r)))
         return iRCCE_RESERVED;
     if (r != ircce.rq[r->source].head)
         return iRCCE_RESERVED;
