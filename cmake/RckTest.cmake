@@ -1,0 +1,80 @@
+# Test registration helpers shared by tests/*/CMakeLists.txt.
+#
+# rck_add_backend_test registers one test on every backend listed in
+# RCK_TEST_BACKENDS (tests/CMakeLists.txt), so that a suite says once what
+# it runs and the loop over backends lives here.
+#
+#   rck_add_backend_test(NAME <suite>.<rest>
+#     [UES <n>] [RUN_ARGS <launcher option>...]
+#     COMMAND <program> [<arg>...]
+#     [SIM_ARGS <arg>...] [NON_SIM_ARGS <arg>...]
+#     [LABELS <label>...] [TIMEOUT <s>]
+#     [ENVIRONMENT <VAR=value>...] [SIM_ENVIRONMENT <VAR=value>...]
+#     [PROPERTIES <property> <value> ...])
+#
+# For each backend B it adds the test <suite>.B.<rest>:
+#   * with UES, the command is `rck run -n <n> <RUN_ARGS> --backend B
+#     <COMMAND> <SIM_ARGS or NON_SIM_ARGS>` (a program target name in
+#     COMMAND is not resolved: pass $<TARGET_FILE:...>);
+#   * without UES, COMMAND is the whole command line (a CMake script, say),
+#     with the text @BACKEND@ in it replaced by B.
+# @BACKEND@ is also replaced in LABELS, ENVIRONMENT and PROPERTIES. SIM_ARGS
+# and SIM_ENVIRONMENT apply to the sim backend only, NON_SIM_ARGS to every
+# other backend. TIMEOUT defaults to 120 s.
+function(rck_add_backend_test)
+  cmake_parse_arguments(T "" "NAME;UES;TIMEOUT"
+    "RUN_ARGS;COMMAND;SIM_ARGS;NON_SIM_ARGS;LABELS;ENVIRONMENT;SIM_ENVIRONMENT;PROPERTIES"
+    ${ARGN})
+  if(NOT T_NAME OR NOT T_COMMAND)
+    message(FATAL_ERROR "rck_add_backend_test: NAME and COMMAND are required")
+  endif()
+  if(T_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR
+      "rck_add_backend_test(${T_NAME}): unknown arguments ${T_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  string(FIND "${T_NAME}" "." dot)
+  if(dot LESS 1)
+    message(FATAL_ERROR "rck_add_backend_test: NAME '${T_NAME}' is not <suite>.<rest>")
+  endif()
+  string(SUBSTRING "${T_NAME}" 0 ${dot} suite)
+  math(EXPR dot "${dot} + 1")
+  string(SUBSTRING "${T_NAME}" ${dot} -1 rest)
+
+  foreach(backend IN LISTS RCK_TEST_BACKENDS)
+    set(test ${suite}.${backend}.${rest})
+    if(backend STREQUAL "sim")
+      set(extra ${T_SIM_ARGS})
+    else()
+      set(extra ${T_NON_SIM_ARGS})
+    endif()
+    if(DEFINED T_UES)
+      set(cmd $<TARGET_FILE:rck> run -n ${T_UES} ${T_RUN_ARGS}
+              --backend ${backend} ${T_COMMAND} ${extra})
+    else()
+      string(REPLACE "@BACKEND@" "${backend}" cmd "${T_COMMAND}")
+      list(APPEND cmd ${extra})
+    endif()
+    add_test(NAME ${test} COMMAND ${cmd})
+
+    set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT})
+    string(REPLACE "@BACKEND@" "${backend}" labels "${T_LABELS}")
+    if(labels)
+      set_tests_properties(${test} PROPERTIES LABELS "${labels}")
+    endif()
+    set(env ${T_ENVIRONMENT})
+    if(backend STREQUAL "sim")
+      list(APPEND env ${T_SIM_ENVIRONMENT})
+    endif()
+    string(REPLACE "@BACKEND@" "${backend}" env "${env}")
+    if(env)
+      set_tests_properties(${test} PROPERTIES ENVIRONMENT "${env}")
+    endif()
+    if(T_PROPERTIES)
+      string(REPLACE "@BACKEND@" "${backend}" extra_props "${T_PROPERTIES}")
+      set_tests_properties(${test} PROPERTIES ${extra_props})
+    endif()
+  endforeach()
+endfunction()
