@@ -7,6 +7,7 @@
 #   make asan       ASan+UBSan build and tests (build-asan/)
 #   make tsan       TSan build and native-backend tests (build-tsan/)
 #   make deps       install the system packages the project needs (Debian)
+#   make update-ref rewrite the sim's reference outputs (tests/sim/ref/)
 
 BUILD ?= build
 PREFIX ?= /usr/local
@@ -14,7 +15,7 @@ JOBS ?= 2
 CMAKE_FLAGS ?=
 CTEST_FLAGS ?=
 
-.PHONY: all configure demo test bench install asan tsan deps clean format
+.PHONY: all configure demo test bench install asan tsan deps clean format update-ref
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -29,6 +30,9 @@ demo: all
 
 test: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_FLAGS)
+
+update-ref: all
+	cmake --build $(BUILD) --target update-ref
 
 bench: all
 	cmake --build $(BUILD) --target bench

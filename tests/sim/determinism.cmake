@@ -2,6 +2,9 @@
 # and require byte-identical reports (and traces, with -DTRACE=1).
 #   -DRCK=rck -DNUES=N -DPROG=program [-DARGS=a,b,c] -DDIR=output dir
 #   [-DCOMPUTE=none] [-DTRACE=1]
+# With -DREF_REPORT=file (and -DCHIP=chip file), run 1's report must also
+# be byte for byte the checked-in reference (refcmp.cmake; -DUPDATE=1
+# rewrites it).
 set(args)
 if(DEFINED ARGS AND NOT ARGS STREQUAL "")
   string(REPLACE "," ";" args "${ARGS}")
@@ -10,6 +13,9 @@ if(NOT DEFINED COMPUTE)
   set(COMPUTE none)
 endif()
 set(ENV{RCK_COMPUTE} "${COMPUTE}")
+if(DEFINED CHIP)
+  set(ENV{RCK_CHIP} "${CHIP}")
+endif()
 foreach(i 1 2)
   set(rep "${DIR}/determinism-${i}.json")
   set(trc "${DIR}/trace-${i}.json")
@@ -31,6 +37,10 @@ foreach(i 1 2)
 endforeach()
 if(NOT r1 STREQUAL r2)
   message(FATAL_ERROR "the two reports differ: compare ${DIR}/determinism-1.json and ${DIR}/determinism-2.json")
+endif()
+if(DEFINED REF_REPORT)
+  include(${CMAKE_CURRENT_LIST_DIR}/refcmp.cmake)
+  rck_ref_compare("${DIR}/determinism-1.json" "${REF_REPORT}")
 endif()
 if(NOT r1 MATCHES "\"ended\": \"ok\"" OR NOT r1 MATCHES "\"simulated_cycles\": [1-9]")
   message(FATAL_ERROR "the report does not describe a complete run")
