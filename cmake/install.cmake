@@ -72,6 +72,7 @@ Name: rockcreek
 Description: Emulator of the Intel Single-chip Cloud Computer (RCCE API)
 Version: ${PROJECT_VERSION}
 Cflags: -std=gnu11 -I\${includedir}
+Requires.private: jansson
 Libs: -L\${libdir} -lrockcreek
 Libs.private: -lpthread -lm
 ")
@@ -90,6 +91,20 @@ install(EXPORT rockcreekTargets
   DESTINATION ${RCK_INSTALL_CMAKEDIR})
 file(WRITE ${CMAKE_BINARY_DIR}/rockcreekConfig.cmake.in
 "@PACKAGE_INIT@
+
+# rockcreek::rockcreek_static needs jansson at link time (the shared
+# library carries it): the same pkg-config module the build used.
+include(CMakeFindDependencyMacro)
+find_dependency(PkgConfig)
+if(NOT TARGET PkgConfig::JANSSON)
+  pkg_check_modules(JANSSON QUIET IMPORTED_TARGET jansson>=2.11)
+  if(NOT TARGET PkgConfig::JANSSON)
+    set(rockcreek_FOUND FALSE)
+    set(rockcreek_NOT_FOUND_MESSAGE
+      \"rockcreek needs jansson (pkg-config module jansson, Debian libjansson-dev)\")
+    return()
+  endif()
+endif()
 
 include(\"\${CMAKE_CURRENT_LIST_DIR}/rockcreekTargets.cmake\")
 set_and_check(rockcreek_INCLUDE_DIR \"@PACKAGE_CMAKE_INSTALL_INCLUDEDIR@\")

@@ -976,21 +976,6 @@ static const char *chip_fmt(double d, char *buf, size_t len)
     return buf;
 }
 
-static void chip_print_string(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; *s != '\0'; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(fp, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(fp, "\\u%04x", ch);
-        else
-            fputc(ch, fp);
-    }
-    fputc('"', fp);
-}
-
 static void chip_print_table(FILE *fp, const char *key, const double *t,
                              int max_hops)
 {
@@ -1016,7 +1001,7 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
                                            : c->ndvfs;
 
     fprintf(fp, "{\n  \"name\": ");
-    chip_print_string(fp, memchr(c->name, '\0', sizeof(c->name)) != NULL
+    rck_json_write_string(fp, memchr(c->name, '\0', sizeof(c->name)) != NULL
                               ? c->name
                               : "");
     fprintf(fp, ",\n");

@@ -1,5 +1,8 @@
 /*
- * Unit tests for the JSON reader (src/util/json.c).
+ * Unit tests for the JSON layer (src/util/json.c over jansson): values,
+ * the rules the layer adds (duplicate keys, every number a double, the
+ * byte order mark), error messages with line and column (the column of
+ * the offending token's first character), and the string writer.
  */
 #include "rck/json.h"
 
@@ -137,21 +140,21 @@ static void test_numbers(void)
     check_number("123456789012345678901234567890",
                  123456789012345678901234567890.0, __LINE__);
 
-    PARSE_BAD("01", "leading zeros");
-    PARSE_BAD("-", "expected a digit");
-    PARSE_BAD("-a", "expected a digit");
-    PARSE_BAD("1.", "after the decimal point");
-    PARSE_BAD("1.e5", "after the decimal point");
-    PARSE_BAD(".5", "expected a value");
-    PARSE_BAD("+1", "expected a value");
-    PARSE_BAD("1e", "exponent");
-    PARSE_BAD("1e+", "exponent");
-    PARSE_BAD("0x10", "after the end of the document");
-    PARSE_BAD("1e999", "out of range");
-    PARSE_BAD("-1e999", "out of range");
-    PARSE_BAD("NaN", "expected a value");
-    PARSE_BAD("Infinity", "expected a value");
-    PARSE_BAD("[1 2]", "expected ',' or ']'");
+    PARSE_BAD("01", "line 1 column 1: invalid token");
+    PARSE_BAD("-", "invalid token near '-'");
+    PARSE_BAD("-a", "invalid token near '-'");
+    PARSE_BAD("1.", "invalid token near '1.'");
+    PARSE_BAD("1.e5", "invalid token near '1.'");
+    PARSE_BAD(".5", "invalid token near '.'");
+    PARSE_BAD("+1", "invalid token near '+'");
+    PARSE_BAD("1e", "invalid token near '1e'");
+    PARSE_BAD("1e+", "invalid token near '1e+'");
+    PARSE_BAD("0x10", "line 1 column 2: end of file expected near 'x'");
+    PARSE_BAD("1e999", "real number overflow");
+    PARSE_BAD("-1e999", "real number overflow");
+    PARSE_BAD("NaN", "invalid token near 'NaN'");
+    PARSE_BAD("Infinity", "invalid token");
+    PARSE_BAD("[1 2]", "line 1 column 4: ']' expected near '2'");
 
     /* rck_json_int wants integral values that fit a long */
     doc = PARSE_OK("[1.5, 2.0, -7, 1e300, 9.2233720368547758e18]");
@@ -196,22 +199,22 @@ static void test_strings(void)
     check_string("\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"",
                  "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", __LINE__);
 
-    PARSE_BAD("\"abc", "unterminated string");
+    PARSE_BAD("\"abc", "premature end of input");
     PARSE_BAD("\"abc\\", "invalid escape");
     PARSE_BAD("\"\\x\"", "invalid escape");
-    PARSE_BAD("\"\\u12\"", "four hex digits");
-    PARSE_BAD("\"\\u12g4\"", "four hex digits");
-    PARSE_BAD("\"\\ud800\"", "high surrogate");
-    PARSE_BAD("\"\\ud800\\u0041\"", "high surrogate");
-    PARSE_BAD("\"\\udc00\"", "unpaired low surrogate");
-    PARSE_BAD("\"\\u0000\"", "\\u0000");
+    PARSE_BAD("\"\\u12\"", "invalid escape");
+    PARSE_BAD("\"\\u12g4\"", "invalid escape");
+    PARSE_BAD("\"\\ud800\"", "invalid Unicode '\\uD800'");
+    PARSE_BAD("\"\\ud800\\u0041\"", "invalid Unicode '\\uD800\\u0041'");
+    PARSE_BAD("\"\\udc00\"", "invalid Unicode '\\uDC00'");
+    PARSE_BAD("\"\\u0000\"", "\\u0000 is not allowed in strings");
     PARSE_BAD("\"a\tb\"", "control character");
-    PARSE_BAD("\"a\nb\"", "control character");
-    PARSE_BAD("\"\xff\"", "invalid UTF-8");
-    PARSE_BAD("\"\xc0\xaf\"", "invalid UTF-8");      /* overlong '/' */
-    PARSE_BAD("\"\xed\xa0\x80\"", "invalid UTF-8");  /* encoded surrogate */
-    PARSE_BAD("\"\xe2\x82\"", "invalid UTF-8");      /* truncated */
-    PARSE_BAD("\"\xf4\x90\x80\x80\"", "invalid UTF-8"); /* > U+10FFFF */
+    PARSE_BAD("\"a\nb\"", "unexpected newline");
+    PARSE_BAD("\"\xff\"", "unable to decode byte 0xff");
+    PARSE_BAD("\"\xc0\xaf\"", "unable to decode byte 0xc0");      /* overlong '/' */
+    PARSE_BAD("\"\xed\xa0\x80\"", "unable to decode byte 0xed");  /* encoded surrogate */
+    PARSE_BAD("\"\xe2\x82\"", "unable to decode byte 0xe2");      /* truncated */
+    PARSE_BAD("\"\xf4\x90\x80\x80\"", "unable to decode byte 0xf4"); /* > U+10FFFF */
 }
 
 static void test_containers(void)
@@ -273,25 +276,25 @@ static void test_containers(void)
         free(text);
     }
 
-    PARSE_BAD("", "expected a value");
-    PARSE_BAD("   ", "expected a value");
-    PARSE_BAD("[", "expected a value");
-    PARSE_BAD("[1,", "expected a value");
-    PARSE_BAD("[1", "unexpected end of input");
-    PARSE_BAD("[1,]", "trailing ','");
-    PARSE_BAD("{\"a\":1,}", "trailing ','");
-    PARSE_BAD("{\"a\" 1}", "expected ':'");
-    PARSE_BAD("{a: 1}", "expected a string key");
-    PARSE_BAD("{1: 1}", "expected a string key");
-    PARSE_BAD("{\"a\": 1 \"b\": 2}", "expected ',' or '}'");
-    PARSE_BAD("{\"a\": 1, \"a\": 2}", "duplicate key");
-    PARSE_BAD("[1] [2]", "after the end of the document");
-    PARSE_BAD("tru", "expected a value");
-    PARSE_BAD("truex", "invalid literal");
-    PARSE_BAD("nul", "expected a value");
-    PARSE_BAD("[True]", "expected a value");
-    PARSE_BAD("// comment\n1", "expected a value");
-    PARSE_BAD("'single'", "expected a value");
+    PARSE_BAD("", "line 1 column 1: unexpected token at the end of the input");
+    PARSE_BAD("   ", "line 1 column 4: unexpected token at the end");
+    PARSE_BAD("[", "']' expected at the end of the input");
+    PARSE_BAD("[1,", "']' expected at the end");
+    PARSE_BAD("[1", "']' expected at the end");
+    PARSE_BAD("[1,]", "line 1 column 4: unexpected token near ']'");
+    PARSE_BAD("{\"a\":1,}", "string or '}' expected near '}'");
+    PARSE_BAD("{\"a\" 1}", "':' expected near '1'");
+    PARSE_BAD("{a: 1}", "string or '}' expected near 'a'");
+    PARSE_BAD("{1: 1}", "string or '}' expected near '1'");
+    PARSE_BAD("{\"a\": 1 \"b\": 2}", "line 1 column 9: '}' expected near '\"b\"'");
+    PARSE_BAD("{\"a\": 1, \"a\": 2}", "duplicate object key near '\"a\"'");
+    PARSE_BAD("[1] [2]", "end of file expected near '['");
+    PARSE_BAD("tru", "invalid token near 'tru'");
+    PARSE_BAD("truex", "invalid token near 'truex'");
+    PARSE_BAD("nul", "invalid token near 'nul'");
+    PARSE_BAD("[True]", "line 1 column 2: invalid token near 'True'");
+    PARSE_BAD("// comment\n1", "invalid token near '/'");
+    PARSE_BAD("'single'", "invalid token");
 }
 
 static void test_positions(void)
@@ -302,9 +305,9 @@ static void test_positions(void)
     PARSE_BAD("x", "line 1 column 1:");
     PARSE_BAD("{\"a\":\n\n\n", "line 4 column 1:");
     PARSE_BAD("[\"\xc3\xa9\xc3\xa9\", x]", "line 1 column 8:");
-    PARSE_BAD("{\n \"k\": \"abc", "line 2 column 7: unterminated string");
-    PARSE_BAD("{\"a\": 1,\n \"a\": 2}", "line 2 column 2: duplicate key");
-    PARSE_BAD("\r\n\t[1,\n  01]", "line 3 column 3: leading zeros");
+    PARSE_BAD("{\n \"k\": \"abc", "line 2 column 7: premature end of input");
+    PARSE_BAD("{\"a\": 1,\n \"a\": 2}", "line 2 column 2: duplicate object key");
+    PARSE_BAD("\r\n\t[1,\n  01]", "line 3 column 3: invalid token");
 
     /* errbuf may be NULL or tiny */
     {
@@ -341,37 +344,43 @@ static char *nested(int depth, int objects)
     return s;
 }
 
+/*
+ * jansson's nesting limit (JSON_PARSER_MAX_DEPTH, 2048, counts the
+ * innermost value too): 2047 arrays or objects inside each other
+ */
+#define DEPTH_LIMIT 2047
+
 static void test_depth(void)
 {
     rck_json_doc_t *doc;
     char *s;
 
-    s = nested(64, 0);
+    s = nested(DEPTH_LIMIT, 0);
     CHECK(s != NULL);
     doc = s ? PARSE_OK(s) : NULL;
     rck_json_free(doc);
     free(s);
 
-    s = nested(64, 1);
+    s = nested(DEPTH_LIMIT, 1);
     CHECK(s != NULL);
     doc = s ? PARSE_OK(s) : NULL;
     rck_json_free(doc);
     free(s);
 
-    s = nested(65, 0);
+    s = nested(DEPTH_LIMIT + 1, 0);
     if (s != NULL)
-        PARSE_BAD(s, "line 1 column 65: nesting deeper than 64");
+        PARSE_BAD(s, "line 1 column 2049: maximum parsing depth reached");
     free(s);
 
-    s = nested(65, 1);
+    s = nested(DEPTH_LIMIT + 1, 1);
     if (s != NULL)
-        PARSE_BAD(s, "nesting deeper than 64");
+        PARSE_BAD(s, "maximum parsing depth reached");
     free(s);
 
     /* far deeper than any stack would take without the limit */
     s = nested(1000000, 0);
     if (s != NULL)
-        PARSE_BAD(s, "nesting deeper");
+        PARSE_BAD(s, "maximum parsing depth");
     free(s);
 }
 
@@ -379,6 +388,51 @@ static void test_bom(void)
 {
     rck_json_doc_t *doc = PARSE_OK("\xef\xbb\xbf{\"a\": 1}");
     rck_json_free(doc);
+    /* positions still count from the start of the text, BOM included */
+    PARSE_BAD("\xef\xbb\xbfx", "line 1 column 2: invalid token");
+    PARSE_BAD("\xef\xbb\xbf[1,\n x]", "line 2 column 2: invalid token");
+}
+
+static void check_written(const char *in, const char *want, int line)
+{
+    char buf[128];
+    size_t n;
+    FILE *fp = tmpfile();
+
+    if (fp == NULL) {
+        fprintf(stderr, "%s:%d: tmpfile failed\n", __FILE__, line);
+        failures++;
+        return;
+    }
+    rck_json_write_string(fp, in);
+    rewind(fp);
+    n = fread(buf, 1, sizeof(buf) - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    if (strcmp(buf, want) != 0) {
+        fprintf(stderr, "%s:%d: wrote '%s', expected '%s'\n", __FILE__, line,
+                buf, want);
+        failures++;
+    }
+}
+
+/* the reports' string format: control characters as \u00XX, the rest as is */
+static void test_write(void)
+{
+    rck_json_doc_t *doc;
+
+    check_written("", "\"\"", __LINE__);
+    check_written("scc-533", "\"scc-533\"", __LINE__);
+    check_written("a\"b\\c/d", "\"a\\\"b\\\\c/d\"", __LINE__);
+    check_written("\n\t\x01\x1f", "\"\\u000a\\u0009\\u0001\\u001f\"", __LINE__);
+    check_written("\x7f caf\xc3\xa9 \xff", "\"\x7f caf\xc3\xa9 \xff\"", __LINE__);
+    /* and what it writes reads back */
+    doc = PARSE_OK("[\"a\\\"b\\\\c\\u000a\\u0001\"]");
+    if (doc != NULL) {
+        CHECK(strcmp(rck_json_string(rck_json_at(rck_json_root(doc), 0)),
+                     "a\"b\\c\n\x01") == 0);
+        rck_json_free(doc);
+    }
 }
 
 int main(void)
@@ -390,6 +444,7 @@ int main(void)
     test_positions();
     test_depth();
     test_bom();
+    test_write();
     if (failures != 0) {
         fprintf(stderr, "test_json: %d check(s) failed\n", failures);
         return 1;

@@ -6,6 +6,7 @@
  */
 #include "sim_internal.h"
 
+#include "rck/json.h"
 #include "rck/log.h"
 
 #include <errno.h>
@@ -38,17 +39,7 @@ static unsigned long long cycles_of(uint64_t ticks)
 
 void sim_json_string(FILE *fp, const char *s)
 {
-    fputc('"', fp);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(fp, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(fp, "\\u%04x", c);
-        else
-            fputc(c, fp);
-    }
-    fputc('"', fp);
+    rck_json_write_string(fp, s);
 }
 
 static const char *space_name(rck_space_t sp)

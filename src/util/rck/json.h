@@ -1,7 +1,8 @@
 /*
- * A small JSON reader (RFC 8259 subset sufficient for configuration files:
- * objects, arrays, numbers, strings with escapes, true/false/null).
- * The whole document is parsed into a tree owned by one rck_json_doc_t.
+ * The JSON reader (RFC 8259, parsed by jansson; see json.c for the rules:
+ * duplicate keys and \u0000 refused, every number a double). The whole
+ * document is parsed into a tree owned by one rck_json_doc_t; values are
+ * valid until rck_json_free. jansson stays out of this header.
  */
 #ifndef RCK_JSON_H
 #define RCK_JSON_H
@@ -9,6 +10,7 @@
 #include "rck/status.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef enum {
     RCK_JSON_NULL,
@@ -64,5 +66,12 @@ int rck_json_int(const rck_json_t *v, long *out);
 int rck_json_bool(const rck_json_t *v, int *out);
 /** @return the string (owned by the document), or NULL. */
 const char *rck_json_string(const rck_json_t *v);
+
+/**
+ * Write @p s to @p fp as a JSON string: quotes, '"' and '\\' escaped,
+ * control characters as \u00XX, every other byte as it is (the reports'
+ * and chip dumps' format).
+ */
+void rck_json_write_string(FILE *fp, const char *s);
 
 #endif
