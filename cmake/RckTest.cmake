@@ -78,3 +78,27 @@ function(rck_add_backend_test)
     endif()
   endforeach()
 endfunction()
+
+# Reference outputs (tests/sim/ref/): each test that compares with a
+# checked-in file also gives the command that rewrites it, and the
+# update-ref target (made by rck_add_update_ref_target at the end of
+# tests/CMakeLists.txt) runs them all.
+#   rck_add_ref_update(DEPENDS <target>... COMMAND <command line>...)
+function(rck_add_ref_update)
+  cmake_parse_arguments(U "" "" "DEPENDS;COMMAND" ${ARGN})
+  set_property(GLOBAL APPEND PROPERTY RCK_REF_UPDATE_COMMANDS
+    COMMAND ${U_COMMAND})
+  set_property(GLOBAL APPEND PROPERTY RCK_REF_UPDATE_DEPENDS ${U_DEPENDS})
+endfunction()
+
+function(rck_add_update_ref_target)
+  get_property(cmds GLOBAL PROPERTY RCK_REF_UPDATE_COMMANDS)
+  get_property(deps GLOBAL PROPERTY RCK_REF_UPDATE_DEPENDS)
+  if(NOT cmds)
+    return()
+  endif()
+  add_custom_target(update-ref ${cmds}
+    COMMENT "Rewriting the reference outputs in tests/sim/ref/" VERBATIM)
+  list(REMOVE_DUPLICATES deps)
+  add_dependencies(update-ref ${deps})
+endfunction()
