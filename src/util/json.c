@@ -20,9 +20,11 @@
  *   - Nesting is limited by jansson (JSON_PARSER_MAX_DEPTH, 2048 levels
  *     with the innermost value: 2047 arrays or objects).
  *   - Error positions: jansson reports where its lexer stopped (the end of
- *     the offending token); this file moves back to the token's start and
- *     counts columns in characters from 1, so "line 3 column 8" points at
- *     the first character of the bad token.
+ *     the offending token); this file moves back to the token's start,
+ *     which jansson's message quotes ("near 'tru'") for tokens of up to 20
+ *     bytes, and counts columns in characters from 1: "line 3 column 8"
+ *     points at the first character of the bad token (of a longer token,
+ *     at its end).
  */
 #include "rck/json.h"
 
