@@ -8,15 +8,27 @@
 #ifndef RCCE_H
 #define RCCE_H
 
+/* Intel's RCCE.h includes these two, and SCC programs call printf, exit
+ * or atoi relying on it. */
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Everything declared between the push and the pop is exported from
+ * librockcreek, which is built with -fvisibility=hidden: the public headers
+ * are the list of exported names (docs/COMPAT.md). */
+#pragma GCC visibility push(default)
+
 #define RCCE_VERSION "rockcreek RCCE 2.0 (API of RCCE 1.0.13/2.0)"
 #define RCK_RCCE_VERSION_MAJOR 2
 #define RCK_RCCE_VERSION_MINOR 0
+/* Intel's release string and its error stream (BareMetal had no stderr). */
+#define _RCCE "1.0.13 release (rockcreek)"
+#define STDERR stdout
 
 /* ---- constants ---- */
 #define LOG2_LINE_SIZE 5
@@ -184,8 +196,8 @@ int RCCE_debug_unset(int selector);
  *    a communicator that was never created RCCE_ERROR_COMM_UNDEFINED;
  *    called in the gory shape (no library buffers) RCCE_ERROR_ILLEGAL_OP
  *  - no memory for library structures: RCCE_ERROR_MALLOC
- *  - RCCE_comm_split on a communicator already initialised:
- *    RCCE_ERROR_COMM_INITIALIZED
+ *  - RCCE_comm_split on a communicator it initialised before overwrites
+ *    the membership and keeps the barrier flags (as Intel's RCCE)
  *  - a wait that exceeds RCK_WAIT_TIMEOUT seconds, or whose peer core
  *    failed: RCCE_ERROR_TARGET
  *  - power: divider outside 2..16 (or not in the chip's DVFS table)
@@ -211,8 +223,10 @@ int RCCE_wait_until(RCCE_FLAG flag, RCCE_FLAG_STATUS val);
 int RCCE_probe(RCCE_FLAG flag);
 int RCCE_acquire_lock(int ue);
 int RCCE_release_lock(int ue);
-void RCCE_qsort(char *base, size_t num, size_t width,
-                int (*compar)(const void *, const void *));
+/* Intel's prototype (RCCE_lib.h): sorts like qsort, returns
+ * RCCE_SUCCESS. */
+int RCCE_qsort(char *base, size_t num, size_t width,
+               int (*compar)(const void *, const void *));
 
 /* message passing: the same names with two signatures */
 int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk,
@@ -254,6 +268,8 @@ int RCCE_iset_power(int fdiv, RCCE_REQUEST *req, int *fdiv_new,
                     int *vlevel_new);
 int RCCE_wait_power(RCCE_REQUEST *req);
 int RCCE_set_frequency_divider(int fdiv, int *fdiv_new);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

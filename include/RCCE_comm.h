@@ -42,6 +42,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* exported API: see RCCE.h */
+
 /**
  * The root's @p in holds comm.size blocks of @p num bytes; rank i receives
  * block i into @p out (@p in is read only at the root).
@@ -81,6 +83,8 @@ int RCCE_comm_allreduce(char *in, char *out, int num, int type, int op,
 #define RCCE_reduce RCCE_comm_reduce
 #define RCCE_allreduce RCCE_comm_allreduce
 #endif
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* exported API: see RCCE.h */
+
 #define iRCCE_VERSION "2.0"
 #define iRCCE_FLAIR
 
@@ -395,6 +397,8 @@ int iRCCE_atomic_write(iRCCE_AIR *reg, int value);
  *  - RCCE_ERROR_TARGET: a NULL buffer with a positive size.
  *  - RCCE_ERROR_ILLEGAL_OP: message passing in the gory shape.
  */
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* exported API: see RCCE.h */
+
 /**
  * A channel handle: an integer (local channel id in the low 16 bits, a
  * generation above), so a handle kept after rck_chan_close() is recognised
@@ -301,6 +303,8 @@ void rck_chan_stats(rck_chan_stats_t *stats);
 
 /** @return a static name of a notification kind ("ring", "tree", ...). */
 const char *rck_chan_notify_name(rck_chan_notify_t kind);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -56,6 +56,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* exported API: see RCCE.h */
+
 /** Bytes of one mailbox (one MPB line). */
 #define RCK_MBOX_LINE 32
 /** Payload bytes one mail carries. */
@@ -151,6 +153,8 @@ typedef struct {
     uint64_t sent, received, busy_waits, interrupts;
 } rck_mbox_stats_t;
 void rck_mbox_stats(rck_mbox_stats_t *stats);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -56,6 +56,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push(default) /* exported API: see RCCE.h */
+
 typedef enum {
     SVM_STRONG = 0, /* single owner per page, ownership moves on faults */
     SVM_LAZY = 1    /* lazy release consistency */
@@ -157,6 +159,8 @@ typedef struct {
 } svm_stats_t;
 /** Copy this core's counters into @p stats (zeros before svm_init). */
 void svm_stats(svm_stats_t *stats);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

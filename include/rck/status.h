@@ -6,6 +6,12 @@
 #ifndef RCK_STATUS_H
 #define RCK_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#pragma GCC visibility push(default) /* exported API: see RCCE.h */
+
 #define RCK_STATUS_MAP(X)                                                     \
     X(OK, 0, "success")                                                       \
     X(ERR_INVALID, -1, "invalid argument")                                    \
@@ -36,5 +42,11 @@ typedef enum {
  * @return a static string.
  */
 const char *rck_status_string(rck_status_t status);
+
+#pragma GCC visibility pop
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -896,10 +896,26 @@ void RCCE_fence(void)
     atomic_thread_fence(memory_order_seq_cst);
 }
 
-void RCCE_qsort(char *base, size_t num, size_t width,
-                int (*compar)(const void *, const void *))
+int RCCE_qsort(char *base, size_t num, size_t width,
+               int (*compar)(const void *, const void *))
 {
-    qsort(base, num, width, compar);
+    if (num > 0 && (base == NULL || width == 0 || compar == NULL))
+        return RCCE_ERROR_VAL_UNDEFINED;
+    if (num > 0)
+        qsort(base, num, width, compar);
+    return RCCE_SUCCESS;
+}
+
+int id_compare(const void *e1, const void *e2)
+{
+    int a = *(const int *)e1, b = *(const int *)e2;
+
+    return (a > b) - (a < b);
+}
+
+int RCCE_global_color(int rank, void *nothing)
+{
+    return 1;
 }
 
 double RCCE_wtime(void)
@@ -1033,6 +1049,7 @@ int RCCE_finalize(void)
     rcce.initialized = 0;
     free(rcce.sent);
     free(rcce.ready);
+    rcce_comm_fini();
     free(RCCE_COMM_WORLD.rck_members);
     RCCE_COMM_WORLD.rck_members = NULL;
     rcce_arena_fini(&rcce.mpb);

@@ -41,6 +41,63 @@ static int comm_make(RCCE_COMM *comm, const int *members, int size, int me)
     return RCCE_SUCCESS;
 }
 
+/* Member arrays replaced by a second split. A program may have copied the
+ * communicator (Intel's RCCE_P_COMM is a struct copy), and the copy still
+ * points at the old array, so it is freed only by RCCE_finalize. */
+static struct retired {
+    int *members;
+    struct retired *next;
+} *retired;
+
+void rcce_comm_fini(void)
+{
+    while (retired != NULL) {
+        struct retired *r = retired;
+
+        retired = r->next;
+        if (r->members != RCCE_COMM_WORLD.rck_members)
+            free(r->members);
+        free(r);
+    }
+}
+
+/* Replaces the membership of a valid communicator; its flags stay. */
+static int comm_remember(RCCE_COMM *comm, const int *members, int size,
+                         int me)
+{
+    int *m = malloc((size_t)size * sizeof(int));
+    struct retired *r = malloc(sizeof(*r));
+
+    if (m == NULL || r == NULL) {
+        free(m);
+        free(r);
+        return RCCE_ERROR_MALLOC;
+    }
+    /* Copies share an array: retire it once. */
+    for (struct retired *q = retired; q != NULL && r != NULL; q = q->next) {
+        if (q->members == comm->rck_members) {
+            free(r);
+            r = NULL;
+        }
+    }
+    if (r != NULL) {
+        r->members = comm->rck_members;
+        r->next = retired;
+        retired = r;
+    }
+    comm->rck_members = m;
+    memset(comm->member, 0, sizeof(comm->member));
+    for (int i = 0; i < size; i++) {
+        m[i] = members[i];
+        if (i < RCCE_MAXNP)
+            comm->member[i] = members[i];
+        if (members[i] == me)
+            comm->my_rank = i;
+    }
+    comm->size = size;
+    return RCCE_SUCCESS;
+}
+
 int rcce_comm_init_world(void)
 {
     int *m = malloc((size_t)rcce.nues * sizeof(int));
@@ -64,16 +121,17 @@ int rcce_comm_valid(const RCCE_COMM *comm)
 
 int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm)
 {
-    int *m, n = 0, mine, st;
+    int *m, n = 0, mine, st, resplit;
 
     if (!rcce_ready("RCCE_comm_split"))
         return RCCE_ERROR_COMM_UNDEFINED;
     if (comm == NULL || color == NULL)
         return RCCE_ERROR_COMM_UNDEFINED;
-    if (comm->initialized == RCK_COMM_MAGIC)
-        return rcce_error(RCCE_DEBUG_SYNCH, RCCE_ERROR_COMM_INITIALIZED,
-                          "RCCE_comm_split",
-                          "the communicator is already initialised");
+    /* A communicator this library initialised may be split again (Intel's
+     * RCCE: "it is legal to overwrite an initialized communicator"; HPL
+     * does, once per process grid): the membership is replaced and the
+     * barrier flags, allocated on every UE at the same offsets, are kept. */
+    resplit = rcce_comm_valid(comm);
     /* The new communicator may get the flag lines (or bits) of one freed
      * earlier, whose last barrier another group's master may still be
      * finishing (clearing a gather flag). A barrier over WORLD, which
@@ -92,7 +150,8 @@ int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm)
         if (color(ue, aux) == mine)
             m[n++] = ue;
     }
-    st = comm_make(comm, m, n, rcce.ue);
+    st = resplit ? comm_remember(comm, m, n, rcce.ue)
+                 : comm_make(comm, m, n, rcce.ue);
     free(m);
     return st;
 }

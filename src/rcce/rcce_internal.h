@@ -19,6 +19,7 @@
 #define RCK_RCCE_INTERNAL_H
 
 #include "RCCE.h"
+#include "RCCE_lib.h"
 #include "rck/hal.h"
 #include "rck/log.h"
 
@@ -164,6 +165,8 @@ void rcce_combine(void *acc, const void *in, size_t num, int type, int op);
 /* communicators */
 int rcce_comm_init_world(void);
 int rcce_comm_valid(const RCCE_COMM *comm);
+/* frees what RCCE_comm_split kept alive for copies (RCCE_finalize) */
+void rcce_comm_fini(void);
 static inline int rcce_comm_member(const RCCE_COMM *comm, int rank)
 {
     return comm->rck_members != NULL ? comm->rck_members[rank]
