@@ -45,10 +45,17 @@ install(CODE "
   set(RCKCC_LIBDIR \"${_rck_LIBDIR}\")
   set(RCKCC_VERSION \"${PROJECT_VERSION}\")
   set(RCKCC_EXTRA \"${RCKCC_EXTRA}\")
-  set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rckcc\")
-  configure_file(\"${CMAKE_SOURCE_DIR}/tools/rckcc.in\" \"\${_rck_tmp}\" @ONLY)
-  file(INSTALL DESTINATION \"${_rck_BINDIR}\" TYPE PROGRAM
-    FILES \"\${_rck_tmp}\")
+  foreach(_rck_lang c c++)
+    set(RCKCC_LANG \${_rck_lang})
+    if(_rck_lang STREQUAL c)
+      set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rckcc\")
+    else()
+      set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rckc++\")
+    endif()
+    configure_file(\"${CMAKE_SOURCE_DIR}/tools/rckcc.in\" \"\${_rck_tmp}\" @ONLY)
+    file(INSTALL DESTINATION \"${_rck_BINDIR}\" TYPE PROGRAM
+      FILES \"\${_rck_tmp}\")
+  endforeach()
 ")
 
 # pkg-config: `cc $(pkg-config --cflags --libs rockcreek) ...`
