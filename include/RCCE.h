@@ -223,10 +223,17 @@ int RCCE_wait_until(RCCE_FLAG flag, RCCE_FLAG_STATUS val);
 int RCCE_probe(RCCE_FLAG flag);
 int RCCE_acquire_lock(int ue);
 int RCCE_release_lock(int ue);
-/* Intel's prototype (RCCE_lib.h): sorts like qsort, returns
- * RCCE_SUCCESS. */
+/* Intel's library functions that programs declare themselves (their
+ * prototypes are in Intel's RCCE_lib.h, not its RCCE.h). Declared here
+ * too, so that a C++ program's own declaration gets C linkage from this
+ * first one. RCCE_qsort sorts like qsort and returns RCCE_SUCCESS;
+ * id_compare compares two ints; RCCE_global_color is 1 for every UE;
+ * print_dividers prints each tile's clock divider (RCCE_lib.h). */
 int RCCE_qsort(char *base, size_t num, size_t width,
                int (*compar)(const void *, const void *));
+int id_compare(const void *e1, const void *e2);
+int RCCE_global_color(int rank, void *nothing);
+void print_dividers(void);
 
 /* message passing: the same names with two signatures */
 int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk,

@@ -906,18 +906,6 @@ int RCCE_qsort(char *base, size_t num, size_t width,
     return RCCE_SUCCESS;
 }
 
-int id_compare(const void *e1, const void *e2)
-{
-    int a = *(const int *)e1, b = *(const int *)e2;
-
-    return (a > b) - (a < b);
-}
-
-int RCCE_global_color(int rank, void *nothing)
-{
-    return 1;
-}
-
 double RCCE_wtime(void)
 {
     double s = 0.0;

@@ -179,22 +179,3 @@ int RCCE_set_frequency_divider(int fdiv, int *fdiv_new)
     return RCCE_SUCCESS;
 }
 
-/* Intel's diagnostic (RCCE_lib.h): one line per tile with its clock
- * divider; -1 where the backend cannot tell. Printing is its purpose. */
-void print_dividers(void)
-{
-    const rck_chip_t *c;
-
-    if (!rcce_ready("print_dividers"))
-        return;
-    c = &rcce.hal->chip;
-    for (int tile = 0; tile < c->ntiles; tile++) {
-        int fdiv = -1;
-
-        if (rck_hal_freq_get(rcce.hal, tile * c->cores_per_tile, &fdiv) !=
-            RCK_OK)
-            fdiv = -1;
-        printf("Clock divider for tile %d is %d\n", tile, fdiv);
-    }
-    fflush(stdout);
-}
