@@ -2,7 +2,7 @@
 # and how long the run took (deadlock reports, issue 9).
 #   -DRCK=rck -DBACKEND=b -DPROG=program -DARGS=a,b
 #   -DEXPECT=ok|fail [-DMATCH_<k>=regex ...] [-DMAX_SECONDS=s]
-#   [-DENV_<k>=NAME=VALUE ...]
+#   [-DENV_<k>=NAME=VALUE ...] [-DTIMEOUT=s (rck run --timeout)]
 foreach(k RANGE 1 4)
   if(DEFINED ENV_${k})
     string(FIND "${ENV_${k}}" "=" eq)
@@ -14,8 +14,13 @@ foreach(k RANGE 1 4)
 endforeach()
 set(ENV{RCK_SIM_REPORT} none)
 string(REPLACE "," ";" args "${ARGS}")
+set(opts)
+if(DEFINED TIMEOUT)
+  set(opts --timeout ${TIMEOUT})
+endif()
 string(TIMESTAMP t0 "%s")
-execute_process(COMMAND ${RCK} run -n 2 --backend ${BACKEND} ${PROG} ${args}
+execute_process(COMMAND ${RCK} run -n 2 --backend ${BACKEND} ${opts} ${PROG}
+  ${args}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(TIMESTAMP t1 "%s")
 set(all "${out}${err}")

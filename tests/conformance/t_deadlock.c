@@ -8,6 +8,10 @@
  *   conf_deadlock compute S   UE 0 computes for S seconds (no HAL call)
  *                             while UE 1 waits in RCCE_recv for it, then
  *                             sends: not a deadlock, the run must succeed.
+ *   conf_deadlock spin S      the same, but UE 0 spins on a shared-DRAM
+ *                             word with plain loads (that nobody writes)
+ *                             for S seconds: on sim the watchdog names it
+ *                             in a report; the run still succeeds.
  *
  * Registered through check_deadlock.cmake, which checks the exit status,
  * the report and the time the run took.
@@ -41,16 +45,29 @@ int main(int argc, char **argv)
                 rc, conf_code_name(rc));
         return 1;
     }
-    CHECKF(strcmp(argv[1], "compute") == 0 && argc > 2,
-           "usage: conf_deadlock recv | compute SECONDS");
+    CHECKF((strcmp(argv[1], "compute") == 0 || strcmp(argv[1], "spin") == 0) &&
+               argc > 2,
+           "usage: conf_deadlock recv | compute SECONDS | spin SECONDS");
     if (me == 0) {
         double secs = atof(argv[2]), t0 = host_now();
         volatile unsigned long x = 0;
+        volatile int *word = NULL;
 
-        conf_phase("computing for %g s", secs);
-        while (host_now() - t0 < secs)
+        if (strcmp(argv[1], "spin") == 0) {
+            word = (volatile int *)RCCE_shmalloc(64);
+            CHECK(word != NULL);
+            *word = 0;
+        }
+        conf_phase("%s for %g s", word ? "spinning" : "computing", secs);
+        while (host_now() - t0 < secs) {
+            if (word != NULL) {
+                if (*word != 0)
+                    break;
+                continue;
+            }
             for (int i = 0; i < 100000; i++)
                 x += (unsigned long)i;
+        }
         CHECK_OK(RCCE_send(buf, sizeof(buf), 1));
     } else {
         conf_phase("waiting for UE 0");
