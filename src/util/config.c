@@ -28,6 +28,9 @@ static const rck_config_entry_t config_table[] = {
     {"WAIT_TIMEOUT", "0", RCK_CONFIG_INT,
      "seconds a single RCCE wait may block before the core reports a "
      "probable deadlock and fails (0 = wait forever)"},
+    {"DEADLOCK_S", "3", RCK_CONFIG_INT,
+     "native: seconds every running core may wait with nothing changing "
+     "before the run is reported as deadlocked and stopped (0 = off)"},
     {"KILL_GRACE_MS", "500", RCK_CONFIG_INT,
      "launcher: milliseconds between SIGTERM and SIGKILL when a run is "
      "torn down"},

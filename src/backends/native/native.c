@@ -15,6 +15,24 @@
  *   its own doorbell; waits that span several MPBs, shared DRAM or TAS
  *   registers of other cores sleep on the segment-wide doorbell, which
  *   writers ring only while someone sleeps on it.
+ *
+ * Deadlock detection (RCK_DEADLOCK_S seconds, 0 = off). A core asleep in
+ * a wait without a deadline publishes it (seqlock dl_pub: the conditions,
+ * up to NATIVE_DL_CONDS of them, the bell and its value) and sleeps with a
+ * timeout, so that it looks at the others now and then. Every core counts
+ * what it does that can wake another (MPB and shared-DRAM writes, TAS
+ * releases, interrupts, atomic counters) and every wait it leaves
+ * satisfied, in its own progress word. The run is deadlocked when every
+ * UE's core has ended or is asleep so published, with its bell unrung,
+ * none of its published conditions true and no interrupt pending for it,
+ * and the sum of the progress words has not moved for RCK_DEADLOCK_S
+ * seconds (one observer's view; each sleeping core observes). A woken core
+ * that has not run yet has a rung bell; a slow host only delays reports.
+ * The observer that decides prints the report (the sim's format), sets
+ * hdr->deadlock and wakes everyone: every wait then fails with
+ * RCK_ERR_DEADLOCK, and the core ends with NATIVE_EXIT_DEADLOCK (at its
+ * next wait, or at exit) so the run fails even if the program ignores
+ * the error.
  */
 #include "native.h"
 #include "seg.h"
@@ -55,6 +73,9 @@
 #define NATIVE_MAX_COUNTERS 4096
 #define NATIVE_CTX_LEN 40
 #define NATIVE_GIC_WORDS (RCK_CHIP_MAX_CORES / 64)
+#define NATIVE_DL_CONDS 8
+/* Exit status of a core of a run stopped by a deadlock report. */
+#define NATIVE_EXIT_DEADLOCK 3
 
 enum { CORE_IDLE = 0, CORE_RUNNING = 1, CORE_DONE = 2, CORE_FAILED = 3 };
 
@@ -69,7 +90,19 @@ typedef struct {
     _Atomic int32_t ctx_peer;
     char ctx[NATIVE_CTX_LEN];
     _Atomic uint64_t gic_pending[NATIVE_GIC_WORDS];
-    _Atomic uint32_t lut[256];
+    /* deadlock detection: the published sleep (seqlock dl_pub, odd while
+     * it is written) */
+    _Atomic uint32_t dl_pub;
+    _Atomic uint32_t dl_blocked;   /* asleep in a wait without deadline */
+    _Atomic uint32_t dl_any_bell;  /* on the segment-wide doorbell */
+    _Atomic uint32_t dl_bell_seq;  /* the bell's value before the sleep */
+    _Atomic uint32_t dl_irq;       /* an interrupt ends the wait */
+    _Atomic uint32_t dl_nconds;
+    _Atomic uint64_t dl_since_ns;  /* wait start, from the job's t0 */
+    rck_hal_cond_t dl_conds[NATIVE_DL_CONDS];
+    /* what this core did that may wake others (written by it only) */
+    _Alignas(64) _Atomic uint64_t progress;
+    _Alignas(64) _Atomic uint32_t lut[256];
 } __attribute__((aligned(64))) core_state_t;
 
 typedef struct {
@@ -85,6 +118,8 @@ typedef struct {
     _Atomic uint32_t any_waiters;
     _Atomic int32_t failed_core; /* -1 while every core is healthy */
     _Atomic int32_t sleepers;    /* cores asleep in futex_wait */
+    _Atomic int32_t deadlock;    /* 1 once a deadlock was reported */
+    _Atomic uint64_t progress;   /* job events (a core ended) */
 } seg_hdr_t;
 
 struct rck_job {
@@ -106,11 +141,27 @@ typedef struct {
     int in_handler;
     const char *ctx_call;
     int ctx_peer;
+    _Atomic uint64_t *progress; /* this core's progress word */
+    int64_t dl_ns;             /* RCK_DEADLOCK_S in ns, 0 = off */
+    int dl_seen;               /* observing a state where all are blocked */
+    uint64_t dl_sum, dl_since, dl_next;
+    int dl_failed;             /* a wait of this core failed by deadlock */
 } native_t;
 
 static inline native_t *nat(rck_hal_t *hal)
 {
     return (native_t *)hal->backend;
+}
+
+/* Something that may wake another core happened (only this core writes
+ * its progress word: no read-modify-write across cores). */
+static inline void progress_bump(native_t *n)
+{
+    atomic_store_explicit(n->progress,
+                          atomic_load_explicit(n->progress,
+                                               memory_order_relaxed) +
+                              1,
+                          memory_order_relaxed);
 }
 
 static uint64_t now_ns(void)
@@ -295,6 +346,7 @@ static void native_job_core_exited(rck_job_t *job, int ue, int failed)
         return;
     core = h->ue_core[ue];
     atomic_store(&cs[core].state, failed ? CORE_FAILED : CORE_DONE);
+    atomic_fetch_add(&h->progress, 1);
     if (failed) {
         int32_t none = -1;
         atomic_compare_exchange_strong(&h->failed_core, &none, core);
@@ -312,6 +364,18 @@ static void native_job_destroy(rck_job_t *job)
 }
 
 /* ---- attach ---- */
+
+static int dl_exit_armed, dl_atexit_set;
+
+/* A core whose wait failed by deadlock ends with NATIVE_EXIT_DEADLOCK even
+ * if the program returns 0. */
+static void dl_atexit(void)
+{
+    if (dl_exit_armed) {
+        fflush(NULL);
+        _exit(NATIVE_EXIT_DEADLOCK);
+    }
+}
 
 /* RCK_SPIN_NS: a number fixes the budget; "auto" (-1 here) decides at
  * each wait from how many cores are awake. */
@@ -416,6 +480,13 @@ static rck_status_t native_attach(rck_hal_t *hal)
     n->spin_ns = spin_budget(hal->nues);
     n->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
     n->yield_ns = rck_config_get_int("YIELD_NS");
+    n->progress = &n->cores[hal->core].progress;
+    {
+        long dl = rck_config_get_int("DEADLOCK_S");
+        n->dl_ns = dl > 0 ? (int64_t)dl * 1000000000 : 0;
+    }
+    if (!dl_atexit_set && atexit(dl_atexit) == 0)
+        dl_atexit_set = 1;
     atomic_store(&n->cores[hal->core].pid, (int32_t)getpid());
     atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
     snprintf(tag, sizeof(tag), "core %d", hal->core);
@@ -451,6 +522,7 @@ static inline unsigned char *mpb_at(native_t *n, int core, uint32_t off)
 
 static inline void ring(native_t *n, int core)
 {
+    progress_bump(n);
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&n->cores[core].waiters, memory_order_relaxed)) {
         atomic_fetch_add(&n->cores[core].doorbell, 1);
@@ -580,6 +652,7 @@ static rck_status_t native_irq_raise(rck_hal_t *hal, int core,
     }
     /* Interrupts always ring: the target may sleep on its own doorbell
      * without having registered as a waiter for data. */
+    progress_bump(n);
     atomic_fetch_add(&t->doorbell, 1);
     futex_wake(&t->doorbell);
     if (atomic_load(&n->hdr->any_waiters)) {
@@ -685,6 +758,190 @@ static void native_publish_context(rck_hal_t *hal)
     atomic_store_explicit(&cs->ctx_peer, n->ctx_peer, memory_order_relaxed);
 }
 
+/* ---- deadlock detection (see the top) ---- */
+
+/* Publish the sleep this core is about to take (before every futex wait
+ * of a wait without deadline). */
+static void dl_publish(native_t *n, int core, const rck_hal_cond_t *conds,
+                       int nc, int irq, int any_bell, uint32_t seq,
+                       uint64_t start)
+{
+    core_state_t *cs = &n->cores[core];
+    uint32_t g = atomic_load_explicit(&cs->dl_pub, memory_order_relaxed);
+
+    atomic_store_explicit(&cs->dl_pub, g + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    for (int i = 0; i < nc && i < NATIVE_DL_CONDS; i++)
+        cs->dl_conds[i] = conds[i];
+    atomic_store_explicit(&cs->dl_nconds, (uint32_t)nc, memory_order_relaxed);
+    atomic_store_explicit(&cs->dl_irq, (uint32_t)irq, memory_order_relaxed);
+    atomic_store_explicit(&cs->dl_any_bell, (uint32_t)any_bell,
+                          memory_order_relaxed);
+    atomic_store_explicit(&cs->dl_bell_seq, seq, memory_order_relaxed);
+    atomic_store_explicit(&cs->dl_since_ns, start - n->hdr->t0_ns,
+                          memory_order_relaxed);
+    atomic_store_explicit(&cs->dl_blocked, 1, memory_order_relaxed);
+    atomic_store_explicit(&cs->dl_pub, g + 2, memory_order_release);
+}
+
+static void dl_unpublish(native_t *n, int core)
+{
+    core_state_t *cs = &n->cores[core];
+    uint32_t g = atomic_load_explicit(&cs->dl_pub, memory_order_relaxed);
+
+    if (!atomic_load_explicit(&cs->dl_blocked, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&cs->dl_pub, g + 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&cs->dl_blocked, 0, memory_order_relaxed);
+    atomic_store_explicit(&cs->dl_pub, g + 2, memory_order_release);
+}
+
+/* Is core @p c stuck: asleep in a published wait without deadline, its
+ * bell unrung, no published condition true, no interrupt pending for it?
+ * @p copy receives the published conditions (for the report). */
+static int dl_stuck(native_t *n, int c, rck_hal_cond_t *copy, int *nc,
+                    int *irq, uint64_t *since)
+{
+    core_state_t *cs = &n->cores[c];
+    uint32_t g1 = atomic_load_explicit(&cs->dl_pub, memory_order_acquire);
+    _Atomic uint32_t *bell;
+    int k;
+
+    if ((g1 & 1) ||
+        !atomic_load_explicit(&cs->dl_blocked, memory_order_relaxed))
+        return 0;
+    *nc = (int)atomic_load_explicit(&cs->dl_nconds, memory_order_relaxed);
+    *irq = (int)atomic_load_explicit(&cs->dl_irq, memory_order_relaxed);
+    *since = atomic_load_explicit(&cs->dl_since_ns, memory_order_relaxed);
+    bell = atomic_load_explicit(&cs->dl_any_bell, memory_order_relaxed)
+               ? &n->hdr->any_doorbell
+               : &cs->doorbell;
+    k = *nc < NATIVE_DL_CONDS ? *nc : NATIVE_DL_CONDS;
+    for (int i = 0; i < k; i++)
+        copy[i] = cs->dl_conds[i];
+    if (atomic_load(bell) !=
+        atomic_load_explicit(&cs->dl_bell_seq, memory_order_relaxed))
+        return 0;
+    atomic_thread_fence(memory_order_acquire);
+    if (atomic_load_explicit(&cs->dl_pub, memory_order_relaxed) != g1)
+        return 0;
+    if (conds_check(n, copy, k) >= 0)
+        return 0;
+    if (*irq && irq_any_pending(n, c))
+        return 0;
+    return 1;
+}
+
+static const char *dl_space(rck_space_t sp)
+{
+    switch (sp) {
+    case RCK_SPACE_MPB: return "MPB word";
+    case RCK_SPACE_SHM: return "shared DRAM word";
+    case RCK_SPACE_TAS: return "TAS register";
+    }
+    return "?";
+}
+
+/* The sim's deadlock report (sim_report.c), in host time. */
+static void dl_report(native_t *n, rck_hal_t *hal, uint64_t quiet_ns)
+{
+    seg_hdr_t *h = n->hdr;
+
+    rck_error("native: deadlock after %.1f s: every core still running "
+              "waits and nothing has changed for %.1f s",
+              (double)(now_ns() - h->t0_ns) * 1e-9, (double)quiet_ns * 1e-9);
+    for (uint32_t ue = 0; ue < h->nues; ue++) {
+        int c = h->ue_core[ue], nc = 0, irq = 0;
+        core_state_t *cs = &n->cores[c];
+        uint32_t st = atomic_load(&cs->state);
+        rck_hal_cond_t cond[NATIVE_DL_CONDS];
+        char ctx[NATIVE_CTX_LEN + 32] = "", what[160];
+        uint64_t since = 0;
+
+        if (st == CORE_DONE || st == CORE_FAILED) {
+            rck_error("  core %d (UE %u) has %s", c, ue,
+                      st == CORE_DONE ? "exited" : "failed");
+            continue;
+        }
+        if (!dl_stuck(n, c, cond, &nc, &irq, &since))
+            continue;
+        if (cs->ctx[0])
+            snprintf(ctx, sizeof(ctx), " in %.*s (peer %d)", NATIVE_CTX_LEN,
+                     cs->ctx, (int)atomic_load(&cs->ctx_peer));
+        if (nc == 0) {
+            snprintf(what, sizeof(what), "nothing but an interrupt");
+        } else {
+            const rck_hal_cond_t *w = &cond[0];
+            char where[64], mask[32] = "";
+            uint32_t now = atomic_load(word_at(n, w->space, w->core,
+                                               w->offset));
+            if (w->space == RCK_SPACE_SHM)
+                snprintf(where, sizeof(where), "%s at offset 0x%x",
+                         dl_space(w->space), w->offset);
+            else if (w->space == RCK_SPACE_TAS)
+                snprintf(where, sizeof(where), "%s of core %d",
+                         dl_space(w->space), w->core);
+            else
+                snprintf(where, sizeof(where), "%s of core %d at 0x%x",
+                         dl_space(w->space), w->core, w->offset);
+            if (w->mask != 0xffffffffu)
+                snprintf(mask, sizeof(mask), " & 0x%x", w->mask);
+            snprintf(what, sizeof(what), "%s%s %s 0x%x (now 0x%x)", where,
+                     mask, w->op == RCK_COND_EQ ? "==" : "!=", w->value, now);
+        }
+        rck_error("  core %d (UE %u)%s, waiting since %.3f s for %s%s%s", c,
+                  ue, ctx, (double)since * 1e-9, what,
+                  nc > 1 ? " or another of its words" : "",
+                  irq && nc > 0 ? " or an interrupt" : "");
+    }
+    (void)hal;
+}
+
+/* Called by a sleeping core now and then: is the whole run stuck? On a
+ * decision, report, stop every wait and @return 1. */
+static int dl_look(native_t *n, rck_hal_t *hal, uint64_t now)
+{
+    seg_hdr_t *h = n->hdr;
+    uint64_t sum = atomic_load(&h->progress);
+    int live = 0;
+
+    for (uint32_t ue = 0; ue < h->nues; ue++) {
+        int c = h->ue_core[ue], nc, irq;
+        uint32_t st = atomic_load(&n->cores[c].state);
+        rck_hal_cond_t cond[NATIVE_DL_CONDS];
+        uint64_t since;
+
+        sum += atomic_load_explicit(&n->cores[c].progress,
+                                    memory_order_relaxed);
+        if (st == CORE_DONE || st == CORE_FAILED)
+            continue;
+        live++;
+        if (st != CORE_RUNNING || !dl_stuck(n, c, cond, &nc, &irq, &since)) {
+            n->dl_seen = 0;
+            return 0;
+        }
+    }
+    if (live == 0)
+        return 0;
+    if (!n->dl_seen || sum != n->dl_sum) {
+        n->dl_seen = 1;
+        n->dl_sum = sum;
+        n->dl_since = now;
+        return 0;
+    }
+    if ((int64_t)(now - n->dl_since) < n->dl_ns)
+        return 0;
+    {
+        int32_t none = 0;
+        if (!atomic_compare_exchange_strong(&h->deadlock, &none, 1))
+            return 1;
+    }
+    dl_report(n, hal, now - n->dl_since);
+    wake_everyone(h);
+    return 1;
+}
+
 static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                                 int nc, unsigned flags, int64_t timeout_ns,
                                 int *which)
@@ -695,6 +952,8 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     int want_irq = (flags & RCK_WAIT_IRQ) != 0;
     int shm = wait_has_shm(conds, nc);
     int i;
+
+    int blocked = 0;
 
     wait_doorbell(n, conds, nc, hal->core, &bell, &waiters);
     start = now_ns();
@@ -715,17 +974,38 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         i = conds_check(n, conds, nc);
         if (i >= 0) {
             *which = i;
+            if (blocked)
+                dl_unpublish(n, hal->core);
+            progress_bump(n);
             return RCK_OK;
         }
         if (atomic_load_explicit(&n->hdr->failed_core, memory_order_relaxed) >=
             0) {
+            if (blocked)
+                dl_unpublish(n, hal->core);
             rck_error("core %d failed; abandoning the wait",
                       (int)atomic_load(&n->hdr->failed_core));
             return RCK_ERR_PEER_DEAD;
         }
+        if (atomic_load_explicit(&n->hdr->deadlock, memory_order_relaxed)) {
+            if (blocked)
+                dl_unpublish(n, hal->core);
+            if (n->dl_failed) {
+                /* the program went on waiting after a failed wait */
+                fflush(NULL);
+                _exit(NATIVE_EXIT_DEADLOCK);
+            }
+            n->dl_failed = 1;
+            dl_exit_armed = 1;
+            rck_error("deadlock reported; abandoning the wait");
+            return RCK_ERR_DEADLOCK;
+        }
         t = now_ns();
-        if (t >= deadline)
+        if (t >= deadline) {
+            if (blocked)
+                dl_unpublish(n, hal->core);
             return RCK_ERR_TIMEDOUT;
+        }
         int64_t spin = spin_now(n, hal->nues);
         if ((int64_t)(t - start) < spin) {
             /* Spin on the words themselves; look at the clock, interrupts
@@ -737,6 +1017,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                 i = conds_check(n, conds, nc);
                 if (i >= 0) {
                     *which = i;
+                    progress_bump(n);
                     return RCK_OK;
                 }
             }
@@ -760,11 +1041,28 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             if (shm && (ns < 0 || ns > 200000))
                 ns = 200000;
             native_publish_context(hal);
+            if (n->dl_ns > 0 && deadline == UINT64_MAX) {
+                /* look at the others now and then (see the top) */
+                int64_t look = n->dl_ns / 6 < 500000000 ? n->dl_ns / 6
+                                                        : 500000000;
+                dl_publish(n, hal->core, conds, nc, irq_matters,
+                           bell == &n->hdr->any_doorbell, seq, start);
+                blocked = 1;
+                if (ns < 0 || ns > look)
+                    ns = look;
+            }
             atomic_fetch_add(&n->hdr->sleepers, 1);
             futex_wait(bell, seq, ns);
             atomic_fetch_sub(&n->hdr->sleepers, 1);
         }
         atomic_fetch_sub(waiters, 1);
+        if (blocked) {
+            uint64_t now = now_ns();
+            if (now >= n->dl_next) {
+                n->dl_next = now + (uint64_t)(n->dl_ns / 6);
+                dl_look(n, hal, now);
+            }
+        }
     }
 }
 
@@ -779,6 +1077,7 @@ static rck_status_t native_gtsc_read(rck_hal_t *hal, uint64_t *ticks)
 
 static rck_status_t native_atomic_inc(rck_hal_t *hal, int ctr, int32_t *old)
 {
+    progress_bump(nat(hal));
     *old = atomic_fetch_add(&nat(hal)->counters[ctr], 1);
     return RCK_OK;
 }
@@ -791,6 +1090,7 @@ static rck_status_t native_atomic_read(rck_hal_t *hal, int ctr, int32_t *value)
 
 static rck_status_t native_atomic_write(rck_hal_t *hal, int ctr, int32_t value)
 {
+    progress_bump(nat(hal));
     atomic_store(&nat(hal)->counters[ctr], value);
     return RCK_OK;
 }
@@ -828,6 +1128,7 @@ static rck_status_t native_shm_flush(rck_hal_t *hal)
 {
     native_t *n = nat(hal);
 
+    progress_bump(n);
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load(&n->hdr->any_waiters)) {
         atomic_fetch_add(&n->hdr->any_doorbell, 1);

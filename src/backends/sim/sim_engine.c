@@ -332,6 +332,8 @@ static void steal(sim_hdr_t *h, int k)
     pass_on(h, NULL);
 }
 
+static void watchdog_spinner(sim_hdr_t *h);
+
 /* A core that waits for the token looks now and then whether the holder
  * is stuck outside the HAL (a program spinning on memory). */
 static void watchdog(sim_t *s)
@@ -341,6 +343,8 @@ static void watchdog(sim_t *s)
     sim_ue_t *u;
     uint64_t since, now, seq, key, prev;
 
+    if (h->watchdog_s > 0 && k == -1)
+        watchdog_spinner(h);
     if (h->watchdog_s <= 0 || k < 0 || k >= (int)h->nues)
         return;
     u = sim_ue(h, k);
@@ -373,6 +377,40 @@ static void watchdog(sim_t *s)
              "rck_hal_wait. The others go on without it, out of order: "
              "this run is no longer deterministic",
              h->ue_core[k], k, (double)(now - since) * 1e-9);
+}
+
+/* After a steal, nobody may hold the token: if the core set free still
+ * runs outside the HAL and every other core waits, nothing will ever run
+ * again unless it is only computing. Name it in a report, once per
+ * steal (the top bit of watchdog_warned marks the report). */
+static void watchdog_spinner(sim_hdr_t *h)
+{
+    int k = -1;
+    uint64_t seq, key, prev, now;
+    sim_ue_t *u;
+
+    for (int i = 0; i < (int)h->nues; i++) {
+        uint32_t st = atomic_load(sim_state(h, i));
+        if (st == UE_FREE && k < 0)
+            k = i;
+        else if (st != UE_PARK && st != UE_DONE)
+            return;
+    }
+    if (k < 0)
+        return;
+    u = sim_ue(h, k);
+    if (atomic_load(&u->in_hal))
+        return;
+    seq = atomic_load(&u->hal_seq);
+    key = ((seq + 1) << 11) | (uint64_t)k;
+    prev = atomic_load(&h->watchdog_warned);
+    if (prev != key ||
+        !atomic_compare_exchange_strong(&h->watchdog_warned, &prev,
+                                        key | (1ull << 63)))
+        return;
+    now = sim_host_ns();
+    sim_report_spinner(h, k,
+                       (double)(now - atomic_load(&u->wd_since)) * 1e-9);
 }
 
 static inline void cpu_relax(void)

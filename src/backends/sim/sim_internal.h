@@ -609,6 +609,9 @@ void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
 void sim_trace_call(sim_t *s, const char *call, int peer);
 /** Print what every parked core waits for (deadlock). */
 void sim_report_deadlock(sim_hdr_t *h);
+/** The watchdog took the token from UE @p k (outside the HAL for @p secs
+ *  seconds) and every other core waits: name it and the waits. */
+void sim_report_spinner(sim_hdr_t *h, int k, double secs);
 
 /* segment accessors */
 static inline sim_ue_t *sim_hdr_ues(sim_hdr_t *h)

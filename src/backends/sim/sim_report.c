@@ -104,6 +104,44 @@ void sim_report_deadlock(sim_hdr_t *h)
     }
 }
 
+void sim_report_spinner(sim_hdr_t *h, int k, double secs)
+{
+    sim_ue_t *u = sim_hdr_ues(h);
+
+    rck_error("sim: core %d (UE %d) has run for %.0f s outside the HAL and "
+              "every other core waits: unless it is computing, this is a "
+              "deadlock (it spins on memory that no waiting core will "
+              "write)",
+              h->ue_core[k], k, secs);
+    rck_error("  core %d (UE %d) runs outside the HAL", h->ue_core[k], k);
+    for (uint32_t i = 0; i < h->nues; i++) {
+        uint32_t st = atomic_load(sim_state(h, (int)i));
+        char ctx[SIM_CTX_LEN + 32] = "", what[160];
+
+        if ((int)i == k)
+            continue;
+        if (st == UE_DONE) {
+            rck_error("  core %d (UE %u) has exited", h->ue_core[i], i);
+            continue;
+        }
+        if (st != UE_PARK)
+            continue;
+        if (u[i].ctx[0])
+            snprintf(ctx, sizeof(ctx), " in %s (peer %d)", u[i].ctx,
+                     u[i].ctx_peer);
+        if (u[i].nconds == 0)
+            snprintf(what, sizeof(what), "nothing but an interrupt");
+        else
+            cond_text(h, &u[i].conds[0], what, sizeof(what));
+        rck_error("  core %d (UE %u)%s, waiting since cycle %llu for %s%s%s",
+                  h->ue_core[i], i, ctx, cycles_of(u[i].wait_start), what,
+                  u[i].nconds > 1 ? " or another of its words" : "",
+                  (u[i].park_flags & PARK_IRQ) && u[i].nconds > 0
+                      ? " or an interrupt"
+                      : "");
+    }
+}
+
 static void json_deadlock(FILE *fp, sim_hdr_t *h)
 {
     sim_ue_t *u = sim_hdr_ues(h);

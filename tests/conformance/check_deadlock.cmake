@@ -1,0 +1,42 @@
+# Run conf_deadlock under `rck run` and check the exit status, the output
+# and how long the run took (deadlock reports, issue 9).
+#   -DRCK=rck -DBACKEND=b -DPROG=program -DARGS=a,b
+#   -DEXPECT=ok|fail [-DMATCH_<k>=regex ...] [-DMAX_SECONDS=s]
+#   [-DENV_<k>=NAME=VALUE ...] [-DTIMEOUT=s (rck run --timeout)]
+foreach(k RANGE 1 4)
+  if(DEFINED ENV_${k})
+    string(FIND "${ENV_${k}}" "=" eq)
+    string(SUBSTRING "${ENV_${k}}" 0 ${eq} name)
+    math(EXPR vpos "${eq} + 1")
+    string(SUBSTRING "${ENV_${k}}" ${vpos} -1 value)
+    set(ENV{${name}} "${value}")
+  endif()
+endforeach()
+set(ENV{RCK_SIM_REPORT} none)
+string(REPLACE "," ";" args "${ARGS}")
+set(opts)
+if(DEFINED TIMEOUT)
+  set(opts --timeout ${TIMEOUT})
+endif()
+string(TIMESTAMP t0 "%s")
+execute_process(COMMAND ${RCK} run -n 2 --backend ${BACKEND} ${opts} ${PROG}
+  ${args}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(TIMESTAMP t1 "%s")
+set(all "${out}${err}")
+message("${all}")
+if(EXPECT STREQUAL "ok" AND NOT rc EQUAL 0)
+  message(FATAL_ERROR "expected success, rck exited with ${rc}")
+endif()
+if(EXPECT STREQUAL "fail" AND rc EQUAL 0)
+  message(FATAL_ERROR "expected a failure, rck exited with 0")
+endif()
+math(EXPR took "${t1} - ${t0}")
+if(DEFINED MAX_SECONDS AND took GREATER MAX_SECONDS)
+  message(FATAL_ERROR "the run took ${took} s (at most ${MAX_SECONDS})")
+endif()
+foreach(k RANGE 1 6)
+  if(DEFINED MATCH_${k} AND NOT all MATCHES "${MATCH_${k}}")
+    message(FATAL_ERROR "output does not match '${MATCH_${k}}'")
+  endif()
+endforeach()
