@@ -43,7 +43,7 @@
 /* After the run's own --timeout, how long before we kill it ourselves. */
 #define EXPLORE_BACKSTOP_S 10.0
 /* Lines of a failing run's output shown with its verdict. */
-#define EXPLORE_TAIL_LINES 4
+#define EXPLORE_TAIL_LINES 8
 #define EXPLORE_MAX_ARGS 64
 
 typedef struct {
@@ -377,8 +377,10 @@ static void put_word(FILE *fp, const char *w)
     fputc('\'', fp);
 }
 
-static void print_replay(const explore_t *x, unsigned long long seed)
+static void print_replay(const explore_t *x, const explore_run_t *r)
 {
+    unsigned long long seed = r->seed;
+
     printf("  reproduce: ");
     put_word(stdout, x->self);
     printf(" run --backend sim --schedule %llu", seed);
@@ -387,6 +389,11 @@ static void print_replay(const explore_t *x, unsigned long long seed)
     for (int k = 0; k < x->nrunopt; k++) {
         putchar(' ');
         put_word(stdout, x->runopt[k]);
+    }
+    if (r->killed || (WIFEXITED(r->status) &&
+                      WEXITSTATUS(r->status) == RCK_EXIT_TIMEOUT)) {
+        printf(" --timeout ");
+        put_word(stdout, x->timeout_text);
     }
     if (x->prog[0][0] == '-')
         printf(" --");
@@ -508,18 +515,11 @@ static void judge(const explore_t *x, explore_run_t *r)
         if (strstr(rep, "\"ended\": \"deadlock\"") != NULL)
             cat_reason(r->reason, sizeof(r->reason),
                        "the model found a deadlock");
-        while ((p = strstr(p, "{\"ue\": ")) != NULL) {
-            unsigned ue;
-            int core;
-            char end[16];
-
-            if (sscanf(p, "{\"ue\": %u, \"core\": %d, \"end\": \"%15[a-z]\"",
-                       &ue, &core, end) == 3 &&
-                !strcmp(end, "failed"))
-                cat_reason(r->reason, sizeof(r->reason),
-                           "UE %u (core %d) failed", ue, core);
-            p++;
-        }
+        if (strstr(rep, "\"ended\": \"peer_died\"") != NULL &&
+            !r->killed && code != RCK_EXIT_TIMEOUT &&
+            !WIFSIGNALED(r->status) && !(code > 128 && code < 128 + 65))
+            cat_reason(r->reason, sizeof(r->reason), "a core died");
+        (void)p;
         free(rep);
     } else if (!r->killed && code == 0) {
         cat_reason(r->reason, sizeof(r->reason), "no sim report written");
@@ -678,7 +678,7 @@ static int explore_runs(explore_t *x, explore_run_t *runs)
         printf("seed %llu: FAILED: %s\n", r->seed, r->reason);
         snprintf(out, sizeof(out), "%s/out-%llu.txt", x->dir, r->seed);
         print_tail(out, EXPLORE_TAIL_LINES);
-        print_replay(x, r->seed);
+        print_replay(x, r);
     }
     printf("%llu runs, %llu failed\n", x->runs, nfail);
     fflush(stdout);

@@ -4,19 +4,23 @@
  *
  * Seed 0 is the model's own order: nothing here changes a run. Any other
  * seed perturbs the timing, as the chip itself could have, and so the
- * order of events on shared state:
+ * order of events on shared state. First every core draws a *profile*
+ * from the seed (as PCT gives every thread a random priority, so that
+ * different seeds try different relative speeds of the cores, not only
+ * noise around one); then:
  *
  *  - every HAL call of a core first adds a little extra compute: a
  *    fraction of a cycle (which breaks ties in virtual time: which of two
  *    cores that would act in the same cycle goes first is then decided by
- *    the seed, not by the UE id), up to SIM_SCHED_SMALL cycles, and now
- *    and then (1 in SIM_SCHED_STALL_ONE_IN) a stall of up to
- *    SIM_SCHED_STALL cycles, as an interrupt or another task on the
- *    core's Linux would take;
+ *    the seed, not by the UE id), up to the profile's bound (16, 128, 1024
+ *    or 8192 cycles), and for 1 call in 4, 16, 64 or 256 (the profile's
+ *    stall rate) a stall of up to SIM_SCHED_STALL cycles, as an interrupt
+ *    or another task on the core's Linux would take;
  *  - a parked core that a write (or an interrupt) wakes notices it up to
- *    SIM_SCHED_WAKE cycles later, now and then (1 in
- *    SIM_SCHED_WAKE_LONG_ONE_IN) up to SIM_SCHED_WAKE_LONG cycles: its
- *    poll came later, or the line took longer through a loaded mesh.
+ *    the profile's bound later (128, 512, 2048 or 8192 cycles), and now
+ *    and then (1 in SIM_SCHED_WAKE_LONG_ONE_IN) up to SIM_SCHED_WAKE_LONG
+ *    cycles: its poll came later, or the line took longer through a
+ *    loaded mesh.
  *
  * All of it only ever delays, so invariant 3 (event times never run
  * backwards) holds, and a write is never seen before it was made.
@@ -33,14 +37,11 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#define SIM_SCHED_SMALL 64u             /* cycles, every HAL call */
 #define SIM_SCHED_STALL 50000u          /* cycles, a stall */
-#define SIM_SCHED_STALL_ONE_IN 64u
-#define SIM_SCHED_WAKE 512u             /* cycles, every wake-up */
-#define SIM_SCHED_WAKE_LONG 20000u
+#define SIM_SCHED_WAKE_LONG 20000u      /* cycles, a late wake-up */
 #define SIM_SCHED_WAKE_LONG_ONE_IN 8u
 
-enum { SALT_COMPUTE = 1, SALT_WAKE = 2 };
+enum { SALT_COMPUTE = 1, SALT_WAKE = 2, SALT_PROFILE = 3 };
 
 static uint64_t splitmix64(uint64_t x)
 {
@@ -81,22 +82,34 @@ rck_status_t sim_sched_configure(sim_hdr_t *h)
     return RCK_OK;
 }
 
+/* The profile of UE @p ue: 2 bits each for the compute bound, the stall
+ * rate and the wake-up bound. */
+static uint64_t profile(const sim_hdr_t *h, int ue)
+{
+    return draw(h->sched_seed, SALT_PROFILE, ue, 0);
+}
+
 uint64_t sim_sched_compute_ticks(const sim_hdr_t *h, int ue, uint64_t n)
 {
+    uint64_t p = profile(h, ue);
+    uint64_t bound = 16ull << (3 * (p & 3));
+    uint64_t one_in = 4ull << (2 * ((p >> 2) & 3));
     uint64_t r = draw(h->sched_seed, SALT_COMPUTE, ue, n);
     uint64_t frac = r & (SIM_TICKS - 1);
-    uint64_t cyc = (r >> 16) % SIM_SCHED_SMALL;
+    uint64_t cyc = (r >> 16) % bound;
 
-    if ((r >> 32) % SIM_SCHED_STALL_ONE_IN == 0)
+    if ((r >> 32) % one_in == 0)
         cyc += (r >> 40) % SIM_SCHED_STALL;
     return cyc * SIM_TICKS + frac;
 }
 
 uint64_t sim_sched_wake_ticks(const sim_hdr_t *h, int ue, uint64_t n)
 {
+    uint64_t p = profile(h, ue);
+    uint64_t bound = 128ull << (2 * ((p >> 4) & 3));
     uint64_t r = draw(h->sched_seed, SALT_WAKE, ue, n);
     uint64_t frac = r & (SIM_TICKS - 1);
-    uint64_t cyc = (r >> 16) % SIM_SCHED_WAKE;
+    uint64_t cyc = (r >> 16) % bound;
 
     if ((r >> 32) % SIM_SCHED_WAKE_LONG_ONE_IN == 0)
         cyc += (r >> 40) % SIM_SCHED_WAKE_LONG;
