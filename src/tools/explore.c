@@ -518,7 +518,7 @@ static void judge(const explore_t *x, explore_run_t *r)
         if (strstr(rep, "\"ended\": \"peer_died\"") != NULL &&
             !r->killed && code != RCK_EXIT_TIMEOUT &&
             !WIFSIGNALED(r->status) && !(code > 128 && code < 128 + 65))
-            cat_reason(r->reason, sizeof(r->reason), "a core died");
+            cat_reason(r->reason, sizeof(r->reason), "a core failed and the model aborted the run");
         (void)p;
         free(rep);
     } else if (!r->killed && code == 0) {
