@@ -220,7 +220,7 @@ static int parse(explore_t *x, int argc, char **argv)
             continue;
         }
         if ((m = opt_value(argc, argv, &i, "--runs", &v)) != 0) {
-            if (m < 0 || positive_count("--runs", v, 1000000, &x->runs) != 0)
+            if (m < 0 || positive_count("--runs", v, 100000, &x->runs) != 0)
                 return -1;
             continue;
         }
