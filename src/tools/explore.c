@@ -42,8 +42,10 @@
 #define EXPLORE_DEFAULT_TIMEOUT_S 60.0
 /* After the run's own --timeout, how long before we kill it ourselves. */
 #define EXPLORE_BACKSTOP_S 10.0
-/* Lines of a failing run's output shown with its verdict. */
-#define EXPLORE_TAIL_LINES 8
+/* Lines of a failing run's output shown with its verdict: the first and
+ * the last ones. */
+#define EXPLORE_HEAD_LINES 3
+#define EXPLORE_TAIL_LINES 6
 #define EXPLORE_MAX_ARGS 64
 
 typedef struct {
@@ -527,31 +529,31 @@ static void judge(const explore_t *x, explore_run_t *r)
     r->failed = r->reason[0] != '\0';
 }
 
-/* The last @p n lines of a run's output, indented. */
-static void print_tail(const char *path, int n)
+/* A run's output, indented: all of it up to EXPLORE_HEAD_LINES +
+ * EXPLORE_TAIL_LINES lines, else the first and the last lines (the first
+ * failure, and how the run ended). */
+static void print_output(const char *path)
 {
-    size_t len;
-    char *buf = slurp(path, &len);
-    size_t start;
-    int lines = 0;
+    char *buf = slurp(path, NULL);
+    char *line, *nl;
+    int n = 0, k = 0;
 
-    if (buf == NULL || len == 0) {
-        free(buf);
+    if (buf == NULL)
         return;
-    }
-    start = len;
-    if (start > 0 && buf[start - 1] == '\n')
-        start--;
-    while (start > 0) {
-        if (buf[start - 1] == '\n' && ++lines == n)
-            break;
-        start--;
-    }
-    for (char *line = buf + start, *nl; *line != '\0'; line = nl + 1) {
+    for (char *p = buf; *p != '\0'; p++)
+        n += *p == '\n';
+    if (*buf != '\0' && buf[strlen(buf) - 1] != '\n')
+        n++;
+    for (line = buf; *line != '\0'; line = nl + 1, k++) {
         nl = strchr(line, '\n');
         if (nl != NULL)
             *nl = '\0';
-        printf("    | %s\n", line);
+        if (n <= EXPLORE_HEAD_LINES + EXPLORE_TAIL_LINES ||
+            k < EXPLORE_HEAD_LINES || k >= n - EXPLORE_TAIL_LINES)
+            printf("    | %s\n", line);
+        else if (k == EXPLORE_HEAD_LINES)
+            printf("    | ... (%d lines)\n",
+                   n - EXPLORE_HEAD_LINES - EXPLORE_TAIL_LINES);
         if (nl == NULL)
             break;
     }
@@ -677,7 +679,7 @@ static int explore_runs(explore_t *x, explore_run_t *runs)
             continue;
         printf("seed %llu: FAILED: %s\n", r->seed, r->reason);
         snprintf(out, sizeof(out), "%s/out-%llu.txt", x->dir, r->seed);
-        print_tail(out, EXPLORE_TAIL_LINES);
+        print_output(out);
         print_replay(x, r);
     }
     printf("%llu runs, %llu failed\n", x->runs, nfail);
