@@ -1,5 +1,5 @@
 # The explore tests (tests/explore/CMakeLists.txt).
-#   -DRCK=rck -DMODE=finds|same_seed|seed0|bad|passes -DPROG=program
+#   -DRCK=rck -DMODE=finds|same_seed|seed0|bad|passes|timeout -DPROG=program
 #   [-DNUES=N] [-DARGS=a,b,c] [-DRUNS=K] [-DDIR=output dir] [-DMATCH=regex]
 set(args)
 if(DEFINED ARGS AND NOT ARGS STREQUAL "")
@@ -124,6 +124,35 @@ elseif(MODE STREQUAL "passes")
   if(NOT out MATCHES "\n?${RUNS} runs, 0 failed\n")
     message(FATAL_ERROR "no '${RUNS} runs, 0 failed' line")
   endif()
+elseif(MODE STREQUAL "timeout")
+  # Runs that hang are stopped at their timeout, reported as such with a
+  # replay command that carries the timeout, and leave no process behind.
+  set(marker "rck-explore-timeout-test-$ENV{USER}-${NUES}")
+  execute_process(COMMAND ${RCK} explore -n ${NUES} --runs 3 --jobs 3
+    --timeout 1 /bin/sh -c "sleep 60; : ${marker}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("explore: exit ${rc}\n${out}${err}")
+  if(NOT rc EQUAL 1 OR NOT out MATCHES "\n3 runs, 3 failed\n")
+    message(FATAL_ERROR "3 hanging runs are not 3 failures")
+  endif()
+  foreach(seed 1 2 3)
+    if(NOT out MATCHES "seed ${seed}: FAILED: timed out after 1 s\n")
+      message(FATAL_ERROR "seed ${seed} not reported as timed out")
+    endif()
+    if(NOT out MATCHES "--schedule ${seed} [^\n]*--timeout 1 /bin/sh")
+      message(FATAL_ERROR "the replay of seed ${seed} lacks --timeout 1")
+    endif()
+  endforeach()
+  file(GLOB procs LIST_DIRECTORIES true "/proc/[0-9]*")
+  foreach(p IN LISTS procs)
+    if(EXISTS "${p}/cmdline")
+      file(STRINGS "${p}/cmdline" cl) # the NUL-separated words
+      string(FIND "${cl}" "${marker}" at)
+      if(at GREATER -1)
+        message(FATAL_ERROR "a core outlived explore: ${p}")
+      endif()
+    endif()
+  endforeach()
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")
 endif()
