@@ -285,8 +285,16 @@ static int parse(explore_t *x, int argc, char **argv)
             if ((m = opt_value(argc, argv, &i, passed[k], &v)) != 0) {
                 if (m < 0 || push_runopt(x, passed[k], v) != 0)
                     return -1;
-                if (!strcmp(passed[k], "--compute"))
+                if (!strcmp(passed[k], "--compute")) {
                     x->have_compute = 1;
+                    if (strncmp(v, "none", 4) != 0 &&
+                        strncmp(v, "instructions", 12) != 0)
+                        fprintf(stderr,
+                                "rck explore: warning: --compute %s charges "
+                                "host time, which differs run after run: a "
+                                "failing seed may not fail again when "
+                                "replayed\n", v);
+                }
                 hit = 1;
                 break;
             }
