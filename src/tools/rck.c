@@ -3,12 +3,14 @@
  * under the name rccerun) a front end with the SCC launcher's syntax.
  *
  *   rck run -n N [options] [--] program [args...]
+ *   rck explore -n N [--runs K] [options] [--] program [args...]
  *   rck config --list | --dump [--chip FILE]
  *   rccerun -nue N [-f hostfile] [-clock GHz] program [args...]
  *
  * Everything wrong with the input is reported as one line on stderr and
  * exit status 2, before any core starts.
  */
+#include "explore.h"
 #include "launch.h"
 
 #include "rck/chip.h"
@@ -47,6 +49,8 @@ typedef struct {
     const char *compute;
     const char *report;
     const char *trace;
+    const char *schedule;
+    int dry_run;            /* check everything, start nothing */
     int prefix;             /* -1: not given */
     char **argv;            /* program and its arguments */
 } run_opts_t;
@@ -57,6 +61,9 @@ static void usage_rck(FILE *fp)
 {
     fprintf(fp,
             "usage: rck run -n N [options] [--] program [args...]\n"
+            "       rck explore -n N [--runs K] [--jobs J] [--timeout S]"
+            " [run options]\n"
+            "                   program [args...]\n"
             "       rck config --list | --dump [--chip FILE]\n"
             "       rck --help | --version\n"
             "       rccerun -nue N [-f hostfile] [-clock GHz] program"
@@ -64,8 +71,9 @@ static void usage_rck(FILE *fp)
             "\n"
             "rockcreek runs programs written for the Intel Single-chip Cloud\n"
             "Computer's RCCE library, one process per unit of execution (UE).\n"
-            "See 'rck run --help' for the run options and 'rck config --list'\n"
-            "for the RCK_* environment settings.\n");
+            "See 'rck run --help' for the run options, 'rck explore --help'\n"
+            "for running a program under many sim schedules, and\n"
+            "'rck config --list' for the RCK_* environment settings.\n");
 }
 
 static void usage_run(FILE *fp)
@@ -97,6 +105,10 @@ static void usage_run(FILE *fp)
             " (RCK_SIM_REPORT)\n"
             "  --trace FILE        sim: Chrome trace-event file"
             " (RCK_SIM_TRACE)\n"
+            "  --schedule SEED     sim: schedule seed, 0 = the model's own"
+            " order (RCK_SIM_SCHEDULE)\n"
+            "  --dry-run           check the options and the program, start"
+            " nothing\n"
             "  -h, --help          this text\n"
             "\n"
             "Each core's stdout and stderr reach the launcher's line by line,\n"
@@ -204,6 +216,10 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
             o->prefix = 1;
             continue;
         }
+        if (!strcmp(arg, "--dry-run")) {
+            o->dry_run = 1;
+            continue;
+        }
 #define OPT(name, field)                                                      \
     if ((m = opt_value(argc, argv, &i, name, &v)) != 0) {                     \
         if (m < 0)                                                            \
@@ -231,6 +247,7 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--compute", compute)
         OPT("--report", report)
         OPT("--trace", trace)
+        OPT("--schedule", schedule)
 #undef OPT
         fprintf(stderr, "%s: unknown option '%s' (see '%s --help')\n", tool,
                 arg, o->rccerun ? "rccerun" : "rck run");
@@ -565,6 +582,22 @@ static int cmd_run(int argc, char **argv, int rccerun)
                 backend, rck_hal_backend_names());
         return RCK_EXIT_USAGE;
     }
+    if (o.schedule != NULL) {
+        unsigned long long seed;
+
+        if (rck_explore_parse_seed(o.schedule, &seed) != 0) {
+            fprintf(stderr, "%s: --schedule '%s': not a schedule seed (a "
+                            "number from 0 to 18446744073709551615)\n",
+                    tool, o.schedule);
+            return RCK_EXIT_USAGE;
+        }
+        if (seed != 0 && strcmp(ops->name, "sim") != 0) {
+            fprintf(stderr, "%s: --schedule %s: schedules are a sim backend "
+                            "feature (add --backend sim)\n",
+                    tool, o.schedule);
+            return RCK_EXIT_USAGE;
+        }
+    }
 
     shm_text = o.shm_size;
     shm_from = "--shm-size";
@@ -657,8 +690,13 @@ static int cmd_run(int argc, char **argv, int rccerun)
         setting_export("SHM_SIZE", shm_text) != 0 ||
         (o.compute != NULL && setting_export("COMPUTE", o.compute) != 0) ||
         (o.report != NULL && setting_export("SIM_REPORT", o.report) != 0) ||
-        (o.trace != NULL && setting_export("SIM_TRACE", o.trace) != 0))
+        (o.trace != NULL && setting_export("SIM_TRACE", o.trace) != 0) ||
+        (o.schedule != NULL && setting_export("SIM_SCHEDULE", o.schedule) != 0))
         goto out;
+    if (o.dry_run) {
+        ret = 0;
+        goto out;
+    }
 
     launch.tool = tool;
     launch.ops = ops;
@@ -764,6 +802,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 2, argv + 2, 0);
     if (!strcmp(argv[1], "config"))
         return cmd_config(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "explore"))
+        return rck_explore_main(argc - 2, argv + 2, argv[0]);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {
         usage_rck(stdout);

@@ -55,6 +55,9 @@ static const rck_config_entry_t config_table[] = {
     {"SIM_LOOKAHEAD", "0", RCK_CONFIG_INT,
      "sim: cycles a core may run ahead of the earliest core (0 = strict "
      "order; larger is faster but can reorder nearby events)"},
+    {"SIM_SCHEDULE", "0", RCK_CONFIG_INT,
+     "sim: schedule seed: 0 = the model's own order; another number takes "
+     "another legal interleaving (seeded jitter), the same one every time"},
     {"SIM_WATCHDOG", "5", RCK_CONFIG_INT,
      "sim: seconds a core may hold the run token without a HAL call before "
      "it is warned about and the others proceed"},

@@ -233,6 +233,8 @@ static rck_status_t settings_resolve(sim_hdr_t *h, int nues)
     rck_status_t st = sim_compute_configure(h);
     double v;
 
+    if (st == RCK_OK)
+        st = sim_sched_configure(h);
     if (st != RCK_OK)
         return st;
     h->hazards = rck_config_get_bool("SIM_HAZARDS");
@@ -507,6 +509,9 @@ static void enter(sim_t *s)
     s->me->events++;
     if (cyc > 0)
         advance_cycles(s, cyc, CAT_COMPUTE);
+    if (s->hdr->sched_seed != 0)
+        advance(s, sim_sched_compute_ticks(s->hdr, s->ue, s->me->events),
+                CAT_COMPUTE);
     if (!s->unordered && atomic_load(&s->hdr->token) != s->ue)
         sim_engine_reclaim(s);
 }

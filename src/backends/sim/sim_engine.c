@@ -612,6 +612,8 @@ void sim_engine_wake(sim_t *s, int w, uint64_t t, int which)
     sim_ue_t *u = sim_ue(s->hdr, w);
     uint64_t *wake = sim_wake(s->hdr, w);
 
+    if (s->hdr->sched_seed != 0)
+        t += sim_sched_wake_ticks(s->hdr, w, u->parks);
     if (t >= *wake)
         return;
     *wake = t;

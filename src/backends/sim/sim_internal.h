@@ -238,6 +238,7 @@ typedef struct {
     int32_t watchdog_s;        /* 0: off */
     int64_t spin_ns;           /* a core gives up the token and spins */
     uint64_t lookahead;        /* ticks a core may run past the horizon */
+    uint64_t sched_seed;       /* RCK_SIM_SCHEDULE; 0: the model's order */
     int32_t private_job;
     char report_path[SIM_PATH_LEN]; /* empty: no report file */
     char trace_path[SIM_PATH_LEN];  /* empty: no trace */
@@ -458,6 +459,13 @@ void sim_engine_horizon(sim_t *s);
 rck_status_t sim_engine_abort_status(sim_hdr_t *h);
 /** Wake every core (abort). */
 void sim_engine_wake_all(sim_hdr_t *h);
+
+/* ---- schedule seeds (sim_sched.c); only with hdr->sched_seed != 0 ---- */
+rck_status_t sim_sched_configure(sim_hdr_t *h);
+/** Extra compute before draw @p n (the UE's event count) of UE @p ue. */
+uint64_t sim_sched_compute_ticks(const sim_hdr_t *h, int ue, uint64_t n);
+/** How much later parked UE @p ue notices its wake-up number @p n. */
+uint64_t sim_sched_wake_ticks(const sim_hdr_t *h, int ue, uint64_t n);
 
 /* ---- costs (sim_cost.c): pure functions of the chip, in ticks ---- */
 uint64_t sim_ticks(double base_cycles);

@@ -286,7 +286,11 @@ static void json_write(FILE *fp, sim_hdr_t *h)
         fprintf(fp, ", \"relative_speed\": %.6f", h->compute_rel);
     if (h->compute == COMPUTE_INSTR)
         fprintf(fp, ", \"cpi\": %.6f", h->compute_cpi);
-    fprintf(fp, "},\n  \"nues\": %u,\n  \"ended\": \"%s\",\n", h->nues,
+    fprintf(fp, "},\n");
+    if (h->sched_seed != 0)
+        fprintf(fp, "  \"schedule\": %llu,\n",
+                (unsigned long long)h->sched_seed);
+    fprintf(fp, "  \"nues\": %u,\n  \"ended\": \"%s\",\n", h->nues,
             abort == SIM_ABORT_DEADLOCK    ? "deadlock"
             : abort == SIM_ABORT_PEER_DEAD ? "peer_died"
                                            : "ok");
@@ -422,6 +426,9 @@ static void summary(sim_hdr_t *h, const char *path, int written)
             "%.3g%% of the chip's speed)\n",
             h->nues, cyc, sim_s, c->core_mhz, host,
             host > 0 ? cyc / host : 0.0, host > 0 ? 100.0 * sim_s / host : 0.0);
+    if (h->sched_seed != 0)
+        fprintf(stderr, "rck sim: schedule seed %llu\n",
+                (unsigned long long)h->sched_seed);
     if (all > 0)
         fprintf(stderr,
                 "rck sim: compute %.1f%%, MPB %.1f%%, DRAM %.1f%%, waiting "

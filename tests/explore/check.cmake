@@ -1,0 +1,158 @@
+# The explore tests (tests/explore/CMakeLists.txt).
+#   -DRCK=rck -DMODE=finds|same_seed|seed0|bad|passes|timeout -DPROG=program
+#   [-DNUES=N] [-DARGS=a,b,c] [-DRUNS=K] [-DDIR=output dir] [-DMATCH=regex]
+set(args)
+if(DEFINED ARGS AND NOT ARGS STREQUAL "")
+  string(REPLACE "," ";" args "${ARGS}")
+endif()
+set(ENV{RCK_COMPUTE} none)
+
+function(run_ok what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+    ERROR_VARIABLE err)
+  message("${what}: exit ${rc}\n${out}${err}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed with ${rc}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+
+if(MODE STREQUAL "finds")
+  # The model's own order hides the race ...
+  run_ok("seed 0" ${RCK} run -n ${NUES} --backend sim --report none ${PROG}
+    ${args})
+  # ... explore finds it ...
+  execute_process(COMMAND ${RCK} explore -n ${NUES} --runs ${RUNS} ${PROG}
+    ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("explore: exit ${rc}\n${out}${err}")
+  if(NOT rc EQUAL 1)
+    message(FATAL_ERROR "explore exited ${rc}, not 1 (a seed fails)")
+  endif()
+  if(NOT out MATCHES "\n${RUNS} runs, [1-9][0-9]* failed\n")
+    message(FATAL_ERROR "no '${RUNS} runs, F failed' line")
+  endif()
+  string(REGEX MATCH "seed ([0-9]+): FAILED: ([^\n]*)\n" hit "${out}")
+  set(seed ${CMAKE_MATCH_1})
+  string(REGEX MATCH "(${MATCH}[^\n]*)" line "${out}")
+  if(seed STREQUAL "" OR line STREQUAL "")
+    message(FATAL_ERROR "no failing seed with '${MATCH}' in the output")
+  endif()
+  # ... and the command it prints for the first failing seed replays it:
+  # the same failure, word for word
+  string(REGEX MATCH "  reproduce: ([^\n]*)" cmd "${out}")
+  set(cmd "${CMAKE_MATCH_1}")
+  if(NOT cmd MATCHES " run --backend sim --schedule ${seed} ")
+    message(FATAL_ERROR "the first reproduce command is not for seed ${seed}: ${cmd}")
+  endif()
+  separate_arguments(cmd UNIX_COMMAND "${cmd}")
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE rout
+    ERROR_VARIABLE rerr)
+  message("replay of seed ${seed}: exit ${rc}\n${rout}${rerr}")
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "the replay of seed ${seed} passed")
+  endif()
+  string(FIND "${rout}${rerr}" "${line}" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "the replay does not fail the same way: no '${line}'")
+  endif()
+elseif(MODE STREQUAL "same_seed" OR MODE STREQUAL "seed0")
+  if(MODE STREQUAL "same_seed")
+    set(how1 --schedule 12345)
+    set(how2 --schedule 12345)
+  else()
+    set(how1 --schedule 0)
+    set(how2)
+  endif()
+  foreach(i 1 2)
+    set(rep "${DIR}/${MODE}-${i}.json")
+    file(REMOVE "${rep}")
+    run_ok("run ${i}" ${RCK} run -n ${NUES} --backend sim ${how${i}}
+      --report ${rep} ${PROG} ${args})
+    set(o${i} "${out}")
+    file(READ "${rep}" r${i})
+  endforeach()
+  if(NOT r1 STREQUAL r2)
+    message(FATAL_ERROR "the reports differ: compare ${DIR}/${MODE}-1.json and ${DIR}/${MODE}-2.json")
+  endif()
+  if(NOT o1 STREQUAL o2)
+    message(FATAL_ERROR "the outputs differ")
+  endif()
+  if(MODE STREQUAL "same_seed" AND NOT r1 MATCHES "\n  \"schedule\": 12345,\n")
+    message(FATAL_ERROR "the report does not name the seed")
+  endif()
+  if(MODE STREQUAL "seed0" AND r1 MATCHES "\"schedule\"")
+    message(FATAL_ERROR "a seed-0 report names a schedule")
+  endif()
+  if(NOT r1 MATCHES "\"ended\": \"ok\"")
+    message(FATAL_ERROR "the run did not end well")
+  endif()
+elseif(MODE STREQUAL "bad")
+  # "expected message|command^arg^..." : exit status 2 and the message
+  set(cases
+    "--runs '0': not a number from 1|${RCK}^explore^-n^2^--runs^0^${PROG}"
+    "--runs 'x': not a number from 1|${RCK}^explore^-n^2^--runs^x^${PROG}"
+    "--jobs '0': not a number from 1|${RCK}^explore^-n^2^--jobs^0^${PROG}"
+    "--first '-3': not a schedule seed|${RCK}^explore^-n^2^--first^-3^${PROG}"
+    "--timeout 'soon': not a positive number|${RCK}^explore^-n^2^--timeout^soon^${PROG}"
+    "--backend 'native': schedules are explored on the sim backend only|${RCK}^explore^-n^2^--backend^native^${PROG}"
+    "--schedule is chosen per run by explore|${RCK}^explore^-n^2^--schedule^3^${PROG}"
+    "missing program to run|${RCK}^explore^-n^2"
+    "missing -n N|${RCK}^explore^${PROG}"
+    "--schedule 'abc': not a schedule seed|${RCK}^run^-n^2^--backend^sim^--schedule^abc^${PROG}"
+    "--schedule '-1': not a schedule seed|${RCK}^run^-n^2^--backend^sim^--schedule^-1^${PROG}"
+    "--schedule 5: schedules are a sim backend feature|${RCK}^run^-n^2^--backend^native^--schedule^5^${PROG}"
+    "RCK_SIM_SCHEDULE='1x' is not a schedule seed|${CMAKE_COMMAND}^-E^env^RCK_SIM_SCHEDULE=1x^${RCK}^run^-n^2^--backend^sim^${PROG}")
+  foreach(c IN LISTS cases)
+    string(FIND "${c}" "|" bar)
+    string(SUBSTRING "${c}" 0 ${bar} msg)
+    math(EXPR bar "${bar} + 1")
+    string(SUBSTRING "${c}" ${bar} -1 cmd)
+    string(REPLACE "^" ";" cmd "${cmd}")
+    execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+      ERROR_VARIABLE err)
+    message("${cmd}: exit ${rc}: ${err}")
+    if(NOT rc EQUAL 2)
+      message(FATAL_ERROR "exit ${rc}, not 2, for ${cmd}")
+    endif()
+    string(FIND "${err}" "${msg}" at)
+    if(at LESS 0)
+      message(FATAL_ERROR "no '${msg}' in: ${err}")
+    endif()
+  endforeach()
+elseif(MODE STREQUAL "passes")
+  run_ok("explore" ${RCK} explore -n ${NUES} --runs ${RUNS} ${PROG} ${args})
+  if(NOT out MATCHES "\n?${RUNS} runs, 0 failed\n")
+    message(FATAL_ERROR "no '${RUNS} runs, 0 failed' line")
+  endif()
+elseif(MODE STREQUAL "timeout")
+  # Runs that hang are stopped at their timeout, reported as such with a
+  # replay command that carries the timeout, and leave no process behind.
+  set(marker "rck-explore-timeout-test-$ENV{USER}-${NUES}")
+  execute_process(COMMAND ${RCK} explore -n ${NUES} --runs 3 --jobs 3
+    --timeout 1 /bin/sh -c "sleep 60; : ${marker}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("explore: exit ${rc}\n${out}${err}")
+  if(NOT rc EQUAL 1 OR NOT out MATCHES "\n3 runs, 3 failed\n")
+    message(FATAL_ERROR "3 hanging runs are not 3 failures")
+  endif()
+  foreach(seed 1 2 3)
+    if(NOT out MATCHES "seed ${seed}: FAILED: timed out after 1 s\n")
+      message(FATAL_ERROR "seed ${seed} not reported as timed out")
+    endif()
+    if(NOT out MATCHES "--schedule ${seed} [^\n]*--timeout 1 /bin/sh")
+      message(FATAL_ERROR "the replay of seed ${seed} lacks --timeout 1")
+    endif()
+  endforeach()
+  file(GLOB procs LIST_DIRECTORIES true "/proc/[0-9]*")
+  foreach(p IN LISTS procs)
+    if(EXISTS "${p}/cmdline")
+      file(STRINGS "${p}/cmdline" cl) # the NUL-separated words
+      string(FIND "${cl}" "${marker}" at)
+      if(at GREATER -1)
+        message(FATAL_ERROR "a core outlived explore: ${p}")
+      endif()
+    endif()
+  endforeach()
+else()
+  message(FATAL_ERROR "unknown MODE ${MODE}")
+endif()
