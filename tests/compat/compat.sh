@@ -69,8 +69,33 @@ words)
         fail "rckcc lost -std=gnu11: $show"
     printf 'compat: words OK\n'
     ;;
+exports-selftest)
+    # check_exports.py must fail on a library that exports an internal
+    # name: a stand-in library with the core calls and a global "rcce".
+    py=$2 check=$3 incdir=$4 cc=$5 outdir=$6
+    mkdir -p "$outdir" || fail "mkdir $outdir"
+    cat >"$outdir/planted.c" <<'EOC'
+int rcce[4];
+int RCCE_init_shape(void) { return rcce[0]; }
+int RCCE_send(void) { return 0; }
+int RCCE_barrier(void) { return 0; }
+int iRCCE_isend(void) { return 0; }
+int RCCE_qsort(void) { return 0; }
+int id_compare(void) { return 0; }
+EOC
+    $cc -shared -fPIC -o "$outdir/libplanted.so" "$outdir/planted.c" ||
+        fail "cannot build the planted library"
+    out=$("$py" "$check" --lib "$outdir/libplanted.so" --include "$incdir" \
+        --cc "$cc")
+    st=$?
+    printf '%s\n' "$out"
+    [ "$st" -eq 1 ] || fail "check_exports passed a library exporting rcce"
+    printf '%s\n' "$out" | grep -q 'in no public header: rcce$' ||
+        fail "check_exports did not name rcce"
+    printf 'compat: exports-selftest OK\n'
+    ;;
 *)
-    printf 'usage: compat.sh build-run|words ...\n' >&2
+    printf 'usage: compat.sh build-run|words|exports-selftest ...\n' >&2
     exit 2
     ;;
 esac
