@@ -9,6 +9,10 @@
  *                      the chip's relative_core_speed, 0.05)
  *   instructions[:CPI] retired user instructions (perf_event_open) x CPI;
  *                      falls back to host where the counter is unavailable
+ *
+ * Owns: the compute clock of a core (sim_t.compute*). May call: nothing
+ * else of the sim. Called by the HAL slots (sim.c: enter, leave), the
+ * segment (the compute settings of a run) and the reports (model names).
  */
 #include "sim_internal.h"
 

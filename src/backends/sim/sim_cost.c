@@ -3,8 +3,12 @@
  * issue time, returning ticks or a completion time ("time in, time out").
  * The formulas and their sources are in docs/SIM.md; the only state is the
  * memory controllers' queues, passed in.
+ *
+ * With sim_charge.h this is the cost model: no other file reads a cost of
+ * the chip file. May call: nothing else of the sim (rck_chip_t helpers of
+ * the HAL only). Called by every file that charges time.
  */
-#include "sim_internal.h"
+#include "sim_charge.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -14,6 +14,13 @@
  * (queued, invariant 5) and through waits that park; it hands over only
  * at events that read shared state. sim_engine_settle applies the queued
  * writes that come before the next holder.
+ *
+ * Owns: the run token, the horizon, the scheduling fields of the UEs,
+ * the watchdog, deadlock detection. May call: the segment (a view for the
+ * launcher), the report (deadlock), the compute models (their clock
+ * around a sleep); the lazy-write queue only through the hook the HAL
+ * slots register (sim_engine_set_lazy). Called by the HAL slots, the
+ * waits, the memory model.
  */
 #include "sim_internal.h"
 
@@ -52,12 +59,18 @@ static void futex_wake(_Atomic uint32_t *addr)
     syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-uint64_t sim_host_ns(void)
-{
-    struct timespec ts;
+/* The lazy-write queue (sim_lazy.c), reached through the hook the HAL
+ * slots register (sim.c) before anything is queued. */
+static const sim_lazy_hook_t *lazy;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+void sim_engine_set_lazy(const sim_lazy_hook_t *hook)
+{
+    lazy = hook;
+}
+
+static int pending_first(sim_hdr_t *h, uint64_t *t, int *ue)
+{
+    return lazy != NULL && lazy->first(h, t, ue);
 }
 
 sim_ue_t *sim_ue(sim_hdr_t *h, int ue)
@@ -221,10 +234,10 @@ int sim_engine_settle(sim_t *s, uint64_t *t_out)
     for (;;) {
         uint64_t gen = s->wake_gen;
 
-        if (!sim_pending_first(h, &pt, &pu) ||
+        if (!pending_first(h, &pt, &pu) ||
             (k >= 0 && !(pt < t || (pt == t && pu <= k))))
             break;
-        sim_pending_apply(s, pt, pu);
+        lazy->apply(s, pt, pu);
         /* only a changed wake time can change the choice */
         if (s->wake_gen != gen)
             k = pick(h, -1, &t);
@@ -550,7 +563,7 @@ rck_status_t sim_engine_order(sim_t *s)
          * may wake a core that is earlier still) */
         if (h->npending == 0)
             return RCK_OK;
-        sim_pending_apply(s, me->vt, s->ue);
+        lazy->apply(s, me->vt, s->ue);
         if (sim_before(me->vt, s->ue, s->hz_vt, s->hz_ue) ||
             me->vt - s->hz_vt < h->lookahead)
             return RCK_OK;

@@ -54,6 +54,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define SIM_MAGIC 0x314d495354434b52ull /* "RCKTSIM1" */
 #define SIM_TICKS 65536ull              /* ticks per base cycle */
@@ -64,9 +65,6 @@
 #define SIM_MAX_ISLANDS 256
 #define SIM_MAX_COUNTERS 4096
 #define SIM_PATH_LEN 1024
-
-/* A DWORD load that hits in L1 (P54C: one cycle). */
-#define SIM_L1_HIT_CYCLES 1.0
 
 /* One address for the segment in every core, apart from native's. It must
  * lie in application memory of the sanitizers' layouts too (ThreadSanitizer
@@ -428,9 +426,26 @@ static inline int sim_before(uint64_t t1, int u1, uint64_t t2, int u2)
     return t1 < t2 || (t1 == t2 && u1 < u2);
 }
 
-uint64_t sim_host_ns(void);
+/* The host's monotonic clock, in ns. */
+static inline uint64_t sim_host_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* ---- engine (sim_engine.c) ---- */
+/** The lazy-write queue as the engine reaches it (sim_lazy.c, registered
+ * by the HAL slots with sim_engine_set_lazy): the engine applies queued
+ * writes without calling up into the files that queue them. */
+typedef struct {
+    /** The first queued write: its key, or 0 if none. */
+    int (*first)(sim_hdr_t *h, uint64_t *t, int *ue);
+    /** Apply every queued write with key <= (t, ue), in key order. */
+    void (*apply)(sim_t *s, uint64_t t, int ue);
+} sim_lazy_hook_t;
+void sim_engine_set_lazy(const sim_lazy_hook_t *hook);
 sim_ue_t *sim_ue(sim_hdr_t *h, int ue);
 /** Give the token to the earliest runnable UE, or find a deadlock. */
 void sim_engine_start(sim_hdr_t *h);
@@ -664,16 +679,28 @@ static inline sim_pwq_t *sim_hdr_pwq(sim_hdr_t *h, int ue)
     return (sim_pwq_t *)((char *)h + h->pw_off) + ue;
 }
 
-/* ---- lazy writes (sim.c) ---- */
-/** The first queued write: its key, or 0 if none. */
-int sim_pending_first(sim_hdr_t *h, uint64_t *t, int *ue);
-/** Apply every queued write with key <= (t, ue), in key order. */
-void sim_pending_apply(sim_t *s, uint64_t t, int ue);
+/* ---- the segment (sim_seg.c) ---- */
 /** A view of the segment for a process without a core (the launcher). */
 void sim_view_init(sim_t *v, sim_hdr_t *h);
 
 /** Value of a waited-on word now. */
-uint32_t sim_word(sim_hdr_t *h, const rck_hal_cond_t *c);
+static inline uint32_t sim_word(sim_hdr_t *h, const rck_hal_cond_t *c)
+{
+    switch (c->space) {
+    case RCK_SPACE_MPB:
+        return __atomic_load_n(
+            (uint32_t *)(sim_hdr_mpb(h) +
+                         (size_t)c->core * h->chip.mpb_bytes + c->offset),
+            __ATOMIC_RELAXED);
+    case RCK_SPACE_SHM:
+        return __atomic_load_n((uint32_t *)(sim_hdr_shm(h) + c->offset),
+                               __ATOMIC_RELAXED);
+    case RCK_SPACE_TAS:
+        return atomic_load_explicit(&sim_hdr_cores(h)[c->core].tas,
+                                    memory_order_relaxed);
+    }
+    return 0;
+}
 
 /* sim_report.c / sim_trace.c */
 /** Write @p s as a JSON string literal. */

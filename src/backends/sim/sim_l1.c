@@ -18,6 +18,10 @@
  * The map: sorted, disjoint ranges of the shared window with their
  * mapping type and home controller; offsets outside every range have the
  * default mapping (uncached, interleaved).
+ *
+ * Owns: sim_l1_t, sim_l2_t, sim_map_t (contents and replacement only:
+ * what an access costs and what it does to memory is the memory model's,
+ * sim_mem.c). May call: nothing else of the sim.
  */
 #include "sim_internal.h"
 

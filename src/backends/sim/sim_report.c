@@ -3,6 +3,10 @@
  * figures, so two runs of the same program and configuration give the
  * same bytes), the short human summary on stderr (which alone carries host
  * time and simulation speed), and the deadlock report.
+ *
+ * Owns: the report formats. May call: the trace (sim_trace_merge, at the
+ * end of a run), the compute models (their names). Called by the HAL
+ * slots (end of a run) and the engine (deadlock). Reads the segment only.
  */
 #include "sim_internal.h"
 

@@ -1,9 +1,14 @@
 /*
  * The Chrome trace-event file of a sim run (RCK_SIM_TRACE, `rck run
  * --trace FILE`): per-core timelines that open in Perfetto.
+ *
+ * Owns: the trace files (one part per core, merged at the end). May call:
+ * nothing else of the sim (never the report). Called by the HAL slots,
+ * the memory model, the waits and the report (sim_trace_merge).
  */
 #include "sim_internal.h"
 
+#include "rck/json.h"
 #include "rck/log.h"
 
 #include <errno.h>
@@ -104,7 +109,7 @@ void sim_trace_slice(sim_t *s, const char *name, const char *cat,
     trace_us(n0, ts, sizeof(ts));
     trace_us(n1 - n0, dur, sizeof(dur));
     fprintf(s->trace.fp, "{\"name\": ");
-    sim_json_string(s->trace.fp, name);
+    rck_json_write_string(s->trace.fp, name);
     fprintf(s->trace.fp,
             ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, "
             "\"ts\": %s, \"dur\": %s%s%s},\n",
@@ -227,7 +232,7 @@ void sim_trace_merge(sim_hdr_t *h)
     }
     fprintf(fp, "{\"displayTimeUnit\": \"ns\",\n\"otherData\": "
                 "{\"generator\": \"rockcreek sim\", \"chip\": ");
-    sim_json_string(fp, h->chip.name);
+    rck_json_write_string(fp, h->chip.name);
     fprintf(fp, ", \"core_mhz\": %.3f, \"time\": \"microseconds of the "
                 "modelled chip's base core clock\"},\n\"traceEvents\": [\n",
             h->chip.core_mhz);

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Check the size limits of the sources (issue 10): no C file under src/
+longer than MAX_FILE lines, no function longer than MAX_FUNC lines (from the
+first line of its signature to its closing brace).
+
+  scripts/check-sizes.py [--max-file N] [--max-func N] [ROOT]
+
+A function is recognised in the project's style (clang-format, LLVM base):
+its opening brace alone on a line at column 0, its closing brace at column
+0. Prints every violation; exits 1 if there is any, 0 otherwise.
+"""
+import argparse
+import os
+import re
+import sys
+
+SIG_END = re.compile(r"\)\s*(__attribute__\(\(.*\)\))?\s*$")
+
+
+def functions(lines):
+    """Yield (name, first line, last line) of every function, 1-based."""
+    i = 0
+    n = len(lines)
+    while i < n:
+        if lines[i].rstrip("\n") == "{" and i > 0:
+            # walk back over the signature to its first line
+            j = i - 1
+            while j > 0 and lines[j - 1].strip() and \
+                    not lines[j - 1].rstrip().endswith((";", "}", "*/")) and \
+                    not lines[j - 1].startswith("#") and \
+                    lines[j][0] in " \t":
+                j -= 1
+            sig = " ".join(l.strip() for l in lines[j:i])
+            m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", sig)
+            k = i + 1
+            while k < n and not lines[k].startswith("}"):
+                k += 1
+            if m and SIG_END.search(sig):
+                yield m.group(1), j + 1, k + 1
+            i = k + 1
+            continue
+        i += 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--max-file", type=int, default=1200)
+    ap.add_argument("--max-func", type=int, default=120)
+    ap.add_argument("root", nargs="?",
+                    default=os.path.join(os.path.dirname(
+                        os.path.abspath(__file__)), "..", "src"))
+    a = ap.parse_args()
+    bad = 0
+    nfiles = nfuncs = 0
+    for d, _, files in os.walk(a.root):
+        for f in sorted(files):
+            if not f.endswith((".c", ".h")):
+                continue
+            p = os.path.join(d, f)
+            rel = os.path.relpath(p, os.path.join(a.root, ".."))
+            with open(p, encoding="utf-8", errors="replace") as fp:
+                lines = fp.readlines()
+            nfiles += 1
+            if len(lines) > a.max_file:
+                print(f"{rel}: {len(lines)} lines (at most {a.max_file})")
+                bad += 1
+            for name, first, last in functions(lines):
+                nfuncs += 1
+                if last - first + 1 > a.max_func:
+                    print(f"{rel}:{first}: {name}() is {last - first + 1} "
+                          f"lines (at most {a.max_func})")
+                    bad += 1
+    print(f"check-sizes: {nfiles} files, {nfuncs} functions, "
+          f"{bad} over the limits")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+/*
+ * The cost model, as one core charges it (with sim_cost.c, the pure
+ * functions of the chip): the only place where a cost of the chip file
+ * (the chip's cost_* and L2 flush fields, SIM_L1_HIT_CYCLES) is turned into
+ * ticks, and where ticks are charged to a core's clock and its categories
+ * (advance*). Everything else asks here what an operation costs and
+ * charges it with advance().
+ *
+ * Owns: the per-core cached costs (sim_t.cost_lw, cost_dr, mhz), the
+ * charging of virtual time. May call: sim_cost.c. Included by the HAL
+ * slots (sim.c), the memory model (sim_mem.c) and the waits (sim_wait.c).
+ */
+#ifndef RCK_SIM_CHARGE_H
+#define RCK_SIM_CHARGE_H
+
+#include "sim_internal.h"
+
+#include <math.h>
+
+/* A DWORD load that hits in L1 (P54C: one cycle). */
+#define SIM_L1_HIT_CYCLES 1.0
+
+static inline int my_fdiv(sim_t *s)
+{
+    return (int)s->cores[s->core].fdiv;
+}
+
+/* The clock of this core's current divider (its table entry, 0 if none),
+ * looked up again only when the divider changed. */
+static inline double my_mhz(sim_t *s)
+{
+    int fdiv = my_fdiv(s);
+
+    if (fdiv != s->mhz_fdiv) {
+        s->mhz_fdiv = fdiv;
+        s->mhz = rck_chip_fdiv_mhz(s->chip, fdiv);
+    }
+    return s->mhz;
+}
+
+/* sim_core_ticks for this core's divider. */
+static inline uint64_t core_ticks(sim_t *s, double cycles)
+{
+    double mhz = my_mhz(s);
+
+    if (mhz <= 0 || mhz == s->chip->core_mhz)
+        return sim_ticks(cycles);
+    return sim_ticks(cycles * s->chip->core_mhz / mhz);
+}
+
+/* sim_cost_line_write / sim_cost_dword_read from this core (pure
+ * functions of the two cores: kept per target). */
+static inline uint64_t cost_line_write(sim_t *s, int to)
+{
+    if (s->cost_lw == NULL)
+        return sim_cost_line_write(s->chip, s->core, to);
+    if (s->cost_lw[to] == 0)
+        s->cost_lw[to] = sim_cost_line_write(s->chip, s->core, to);
+    return s->cost_lw[to];
+}
+
+static inline uint64_t cost_dword_read(sim_t *s, int to)
+{
+    if (s->cost_dr == NULL)
+        return sim_cost_dword_read(s->chip, s->core, to);
+    if (s->cost_dr[to] == 0)
+        s->cost_dr[to] = sim_cost_dword_read(s->chip, s->core, to);
+    return s->cost_dr[to];
+}
+
+static inline void advance(sim_t *s, uint64_t ticks, int cat)
+{
+    sim_ue_t *me = s->me;
+    double mhz = my_mhz(s);
+
+    me->vt += ticks;
+    me->cat[cat] += ticks;
+    if (mhz <= 0 || mhz == s->chip->core_mhz)
+        me->cyc += ticks;
+    else
+        me->cyc += (uint64_t)llround((double)ticks * mhz / s->chip->core_mhz);
+}
+
+static inline void advance_to(sim_t *s, uint64_t t, int cat)
+{
+    if (t > s->me->vt)
+        advance(s, t - s->me->vt, cat);
+}
+
+static inline void advance_cycles(sim_t *s, double cycles, int cat)
+{
+    advance(s, core_ticks(s, cycles), cat);
+}
+
+/* The fixed costs of the chip file, in ticks of this core's clock. */
+static inline uint64_t cost_null_syscall(sim_t *s)
+{
+    return core_ticks(s, s->chip->cost_null_syscall);
+}
+
+static inline uint64_t cost_cl1invmb(sim_t *s)
+{
+    return core_ticks(s, s->chip->cost_cl1invmb);
+}
+
+static inline uint64_t cost_rdtsc(sim_t *s)
+{
+    return core_ticks(s, s->chip->cost_rdtsc);
+}
+
+static inline uint64_t cost_l1_hit(sim_t *s)
+{
+    return core_ticks(s, SIM_L1_HIT_CYCLES);
+}
+
+/* Writing back @p dirty and dropping @p clean L2 lines (sim_dcache_flush):
+ * the cheaper of the two published methods, reading a flush area through
+ * the whole L2 (l2_full_flush_cycles), or a system call that flushes line
+ * by line (l2_flush_per_line_cycles clean / dirty). */
+static inline uint64_t cost_dcache_flush(sim_t *s, uint64_t clean,
+                                         uint64_t dirty)
+{
+    const rck_chip_t *ch = s->chip;
+    double cyc = ch->cost_null_syscall +
+                 (double)clean * ch->l2_flush_line_clean +
+                 (double)dirty * ch->l2_flush_line_dirty;
+
+    if (cyc > ch->l2_full_flush_cycles)
+        cyc = ch->l2_full_flush_cycles;
+    return sim_core_ticks(ch, my_fdiv(s), cyc);
+}
+
+#endif

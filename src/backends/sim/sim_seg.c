@@ -1,0 +1,532 @@
+/*
+ * The sim backend's segment and its lifecycle: the layout of the shared
+ * segment (sim_internal.h), its creation with the run's settings (by the
+ * launcher), the default LUT, the CPU a run is pinned to, a process's view
+ * of the segment, and a core's attachment (mapping, L1, L2, map, cost
+ * caches) and detachment.
+ *
+ * Owns: struct rck_job, the segment's layout and initial state.
+ * May call: seg.c (the shared memfd helpers), the cost model (sim_cost.c:
+ * the nearest memory controller), the compute models (their settings),
+ * the caches (sim_l1.c). Called by the HAL slots (sim.c) and the engine
+ * (sim_view_init).
+ */
+#include "sim_seg.h"
+#include "seg.h"
+
+#include "rck/config.h"
+#include "rck/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* How long a core that gave the token away spins for it by default: not
+ * at all. With more cores than CPUs a spinner steals the CPU the token's
+ * holder needs (measured 6 times slower with 48 cores on 2); and since
+ * plain writes no longer hand over (lazy writes), the token comes back
+ * after a whole request, not a single access, so even 2 cores on 2 CPUs
+ * were 3-5 times slower spinning 50 us (which then mostly misses and
+ * leaves the cores on different CPUs, where every futex wake-up crosses
+ * CPUs) than sleeping at once (docs/SIM.md). */
+#define SIM_SPIN_NS_AUTO 0
+
+
+/* ---- segment ---- */
+
+static size_t align_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+static void seg_layout(const rck_chip_t *c, int nues, size_t shm_bytes,
+                       sim_hdr_t *h)
+{
+    size_t nc = (size_t)c->ncores;
+    size_t off = align_up(sizeof(sim_hdr_t), 4096);
+
+    h->ues_off = off;
+    off += align_up(sizeof(sim_ue_t) * (size_t)nues, 4096);
+    h->cores_off = off;
+    off += align_up(sizeof(sim_core_t) * nc, 4096);
+    h->gic_off = off;
+    off += align_up(sizeof(uint64_t) * nc * nc, 4096);
+    h->counters_off = off;
+    off += align_up(sizeof(int32_t) * (size_t)c->atomic_counters, 4096);
+    h->vis_off = off;
+    off += align_up(sizeof(uint64_t) * nc * (c->mpb_bytes / c->line_bytes),
+                    4096);
+    h->mc_off = off;
+    off += align_up(sizeof(sim_mc_t) * (size_t)c->nmc, 4096);
+    h->matrix_off = off;
+    off += align_up(sizeof(sim_pair_t) * (size_t)nues * nc, 4096);
+    h->links_off = off;
+    off += align_up(sizeof(sim_link_t) * (size_t)nues *
+                        (size_t)c->ntiles * SIM_LINK_DIRS,
+                    4096);
+    h->pw_off = off;
+    off += align_up(sizeof(sim_pwq_t) * (size_t)nues, 4096);
+    h->mpb_off = off;
+    off += align_up((size_t)c->mpb_bytes * nc, 4096);
+    h->shm_off = off;
+    h->shm_bytes = align_up(shm_bytes, 4096);
+    h->seg_bytes = off + h->shm_bytes;
+}
+
+/* The default LUT, after the sccKit layout (the same as the native
+ * backend's): private DRAM pages first, shared DRAM at 0x80, MPBs of the
+ * tiles from 0xc0, CRBs from 0xe0. Entry = tile << 13 | subdest << 10 |
+ * page. Storage only: nothing translates addresses through it. */
+static uint32_t lut_default(const rck_chip_t *chip, int core, int idx)
+{
+    enum { SUB_CRB = 2, SUB_MPB = 3, SUB_PORT = 4 };
+    int mc = sim_mc_nearest(chip, core);
+
+    if (idx < 0x29) {
+        int mtile = chip->mc[mc].y * chip->mesh_x + chip->mc[mc].x;
+        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) |
+               (uint32_t)(core * 0x29 + idx) % 1024;
+    }
+    if (idx >= 0x80 && idx < 0x84) {
+        int m = (idx - 0x80) % chip->nmc;
+        int mtile = chip->mc[m].y * chip->mesh_x + chip->mc[m].x;
+        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) | 0x3f0u;
+    }
+    if (idx >= 0xc0 && idx < 0xc0 + chip->ntiles && idx < 0xe0)
+        return ((uint32_t)(idx - 0xc0) << 13) | (SUB_MPB << 10);
+    if (idx >= 0xe0 && idx < 0xe0 + chip->ntiles && idx < 0x100)
+        return ((uint32_t)(idx - 0xe0) << 13) | (SUB_CRB << 10);
+    return 0;
+}
+
+/* RCK_SIM_PIN: "auto" (default), "off", or a host CPU to pin every core of
+ * the run to. Only one core runs at a time, and a hand-over within one CPU
+ * is cheaper than one that wakes the other CPU (a 48-core stencil 3-12%
+ * faster pinned on a 2-vCPU VM, more under load; docs/SIM.md); but two
+ * runs pinned to the same CPU take twice as long. So "auto" takes a CPU
+ * that no other run on the machine has taken (pin_auto), and pins nothing
+ * when there is none. */
+#define SIM_PIN_AUTO (-2)
+static int pin_choice(void)
+{
+    const char *s = rck_config_get("SIM_PIN");
+    char *end;
+    long v;
+
+    if (*s == '\0' || !strcasecmp(s, "auto"))
+        return SIM_PIN_AUTO;
+    if (!strcasecmp(s, "off") || !strcasecmp(s, "no") || !strcmp(s, "-1"))
+        return -1;
+    v = strtol(s, &end, 10);
+    if (*end == '\0' && v >= 0 && v < CPU_SETSIZE)
+        return (int)v;
+    rck_warn("RCK_SIM_PIN='%s' is not auto, off or a CPU number; not "
+             "pinning",
+             s);
+    return -1;
+}
+
+/* A CPU of the launcher's set that no other sim run holds, starting with
+ * the one the launcher runs on: a run holds its CPU by binding an abstract
+ * UNIX socket named after it for its whole length (the kernel lets one
+ * process bind a name, and frees it when that process ends, however it
+ * ends). @return the CPU and the socket in *fd, or -1 (one CPU only, or
+ * every CPU taken). */
+static int pin_auto(int *fd)
+{
+    cpu_set_t set;
+    int here = sched_getcpu();
+
+    *fd = -1;
+    if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) < 2)
+        return -1;
+    if (here < 0)
+        here = 0;
+    for (int k = 0; k < CPU_SETSIZE; k++) {
+        int cpu = (here + k) % CPU_SETSIZE;
+        struct sockaddr_un a;
+        socklen_t len;
+        int s;
+
+        if (!CPU_ISSET(cpu, &set))
+            continue;
+        s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (s < 0)
+            return -1;
+        memset(&a, 0, sizeof(a));
+        a.sun_family = AF_UNIX;
+        /* abstract: sun_path[0] == 0, no file */
+        len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+                          (size_t)snprintf(a.sun_path + 1,
+                                           sizeof(a.sun_path) - 1,
+                                           "rockcreek-sim-cpu-%d", cpu));
+        if (bind(s, (struct sockaddr *)&a, len) == 0) {
+            *fd = s;
+            return cpu;
+        }
+        close(s);
+    }
+    return -1;
+}
+
+/* A setting that must be a number >= 0 (rck_config_get_int would fall
+ * back to the default on a typo; a simulation setting that is silently
+ * ignored is worse than a run that does not start). */
+static int setting_number(const char *name, const char *what, double max,
+                          double *out)
+{
+    const char *s = rck_config_get(name);
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0' || !(v >= 0) || v > max) {
+        rck_error("RCK_%s='%s' is not %s", name, s, what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* A file name setting; "none"/"off"/empty: no file. */
+static rck_status_t setting_path(const char *name, char *buf, size_t len)
+{
+    const char *s = rck_config_get(name);
+
+    if (*s == '\0' || !strcasecmp(s, "none") || !strcasecmp(s, "off"))
+        s = "";
+    if (strlen(s) >= len) {
+        rck_error("RCK_%s: path too long", name);
+        return RCK_ERR_CONFIG;
+    }
+    snprintf(buf, len, "%s", s);
+    return RCK_OK;
+}
+
+static rck_status_t settings_resolve(sim_hdr_t *h, int nues)
+{
+    const char *spin = rck_config_get("SIM_SPIN_NS");
+    rck_status_t st = sim_compute_configure(h);
+    double v;
+
+    if (st == RCK_OK)
+        st = sim_sched_configure(h);
+    if (st != RCK_OK)
+        return st;
+    h->hazards = rck_config_get_bool("SIM_HAZARDS");
+    h->summary = rck_config_get_bool("SIM_SUMMARY");
+    h->pin_cpu = pin_choice();
+    if (setting_number("SIM_WATCHDOG", "a number of seconds", INT32_MAX,
+                       &v) != 0)
+        return RCK_ERR_CONFIG;
+    h->watchdog_s = (int32_t)v;
+    h->spin_ns = -1;
+    if (*spin != '\0' && strcasecmp(spin, "auto") != 0) {
+        if (setting_number("SIM_SPIN_NS", "auto or a number of nanoseconds",
+                           1e15, &v) != 0)
+            return RCK_ERR_CONFIG;
+        h->spin_ns = (int64_t)v;
+    }
+    if (h->spin_ns < 0)
+        h->spin_ns = h->pin_cpu < 0 && nues <= sysconf(_SC_NPROCESSORS_ONLN)
+                         ? SIM_SPIN_NS_AUTO
+                         : 0;
+    if (setting_number("SIM_LOOKAHEAD", "a number of cycles", 1e12, &v) != 0)
+        return RCK_ERR_CONFIG;
+    h->lookahead = sim_ticks(v);
+    st = setting_path("SIM_REPORT", h->report_path, sizeof(h->report_path));
+    if (st == RCK_OK)
+        st = setting_path("SIM_TRACE", h->trace_path, sizeof(h->trace_path));
+    if (st == RCK_OK && h->trace_path[0] != '\0' && h->trace_path[0] != '/') {
+        /* the cores write their parts themselves, wherever they run */
+        char cwd[SIM_PATH_LEN];
+        if (getcwd(cwd, sizeof(cwd)) == NULL ||
+            strlen(cwd) + strlen(h->trace_path) + 2 > sizeof(h->trace_path)) {
+            rck_error("RCK_SIM_TRACE: cannot make '%s' an absolute path",
+                      h->trace_path);
+            return RCK_ERR_CONFIG;
+        }
+        memmove(h->trace_path + strlen(cwd) + 1, h->trace_path,
+                strlen(h->trace_path) + 1);
+        memcpy(h->trace_path, cwd, strlen(cwd));
+        h->trace_path[strlen(cwd)] = '/';
+    }
+    return st;
+}
+
+static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
+                     const int *cores)
+{
+    sim_core_t *cs = sim_hdr_cores(h);
+    sim_ue_t *u = sim_hdr_ues(h);
+    uint64_t *gic = (uint64_t *)((char *)h + h->gic_off);
+    size_t nc = (size_t)chip->ncores;
+    uint32_t mv = (uint32_t)(rck_chip_fdiv_volts(chip, chip->default_fdiv) *
+                                 1000.0 +
+                             0.5);
+
+    h->chip = *chip;
+    h->nues = (uint32_t)nues;
+    h->host_t0_ns = sim_host_ns();
+    for (int i = 0; i < nues; i++)
+        h->ue_core[i] = cores[i];
+    atomic_store(&h->token, -1);
+    atomic_store(&h->spinner, -1);
+    atomic_store(&h->watcher, -1);
+    atomic_store(&h->failed_core, -1);
+    for (int i = 0; i < chip->nislands && i < SIM_MAX_ISLANDS; i++)
+        h->volt_mv[i] = mv;
+    for (size_t c = 0; c < nc; c++) {
+        cs[c].fdiv = (uint32_t)chip->default_fdiv;
+        cs[c].ue = -1;
+        cs[c].pin_at = SIM_INF;
+        cs[c].irq_next = SIM_INF;
+        for (int i = 0; i < 256; i++)
+            cs[c].lut[i] = lut_default(chip, (int)c, i);
+    }
+    for (size_t i = 0; i < nc * nc; i++)
+        gic[i] = SIM_INF;
+    for (int i = 0; i < RCK_CHIP_MAX_CORES; i++)
+        h->pend_t[i] = SIM_INF;
+    for (int i = 0; i < nues; i++) {
+        cs[cores[i]].ue = i;
+        h->ue_wake[i] = SIM_INF;
+        u[i].sat_which = -1;
+        u[i].ctx_peer = -1;
+    }
+}
+
+rck_status_t sim_seg_create(const rck_job_params_t *p, rck_job_t **job_out)
+{
+    sim_hdr_t layout;
+    rck_job_t *job;
+    rck_status_t st;
+    void *map;
+
+    if (p->chip->ncores > RCK_CHIP_MAX_CORES ||
+        p->chip->atomic_counters > SIM_MAX_COUNTERS ||
+        p->chip->nislands > SIM_MAX_ISLANDS) {
+        rck_error("sim backend: chip too large");
+        return RCK_ERR_CONFIG;
+    }
+    memset(&layout, 0, sizeof(layout));
+    seg_layout(p->chip, p->nues, p->shm_bytes, &layout);
+    job = calloc(1, sizeof(*job));
+    if (job == NULL)
+        return RCK_ERR_NOMEM;
+    st = rck_seg_create("rockcreek-sim", layout.seg_bytes, &job->fd, &map);
+    if (st != RCK_OK)
+        goto err_free;
+    job->hdr = map;
+    job->bytes = layout.seg_bytes;
+    memcpy(job->hdr, &layout, sizeof(layout));
+    job->pin_fd = -1;
+    st = settings_resolve(job->hdr, p->nues);
+    if (st != RCK_OK)
+        goto err_unmap;
+    if (job->hdr->pin_cpu == SIM_PIN_AUTO)
+        job->hdr->pin_cpu = job->hdr->spin_ns > 0 || p->nues < 2
+                                ? -1
+                                : pin_auto(&job->pin_fd);
+    seg_init(job->hdr, p->chip, p->nues, p->cores);
+    job->hdr->magic = SIM_MAGIC;
+    *job_out = job;
+    return RCK_OK;
+
+err_unmap:
+    munmap(map, layout.seg_bytes);
+    close(job->fd);
+err_free:
+    free(job);
+    return st;
+}
+
+rck_status_t sim_seg_child_setup(rck_job_t *job, int ue)
+{
+    return rck_seg_child_env(job->fd, "RCK_SIM_FD", ue, "sim");
+}
+
+void sim_seg_destroy(rck_job_t *job)
+{
+    munmap(job->hdr, job->bytes);
+    close(job->fd);
+    if (job->pin_fd >= 0)
+        close(job->pin_fd);
+    free(job);
+}
+
+/* ---- the segment seen from a process ---- */
+
+void sim_view_init(sim_t *v, sim_hdr_t *h)
+{
+    memset(v, 0, sizeof(*v));
+    v->fd = -1;
+    v->perf_fd = -1;
+    v->hdr = h;
+    v->ues = sim_hdr_ues(h);
+    v->cores = sim_hdr_cores(h);
+    v->gic = (uint64_t *)((char *)h + h->gic_off);
+    v->counters = (_Atomic int32_t *)((char *)h + h->counters_off);
+    v->vis = (uint64_t *)((char *)h + h->vis_off);
+    v->mcs = sim_hdr_mcs(h);
+    v->matrix = sim_hdr_matrix(h);
+    v->mpb = sim_hdr_mpb(h);
+    v->shm = sim_hdr_shm(h);
+    v->chip = &h->chip;
+    v->lines_per_mpb = v->chip->mpb_bytes / v->chip->line_bytes;
+    v->line_shift = (v->chip->line_bytes & (v->chip->line_bytes - 1)) == 0
+                        ? (uint32_t)__builtin_ctz(v->chip->line_bytes)
+                        : 0;
+    v->mhz_fdiv = -1;
+    v->ue = -1;
+    v->core = -1;
+    v->hz_vt = SIM_INF;
+    v->hz_ue = INT_MAX;
+}
+
+static rck_status_t attach_private(int *fd_out)
+{
+    rck_chip_t chip;
+    rck_job_params_t p;
+    rck_job_t *job;
+    rck_status_t st;
+    int core0;
+
+    st = rck_seg_solo_params(&chip, &core0, &p);
+    if (st != RCK_OK)
+        return st;
+    st = sim_seg_create(&p, &job);
+    if (st != RCK_OK)
+        return st;
+    job->hdr->private_job = 1;
+    *fd_out = job->fd;
+    munmap(job->hdr, job->bytes);
+    if (job->pin_fd >= 0)
+        close(job->pin_fd); /* one core: nothing to gain */
+    free(job);
+    return RCK_OK;
+}
+
+static void pin(sim_t *s)
+{
+    cpu_set_t set;
+
+    if (s->hdr->pin_cpu < 0)
+        return;
+    CPU_ZERO(&set);
+    CPU_SET(s->hdr->pin_cpu, &set);
+    if (sched_setaffinity(0, sizeof(set), &set) != 0)
+        rck_debug("cannot pin to CPU %d: %s", s->hdr->pin_cpu,
+                  strerror(errno));
+}
+
+rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)
+{
+    const char *fds = getenv("RCK_SIM_FD");
+    const char *ues = getenv("RCK_UE");
+    sim_hdr_t hdr;
+    sim_t *s;
+    void *map;
+    size_t bytes;
+    rck_status_t st;
+    char tag[32];
+
+    s = calloc(1, sizeof(*s));
+    if (s == NULL)
+        return RCK_ERR_NOMEM;
+    s->fd = -1;
+    s->perf_fd = -1;
+    hal->ue = 0;
+    if (fds != NULL && ues != NULL) {
+        s->fd = atoi(fds);
+        hal->ue = atoi(ues);
+    } else {
+        st = attach_private(&s->fd);
+        if (st != RCK_OK)
+            goto err_free;
+    }
+    st = rck_seg_attach(s->fd, SIM_MAGIC, SIM_MAP_ADDR,
+                        "rockcreek sim segment (start programs with 'rck "
+                        "run --backend sim')",
+                        &map, &bytes);
+    if (st != RCK_OK)
+        goto err_close;
+    memcpy(&hdr, map, sizeof(hdr));
+    {
+        int fd = s->fd, pfd = s->perf_fd;
+        sim_view_init(s, map);
+        s->fd = fd;
+        s->perf_fd = pfd;
+    }
+    if (hal->ue < 0 || hal->ue >= (int)hdr.nues) {
+        rck_error("RCK_UE=%d outside the job's %u UEs", hal->ue, hdr.nues);
+        st = RCK_ERR_CONFIG;
+        goto err_unmap;
+    }
+    s->ue = hal->ue;
+    s->core = s->hdr->ue_core[s->ue];
+    s->me = &s->ues[s->ue];
+    s->ctx_peer = -1;
+    s->links = sim_hdr_links(map) + (size_t)s->ue *
+                                        (size_t)s->chip->ntiles *
+                                        SIM_LINK_DIRS;
+    sim_l2_init(&s->l2, s->chip);
+    sim_map_init(&s->map);
+    s->cost_lw = calloc((size_t)s->chip->ncores, sizeof(*s->cost_lw));
+    s->cost_dr = calloc((size_t)s->chip->ncores, sizeof(*s->cost_dr));
+    if (atomic_load(sim_state(s->hdr, s->ue)) != UE_ABSENT) {
+        rck_error("UE %d is attached twice", s->ue);
+        st = RCK_ERR_STATE;
+        goto err_map;
+    }
+    st = sim_l1_init(&s->l1, s->chip);
+    if (st != RCK_OK)
+        goto err_map;
+    hal->chip = s->hdr->chip;
+    hal->nues = (int)hdr.nues;
+    hal->ue_core = s->hdr->ue_core;
+    hal->core = s->core;
+    hal->backend = s;
+    snprintf(tag, sizeof(tag), "core %d", hal->core);
+    rck_log_set_tag(tag);
+    pin(s);
+    *out = s;
+    return RCK_OK;
+
+err_map:
+    sim_l2_fini(&s->l2);
+    sim_map_fini(&s->map);
+    free(s->cost_lw);
+    free(s->cost_dr);
+err_unmap:
+    munmap(map, hdr.seg_bytes);
+err_close:
+    close(s->fd);
+err_free:
+    hal->backend = NULL;
+    free(s);
+    return st;
+}
+
+void sim_seg_detach(sim_t *s)
+{
+    sim_l1_fini(&s->l1);
+    sim_l2_fini(&s->l2);
+    sim_map_fini(&s->map);
+    free(s->cost_lw);
+    free(s->cost_dr);
+    munmap(s->hdr, s->hdr->seg_bytes);
+    close(s->fd);
+    free(s);
+}
