@@ -406,11 +406,83 @@ static int chip_fit_uncached_extra(const char *what, const rck_json_t *root,
     return 1;
 }
 
+/* The bandwidths, local operations, interrupts and cache flushes.
+ * @return 0, or -1 (logged). */
+static int chip_apply_costs(const char *what, const rck_json_t *root,
+                            rck_chip_t *c)
+{
+    const rck_json_t *o, *o2;
+
+    if (chip_obj(what, root, "bandwidth_one_core_mib_s",
+                 "bandwidth_one_core_mib_s", &o) < 0)
+        return -1;
+    if (chip_obj(what, o, "l2_hit", "bandwidth_one_core_mib_s.l2_hit",
+                 &o2) < 0 ||
+        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.l2_hit.read", 1,
+                 &c->bw_mib_s_l2hit_read) < 0 ||
+        chip_num(what, o2, "write", "bandwidth_one_core_mib_s.l2_hit.write",
+                 1, &c->bw_mib_s_l2hit_write) < 0 ||
+        chip_obj(what, o, "uncached", "bandwidth_one_core_mib_s.uncached",
+                 &o2) < 0 ||
+        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.uncached.read",
+                 1, &c->bw_mib_s_uncached_read) < 0 ||
+        chip_num(what, o2, "write",
+                 "bandwidth_one_core_mib_s.uncached.write", 1,
+                 &c->bw_mib_s_uncached_write) < 0 ||
+        chip_obj(what, o, "mpbt", "bandwidth_one_core_mib_s.mpbt", &o2) < 0 ||
+        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.mpbt.read", 1,
+                 &c->bw_mib_s_mpbt_read) < 0 ||
+        chip_num(what, o2, "write", "bandwidth_one_core_mib_s.mpbt.write", 1,
+                 &c->bw_mib_s_mpbt_write) < 0)
+        return -1;
+
+    if (chip_obj(what, root, "local_ops", "local_ops", &o) < 0 ||
+        chip_num(what, o, "null_syscall", "local_ops.null_syscall", 0,
+                 &c->cost_null_syscall) < 0 ||
+        chip_num(what, o, "rdtsc", "local_ops.rdtsc", 0, &c->cost_rdtsc) < 0 ||
+        chip_num(what, o, "xchg", "local_ops.xchg", 0, &c->cost_xchg) < 0 ||
+        chip_num(what, o, "lock_cmpxchg", "local_ops.lock_cmpxchg", 0,
+                 &c->cost_lock_cmpxchg) < 0 ||
+        chip_num(what, o, "lock_dec", "local_ops.lock_dec", 0,
+                 &c->cost_lock_dec) < 0 ||
+        chip_num(what, o, "nop", "local_ops.nop", 0, &c->cost_nop) < 0 ||
+        chip_num(what, o, "cl1invmb", "local_ops.cl1invmb", 0,
+                 &c->cost_cl1invmb) < 0)
+        return -1;
+
+    if (chip_obj(what, root, "interrupts", "interrupts", &o) < 0 ||
+        chip_num(what, o, "ipi_delivery_min", "interrupts.ipi_delivery_min",
+                 0, &c->cost_ipi_delivery) < 0 ||
+        chip_num(what, o, "kernel_send_syscall_write_mpb_raise_pin",
+                 "interrupts.kernel_send_syscall_write_mpb_raise_pin", 0,
+                 &c->cost_kernel_send) < 0 ||
+        chip_num(what, o, "write_mpb_and_raise_pin",
+                 "interrupts.write_mpb_and_raise_pin", 0,
+                 &c->cost_mpb_write_raise) < 0)
+        return -1;
+
+    if (chip_num(what, root, "thread_switch_round_trip",
+                 "thread_switch_round_trip", 0, &c->cost_thread_switch) < 0 ||
+        chip_num(what, root, "l2_full_flush_cycles", "l2_full_flush_cycles",
+                 0, &c->l2_full_flush_cycles) < 0 ||
+        chip_obj(what, root, "l2_flush_per_line_cycles",
+                 "l2_flush_per_line_cycles", &o) < 0 ||
+        chip_num(what, o, "clean", "l2_flush_per_line_cycles.clean", 0,
+                 &c->l2_flush_line_clean) < 0 ||
+        chip_num(what, o, "dirty", "l2_flush_per_line_cycles.dirty", 0,
+                 &c->l2_flush_line_dirty) < 0 ||
+        chip_num(what, root, "relative_core_speed_vs_3ghz_i7",
+                 "relative_core_speed_vs_3ghz_i7", 1,
+                 &c->relative_core_speed) < 0)
+        return -1;
+    return 0;
+}
+
 /* Apply the JSON document @p root on top of @p c. */
 static rck_status_t chip_apply(const rck_json_t *root, const char *what,
                                rck_chip_t *c)
 {
-    const rck_json_t *o, *o2, *v;
+    const rck_json_t *o, *v;
     const char *s;
     int have_extra;
 
@@ -481,67 +553,7 @@ static rck_status_t chip_apply(const rck_json_t *root, const char *what,
     if (have_extra < 0)
         return RCK_ERR_CONFIG;
 
-    if (chip_obj(what, root, "bandwidth_one_core_mib_s",
-                 "bandwidth_one_core_mib_s", &o) < 0)
-        return RCK_ERR_CONFIG;
-    if (chip_obj(what, o, "l2_hit", "bandwidth_one_core_mib_s.l2_hit",
-                 &o2) < 0 ||
-        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.l2_hit.read", 1,
-                 &c->bw_mib_s_l2hit_read) < 0 ||
-        chip_num(what, o2, "write", "bandwidth_one_core_mib_s.l2_hit.write",
-                 1, &c->bw_mib_s_l2hit_write) < 0 ||
-        chip_obj(what, o, "uncached", "bandwidth_one_core_mib_s.uncached",
-                 &o2) < 0 ||
-        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.uncached.read",
-                 1, &c->bw_mib_s_uncached_read) < 0 ||
-        chip_num(what, o2, "write",
-                 "bandwidth_one_core_mib_s.uncached.write", 1,
-                 &c->bw_mib_s_uncached_write) < 0 ||
-        chip_obj(what, o, "mpbt", "bandwidth_one_core_mib_s.mpbt", &o2) < 0 ||
-        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.mpbt.read", 1,
-                 &c->bw_mib_s_mpbt_read) < 0 ||
-        chip_num(what, o2, "write", "bandwidth_one_core_mib_s.mpbt.write", 1,
-                 &c->bw_mib_s_mpbt_write) < 0)
-        return RCK_ERR_CONFIG;
-
-    if (chip_obj(what, root, "local_ops", "local_ops", &o) < 0 ||
-        chip_num(what, o, "null_syscall", "local_ops.null_syscall", 0,
-                 &c->cost_null_syscall) < 0 ||
-        chip_num(what, o, "rdtsc", "local_ops.rdtsc", 0, &c->cost_rdtsc) < 0 ||
-        chip_num(what, o, "xchg", "local_ops.xchg", 0, &c->cost_xchg) < 0 ||
-        chip_num(what, o, "lock_cmpxchg", "local_ops.lock_cmpxchg", 0,
-                 &c->cost_lock_cmpxchg) < 0 ||
-        chip_num(what, o, "lock_dec", "local_ops.lock_dec", 0,
-                 &c->cost_lock_dec) < 0 ||
-        chip_num(what, o, "nop", "local_ops.nop", 0, &c->cost_nop) < 0 ||
-        chip_num(what, o, "cl1invmb", "local_ops.cl1invmb", 0,
-                 &c->cost_cl1invmb) < 0)
-        return RCK_ERR_CONFIG;
-
-    if (chip_obj(what, root, "interrupts", "interrupts", &o) < 0 ||
-        chip_num(what, o, "ipi_delivery_min", "interrupts.ipi_delivery_min",
-                 0, &c->cost_ipi_delivery) < 0 ||
-        chip_num(what, o, "kernel_send_syscall_write_mpb_raise_pin",
-                 "interrupts.kernel_send_syscall_write_mpb_raise_pin", 0,
-                 &c->cost_kernel_send) < 0 ||
-        chip_num(what, o, "write_mpb_and_raise_pin",
-                 "interrupts.write_mpb_and_raise_pin", 0,
-                 &c->cost_mpb_write_raise) < 0)
-        return RCK_ERR_CONFIG;
-
-    if (chip_num(what, root, "thread_switch_round_trip",
-                 "thread_switch_round_trip", 0, &c->cost_thread_switch) < 0 ||
-        chip_num(what, root, "l2_full_flush_cycles", "l2_full_flush_cycles",
-                 0, &c->l2_full_flush_cycles) < 0 ||
-        chip_obj(what, root, "l2_flush_per_line_cycles",
-                 "l2_flush_per_line_cycles", &o) < 0 ||
-        chip_num(what, o, "clean", "l2_flush_per_line_cycles.clean", 0,
-                 &c->l2_flush_line_clean) < 0 ||
-        chip_num(what, o, "dirty", "l2_flush_per_line_cycles.dirty", 0,
-                 &c->l2_flush_line_dirty) < 0 ||
-        chip_num(what, root, "relative_core_speed_vs_3ghz_i7",
-                 "relative_core_speed_vs_3ghz_i7", 1,
-                 &c->relative_core_speed) < 0)
+    if (chip_apply_costs(what, root, c) < 0)
         return RCK_ERR_CONFIG;
 
     if (chip_apply_dvfs(what, root, c) < 0)
@@ -581,8 +593,49 @@ static rck_status_t chip_check_hops(double *t, int max_hops, const char *what,
     return RCK_OK;
 }
 
-/* rck_chip_validate with the name of the configuration's source. */
-static rck_status_t chip_check(rck_chip_t *c, const char *what)
+/* The DVFS table: 1 .. RCK_CHIP_MAX_DVFS distinct dividers with positive
+ * frequencies and volts. */
+static rck_status_t chip_check_dvfs(const rck_chip_t *c, const char *what)
+{
+    char path[96];
+    int i, j;
+
+    if (c->ndvfs < 1 || c->ndvfs > RCK_CHIP_MAX_DVFS) {
+        chip_bad(what, "dvfs", "needs 1 to %d entries, got %d",
+                 RCK_CHIP_MAX_DVFS, c->ndvfs);
+        return RCK_ERR_CONFIG;
+    }
+    for (i = 0; i < c->ndvfs; i++) {
+        if (c->dvfs_fdiv[i] < 1) {
+            snprintf(path, sizeof(path), "dvfs.fdiv[%d]", i);
+            chip_bad(what, path, "must be a positive integer, got %d",
+                     c->dvfs_fdiv[i]);
+            return RCK_ERR_CONFIG;
+        }
+        for (j = 0; j < i; j++) {
+            if (c->dvfs_fdiv[j] == c->dvfs_fdiv[i]) {
+                snprintf(path, sizeof(path), "dvfs.fdiv[%d]", i);
+                chip_bad(what, path, "divider %d is listed twice",
+                         c->dvfs_fdiv[i]);
+                return RCK_ERR_CONFIG;
+            }
+        }
+        if (!isfinite(c->dvfs_mhz[i]) || !(c->dvfs_mhz[i] > 0) ||
+            !isfinite(c->dvfs_volts[i]) || !(c->dvfs_volts[i] > 0)) {
+            snprintf(path, sizeof(path), "dvfs.%s[%d]",
+                     isfinite(c->dvfs_mhz[i]) && c->dvfs_mhz[i] > 0
+                         ? "volts"
+                         : "core_mhz",
+                     i);
+            chip_bad(what, path, "must be greater than zero");
+            return RCK_ERR_CONFIG;
+        }
+    }
+    return RCK_OK;
+}
+
+/* Every number of the file: finite, non-negative, some positive. */
+static rck_status_t chip_check_nums(rck_chip_t *c, const char *what)
 {
     const struct {
         double *v;
@@ -624,23 +677,8 @@ static rck_status_t chip_check(rck_chip_t *c, const char *what)
         {&c->l2_flush_line_dirty, "l2_flush_per_line_cycles.dirty", 0},
         {&c->relative_core_speed, "relative_core_speed_vs_3ghz_i7", 1},
     };
-    const struct {
-        uint32_t v;
-        const char *key;
-    } sizes[] = {{c->mpb_bytes, "mpb_bytes_per_core"},
-                 {c->l1d_bytes, "l1d_bytes"},
-                 {c->l2_bytes, "l2_bytes"}};
-    char path[96];
     size_t k;
-    long ncores;
-    double best;
-    int i, j;
 
-    if (memchr(c->name, '\0', sizeof(c->name)) == NULL) {
-        chip_bad(what, "name", "not NUL-terminated within %d bytes",
-                 RCK_CHIP_NAME_LEN);
-        return RCK_ERR_CONFIG;
-    }
     for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
         double d = *nums[k].v;
         if (!isfinite(d) || d < 0 || (nums[k].positive && d == 0)) {
@@ -650,6 +688,60 @@ static rck_status_t chip_check(rck_chip_t *c, const char *what)
             return RCK_ERR_CONFIG;
         }
     }
+    return RCK_OK;
+}
+
+/* The memory controllers (on the mesh) and the atomic counters. */
+static rck_status_t chip_check_mcs(const rck_chip_t *c, const char *what)
+{
+    char path[96];
+    int i;
+
+    if (c->nmc < 1 || c->nmc > RCK_CHIP_MAX_MC) {
+        chip_bad(what, "mesh.memory_controllers",
+                 "needs 1 to %d controllers, got %d", RCK_CHIP_MAX_MC,
+                 c->nmc);
+        return RCK_ERR_CONFIG;
+    }
+    for (i = 0; i < c->nmc; i++) {
+        if (c->mc[i].x < 0 || c->mc[i].x >= c->mesh_x || c->mc[i].y < 0 ||
+            c->mc[i].y >= c->mesh_y) {
+            snprintf(path, sizeof(path), "mesh.memory_controllers[%d].tile",
+                     i);
+            chip_bad(what, path, "tile (%d, %d) is outside the %d x %d mesh",
+                     c->mc[i].x, c->mc[i].y, c->mesh_x, c->mesh_y);
+            return RCK_ERR_CONFIG;
+        }
+    }
+    if (c->atomic_counters < 0) {
+        chip_bad(what, "atomic_counters", "must not be negative, got %d",
+                 c->atomic_counters);
+        return RCK_ERR_CONFIG;
+    }
+    return RCK_OK;
+}
+
+/* rck_chip_validate with the name of the configuration's source. */
+static rck_status_t chip_check(rck_chip_t *c, const char *what)
+{
+    const struct {
+        uint32_t v;
+        const char *key;
+    } sizes[] = {{c->mpb_bytes, "mpb_bytes_per_core"},
+                 {c->l1d_bytes, "l1d_bytes"},
+                 {c->l2_bytes, "l2_bytes"}};
+    size_t k;
+    long ncores;
+    double best;
+    int i;
+
+    if (memchr(c->name, '\0', sizeof(c->name)) == NULL) {
+        chip_bad(what, "name", "not NUL-terminated within %d bytes",
+                 RCK_CHIP_NAME_LEN);
+        return RCK_ERR_CONFIG;
+    }
+    if (chip_check_nums(c, what) != RCK_OK)
+        return RCK_ERR_CONFIG;
 
     if (c->mesh_x < 1 || c->mesh_y < 1 || c->cores_per_tile < 1) {
         chip_bad(what, c->mesh_x < 1   ? "mesh.x"
@@ -696,59 +788,11 @@ static rck_status_t chip_check(rck_chip_t *c, const char *what)
         }
     }
 
-    if (c->nmc < 1 || c->nmc > RCK_CHIP_MAX_MC) {
-        chip_bad(what, "mesh.memory_controllers",
-                 "needs 1 to %d controllers, got %d", RCK_CHIP_MAX_MC,
-                 c->nmc);
+    if (chip_check_mcs(c, what) != RCK_OK)
         return RCK_ERR_CONFIG;
-    }
-    for (i = 0; i < c->nmc; i++) {
-        if (c->mc[i].x < 0 || c->mc[i].x >= c->mesh_x || c->mc[i].y < 0 ||
-            c->mc[i].y >= c->mesh_y) {
-            snprintf(path, sizeof(path), "mesh.memory_controllers[%d].tile",
-                     i);
-            chip_bad(what, path, "tile (%d, %d) is outside the %d x %d mesh",
-                     c->mc[i].x, c->mc[i].y, c->mesh_x, c->mesh_y);
-            return RCK_ERR_CONFIG;
-        }
-    }
-    if (c->atomic_counters < 0) {
-        chip_bad(what, "atomic_counters", "must not be negative, got %d",
-                 c->atomic_counters);
-        return RCK_ERR_CONFIG;
-    }
 
-    if (c->ndvfs < 1 || c->ndvfs > RCK_CHIP_MAX_DVFS) {
-        chip_bad(what, "dvfs", "needs 1 to %d entries, got %d",
-                 RCK_CHIP_MAX_DVFS, c->ndvfs);
+    if (chip_check_dvfs(c, what) != RCK_OK)
         return RCK_ERR_CONFIG;
-    }
-    for (i = 0; i < c->ndvfs; i++) {
-        if (c->dvfs_fdiv[i] < 1) {
-            snprintf(path, sizeof(path), "dvfs.fdiv[%d]", i);
-            chip_bad(what, path, "must be a positive integer, got %d",
-                     c->dvfs_fdiv[i]);
-            return RCK_ERR_CONFIG;
-        }
-        for (j = 0; j < i; j++) {
-            if (c->dvfs_fdiv[j] == c->dvfs_fdiv[i]) {
-                snprintf(path, sizeof(path), "dvfs.fdiv[%d]", i);
-                chip_bad(what, path, "divider %d is listed twice",
-                         c->dvfs_fdiv[i]);
-                return RCK_ERR_CONFIG;
-            }
-        }
-        if (!isfinite(c->dvfs_mhz[i]) || !(c->dvfs_mhz[i] > 0) ||
-            !isfinite(c->dvfs_volts[i]) || !(c->dvfs_volts[i] > 0)) {
-            snprintf(path, sizeof(path), "dvfs.%s[%d]",
-                     isfinite(c->dvfs_mhz[i]) && c->dvfs_mhz[i] > 0
-                         ? "volts"
-                         : "core_mhz",
-                     i);
-            chip_bad(what, path, "must be greater than zero");
-            return RCK_ERR_CONFIG;
-        }
-    }
 
     /* unused slots are zero, so equal chips compare equal byte for byte */
     k = strlen(c->name);

@@ -5,10 +5,45 @@
 #include "rck/config.h"
 #include "rck/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static rck_hal_t *hal_self;
+
+/* The backends, as registered (in order) by the backends layer. */
+#define RCK_HAL_MAX_BACKENDS 16
+static const rck_hal_ops_t *hal_backends[RCK_HAL_MAX_BACKENDS];
+static int hal_nbackends;
+static char hal_backend_names[256];
+
+rck_status_t rck_hal_backend_register(const rck_hal_ops_t *ops)
+{
+    size_t len = strlen(hal_backend_names);
+
+    if (rck_hal_backend_find(ops->name) != NULL)
+        return RCK_OK;
+    if (hal_nbackends == RCK_HAL_MAX_BACKENDS)
+        return RCK_ERR_CONFIG;
+    hal_backends[hal_nbackends++] = ops;
+    snprintf(hal_backend_names + len, sizeof(hal_backend_names) - len,
+             "%s%s", len > 0 ? ", " : "", ops->name);
+    return RCK_OK;
+}
+
+const rck_hal_ops_t *rck_hal_backend_find(const char *name)
+{
+    for (int i = 0; i < hal_nbackends; i++) {
+        if (!strcmp(hal_backends[i]->name, name))
+            return hal_backends[i];
+    }
+    return NULL;
+}
+
+const char *rck_hal_backend_names(void)
+{
+    return hal_backend_names;
+}
 
 rck_status_t rck_hal_unsupported(void)
 {

@@ -23,6 +23,23 @@
 
 svm_t svm_state = {.acquiring = -1};
 
+/* SVM's settings (listed by `rck config --list`; svm_init reads
+ * RCK_SVM_SIZE itself: its default depends on RCK_SHM_SIZE). */
+static const rck_config_entry_t svm_settings[] = {
+    {"SVM_SIZE", "24m", RCK_CONFIG_SIZE,
+     "bytes SVM takes from the top of the shared window at svm_init (unset: "
+     "24m, or 3/8 of RCK_SHM_SIZE if that is less)"},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+
+/* Referenced by the static library's users (its link options), so that
+ * `rck config --list` lists SVM's settings there too. */
+const int rck_svm_settings_registered = 1;
+
+__attribute__((constructor)) static void svm_settings_register(void)
+{
+    rck_config_register(svm_settings, RCK_CONFIG_RANK_SVM);
+}
+
 /* The reservation outlives svm_finalize: the HAL cannot give it back, and
  * a later svm_init must find the same region on every core. */
 static struct {

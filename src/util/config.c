@@ -6,71 +6,87 @@
 #include <string.h>
 #include <strings.h>
 
-static const rck_config_entry_t config_table[] = {
+/* The settings of the job as a whole and of the layers every program
+ * has (the HAL, the log, RCCE, the launcher). A component's own settings
+ * are in its own table, registered by the component (rck_config_register:
+ * native.c, sim_settings.c, svm.c). */
+static const rck_config_entry_t config_general[] = {
     {"BACKEND", "native", RCK_CONFIG_STRING,
      "HAL backend: native (host shared memory), sim (timing model)"},
     {"CHIP", "", RCK_CONFIG_STRING,
      "chip configuration file (JSON); empty = the built-in SCC 533/800/800"},
     {"SHM_SIZE", "64m", RCK_CONFIG_SIZE,
      "bytes of off-chip shared DRAM available to RCCE_shmalloc"},
-    {"SVM_SIZE", "24m", RCK_CONFIG_SIZE,
-     "bytes SVM takes from the top of the shared window at svm_init (unset: "
-     "24m, or 3/8 of RCK_SHM_SIZE if that is less)"},
     {"PREFIX", "1", RCK_CONFIG_BOOL,
      "prefix every output line with the id of the core that printed it"},
     {"LOG", "warn", RCK_CONFIG_STRING, "log level: error, warn, info, debug"},
-    {"SPIN_NS", "auto", RCK_CONFIG_STRING,
-     "native: how long a wait spins before it sleeps in the kernel "
-     "(nanoseconds; auto = long when cores <= host CPUs, short otherwise)"},
-    {"YIELD_NS", "100000", RCK_CONFIG_INT,
-     "native: after spinning, how long a wait yields the CPU to other cores "
-     "(sched_yield) before it sleeps in the kernel (nanoseconds)"},
     {"WAIT_TIMEOUT", "0", RCK_CONFIG_INT,
      "seconds a single RCCE wait may block before the core reports a "
      "probable deadlock and fails (0 = wait forever)"},
-    {"DEADLOCK_S", "3", RCK_CONFIG_INT,
-     "native: seconds every running core may wait with nothing changing "
-     "before the run is reported as deadlocked and stopped (0 = off)"},
     {"KILL_GRACE_MS", "500", RCK_CONFIG_INT,
      "launcher: milliseconds between SIGTERM and SIGKILL when a run is "
      "torn down"},
-    {"COMPUTE", "host", RCK_CONFIG_STRING,
-     "sim: compute model between HAL calls: host[:REL] (host CPU time, REL = "
-     "SCC speed relative to the host, default from the chip), none, or "
-     "instructions[:CPI] (retired instructions x CPI; falls back to host)"},
-    {"SIM_REPORT", "rck-sim-report.json", RCK_CONFIG_STRING,
-     "sim: where the deterministic JSON report goes (none = no file)"},
-    {"SIM_TRACE", "none", RCK_CONFIG_STRING,
-     "sim: Chrome trace-event JSON file (opens in Perfetto); none = off"},
-    {"SIM_SUMMARY", "1", RCK_CONFIG_BOOL,
-     "sim: print the short human summary on stderr at exit"},
-    {"SIM_HAZARDS", "0", RCK_CONFIG_BOOL,
-     "sim: report every stale MPB read (a read skipped CL1INVMB)"},
-    {"SIM_PIN", "auto", RCK_CONFIG_STRING,
-     "sim: pin every core of the run to one host CPU: auto = one no other "
-     "sim run holds (none: no pinning), off, or a CPU number"},
-    {"SIM_SPIN_NS", "auto", RCK_CONFIG_STRING,
-     "sim: how long a core spins for the run token before it sleeps "
-     "(nanoseconds; auto = spin only when cores <= host CPUs)"},
-    {"SIM_LOOKAHEAD", "0", RCK_CONFIG_INT,
-     "sim: cycles a core may run ahead of the earliest core (0 = strict "
-     "order; larger is faster but can reorder nearby events)"},
-    {"SIM_SCHEDULE", "0", RCK_CONFIG_INT,
-     "sim: schedule seed: 0 = the model's own order; another number takes "
-     "another legal interleaving (seeded jitter), the same one every time"},
-    {"SIM_WATCHDOG", "5", RCK_CONFIG_INT,
-     "sim: seconds a core may hold the run token without a HAL call before "
-     "it is warned about and the others proceed"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+
+/* The registered tables, by rank (the order `rck config --list` shows). */
+#define RCK_CONFIG_MAX_TABLES 16
+static const rck_config_entry_t *config_tables[RCK_CONFIG_MAX_TABLES] = {
+    config_general};
+static int config_ranks[RCK_CONFIG_MAX_TABLES];
+static int config_ntables = 1;
+
+void rck_config_register(const rck_config_entry_t *table, int rank)
+{
+    int i;
+
+    for (i = 0; i < config_ntables; i++) {
+        if (config_tables[i] == table)
+            return;
+    }
+    if (config_ntables == RCK_CONFIG_MAX_TABLES) {
+        rck_error("too many configuration tables");
+        return;
+    }
+    for (i = config_ntables; i > 0 && config_ranks[i - 1] > rank; i--) {
+        config_tables[i] = config_tables[i - 1];
+        config_ranks[i] = config_ranks[i - 1];
+    }
+    config_tables[i] = table;
+    config_ranks[i] = rank;
+    config_ntables++;
+}
+
+const rck_config_entry_t *rck_config_next(const rck_config_entry_t *e)
+{
+    int t;
+
+    if (e == NULL)
+        return config_tables[0]->name != NULL ? config_tables[0] : NULL;
+    if ((e + 1)->name != NULL)
+        return e + 1;
+    for (t = 0; t < config_ntables; t++) {
+        const rck_config_entry_t *x = config_tables[t];
+        while (x->name != NULL)
+            x++;
+        if (x == e + 1)
+            break;
+    }
+    for (t++; t < config_ntables; t++) {
+        if (config_tables[t]->name != NULL)
+            return config_tables[t];
+    }
+    return NULL;
+}
 
 const rck_config_entry_t *rck_config_table(void)
 {
-    return config_table;
+    return config_general;
 }
 
 static const rck_config_entry_t *config_find(const char *name)
 {
-    for (const rck_config_entry_t *e = config_table; e->name != NULL; e++) {
+    for (const rck_config_entry_t *e = rck_config_next(NULL); e != NULL;
+         e = rck_config_next(e)) {
         if (!strcmp(e->name, name))
             return e;
     }
@@ -162,7 +178,8 @@ int rck_config_get_bool(const char *name)
 
 void rck_config_print(FILE *fp, int resolved)
 {
-    for (const rck_config_entry_t *e = config_table; e->name != NULL; e++) {
+    for (const rck_config_entry_t *e = rck_config_next(NULL); e != NULL;
+         e = rck_config_next(e)) {
         if (resolved)
             fprintf(fp, "RCK_%s=%s\n", e->name, rck_config_get(e->name));
         else

@@ -100,17 +100,50 @@ static void test_table(void)
     int n = 0;
 
     CHECK(t != NULL);
-    for (e = t; e->name != NULL; e++, n++) {
+    CHECK(rck_config_next(NULL) == t);
+    for (e = rck_config_next(NULL); e != NULL; e = rck_config_next(e), n++) {
         size_t v;
         CHECK(e->dflt != NULL);
         CHECK(e->help != NULL && strlen(e->help) > 0);
         CHECK(strncmp(e->name, "RCK_", 4) != 0);
         if (e->type == RCK_CONFIG_SIZE)
             CHECK(rck_config_parse_size(e->dflt, &v) == 0);
-        for (f = t; f < e; f++)
+        for (f = rck_config_next(NULL); f != e; f = rck_config_next(f))
             CHECK(strcmp(f->name, e->name) != 0);
     }
     CHECK(n > 0);
+}
+
+/* A component's table: its settings resolve and are listed after the
+ * tables of lower rank, in rank order, whatever the order they came in. */
+static void test_register(void)
+{
+    static const rck_config_entry_t late[] = {
+        {"TEST_LATE", "7", RCK_CONFIG_INT, "a setting of rank 90"},
+        {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+    static const rck_config_entry_t early[] = {
+        {"TEST_EARLY", "x", RCK_CONFIG_STRING, "a setting of rank 5"},
+        {"TEST_EARLY2", "1k", RCK_CONFIG_SIZE, "another one"},
+        {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+    const rck_config_entry_t *e;
+    int pos = 0, at_early = -1, at_late = -1, at_general = -1;
+
+    rck_config_register(late, 90);
+    rck_config_register(early, 5);
+    rck_config_register(early, 5); /* twice: once */
+    CHECK(rck_config_get_int("TEST_LATE") == 7);
+    CHECK(rck_config_get_size("TEST_EARLY2") == 1024);
+    for (e = rck_config_next(NULL); e != NULL; e = rck_config_next(e), pos++) {
+        if (!strcmp(e->name, "TEST_EARLY")) {
+            CHECK(at_early < 0);
+            at_early = pos;
+        }
+        if (!strcmp(e->name, "TEST_LATE"))
+            at_late = pos;
+        if (!strcmp(e->name, "BACKEND"))
+            at_general = pos;
+    }
+    CHECK(at_general == 0 && at_early > at_general && at_late > at_early);
 }
 
 /* The table default of @p name, as text. */
@@ -220,6 +253,7 @@ int main(void)
     test_status();
     test_parse_size();
     test_table();
+    test_register();
     test_env();
     test_print();
     if (failures != 0) {

@@ -7,9 +7,9 @@
  *
  * Waking protocol (the invariant every writer and waiter relies on):
  *   waiter:  waiters++ (seq_cst); seq = doorbell; re-check the condition;
- *            futex_wait(doorbell, seq); waiters--.
+ *            rck_be_futex_wait(doorbell, seq); waiters--.
  *   writer:  store the data; seq_cst fence; if (waiters) { doorbell++;
- *            futex_wake(doorbell) }.
+ *            rck_be_futex_wake(doorbell) }.
  *   With seq_cst on both sides either the writer sees the waiter (and
  *   wakes it) or the waiter's re-check sees the data. Each core's MPB has
  *   its own doorbell; waits that span several MPBs, shared DRAM or TAS
@@ -34,8 +34,9 @@
  * next wait, or at exit) so the run fails even if the program ignores
  * the error.
  */
-#include "native.h"
-#include "seg.h"
+#include "native_internal.h"
+#include "common/backend.h"
+#include "common/seg.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
@@ -55,208 +56,43 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NATIVE_MAGIC 0x313054414e4b4352ull /* "RCKNAT01" */
-/* One address for the segment in every core. It must lie in application
- * memory of the sanitizers' layouts too: ThreadSanitizer allows only the
- * low 512 GiB and the top of the address space on x86-64. */
-#if defined(__SANITIZE_THREAD__)
-#define NATIVE_MAP_ADDR ((uintptr_t)0x006000000000ull)
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define NATIVE_MAP_ADDR ((uintptr_t)0x006000000000ull)
-#endif
-#endif
-#ifndef NATIVE_MAP_ADDR
-#define NATIVE_MAP_ADDR ((uintptr_t)0x3f0000000000ull)
-#endif
-#define NATIVE_MAX_ISLANDS 256
-#define NATIVE_MAX_COUNTERS 4096
-#define NATIVE_CTX_LEN 40
-#define NATIVE_GIC_WORDS (RCK_CHIP_MAX_CORES / 64)
-#define NATIVE_DL_CONDS 8
-/* Exit status of a core of a run stopped by a deadlock report. */
-#define NATIVE_EXIT_DEADLOCK 3
 
-enum { CORE_IDLE = 0, CORE_RUNNING = 1, CORE_DONE = 2, CORE_FAILED = 3 };
+/* The native backend's settings (listed by `rck config --list`). */
+static const rck_config_entry_t native_settings[] = {
+    {"SPIN_NS", "auto", RCK_CONFIG_STRING,
+     "native: how long a wait spins before it sleeps in the kernel "
+     "(nanoseconds; auto = long when cores <= host CPUs, short otherwise)"},
+    {"YIELD_NS", "100000", RCK_CONFIG_INT,
+     "native: after spinning, how long a wait yields the CPU to other cores "
+     "(sched_yield) before it sleeps in the kernel (nanoseconds)"},
+    {"DEADLOCK_S", "3", RCK_CONFIG_INT,
+     "native: seconds every running core may wait with nothing changing "
+     "before the run is reported as deadlocked and stopped (0 = off)"},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
 
-typedef struct {
-    _Atomic uint32_t tas;
-    _Atomic uint32_t doorbell;
-    _Atomic uint32_t waiters;
-    _Atomic uint32_t irq_pin;
-    _Atomic uint32_t fdiv;
-    _Atomic uint32_t state;
-    _Atomic int32_t pid;
-    _Atomic int32_t ctx_peer;
-    char ctx[NATIVE_CTX_LEN];
-    _Atomic uint64_t gic_pending[NATIVE_GIC_WORDS];
-    /* deadlock detection: the published sleep (seqlock dl_pub, odd while
-     * it is written) */
-    _Atomic uint32_t dl_pub;
-    _Atomic uint32_t dl_blocked;   /* asleep in a wait without deadline */
-    _Atomic uint32_t dl_any_bell;  /* on the segment-wide doorbell */
-    _Atomic uint32_t dl_bell_seq;  /* the bell's value before the sleep */
-    _Atomic uint32_t dl_irq;       /* an interrupt ends the wait */
-    _Atomic uint32_t dl_nconds;
-    _Atomic uint64_t dl_since_ns;  /* wait start, from the job's t0 */
-    rck_hal_cond_t dl_conds[NATIVE_DL_CONDS];
-    /* what this core did that may wake others (written by it only) */
-    _Alignas(64) _Atomic uint64_t progress;
-    _Alignas(64) _Atomic uint32_t lut[256];
-} __attribute__((aligned(64))) core_state_t;
-
-typedef struct {
-    uint64_t magic;
-    uint64_t seg_bytes;
-    uint64_t cores_off, counters_off, mpb_off, shm_off, shm_bytes;
-    uint64_t t0_ns;
-    uint32_t nues;
-    rck_chip_t chip;
-    int32_t ue_core[RCK_CHIP_MAX_CORES];
-    _Atomic uint32_t volt_mv[NATIVE_MAX_ISLANDS];
-    _Atomic uint32_t any_doorbell;
-    _Atomic uint32_t any_waiters;
-    _Atomic int32_t failed_core; /* -1 while every core is healthy */
-    _Atomic int32_t sleepers;    /* cores asleep in futex_wait */
-    _Atomic int32_t deadlock;    /* 1 once a deadlock was reported */
-    _Atomic uint64_t progress;   /* job events (a core ended) */
-} seg_hdr_t;
-
-struct rck_job {
-    int fd;
-    seg_hdr_t *hdr;
-    size_t bytes;
-};
-
-typedef struct {
-    int fd;
-    seg_hdr_t *hdr;
-    core_state_t *cores;
-    _Atomic int32_t *counters;
-    unsigned char *mpb;
-    unsigned char *shm;
-    int64_t spin_ns;           /* < 0: decide from the awake cores */
-    int ncpu;
-    int64_t yield_ns;
-    int in_handler;
-    const char *ctx_call;
-    int ctx_peer;
-    _Atomic uint64_t *progress; /* this core's progress word */
-    int64_t dl_ns;             /* RCK_DEADLOCK_S in ns, 0 = off */
-    int dl_seen;               /* observing a state where all are blocked */
-    uint64_t dl_sum, dl_since, dl_next;
-    int dl_failed;             /* a wait of this core failed by deadlock */
-} native_t;
-
-static inline native_t *nat(rck_hal_t *hal)
+__attribute__((constructor)) static void native_settings_register(void)
 {
-    return (native_t *)hal->backend;
-}
-
-/* Something that may wake another core happened (only this core writes
- * its progress word: no read-modify-write across cores). */
-static inline void progress_bump(native_t *n)
-{
-    atomic_store_explicit(n->progress,
-                          atomic_load_explicit(n->progress,
-                                               memory_order_relaxed) +
-                              1,
-                          memory_order_relaxed);
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
-static void futex_wait(_Atomic uint32_t *addr, uint32_t val, int64_t ns)
-{
-    struct timespec ts, *tsp = NULL;
-
-    if (ns >= 0) {
-        ts.tv_sec = ns / 1000000000;
-        ts.tv_nsec = ns % 1000000000;
-        tsp = &ts;
-    }
-    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT, val, tsp, NULL, 0);
-}
-
-static void futex_wake(_Atomic uint32_t *addr)
-{
-    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+    rck_config_register(native_settings, RCK_CONFIG_RANK_NATIVE);
 }
 
 /* ---- segment ---- */
 
-static size_t align_up(size_t v, size_t a)
-{
-    return (v + a - 1) / a * a;
-}
-
 static void seg_layout(const rck_chip_t *chip, size_t shm_bytes,
                        seg_hdr_t *h)
 {
-    size_t off = align_up(sizeof(seg_hdr_t), 4096);
+    size_t off = rck_be_align_up(sizeof(seg_hdr_t), 4096);
 
     h->cores_off = off;
-    off += align_up(sizeof(core_state_t) * (size_t)chip->ncores, 4096);
+    off += rck_be_align_up(sizeof(core_state_t) * (size_t)chip->ncores, 4096);
     h->counters_off = off;
-    off += align_up(sizeof(int32_t) * (size_t)chip->atomic_counters, 4096);
+    off += rck_be_align_up(sizeof(int32_t) * (size_t)chip->atomic_counters,
+                           4096);
     h->mpb_off = off;
-    off += align_up((size_t)chip->mpb_bytes * (size_t)chip->ncores, 4096);
+    off += rck_be_align_up((size_t)chip->mpb_bytes * (size_t)chip->ncores,
+                           4096);
     h->shm_off = off;
-    h->shm_bytes = align_up(shm_bytes, 4096);
+    h->shm_bytes = rck_be_align_up(shm_bytes, 4096);
     h->seg_bytes = off + h->shm_bytes;
-}
-
-/* A plausible default LUT, after the sccKit layout: private DRAM pages
- * first, shared DRAM at 0x80, MPBs of the 24 tiles from 0xc0, CRBs from
- * 0xe0. Entry = tile (8 bits) << 13 | subdest (3 bits) << 10 | page (10).
- * The LUT is storage here: nothing translates addresses through it. */
-static uint32_t lut_default(const rck_chip_t *chip, int core, int idx)
-{
-    enum { SUB_CORE0 = 0, SUB_CORE1 = 1, SUB_CRB = 2, SUB_MPB = 3,
-           SUB_PORT = 4 };
-    int ntiles = chip->ntiles;
-    int tile = rck_chip_tile(chip, core);
-    int mc = 0, best = INT_MAX;
-    int cx, cy;
-
-    rck_chip_core_xy(chip, core, &cx, &cy);
-    for (int i = 0; i < chip->nmc; i++) {
-        int d = abs(chip->mc[i].x - cx) + abs(chip->mc[i].y - cy);
-        if (d < best) {
-            best = d;
-            mc = i;
-        }
-    }
-    if (idx < 0x29) {
-        int mtile = chip->mc[mc].y * chip->mesh_x + chip->mc[mc].x;
-        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) |
-               (uint32_t)(core * 0x29 + idx) % 1024;
-    }
-    if (idx >= 0x80 && idx < 0x84) {
-        int m = (idx - 0x80) % chip->nmc;
-        int mtile = chip->mc[m].y * chip->mesh_x + chip->mc[m].x;
-        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) | 0x3f0u;
-    }
-    if (idx >= 0xc0 && idx < 0xc0 + ntiles && idx < 0xe0)
-        return ((uint32_t)(idx - 0xc0) << 13) | (SUB_MPB << 10);
-    if (idx >= 0xe0 && idx < 0xe0 + ntiles && idx < 0x100)
-        return ((uint32_t)(idx - 0xe0) << 13) | (SUB_CRB << 10);
-    (void)tile;
-    return 0;
 }
 
 static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
@@ -267,7 +103,7 @@ static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
     seg_layout(chip, shm_bytes, h);
     h->chip = *chip;
     h->nues = (uint32_t)nues;
-    h->t0_ns = now_ns();
+    h->t0_ns = rck_be_now_ns();
     for (int i = 0; i < nues; i++)
         h->ue_core[i] = cores[i];
     atomic_store(&h->failed_core, -1);
@@ -281,7 +117,7 @@ static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
         atomic_store(&cs[c].fdiv, (uint32_t)chip->default_fdiv);
         atomic_store(&cs[c].ctx_peer, -1);
         for (int i = 0; i < 256; i++)
-            atomic_store(&cs[c].lut[i], lut_default(chip, c, i));
+            atomic_store(&cs[c].lut[i], rck_be_lut_default(chip, c, i));
     }
 }
 
@@ -324,17 +160,6 @@ static rck_status_t native_job_child_setup(rck_job_t *job, int ue)
     return rck_seg_child_env(job->fd, "RCK_NATIVE_FD", ue, "native");
 }
 
-static void wake_everyone(seg_hdr_t *h)
-{
-    core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
-
-    for (int c = 0; c < h->chip.ncores; c++) {
-        atomic_fetch_add(&cs[c].doorbell, 1);
-        futex_wake(&cs[c].doorbell);
-    }
-    atomic_fetch_add(&h->any_doorbell, 1);
-    futex_wake(&h->any_doorbell);
-}
 
 static void native_job_core_exited(rck_job_t *job, int ue, int failed)
 {
@@ -413,16 +238,10 @@ static int64_t spin_now(native_t *n, int nues)
 
 static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
 {
-    rck_chip_t chip;
-    rck_job_params_t p;
     rck_job_t *job;
     rck_status_t st;
-    int core0;
 
-    st = rck_seg_solo_params(&chip, &core0, &p);
-    if (st != RCK_OK)
-        return st;
-    st = native_job_create(&p, &job);
+    st = rck_be_solo_job(native_job_create, &job);
     if (st != RCK_OK)
         return st;
     n->fd = job->fd;
@@ -515,10 +334,6 @@ static void native_detach(rck_hal_t *hal)
 
 /* ---- MPB ---- */
 
-static inline unsigned char *mpb_at(native_t *n, int core, uint32_t off)
-{
-    return n->mpb + (size_t)core * n->hdr->chip.mpb_bytes + off;
-}
 
 static inline void ring(native_t *n, int core)
 {
@@ -526,11 +341,11 @@ static inline void ring(native_t *n, int core)
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&n->cores[core].waiters, memory_order_relaxed)) {
         atomic_fetch_add(&n->cores[core].doorbell, 1);
-        futex_wake(&n->cores[core].doorbell);
+        rck_be_futex_wake(&n->cores[core].doorbell);
     }
     if (atomic_load_explicit(&n->hdr->any_waiters, memory_order_relaxed)) {
         atomic_fetch_add(&n->hdr->any_doorbell, 1);
-        futex_wake(&n->hdr->any_doorbell);
+        rck_be_futex_wake(&n->hdr->any_doorbell);
     }
 }
 
@@ -570,19 +385,6 @@ static rck_status_t native_mpb_copy(rck_hal_t *hal, int dst_core,
     return RCK_OK;
 }
 
-static inline _Atomic uint32_t *word_at(native_t *n, rck_space_t space,
-                                        int core, uint32_t off)
-{
-    switch (space) {
-    case RCK_SPACE_MPB:
-        return (_Atomic uint32_t *)mpb_at(n, core, off);
-    case RCK_SPACE_SHM:
-        return (_Atomic uint32_t *)(n->shm + off);
-    case RCK_SPACE_TAS:
-        return &n->cores[core].tas;
-    }
-    return NULL;
-}
 
 static rck_status_t native_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
                                        uint32_t value)
@@ -654,25 +456,12 @@ static rck_status_t native_irq_raise(rck_hal_t *hal, int core,
      * without having registered as a waiter for data. */
     progress_bump(n);
     atomic_fetch_add(&t->doorbell, 1);
-    futex_wake(&t->doorbell);
+    rck_be_futex_wake(&t->doorbell);
     if (atomic_load(&n->hdr->any_waiters)) {
         atomic_fetch_add(&n->hdr->any_doorbell, 1);
-        futex_wake(&n->hdr->any_doorbell);
+        rck_be_futex_wake(&n->hdr->any_doorbell);
     }
     return RCK_OK;
-}
-
-static int irq_any_pending(native_t *n, int core)
-{
-    core_state_t *t = &n->cores[core];
-
-    if (atomic_load_explicit(&t->irq_pin, memory_order_relaxed))
-        return 1;
-    for (int w = 0; w < NATIVE_GIC_WORDS; w++) {
-        if (atomic_load_explicit(&t->gic_pending[w], memory_order_relaxed))
-            return 1;
-    }
-    return 0;
 }
 
 static rck_status_t native_irq_poll(rck_hal_t *hal, int *count)
@@ -708,18 +497,6 @@ static rck_status_t native_irq_poll(rck_hal_t *hal, int *count)
 
 /* ---- waiting ---- */
 
-static int conds_check(native_t *n, const rck_hal_cond_t *c, int nc)
-{
-    for (int i = 0; i < nc; i++) {
-        uint32_t v = atomic_load_explicit(
-            word_at(n, c[i].space, c[i].core, c[i].offset),
-            memory_order_acquire);
-        int eq = (v & c[i].mask) == c[i].value;
-        if (eq == (c[i].op == RCK_COND_EQ))
-            return i;
-    }
-    return -1;
-}
 
 /* The doorbell a wait can sleep on: this core's own when every condition
  * is a word of its own MPB or its own TAS register, else the segment-wide
@@ -758,188 +535,19 @@ static void native_publish_context(rck_hal_t *hal)
     atomic_store_explicit(&cs->ctx_peer, n->ctx_peer, memory_order_relaxed);
 }
 
-/* ---- deadlock detection (see the top) ---- */
-
-/* Publish the sleep this core is about to take (before every futex wait
- * of a wait without deadline). */
-static void dl_publish(native_t *n, int core, const rck_hal_cond_t *conds,
-                       int nc, int irq, int any_bell, uint32_t seq,
-                       uint64_t start)
+/* The run was reported deadlocked: the wait fails, and a core that goes
+ * on waiting after a failed wait ends. */
+static rck_status_t wait_deadlocked(native_t *n)
 {
-    core_state_t *cs = &n->cores[core];
-    uint32_t g = atomic_load_explicit(&cs->dl_pub, memory_order_relaxed);
-
-    atomic_store_explicit(&cs->dl_pub, g + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
-    for (int i = 0; i < nc && i < NATIVE_DL_CONDS; i++)
-        cs->dl_conds[i] = conds[i];
-    atomic_store_explicit(&cs->dl_nconds, (uint32_t)nc, memory_order_relaxed);
-    atomic_store_explicit(&cs->dl_irq, (uint32_t)irq, memory_order_relaxed);
-    atomic_store_explicit(&cs->dl_any_bell, (uint32_t)any_bell,
-                          memory_order_relaxed);
-    atomic_store_explicit(&cs->dl_bell_seq, seq, memory_order_relaxed);
-    atomic_store_explicit(&cs->dl_since_ns, start - n->hdr->t0_ns,
-                          memory_order_relaxed);
-    atomic_store_explicit(&cs->dl_blocked, 1, memory_order_relaxed);
-    atomic_store_explicit(&cs->dl_pub, g + 2, memory_order_release);
-}
-
-static void dl_unpublish(native_t *n, int core)
-{
-    core_state_t *cs = &n->cores[core];
-    uint32_t g = atomic_load_explicit(&cs->dl_pub, memory_order_relaxed);
-
-    if (!atomic_load_explicit(&cs->dl_blocked, memory_order_relaxed))
-        return;
-    atomic_store_explicit(&cs->dl_pub, g + 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&cs->dl_blocked, 0, memory_order_relaxed);
-    atomic_store_explicit(&cs->dl_pub, g + 2, memory_order_release);
-}
-
-/* Is core @p c stuck: asleep in a published wait without deadline, its
- * bell unrung, no published condition true, no interrupt pending for it?
- * @p copy receives the published conditions (for the report). */
-static int dl_stuck(native_t *n, int c, rck_hal_cond_t *copy, int *nc,
-                    int *irq, uint64_t *since)
-{
-    core_state_t *cs = &n->cores[c];
-    uint32_t g1 = atomic_load_explicit(&cs->dl_pub, memory_order_acquire);
-    _Atomic uint32_t *bell;
-    int k;
-
-    if ((g1 & 1) ||
-        !atomic_load_explicit(&cs->dl_blocked, memory_order_relaxed))
-        return 0;
-    *nc = (int)atomic_load_explicit(&cs->dl_nconds, memory_order_relaxed);
-    *irq = (int)atomic_load_explicit(&cs->dl_irq, memory_order_relaxed);
-    *since = atomic_load_explicit(&cs->dl_since_ns, memory_order_relaxed);
-    bell = atomic_load_explicit(&cs->dl_any_bell, memory_order_relaxed)
-               ? &n->hdr->any_doorbell
-               : &cs->doorbell;
-    k = *nc < NATIVE_DL_CONDS ? *nc : NATIVE_DL_CONDS;
-    for (int i = 0; i < k; i++)
-        copy[i] = cs->dl_conds[i];
-    if (atomic_load(bell) !=
-        atomic_load_explicit(&cs->dl_bell_seq, memory_order_relaxed))
-        return 0;
-    atomic_thread_fence(memory_order_acquire);
-    if (atomic_load_explicit(&cs->dl_pub, memory_order_relaxed) != g1)
-        return 0;
-    if (conds_check(n, copy, k) >= 0)
-        return 0;
-    if (*irq && irq_any_pending(n, c))
-        return 0;
-    return 1;
-}
-
-static const char *dl_space(rck_space_t sp)
-{
-    switch (sp) {
-    case RCK_SPACE_MPB: return "MPB word";
-    case RCK_SPACE_SHM: return "shared DRAM word";
-    case RCK_SPACE_TAS: return "TAS register";
+    if (n->dl_failed) {
+        /* the program went on waiting after a failed wait */
+        fflush(NULL);
+        _exit(NATIVE_EXIT_DEADLOCK);
     }
-    return "?";
-}
-
-/* The sim's deadlock report (sim_report.c), in host time. */
-static void dl_report(native_t *n, rck_hal_t *hal, uint64_t quiet_ns)
-{
-    seg_hdr_t *h = n->hdr;
-
-    rck_error("native: deadlock after %.1f s: every core still running "
-              "waits and nothing has changed for %.1f s",
-              (double)(now_ns() - h->t0_ns) * 1e-9, (double)quiet_ns * 1e-9);
-    for (uint32_t ue = 0; ue < h->nues; ue++) {
-        int c = h->ue_core[ue], nc = 0, irq = 0;
-        core_state_t *cs = &n->cores[c];
-        uint32_t st = atomic_load(&cs->state);
-        rck_hal_cond_t cond[NATIVE_DL_CONDS];
-        char ctx[NATIVE_CTX_LEN + 32] = "", what[160];
-        uint64_t since = 0;
-
-        if (st == CORE_DONE || st == CORE_FAILED) {
-            rck_error("  core %d (UE %u) has %s", c, ue,
-                      st == CORE_DONE ? "exited" : "failed");
-            continue;
-        }
-        if (!dl_stuck(n, c, cond, &nc, &irq, &since))
-            continue;
-        if (cs->ctx[0])
-            snprintf(ctx, sizeof(ctx), " in %.*s (peer %d)", NATIVE_CTX_LEN,
-                     cs->ctx, (int)atomic_load(&cs->ctx_peer));
-        if (nc == 0) {
-            snprintf(what, sizeof(what), "nothing but an interrupt");
-        } else {
-            const rck_hal_cond_t *w = &cond[0];
-            char where[64], mask[32] = "";
-            uint32_t now = atomic_load(word_at(n, w->space, w->core,
-                                               w->offset));
-            if (w->space == RCK_SPACE_SHM)
-                snprintf(where, sizeof(where), "%s at offset 0x%x",
-                         dl_space(w->space), w->offset);
-            else if (w->space == RCK_SPACE_TAS)
-                snprintf(where, sizeof(where), "%s of core %d",
-                         dl_space(w->space), w->core);
-            else
-                snprintf(where, sizeof(where), "%s of core %d at 0x%x",
-                         dl_space(w->space), w->core, w->offset);
-            if (w->mask != 0xffffffffu)
-                snprintf(mask, sizeof(mask), " & 0x%x", w->mask);
-            snprintf(what, sizeof(what), "%s%s %s 0x%x (now 0x%x)", where,
-                     mask, w->op == RCK_COND_EQ ? "==" : "!=", w->value, now);
-        }
-        rck_error("  core %d (UE %u)%s, waiting since %.3f s for %s%s%s", c,
-                  ue, ctx, (double)since * 1e-9, what,
-                  nc > 1 ? " or another of its words" : "",
-                  irq && nc > 0 ? " or an interrupt" : "");
-    }
-    (void)hal;
-}
-
-/* Called by a sleeping core now and then: is the whole run stuck? On a
- * decision, report, stop every wait and @return 1. */
-static int dl_look(native_t *n, rck_hal_t *hal, uint64_t now)
-{
-    seg_hdr_t *h = n->hdr;
-    uint64_t sum = atomic_load(&h->progress);
-    int live = 0;
-
-    for (uint32_t ue = 0; ue < h->nues; ue++) {
-        int c = h->ue_core[ue], nc, irq;
-        uint32_t st = atomic_load(&n->cores[c].state);
-        rck_hal_cond_t cond[NATIVE_DL_CONDS];
-        uint64_t since;
-
-        sum += atomic_load_explicit(&n->cores[c].progress,
-                                    memory_order_relaxed);
-        if (st == CORE_DONE || st == CORE_FAILED)
-            continue;
-        live++;
-        if (st != CORE_RUNNING || !dl_stuck(n, c, cond, &nc, &irq, &since)) {
-            n->dl_seen = 0;
-            return 0;
-        }
-    }
-    if (live == 0)
-        return 0;
-    if (!n->dl_seen || sum != n->dl_sum) {
-        n->dl_seen = 1;
-        n->dl_sum = sum;
-        n->dl_since = now;
-        return 0;
-    }
-    if ((int64_t)(now - n->dl_since) < n->dl_ns)
-        return 0;
-    {
-        int32_t none = 0;
-        if (!atomic_compare_exchange_strong(&h->deadlock, &none, 1))
-            return 1;
-    }
-    dl_report(n, hal, now - n->dl_since);
-    wake_everyone(h);
-    return 1;
+    n->dl_failed = 1;
+    dl_exit_armed = 1;
+    rck_error("deadlock reported; abandoning the wait");
+    return RCK_ERR_DEADLOCK;
 }
 
 static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
@@ -956,7 +564,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     int blocked = 0;
 
     wait_doorbell(n, conds, nc, hal->core, &bell, &waiters);
-    start = now_ns();
+    start = rck_be_now_ns();
     if (timeout_ns >= 0)
         deadline = start + (uint64_t)timeout_ns;
     for (;;) {
@@ -975,35 +583,27 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         if (i >= 0) {
             *which = i;
             if (blocked)
-                dl_unpublish(n, hal->core);
+                native_dl_unpublish(n, hal->core);
             progress_bump(n);
             return RCK_OK;
         }
         if (atomic_load_explicit(&n->hdr->failed_core, memory_order_relaxed) >=
             0) {
             if (blocked)
-                dl_unpublish(n, hal->core);
+                native_dl_unpublish(n, hal->core);
             rck_error("core %d failed; abandoning the wait",
                       (int)atomic_load(&n->hdr->failed_core));
             return RCK_ERR_PEER_DEAD;
         }
         if (atomic_load_explicit(&n->hdr->deadlock, memory_order_relaxed)) {
             if (blocked)
-                dl_unpublish(n, hal->core);
-            if (n->dl_failed) {
-                /* the program went on waiting after a failed wait */
-                fflush(NULL);
-                _exit(NATIVE_EXIT_DEADLOCK);
-            }
-            n->dl_failed = 1;
-            dl_exit_armed = 1;
-            rck_error("deadlock reported; abandoning the wait");
-            return RCK_ERR_DEADLOCK;
+                native_dl_unpublish(n, hal->core);
+            return wait_deadlocked(n);
         }
-        t = now_ns();
+        t = rck_be_now_ns();
         if (t >= deadline) {
             if (blocked)
-                dl_unpublish(n, hal->core);
+                native_dl_unpublish(n, hal->core);
             return RCK_ERR_TIMEDOUT;
         }
         int64_t spin = spin_now(n, hal->nues);
@@ -1011,7 +611,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             /* Spin on the words themselves; look at the clock, interrupts
              * and failures only now and then. */
             for (int k = 0; k < 256; k++) {
-                cpu_relax();
+                rck_be_cpu_relax();
                 if (irq_matters && irq_any_pending(n, hal->core))
                     break;
                 i = conds_check(n, conds, nc);
@@ -1045,22 +645,22 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                 /* look at the others now and then (see the top) */
                 int64_t look = n->dl_ns / 6 < 500000000 ? n->dl_ns / 6
                                                         : 500000000;
-                dl_publish(n, hal->core, conds, nc, irq_matters,
-                           bell == &n->hdr->any_doorbell, seq, start);
+                native_dl_publish(n, hal->core, conds, nc, irq_matters,
+                                  bell == &n->hdr->any_doorbell, seq, start);
                 blocked = 1;
                 if (ns < 0 || ns > look)
                     ns = look;
             }
             atomic_fetch_add(&n->hdr->sleepers, 1);
-            futex_wait(bell, seq, ns);
+            rck_be_futex_wait(bell, seq, ns);
             atomic_fetch_sub(&n->hdr->sleepers, 1);
         }
         atomic_fetch_sub(waiters, 1);
         if (blocked) {
-            uint64_t now = now_ns();
+            uint64_t now = rck_be_now_ns();
             if (now >= n->dl_next) {
                 n->dl_next = now + (uint64_t)(n->dl_ns / 6);
-                dl_look(n, hal, now);
+                native_dl_look(n, hal, now);
             }
         }
     }
@@ -1070,7 +670,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
 
 static rck_status_t native_gtsc_read(rck_hal_t *hal, uint64_t *ticks)
 {
-    uint64_t ns = now_ns() - nat(hal)->hdr->t0_ns;
+    uint64_t ns = rck_be_now_ns() - nat(hal)->hdr->t0_ns;
     *ticks = (uint64_t)((double)ns * hal->chip.mesh_mhz / 1000.0);
     return RCK_OK;
 }
@@ -1132,7 +732,7 @@ static rck_status_t native_shm_flush(rck_hal_t *hal)
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load(&n->hdr->any_waiters)) {
         atomic_fetch_add(&n->hdr->any_doorbell, 1);
-        futex_wake(&n->hdr->any_doorbell);
+        rck_be_futex_wake(&n->hdr->any_doorbell);
     }
     return RCK_OK;
 }
@@ -1215,7 +815,7 @@ static rck_status_t native_volt_get(rck_hal_t *hal, int island, int *mv)
 
 static rck_status_t native_wtime(rck_hal_t *hal, double *seconds)
 {
-    *seconds = (double)(now_ns() - nat(hal)->hdr->t0_ns) * 1e-9;
+    *seconds = (double)(rck_be_now_ns() - nat(hal)->hdr->t0_ns) * 1e-9;
     return RCK_OK;
 }
 

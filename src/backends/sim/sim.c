@@ -296,12 +296,14 @@ static rck_status_t sim_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
 
     if (write_begin(s, 4)) {
         advance(s,
-                sim_mpb_write_lines(s, core, off, (const unsigned char *)&value, 4, 1),
+                sim_mpb_write_lines(s, core, off,
+                                    (const unsigned char *)&value, 4, 1),
                 CAT_MPB);
     } else {
         uint64_t t0 = s->me->vt;
         advance(s,
-                sim_mpb_write_lines(s, core, off, (const unsigned char *)&value, 4, 0),
+                sim_mpb_write_lines(s, core, off,
+                                    (const unsigned char *)&value, 4, 0),
                 CAT_MPB);
         sim_notify(s, RCK_SPACE_MPB, core, off, 4, t0, s->ue);
     }

@@ -16,6 +16,7 @@
 #include "sim_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* A DWORD load that hits in L1 (P54C: one cycle). */
 #define SIM_L1_HIT_CYCLES 1.0
@@ -90,6 +91,34 @@ static inline void advance_to(sim_t *s, uint64_t t, int cat)
 static inline void advance_cycles(sim_t *s, double cycles, int cat)
 {
     advance(s, core_ticks(s, cycles), cat);
+}
+
+/* The per-target cost caches of a core (sim_t.cost_lw, cost_dr; a failed
+ * allocation leaves them NULL: the costs are then computed every time). */
+static inline void sim_charge_init(sim_t *s)
+{
+    s->cost_lw = calloc((size_t)s->chip->ncores, sizeof(*s->cost_lw));
+    s->cost_dr = calloc((size_t)s->chip->ncores, sizeof(*s->cost_dr));
+}
+
+static inline void sim_charge_fini(sim_t *s)
+{
+    free(s->cost_lw);
+    free(s->cost_dr);
+    s->cost_lw = s->cost_dr = NULL;
+}
+
+/* One uncached DWORD read of shared DRAM from controller @p mc, there and
+ * back (the poll of a wait on a shared-DRAM word). */
+static inline uint64_t cost_shm_poll(sim_t *s, int mc)
+{
+    const rck_chip_t *ch = s->chip;
+    sim_tx_cost_t k;
+
+    sim_cost_tx(ch, my_fdiv(s),
+                sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y),
+                SIM_TX_DW_READ, &k);
+    return k.before + 2 * k.one_way + k.mem;
 }
 
 /* The fixed costs of the chip file, in ticks of this core's clock. */

@@ -23,6 +23,7 @@
  * waits, the memory model.
  */
 #include "sim_internal.h"
+#include "common/backend.h"
 
 #include "rck/log.h"
 
@@ -38,26 +39,6 @@
 /* How often a core waiting for the token looks at the watchdog. */
 #define SIM_WATCH_NS 1000000000ll
 
-
-static int futex_wait(_Atomic uint32_t *addr, uint32_t val, int64_t ns)
-{
-    struct timespec ts, *tsp = NULL;
-
-    if (ns >= 0) {
-        ts.tv_sec = ns / 1000000000;
-        ts.tv_nsec = ns % 1000000000;
-        tsp = &ts;
-    }
-    if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT, val, tsp, NULL, 0) <
-        0)
-        return errno;
-    return 0;
-}
-
-static void futex_wake(_Atomic uint32_t *addr)
-{
-    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
 
 /* The lazy-write queue (sim_lazy.c), reached through the hook the HAL
  * slots register (sim.c) before anything is queued. */
@@ -93,7 +74,7 @@ void sim_engine_wake_all(sim_hdr_t *h)
 
     for (uint32_t i = 0; i < h->nues; i++) {
         atomic_fetch_add(&u[i].go, 1);
-        futex_wake(&u[i].go);
+        rck_be_futex_wake(&u[i].go);
     }
 }
 
@@ -129,7 +110,7 @@ static void nudge(sim_hdr_t *h, int k)
 
     if (atomic_load(&u->sleeping)) {
         atomic_fetch_add(&u->go, 1);
-        futex_wake(&u->go);
+        rck_be_futex_wake(&u->go);
     }
 }
 
@@ -178,7 +159,7 @@ static void give(sim_hdr_t *h, int k, int from)
     atomic_store(&h->token, k);
     if (atomic_load(&u->sleeping)) {
         atomic_fetch_add(&u->go, 1);
-        futex_wake(&u->go);
+        rck_be_futex_wake(&u->go);
     }
 }
 
@@ -426,15 +407,6 @@ static void watchdog_spinner(sim_hdr_t *h)
                        (double)(now - atomic_load(&u->wd_since)) * 1e-9);
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* Spin for the token for at most @p limit_ns. @return 1 with it. */
 static int spin_for(sim_t *s, uint64_t limit_ns)
 {
@@ -444,7 +416,7 @@ static int spin_for(sim_t *s, uint64_t limit_ns)
     for (unsigned k = 1;; k++) {
         if (atomic_load_explicit(&h->token, memory_order_acquire) == s->ue)
             return 1;
-        cpu_relax();
+        rck_be_cpu_relax();
         if (k % 64 != 0)
             continue;
         if (atomic_load_explicit(&h->abort, memory_order_relaxed) ||
@@ -501,7 +473,7 @@ rck_status_t sim_engine_await(sim_t *s)
                 (atomic_load(&h->watcher) == s->ue ||
                  atomic_compare_exchange_strong(&h->watcher, &none, s->ue));
         sim_compute_sleep(s);
-        if (futex_wait(&me->go, seq, watch ? SIM_WATCH_NS : -1) ==
+        if (rck_be_futex_wait(&me->go, seq, watch ? SIM_WATCH_NS : -1) ==
             ETIMEDOUT) {
             sim_compute_woke(s);
             watchdog(s);

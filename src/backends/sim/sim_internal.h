@@ -49,6 +49,7 @@
 #define RCK_SIM_INTERNAL_H
 
 #include "sim.h"
+#include "common/backend.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -69,14 +70,9 @@
 /* One address for the segment in every core, apart from native's. It must
  * lie in application memory of the sanitizers' layouts too (ThreadSanitizer
  * allows only the low 512 GiB on x86-64). */
-#if defined(__SANITIZE_THREAD__)
+#if RCK_BE_TSAN
 #define SIM_MAP_ADDR ((uintptr_t)0x007000000000ull)
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define SIM_MAP_ADDR ((uintptr_t)0x007000000000ull)
-#endif
-#endif
-#ifndef SIM_MAP_ADDR
+#else
 #define SIM_MAP_ADDR ((uintptr_t)0x3e0000000000ull)
 #endif
 
@@ -429,10 +425,7 @@ static inline int sim_before(uint64_t t1, int u1, uint64_t t2, int u2)
 /* The host's monotonic clock, in ns. */
 static inline uint64_t sim_host_ns(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return rck_be_now_ns();
 }
 
 /* ---- engine (sim_engine.c) ---- */

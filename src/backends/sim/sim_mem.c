@@ -139,7 +139,8 @@ uint64_t sim_mpb_write_lines(sim_t *s, int target, uint32_t off,
     s->me->mpb_lines_written += lines;
     mesh_xfer_n(s, rck_chip_tile(ch, target), bytes, 0, lines);
     if (lazy)
-        sim_pending_push(s, SIM_PW_MPB, target, off0, src0, (uint32_t)bytes, per);
+        sim_pending_push(s, SIM_PW_MPB, target, off0, src0, (uint32_t)bytes,
+                         per);
     if (target != s->core && s->trace.fp != NULL)
         sim_trace_flow(s, "MPB write", target, s->me->vt, when, bytes);
     return when - s->me->vt;

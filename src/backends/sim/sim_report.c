@@ -260,6 +260,41 @@ static void json_links(FILE *fp, sim_hdr_t *h, const sim_link_t *t, int hot)
     }
 }
 
+/* The "cores" array: one object per UE. */
+static void json_cores(FILE *fp, sim_hdr_t *h, sim_ue_t *u)
+{
+    for (uint32_t i = 0; i < h->nues; i++) {
+        sim_ue_t *e = &u[i];
+        fprintf(fp,
+                "%s\n    {\"ue\": %u, \"core\": %d, \"end\": \"%s\", "
+                "\"cycles\": %llu",
+                i ? "," : "", i, h->ue_core[i], end_name(atomic_load(&e->end)),
+                cycles_of(e->vt));
+        for (int k = 0; k < CAT_N; k++)
+            fprintf(fp, ", \"%s\": %llu", cat_names[k], cycles_of(e->cat[k]));
+        fprintf(fp,
+                ", \"own_clock_cycles\": %llu, \"hal_calls\": %llu, "
+                "\"handovers\": %llu, \"yields\": %llu, \"parks\": %llu, "
+                "\"mpb_lines_written\": %llu, \"mpb_lines_read\": %llu, "
+                "\"stale_reads\": %llu, \"dram_accesses\": %llu, "
+                "\"l2_hits\": %llu, \"l2_misses\": %llu, "
+                "\"l2_writebacks\": %llu, \"interrupts_taken\": %llu}",
+                (unsigned long long)(e->cyc / SIM_TICKS),
+                (unsigned long long)e->events,
+                (unsigned long long)e->handovers,
+                (unsigned long long)e->yields,
+                (unsigned long long)e->parks,
+                (unsigned long long)e->mpb_lines_written,
+                (unsigned long long)e->mpb_lines_read,
+                (unsigned long long)e->stale_reads,
+                (unsigned long long)e->dram_tx,
+                (unsigned long long)e->l2_hits,
+                (unsigned long long)e->l2_misses,
+                (unsigned long long)e->l2_writebacks,
+                (unsigned long long)e->irqs);
+    }
+}
+
 static void json_write(FILE *fp, sim_hdr_t *h)
 {
     sim_ue_t *u = sim_hdr_ues(h);
@@ -311,36 +346,7 @@ static void json_write(FILE *fp, sim_hdr_t *h)
         fprintf(fp, "%s\"%s\": %llu", k ? ", " : "", cat_names[k],
                 cycles_of(tot[k]));
     fprintf(fp, "},\n  \"cores\": [");
-    for (uint32_t i = 0; i < h->nues; i++) {
-        sim_ue_t *e = &u[i];
-        fprintf(fp,
-                "%s\n    {\"ue\": %u, \"core\": %d, \"end\": \"%s\", "
-                "\"cycles\": %llu",
-                i ? "," : "", i, h->ue_core[i], end_name(atomic_load(&e->end)),
-                cycles_of(e->vt));
-        for (int k = 0; k < CAT_N; k++)
-            fprintf(fp, ", \"%s\": %llu", cat_names[k], cycles_of(e->cat[k]));
-        fprintf(fp,
-                ", \"own_clock_cycles\": %llu, \"hal_calls\": %llu, "
-                "\"handovers\": %llu, \"yields\": %llu, \"parks\": %llu, "
-                "\"mpb_lines_written\": %llu, \"mpb_lines_read\": %llu, "
-                "\"stale_reads\": %llu, \"dram_accesses\": %llu, "
-                "\"l2_hits\": %llu, \"l2_misses\": %llu, "
-                "\"l2_writebacks\": %llu, \"interrupts_taken\": %llu}",
-                (unsigned long long)(e->cyc / SIM_TICKS),
-                (unsigned long long)e->events,
-                (unsigned long long)e->handovers,
-                (unsigned long long)e->yields,
-                (unsigned long long)e->parks,
-                (unsigned long long)e->mpb_lines_written,
-                (unsigned long long)e->mpb_lines_read,
-                (unsigned long long)e->stale_reads,
-                (unsigned long long)e->dram_tx,
-                (unsigned long long)e->l2_hits,
-                (unsigned long long)e->l2_misses,
-                (unsigned long long)e->l2_writebacks,
-                (unsigned long long)e->irqs);
-    }
+    json_cores(fp, h, u);
     fprintf(fp, "\n  ],\n  \"mpb_bytes_written\": [");
     first = 1;
     for (uint32_t i = 0; i < h->nues; i++) {

@@ -12,7 +12,9 @@
  * (sim_view_init).
  */
 #include "sim_seg.h"
-#include "seg.h"
+#include "sim_charge.h"
+#include "common/backend.h"
+#include "common/seg.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
@@ -41,72 +43,80 @@
  * CPUs) than sleeping at once (docs/SIM.md). */
 #define SIM_SPIN_NS_AUTO 0
 
+/* The sim backend's settings (listed by `rck config --list`), resolved
+ * into the segment by settings_resolve (and the compute models and
+ * schedule seeds, sim_compute.c, sim_sched.c). */
+static const rck_config_entry_t sim_settings[] = {
+    {"COMPUTE", "host", RCK_CONFIG_STRING,
+     "sim: compute model between HAL calls: host[:REL] (host CPU time, REL = "
+     "SCC speed relative to the host, default from the chip), none, or "
+     "instructions[:CPI] (retired instructions x CPI; falls back to host)"},
+    {"SIM_REPORT", "rck-sim-report.json", RCK_CONFIG_STRING,
+     "sim: where the deterministic JSON report goes (none = no file)"},
+    {"SIM_TRACE", "none", RCK_CONFIG_STRING,
+     "sim: Chrome trace-event JSON file (opens in Perfetto); none = off"},
+    {"SIM_SUMMARY", "1", RCK_CONFIG_BOOL,
+     "sim: print the short human summary on stderr at exit"},
+    {"SIM_HAZARDS", "0", RCK_CONFIG_BOOL,
+     "sim: report every stale MPB read (a read skipped CL1INVMB)"},
+    {"SIM_PIN", "auto", RCK_CONFIG_STRING,
+     "sim: pin every core of the run to one host CPU: auto = one no other "
+     "sim run holds (none: no pinning), off, or a CPU number"},
+    {"SIM_SPIN_NS", "auto", RCK_CONFIG_STRING,
+     "sim: how long a core spins for the run token before it sleeps "
+     "(nanoseconds; auto = spin only when cores <= host CPUs)"},
+    {"SIM_LOOKAHEAD", "0", RCK_CONFIG_INT,
+     "sim: cycles a core may run ahead of the earliest core (0 = strict "
+     "order; larger is faster but can reorder nearby events)"},
+    {"SIM_SCHEDULE", "0", RCK_CONFIG_INT,
+     "sim: schedule seed: 0 = the model's own order; another number takes "
+     "another legal interleaving (seeded jitter), the same one every time"},
+    {"SIM_WATCHDOG", "5", RCK_CONFIG_INT,
+     "sim: seconds a core may hold the run token without a HAL call before "
+     "it is warned about and the others proceed"},
+        {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+
+__attribute__((constructor)) static void sim_settings_register(void)
+{
+    rck_config_register(sim_settings, RCK_CONFIG_RANK_SIM);
+}
+
 
 /* ---- segment ---- */
-
-static size_t align_up(size_t v, size_t a)
-{
-    return (v + a - 1) / a * a;
-}
 
 static void seg_layout(const rck_chip_t *c, int nues, size_t shm_bytes,
                        sim_hdr_t *h)
 {
     size_t nc = (size_t)c->ncores;
-    size_t off = align_up(sizeof(sim_hdr_t), 4096);
+    size_t off = rck_be_align_up(sizeof(sim_hdr_t), 4096);
 
     h->ues_off = off;
-    off += align_up(sizeof(sim_ue_t) * (size_t)nues, 4096);
+    off += rck_be_align_up(sizeof(sim_ue_t) * (size_t)nues, 4096);
     h->cores_off = off;
-    off += align_up(sizeof(sim_core_t) * nc, 4096);
+    off += rck_be_align_up(sizeof(sim_core_t) * nc, 4096);
     h->gic_off = off;
-    off += align_up(sizeof(uint64_t) * nc * nc, 4096);
+    off += rck_be_align_up(sizeof(uint64_t) * nc * nc, 4096);
     h->counters_off = off;
-    off += align_up(sizeof(int32_t) * (size_t)c->atomic_counters, 4096);
+    off += rck_be_align_up(sizeof(int32_t) * (size_t)c->atomic_counters, 4096);
     h->vis_off = off;
-    off += align_up(sizeof(uint64_t) * nc * (c->mpb_bytes / c->line_bytes),
-                    4096);
+    off += rck_be_align_up(sizeof(uint64_t) * nc *
+                               (c->mpb_bytes / c->line_bytes),
+                           4096);
     h->mc_off = off;
-    off += align_up(sizeof(sim_mc_t) * (size_t)c->nmc, 4096);
+    off += rck_be_align_up(sizeof(sim_mc_t) * (size_t)c->nmc, 4096);
     h->matrix_off = off;
-    off += align_up(sizeof(sim_pair_t) * (size_t)nues * nc, 4096);
+    off += rck_be_align_up(sizeof(sim_pair_t) * (size_t)nues * nc, 4096);
     h->links_off = off;
-    off += align_up(sizeof(sim_link_t) * (size_t)nues *
-                        (size_t)c->ntiles * SIM_LINK_DIRS,
-                    4096);
+    off += rck_be_align_up(sizeof(sim_link_t) * (size_t)nues *
+                               (size_t)c->ntiles * SIM_LINK_DIRS,
+                           4096);
     h->pw_off = off;
-    off += align_up(sizeof(sim_pwq_t) * (size_t)nues, 4096);
+    off += rck_be_align_up(sizeof(sim_pwq_t) * (size_t)nues, 4096);
     h->mpb_off = off;
-    off += align_up((size_t)c->mpb_bytes * nc, 4096);
+    off += rck_be_align_up((size_t)c->mpb_bytes * nc, 4096);
     h->shm_off = off;
-    h->shm_bytes = align_up(shm_bytes, 4096);
+    h->shm_bytes = rck_be_align_up(shm_bytes, 4096);
     h->seg_bytes = off + h->shm_bytes;
-}
-
-/* The default LUT, after the sccKit layout (the same as the native
- * backend's): private DRAM pages first, shared DRAM at 0x80, MPBs of the
- * tiles from 0xc0, CRBs from 0xe0. Entry = tile << 13 | subdest << 10 |
- * page. Storage only: nothing translates addresses through it. */
-static uint32_t lut_default(const rck_chip_t *chip, int core, int idx)
-{
-    enum { SUB_CRB = 2, SUB_MPB = 3, SUB_PORT = 4 };
-    int mc = sim_mc_nearest(chip, core);
-
-    if (idx < 0x29) {
-        int mtile = chip->mc[mc].y * chip->mesh_x + chip->mc[mc].x;
-        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) |
-               (uint32_t)(core * 0x29 + idx) % 1024;
-    }
-    if (idx >= 0x80 && idx < 0x84) {
-        int m = (idx - 0x80) % chip->nmc;
-        int mtile = chip->mc[m].y * chip->mesh_x + chip->mc[m].x;
-        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) | 0x3f0u;
-    }
-    if (idx >= 0xc0 && idx < 0xc0 + chip->ntiles && idx < 0xe0)
-        return ((uint32_t)(idx - 0xc0) << 13) | (SUB_MPB << 10);
-    if (idx >= 0xe0 && idx < 0xe0 + chip->ntiles && idx < 0x100)
-        return ((uint32_t)(idx - 0xe0) << 13) | (SUB_CRB << 10);
-    return 0;
 }
 
 /* RCK_SIM_PIN: "auto" (default), "off", or a host CPU to pin every core of
@@ -293,7 +303,7 @@ static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
         cs[c].pin_at = SIM_INF;
         cs[c].irq_next = SIM_INF;
         for (int i = 0; i < 256; i++)
-            cs[c].lut[i] = lut_default(chip, (int)c, i);
+            cs[c].lut[i] = rck_be_lut_default(chip, (int)c, i);
     }
     for (size_t i = 0; i < nc * nc; i++)
         gic[i] = SIM_INF;
@@ -397,16 +407,10 @@ void sim_view_init(sim_t *v, sim_hdr_t *h)
 
 static rck_status_t attach_private(int *fd_out)
 {
-    rck_chip_t chip;
-    rck_job_params_t p;
     rck_job_t *job;
     rck_status_t st;
-    int core0;
 
-    st = rck_seg_solo_params(&chip, &core0, &p);
-    if (st != RCK_OK)
-        return st;
-    st = sim_seg_create(&p, &job);
+    st = rck_be_solo_job(sim_seg_create, &job);
     if (st != RCK_OK)
         return st;
     job->hdr->private_job = 1;
@@ -483,8 +487,7 @@ rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)
                                         SIM_LINK_DIRS;
     sim_l2_init(&s->l2, s->chip);
     sim_map_init(&s->map);
-    s->cost_lw = calloc((size_t)s->chip->ncores, sizeof(*s->cost_lw));
-    s->cost_dr = calloc((size_t)s->chip->ncores, sizeof(*s->cost_dr));
+    sim_charge_init(s);
     if (atomic_load(sim_state(s->hdr, s->ue)) != UE_ABSENT) {
         rck_error("UE %d is attached twice", s->ue);
         st = RCK_ERR_STATE;
@@ -507,8 +510,7 @@ rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)
 err_map:
     sim_l2_fini(&s->l2);
     sim_map_fini(&s->map);
-    free(s->cost_lw);
-    free(s->cost_dr);
+    sim_charge_fini(s);
 err_unmap:
     munmap(map, hdr.seg_bytes);
 err_close:
@@ -524,8 +526,7 @@ void sim_seg_detach(sim_t *s)
     sim_l1_fini(&s->l1);
     sim_l2_fini(&s->l2);
     sim_map_fini(&s->map);
-    free(s->cost_lw);
-    free(s->cost_dr);
+    sim_charge_fini(s);
     munmap(s->hdr, s->hdr->seg_bytes);
     close(s->fd);
     free(s);

@@ -20,8 +20,7 @@
 int sim_conds_eval(sim_hdr_t *h, const rck_hal_cond_t *c, int n)
 {
     for (int i = 0; i < n; i++) {
-        int eq = (sim_word(h, &c[i]) & c[i].mask) == c[i].value;
-        if (eq == (c[i].op == RCK_COND_EQ))
+        if (rck_be_cond_holds(sim_word(h, &c[i]), &c[i]))
             return i;
     }
     return -1;
@@ -48,26 +47,17 @@ uint64_t sim_cond_vis(sim_t *s, const rck_hal_cond_t *c)
  * it at the right time. */
 uint64_t sim_cond_poll_cost(sim_t *s, const rck_hal_cond_t *c)
 {
-    const rck_chip_t *ch = s->chip;
-    int fdiv = my_fdiv(s);
-
     switch (c->space) {
     case RCK_SPACE_MPB:
-        return cost_cl1invmb(s) +
-               cost_dword_read(s, c->core);
+        return cost_cl1invmb(s) + cost_dword_read(s, c->core);
     case RCK_SPACE_TAS:
         return cost_dword_read(s, c->core);
     case RCK_SPACE_SHM: {
         int type, mc;
         size_t until;
-        sim_tx_cost_t k;
 
         sim_map_lookup(&s->map, c->offset, &type, &mc, &until);
-        mc = mc_of(s, c->offset, mc);
-        sim_cost_tx(ch, fdiv,
-                    sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y),
-                    SIM_TX_DW_READ, &k);
-        return k.before + 2 * k.one_way + k.mem;
+        return cost_shm_poll(s, mc_of(s, c->offset, mc));
     }
     }
     return 0;

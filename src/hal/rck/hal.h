@@ -291,10 +291,20 @@ struct rck_hal {
 };
 
 
-/* ---- backend registry (src/backends/registry.c) ---- */
+/* ---- backend registry (hal.c; filled by src/backends/registry.c) ---- */
 
 /**
- * Find a compiled-in backend by name.
+ * Make a backend known to the HAL. The backends layer registers every
+ * backend compiled in when the library is loaded (a constructor in
+ * src/backends/registry.c), so the HAL never calls up into it.
+ * @param [in] ops  the backend's ops table (static storage); registering
+ *                  the same name twice keeps the first.
+ * @return RCK_OK, or RCK_ERR_CONFIG when the registry is full.
+ */
+rck_status_t rck_hal_backend_register(const rck_hal_ops_t *ops);
+
+/**
+ * Find a registered backend by name.
  * @param [in] name  "native", "sim", "mpi".
  * @return its ops table, or NULL (the caller names the problem).
  */

@@ -24,8 +24,28 @@ typedef struct {
     const char *help;
 } rck_config_entry_t;
 
-/** @return the table, terminated by an entry whose name is NULL. */
+/** @return the general table (the job's, the HAL's, the log's, RCCE's
+ * and the launcher's settings), terminated by an entry whose name is
+ * NULL. */
 const rck_config_entry_t *rck_config_table(void);
+
+/* Ranks of the components' tables: the order of `rck config --list`. */
+enum { RCK_CONFIG_RANK_NATIVE = 10, RCK_CONFIG_RANK_SIM = 20,
+       RCK_CONFIG_RANK_SVM = 30 };
+
+/**
+ * Add a component's settings (a table it owns, terminated by an entry
+ * whose name is NULL) to the ones rck_config_get knows and
+ * rck_config_print lists; the component calls it when it is loaded
+ * (a constructor). Registering a table twice is harmless.
+ * @param [in] table  static storage.
+ * @param [in] rank   where it is listed (RCK_CONFIG_RANK_*).
+ */
+void rck_config_register(const rck_config_entry_t *table, int rank);
+
+/** Every registered setting in listing order: rck_config_next(NULL) is
+ * the first, NULL follows the last. */
+const rck_config_entry_t *rck_config_next(const rck_config_entry_t *e);
 
 /**
  * Resolved text of a setting: the environment variable RCK_<name> if set,

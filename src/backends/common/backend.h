@@ -1,0 +1,112 @@
+/*
+ * What the process-per-core backends (native, sim) share: alignment, the
+ * futex wait and wake-up, the spin hint, the host clock, the address
+ * sanitizers leave to a fixed mapping, the test of a wait condition, the
+ * default LUT and the one-core job of a program started without the
+ * launcher. The shared segment itself is seg.h.
+ *
+ * Owns: nothing with state. May call: the HAL's chip helpers, seg.c.
+ * Used by: src/backends/native, src/backends/sim.
+ */
+#ifndef RCK_BACKEND_COMMON_H
+#define RCK_BACKEND_COMMON_H
+
+#include "rck/hal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* 1 under ThreadSanitizer, whose x86-64 layout allows application
+ * mappings only in the low 512 GiB and the top of the address space: a
+ * backend's fixed segment address must then lie low. */
+#if defined(__SANITIZE_THREAD__)
+#define RCK_BE_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RCK_BE_TSAN 1
+#endif
+#endif
+#ifndef RCK_BE_TSAN
+#define RCK_BE_TSAN 0
+#endif
+
+static inline size_t rck_be_align_up(size_t v, size_t a)
+{
+    return (v + a - 1) / a * a;
+}
+
+/* The host's monotonic clock, in ns. */
+static inline uint64_t rck_be_now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* A hint to the CPU that this thread spins. */
+static inline void rck_be_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Sleep while *addr == val, at most @p ns (< 0: no limit); shared between
+ * processes. @return 0, or the errno of the wait (EAGAIN: *addr had
+ * changed, ETIMEDOUT, EINTR). */
+static inline int rck_be_futex_wait(_Atomic uint32_t *addr, uint32_t val,
+                                    int64_t ns)
+{
+    struct timespec ts, *tsp = NULL;
+
+    if (ns >= 0) {
+        ts.tv_sec = ns / 1000000000;
+        ts.tv_nsec = ns % 1000000000;
+        tsp = &ts;
+    }
+    if (syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT, val, tsp, NULL, 0) <
+        0)
+        return errno;
+    return 0;
+}
+
+/* Wake every process asleep on @p addr. */
+static inline void rck_be_futex_wake(_Atomic uint32_t *addr)
+{
+    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* Does the word value @p v satisfy the wait condition @p c? */
+static inline int rck_be_cond_holds(uint32_t v, const rck_hal_cond_t *c)
+{
+    return ((v & c->mask) == c->value) == (c->op == RCK_COND_EQ);
+}
+
+/**
+ * The default LUT entry @p idx of @p core, after the sccKit layout:
+ * private DRAM pages first (at the nearest memory controller), shared DRAM
+ * at 0x80, MPBs of the tiles from 0xc0, CRBs from 0xe0. Entry = tile << 13
+ * | subdest << 10 | page. Storage only: nothing translates through it.
+ */
+uint32_t rck_be_lut_default(const rck_chip_t *chip, int core, int idx);
+
+/**
+ * A one-core job for a program started without the launcher: the chip of
+ * the configuration (or the built-in one), one UE on core 0, made with
+ * the backend's @p create.
+ */
+rck_status_t rck_be_solo_job(rck_status_t (*create)(const rck_job_params_t *p,
+                                                    rck_job_t **job),
+                             rck_job_t **job);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * Internals of the native backend shared by its files: the segment
+ * layout and the per-process state (native.c), the deadlock detection
+ * (native_deadlock.c). The waking protocol and the deadlock rules are at
+ * the top of native.c.
+ */
+#ifndef RCK_NATIVE_INTERNAL_H
+#define RCK_NATIVE_INTERNAL_H
+
+#include "native.h"
+#include "common/backend.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define NATIVE_MAGIC 0x313054414e4b4352ull /* "RCKNAT01" */
+/* One address for the segment in every core. It must lie in application
+ * memory of the sanitizers' layouts too: ThreadSanitizer allows only the
+ * low 512 GiB and the top of the address space on x86-64. */
+#if RCK_BE_TSAN
+#define NATIVE_MAP_ADDR ((uintptr_t)0x006000000000ull)
+#else
+#define NATIVE_MAP_ADDR ((uintptr_t)0x3f0000000000ull)
+#endif
+#define NATIVE_MAX_ISLANDS 256
+#define NATIVE_MAX_COUNTERS 4096
+#define NATIVE_CTX_LEN 40
+#define NATIVE_GIC_WORDS (RCK_CHIP_MAX_CORES / 64)
+#define NATIVE_DL_CONDS 8
+/* Exit status of a core of a run stopped by a deadlock report. */
+#define NATIVE_EXIT_DEADLOCK 3
+
+enum { CORE_IDLE = 0, CORE_RUNNING = 1, CORE_DONE = 2, CORE_FAILED = 3 };
+
+typedef struct {
+    _Atomic uint32_t tas;
+    _Atomic uint32_t doorbell;
+    _Atomic uint32_t waiters;
+    _Atomic uint32_t irq_pin;
+    _Atomic uint32_t fdiv;
+    _Atomic uint32_t state;
+    _Atomic int32_t pid;
+    _Atomic int32_t ctx_peer;
+    char ctx[NATIVE_CTX_LEN];
+    _Atomic uint64_t gic_pending[NATIVE_GIC_WORDS];
+    /* deadlock detection: the published sleep (seqlock dl_pub, odd while
+     * it is written) */
+    _Atomic uint32_t dl_pub;
+    _Atomic uint32_t dl_blocked;   /* asleep in a wait without deadline */
+    _Atomic uint32_t dl_any_bell;  /* on the segment-wide doorbell */
+    _Atomic uint32_t dl_bell_seq;  /* the bell's value before the sleep */
+    _Atomic uint32_t dl_irq;       /* an interrupt ends the wait */
+    _Atomic uint32_t dl_nconds;
+    _Atomic uint64_t dl_since_ns;  /* wait start, from the job's t0 */
+    rck_hal_cond_t dl_conds[NATIVE_DL_CONDS];
+    /* what this core did that may wake others (written by it only) */
+    _Alignas(64) _Atomic uint64_t progress;
+    _Alignas(64) _Atomic uint32_t lut[256];
+} __attribute__((aligned(64))) core_state_t;
+
+typedef struct {
+    uint64_t magic;
+    uint64_t seg_bytes;
+    uint64_t cores_off, counters_off, mpb_off, shm_off, shm_bytes;
+    uint64_t t0_ns;
+    uint32_t nues;
+    rck_chip_t chip;
+    int32_t ue_core[RCK_CHIP_MAX_CORES];
+    _Atomic uint32_t volt_mv[NATIVE_MAX_ISLANDS];
+    _Atomic uint32_t any_doorbell;
+    _Atomic uint32_t any_waiters;
+    _Atomic int32_t failed_core; /* -1 while every core is healthy */
+    _Atomic int32_t sleepers;    /* cores asleep in futex_wait */
+    _Atomic int32_t deadlock;    /* 1 once a deadlock was reported */
+    _Atomic uint64_t progress;   /* job events (a core ended) */
+} seg_hdr_t;
+
+struct rck_job {
+    int fd;
+    seg_hdr_t *hdr;
+    size_t bytes;
+};
+
+typedef struct {
+    int fd;
+    seg_hdr_t *hdr;
+    core_state_t *cores;
+    _Atomic int32_t *counters;
+    unsigned char *mpb;
+    unsigned char *shm;
+    int64_t spin_ns;           /* < 0: decide from the awake cores */
+    int ncpu;
+    int64_t yield_ns;
+    int in_handler;
+    const char *ctx_call;
+    int ctx_peer;
+    _Atomic uint64_t *progress; /* this core's progress word */
+    int64_t dl_ns;             /* RCK_DEADLOCK_S in ns, 0 = off */
+    int dl_seen;               /* observing a state where all are blocked */
+    uint64_t dl_sum, dl_since, dl_next;
+    int dl_failed;             /* a wait of this core failed by deadlock */
+} native_t;
+
+static inline native_t *nat(rck_hal_t *hal)
+{
+    return (native_t *)hal->backend;
+}
+
+/* Something that may wake another core happened (only this core writes
+ * its progress word: no read-modify-write across cores). */
+static inline void progress_bump(native_t *n)
+{
+    atomic_store_explicit(n->progress,
+                          atomic_load_explicit(n->progress,
+                                               memory_order_relaxed) +
+                              1,
+                          memory_order_relaxed);
+}
+
+static inline void wake_everyone(seg_hdr_t *h)
+{
+    core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
+
+    for (int c = 0; c < h->chip.ncores; c++) {
+        atomic_fetch_add(&cs[c].doorbell, 1);
+        rck_be_futex_wake(&cs[c].doorbell);
+    }
+    atomic_fetch_add(&h->any_doorbell, 1);
+    rck_be_futex_wake(&h->any_doorbell);
+}
+
+static inline unsigned char *mpb_at(native_t *n, int core, uint32_t off)
+{
+    return n->mpb + (size_t)core * n->hdr->chip.mpb_bytes + off;
+}
+
+static inline _Atomic uint32_t *word_at(native_t *n, rck_space_t space,
+                                        int core, uint32_t off)
+{
+    switch (space) {
+    case RCK_SPACE_MPB:
+        return (_Atomic uint32_t *)mpb_at(n, core, off);
+    case RCK_SPACE_SHM:
+        return (_Atomic uint32_t *)(n->shm + off);
+    case RCK_SPACE_TAS:
+        return &n->cores[core].tas;
+    }
+    return NULL;
+}
+
+static inline int conds_check(native_t *n, const rck_hal_cond_t *c, int nc)
+{
+    for (int i = 0; i < nc; i++) {
+        uint32_t v = atomic_load_explicit(
+            word_at(n, c[i].space, c[i].core, c[i].offset),
+            memory_order_acquire);
+        if (rck_be_cond_holds(v, &c[i]))
+            return i;
+    }
+    return -1;
+}
+
+static inline int irq_any_pending(native_t *n, int core)
+{
+    core_state_t *t = &n->cores[core];
+
+    if (atomic_load_explicit(&t->irq_pin, memory_order_relaxed))
+        return 1;
+    for (int w = 0; w < NATIVE_GIC_WORDS; w++) {
+        if (atomic_load_explicit(&t->gic_pending[w], memory_order_relaxed))
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- deadlock detection (native_deadlock.c) ---- */
+
+/** Publish the sleep this core is about to take (before every futex wait
+ * of a wait without deadline). */
+void native_dl_publish(native_t *n, int core, const rck_hal_cond_t *conds,
+                       int nc, int irq, int any_bell, uint32_t seq,
+                       uint64_t start);
+/** Take it back after the sleep. */
+void native_dl_unpublish(native_t *n, int core);
+/** Look at the others: @return 1 when the run is (now) deadlocked. */
+int native_dl_look(native_t *n, rck_hal_t *hal, uint64_t now);
+
+#endif
