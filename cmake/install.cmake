@@ -81,7 +81,7 @@ Version: ${PROJECT_VERSION}
 Cflags: -std=gnu11 -I\${includedir}
 Requires.private: jansson
 Libs: -L\${libdir} -lrockcreek
-Libs.private: -lpthread -lm
+Libs.private: -Wl,--undefined=rck_backends_registered -Wl,--undefined=rck_svm_settings_registered -lpthread -lm
 ")
 install(CODE "
   set(_RCK_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")

@@ -21,6 +21,16 @@
 /* A DWORD load that hits in L1 (P54C: one cycle). */
 #define SIM_L1_HIT_CYCLES 1.0
 
+/* @p cycles of a core clocked at @p mhz (<= 0: the base clock), in ticks
+ * (base cycles x SIM_TICKS): sim_core_ticks and core_ticks both. */
+static inline uint64_t sim_ticks_at_mhz(const rck_chip_t *c, double mhz,
+                                        double cycles)
+{
+    if (mhz <= 0 || mhz == c->core_mhz)
+        return sim_ticks(cycles);
+    return sim_ticks(cycles * c->core_mhz / mhz);
+}
+
 static inline int my_fdiv(sim_t *s)
 {
     return (int)s->cores[s->core].fdiv;
@@ -42,11 +52,7 @@ static inline double my_mhz(sim_t *s)
 /* sim_core_ticks for this core's divider. */
 static inline uint64_t core_ticks(sim_t *s, double cycles)
 {
-    double mhz = my_mhz(s);
-
-    if (mhz <= 0 || mhz == s->chip->core_mhz)
-        return sim_ticks(cycles);
-    return sim_ticks(cycles * s->chip->core_mhz / mhz);
+    return sim_ticks_at_mhz(s->chip, my_mhz(s), cycles);
 }
 
 /* sim_cost_line_write / sim_cost_dword_read from this core (pure

@@ -32,19 +32,9 @@ uint64_t sim_ticks(double base_cycles)
     return (uint64_t)llround(t);
 }
 
-static double core_mhz_of(const rck_chip_t *c, int fdiv)
-{
-    double mhz = rck_chip_fdiv_mhz(c, fdiv);
-    return mhz > 0 ? mhz : c->core_mhz;
-}
-
 uint64_t sim_core_ticks(const rck_chip_t *c, int fdiv, double cycles)
 {
-    double mhz = core_mhz_of(c, fdiv);
-
-    if (mhz == c->core_mhz)
-        return sim_ticks(cycles);
-    return sim_ticks(cycles * c->core_mhz / mhz);
+    return sim_ticks_at_mhz(c, rck_chip_fdiv_mhz(c, fdiv), cycles);
 }
 
 static int hops_clamped(const rck_chip_t *c, int h)
