@@ -9,82 +9,64 @@
 
 #define RCK_COMM_MAGIC 0x434f4d4d /* "COMM" */
 
-static int comm_make(RCCE_COMM *comm, const int *members, int size, int me)
-{
-    int st;
+/*
+ * Every member array this file allocates is on the list below until
+ * RCCE_comm_free frees it or RCCE_finalize frees what is left. A second
+ * split gives a communicator a new array and leaves the old one on the
+ * list: a program may have copied the communicator (Intel's RCCE_P_COMM is
+ * a struct copy of RCCE_V_COMM), and the copy still points at it.
+ */
+static struct owned {
+    int *members;
+    struct owned *next;
+} *owned;
 
-    memset(comm, 0, sizeof(*comm));
-    comm->rck_members = malloc((size_t)size * sizeof(int));
-    if (comm->rck_members == NULL)
-        return RCCE_ERROR_MALLOC;
-    for (int i = 0; i < size; i++) {
-        comm->rck_members[i] = members[i];
-        if (i < RCCE_MAXNP)
-            comm->member[i] = members[i];
-        if (members[i] == me)
-            comm->my_rank = i;
+static int *members_new(int size)
+{
+    int *m = malloc((size_t)size * sizeof(int));
+    struct owned *o = malloc(sizeof(*o));
+
+    if (m == NULL || o == NULL) {
+        free(m);
+        free(o);
+        return NULL;
     }
-    comm->size = size;
-    /* Every UE allocates the flags of every new communicator, in the same
-     * order, so their offsets agree in every MPB. */
-    st = rcce_flag_alloc(&comm->gather);
-    if (st == RCCE_SUCCESS)
-        st = rcce_flag_alloc(&comm->release);
-    if (st != RCCE_SUCCESS) {
-        free(comm->rck_members);
-        comm->rck_members = NULL;
-        return rcce_error(RCCE_DEBUG_SYNCH, st, "RCCE_comm_split",
-                          "no MPB space for the barrier flags");
-    }
-    comm->label = rcce.next_label++;
-    comm->initialized = RCK_COMM_MAGIC;
-    return RCCE_SUCCESS;
+    o->members = m;
+    o->next = owned;
+    owned = o;
+    return m;
 }
 
-/* Member arrays replaced by a second split. A program may have copied the
- * communicator (Intel's RCCE_P_COMM is a struct copy), and the copy still
- * points at the old array, so it is freed only by RCCE_finalize. */
-static struct retired {
-    int *members;
-    struct retired *next;
-} *retired;
+static void members_free(int *m)
+{
+    for (struct owned **p = &owned; *p != NULL; p = &(*p)->next) {
+        if ((*p)->members == m) {
+            struct owned *o = *p;
+
+            *p = o->next;
+            free(o);
+            break;
+        }
+    }
+    free(m);
+}
 
 void rcce_comm_fini(void)
 {
-    while (retired != NULL) {
-        struct retired *r = retired;
+    while (owned != NULL) {
+        struct owned *o = owned;
 
-        retired = r->next;
-        if (r->members != RCCE_COMM_WORLD.rck_members)
-            free(r->members);
-        free(r);
+        owned = o->next;
+        /* RCCE_finalize frees the world's own array. */
+        if (o->members != RCCE_COMM_WORLD.rck_members)
+            free(o->members);
+        free(o);
     }
 }
 
-/* Replaces the membership of a valid communicator; its flags stay. */
-static int comm_remember(RCCE_COMM *comm, const int *members, int size,
-                         int me)
+static void members_set(RCCE_COMM *comm, int *m, const int *members,
+                        int size, int me)
 {
-    int *m = malloc((size_t)size * sizeof(int));
-    struct retired *r = malloc(sizeof(*r));
-
-    if (m == NULL || r == NULL) {
-        free(m);
-        free(r);
-        return RCCE_ERROR_MALLOC;
-    }
-    /* Copies share an array: retire it once. */
-    for (struct retired *q = retired; q != NULL && r != NULL; q = q->next) {
-        if (q->members == comm->rck_members) {
-            free(r);
-            r = NULL;
-        }
-    }
-    if (r != NULL) {
-        r->members = comm->rck_members;
-        r->next = retired;
-        retired = r;
-    }
     comm->rck_members = m;
     memset(comm->member, 0, sizeof(comm->member));
     for (int i = 0; i < size; i++) {
@@ -95,6 +77,43 @@ static int comm_remember(RCCE_COMM *comm, const int *members, int size,
             comm->my_rank = i;
     }
     comm->size = size;
+}
+
+static int comm_make(RCCE_COMM *comm, const int *members, int size, int me)
+{
+    int st;
+    int *m;
+
+    memset(comm, 0, sizeof(*comm));
+    m = members_new(size);
+    if (m == NULL)
+        return RCCE_ERROR_MALLOC;
+    members_set(comm, m, members, size, me);
+    /* Every UE allocates the flags of every new communicator, in the same
+     * order, so their offsets agree in every MPB. */
+    st = rcce_flag_alloc(&comm->gather);
+    if (st == RCCE_SUCCESS)
+        st = rcce_flag_alloc(&comm->release);
+    if (st != RCCE_SUCCESS) {
+        members_free(comm->rck_members);
+        comm->rck_members = NULL;
+        return rcce_error(RCCE_DEBUG_SYNCH, st, "RCCE_comm_split",
+                          "no MPB space for the barrier flags");
+    }
+    comm->label = rcce.next_label++;
+    comm->initialized = RCK_COMM_MAGIC;
+    return RCCE_SUCCESS;
+}
+
+/* Replaces the membership of a valid communicator; its flags stay. */
+static int comm_remember(RCCE_COMM *comm, const int *members, int size,
+                         int me)
+{
+    int *m = members_new(size);
+
+    if (m == NULL)
+        return RCCE_ERROR_MALLOC;
+    members_set(comm, m, members, size, me);
     return RCCE_SUCCESS;
 }
 
@@ -163,7 +182,7 @@ int RCCE_comm_free(RCCE_COMM *comm)
     rcce_flag_free(&comm->gather);
     rcce_flag_free(&comm->release);
     if (comm != &RCCE_COMM_WORLD) {
-        free(comm->rck_members);
+        members_free(comm->rck_members);
         comm->rck_members = NULL;
         comm->initialized = 0;
     }

@@ -10,9 +10,11 @@ build shape (plain, -DGORY, -DSINGLEBITFLAGS, -DRC_POWER_MANAGEMENT), and the
 functions and extern variables declared at file scope in text that comes from
 DIR (not from system headers) are collected. The exported names are
 `nm -D --defined-only` of the library, minus the symbols the linker itself
-defines (_init, _fini, _edata, _end, __bss_start). Exit status 0 when every
-exported name is allowed (and the library exports the core RCCE calls),
-1 otherwise, 2 for bad input.
+defines (_init, _fini, _edata, _end, __bss_start) and the ODR indicators
+ASan adds for exported globals (__odr_asan.<allowed name>). Exit status 0
+when every exported name is allowed, every allowed name is exported (a
+public header without the visibility pragma would fail here) and the core
+RCCE calls are there; 1 otherwise; 2 for bad input.
 """
 import argparse
 import glob
@@ -57,14 +59,16 @@ def declared_names(text):
             flat.append(" ")
         elif ch == "}":
             depth -= 1
-            flat.append(" ")
+            # a body ends a statement (inline functions have no ';')
+            flat.append(";" if depth == 0 else " ")
         elif depth == 0:
             flat.append(ch)
     flat = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", "".join(flat))
     names = set()
     for stmt in flat.split(";"):
         stmt = " ".join(stmt.split())
-        if not stmt or stmt.startswith("typedef") or "extern \"C\"" in stmt:
+        if (not stmt or stmt.startswith("typedef") or
+                stmt.startswith("static") or "extern \"C\"" in stmt):
             continue
         paren = stmt.find("(")
         if paren > 0:
@@ -107,7 +111,16 @@ def main():
         if len(parts) >= 3:
             exported.add(parts[2].split("@")[0])
     exported -= LINKER
+    # ASan marks each exported global with an ODR indicator
+    # "__odr_asan.<name>": allowed when <name> is.
+    exported = {n for n in exported
+                if not (n.startswith("__odr_asan.") and
+                        n[len("__odr_asan."):] in allowed)}
     bad = sorted(exported - allowed)
+    # A public header whose declarations are not marked default-visible
+    # (#pragma GCC visibility push(default)) declares names the library
+    # hides: programs would not link.
+    hidden = sorted(allowed - exported)
     # The check must be able to fail: the core calls must be found both in
     # the headers and in the library.
     core = {"RCCE_init_shape", "RCCE_send", "RCCE_barrier", "iRCCE_isend",
@@ -120,7 +133,11 @@ def main():
     for name in missing:
         print("check_exports: core call not both declared and exported: %s"
               % name)
-    if bad or missing:
+    for name in hidden:
+        print("check_exports: declared in a public header but not exported "
+              "(is the header inside #pragma GCC visibility push(default)?): "
+              "%s" % name)
+    if bad or missing or hidden:
         print("check_exports: FAILED")
         return 1
     print("check_exports: OK")
