@@ -32,11 +32,13 @@ if __package__ in (None, ""):
     from rckbench import simbench  # noqa: E402
     from rckbench import collbench  # noqa: E402
     from rckbench import svmbench  # noqa: E402
+    from rckbench import loadbench  # noqa: E402
 else:
     from . import report
     from . import simbench
     from . import collbench
     from . import svmbench
+    from . import loadbench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -1398,6 +1400,12 @@ MBOX_CSV_FIELDS = ["backend", "unit", "mode", "hops", "peer_core", "n",
                    "oneway_min_best", "rtt_best", "send_best"]
 
 
+def suite_native_load(ctx):
+    """2-UE RCCE pingpong on native, quiet and with 48 busy processes
+    beside it, interleaved (target: within 3x of quiet)."""
+    return loadbench.suite(ctx, sys.modules[__name__])
+
+
 # name -> function(ctx) -> SuiteResult, run in this order.
 SUITES = {
     "pingpong": suite_pingpong,
@@ -1408,6 +1416,7 @@ SUITES = {
     "sim-speed": suite_sim_speed,
     "svm": suite_svm,
     "mbox": suite_mbox,
+    "native-load": suite_native_load,
 }
 
 
@@ -1565,6 +1574,9 @@ def build_parser():
     p.add_argument("--mbox-rounds", type=int,
                    help="native rounds of the mbox suite (default 3; "
                    "--quick 1)")
+    p.add_argument("--load-rounds", type=int,
+                   help="interleaved rounds of the native-load suite "
+                   "(default 5; --quick 2)")
     p.add_argument("--no-mpi", action="store_true",
                    help="do not run the Open MPI reference")
     p.add_argument("--mpirun", default="mpirun.openmpi")

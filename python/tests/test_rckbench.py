@@ -309,7 +309,8 @@ def test_interleaving_alternates_order():
 def test_suites_registry():
     assert list(run.SUITES) == ["pingpong", "barrier", "ircce",
                                 "collectives", "sim-calibration",
-                                "sim-speed", "svm", "mbox"]
+                                "sim-speed", "svm", "mbox",
+                                "native-load"]
     assert all(callable(f) for f in run.SUITES.values())
 
 

@@ -222,18 +222,73 @@ static int64_t spin_budget(int nues)
     return -1;
 }
 
+/* How often a wait may look at the host's load (a read of /proc/loadavg
+ * costs a few microseconds; the load changes slowly). */
+#define NATIVE_LOAD_NS 20000000ull
+/* The spin of a wait while the host's other tasks fill its CPUs: about one
+ * pass of the spin loop, enough to catch the reply of a peer that runs on
+ * another CPU right now (a hand-over takes well under a microsecond), too
+ * short to cost the scheduler's credit for sleepers. */
+#define NATIVE_LOADED_SPIN_NS 5000
+
+/* The host's runnable tasks now (the "R" of /proc/loadavg's "R/T" field,
+ * this run's awake cores included), at most NATIVE_LOAD_NS old; -1 if it
+ * cannot be read. */
+static int host_runnable(native_t *n, uint64_t now)
+{
+    char buf[128];
+    ssize_t len;
+    char *p;
+    int field = 0;
+
+    if (n->load_fd < 0)
+        return -1;
+    if (n->load_at != 0 && now - n->load_at < NATIVE_LOAD_NS)
+        return n->load_running;
+    n->load_at = now;
+    len = pread(n->load_fd, buf, sizeof(buf) - 1, 0);
+    n->load_running = -1;
+    if (len <= 0)
+        return -1;
+    buf[len] = '\0';
+    for (p = buf; *p != '\0' && field < 3; p++) {
+        if (*p == ' ')
+            field++;
+    }
+    if (field == 3 && *p >= '0' && *p <= '9')
+        n->load_running = atoi(p);
+    return n->load_running;
+}
+
 /* Spinning only pays when every awake core has a host CPU of its own: then
  * a hand-over costs a cache-line transfer instead of a futex round trip.
- * Oversubscribed, a spinning core steals the CPU its peer needs. */
-static int64_t spin_now(native_t *n, int nues)
+ * Oversubscribed, a spinning core steals the CPU its peer needs, whether
+ * the other runnable tasks are this run's cores or the host's. When the
+ * host's own tasks fill the CPUs, yielding is no better: a core that spins
+ * or yields stays runnable beside busy tasks, is preempted when its slice
+ * is used up and then waits for every busy task's slice (tens of ms; with
+ * 200 us spins a 2-UE pingpong stalled for tens of seconds), while one
+ * that sleeps is woken with the scheduler's credit for sleepers. Then the
+ * wait spins only NATIVE_LOADED_SPIN_NS and sleeps (*yield = 0).
+ * @param [out] yield  how long to yield after spinning (ns). */
+static int64_t spin_now(native_t *n, int nues, uint64_t now, int64_t *yield)
 {
-    int awake;
+    int awake, run, others;
 
+    *yield = n->yield_ns;
     if (n->spin_ns >= 0)
         return n->spin_ns;
     awake = nues - atomic_load_explicit(&n->hdr->sleepers,
                                         memory_order_relaxed);
-    return awake <= n->ncpu ? 200000 : 0;
+    run = host_runnable(n, now);
+    if (run < 0)
+        return awake <= n->ncpu ? 200000 : 0;
+    others = run > awake ? run - awake : 0;
+    if (others >= n->ncpu) {
+        *yield = 0;
+        return NATIVE_LOADED_SPIN_NS;
+    }
+    return awake + others <= n->ncpu ? 200000 : 0;
 }
 
 static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
@@ -299,6 +354,8 @@ static rck_status_t native_attach(rck_hal_t *hal)
     n->spin_ns = spin_budget(hal->nues);
     n->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
     n->yield_ns = rck_config_get_int("YIELD_NS");
+    n->load_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    n->load_running = -1;
     n->progress = &n->cores[hal->core].progress;
     {
         long dl = rck_config_get_int("DEADLOCK_S");
@@ -326,6 +383,8 @@ static void native_detach(rck_hal_t *hal)
     native_t *n = nat(hal);
 
     atomic_store(&n->cores[hal->core].state, CORE_DONE);
+    if (n->load_fd >= 0)
+        close(n->load_fd);
     munmap(n->hdr, n->hdr->seg_bytes);
     close(n->fd);
     free(n);
@@ -606,7 +665,8 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                 native_dl_unpublish(n, hal->core);
             return RCK_ERR_TIMEDOUT;
         }
-        int64_t spin = spin_now(n, hal->nues);
+        int64_t yield_ns;
+        int64_t spin = spin_now(n, hal->nues, t, &yield_ns);
         if ((int64_t)(t - start) < spin) {
             /* Spin on the words themselves; look at the clock, interrupts
              * and failures only now and then. */
@@ -625,7 +685,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         }
         /* Oversubscribed, give the CPU to a core that can make progress
          * for a while before paying a futex sleep and wake-up. */
-        if ((int64_t)(t - start) < spin + n->yield_ns) {
+        if ((int64_t)(t - start) < spin + yield_ns) {
             sched_yield();
             continue;
         }

@@ -91,6 +91,9 @@ typedef struct {
     int64_t spin_ns;           /* < 0: decide from the awake cores */
     int ncpu;
     int64_t yield_ns;
+    int load_fd;               /* /proc/loadavg, or -1 */
+    int load_running;          /* its runnable count, -1 if unknown */
+    uint64_t load_at;          /* when it was read */
     int in_handler;
     const char *ctx_call;
     int ctx_peer;
