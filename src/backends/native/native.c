@@ -65,6 +65,9 @@ static const rck_config_entry_t native_settings[] = {
     {"YIELD_NS", "100000", RCK_CONFIG_INT,
      "native: after spinning, how long a wait yields the CPU to other cores "
      "(sched_yield) before it sleeps in the kernel (nanoseconds)"},
+    {"SPIN_LOADED_NS", "5000", RCK_CONFIG_INT,
+     "native, auto spin: how long a wait spins before it sleeps while the "
+     "host's other runnable tasks fill its CPUs (nanoseconds; no yield then)"},
     {"DEADLOCK_S", "3", RCK_CONFIG_INT,
      "native: seconds every running core may wait with nothing changing "
      "before the run is reported as deadlocked and stopped (0 = off)"},
@@ -225,11 +228,6 @@ static int64_t spin_budget(int nues)
 /* How often a wait may look at the host's load (a read of /proc/loadavg
  * costs a few microseconds; the load changes slowly). */
 #define NATIVE_LOAD_NS 20000000ull
-/* The spin of a wait while the host's other tasks fill its CPUs: about one
- * pass of the spin loop, enough to catch the reply of a peer that runs on
- * another CPU right now (a hand-over takes well under a microsecond), too
- * short to cost the scheduler's credit for sleepers. */
-#define NATIVE_LOADED_SPIN_NS 5000
 
 /* The host's runnable tasks now (the "R" of /proc/loadavg's "R/T" field,
  * this run's awake cores included), at most NATIVE_LOAD_NS old; -1 if it
@@ -269,7 +267,7 @@ static int host_runnable(native_t *n, uint64_t now)
  * is used up and then waits for every busy task's slice (tens of ms; with
  * 200 us spins a 2-UE pingpong stalled for tens of seconds), while one
  * that sleeps is woken with the scheduler's credit for sleepers. Then the
- * wait spins only NATIVE_LOADED_SPIN_NS and sleeps (*yield = 0).
+ * wait spins only RCK_SPIN_LOADED_NS and sleeps (*yield = 0).
  * @param [out] yield  how long to yield after spinning (ns). */
 static int64_t spin_now(native_t *n, int nues, uint64_t now, int64_t *yield)
 {
@@ -286,7 +284,7 @@ static int64_t spin_now(native_t *n, int nues, uint64_t now, int64_t *yield)
     others = run > awake ? run - awake : 0;
     if (others >= n->ncpu) {
         *yield = 0;
-        return NATIVE_LOADED_SPIN_NS;
+        return n->loaded_spin_ns;
     }
     return awake + others <= n->ncpu ? 200000 : 0;
 }
@@ -355,6 +353,9 @@ static rck_status_t native_attach(rck_hal_t *hal)
     n->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
     n->yield_ns = rck_config_get_int("YIELD_NS");
     n->load_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    n->loaded_spin_ns = rck_config_get_int("SPIN_LOADED_NS");
+    if (n->loaded_spin_ns < 0)
+        n->loaded_spin_ns = 0;
     n->load_running = -1;
     n->progress = &n->cores[hal->core].progress;
     {
