@@ -28,8 +28,9 @@
  * and the sum of the progress words has not moved for RCK_DEADLOCK_S
  * seconds (one observer's view; each sleeping core observes). A woken core
  * that has not run yet has a rung bell; a slow host only delays reports.
- * The observer that decides prints the report (the sim's format), sets
- * hdr->deadlock and wakes everyone: every wait then fails with
+ * The observer that decides (hdr->deadlock 0 -> 1) prints the report (the
+ * sim's format) while every other wait stays in place, then sets
+ * hdr->deadlock to 2 and wakes everyone: every wait then fails with
  * RCK_ERR_DEADLOCK, and the core ends with NATIVE_EXIT_DEADLOCK (at its
  * next wait, or at exit) so the run fails even if the program ignores
  * the error.
@@ -610,6 +611,26 @@ static rck_status_t wait_deadlocked(native_t *n)
     return RCK_ERR_DEADLOCK;
 }
 
+/* A wait without deadline is about to sleep: publish it (the first time;
+ * later sleeps of the same wait only update the bell's value) and cap the
+ * sleep so that this core looks at the others now and then (see the top).
+ * @return the sleep's timeout (ns, < 0 = none). */
+static int64_t dl_before_sleep(native_t *n, int core,
+                               const rck_hal_cond_t *conds, int nc, int irq,
+                               _Atomic uint32_t *bell, uint32_t seq,
+                               uint64_t start, int *blocked, int64_t ns)
+{
+    int64_t look = n->dl_ns / 6 < 500000000 ? n->dl_ns / 6 : 500000000;
+
+    if (!*blocked)
+        native_dl_publish(n, core, conds, nc, irq,
+                          bell == &n->hdr->any_doorbell, seq, start);
+    else
+        atomic_store(&n->cores[core].dl_bell_seq, seq);
+    *blocked = 1;
+    return ns < 0 || ns > look ? look : ns;
+}
+
 static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                                 int nc, unsigned flags, int64_t timeout_ns,
                                 int *which)
@@ -655,7 +676,8 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                       (int)atomic_load(&n->hdr->failed_core));
             return RCK_ERR_PEER_DEAD;
         }
-        if (atomic_load_explicit(&n->hdr->deadlock, memory_order_relaxed)) {
+        if (atomic_load_explicit(&n->hdr->deadlock, memory_order_relaxed) ==
+            2) {
             if (blocked)
                 native_dl_unpublish(n, hal->core);
             return wait_deadlocked(n);
@@ -702,16 +724,9 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             if (shm && (ns < 0 || ns > 200000))
                 ns = 200000;
             native_publish_context(hal);
-            if (n->dl_ns > 0 && deadline == UINT64_MAX) {
-                /* look at the others now and then (see the top) */
-                int64_t look = n->dl_ns / 6 < 500000000 ? n->dl_ns / 6
-                                                        : 500000000;
-                native_dl_publish(n, hal->core, conds, nc, irq_matters,
-                                  bell == &n->hdr->any_doorbell, seq, start);
-                blocked = 1;
-                if (ns < 0 || ns > look)
-                    ns = look;
-            }
+            if (n->dl_ns > 0 && deadline == UINT64_MAX)
+                ns = dl_before_sleep(n, hal->core, conds, nc, irq_matters,
+                                     bell, seq, start, &blocked, ns);
             atomic_fetch_add(&n->hdr->sleepers, 1);
             rck_be_futex_wait(bell, seq, ns);
             atomic_fetch_sub(&n->hdr->sleepers, 1);

@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Publish the sleep this core is about to take (before every futex wait
- * of a wait without deadline). */
+/* Publish the wait this core is about to sleep in (before its first futex
+ * wait; later sleeps of the same wait only update dl_bell_seq). */
 void native_dl_publish(native_t *n, int core, const rck_hal_cond_t *conds,
                        int nc, int irq, int any_bell, uint32_t seq,
                        uint64_t start)
@@ -98,6 +98,38 @@ static const char *dl_space(rck_space_t sp)
     return "?";
 }
 
+/* The wait core @p c has published, read consistently (for the report:
+ * no check that it is still stuck). @return 0 if it has none. */
+static int dl_read(native_t *n, int c, rck_hal_cond_t *copy, int *nc,
+                   int *irq, uint64_t *since)
+{
+    core_state_t *cs = &n->cores[c];
+
+    for (int tries = 0; tries < 1000; tries++) {
+        uint32_t g1 = atomic_load_explicit(&cs->dl_pub, memory_order_acquire);
+        int k, blocked;
+
+        if (g1 & 1) {
+            rck_be_cpu_relax();
+            continue;
+        }
+        blocked = (int)atomic_load_explicit(&cs->dl_blocked,
+                                            memory_order_relaxed);
+        *nc = (int)atomic_load_explicit(&cs->dl_nconds,
+                                        memory_order_relaxed);
+        *irq = (int)atomic_load_explicit(&cs->dl_irq, memory_order_relaxed);
+        *since = atomic_load_explicit(&cs->dl_since_ns,
+                                      memory_order_relaxed);
+        k = *nc < NATIVE_DL_CONDS ? *nc : NATIVE_DL_CONDS;
+        for (int i = 0; i < k; i++)
+            copy[i] = cs->dl_conds[i];
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&cs->dl_pub, memory_order_relaxed) == g1)
+            return blocked;
+    }
+    return 0;
+}
+
 /* The sim's deadlock report (sim_report.c), in host time. */
 static void dl_report(native_t *n, rck_hal_t *hal, uint64_t quiet_ns)
 {
@@ -120,7 +152,7 @@ static void dl_report(native_t *n, rck_hal_t *hal, uint64_t quiet_ns)
                       st == CORE_DONE ? "exited" : "failed");
             continue;
         }
-        if (!dl_stuck(n, c, cond, &nc, &irq, &since))
+        if (!dl_read(n, c, cond, &nc, &irq, &since))
             continue;
         if (cs->ctx[0])
             snprintf(ctx, sizeof(ctx), " in %.*s (peer %d)", NATIVE_CTX_LEN,
@@ -193,7 +225,9 @@ int native_dl_look(native_t *n, rck_hal_t *hal, uint64_t now)
         if (!atomic_compare_exchange_strong(&h->deadlock, &none, 1))
             return 1;
     }
+    /* the waits stay published (and in place) until the report is out */
     dl_report(n, hal, now - n->dl_since);
+    atomic_store(&h->deadlock, 2);
     wake_everyone(h);
     return 1;
 }

@@ -71,7 +71,7 @@ typedef struct {
     _Atomic uint32_t any_waiters;
     _Atomic int32_t failed_core; /* -1 while every core is healthy */
     _Atomic int32_t sleepers;    /* cores asleep in futex_wait */
-    _Atomic int32_t deadlock;    /* 1 once a deadlock was reported */
+    _Atomic int32_t deadlock;    /* 1 while one core reports, 2 after */
     _Atomic uint64_t progress;   /* job events (a core ended) */
 } seg_hdr_t;
 
