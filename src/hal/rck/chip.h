@@ -29,6 +29,59 @@ typedef struct {
     int x, y;           /* tile coordinates of the controller's router */
 } rck_chip_mc_t;
 
+/*
+ * The scalar published costs, in core cycles at core_mhz unless the key
+ * says otherwise: ONE row per key of the chip file, from which the field
+ * of rck_chip_t, its parsing and check (chip.c: chip_apply_costs,
+ * chip_check_nums) and its line in `rck config --dump` (rck_chip_print)
+ * are generated. Defaults come from the built-in chip file.
+ *   X(field, group: the enclosing object's path ("" = top level), key,
+ *     positive: must be > 0 (else >= 0),
+ *     pre / post: the dump's text before "key": and after the value)
+ * The rows are in the dump's order.
+ */
+#define RCK_CHIP_COSTS(X)                                                     \
+    X(dram_core_cycles, "dram_latency_model", "core_cycles", 0,               \
+      "  \"dram_latency_model\": {", "")                                      \
+    X(dram_mesh_cycles_per_hop, "dram_latency_model", "mesh_cycles_per_hop",  \
+      0, ", ", "")                                                            \
+    X(dram_mem_cycles, "dram_latency_model", "memory_cycles", 0, ", ", "")    \
+    X(dram_line_write_uncached_extra, "dram_latency_model",                   \
+      "line_write_uncached_extra", 0, ",\n                         ", "},\n")  \
+    X(bw_mib_s_l2hit_read, "bandwidth_one_core_mib_s.l2_hit", "read", 1,      \
+      "  \"bandwidth_one_core_mib_s\": {\n    \"l2_hit\": {", "")             \
+    X(bw_mib_s_l2hit_write, "bandwidth_one_core_mib_s.l2_hit", "write", 1,    \
+      ", ", "},\n")                                                           \
+    X(bw_mib_s_uncached_read, "bandwidth_one_core_mib_s.uncached", "read", 1, \
+      "    \"uncached\": {", "")                                              \
+    X(bw_mib_s_uncached_write, "bandwidth_one_core_mib_s.uncached", "write",  \
+      1, ", ", "},\n")                                                        \
+    X(bw_mib_s_mpbt_read, "bandwidth_one_core_mib_s.mpbt", "read", 1,         \
+      "    \"mpbt\": {", "")                                                  \
+    X(bw_mib_s_mpbt_write, "bandwidth_one_core_mib_s.mpbt", "write", 1, ", ", \
+      "}\n  },\n")                                                            \
+    X(l2_full_flush_cycles, "", "l2_full_flush_cycles", 0, "  ", ",\n")       \
+    X(l2_flush_line_clean, "l2_flush_per_line_cycles", "clean", 0,            \
+      "  \"l2_flush_per_line_cycles\": {", "")                                \
+    X(l2_flush_line_dirty, "l2_flush_per_line_cycles", "dirty", 0, ", ",      \
+      "},\n")                                                                 \
+    X(cost_null_syscall, "local_ops", "null_syscall", 0,                      \
+      "  \"local_ops\": {", "")                                               \
+    X(cost_rdtsc, "local_ops", "rdtsc", 0, ", ", "")                          \
+    X(cost_xchg, "local_ops", "xchg", 0, ", ", "")                            \
+    X(cost_lock_cmpxchg, "local_ops", "lock_cmpxchg", 0, ", ", "")            \
+    X(cost_lock_dec, "local_ops", "lock_dec", 0, ",\n                ", "")   \
+    X(cost_nop, "local_ops", "nop", 0, ", ", "")                              \
+    X(cost_cl1invmb, "local_ops", "cl1invmb", 0, ", ", "},\n")                \
+    X(cost_ipi_delivery, "interrupts", "ipi_delivery_min", 0,                 \
+      "  \"interrupts\": {", "")                                              \
+    X(cost_kernel_send, "interrupts",                                         \
+      "kernel_send_syscall_write_mpb_raise_pin", 0,                           \
+      ",\n                 ", "")                                             \
+    X(cost_mpb_write_raise, "interrupts", "write_mpb_and_raise_pin", 0,       \
+      ",\n                 ", "},\n")                                        \
+    X(cost_thread_switch, "", "thread_switch_round_trip", 0, "  ", ",\n")
+
 typedef struct {
     char name[RCK_CHIP_NAME_LEN];
 
@@ -60,18 +113,11 @@ typedef struct {
     int max_hops;               /* derived: (mesh_x - 1) + (mesh_y - 1) */
     double mpb_line_write_by_hops[RCK_CHIP_MAX_HOPS + 1];
     double mpb_dword_read_by_hops[RCK_CHIP_MAX_HOPS + 1];
-    double dram_core_cycles;    /* latency model: core part */
-    double dram_mesh_cycles_per_hop; /* mesh cycles per hop */
-    double dram_mem_cycles;     /* memory cycles */
-    double dram_line_write_uncached_extra; /* see chip.c */
-    double bw_mib_s_l2hit_read, bw_mib_s_l2hit_write;
-    double bw_mib_s_uncached_read, bw_mib_s_uncached_write;
-    double bw_mib_s_mpbt_read, bw_mib_s_mpbt_write;
-    double cost_null_syscall, cost_rdtsc, cost_xchg, cost_lock_cmpxchg;
-    double cost_lock_dec, cost_nop, cost_cl1invmb;
-    double cost_ipi_delivery, cost_kernel_send, cost_mpb_write_raise;
-    double cost_thread_switch;
-    double l2_full_flush_cycles, l2_flush_line_clean, l2_flush_line_dirty;
+    /* the scalar costs: one field per row of RCK_CHIP_COSTS */
+#define RCK_CHIP_COST_FIELD(field, group, key, positive, pre, post) \
+    double field;
+    RCK_CHIP_COSTS(RCK_CHIP_COST_FIELD)
+#undef RCK_CHIP_COST_FIELD
     double relative_core_speed;  /* vs a 3 GHz desktop core (0.05) */
 } rck_chip_t;
 
