@@ -354,11 +354,52 @@ static int chip_apply_dvfs(const char *what, const rck_json_t *root,
 }
 
 /* Latency of one DRAM access over @p hops, in core cycles. */
-static double chip_dram_latency(const rck_chip_t *c, double hops)
+/* The models' parameters (rck_chip_register_params), in rck_chip_t.params
+ * order. */
+static const rck_chip_param_t *chip_costs_reg[RCK_CHIP_MAX_PARAMS];
+static int chip_nparams;
+
+#define CHIP_NCOSTS ((size_t)chip_nparams)
+#define chip_costs(k) (*chip_costs_reg[k])
+
+int rck_chip_register_params(const rck_chip_param_t *params, int n)
 {
-    return c->dram_core_cycles +
-           hops * c->dram_mesh_cycles_per_hop * c->core_mhz / c->mesh_mhz +
-           c->dram_mem_cycles * c->core_mhz / c->mem_mhz;
+    int first = chip_nparams;
+
+    for (int i = 0; i < chip_nparams; i++) {
+        if (chip_costs_reg[i] == params)
+            return i;
+    }
+    if (n < 0 || n > RCK_CHIP_MAX_PARAMS - chip_nparams) {
+        rck_error("chip: no room for %d more model parameters", n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        chip_costs_reg[chip_nparams++] = &params[i];
+    return first;
+}
+
+static double *chip_cost_at(rck_chip_t *c, size_t k)
+{
+    return &c->params[k];
+}
+
+/* The registered parameter @p group.@p key of @p c, or NULL. */
+static double *chip_param(rck_chip_t *c, const char *group, const char *key)
+{
+    for (size_t k = 0; k < CHIP_NCOSTS; k++) {
+        if (!strcmp(chip_costs(k).group, group) &&
+            !strcmp(chip_costs(k).key, key))
+            return &c->params[k];
+    }
+    return NULL;
+}
+
+static double chip_dram_latency(const rck_chip_t *c, const double *lat,
+                                double hops)
+{
+    return lat[0] + hops * lat[1] * c->core_mhz / c->mesh_mhz +
+           lat[2] * c->core_mhz / c->mem_mhz;
 }
 
 /* Fit dram_line_write_uncached_extra (see the top of the file). */
@@ -367,13 +408,22 @@ static int chip_fit_uncached_extra(const char *what, const rck_json_t *root,
 {
     const rck_json_t *meas, *hops, *lw;
     char path[96];
-    double sum = 0, h, w;
+    double sum = 0, h, w, lat[3];
+    double *core = chip_param(c, "dram_latency_model", "core_cycles");
+    double *mesh = chip_param(c, "dram_latency_model", "mesh_cycles_per_hop");
+    double *mem = chip_param(c, "dram_latency_model", "memory_cycles");
+    double *extra =
+        chip_param(c, "dram_latency_model", "line_write_uncached_extra");
     size_t i, n;
     int rc = chip_obj(what, root, "dram_from_core_0_by_mc",
                       "dram_from_core_0_by_mc", &meas);
 
-    if (rc <= 0)
-        return rc;
+    if (rc <= 0 || core == NULL || mesh == NULL || mem == NULL ||
+        extra == NULL)
+        return rc; /* nothing to fit (no model reads the latency) */
+    lat[0] = *core;
+    lat[1] = *mesh;
+    lat[2] = *mem;
     if (chip_array(what, meas, "hops", "dram_from_core_0_by_mc.hops", 1,
                    RCK_CHIP_MAX_MC, &hops) < 0 ||
         chip_array(what, meas, "line_write_uncached",
@@ -399,33 +449,11 @@ static int chip_fit_uncached_extra(const char *what, const rck_json_t *root,
                  "dram_from_core_0_by_mc.line_write_uncached[%zu]", i);
         if (chip_read_num(what, rck_json_at(lw, i), path, 0, &w) < 0)
             return -1;
-        sum += w - 8 * chip_dram_latency(c, h);
+        sum += w - 8 * chip_dram_latency(c, lat, h);
     }
     /* a negative residual would mean the latency model alone overshoots */
-    c->dram_line_write_uncached_extra = sum / (double)n > 0 ? sum / (double)n
-                                                             : 0;
+    *extra = sum / (double)n > 0 ? sum / (double)n : 0;
     return 1;
-}
-
-/* The scalar costs (RCK_CHIP_COSTS in rck/chip.h), by key. */
-static const struct chip_cost_key {
-    size_t off;          /* of the field in rck_chip_t */
-    const char *group;   /* path of the enclosing object, "" = top level */
-    const char *key;
-    int positive;
-    const char *pre, *post; /* the dump's text around "key": value */
-} chip_costs[] = {
-#define CHIP_COST_ROW(field, group, key, positive, pre, post)                 \
-    {offsetof(rck_chip_t, field), group, key, positive, pre, post},
-    RCK_CHIP_COSTS(CHIP_COST_ROW)
-#undef CHIP_COST_ROW
-};
-
-#define CHIP_NCOSTS (sizeof(chip_costs) / sizeof(chip_costs[0]))
-
-static double *chip_cost_at(rck_chip_t *c, size_t k)
-{
-    return (double *)((char *)c + chip_costs[k].off);
 }
 
 /* The object at the dotted path @p group of @p root ("": root itself).
@@ -463,7 +491,7 @@ static int chip_apply_costs(const char *what, const rck_json_t *root,
     int have_extra = 0;
 
     for (size_t k = 0; k < CHIP_NCOSTS; k++) {
-        const struct chip_cost_key *e = &chip_costs[k];
+        const rck_chip_param_t *e = &chip_costs(k);
         const rck_json_t *o;
         char path[160];
         int rc;
@@ -475,7 +503,8 @@ static int chip_apply_costs(const char *what, const rck_json_t *root,
         rc = chip_num(what, o, e->key, path, e->positive, chip_cost_at(c, k));
         if (rc < 0)
             return -1;
-        if (e->off == offsetof(rck_chip_t, dram_line_write_uncached_extra))
+        if (!strcmp(e->group, "dram_latency_model") &&
+            !strcmp(e->key, "line_write_uncached_extra"))
             have_extra = rc;
     }
     return have_extra;
@@ -645,12 +674,12 @@ static rck_status_t chip_check_nums(rck_chip_t *c, const char *what)
         int costs = k >= sizeof(nums) / sizeof(nums[0]);
         size_t x = costs ? k - sizeof(nums) / sizeof(nums[0]) : k;
         double d = costs ? *chip_cost_at(c, x) : *nums[x].v;
-        int positive = costs ? chip_costs[x].positive : nums[x].positive;
+        int positive = costs ? chip_costs(x).positive : nums[x].positive;
 
         if (costs)
-            snprintf(path, sizeof(path), "%s%s%s", chip_costs[x].group,
-                     chip_costs[x].group[0] != '\0' ? "." : "",
-                     chip_costs[x].key);
+            snprintf(path, sizeof(path), "%s%s%s", chip_costs(x).group,
+                     chip_costs(x).group[0] != '\0' ? "." : "",
+                     chip_costs(x).key);
         else
             snprintf(path, sizeof(path), "%s", nums[x].key);
         if (!isfinite(d) || d < 0 || (positive && d == 0)) {
@@ -810,6 +839,7 @@ static void chip_init_empty(rck_chip_t *c)
     int i;
 
     memset(c, 0, sizeof(*c));
+    c->nparams = chip_nparams;
     for (i = 0; i <= RCK_CHIP_MAX_HOPS; i++) {
         c->mpb_line_write_by_hops[i] = CHIP_UNSET;
         c->mpb_dword_read_by_hops[i] = CHIP_UNSET;
@@ -1047,10 +1077,8 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
     chip_print_table(fp, "mpb_dword_read_by_hops", c->mpb_dword_read_by_hops,
                      max_hops);
     for (size_t k = 0; k < CHIP_NCOSTS; k++)
-        fprintf(fp, "%s\"%s\": %s%s", chip_costs[k].pre, chip_costs[k].key,
-                chip_fmt(*(const double *)((const char *)c + chip_costs[k].off),
-                         b1, sizeof(b1)),
-                chip_costs[k].post);
+        fprintf(fp, "%s\"%s\": %s%s", chip_costs(k).pre, chip_costs(k).key,
+                chip_fmt(c->params[k], b1, sizeof(b1)), chip_costs(k).post);
     fprintf(fp, "  \"dvfs\": {\"fdiv\": [");
     for (i = 0; i < ndvfs; i++)
         fprintf(fp, "%s%d", i ? ", " : "", c->dvfs_fdiv[i]);

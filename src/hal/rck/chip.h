@@ -29,58 +29,21 @@ typedef struct {
     int x, y;           /* tile coordinates of the controller's router */
 } rck_chip_mc_t;
 
+#define RCK_CHIP_MAX_PARAMS 64
+
 /*
- * The scalar published costs, in core cycles at core_mhz unless the key
- * says otherwise: ONE row per key of the chip file, from which the field
- * of rck_chip_t, its parsing and check (chip.c: chip_apply_costs,
- * chip_check_nums) and its line in `rck config --dump` (rck_chip_print)
- * are generated. Defaults come from the built-in chip file.
- *   X(field, group: the enclosing object's path ("" = top level), key,
- *     positive: must be > 0 (else >= 0),
- *     pre / post: the dump's text before "key": and after the value)
- * The rows are in the dump's order.
+ * A scalar parameter of a timing model, read from the chip file for the
+ * backend that owns it (the sim's cost table, src/backends/sim/sim_costs.h,
+ * registers its keys with rck_chip_register_params). The HAL knows them
+ * only by key: it parses, checks and dumps them, in the registered order,
+ * into rck_chip_t.params.
  */
-#define RCK_CHIP_COSTS(X)                                                     \
-    X(dram_core_cycles, "dram_latency_model", "core_cycles", 0,               \
-      "  \"dram_latency_model\": {", "")                                      \
-    X(dram_mesh_cycles_per_hop, "dram_latency_model", "mesh_cycles_per_hop",  \
-      0, ", ", "")                                                            \
-    X(dram_mem_cycles, "dram_latency_model", "memory_cycles", 0, ", ", "")    \
-    X(dram_line_write_uncached_extra, "dram_latency_model",                   \
-      "line_write_uncached_extra", 0, ",\n                         ", "},\n")  \
-    X(bw_mib_s_l2hit_read, "bandwidth_one_core_mib_s.l2_hit", "read", 1,      \
-      "  \"bandwidth_one_core_mib_s\": {\n    \"l2_hit\": {", "")             \
-    X(bw_mib_s_l2hit_write, "bandwidth_one_core_mib_s.l2_hit", "write", 1,    \
-      ", ", "},\n")                                                           \
-    X(bw_mib_s_uncached_read, "bandwidth_one_core_mib_s.uncached", "read", 1, \
-      "    \"uncached\": {", "")                                              \
-    X(bw_mib_s_uncached_write, "bandwidth_one_core_mib_s.uncached", "write",  \
-      1, ", ", "},\n")                                                        \
-    X(bw_mib_s_mpbt_read, "bandwidth_one_core_mib_s.mpbt", "read", 1,         \
-      "    \"mpbt\": {", "")                                                  \
-    X(bw_mib_s_mpbt_write, "bandwidth_one_core_mib_s.mpbt", "write", 1, ", ", \
-      "}\n  },\n")                                                            \
-    X(l2_full_flush_cycles, "", "l2_full_flush_cycles", 0, "  ", ",\n")       \
-    X(l2_flush_line_clean, "l2_flush_per_line_cycles", "clean", 0,            \
-      "  \"l2_flush_per_line_cycles\": {", "")                                \
-    X(l2_flush_line_dirty, "l2_flush_per_line_cycles", "dirty", 0, ", ",      \
-      "},\n")                                                                 \
-    X(cost_null_syscall, "local_ops", "null_syscall", 0,                      \
-      "  \"local_ops\": {", "")                                               \
-    X(cost_rdtsc, "local_ops", "rdtsc", 0, ", ", "")                          \
-    X(cost_xchg, "local_ops", "xchg", 0, ", ", "")                            \
-    X(cost_lock_cmpxchg, "local_ops", "lock_cmpxchg", 0, ", ", "")            \
-    X(cost_lock_dec, "local_ops", "lock_dec", 0, ",\n                ", "")   \
-    X(cost_nop, "local_ops", "nop", 0, ", ", "")                              \
-    X(cost_cl1invmb, "local_ops", "cl1invmb", 0, ", ", "},\n")                \
-    X(cost_ipi_delivery, "interrupts", "ipi_delivery_min", 0,                 \
-      "  \"interrupts\": {", "")                                              \
-    X(cost_kernel_send, "interrupts",                                         \
-      "kernel_send_syscall_write_mpb_raise_pin", 0,                           \
-      ",\n                 ", "")                                             \
-    X(cost_mpb_write_raise, "interrupts", "write_mpb_and_raise_pin", 0,       \
-      ",\n                 ", "},\n")                                        \
-    X(cost_thread_switch, "", "thread_switch_round_trip", 0, "  ", ",\n")
+typedef struct {
+    const char *group;  /* path of the enclosing object, "" = top level */
+    const char *key;
+    int positive;       /* must be > 0 (else >= 0) */
+    const char *pre, *post; /* the dump's text around "key": value */
+} rck_chip_param_t;
 
 typedef struct {
     char name[RCK_CHIP_NAME_LEN];
@@ -109,15 +72,15 @@ typedef struct {
     double dvfs_volts[RCK_CHIP_MAX_DVFS];
     int default_fdiv;           /* divider of core_mhz (3 for 533 MHz) */
 
-    /* published costs, core cycles at core_mhz */
+    /* published MPB latencies by distance, core cycles at core_mhz (the
+     * sim's other costs are model parameters, below) */
     int max_hops;               /* derived: (mesh_x - 1) + (mesh_y - 1) */
     double mpb_line_write_by_hops[RCK_CHIP_MAX_HOPS + 1];
     double mpb_dword_read_by_hops[RCK_CHIP_MAX_HOPS + 1];
-    /* the scalar costs: one field per row of RCK_CHIP_COSTS */
-#define RCK_CHIP_COST_FIELD(field, group, key, positive, pre, post) \
-    double field;
-    RCK_CHIP_COSTS(RCK_CHIP_COST_FIELD)
-#undef RCK_CHIP_COST_FIELD
+    /* the registered model parameters (rck_chip_register_params), in
+     * their order; the HAL does not name them */
+    int nparams;
+    double params[RCK_CHIP_MAX_PARAMS];
     double relative_core_speed;  /* vs a 3 GHz desktop core (0.05) */
 } rck_chip_t;
 
@@ -143,6 +106,17 @@ rck_status_t rck_chip_load_file(const char *path, rck_chip_t *chip);
  */
 rck_status_t rck_chip_load_string(const char *text, const char *what,
                                   rck_chip_t *chip);
+
+/**
+ * Add a model's parameters to the keys the loader reads (the sim's cost
+ * table does, when the library is loaded). They come after the ones
+ * registered before, in rck_chip_t.params, and are dumped in that order
+ * after the latency tables.
+ * @param [in] params  @p n keys (static storage).
+ * @return the index of the first in rck_chip_t.params, or -1 when there
+ *         is no room (logged).
+ */
+int rck_chip_register_params(const rck_chip_param_t *params, int n);
 
 /** Recompute derived fields and check invariants; logs the first problem. */
 rck_status_t rck_chip_validate(rck_chip_t *chip);
