@@ -38,6 +38,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 extern const char rck_chip_default_json[];
@@ -353,11 +354,52 @@ static int chip_apply_dvfs(const char *what, const rck_json_t *root,
 }
 
 /* Latency of one DRAM access over @p hops, in core cycles. */
-static double chip_dram_latency(const rck_chip_t *c, double hops)
+/* The models' parameters (rck_chip_register_params), in rck_chip_t.params
+ * order. */
+static const rck_chip_param_t *chip_costs_reg[RCK_CHIP_MAX_PARAMS];
+static int chip_nparams;
+
+#define CHIP_NCOSTS ((size_t)chip_nparams)
+#define chip_costs(k) (*chip_costs_reg[k])
+
+int rck_chip_register_params(const rck_chip_param_t *params, int n)
 {
-    return c->dram_core_cycles +
-           hops * c->dram_mesh_cycles_per_hop * c->core_mhz / c->mesh_mhz +
-           c->dram_mem_cycles * c->core_mhz / c->mem_mhz;
+    int first = chip_nparams;
+
+    for (int i = 0; i < chip_nparams; i++) {
+        if (chip_costs_reg[i] == params)
+            return i;
+    }
+    if (n < 0 || n > RCK_CHIP_MAX_PARAMS - chip_nparams) {
+        rck_error("chip: no room for %d more model parameters", n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        chip_costs_reg[chip_nparams++] = &params[i];
+    return first;
+}
+
+static double *chip_cost_at(rck_chip_t *c, size_t k)
+{
+    return &c->params[k];
+}
+
+/* The registered parameter @p group.@p key of @p c, or NULL. */
+static double *chip_param(rck_chip_t *c, const char *group, const char *key)
+{
+    for (size_t k = 0; k < CHIP_NCOSTS; k++) {
+        if (!strcmp(chip_costs(k).group, group) &&
+            !strcmp(chip_costs(k).key, key))
+            return &c->params[k];
+    }
+    return NULL;
+}
+
+static double chip_dram_latency(const rck_chip_t *c, const double *lat,
+                                double hops)
+{
+    return lat[0] + hops * lat[1] * c->core_mhz / c->mesh_mhz +
+           lat[2] * c->core_mhz / c->mem_mhz;
 }
 
 /* Fit dram_line_write_uncached_extra (see the top of the file). */
@@ -366,13 +408,22 @@ static int chip_fit_uncached_extra(const char *what, const rck_json_t *root,
 {
     const rck_json_t *meas, *hops, *lw;
     char path[96];
-    double sum = 0, h, w;
+    double sum = 0, h, w, lat[3];
+    double *core = chip_param(c, "dram_latency_model", "core_cycles");
+    double *mesh = chip_param(c, "dram_latency_model", "mesh_cycles_per_hop");
+    double *mem = chip_param(c, "dram_latency_model", "memory_cycles");
+    double *extra =
+        chip_param(c, "dram_latency_model", "line_write_uncached_extra");
     size_t i, n;
     int rc = chip_obj(what, root, "dram_from_core_0_by_mc",
                       "dram_from_core_0_by_mc", &meas);
 
-    if (rc <= 0)
-        return rc;
+    if (rc <= 0 || core == NULL || mesh == NULL || mem == NULL ||
+        extra == NULL)
+        return rc; /* nothing to fit (no model reads the latency) */
+    lat[0] = *core;
+    lat[1] = *mesh;
+    lat[2] = *mem;
     if (chip_array(what, meas, "hops", "dram_from_core_0_by_mc.hops", 1,
                    RCK_CHIP_MAX_MC, &hops) < 0 ||
         chip_array(what, meas, "line_write_uncached",
@@ -398,84 +449,65 @@ static int chip_fit_uncached_extra(const char *what, const rck_json_t *root,
                  "dram_from_core_0_by_mc.line_write_uncached[%zu]", i);
         if (chip_read_num(what, rck_json_at(lw, i), path, 0, &w) < 0)
             return -1;
-        sum += w - 8 * chip_dram_latency(c, h);
+        sum += w - 8 * chip_dram_latency(c, lat, h);
     }
     /* a negative residual would mean the latency model alone overshoots */
-    c->dram_line_write_uncached_extra = sum / (double)n > 0 ? sum / (double)n
-                                                             : 0;
+    *extra = sum / (double)n > 0 ? sum / (double)n : 0;
     return 1;
 }
 
-/* The bandwidths, local operations, interrupts and cache flushes.
- * @return 0, or -1 (logged). */
+/* The object at the dotted path @p group of @p root ("": root itself).
+ * @return 1, 0 when some part is absent (*out NULL), -1 (logged). */
+static int chip_group(const char *what, const rck_json_t *root,
+                      const char *group, const rck_json_t **out)
+{
+    char path[96];
+    const char *p = group;
+    int rc = 1;
+
+    *out = root;
+    while (*p != '\0' && *out != NULL) {
+        const char *dot = strchr(p, '.');
+        size_t n = dot != NULL ? (size_t)(dot - group) : strlen(group);
+        char key[64];
+        size_t kn = dot != NULL ? (size_t)(dot - p) : strlen(p);
+
+        snprintf(path, sizeof(path), "%.*s", (int)n, group);
+        snprintf(key, sizeof(key), "%.*s", (int)kn, p);
+        rc = chip_obj(what, *out, key, path, out);
+        if (rc < 0)
+            return -1;
+        p = dot != NULL ? dot + 1 : p + kn;
+    }
+    return *out != NULL ? 1 : 0;
+}
+
+/* The scalar costs, in the order of RCK_CHIP_COSTS. @return 0 or 1: 1 when
+ * the file gives dram_latency_model.line_write_uncached_extra (else it is
+ * fitted), or -1 (logged). */
 static int chip_apply_costs(const char *what, const rck_json_t *root,
                             rck_chip_t *c)
 {
-    const rck_json_t *o, *o2;
+    int have_extra = 0;
 
-    if (chip_obj(what, root, "bandwidth_one_core_mib_s",
-                 "bandwidth_one_core_mib_s", &o) < 0)
-        return -1;
-    if (chip_obj(what, o, "l2_hit", "bandwidth_one_core_mib_s.l2_hit",
-                 &o2) < 0 ||
-        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.l2_hit.read", 1,
-                 &c->bw_mib_s_l2hit_read) < 0 ||
-        chip_num(what, o2, "write", "bandwidth_one_core_mib_s.l2_hit.write",
-                 1, &c->bw_mib_s_l2hit_write) < 0 ||
-        chip_obj(what, o, "uncached", "bandwidth_one_core_mib_s.uncached",
-                 &o2) < 0 ||
-        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.uncached.read",
-                 1, &c->bw_mib_s_uncached_read) < 0 ||
-        chip_num(what, o2, "write",
-                 "bandwidth_one_core_mib_s.uncached.write", 1,
-                 &c->bw_mib_s_uncached_write) < 0 ||
-        chip_obj(what, o, "mpbt", "bandwidth_one_core_mib_s.mpbt", &o2) < 0 ||
-        chip_num(what, o2, "read", "bandwidth_one_core_mib_s.mpbt.read", 1,
-                 &c->bw_mib_s_mpbt_read) < 0 ||
-        chip_num(what, o2, "write", "bandwidth_one_core_mib_s.mpbt.write", 1,
-                 &c->bw_mib_s_mpbt_write) < 0)
-        return -1;
+    for (size_t k = 0; k < CHIP_NCOSTS; k++) {
+        const rck_chip_param_t *e = &chip_costs(k);
+        const rck_json_t *o;
+        char path[160];
+        int rc;
 
-    if (chip_obj(what, root, "local_ops", "local_ops", &o) < 0 ||
-        chip_num(what, o, "null_syscall", "local_ops.null_syscall", 0,
-                 &c->cost_null_syscall) < 0 ||
-        chip_num(what, o, "rdtsc", "local_ops.rdtsc", 0, &c->cost_rdtsc) < 0 ||
-        chip_num(what, o, "xchg", "local_ops.xchg", 0, &c->cost_xchg) < 0 ||
-        chip_num(what, o, "lock_cmpxchg", "local_ops.lock_cmpxchg", 0,
-                 &c->cost_lock_cmpxchg) < 0 ||
-        chip_num(what, o, "lock_dec", "local_ops.lock_dec", 0,
-                 &c->cost_lock_dec) < 0 ||
-        chip_num(what, o, "nop", "local_ops.nop", 0, &c->cost_nop) < 0 ||
-        chip_num(what, o, "cl1invmb", "local_ops.cl1invmb", 0,
-                 &c->cost_cl1invmb) < 0)
-        return -1;
-
-    if (chip_obj(what, root, "interrupts", "interrupts", &o) < 0 ||
-        chip_num(what, o, "ipi_delivery_min", "interrupts.ipi_delivery_min",
-                 0, &c->cost_ipi_delivery) < 0 ||
-        chip_num(what, o, "kernel_send_syscall_write_mpb_raise_pin",
-                 "interrupts.kernel_send_syscall_write_mpb_raise_pin", 0,
-                 &c->cost_kernel_send) < 0 ||
-        chip_num(what, o, "write_mpb_and_raise_pin",
-                 "interrupts.write_mpb_and_raise_pin", 0,
-                 &c->cost_mpb_write_raise) < 0)
-        return -1;
-
-    if (chip_num(what, root, "thread_switch_round_trip",
-                 "thread_switch_round_trip", 0, &c->cost_thread_switch) < 0 ||
-        chip_num(what, root, "l2_full_flush_cycles", "l2_full_flush_cycles",
-                 0, &c->l2_full_flush_cycles) < 0 ||
-        chip_obj(what, root, "l2_flush_per_line_cycles",
-                 "l2_flush_per_line_cycles", &o) < 0 ||
-        chip_num(what, o, "clean", "l2_flush_per_line_cycles.clean", 0,
-                 &c->l2_flush_line_clean) < 0 ||
-        chip_num(what, o, "dirty", "l2_flush_per_line_cycles.dirty", 0,
-                 &c->l2_flush_line_dirty) < 0 ||
-        chip_num(what, root, "relative_core_speed_vs_3ghz_i7",
-                 "relative_core_speed_vs_3ghz_i7", 1,
-                 &c->relative_core_speed) < 0)
-        return -1;
-    return 0;
+        if (chip_group(what, root, e->group, &o) < 0)
+            return -1;
+        snprintf(path, sizeof(path), "%s%s%s", e->group,
+                 e->group[0] != '\0' ? "." : "", e->key);
+        rc = chip_num(what, o, e->key, path, e->positive, chip_cost_at(c, k));
+        if (rc < 0)
+            return -1;
+        if (!strcmp(e->group, "dram_latency_model") &&
+            !strcmp(e->key, "line_write_uncached_extra"))
+            have_extra = rc;
+    }
+    return have_extra;
 }
 
 /* Apply the JSON document @p root on top of @p c. */
@@ -537,23 +569,11 @@ static rck_status_t chip_apply(const rck_json_t *root, const char *what,
                         c->mpb_dword_read_by_hops) < 0)
         return RCK_ERR_CONFIG;
 
-    if (chip_obj(what, root, "dram_latency_model", "dram_latency_model",
-                 &o) < 0 ||
-        chip_num(what, o, "core_cycles", "dram_latency_model.core_cycles", 0,
-                 &c->dram_core_cycles) < 0 ||
-        chip_num(what, o, "mesh_cycles_per_hop",
-                 "dram_latency_model.mesh_cycles_per_hop", 0,
-                 &c->dram_mesh_cycles_per_hop) < 0 ||
-        chip_num(what, o, "memory_cycles", "dram_latency_model.memory_cycles",
-                 0, &c->dram_mem_cycles) < 0)
-        return RCK_ERR_CONFIG;
-    have_extra = chip_num(what, o, "line_write_uncached_extra",
-                          "dram_latency_model.line_write_uncached_extra", 0,
-                          &c->dram_line_write_uncached_extra);
-    if (have_extra < 0)
-        return RCK_ERR_CONFIG;
-
-    if (chip_apply_costs(what, root, c) < 0)
+    have_extra = chip_apply_costs(what, root, c);
+    if (have_extra < 0 ||
+        chip_num(what, root, "relative_core_speed_vs_3ghz_i7",
+                 "relative_core_speed_vs_3ghz_i7", 1,
+                 &c->relative_core_speed) < 0)
         return RCK_ERR_CONFIG;
 
     if (chip_apply_dvfs(what, root, c) < 0)
@@ -645,46 +665,26 @@ static rck_status_t chip_check_nums(rck_chip_t *c, const char *what)
         {&c->core_mhz, "frequencies_mhz.core", 1},
         {&c->mesh_mhz, "frequencies_mhz.mesh", 1},
         {&c->mem_mhz, "frequencies_mhz.memory", 1},
-        {&c->dram_core_cycles, "dram_latency_model.core_cycles", 0},
-        {&c->dram_mesh_cycles_per_hop,
-         "dram_latency_model.mesh_cycles_per_hop", 0},
-        {&c->dram_mem_cycles, "dram_latency_model.memory_cycles", 0},
-        {&c->dram_line_write_uncached_extra,
-         "dram_latency_model.line_write_uncached_extra", 0},
-        {&c->bw_mib_s_l2hit_read, "bandwidth_one_core_mib_s.l2_hit.read", 1},
-        {&c->bw_mib_s_l2hit_write, "bandwidth_one_core_mib_s.l2_hit.write",
-         1},
-        {&c->bw_mib_s_uncached_read,
-         "bandwidth_one_core_mib_s.uncached.read", 1},
-        {&c->bw_mib_s_uncached_write,
-         "bandwidth_one_core_mib_s.uncached.write", 1},
-        {&c->bw_mib_s_mpbt_read, "bandwidth_one_core_mib_s.mpbt.read", 1},
-        {&c->bw_mib_s_mpbt_write, "bandwidth_one_core_mib_s.mpbt.write", 1},
-        {&c->cost_null_syscall, "local_ops.null_syscall", 0},
-        {&c->cost_rdtsc, "local_ops.rdtsc", 0},
-        {&c->cost_xchg, "local_ops.xchg", 0},
-        {&c->cost_lock_cmpxchg, "local_ops.lock_cmpxchg", 0},
-        {&c->cost_lock_dec, "local_ops.lock_dec", 0},
-        {&c->cost_nop, "local_ops.nop", 0},
-        {&c->cost_cl1invmb, "local_ops.cl1invmb", 0},
-        {&c->cost_ipi_delivery, "interrupts.ipi_delivery_min", 0},
-        {&c->cost_kernel_send,
-         "interrupts.kernel_send_syscall_write_mpb_raise_pin", 0},
-        {&c->cost_mpb_write_raise, "interrupts.write_mpb_and_raise_pin", 0},
-        {&c->cost_thread_switch, "thread_switch_round_trip", 0},
-        {&c->l2_full_flush_cycles, "l2_full_flush_cycles", 0},
-        {&c->l2_flush_line_clean, "l2_flush_per_line_cycles.clean", 0},
-        {&c->l2_flush_line_dirty, "l2_flush_per_line_cycles.dirty", 0},
         {&c->relative_core_speed, "relative_core_speed_vs_3ghz_i7", 1},
     };
+    char path[160];
     size_t k;
 
-    for (k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
-        double d = *nums[k].v;
-        if (!isfinite(d) || d < 0 || (nums[k].positive && d == 0)) {
-            chip_bad(what, nums[k].key, "must be %s, got %g",
-                     nums[k].positive ? "greater than zero" : "non-negative",
-                     d);
+    for (k = 0; k < sizeof(nums) / sizeof(nums[0]) + CHIP_NCOSTS; k++) {
+        int costs = k >= sizeof(nums) / sizeof(nums[0]);
+        size_t x = costs ? k - sizeof(nums) / sizeof(nums[0]) : k;
+        double d = costs ? *chip_cost_at(c, x) : *nums[x].v;
+        int positive = costs ? chip_costs(x).positive : nums[x].positive;
+
+        if (costs)
+            snprintf(path, sizeof(path), "%s%s%s", chip_costs(x).group,
+                     chip_costs(x).group[0] != '\0' ? "." : "",
+                     chip_costs(x).key);
+        else
+            snprintf(path, sizeof(path), "%s", nums[x].key);
+        if (!isfinite(d) || d < 0 || (positive && d == 0)) {
+            chip_bad(what, path, "must be %s, got %g",
+                     positive ? "greater than zero" : "non-negative", d);
             return RCK_ERR_CONFIG;
         }
     }
@@ -839,6 +839,7 @@ static void chip_init_empty(rck_chip_t *c)
     int i;
 
     memset(c, 0, sizeof(*c));
+    c->nparams = chip_nparams;
     for (i = 0; i <= RCK_CHIP_MAX_HOPS; i++) {
         c->mpb_line_write_by_hops[i] = CHIP_UNSET;
         c->mpb_dword_read_by_hops[i] = CHIP_UNSET;
@@ -1034,7 +1035,7 @@ static void chip_print_table(FILE *fp, const char *key, const double *t,
 
 void rck_chip_print(FILE *fp, const rck_chip_t *c)
 {
-    char b1[40], b2[40], b3[40], b4[40];
+    char b1[40], b2[40], b3[40];
     int i, max_hops, ndvfs;
 
     max_hops = c->max_hops < 0                   ? 0
@@ -1075,50 +1076,9 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
                      max_hops);
     chip_print_table(fp, "mpb_dword_read_by_hops", c->mpb_dword_read_by_hops,
                      max_hops);
-    fprintf(fp, "  \"dram_latency_model\": {\"core_cycles\": %s, "
-                "\"mesh_cycles_per_hop\": %s, \"memory_cycles\": %s,\n"
-                "                         \"line_write_uncached_extra\": "
-                "%s},\n",
-            chip_fmt(c->dram_core_cycles, b1, sizeof(b1)),
-            chip_fmt(c->dram_mesh_cycles_per_hop, b2, sizeof(b2)),
-            chip_fmt(c->dram_mem_cycles, b3, sizeof(b3)),
-            chip_fmt(c->dram_line_write_uncached_extra, b4, sizeof(b4)));
-    fprintf(fp, "  \"bandwidth_one_core_mib_s\": {\n");
-    fprintf(fp, "    \"l2_hit\": {\"read\": %s, \"write\": %s},\n",
-            chip_fmt(c->bw_mib_s_l2hit_read, b1, sizeof(b1)),
-            chip_fmt(c->bw_mib_s_l2hit_write, b2, sizeof(b2)));
-    fprintf(fp, "    \"uncached\": {\"read\": %s, \"write\": %s},\n",
-            chip_fmt(c->bw_mib_s_uncached_read, b1, sizeof(b1)),
-            chip_fmt(c->bw_mib_s_uncached_write, b2, sizeof(b2)));
-    fprintf(fp, "    \"mpbt\": {\"read\": %s, \"write\": %s}\n  },\n",
-            chip_fmt(c->bw_mib_s_mpbt_read, b1, sizeof(b1)),
-            chip_fmt(c->bw_mib_s_mpbt_write, b2, sizeof(b2)));
-    fprintf(fp, "  \"l2_full_flush_cycles\": %s,\n",
-            chip_fmt(c->l2_full_flush_cycles, b1, sizeof(b1)));
-    fprintf(fp, "  \"l2_flush_per_line_cycles\": {\"clean\": %s, "
-                "\"dirty\": %s},\n",
-            chip_fmt(c->l2_flush_line_clean, b1, sizeof(b1)),
-            chip_fmt(c->l2_flush_line_dirty, b2, sizeof(b2)));
-    fprintf(fp, "  \"local_ops\": {\"null_syscall\": %s, \"rdtsc\": %s, "
-                "\"xchg\": %s, \"lock_cmpxchg\": %s,\n",
-            chip_fmt(c->cost_null_syscall, b1, sizeof(b1)),
-            chip_fmt(c->cost_rdtsc, b2, sizeof(b2)),
-            chip_fmt(c->cost_xchg, b3, sizeof(b3)),
-            chip_fmt(c->cost_lock_cmpxchg, b4, sizeof(b4)));
-    fprintf(fp, "                \"lock_dec\": %s, \"nop\": %s, "
-                "\"cl1invmb\": %s},\n",
-            chip_fmt(c->cost_lock_dec, b1, sizeof(b1)),
-            chip_fmt(c->cost_nop, b2, sizeof(b2)),
-            chip_fmt(c->cost_cl1invmb, b3, sizeof(b3)));
-    fprintf(fp, "  \"interrupts\": {\"ipi_delivery_min\": %s,\n"
-                "                 "
-                "\"kernel_send_syscall_write_mpb_raise_pin\": %s,\n"
-                "                 \"write_mpb_and_raise_pin\": %s},\n",
-            chip_fmt(c->cost_ipi_delivery, b1, sizeof(b1)),
-            chip_fmt(c->cost_kernel_send, b2, sizeof(b2)),
-            chip_fmt(c->cost_mpb_write_raise, b3, sizeof(b3)));
-    fprintf(fp, "  \"thread_switch_round_trip\": %s,\n",
-            chip_fmt(c->cost_thread_switch, b1, sizeof(b1)));
+    for (size_t k = 0; k < CHIP_NCOSTS; k++)
+        fprintf(fp, "%s\"%s\": %s%s", chip_costs(k).pre, chip_costs(k).key,
+                chip_fmt(c->params[k], b1, sizeof(b1)), chip_costs(k).post);
     fprintf(fp, "  \"dvfs\": {\"fdiv\": [");
     for (i = 0; i < ndvfs; i++)
         fprintf(fp, "%s%d", i ? ", " : "", c->dvfs_fdiv[i]);

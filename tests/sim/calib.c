@@ -12,6 +12,7 @@
  * a GIC interrupt that UE 1 waits for (delivery latency).
  */
 #include "rck/hal.h"
+#include "sim/sim_costs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,9 +60,9 @@ static int core_at(int x, int y)
 static double dram_latency(int hops)
 {
     const rck_chip_t *c = &hal->chip;
-    return c->dram_line_write_uncached_extra / 8.0 + c->dram_core_cycles +
-           hops * c->dram_mesh_cycles_per_hop * c->core_mhz / c->mesh_mhz +
-           c->dram_mem_cycles * c->core_mhz / c->mem_mhz;
+    return sim_costs(c)->dram_line_write_uncached_extra / 8.0 + sim_costs(c)->dram_core_cycles +
+           hops * sim_costs(c)->dram_mesh_cycles_per_hop * c->core_mhz / c->mesh_mhz +
+           sim_costs(c)->dram_mem_cycles * c->core_mhz / c->mem_mhz;
 }
 
 /* within 5% of a published figure */
@@ -217,7 +218,7 @@ int main(void)
     t0 = now();
     t1 = now();
     ovh = t1 - t0;
-    expect("empty measurement (RDTSC)", (double)ovh, c->cost_rdtsc, 0);
+    expect("empty measurement (RDTSC)", (double)ovh, sim_costs(c)->cost_rdtsc, 0);
 
     /* both cores read MC0 at the same time: UE 1 queues behind UE 0 */
     t0 = now();
@@ -226,7 +227,7 @@ int main(void)
     expect(hal->ue == 0 ? "DRAM read MC0, first in the queue"
                         : "DRAM read MC0, second in the queue",
            (double)(t1 - t0 - ovh),
-           dram_latency(0) + (hal->ue == 0 ? 0 : c->dram_mem_cycles *
+           dram_latency(0) + (hal->ue == 0 ? 0 : sim_costs(c)->dram_mem_cycles *
                                                      c->core_mhz / c->mem_mhz),
            1);
 
@@ -238,7 +239,7 @@ int main(void)
         ok(rck_hal_mpb_load32(hal, 0, 4100, &raised_lo), "load");
         expect("GIC interrupt delivery, same tile",
                (double)((uint32_t)t1 - raised_lo - (uint32_t)ovh),
-               c->cost_ipi_delivery, 1);
+               sim_costs(c)->cost_ipi_delivery, 1);
         rck_hal_close(hal);
         return failures ? 1 : 0;
     }
@@ -288,7 +289,7 @@ int main(void)
     t0 = now();
     rck_hal_cl1invmb(hal);
     t1 = now();
-    expect("CL1INVMB", (double)(t1 - t0 - ovh), c->cost_cl1invmb, 0);
+    expect("CL1INVMB", (double)(t1 - t0 - ovh), sim_costs(c)->cost_cl1invmb, 0);
 
     /* four lines to core 47: one line write each, back to back */
     t0 = now();

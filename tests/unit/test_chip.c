@@ -4,6 +4,7 @@
  * tables, every class of bad file, and the print/load round trip.
  */
 #include "rck/chip.h"
+#include "sim/sim_costs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -156,28 +157,28 @@ static void test_default(void)
     CHECK(c.mpb_dword_read_by_hops[8] == 102);
     CHECK(c.mpb_line_write_by_hops[9] < 0); /* beyond max_hops: unset */
     CHECK(c.mpb_dword_read_by_hops[RCK_CHIP_MAX_HOPS] < 0);
-    CHECK(c.dram_core_cycles == 40);
-    CHECK(c.dram_mesh_cycles_per_hop == 8);
-    CHECK(c.dram_mem_cycles == 46);
+    CHECK(sim_costs(&c)->dram_core_cycles == 40);
+    CHECK(sim_costs(&c)->dram_mesh_cycles_per_hop == 8);
+    CHECK(sim_costs(&c)->dram_mem_cycles == 46);
     /* fitted from dram_from_core_0_by_mc (see chip.c): about 201 */
-    CHECK(c.dram_line_write_uncached_extra > 190 &&
-          c.dram_line_write_uncached_extra < 215);
-    CHECK(c.bw_mib_s_l2hit_read == 285 && c.bw_mib_s_l2hit_write == 125);
-    CHECK(c.bw_mib_s_uncached_read == 20 && c.bw_mib_s_uncached_write == 20);
-    CHECK(c.bw_mib_s_mpbt_read == 115 && c.bw_mib_s_mpbt_write == 125);
-    CHECK(c.cost_null_syscall == 200);
-    CHECK(c.cost_rdtsc == 14);
-    CHECK(c.cost_xchg == 35);
-    CHECK(c.cost_lock_cmpxchg == 39);
-    CHECK(c.cost_lock_dec == 36);
-    CHECK(c.cost_nop == 2);
-    CHECK(c.cost_cl1invmb == 1);
-    CHECK(c.cost_ipi_delivery == 612);
-    CHECK(c.cost_kernel_send == 1135);
-    CHECK(c.cost_mpb_write_raise == 684);
-    CHECK(c.cost_thread_switch == 6700);
-    CHECK(c.l2_full_flush_cycles == 1000000);
-    CHECK(c.l2_flush_line_clean == 280 && c.l2_flush_line_dirty == 580);
+    CHECK(sim_costs(&c)->dram_line_write_uncached_extra > 190 &&
+          sim_costs(&c)->dram_line_write_uncached_extra < 215);
+    CHECK(sim_costs(&c)->bw_mib_s_l2hit_read == 285 && sim_costs(&c)->bw_mib_s_l2hit_write == 125);
+    CHECK(sim_costs(&c)->bw_mib_s_uncached_read == 20 && sim_costs(&c)->bw_mib_s_uncached_write == 20);
+    CHECK(sim_costs(&c)->bw_mib_s_mpbt_read == 115 && sim_costs(&c)->bw_mib_s_mpbt_write == 125);
+    CHECK(sim_costs(&c)->cost_null_syscall == 200);
+    CHECK(sim_costs(&c)->cost_rdtsc == 14);
+    CHECK(sim_costs(&c)->cost_xchg == 35);
+    CHECK(sim_costs(&c)->cost_lock_cmpxchg == 39);
+    CHECK(sim_costs(&c)->cost_lock_dec == 36);
+    CHECK(sim_costs(&c)->cost_nop == 2);
+    CHECK(sim_costs(&c)->cost_cl1invmb == 1);
+    CHECK(sim_costs(&c)->cost_ipi_delivery == 612);
+    CHECK(sim_costs(&c)->cost_kernel_send == 1135);
+    CHECK(sim_costs(&c)->cost_mpb_write_raise == 684);
+    CHECK(sim_costs(&c)->cost_thread_switch == 6700);
+    CHECK(sim_costs(&c)->l2_full_flush_cycles == 1000000);
+    CHECK(sim_costs(&c)->l2_flush_line_clean == 280 && sim_costs(&c)->l2_flush_line_dirty == 580);
     CHECK_NEAR(c.relative_core_speed, 0.05);
 }
 
@@ -204,7 +205,7 @@ static void test_overlay(void)
                                "partial", &c) == RCK_OK);
     CHECK(c.core_mhz == 800 && c.mesh_mhz == 800 && c.mem_mhz == 800);
     CHECK(c.default_fdiv == 2);
-    CHECK(c.cost_nop == 3 && c.cost_rdtsc == 14);
+    CHECK(sim_costs(&c)->cost_nop == 3 && sim_costs(&c)->cost_rdtsc == 14);
     CHECK(c.ncores == 48);
 
     /* no exact DVFS entry: the closest divider */
@@ -262,8 +263,8 @@ static void test_overlay(void)
     CHECK(rck_chip_load_string("{\"dram_latency_model\":"
                                " {\"line_write_uncached_extra\": 0}}",
                                "extra", &c) == RCK_OK);
-    CHECK(c.dram_line_write_uncached_extra == 0);
-    CHECK(c.dram_core_cycles == 40);
+    CHECK(sim_costs(&c)->dram_line_write_uncached_extra == 0);
+    CHECK(sim_costs(&c)->dram_core_cycles == 40);
 }
 
 static const char mesh16_json[] =
@@ -357,7 +358,7 @@ static void test_validate(void)
     c.mpb_line_write_by_hops[0] = -1;
     CHECK(rck_chip_validate(&c) == RCK_ERR_CONFIG);
     CHECK(rck_chip_load_default(&c) == RCK_OK);
-    c.cost_rdtsc = NAN;
+    sim_costs_mut(&c)->cost_rdtsc = NAN;
     CHECK(rck_chip_validate(&c) == RCK_ERR_CONFIG);
     CHECK(rck_chip_load_default(&c) == RCK_OK);
     c.ndvfs = 0;

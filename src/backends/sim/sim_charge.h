@@ -13,6 +13,7 @@
 #ifndef RCK_SIM_CHARGE_H
 #define RCK_SIM_CHARGE_H
 
+#include "sim_costs.h"
 #include "sim_internal.h"
 
 #include <math.h>
@@ -130,17 +131,17 @@ static inline uint64_t cost_shm_poll(sim_t *s, int mc)
 /* The fixed costs of the chip file, in ticks of this core's clock. */
 static inline uint64_t cost_null_syscall(sim_t *s)
 {
-    return core_ticks(s, s->chip->cost_null_syscall);
+    return core_ticks(s, sim_costs(s->chip)->cost_null_syscall);
 }
 
 static inline uint64_t cost_cl1invmb(sim_t *s)
 {
-    return core_ticks(s, s->chip->cost_cl1invmb);
+    return core_ticks(s, sim_costs(s->chip)->cost_cl1invmb);
 }
 
 static inline uint64_t cost_rdtsc(sim_t *s)
 {
-    return core_ticks(s, s->chip->cost_rdtsc);
+    return core_ticks(s, sim_costs(s->chip)->cost_rdtsc);
 }
 
 static inline uint64_t cost_l1_hit(sim_t *s)
@@ -156,12 +157,12 @@ static inline uint64_t cost_dcache_flush(sim_t *s, uint64_t clean,
                                          uint64_t dirty)
 {
     const rck_chip_t *ch = s->chip;
-    double cyc = ch->cost_null_syscall +
-                 (double)clean * ch->l2_flush_line_clean +
-                 (double)dirty * ch->l2_flush_line_dirty;
+    double cyc = sim_costs(ch)->cost_null_syscall +
+                 (double)clean * sim_costs(ch)->l2_flush_line_clean +
+                 (double)dirty * sim_costs(ch)->l2_flush_line_dirty;
 
-    if (cyc > ch->l2_full_flush_cycles)
-        cyc = ch->l2_full_flush_cycles;
+    if (cyc > sim_costs(ch)->l2_full_flush_cycles)
+        cyc = sim_costs(ch)->l2_full_flush_cycles;
     return sim_core_ticks(ch, my_fdiv(s), cyc);
 }
 

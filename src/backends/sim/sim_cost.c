@@ -14,6 +14,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sim's cost keys (sim_costs.h), registered with the chip loader when
+ * the library is loaded: it reads them into rck_chip_t.params from
+ * sim_costs_first on, in the order of sim_costs_t. */
+static const rck_chip_param_t sim_cost_keys[] = {
+#define SIM_COST_KEY(field, group, key, positive, pre, post)                  \
+    {group, key, positive, pre, post},
+    SIM_COSTS(SIM_COST_KEY)
+#undef SIM_COST_KEY
+};
+
+int sim_costs_first;
+
+_Static_assert(sizeof(sim_costs_t) ==
+                   sizeof(double) *
+                       (sizeof(sim_cost_keys) / sizeof(sim_cost_keys[0])),
+               "sim_costs_t is one double per key");
+
+__attribute__((constructor)) static void sim_costs_register(void)
+{
+    int first = rck_chip_register_params(
+        sim_cost_keys, (int)(sizeof(sim_cost_keys) / sizeof(sim_cost_keys[0])));
+
+    sim_costs_first = first > 0 ? first : 0;
+}
+
 /* Where the system interface (and the system FPGA with the GIC, atomic
  * counters and global timestamp counter) meets the mesh: the router of
  * tile (3, 0) on the SCC. Clamped into smaller meshes. */
@@ -92,10 +117,10 @@ static void dram_parts(const rck_chip_t *c, int fdiv, int hops,
                        uint64_t *core_part, uint64_t *one_way,
                        uint64_t *mem_part)
 {
-    *core_part = sim_core_ticks(c, fdiv, c->dram_core_cycles);
-    *one_way = sim_ticks(hops * c->dram_mesh_cycles_per_hop / 2.0 *
+    *core_part = sim_core_ticks(c, fdiv, sim_costs(c)->dram_core_cycles);
+    *one_way = sim_ticks(hops * sim_costs(c)->dram_mesh_cycles_per_hop / 2.0 *
                          c->core_mhz / c->mesh_mhz);
-    *mem_part = sim_ticks(c->dram_mem_cycles * c->core_mhz / c->mem_mhz);
+    *mem_part = sim_ticks(sim_costs(c)->dram_mem_cycles * c->core_mhz / c->mem_mhz);
 }
 
 uint64_t sim_dram_latency(const rck_chip_t *c, int core, int fdiv, int hops)
@@ -117,7 +142,7 @@ static double cycles_per_byte(const rck_chip_t *c, double mib_s)
  * uncached line write over eight latencies, per DWORD (chip.c). */
 static double issue_cycles(const rck_chip_t *c)
 {
-    return c->dram_line_write_uncached_extra / 8.0;
+    return sim_costs(c)->dram_line_write_uncached_extra / 8.0;
 }
 
 void sim_cost_tx(const rck_chip_t *c, int fdiv, int hops, sim_tx_t kind,
@@ -129,19 +154,19 @@ void sim_cost_tx(const rck_chip_t *c, int fdiv, int hops, sim_tx_t kind,
     dram_parts(c, fdiv, hops, &cp, &ow, &mp);
     switch (kind) {
     case SIM_TX_DW_READ:
-        bw = c->bw_mib_s_uncached_read;
+        bw = sim_costs(c)->bw_mib_s_uncached_read;
         break;
     case SIM_TX_DW_WRITE:
-        bw = c->bw_mib_s_uncached_write;
+        bw = sim_costs(c)->bw_mib_s_uncached_write;
         break;
     case SIM_TX_LINE_READ:
         bytes = c->line_bytes;
-        bw = c->bw_mib_s_mpbt_read;
+        bw = sim_costs(c)->bw_mib_s_mpbt_read;
         break;
     case SIM_TX_LINE_WRITE:
         /* filling the write-combine buffer costs one more issue */
         bytes = c->line_bytes;
-        bw = c->bw_mib_s_mpbt_write;
+        bw = sim_costs(c)->bw_mib_s_mpbt_write;
         issue *= 2;
         break;
     }
@@ -154,7 +179,7 @@ void sim_cost_tx(const rck_chip_t *c, int fdiv, int hops, sim_tx_t kind,
 
 uint64_t sim_cost_l2_fill(const rck_chip_t *c, int fdiv)
 {
-    double line = c->line_bytes * cycles_per_byte(c, c->bw_mib_s_l2hit_read);
+    double line = c->line_bytes * cycles_per_byte(c, sim_costs(c)->bw_mib_s_l2hit_read);
     double rest = (c->line_bytes / 4.0 - 1.0) * SIM_L1_HIT_CYCLES;
 
     return sim_core_ticks(c, fdiv, line > rest ? line - rest : 0);
@@ -163,7 +188,7 @@ uint64_t sim_cost_l2_fill(const rck_chip_t *c, int fdiv)
 uint64_t sim_cost_l2_write(const rck_chip_t *c, int fdiv)
 {
     return sim_core_ticks(c, fdiv,
-                          4.0 * cycles_per_byte(c, c->bw_mib_s_l2hit_write));
+                          4.0 * cycles_per_byte(c, sim_costs(c)->bw_mib_s_l2hit_write));
 }
 
 /* Queueing: the controller serves one access at a time for its memory
@@ -259,7 +284,7 @@ uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to)
 {
     int h = hops_clamped(c, rck_chip_hops(c, from, to));
     double extra = c->mpb_line_write_by_hops[h] - c->mpb_line_write_by_hops[0];
-    double base = c->cost_ipi_delivery - c->cost_null_syscall;
+    double base = sim_costs(c)->cost_ipi_delivery - sim_costs(c)->cost_null_syscall;
 
     return sim_ticks((base > 0 ? base : 0) + (extra > 0 ? extra : 0));
 }

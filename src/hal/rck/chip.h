@@ -29,6 +29,22 @@ typedef struct {
     int x, y;           /* tile coordinates of the controller's router */
 } rck_chip_mc_t;
 
+#define RCK_CHIP_MAX_PARAMS 64
+
+/*
+ * A scalar parameter of a timing model, read from the chip file for the
+ * backend that owns it (the sim's cost table, src/backends/sim/sim_costs.h,
+ * registers its keys with rck_chip_register_params). The HAL knows them
+ * only by key: it parses, checks and dumps them, in the registered order,
+ * into rck_chip_t.params.
+ */
+typedef struct {
+    const char *group;  /* path of the enclosing object, "" = top level */
+    const char *key;
+    int positive;       /* must be > 0 (else >= 0) */
+    const char *pre, *post; /* the dump's text around "key": value */
+} rck_chip_param_t;
+
 typedef struct {
     char name[RCK_CHIP_NAME_LEN];
 
@@ -56,22 +72,15 @@ typedef struct {
     double dvfs_volts[RCK_CHIP_MAX_DVFS];
     int default_fdiv;           /* divider of core_mhz (3 for 533 MHz) */
 
-    /* published costs, core cycles at core_mhz */
+    /* published MPB latencies by distance, core cycles at core_mhz (the
+     * sim's other costs are model parameters, below) */
     int max_hops;               /* derived: (mesh_x - 1) + (mesh_y - 1) */
     double mpb_line_write_by_hops[RCK_CHIP_MAX_HOPS + 1];
     double mpb_dword_read_by_hops[RCK_CHIP_MAX_HOPS + 1];
-    double dram_core_cycles;    /* latency model: core part */
-    double dram_mesh_cycles_per_hop; /* mesh cycles per hop */
-    double dram_mem_cycles;     /* memory cycles */
-    double dram_line_write_uncached_extra; /* see chip.c */
-    double bw_mib_s_l2hit_read, bw_mib_s_l2hit_write;
-    double bw_mib_s_uncached_read, bw_mib_s_uncached_write;
-    double bw_mib_s_mpbt_read, bw_mib_s_mpbt_write;
-    double cost_null_syscall, cost_rdtsc, cost_xchg, cost_lock_cmpxchg;
-    double cost_lock_dec, cost_nop, cost_cl1invmb;
-    double cost_ipi_delivery, cost_kernel_send, cost_mpb_write_raise;
-    double cost_thread_switch;
-    double l2_full_flush_cycles, l2_flush_line_clean, l2_flush_line_dirty;
+    /* the registered model parameters (rck_chip_register_params), in
+     * their order; the HAL does not name them */
+    int nparams;
+    double params[RCK_CHIP_MAX_PARAMS];
     double relative_core_speed;  /* vs a 3 GHz desktop core (0.05) */
 } rck_chip_t;
 
@@ -97,6 +106,17 @@ rck_status_t rck_chip_load_file(const char *path, rck_chip_t *chip);
  */
 rck_status_t rck_chip_load_string(const char *text, const char *what,
                                   rck_chip_t *chip);
+
+/**
+ * Add a model's parameters to the keys the loader reads (the sim's cost
+ * table does, when the library is loaded). They come after the ones
+ * registered before, in rck_chip_t.params, and are dumped in that order
+ * after the latency tables.
+ * @param [in] params  @p n keys (static storage).
+ * @return the index of the first in rck_chip_t.params, or -1 when there
+ *         is no room (logged).
+ */
+int rck_chip_register_params(const rck_chip_param_t *params, int n);
 
 /** Recompute derived fields and check invariants; logs the first problem. */
 rck_status_t rck_chip_validate(rck_chip_t *chip);
