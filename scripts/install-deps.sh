@@ -20,6 +20,34 @@ if [ -n "$need_apt" ]; then
         build-essential cmake ninja-build libopenmpi-dev openmpi-bin \
         python3 python3-pip pkg-config libjansson-dev >/dev/null
 fi
+# The P54C compute model (docs/P54C.md): QEMU's user-mode emulator, glib
+# and pkg-config for its plugin, and QEMU's source tarball, from which the
+# build takes the plugin API header (include/qemu/qemu-plugin.h is in no
+# binary package; it is never copied into the source tree).
+QEMU_SRC_CACHE=${RCK_QEMU_SRC_CACHE:-/var/cache/rockcreek/qemu-src}
+if ! command -v qemu-x86_64 >/dev/null 2>&1 ||
+    ! pkg-config --exists glib-2.0 2>/dev/null ||
+    ! ls "$QEMU_SRC_CACHE"/qemu_*.orig.tar.* >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list \
+        /etc/apt/sources.list.d/; then
+        # source entries for the archives the machine already uses
+        for f in /etc/apt/sources.list.d/*.sources; do
+            [ -f "$f" ] || continue
+            sed -n 's/^Types: deb$/Types: deb-src/p; /^URIs:\|^Suites:\|^Components:\|^Signed-By:/p; /^$/p' "$f"
+        done | $SUDO tee /etc/apt/sources.list.d/rockcreek-deb-src.sources >/dev/null
+        if [ -f /etc/apt/sources.list ]; then
+            sed -n 's/^deb \(.*\)$/deb-src \1/p' /etc/apt/sources.list |
+                $SUDO tee /etc/apt/sources.list.d/rockcreek-deb-src.list >/dev/null
+        fi
+    fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+        qemu-user libglib2.0-dev pkg-config >/dev/null
+    $SUDO mkdir -p "$QEMU_SRC_CACHE"
+    (cd "$QEMU_SRC_CACHE" && $SUDO apt-get source --download-only -qq qemu)
+fi
 if ! python3 -c 'import matplotlib, pytest' >/dev/null 2>&1; then
     python3 -m pip install -q -r "$(dirname "$0")/../python/requirements.txt" ||
         python3 -m pip install -q --break-system-packages \

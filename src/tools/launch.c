@@ -616,6 +616,13 @@ static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
             write_all(STDERR_FILENO, msg, (size_t)len);
         _exit(RCK_EXIT_NOEXEC);
     }
+    if (cfg->ops->job_child_wrap != NULL) {
+        char **wrapped = cfg->ops->job_child_wrap(st->job, ue, cfg->argv);
+        if (wrapped != NULL) {
+            execv(wrapped[0], wrapped);
+            child_fail(cfg->tool, "cannot execute the backend's wrapper");
+        }
+    }
     execvp(cfg->argv[0], cfg->argv);
     {
         char what[512];

@@ -46,13 +46,29 @@ static const sim_lazy_hook_t lazy_hook = {sim_pending_first,
 static rck_status_t sim_job_create(const rck_job_params_t *p,
                                    rck_job_t **job_out)
 {
+    rck_status_t st;
+
     sim_engine_set_lazy(&lazy_hook);
-    return sim_seg_create(p, job_out);
+    st = sim_seg_create(p, job_out);
+    if (st != RCK_OK)
+        return st;
+    st = sim_p54c_job_create((*job_out)->hdr);
+    if (st != RCK_OK) {
+        sim_seg_destroy(*job_out);
+        *job_out = NULL;
+    }
+    return st;
 }
 
 static rck_status_t sim_job_child_setup(rck_job_t *job, int ue)
 {
     return sim_seg_child_setup(job, ue);
+}
+
+/* The P54C compute model runs every core under QEMU (sim_p54c.c). */
+static char **sim_job_child_wrap(rck_job_t *job, int ue, char *const *argv)
+{
+    return sim_p54c_child_wrap(job->hdr, ue, argv);
 }
 
 static void sim_job_core_exited(rck_job_t *job, int ue, int failed)
@@ -67,6 +83,7 @@ static void sim_job_destroy(rck_job_t *job)
     if (job == NULL)
         return;
     sim_report_write(job->hdr);
+    sim_p54c_job_destroy(job->hdr);
     sim_seg_destroy(job);
 }
 
@@ -905,7 +922,9 @@ static rck_status_t sim_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value)
 
     enter(s);
     advance(s, cost_rdtsc(s), CAT_OTHER);
-    if (idx == 0)
+    if (s->p54c.slot != NULL)
+        *value = sim_p54c_perfctr(s, idx);
+    else if (idx == 0)
         *value = s->compute == COMPUTE_INSTR
                      ? s->me->instructions
                      : (uint64_t)((double)s->me->cat[CAT_COMPUTE] /
@@ -963,6 +982,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .job_create = sim_job_create,
     .job_child_setup = sim_job_child_setup,
     .job_core_exited = sim_job_core_exited,
+    .job_child_wrap = sim_job_child_wrap,
     .job_destroy = sim_job_destroy,
     .attach = sim_attach,
     .detach = sim_detach,

@@ -9,6 +9,9 @@
  *                      the chip's relative_core_speed, 0.05)
  *   instructions[:CPI] retired user instructions (perf_event_open) x CPI;
  *                      falls back to host where the counter is unavailable
+ *   p54c, p54c-fast    the program's own instructions, counted under QEMU,
+ *                      timed as a P54C with (p54c) or without its caches
+ *                      (sim_p54c.c)
  *
  * Owns: the compute clock of a core (sim_t.compute*). May call: nothing
  * else of the sim. Called by the HAL slots (sim.c: enter, leave), the
@@ -48,6 +51,8 @@ const char *sim_compute_name(int kind)
     case COMPUTE_NONE: return "none";
     case COMPUTE_HOST: return "host";
     case COMPUTE_INSTR: return "instructions";
+    case COMPUTE_P54C: return "p54c";
+    case COMPUTE_P54C_FAST: return "p54c-fast";
     }
     return "?";
 }
@@ -89,6 +94,8 @@ rck_status_t sim_compute_configure(sim_hdr_t *h)
     h->compute_cpi = c->core_mhz / (h->compute_rel * SIM_REF_HOST_MHZ);
     if (*s == '\0' || !strcmp(s, "host")) {
         h->compute = COMPUTE_HOST;
+    } else if (!strncmp(s, "p54c", 4)) {
+        return sim_p54c_configure(h, s);
     } else if (!strcmp(s, "none")) {
         h->compute = COMPUTE_NONE;
     } else if (!strncmp(s, "host:", 5)) {
@@ -119,7 +126,7 @@ rck_status_t sim_compute_configure(sim_hdr_t *h)
 
 bad:
     rck_error("RCK_COMPUTE='%s' is not one of none, host[:RELATIVE_SPEED], "
-              "instructions[:CPI]",
+              "instructions[:CPI], p54c, p54c-fast",
               s);
     return RCK_ERR_CONFIG;
 }
@@ -426,10 +433,12 @@ void sim_compute_init(sim_t *s)
     }
     if (s->compute == COMPUTE_HOST)
         fast_clock_open(s);
+    if (sim_p54c_core_init(s) != RCK_OK)
+        _exit(1); /* said why; the launcher aborts the run */
     /* A reading costs time (a system call) that the model must not charge
      * as the program's: the median of back-to-back readings. */
     s->compute_ovh = 0;
-    if (s->compute != COMPUTE_NONE) {
+    if (s->compute == COMPUTE_HOST || s->compute == COMPUTE_INSTR) {
         uint64_t d[SIM_OVH_SAMPLES];
         for (int i = 0; i < SIM_OVH_SAMPLES; i++) {
             uint64_t a;
@@ -450,6 +459,7 @@ void sim_compute_fini(sim_t *s)
         close(s->perf_fd);
     s->perf_fd = -1;
     fast_clock_close(s);
+    sim_p54c_core_fini(s);
 }
 
 void sim_compute_mark(sim_t *s)
@@ -463,6 +473,10 @@ void sim_compute_mark(sim_t *s)
         break;
     case COMPUTE_INSTR:
         s->compute_mark = instructions(s);
+        break;
+    case COMPUTE_P54C:
+    case COMPUTE_P54C_FAST:
+        sim_p54c_mark(s);
         break;
     default:
         break;
@@ -511,6 +525,9 @@ double sim_compute_take(sim_t *s)
         s->me->instructions += d;
         cyc = (double)d * s->compute_cpi;
         break;
+    case COMPUTE_P54C:
+    case COMPUTE_P54C_FAST:
+        return sim_p54c_take(s); /* whole cycles; its own carry */
     default:
         return 0;
     }

@@ -50,6 +50,7 @@
 
 #include "sim.h"
 #include "common/backend.h"
+#include "sim_p54c.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -109,7 +110,8 @@ enum {
 };
 
 /* Compute models (RCK_COMPUTE). */
-enum { COMPUTE_NONE = 0, COMPUTE_HOST = 1, COMPUTE_INSTR = 2 };
+enum { COMPUTE_NONE = 0, COMPUTE_HOST = 1, COMPUTE_INSTR = 2,
+       COMPUTE_P54C = 3, COMPUTE_P54C_FAST = 4 /* sim_p54c.c */ };
 
 /* wait flags published while parked */
 enum { PARK_IRQ = 1u << 0, PARK_HANDLER = 1u << 1 };
@@ -264,6 +266,7 @@ typedef struct {
     uint64_t ue_wake[RCK_CHIP_MAX_CORES];
     uint64_t deadlock_tick;
     uint32_t volt_mv[SIM_MAX_ISLANDS];
+    sim_p54c_job_t p54c;       /* the P54C compute model (sim_p54c.c) */
 } sim_hdr_t;
 
 /* L1 data cache of this core (process-local, sim_l1.c). */
@@ -399,6 +402,7 @@ typedef struct {
     sim_port_t port;
     sim_link_t *links;         /* this UE's row of link counters */
     sim_trace_t trace;
+    sim_p54c_core_t p54c;      /* the P54C compute model (sim_p54c.c) */
 } sim_t;
 
 static inline sim_t *sim_of(rck_hal_t *hal)
@@ -527,6 +531,21 @@ void sim_compute_sleep(sim_t *s);
 /** ... and woke up. */
 void sim_compute_woke(sim_t *s);
 const char *sim_compute_name(int kind);
+
+/* ---- the P54C compute model (sim_p54c.c) ---- */
+int sim_p54c_available(void);
+rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec);
+rck_status_t sim_p54c_job_create(sim_hdr_t *h);
+void sim_p54c_job_destroy(sim_hdr_t *h);
+char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv);
+void sim_p54c_report_model(FILE *fp, sim_hdr_t *h);
+void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue);
+void sim_p54c_summary(sim_hdr_t *h);
+rck_status_t sim_p54c_core_init(sim_t *s);
+void sim_p54c_core_fini(sim_t *s);
+double sim_p54c_take(sim_t *s);
+void sim_p54c_mark(sim_t *s);
+uint64_t sim_p54c_perfctr(sim_t *s, int idx);
 
 /* ---- L1 (sim_l1.c) ---- */
 rck_status_t sim_l1_init(sim_l1_t *l1, const rck_chip_t *c);

@@ -278,7 +278,7 @@ static void json_cores(FILE *fp, sim_hdr_t *h, sim_ue_t *u)
                 "\"mpb_lines_written\": %llu, \"mpb_lines_read\": %llu, "
                 "\"stale_reads\": %llu, \"dram_accesses\": %llu, "
                 "\"l2_hits\": %llu, \"l2_misses\": %llu, "
-                "\"l2_writebacks\": %llu, \"interrupts_taken\": %llu}",
+                "\"l2_writebacks\": %llu, \"interrupts_taken\": %llu",
                 (unsigned long long)(e->cyc / SIM_TICKS),
                 (unsigned long long)e->events,
                 (unsigned long long)e->handovers,
@@ -292,6 +292,8 @@ static void json_cores(FILE *fp, sim_hdr_t *h, sim_ue_t *u)
                 (unsigned long long)e->l2_misses,
                 (unsigned long long)e->l2_writebacks,
                 (unsigned long long)e->irqs);
+        sim_p54c_report_core(fp, h, i);
+        fprintf(fp, "}");
     }
 }
 
@@ -325,6 +327,7 @@ static void json_write(FILE *fp, sim_hdr_t *h)
         fprintf(fp, ", \"relative_speed\": %.6f", h->compute_rel);
     if (h->compute == COMPUTE_INSTR)
         fprintf(fp, ", \"cpi\": %.6f", h->compute_cpi);
+    sim_p54c_report_model(fp, h);
     fprintf(fp, "},\n");
     if (h->sched_seed != 0)
         fprintf(fp, "  \"schedule\": %llu,\n",
@@ -453,6 +456,7 @@ static void summary(sim_hdr_t *h, const char *path, int written)
                 100.0 * (double)tot[CAT_OTHER] / (double)all,
                 (unsigned long long)hand, (unsigned long long)stale,
                 sim_compute_name(h->compute));
+    sim_p54c_summary(h);
     links = links_total(h, &hot);
     if (links != NULL && hot >= 0) {
         int fx, fy, tx, ty;

@@ -51,6 +51,11 @@ static const rck_config_entry_t sim_settings[] = {
      "sim: compute model between HAL calls: host[:REL] (host CPU time, REL = "
      "SCC speed relative to the host, default from the chip), none, or "
      "instructions[:CPI] (retired instructions x CPI; falls back to host)"},
+    {"P54C_QEMU", "qemu-x86_64", RCK_CONFIG_STRING,
+     "sim, compute p54c: QEMU's user-mode emulator each core runs under"},
+    {"P54C_PLUGIN", "", RCK_CONFIG_STRING,
+     "sim, compute p54c: the P54C QEMU plugin (empty = the one built with "
+     "rockcreek)"},
     {"SIM_REPORT", "rck-sim-report.json", RCK_CONFIG_STRING,
      "sim: where the deterministic JSON report goes (none = no file)"},
     {"SIM_TRACE", "none", RCK_CONFIG_STRING,

@@ -121,6 +121,14 @@ struct rck_hal_ops {
      * environment (and keep the file descriptors) the core needs to attach.
      */
     rck_status_t (*job_child_setup)(rck_job_t *job, int ue);
+    /**
+     * Optional (NULL: none). In the child of UE @p ue, after
+     * job_child_setup: the command line to execute instead of @p argv (the
+     * program under an instrumenting emulator), NULL-terminated and
+     * allocated (the exec replaces the process); NULL to run @p argv as
+     * it is.
+     */
+    char **(*job_child_wrap)(rck_job_t *job, int ue, char *const *argv);
     /** The launcher saw UE @p ue end; @p failed is non-zero if abnormally. */
     void (*job_core_exited)(rck_job_t *job, int ue, int failed);
     /** Release the job's shared state (no segment may survive this). */

@@ -1,0 +1,87 @@
+/*
+ * The P54C compute model's shared slot: one per UE, in a memory file the
+ * launcher creates (sim_p54c.c) and both the instrumentation plugin
+ * (qemu/p54c_plugin.c, inside the qemu-x86_64 process that runs the core)
+ * and the core's HAL map. The launcher fills the configuration, the
+ * plugin counts, the HAL reads the counts at every HAL call (docs/P54C.md).
+ *
+ * Plain C, no rockcreek headers: the plugin is built against QEMU's
+ * plugin API only.
+ */
+#ifndef RCK_SIM_P54C_ABI_H
+#define RCK_SIM_P54C_ABI_H
+
+#include <stdint.h>
+
+#define P54C_ABI_MAGIC 0x5035344341424931ull /* "P54CABI1" */
+#define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
+
+/* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
+#define P54C_FIX 16
+
+/* Instruction classes of the CPI table (docs/P54C.md). */
+enum {
+    P54C_C_INT = 0,   /* simple integer ALU, register or immediate */
+    P54C_C_MEM,       /* integer with a memory operand (load/store/RMW) */
+    P54C_C_BRANCH,    /* jumps, calls, returns */
+    P54C_C_MUL,       /* integer multiply */
+    P54C_C_DIV,       /* integer divide */
+    P54C_C_FADD,      /* x87/SSE add, sub, compare, convert, move */
+    P54C_C_FMUL,      /* x87/SSE multiply */
+    P54C_C_FDIV,      /* x87/SSE divide */
+    P54C_C_FSQRT,     /* x87/SSE square root */
+    P54C_C_STRING,    /* rep string instructions, per instruction */
+    P54C_C_OTHER,     /* system, atomics (lock), cpuid, everything else */
+    P54C_NCLASS
+};
+
+/* DRAM transactions the plugin hands to the HAL (ring entries). */
+enum {
+    P54C_TX_FILL = 0,   /* L2 miss: a line as 8 DWORD reads */
+    P54C_TX_WRITE = 1,  /* write-around store: one DWORD write */
+    P54C_TX_WB = 2,     /* L2 dirty line written back */
+    P54C_TX_UC_READ = 3,/* uncached DWORD read (shared DRAM) */
+    P54C_TX_NKIND = 4
+};
+
+/* entry = units << 16 | kind << 8 | controller */
+#define P54C_RING 16384u
+#define P54C_MAX_MC 8
+
+typedef struct {
+    /* ---- configuration: the launcher ---- */
+    uint64_t magic;            /* P54C_ABI_MAGIC */
+    uint32_t detailed;         /* 1: caches and DRAM; 0: CPI only */
+    uint32_t line_bytes;       /* 32 */
+    uint32_t l1i_bytes, l1d_bytes, l1_ways;
+    uint32_t l2_bytes, l2_ways;
+    uint32_t nmc;              /* controllers; private memory uses home_mc */
+    uint32_t home_mc;          /* the core's nearest controller */
+    uint32_t cpi[P54C_NCLASS]; /* units per instruction of each class */
+    uint32_t l2_fill;          /* units: an L1 line fill from L2 */
+    uint32_t l2_store;         /* units the L2 write port is busy per store */
+    /* ---- regions: the HAL (at attach) ---- */
+    uint64_t shm_base, shm_len; /* shared DRAM window: uncached DWORDs */
+    uint64_t mpb_base, mpb_len; /* MPBs through mpb_map: not modelled */
+    /* ---- written by the plugin ---- */
+    uint64_t plugin;           /* P54C_PLUGIN_MAGIC once it is installed */
+    volatile uint32_t in_hal;  /* the HAL sets it while inside a call */
+    uint32_t pad0;
+    uint64_t insns;            /* instructions (inline add per block) */
+    uint64_t units;            /* cycles x P54C_FIX: CPI + cache stalls */
+    uint64_t l1d_reads, l1d_writes, l1d_misses, l1i_misses;
+    uint64_t l2_hits, l2_misses, l2_writebacks, write_arounds;
+    uint64_t shm_accesses;
+    uint64_t wr_free;          /* units: the L2 write port is free */
+    uint64_t head;             /* ring entries written (monotonic) */
+    uint64_t tail;             /* ring entries consumed by the HAL */
+    uint64_t lost[P54C_TX_NKIND][P54C_MAX_MC]; /* ring full: counted only */
+    uint64_t ring[P54C_RING];
+    /* ---- written by the HAL, read by the report ---- */
+    uint64_t dram_tx[P54C_MAX_MC];
+    uint64_t dram_ticks[P54C_MAX_MC]; /* ticks the core waited, by MC */
+    uint64_t charged_insns;    /* instructions charged as compute */
+    uint64_t charged_ticks;    /* compute ticks charged (incl. DRAM) */
+} p54c_slot_t;
+
+#endif

@@ -1,0 +1,379 @@
+/*
+ * The P54C compute model's instrumentation: a QEMU user-mode TCG plugin
+ * loaded into the qemu-x86_64 that runs one core's program
+ * (qemu-x86_64 -plugin librck_p54c.so,fd=N,off=BYTES prog ...; the sim
+ * backend's launcher builds that command line, sim_p54c.c).
+ *
+ * It maps its UE's slot (p54c_abi.h) from the memory file the launcher
+ * passed down, and counts straight into it:
+ *
+ *  - every translated block adds its instruction count and its cycles
+ *    from the CPI table (classes from the disassembly, once per block at
+ *    translation) with two inline adds: no call at run time;
+ *  - in the detailed mode, every load and store of the program goes
+ *    through a model of the P54C's L1 data cache and the unified L2
+ *    (write-through L1, write-around: no allocation on a write miss), and
+ *    every executed block's lines through the L1 instruction cache. Hits
+ *    in L2 are charged here; L2 misses, write-arounds, write-backs and
+ *    shared-DRAM accesses become ring entries that the HAL times through
+ *    the mesh and memory-controller model at its next call.
+ *
+ * While the HAL runs (slot->in_hal), memory accesses and block fetches
+ * are not modelled: the simulator's own work is not the program's. The
+ * HAL takes instruction and cycle counts as differences between its exit
+ * and its next entry, so they need no such flag.
+ *
+ * One guest thread per process (the counters are not atomic).
+ */
+#include "../p54c_abi.h"
+
+#include <glib.h>
+#include <qemu-plugin.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+static p54c_slot_t *S;
+
+typedef struct {
+    uint32_t sets, ways, shift;
+    uint64_t *tag;     /* line + 1; 0 = empty */
+    uint64_t *lru;
+    unsigned char *dirty;
+    uint64_t clock;
+} cache_t;
+
+static cache_t L1I, L1D, L2;
+
+static int cache_init(cache_t *c, uint32_t bytes, uint32_t ways,
+                      uint32_t line)
+{
+    uint32_t lines = bytes / line;
+
+    if (ways == 0 || lines < ways || lines % ways != 0)
+        return -1;
+    c->ways = ways;
+    c->sets = lines / ways;
+    c->tag = g_new0(uint64_t, lines);
+    c->lru = g_new0(uint64_t, lines);
+    c->dirty = g_new0(unsigned char, lines);
+    c->clock = 0;
+    return 0;
+}
+
+/* @return the entry holding @p line, or -1. */
+static inline long cache_find(cache_t *c, uint64_t line)
+{
+    uint64_t base = (line % c->sets) * c->ways;
+
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (c->tag[base + w] == line + 1) {
+            c->lru[base + w] = ++c->clock;
+            return (long)(base + w);
+        }
+    }
+    return -1;
+}
+
+/* Install @p line (LRU victim). @return the entry; *old the line it
+ * held + 1 (0: empty), *was_dirty its dirty bit. */
+static inline long cache_install(cache_t *c, uint64_t line, uint64_t *old,
+                                 int *was_dirty)
+{
+    uint64_t base = (line % c->sets) * c->ways, v = base;
+
+    for (uint32_t w = 1; w < c->ways; w++) {
+        if (c->lru[base + w] < c->lru[v])
+            v = base + w;
+    }
+    *old = c->tag[v];
+    *was_dirty = c->dirty[v];
+    c->tag[v] = line + 1;
+    c->dirty[v] = 0;
+    c->lru[v] = ++c->clock;
+    return (long)v;
+}
+
+static inline void ring_push(int kind, uint32_t mc)
+{
+    p54c_slot_t *s = S;
+
+    if (s->head - s->tail < P54C_RING) {
+        s->ring[s->head % P54C_RING] =
+            (s->units << 16) | ((uint64_t)kind << 8) | mc;
+        s->head++;
+    } else {
+        s->lost[kind][mc % P54C_MAX_MC]++;
+    }
+}
+
+/* A line read into L1 (data or instructions) after an L1 miss. */
+static void l2_read(uint64_t line)
+{
+    uint64_t old;
+    int dirty;
+    long e;
+
+    if (cache_find(&L2, line) >= 0) {
+        S->l2_hits++;
+        S->units += S->l2_fill;
+        return;
+    }
+    S->l2_misses++;
+    ring_push(P54C_TX_FILL, S->home_mc);
+    e = cache_install(&L2, line, &old, &dirty);
+    (void)e;
+    if (old != 0 && dirty) {
+        S->l2_writebacks++;
+        ring_push(P54C_TX_WB, S->home_mc);
+    }
+}
+
+static void data_read(uint64_t line)
+{
+    uint64_t old;
+    int dirty;
+
+    S->l1d_reads++;
+    if (cache_find(&L1D, line) >= 0)
+        return;
+    S->l1d_misses++;
+    l2_read(line);
+    cache_install(&L1D, line, &old, &dirty);
+}
+
+/* A store of @p dwords DWORDs (the P54C is a 32-bit core). The L1 is
+ * write-through and does not allocate; the L2 takes the store if it holds
+ * the line (one outstanding write: a store waits for the previous one),
+ * else the store goes around the caches to memory. */
+static void data_write(uint64_t line, uint32_t dwords)
+{
+    long e;
+
+    S->l1d_writes++;
+    if (cache_find(&L1D, line) < 0)
+        S->l1d_misses++;
+    e = cache_find(&L2, line);
+    if (e >= 0) {
+        for (uint32_t i = 0; i < dwords; i++) {
+            if (S->wr_free > S->units)
+                S->units = S->wr_free;
+            S->wr_free = S->units + S->l2_store;
+        }
+        L2.dirty[e] = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < dwords; i++) {
+        S->write_arounds++;
+        ring_push(P54C_TX_WRITE, S->home_mc);
+    }
+}
+
+static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
+                   uint64_t va, void *ud)
+{
+    p54c_slot_t *s = S;
+    uint32_t bytes = 1u << qemu_plugin_mem_size_shift(info);
+    uint32_t dwords = (bytes + 3) / 4;
+    int store = qemu_plugin_mem_is_store(info);
+
+    (void)vcpu;
+    (void)ud;
+    if (s->in_hal)
+        return;
+    if (va - s->shm_base < s->shm_len) {
+        /* shared DRAM, uncached (the default map): DWORD transactions on
+         * the controller of the address's 16 MiB page */
+        uint32_t mc = (uint32_t)(((va - s->shm_base) >> 24) % s->nmc);
+        s->shm_accesses++;
+        for (uint32_t i = 0; i < dwords; i++)
+            ring_push(store ? P54C_TX_WRITE : P54C_TX_UC_READ, mc);
+        return;
+    }
+    if (va - s->mpb_base < s->mpb_len)
+        return; /* MPB through mpb_map: not modelled (docs/P54C.md) */
+    if (store)
+        data_write(va / s->line_bytes, dwords);
+    else
+        data_read(va / s->line_bytes);
+}
+
+typedef struct {
+    uint64_t first, last; /* lines the block spans */
+} tb_lines_t;
+
+static void tb_exec_cb(unsigned int vcpu, void *ud)
+{
+    const tb_lines_t *t = ud;
+
+    (void)vcpu;
+    if (S->in_hal)
+        return;
+    for (uint64_t l = t->first; l <= t->last; l++) {
+        uint64_t old;
+        int dirty;
+        if (cache_find(&L1I, l) >= 0)
+            continue;
+        S->l1i_misses++;
+        l2_read(l);
+        cache_install(&L1I, l, &old, &dirty);
+    }
+}
+
+static int prefix(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+static int sse_suffix(const char *m, const char *op)
+{
+    const char *p = strstr(m, op);
+
+    if (p == NULL)
+        return 0;
+    p += strlen(op);
+    return !strcmp(p, "ss") || !strcmp(p, "sd") || !strcmp(p, "ps") ||
+           !strcmp(p, "pd");
+}
+
+/* The class of one instruction from its disassembly (AT&T syntax, as
+ * QEMU's capstone prints it). */
+static int classify(const char *dis)
+{
+    char m[32];
+    const char *ops;
+    size_t n;
+
+    while (*dis == ' ')
+        dis++;
+    if (prefix(dis, "lock") || prefix(dis, "xchg") || prefix(dis, "syscall") ||
+        prefix(dis, "cpuid") || prefix(dis, "rdtsc"))
+        return P54C_C_OTHER;
+    if (prefix(dis, "rep"))
+        return P54C_C_STRING;
+    n = strcspn(dis, " ");
+    if (n >= sizeof(m))
+        n = sizeof(m) - 1;
+    memcpy(m, dis, n);
+    m[n] = '\0';
+    ops = dis + n;
+    if (m[0] == 'j' || prefix(m, "call") || prefix(m, "ret") ||
+        prefix(m, "loop"))
+        return P54C_C_BRANCH;
+    if (prefix(m, "div") && !sse_suffix(m, "div"))
+        return P54C_C_DIV;
+    if (prefix(m, "idiv"))
+        return P54C_C_DIV;
+    if ((prefix(m, "mul") && !sse_suffix(m, "mul")) || prefix(m, "imul"))
+        return P54C_C_MUL;
+    if (m[0] == 'f') {
+        if (prefix(m, "fdiv") || prefix(m, "fidiv"))
+            return P54C_C_FDIV;
+        if (prefix(m, "fsqrt"))
+            return P54C_C_FSQRT;
+        if (prefix(m, "fmul") || prefix(m, "fimul"))
+            return P54C_C_FMUL;
+        return P54C_C_FADD;
+    }
+    if (strstr(m, "sqrt") != NULL)
+        return P54C_C_FSQRT;
+    if (sse_suffix(m, "div"))
+        return P54C_C_FDIV;
+    if (sse_suffix(m, "mul") || prefix(m, "vfmadd"))
+        return P54C_C_FMUL;
+    if (strstr(ops, "%xmm") != NULL || strstr(ops, "%ymm") != NULL)
+        return P54C_C_FADD;
+    if (strchr(ops, '(') != NULL && !prefix(m, "lea") && !prefix(m, "nop"))
+        return P54C_C_MEM;
+    return P54C_C_INT;
+}
+
+static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb);
+    uint64_t units = 0, lo = UINT64_MAX, hi = 0;
+
+    (void)id;
+    for (size_t i = 0; i < n; i++) {
+        struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+        char *dis = qemu_plugin_insn_disas(in);
+        uint64_t va = qemu_plugin_insn_vaddr(in);
+        size_t sz = qemu_plugin_insn_size(in);
+
+        units += S->cpi[dis != NULL ? classify(dis) : P54C_C_OTHER];
+        g_free(dis);
+        if (va < lo)
+            lo = va;
+        if (va + sz > hi)
+            hi = va + sz;
+        if (S->detailed)
+            qemu_plugin_register_vcpu_mem_cb(in, mem_cb,
+                                             QEMU_PLUGIN_CB_NO_REGS,
+                                             QEMU_PLUGIN_MEM_RW, NULL);
+    }
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+                                             &S->insns, n);
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+                                             &S->units, units);
+    if (S->detailed && n > 0) {
+        /* freed never: blocks live as long as the process */
+        tb_lines_t *t = g_new(tb_lines_t, 1);
+        t->first = lo / S->line_bytes;
+        t->last = (hi - 1) / S->line_bytes;
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_cb,
+                                             QEMU_PLUGIN_CB_NO_REGS, t);
+    }
+}
+
+static int fail(const char *what)
+{
+    fprintf(stderr, "rck p54c plugin: %s\n", what);
+    return -1;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+                                           const qemu_info_t *info, int argc,
+                                           char **argv)
+{
+    long fd = -1;
+    unsigned long long off = 0;
+    long pg;
+    size_t bytes;
+    void *map;
+
+    if (strcmp(info->target_name, "x86_64") != 0)
+        return fail("only x86_64 guests are modelled");
+    for (int i = 0; i < argc; i++) {
+        if (!strncmp(argv[i], "fd=", 3))
+            fd = strtol(argv[i] + 3, NULL, 10);
+        else if (!strncmp(argv[i], "off=", 4))
+            off = strtoull(argv[i] + 4, NULL, 10);
+        else
+            return fail("unknown argument (expected fd=N,off=BYTES)");
+    }
+    if (fd < 0)
+        return fail("no fd= argument (the sim backend's launcher passes it)");
+    pg = 4096;
+    bytes = sizeof(p54c_slot_t);
+    if (off % (unsigned long long)pg != 0)
+        return fail("off= is not page-aligned");
+    map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd,
+               (off_t)off);
+    if (map == MAP_FAILED)
+        return fail("cannot map the slot of this core");
+    S = map;
+    if (S->magic != P54C_ABI_MAGIC)
+        return fail("the slot holds no configuration (wrong fd= or off=)");
+    if (S->line_bytes == 0 || S->nmc == 0 ||
+        cache_init(&L1D, S->l1d_bytes, S->l1_ways, S->line_bytes) != 0 ||
+        cache_init(&L1I, S->l1i_bytes, S->l1_ways, S->line_bytes) != 0 ||
+        cache_init(&L2, S->l2_bytes, S->l2_ways, S->line_bytes) != 0)
+        return fail("bad cache geometry in the slot");
+    qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_cb);
+    __atomic_store_n(&S->plugin, P54C_PLUGIN_MAGIC, __ATOMIC_RELEASE);
+    return 0;
+}

@@ -1,0 +1,754 @@
+/*
+ * The P54C compute model (RCK_COMPUTE=p54c and p54c-fast; docs/P54C.md).
+ *
+ * Every core's program runs under qemu-x86_64 with our TCG plugin
+ * (qemu/p54c_plugin.c), which counts the program's instructions and their
+ * cycles from a CPI table per instruction class and, in the detailed mode
+ * (p54c), runs every load, store and instruction fetch through a model of
+ * the P54C's L1 caches and the unified L2. It writes into the core's slot
+ * (p54c_abi.h) of a memory file the launcher creates here, and the core's
+ * HAL reads the slot at every call:
+ *
+ *   launcher  sim_p54c_configure (RCK_COMPUTE, paths), sim_p54c_job_create
+ *             (slots and their configuration), sim_p54c_child_wrap (the
+ *             command line each core runs under), the report's figures;
+ *   core      sim_p54c_core_init (map the slot, check the plugin is
+ *             there), sim_p54c_take / sim_p54c_mark at HAL entry and exit
+ *             (the compute since the last call, and its DRAM transactions
+ *             timed through the mesh and memory-controller model), the
+ *             performance counters.
+ */
+#include "sim_internal.h"
+
+#include "rck/config.h"
+#include "rck/json.h"
+#include "rck/log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef RCK_P54C_PLUGIN_BUILD
+#define RCK_P54C_PLUGIN_BUILD ""
+#endif
+#ifndef RCK_P54C_PLUGIN_INSTALL
+#define RCK_P54C_PLUGIN_INSTALL ""
+#endif
+
+/* The CPI table's defaults, cycles per instruction of each class, from
+ * the published Pentium (P54C) timings: Intel, "Pentium Processor Family
+ * Developer's Manual, Volume 3", and A. Fog, "Instruction tables", section
+ * "Intel Pentium and Pentium MMX"; the atomics from the SCC measurement in
+ * the chip file (local_ops.lock_dec). Where a class mixes instructions of
+ * different costs, the figure is an assumption, stated in docs/P54C.md. */
+static const struct {
+    const char *key;
+    double cpi;
+} cpi_default[P54C_NCLASS] = {
+    [P54C_C_INT] = {"int", 0.75},   /* 1 cycle, two pair in U+V: half pair */
+    [P54C_C_MEM] = {"mem", 1.5},    /* mov r,m / m,r 1; alu r,m 2; m,r 3 */
+    [P54C_C_BRANCH] = {"branch", 1.5}, /* 1 predicted; 3-4 mispredicted */
+    [P54C_C_MUL] = {"mul", 10},     /* IMUL r32 10 */
+    [P54C_C_DIV] = {"div", 41},     /* DIV r32 41 (IDIV 46) */
+    [P54C_C_FADD] = {"fadd", 2},    /* FADD throughput 1, latency 3 */
+    [P54C_C_FMUL] = {"fmul", 3},    /* FMUL throughput 2, latency 3 */
+    [P54C_C_FDIV] = {"fdiv", 39},   /* FDIV 39 (extended precision) */
+    [P54C_C_FSQRT] = {"fsqrt", 70}, /* FSQRT 70 */
+    [P54C_C_STRING] = {"string", 1},/* REP MOVSD ~1 per iteration */
+    [P54C_C_OTHER] = {"other", 36}, /* locked RMW on the SCC: 35-39 */
+};
+
+const char *sim_p54c_class_name(int c)
+{
+    return c >= 0 && c < P54C_NCLASS ? cpi_default[c].key : "?";
+}
+
+/* ---- launcher ---- */
+
+static p54c_slot_t *launcher_slots; /* the launcher's map of the slots */
+static size_t launcher_bytes;
+
+static int is_exec(const char *p)
+{
+    struct stat st;
+
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+/* @p name, searched in PATH unless it has a slash, as an absolute path in
+ * @p out. @return 0 or -1. */
+static int find_exec(const char *name, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    char buf[PATH_MAX];
+
+    if (strchr(name, '/') != NULL) {
+        if (!is_exec(name) || realpath(name, buf) == NULL)
+            return -1;
+        snprintf(out, len, "%s", buf);
+        return strlen(buf) < len ? 0 : -1;
+    }
+    if (path == NULL)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path != '\0') {
+        size_t n = strcspn(path, ":");
+        if (n > 0 && n + strlen(name) + 2 < sizeof(buf)) {
+            memcpy(buf, path, n);
+            buf[n] = '/';
+            strcpy(buf + n + 1, name);
+            if (is_exec(buf)) {
+                char real[PATH_MAX];
+                if (realpath(buf, real) == NULL || strlen(real) >= len)
+                    return -1;
+                snprintf(out, len, "%s", real);
+                return 0;
+            }
+        }
+        path += n;
+        if (*path == ':')
+            path++;
+    }
+    return -1;
+}
+
+static int plugin_find(char *out, size_t len)
+{
+    const char *set = rck_config_get("P54C_PLUGIN");
+    const char *cands[] = {RCK_P54C_PLUGIN_BUILD, RCK_P54C_PLUGIN_INSTALL};
+
+    if (*set != '\0') {
+        if (access(set, R_OK) != 0 || realpath(set, out) == NULL) {
+            rck_error("RCK_P54C_PLUGIN=%s: cannot read it: %s", set,
+                      strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++) {
+        if (cands[i][0] != '\0' && access(cands[i], R_OK) == 0 &&
+            strlen(cands[i]) < len) {
+            snprintf(out, len, "%s", cands[i]);
+            return 0;
+        }
+    }
+    rck_error("the P54C compute model's QEMU plugin (librck_p54c.so) was not "
+              "built (it needs QEMU's plugin header and glib: run "
+              "scripts/install-deps.sh, then reconfigure) and "
+              "RCK_P54C_PLUGIN does not name one");
+    return -1;
+}
+
+/* Is the model usable here (for the default)? Quiet. */
+int sim_p54c_available(void)
+{
+    char q[SIM_P54C_PATH];
+    const char *cands[] = {RCK_P54C_PLUGIN_BUILD, RCK_P54C_PLUGIN_INSTALL};
+    const char *set = rck_config_get("P54C_PLUGIN");
+    int plugin = *set != '\0' && access(set, R_OK) == 0;
+
+    for (size_t i = 0; i < 2 && !plugin; i++)
+        plugin = cands[i][0] != '\0' && access(cands[i], R_OK) == 0;
+    return plugin && find_exec(rck_config_get("P54C_QEMU"), q, sizeof(q)) == 0;
+}
+
+rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec)
+{
+    sim_p54c_job_t *p = &h->p54c;
+    const char *qemu = rck_config_get("P54C_QEMU");
+
+    p->fd = -1;
+    if (!strcmp(spec, "p54c")) {
+        p->detailed = 1;
+        h->compute = COMPUTE_P54C;
+    } else if (!strcmp(spec, "p54c-fast")) {
+        p->detailed = 0;
+        h->compute = COMPUTE_P54C_FAST;
+    } else {
+        rck_error("RCK_COMPUTE='%s': the P54C models are p54c and p54c-fast",
+                  spec);
+        return RCK_ERR_CONFIG;
+    }
+    if (find_exec(qemu, p->qemu, sizeof(p->qemu)) != 0) {
+        rck_error("RCK_COMPUTE=%s needs QEMU's user-mode emulator, but "
+                  "RCK_P54C_QEMU='%s' is not an executable program here "
+                  "(install qemu-user: scripts/install-deps.sh)",
+                  spec, qemu);
+        return RCK_ERR_CONFIG;
+    }
+    if (plugin_find(p->plugin, sizeof(p->plugin)) != 0)
+        return RCK_ERR_CONFIG;
+    return RCK_OK;
+}
+
+/* The chip file's optional "p54c" section: {"l1i_bytes": N, "l1_ways": N,
+ * "l2_ways": N, "cpi": {"int": x, ...}}. Cache sizes otherwise from the
+ * chip (l1d_bytes, l2_bytes). */
+static rck_status_t chip_section(sim_p54c_job_t *p)
+{
+    const char *path = rck_config_get("CHIP");
+    rck_json_doc_t *doc = NULL;
+    const rck_json_t *sec, *cpi;
+    char *text = NULL;
+    long len;
+    FILE *f;
+    rck_status_t st = RCK_OK;
+
+    if (*path == '\0')
+        return RCK_OK;
+    f = fopen(path, "rb");
+    if (f == NULL)
+        return RCK_OK; /* the chip loader reported it already */
+    if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 ||
+        fseek(f, 0, SEEK_SET) != 0 || (text = malloc((size_t)len + 1)) == NULL ||
+        fread(text, 1, (size_t)len, f) != (size_t)len) {
+        fclose(f);
+        free(text);
+        rck_error("chip file %s: cannot read it", path);
+        return RCK_ERR_CONFIG;
+    }
+    fclose(f);
+    text[len] = '\0';
+    if (rck_json_parse(text, &doc, NULL, 0) != RCK_OK) {
+        free(text);
+        return RCK_OK; /* the chip loader reported it already */
+    }
+    sec = rck_json_get(rck_json_root(doc), "p54c");
+    if (sec != NULL) {
+        static const char *ints[] = {"l1i_bytes", "l1_ways", "l2_ways"};
+        uint32_t *dst[] = {&p->l1i_bytes, &p->l1_ways, &p->l2_ways};
+        for (int i = 0; i < 3; i++) {
+            const rck_json_t *v = rck_json_get(sec, ints[i]);
+            long x;
+            if (v == NULL)
+                continue;
+            if (rck_json_int(v, &x) != 0 || x < 1 || x > (1L << 24)) {
+                rck_error("chip file %s: p54c.%s must be a positive integer",
+                          path, ints[i]);
+                st = RCK_ERR_CONFIG;
+                goto out;
+            }
+            *dst[i] = (uint32_t)x;
+        }
+        cpi = rck_json_get(sec, "cpi");
+        for (int c = 0; cpi != NULL && c < P54C_NCLASS; c++) {
+            const rck_json_t *v = rck_json_get(cpi, cpi_default[c].key);
+            double x;
+            if (v == NULL)
+                continue;
+            if (rck_json_number(v, &x) != 0 || !(x >= 0) || x > 1e6) {
+                rck_error("chip file %s: p54c.cpi.%s must be a number of "
+                          "cycles >= 0",
+                          path, cpi_default[c].key);
+                st = RCK_ERR_CONFIG;
+                goto out;
+            }
+            p->cpi[c] = x;
+        }
+    }
+out:
+    rck_json_free(doc);
+    free(text);
+    return st;
+}
+
+static uint32_t units_of(double cycles)
+{
+    return (uint32_t)llround(cycles * P54C_FIX);
+}
+
+rck_status_t sim_p54c_job_create(sim_hdr_t *h)
+{
+    sim_p54c_job_t *p = &h->p54c;
+    const rck_chip_t *c = &h->chip;
+    size_t bytes;
+    void *map;
+    int fd;
+    rck_status_t st;
+
+    if (h->compute != COMPUTE_P54C && h->compute != COMPUTE_P54C_FAST) {
+        p->fd = -1;
+        return RCK_OK;
+    }
+    for (int k = 0; k < P54C_NCLASS; k++)
+        p->cpi[k] = cpi_default[k].cpi;
+    p->l1d_bytes = c->l1d_bytes;
+    p->l1i_bytes = c->l1d_bytes;
+    p->l2_bytes = c->l2_bytes;
+    p->l1_ways = 2;
+    p->l2_ways = 4;
+    st = chip_section(p);
+    if (st != RCK_OK)
+        return st;
+    if (c->nmc < 1 || c->nmc > P54C_MAX_MC || c->line_bytes == 0 ||
+        p->l1d_bytes % (p->l1_ways * c->line_bytes) != 0 ||
+        p->l1i_bytes % (p->l1_ways * c->line_bytes) != 0 ||
+        p->l2_bytes % (p->l2_ways * c->line_bytes) != 0) {
+        rck_error("RCK_COMPUTE=p54c: the caches (L1 %u/%u bytes, %u ways; "
+                  "L2 %u bytes, %u ways; %u-byte lines) or the %d memory "
+                  "controllers do not fit the model",
+                  p->l1i_bytes, p->l1d_bytes, p->l1_ways, p->l2_bytes,
+                  p->l2_ways, c->line_bytes, c->nmc);
+        return RCK_ERR_CONFIG;
+    }
+    p->slot_bytes = (sizeof(p54c_slot_t) + 4095) / 4096 * 4096;
+    bytes = p->slot_bytes * h->nues;
+    fd = memfd_create("rockcreek-p54c", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
+        rck_error("RCK_COMPUTE=p54c: cannot create the counters' memory: %s",
+                  strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return RCK_ERR_IO;
+    }
+    map = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
+        rck_error("RCK_COMPUTE=p54c: cannot map the counters' memory: %s",
+                  strerror(errno));
+        close(fd);
+        return RCK_ERR_IO;
+    }
+    for (uint32_t u = 0; u < h->nues; u++) {
+        p54c_slot_t *s = (p54c_slot_t *)((char *)map + u * p->slot_bytes);
+        s->detailed = p->detailed;
+        s->line_bytes = c->line_bytes;
+        s->l1i_bytes = p->l1i_bytes;
+        s->l1d_bytes = p->l1d_bytes;
+        s->l1_ways = p->l1_ways;
+        s->l2_bytes = p->l2_bytes;
+        s->l2_ways = p->l2_ways;
+        s->nmc = (uint32_t)c->nmc;
+        s->home_mc = (uint32_t)sim_mc_nearest(c, h->ue_core[u]);
+        for (int k = 0; k < P54C_NCLASS; k++)
+            s->cpi[k] = units_of(p->cpi[k]);
+        s->l2_fill = units_of((double)sim_cost_l2_fill(c, c->default_fdiv) /
+                              SIM_TICKS);
+        s->l2_store = units_of((double)sim_cost_l2_write(c, c->default_fdiv) /
+                               SIM_TICKS);
+        s->magic = P54C_ABI_MAGIC;
+    }
+    p->fd = fd;
+    /* program code runs 10-50 times slower under the instrumentation: the
+     * watchdog's seconds of host time count ten times (docs/P54C.md) */
+    if (h->watchdog_s > 0 && h->watchdog_s < INT32_MAX / 10)
+        h->watchdog_s *= 10;
+    launcher_slots = map;
+    launcher_bytes = bytes;
+    return RCK_OK;
+}
+
+void sim_p54c_job_destroy(sim_hdr_t *h)
+{
+    if (h->p54c.fd < 0)
+        return;
+    if (launcher_slots != NULL)
+        munmap(launcher_slots, launcher_bytes);
+    launcher_slots = NULL;
+    close(h->p54c.fd);
+    h->p54c.fd = -1;
+}
+
+/* In the child of UE @p ue: the command line that runs @p argv under
+ * qemu-x86_64 with the plugin, or NULL when the model is off. */
+char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
+{
+    sim_p54c_job_t *p = &h->p54c;
+    char prog[PATH_MAX], arg[SIM_P54C_PATH + 64];
+    size_t n = 0;
+    char **v;
+    int fl;
+
+    if (p->fd < 0)
+        return NULL;
+    while (argv[n] != NULL)
+        n++;
+    /* qemu opens the program by its path: resolve it as execvp would */
+    if (find_exec(argv[0], prog, sizeof(prog)) != 0) {
+        rck_error("cannot execute '%s': not an executable file (in PATH)",
+                  argv[0]);
+        return NULL;
+    }
+    /* The same addresses in every run: code paths (memcpy's alignment
+     * cases, malloc's) and so the counts depend on them. */
+    {
+        int pers = personality(0xffffffff);
+        if (pers != -1)
+            personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
+    }
+    fl = fcntl(p->fd, F_GETFD);
+    if (fl < 0 || fcntl(p->fd, F_SETFD, fl & ~FD_CLOEXEC) < 0)
+        return NULL;
+    snprintf(arg, sizeof(arg), "%s,fd=%d,off=%" PRIu64, p->plugin, p->fd,
+             (uint64_t)ue * p->slot_bytes);
+    v = calloc(n + 8, sizeof(*v));
+    if (v == NULL)
+        return NULL;
+    v[0] = p->qemu;
+    v[1] = "-plugin";
+    v[2] = strdup(arg);
+    v[3] = "-0";
+    v[4] = argv[0];
+    v[5] = strdup(prog);
+    for (size_t i = 1; i < n; i++)
+        v[5 + i] = argv[i];
+    v[5 + n] = NULL;
+    if (v[2] == NULL || v[5] == NULL)
+        return NULL;
+    return v;
+}
+
+static const p54c_slot_t *report_slot(sim_hdr_t *h, uint32_t ue)
+{
+    if (launcher_slots == NULL || h->p54c.fd < 0 || ue >= h->nues)
+        return NULL;
+    return (const p54c_slot_t *)((const char *)launcher_slots +
+                                 ue * h->p54c.slot_bytes);
+}
+
+void sim_p54c_report_model(FILE *fp, sim_hdr_t *h)
+{
+    const sim_p54c_job_t *p = &h->p54c;
+
+    if (h->compute != COMPUTE_P54C && h->compute != COMPUTE_P54C_FAST)
+        return;
+    fprintf(fp, ", \"cpi\": {");
+    for (int k = 0; k < P54C_NCLASS; k++)
+        fprintf(fp, "%s\"%s\": %.4f", k ? ", " : "", cpi_default[k].key,
+                p->cpi[k]);
+    fprintf(fp, "}");
+    if (p->detailed)
+        fprintf(fp,
+                ", \"l1i_bytes\": %u, \"l1d_bytes\": %u, \"l1_ways\": %u, "
+                "\"l2_bytes\": %u, \"l2_ways\": %u",
+                p->l1i_bytes, p->l1d_bytes, p->l1_ways, p->l2_bytes,
+                p->l2_ways);
+}
+
+void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue)
+{
+    const p54c_slot_t *s = report_slot(h, ue);
+    sim_ue_t *e = &sim_hdr_ues(h)[ue];
+    double cyc;
+
+    if (s == NULL)
+        return;
+    cyc = (double)s->charged_ticks / SIM_TICKS;
+    fprintf(fp, ", \"p54c\": {\"instructions\": %llu, \"ipc\": %.4f",
+            (unsigned long long)s->charged_insns,
+            cyc > 0 ? (double)s->charged_insns / cyc : 0.0);
+    (void)e;
+    if (h->p54c.detailed) {
+        fprintf(fp,
+                ", \"l1d_reads\": %llu, \"l1d_writes\": %llu, "
+                "\"l1d_misses\": %llu, \"l1i_misses\": %llu, "
+                "\"l2_hits\": %llu, \"l2_misses\": %llu, "
+                "\"l2_writebacks\": %llu, \"write_arounds\": %llu, "
+                "\"shm_accesses\": %llu, \"dram_by_mc\": [",
+                (unsigned long long)s->l1d_reads,
+                (unsigned long long)s->l1d_writes,
+                (unsigned long long)s->l1d_misses,
+                (unsigned long long)s->l1i_misses,
+                (unsigned long long)s->l2_hits,
+                (unsigned long long)s->l2_misses,
+                (unsigned long long)s->l2_writebacks,
+                (unsigned long long)s->write_arounds,
+                (unsigned long long)s->shm_accesses);
+        for (int m = 0; m < h->chip.nmc && m < P54C_MAX_MC; m++)
+            fprintf(fp, "%s{\"mc\": %d, \"transactions\": %llu, "
+                        "\"cycles\": %llu}",
+                    m ? ", " : "", m, (unsigned long long)s->dram_tx[m],
+                    (unsigned long long)(s->dram_ticks[m] / SIM_TICKS));
+        fprintf(fp, "]");
+    }
+    fprintf(fp, "}");
+}
+
+/* One line for the summary on stderr. */
+void sim_p54c_summary(sim_hdr_t *h)
+{
+    uint64_t insns = 0, ticks = 0, l2m = 0, dram = 0;
+
+    if (launcher_slots == NULL || h->p54c.fd < 0)
+        return;
+    for (uint32_t u = 0; u < h->nues; u++) {
+        const p54c_slot_t *s = report_slot(h, u);
+        insns += s->charged_insns;
+        ticks += s->charged_ticks;
+        l2m += s->l2_misses;
+        for (int m = 0; m < P54C_MAX_MC; m++)
+            dram += s->dram_tx[m];
+    }
+    fprintf(stderr,
+            "rck sim: %s: %" PRIu64 " instructions in all cores, IPC %.3f "
+            "over their compute cycles",
+            h->p54c.detailed ? "p54c" : "p54c-fast", insns,
+            ticks > 0 ? (double)insns / ((double)ticks / SIM_TICKS) : 0.0);
+    if (h->p54c.detailed)
+        fprintf(stderr, ", %" PRIu64 " L2 misses, %" PRIu64
+                        " DRAM transactions of the program",
+                l2m, dram);
+    fprintf(stderr, "\n");
+}
+
+/* ---- core ---- */
+
+rck_status_t sim_p54c_core_init(sim_t *s)
+{
+    const sim_p54c_job_t *p = &s->hdr->p54c;
+    p54c_slot_t *slot;
+    void *map;
+
+    s->p54c.slot = NULL;
+    if (s->compute != COMPUTE_P54C && s->compute != COMPUTE_P54C_FAST)
+        return RCK_OK;
+    map = mmap(NULL, p->slot_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
+               (off_t)((uint64_t)s->ue * p->slot_bytes));
+    if (map == MAP_FAILED) {
+        rck_error("RCK_COMPUTE=%s: this core cannot map its counters (fd %d: "
+                  "%s); was it started by 'rck run --backend sim'?",
+                  sim_compute_name(s->compute), p->fd, strerror(errno));
+        return RCK_ERR_CONFIG;
+    }
+    slot = map;
+    if (slot->magic != P54C_ABI_MAGIC ||
+        __atomic_load_n(&slot->plugin, __ATOMIC_ACQUIRE) != P54C_PLUGIN_MAGIC) {
+        rck_error("RCK_COMPUTE=%s: this core does not run under the P54C "
+                  "plugin (qemu-x86_64 -plugin %s); its instructions cannot "
+                  "be counted",
+                  sim_compute_name(s->compute), p->plugin);
+        munmap(map, p->slot_bytes);
+        return RCK_ERR_CONFIG;
+    }
+    slot->in_hal = 1;
+    /* shared DRAM through plain pointers: uncached DWORDs; MPBs through
+     * mpb_map pointers: not modelled (as without the model) */
+    slot->shm_base = (uint64_t)(uintptr_t)s->shm;
+    slot->shm_len = s->hdr->shm_bytes;
+    slot->mpb_base = (uint64_t)(uintptr_t)s->mpb;
+    slot->mpb_len = (uint64_t)s->chip->mpb_bytes * (uint64_t)s->chip->ncores;
+    s->p54c.slot = slot;
+    s->p54c.carry = 0;
+    s->p54c.rd_next = s->p54c.wr_next = s->p54c.wr_done = 0;
+    /* what ran before the core attached (the loader, constructors) is
+     * not charged: its transactions are dropped */
+    slot->tail = slot->head;
+    memset(slot->lost, 0, sizeof(slot->lost));
+    slot->l1d_reads = slot->l1d_writes = slot->l1d_misses = 0;
+    slot->l1i_misses = slot->l2_hits = slot->l2_misses = 0;
+    slot->l2_writebacks = slot->write_arounds = slot->shm_accesses = 0;
+    s->p54c.mark_insns = slot->insns;
+    s->p54c.mark_units = slot->units;
+    return RCK_OK;
+}
+
+void sim_p54c_core_fini(sim_t *s)
+{
+    if (s->p54c.slot != NULL)
+        munmap(s->p54c.slot, s->hdr->p54c.slot_bytes);
+    s->p54c.slot = NULL;
+}
+
+static uint64_t p54c_ticks(sim_t *s, double cycles)
+{
+    double mhz = rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv);
+
+    if (mhz <= 0 || mhz == s->chip->core_mhz)
+        return sim_ticks(cycles);
+    return sim_ticks(cycles * s->chip->core_mhz / mhz);
+}
+
+/* The DRAM part of the compute: as advance() in sim.c, category DRAM. */
+static void p54c_advance_dram(sim_t *s, uint64_t ticks)
+{
+    sim_ue_t *me = s->me;
+    double mhz = rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv);
+
+    me->vt += ticks;
+    me->cat[CAT_DRAM] += ticks;
+    if (mhz <= 0 || mhz == s->chip->core_mhz)
+        me->cyc += ticks;
+    else
+        me->cyc += (uint64_t)llround((double)ticks * mhz / s->chip->core_mhz);
+}
+
+/* One transaction of the program through controller @p mc, issued at
+ * @p t. @return its completion. */
+static uint64_t p54c_tx(sim_t *s, sim_mc_t *m, int mc, sim_tx_t kind,
+                        uint64_t t)
+{
+    const rck_chip_t *ch = s->chip;
+    sim_p54c_core_t *p = &s->p54c;
+    int write = kind == SIM_TX_DW_WRITE || kind == SIM_TX_LINE_WRITE;
+    int hops = sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y);
+    int tile = rck_chip_tile(ch, s->core), mt = sim_tile_of_mc(ch, mc);
+    uint64_t bytes = kind == SIM_TX_LINE_WRITE ? ch->line_bytes : 4;
+    uint64_t floor = sim_max(p->floor, sim_min(t, s->hz_vt) > s->hdr->lookahead
+                                           ? sim_min(t, s->hz_vt) -
+                                                 s->hdr->lookahead
+                                           : 0);
+    sim_tx_cost_t k;
+    uint64_t start, served, done;
+
+    sim_cost_tx(ch, (int)s->cores[s->core].fdiv, hops, kind, &k);
+    start = write ? sim_max(t, sim_max(p->wr_next, p->wr_done))
+                  : sim_max(t, p->rd_next);
+    served = sim_mc_reserve(m, start + k.before + k.one_way, k.mem, floor);
+    done = served + k.mem + k.one_way;
+    if (write) {
+        p->wr_next = start + k.interval;
+        p->wr_done = done;
+    } else {
+        p->rd_next = start + k.interval;
+    }
+    if (tile != mt) {
+        sim_mesh_route(ch, s->links, tile, mt, write ? bytes : 4);
+        sim_mesh_route(ch, s->links, mt, tile, write ? 4 : bytes);
+    }
+    s->me->dram_tx++;
+    p->slot->dram_tx[mc]++;
+    return done;
+}
+
+/* A ring entry issued at @p t: @return the ticks the core waits. */
+static uint64_t p54c_entry(sim_t *s, sim_mc_t *mcs, int kind, int mc,
+                           uint64_t t)
+{
+    uint64_t done = t;
+
+    switch (kind) {
+    case P54C_TX_FILL: {
+        /* eight DWORD reads, up to two in flight (docs/SIM.md) */
+        uint64_t inflight[2] = {t, t};
+        uint32_t n = s->chip->line_bytes / 4;
+        for (uint32_t d = 0; d < n; d++) {
+            uint64_t ready = sim_max(t, inflight[d % 2]);
+            inflight[d % 2] = p54c_tx(s, &mcs[mc], mc, SIM_TX_DW_READ, ready);
+            done = sim_max(done, inflight[d % 2]);
+        }
+        break;
+    }
+    case P54C_TX_UC_READ:
+        done = p54c_tx(s, &mcs[mc], mc, SIM_TX_DW_READ, t);
+        break;
+    case P54C_TX_WRITE:
+        /* one outstanding write: a write miss stalls until it completes */
+        done = p54c_tx(s, &mcs[mc], mc, SIM_TX_DW_WRITE, t);
+        break;
+    case P54C_TX_WB:
+        /* the core does not wait for a write-back; the next write does */
+        p54c_tx(s, &mcs[mc], mc, SIM_TX_LINE_WRITE, t);
+        return 0;
+    default:
+        return 0;
+    }
+    return done > t ? done - t : 0;
+}
+
+double sim_p54c_take(sim_t *s)
+{
+    sim_p54c_core_t *p = &s->p54c;
+    p54c_slot_t *slot = p->slot;
+    static sim_mc_t *scratch; /* 8 KiB each: not on the stack */
+    sim_mc_t *mcs = s->mcs;
+    uint64_t insns, units, vt0 = s->me->vt, wait = 0, head;
+    double cyc;
+
+    if (slot == NULL)
+        return 0;
+    /* In the HAL from here for the watchdog (enter() sets it again): the
+     * bookings below can take long, and a steal in their middle would
+     * book outside the order (seq_cst: the handshake of sim_engine.c) */
+    atomic_store(&s->me->in_hal, 1);
+    slot->in_hal = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    insns = slot->insns - p->mark_insns;
+    units = slot->units - p->mark_units;
+    head = slot->head;
+    /* No other core can reach a controller before the earliest of them
+     * (the horizon) or this core's own time: older bookings are done
+     * with (sim_mc_reserve forgets them; keeping them costs time). */
+    p->floor = sim_min(vt0, s->hz_vt);
+    p->floor = p->floor > s->hdr->lookahead ? p->floor - s->hdr->lookahead : 0;
+    p->floor = sim_max(p->floor, s->order_vt > s->hdr->lookahead
+                                     ? s->order_vt - s->hdr->lookahead
+                                     : 0);
+    if (s->unordered || atomic_load(&s->hdr->token) != s->ue) {
+        /* outside the order (an aborted run, a free core): the
+         * controllers at zero load */
+        if (scratch == NULL)
+            scratch = malloc(sizeof(*scratch) * P54C_MAX_MC);
+        if (scratch != NULL) {
+            memset(scratch, 0, sizeof(*scratch) * P54C_MAX_MC);
+            mcs = scratch;
+        }
+    }
+    for (uint64_t i = slot->tail; i < head; i++) {
+        uint64_t e = slot->ring[i % P54C_RING];
+        uint64_t u = e >> 16, w, t;
+        int kind = (int)((e >> 8) & 0xff), mc = (int)(e & 0xff);
+        u = u > p->mark_units ? u - p->mark_units : 0;
+        if (u > units)
+            u = units;
+        if (mc >= s->chip->nmc)
+            mc = 0;
+        t = vt0 + p54c_ticks(s, (double)u / P54C_FIX) + wait;
+        w = p54c_entry(s, mcs, kind, mc, t);
+        wait += w;
+        slot->dram_ticks[mc] += w;
+    }
+    slot->tail = head;
+    /* entries the ring had no room for: at the end of the slice */
+    for (int k = 0; k < P54C_TX_NKIND; k++) {
+        for (int mc = 0; mc < P54C_MAX_MC && mc < s->chip->nmc; mc++) {
+            uint64_t n = slot->lost[k][mc];
+            slot->lost[k][mc] = 0;
+            for (uint64_t j = 0; j < n; j++) {
+                uint64_t t = vt0 + p54c_ticks(s, (double)units / P54C_FIX) +
+                             wait;
+                uint64_t w = p54c_entry(s, mcs, k, mc, t);
+                wait += w;
+                slot->dram_ticks[mc] += w;
+            }
+        }
+    }
+    if (wait > 0)
+        p54c_advance_dram(s, wait);
+    s->me->instructions += insns;
+    slot->charged_insns += insns;
+    cyc = (double)units / P54C_FIX + p->carry;
+    p->carry = cyc - floor(cyc);
+    cyc = floor(cyc);
+    slot->charged_ticks += p54c_ticks(s, cyc) + wait;
+    return cyc;
+}
+
+void sim_p54c_mark(sim_t *s)
+{
+    p54c_slot_t *slot = s->p54c.slot;
+
+    if (slot == NULL)
+        return;
+    s->p54c.mark_insns = slot->insns;
+    s->p54c.mark_units = slot->units;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    slot->in_hal = 0;
+}
+
+/* The HAL's two counters under the model: 0 instructions, 1 L1 data
+ * misses (the program's and the MPB lines the HAL fetched). */
+uint64_t sim_p54c_perfctr(sim_t *s, int idx)
+{
+    const p54c_slot_t *slot = s->p54c.slot;
+
+    if (idx == 0)
+        return s->me->instructions;
+    return s->me->l1_misses + (slot != NULL ? slot->l1d_misses : 0);
+}
