@@ -383,6 +383,12 @@ char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
         if (pers != -1)
             personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
     }
+    /* Every symbol bound at load time: lazy binding runs the dynamic
+     * linker at a function's first call, which falls in the program's
+     * code or in the HAL's depending on which runs it first, and that
+     * depends on timing (whether a core slept for the token). */
+    if (setenv("LD_BIND_NOW", "1", 1) != 0)
+        return NULL;
     fl = fcntl(p->fd, F_GETFD);
     if (fl < 0 || fcntl(p->fd, F_SETFD, fl & ~FD_CLOEXEC) < 0)
         return NULL;
