@@ -46,7 +46,11 @@ if ! command -v qemu-x86_64 >/dev/null 2>&1 ||
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
         qemu-user libglib2.0-dev pkg-config >/dev/null
     $SUDO mkdir -p "$QEMU_SRC_CACHE"
-    (cd "$QEMU_SRC_CACHE" && $SUDO apt-get source --download-only -qq qemu)
+    # without the tarball the build leaves the P54C model out and its tests
+    # say they are skipped; the rest of the project does not need it
+    (cd "$QEMU_SRC_CACHE" && $SUDO apt-get source --download-only -qq qemu) ||
+        echo "rockcreek: warning: QEMU's source could not be downloaded;" \
+            "the P54C compute model will not be built" >&2
 fi
 if ! python3 -c 'import matplotlib, pytest' >/dev/null 2>&1; then
     python3 -m pip install -q -r "$(dirname "$0")/../python/requirements.txt" ||
