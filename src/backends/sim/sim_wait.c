@@ -17,15 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int sim_conds_eval(sim_hdr_t *h, const rck_hal_cond_t *c, int n)
-{
-    for (int i = 0; i < n; i++) {
-        if (rck_be_cond_holds(sim_word(h, &c[i]), &c[i]))
-            return i;
-    }
-    return -1;
-}
-
 /* When the value a condition looks at became visible. */
 uint64_t sim_cond_vis(sim_t *s, const rck_hal_cond_t *c)
 {

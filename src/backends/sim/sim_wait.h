@@ -6,8 +6,18 @@
 
 #include "sim_internal.h"
 
-/** The first of @p n conditions that holds now, or -1. */
-int sim_conds_eval(sim_hdr_t *h, const rck_hal_cond_t *c, int n);
+/** The first of @p n conditions that holds now, or -1 (inline: every
+ * wait and every wake-up evaluates them). */
+static inline int sim_conds_eval(sim_hdr_t *h, const rck_hal_cond_t *c,
+                                 int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (rck_be_cond_holds(sim_word(h, &c[i]), &c[i]))
+            return i;
+    }
+    return -1;
+}
+
 /** When the value a condition looks at became visible. */
 uint64_t sim_cond_vis(sim_t *s, const rck_hal_cond_t *c);
 /** One poll of a condition by this core, in ticks. */
