@@ -136,28 +136,10 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* "NAME VALUE" or "NAME=VALUE" at argv[*i]: 1 and *value, 0 another
- * option, -1 value missing (reported). */
 static int opt_value(int argc, char **argv, int *i, const char *name,
                      const char **value)
 {
-    size_t len = strlen(name);
-    const char *arg = argv[*i];
-
-    if (strncmp(arg, name, len) != 0)
-        return 0;
-    if (arg[len] == '=') {
-        *value = arg + len + 1;
-        return 1;
-    }
-    if (arg[len] != '\0')
-        return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "rck explore: option '%s' needs a value\n", name);
-        return -1;
-    }
-    *value = argv[++*i];
-    return 1;
+    return rck_opt_value("rck explore", argc, argv, i, name, value);
 }
 
 static int push_runopt(explore_t *x, const char *a, const char *b)

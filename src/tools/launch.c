@@ -784,3 +784,25 @@ err_alloc:
     free(st.pfd_ue);
     return st.status;
 }
+
+int rck_opt_value(const char *tool, int argc, char **argv, int *i,
+                  const char *name, const char **value)
+{
+    size_t len = strlen(name);
+    const char *arg = argv[*i];
+
+    if (strncmp(arg, name, len) != 0)
+        return 0;
+    if (arg[len] == '=') {
+        *value = arg + len + 1;
+        return 1;
+    }
+    if (arg[len] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "%s: option '%s' needs a value\n", tool, name);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}

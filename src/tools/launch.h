@@ -55,4 +55,15 @@ int rck_launch_run(const rck_launch_t *launch);
  */
 const char *rck_launch_signame(int sig);
 
+/**
+ * Match the option @p name at argv[*i], as "NAME VALUE" or "NAME=VALUE".
+ * @param [in] tool     the command, for the message when a value is missing.
+ * @param [in,out] i    the index; moved past the value when it is separate.
+ * @param [out] value   the value, on a match.
+ * @return 1 on a match, 0 if argv[*i] is another option, -1 if the value
+ *         is missing (reported on stderr).
+ */
+int rck_opt_value(const char *tool, int argc, char **argv, int *i,
+                  const char *name, const char **value);
+
 #endif

@@ -158,31 +158,10 @@ static int parse_long(const char *s, long *out)
     return 0;
 }
 
-/*
- * Match option @p name at argv[*i], as "NAME VALUE" or "NAME=VALUE".
- * @return 1 and *value on a match, 0 if argv[*i] is another option, -1 if
- *         the value is missing (reported).
- */
 static int opt_value(int argc, char **argv, int *i, const char *name,
                      const char **value)
 {
-    size_t len = strlen(name);
-    const char *arg = argv[*i];
-
-    if (strncmp(arg, name, len) != 0)
-        return 0;
-    if (arg[len] == '=') {
-        *value = arg + len + 1;
-        return 1;
-    }
-    if (arg[len] != '\0')
-        return 0;
-    if (*i + 1 >= argc) {
-        fprintf(stderr, "%s: option '%s' needs a value\n", tool, name);
-        return -1;
-    }
-    *value = argv[++*i];
-    return 1;
+    return rck_opt_value(tool, argc, argv, i, name, value);
 }
 
 static int run_opts_parse(int argc, char **argv, run_opts_t *o)

@@ -76,6 +76,26 @@ static void cond_text(sim_hdr_t *h, const rck_hal_cond_t *c, char *buf,
              c->op == RCK_COND_EQ ? "==" : "!=", c->value, sim_word(h, c));
 }
 
+/* One line of a deadlock report: what waiting core @p i waits for. */
+static void report_waiter(sim_hdr_t *h, sim_ue_t *u, uint32_t i)
+{
+    char ctx[SIM_CTX_LEN + 32] = "", what[160];
+
+    if (u[i].ctx[0])
+        snprintf(ctx, sizeof(ctx), " in %s (peer %d)", u[i].ctx,
+                 u[i].ctx_peer);
+    if (u[i].nconds == 0)
+        snprintf(what, sizeof(what), "nothing but an interrupt");
+    else
+        cond_text(h, &u[i].conds[0], what, sizeof(what));
+    rck_error("  core %d (UE %u)%s, waiting since cycle %llu for %s%s%s",
+              h->ue_core[i], i, ctx, cycles_of(u[i].wait_start), what,
+              u[i].nconds > 1 ? " or another of its words" : "",
+              (u[i].park_flags & PARK_IRQ) && u[i].nconds > 0
+                  ? " or an interrupt"
+                  : "");
+}
+
 void sim_report_deadlock(sim_hdr_t *h)
 {
     sim_ue_t *u = sim_hdr_ues(h);
@@ -85,26 +105,13 @@ void sim_report_deadlock(sim_hdr_t *h)
               cycles_of(h->deadlock_tick));
     for (uint32_t i = 0; i < h->nues; i++) {
         uint32_t st = atomic_load(sim_state(h, (int)i));
-        char ctx[SIM_CTX_LEN + 32] = "", what[160];
 
         if (atomic_load(&u[i].end) != UE_END_DEADLOCK) {
             if (st == UE_DONE)
                 rck_error("  core %d (UE %u) has exited", h->ue_core[i], i);
             continue;
         }
-        if (u[i].ctx[0])
-            snprintf(ctx, sizeof(ctx), " in %s (peer %d)", u[i].ctx,
-                     u[i].ctx_peer);
-        if (u[i].nconds == 0)
-            snprintf(what, sizeof(what), "nothing but an interrupt");
-        else
-            cond_text(h, &u[i].conds[0], what, sizeof(what));
-        rck_error("  core %d (UE %u)%s, waiting since cycle %llu for %s%s%s",
-                  h->ue_core[i], i, ctx, cycles_of(u[i].wait_start), what,
-                  u[i].nconds > 1 ? " or another of its words" : "",
-                  (u[i].park_flags & PARK_IRQ) && u[i].nconds > 0
-                      ? " or an interrupt"
-                      : "");
+        report_waiter(h, u, i);
     }
 }
 
@@ -120,7 +127,6 @@ void sim_report_spinner(sim_hdr_t *h, int k, double secs)
     rck_error("  core %d (UE %d) runs outside the HAL", h->ue_core[k], k);
     for (uint32_t i = 0; i < h->nues; i++) {
         uint32_t st = atomic_load(sim_state(h, (int)i));
-        char ctx[SIM_CTX_LEN + 32] = "", what[160];
 
         if ((int)i == k)
             continue;
@@ -130,19 +136,7 @@ void sim_report_spinner(sim_hdr_t *h, int k, double secs)
         }
         if (st != UE_PARK)
             continue;
-        if (u[i].ctx[0])
-            snprintf(ctx, sizeof(ctx), " in %s (peer %d)", u[i].ctx,
-                     u[i].ctx_peer);
-        if (u[i].nconds == 0)
-            snprintf(what, sizeof(what), "nothing but an interrupt");
-        else
-            cond_text(h, &u[i].conds[0], what, sizeof(what));
-        rck_error("  core %d (UE %u)%s, waiting since cycle %llu for %s%s%s",
-                  h->ue_core[i], i, ctx, cycles_of(u[i].wait_start), what,
-                  u[i].nconds > 1 ? " or another of its words" : "",
-                  (u[i].park_flags & PARK_IRQ) && u[i].nconds > 0
-                      ? " or an interrupt"
-                      : "");
+        report_waiter(h, u, i);
     }
 }
 
