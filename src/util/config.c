@@ -61,6 +61,18 @@ static const rck_config_entry_t config_table[] = {
     {"SIM_WATCHDOG", "5", RCK_CONFIG_INT,
      "sim: seconds a core may hold the run token without a HAL call before "
      "it is warned about and the others proceed"},
+    {"MPI", "auto", RCK_CONFIG_STRING,
+     "mpi: which MPI the backend's plugin is built on: auto (the one whose "
+     "launcher started the program), openmpi or mpich"},
+    {"MPI_NODES", "auto", RCK_CONFIG_STRING,
+     "mpi: auto = ranks on one host share memory (MPI_Comm_split_type); "
+     "rank = every rank is its own node (no shared memory, all over RMA)"},
+    {"MPIRUN", "", RCK_CONFIG_STRING,
+     "mpi: the mpirun/mpiexec command 'rck run --backend mpi' wraps "
+     "(empty = mpirun.openmpi or mpirun.mpich after RCK_MPI)"},
+    {"MPI_SPIN_NS", "auto", RCK_CONFIG_STRING,
+     "mpi: how long a wait polls before it blocks for a wake-up message "
+     "(nanoseconds; auto = long when a node's ranks <= its CPUs)"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL}};
 
 const rck_config_entry_t *rck_config_table(void)
