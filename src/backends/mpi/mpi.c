@@ -64,6 +64,10 @@
 #ifndef MPI_SHM_ADDR
 #define MPI_SHM_ADDR ((uintptr_t)0x3e0000000000ull)
 #endif
+/* After its spin, how long a wait yields the CPU (sched_yield) before it
+ * naps: oversubscribed ranks hand over through the scheduler, and a nap
+ * (>= 50 us with the kernel's timer slack) costs every hand-over. */
+#define MPI_YIELD_NS 2000000
 #define MPI_MAX_ISLANDS 256
 #define MPI_MAX_COUNTERS 4096
 
@@ -210,7 +214,9 @@ static rck_status_t cas(mpib_t *m, int rank, MPI_Aint disp, uint32_t cmp,
 }
 
 /* Let the MPI library move data: MPICH's RMA needs the target to enter
- * MPI; Open MPI's shared-memory windows do not, and this costs little. */
+ * MPI (MPI_Win_sync alone does not), so every call that reads the own
+ * core's memory, which is how a program polls, comes here; Open MPI's
+ * windows do not need it, and it costs little. */
 static void progress(mpib_t *m)
 {
     int flag;
@@ -736,7 +742,7 @@ static rck_status_t mpi_mpb_read(rck_hal_t *hal, int core, uint32_t off,
     mpib_t *m = mb(hal);
 
     if (core == hal->core) {
-        MPI_Win_sync(m->win);
+        progress(m); /* a reader that polls lets the writers' RMA finish */
         memcpy(dst, own_word(m, hal, off), len);
         return RCK_OK;
     }
@@ -783,7 +789,7 @@ static rck_status_t mpi_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
     mpib_t *m = mb(hal);
 
     if (core == hal->core) {
-        MPI_Win_sync(m->win);
+        progress(m);
         *value = load_own(m, off);
         return RCK_OK;
     }
@@ -874,7 +880,7 @@ static rck_status_t mpi_irq_poll(rck_hal_t *hal, int *count)
     *count = 0;
     if (hal->irq_handler == NULL || m->in_handler)
         return RCK_OK;
-    MPI_Win_sync(m->win);
+    progress(m);
     if (!irq_any_pending(m, hal->chip.ncores))
         return RCK_OK;
     m->in_handler = 1;
@@ -1043,7 +1049,7 @@ static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     mpib_t *m = mb(hal);
     int want_irq = (flags & RCK_WAIT_IRQ) != 0, shm, local;
     uint64_t start = now_ns(), deadline = UINT64_MAX, t;
-    int64_t backoff = 2000;
+    int64_t backoff = 20000;
     rck_status_t rc;
 
     if (timeout_ns >= 0)
@@ -1071,7 +1077,7 @@ static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             t = now_ns();
             if (t >= deadline)
                 return RCK_ERR_TIMEDOUT;
-            if (m->poll_sleep || (int64_t)(t - start) > 1000000) {
+            if ((int64_t)(t - start) > m->spin_ns + MPI_YIELD_NS) {
                 nap(backoff);
                 backoff = backoff * 2 > cap ? cap : backoff * 2;
             } else {
@@ -1113,7 +1119,7 @@ static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                 rck_status_t st = sleep_cancel(hal);
                 return st != RCK_OK ? st : RCK_ERR_TIMEDOUT;
             }
-            if ((int64_t)(t - start) < m->spin_ns + 200000) {
+            if ((int64_t)(t - start) < m->spin_ns + MPI_YIELD_NS) {
                 sched_yield();
             } else {
                 nap(backoff);
