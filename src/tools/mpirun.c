@@ -203,6 +203,53 @@ static int tag_parse(const char *s, size_t len, int flavor, size_t *skip)
     return (int)rank;
 }
 
+/* The first failure, as the MPI's launcher reports it, restated in
+ * rck's words (the native launcher's) once the run is over. */
+typedef struct {
+    int ue, status, signal, pending_abort;
+} mr_fail_t;
+
+static mr_fail_t mr_fail = {-1, 0, 0, -1};
+
+static void fail_scan(const char *s, size_t len)
+{
+    char line[512];
+    const char *p;
+    int a, b;
+
+    if (mr_fail.ue >= 0 && mr_fail.pending_abort < 0)
+        return;
+    snprintf(line, sizeof(line), "%.*s", (int)(len < 511 ? len : 511), s);
+    if (mr_fail.pending_abort >= 0) {
+        if (sscanf(line, "with errorcode %d", &a) == 1) {
+            mr_fail.ue = mr_fail.pending_abort;
+            mr_fail.status = a;
+        }
+        mr_fail.pending_abort = -1;
+        return;
+    }
+    if ((p = strstr(line, "(UE ")) != NULL &&
+        sscanf(p, "(UE %d) exited with status %d; stopping every rank", &a,
+               &b) == 2) {
+        mr_fail.ue = a; /* the failing rank's own word (mpi.c) */
+        mr_fail.status = b;
+    } else if ((p = strstr(line, "noticed that process rank ")) != NULL &&
+        sscanf(p, "noticed that process rank %d with PID %*d on node %*s "
+                  "exited on signal %d", &a, &b) == 2) {
+        mr_fail.ue = a;
+        mr_fail.signal = b;
+    } else if (sscanf(line, "MPI_ABORT was invoked on rank %d", &a) == 1) {
+        mr_fail.pending_abort = a;
+    } else if ((p = strstr(line, "(rank ")) != NULL &&
+               strstr(line, "MPI_Abort(") != NULL &&
+               sscanf(p, "(rank %d", &a) == 1 &&
+               (p = strstr(line, "MPI_Abort(MPI_COMM_WORLD, ")) != NULL &&
+               sscanf(p, "MPI_Abort(MPI_COMM_WORLD, %d", &b) == 1) {
+        mr_fail.ue = a; /* MPICH */
+        mr_fail.status = b;
+    }
+}
+
 static void line_out(int fd, const char *s, size_t len, int flavor,
                      int prefix, int width)
 {
@@ -215,6 +262,8 @@ static void line_out(int fd, const char *s, size_t len, int flavor,
         plen = snprintf(pre, sizeof(pre), "[%*d] ", width, rank);
     else
         skip = 0;
+    if (fd == STDERR_FILENO)
+        fail_scan(s + skip, len - skip);
     if (plen > 0 && write(fd, pre, (size_t)plen) < 0)
         return;
     while (skip < len) {
@@ -447,9 +496,26 @@ int rck_mpirun_run(const rck_launch_t *l, const char *hostfile,
         status = 128 + WTERMSIG(wstatus);
     else
         status = 1;
-    if (status != 0 && !killed)
+    if (status != 0 && !killed && mr_fail.ue >= 0 && mr_fail.ue < l->nues) {
+        int core = l->cores[mr_fail.ue];
+
+        if (mr_fail.signal > 0) {
+            const char *name = rck_launch_signame(mr_fail.signal);
+            fprintf(stderr,
+                    "%s: core %d (UE %d) was killed by signal %d (%s: %s)\n",
+                    l->tool, core, mr_fail.ue, mr_fail.signal,
+                    name ? name : "?", strsignal(mr_fail.signal));
+            status = 128 + mr_fail.signal;
+        } else {
+            fprintf(stderr, "%s: core %d (UE %d) exited with status %d\n",
+                    l->tool, core, mr_fail.ue, mr_fail.status);
+            if (mr_fail.status > 0 && mr_fail.status < 256)
+                status = mr_fail.status;
+        }
+    } else if (status != 0 && !killed) {
         fprintf(stderr, "%s: the run failed: %s exited with status %d\n",
                 l->tool, words[0], status);
+    }
 out_sig:
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

@@ -684,6 +684,10 @@ static void mpi_on_exit(int status, void *arg)
         return;
     if (status != 0) {
         fflush(stdout);
+        /* the launcher's report (src/tools/mpirun.c) reads this line */
+        rck_error("core %d (UE %d) exited with status %d; stopping every "
+                  "rank (MPI_Abort)",
+                  mpi_live->core, mpi_live->ue, status);
         fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, status);
     }
@@ -1195,7 +1199,7 @@ static rck_status_t mpi_shm_map(rck_hal_t *hal, void **base, size_t *len)
 
     if (m->shm == NULL) {
         if (!m->shm_refused_logged++)
-            rck_error("mpi backend: the job spans %d nodes (%s), so shared "
+            rck_warn("mpi backend: the job spans %d nodes (%s), so shared "
                       "DRAM cannot be mapped for loads and stores: "
                       "RCCE_shmalloc returns NULL and libraries that map it "
                       "refuse; rck_hal_shm_read/write work over RMA",
