@@ -32,11 +32,13 @@ if __package__ in (None, ""):
     from rckbench import simbench  # noqa: E402
     from rckbench import collbench  # noqa: E402
     from rckbench import svmbench  # noqa: E402
+    from rckbench import mpibench  # noqa: E402
 else:
     from . import report
     from . import simbench
     from . import collbench
     from . import svmbench
+    from . import mpibench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -1399,6 +1401,13 @@ MBOX_CSV_FIELDS = ["backend", "unit", "mode", "hops", "peer_core", "n",
 
 
 # name -> function(ctx) -> SuiteResult, run in this order.
+def suite_mpi_backend(ctx):
+    """RCCE on the mpi backend vs the MPI it runs on (python/rckbench/
+    mpibench.py)."""
+    return mpibench.suite(ctx, Impl, SuiteResult, csv_rows_for,
+                          _build_mpi_program, SOURCE_DIR)
+
+
 SUITES = {
     "pingpong": suite_pingpong,
     "barrier": suite_barrier,
@@ -1408,6 +1417,7 @@ SUITES = {
     "sim-speed": suite_sim_speed,
     "svm": suite_svm,
     "mbox": suite_mbox,
+    "mpi-backend": suite_mpi_backend,
 }
 
 
