@@ -1379,10 +1379,16 @@ static rck_status_t mpi_console_write(rck_hal_t *hal, const char *buf,
     return RCK_OK;
 }
 
-/* No portable, cheap instruction counter (see HOST-FACTS.md). */
+/* No portable, cheap instruction counter (see HOST-FACTS.md). The
+ * plugin does not carry hal.c, whose rck_hal_unsupported() says the same. */
 static rck_status_t mpi_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value)
 {
-    return rck_hal_unsupported();
+    return RCK_ERR_UNSUPPORTED;
+}
+
+static rck_status_t mpi_job_unsupported(rck_job_t *job, int ue)
+{
+    return RCK_ERR_UNSUPPORTED;
 }
 
 static void mpi_set_context(rck_hal_t *hal, const char *call, int peer)
@@ -1401,10 +1407,6 @@ static rck_status_t mpi_job_create(const rck_job_params_t *params,
     return RCK_ERR_UNSUPPORTED;
 }
 
-static rck_status_t mpi_job_child_setup(rck_job_t *job, int ue)
-{
-    return rck_hal_unsupported();
-}
 
 static void mpi_job_core_exited(rck_job_t *job, int ue, int failed)
 {
@@ -1418,7 +1420,7 @@ __attribute__((visibility("default"))) const rck_hal_ops_t
     rck_mpi_plugin_ops = {
         .name = "mpi",
         .job_create = mpi_job_create,
-        .job_child_setup = mpi_job_child_setup,
+        .job_child_setup = mpi_job_unsupported,
         .job_core_exited = mpi_job_core_exited,
         .job_destroy = mpi_job_destroy,
         .attach = mpi_attach,

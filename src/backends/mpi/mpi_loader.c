@@ -82,6 +82,7 @@ static rck_status_t loader_attach(rck_hal_t *hal)
 {
     const char *want = rck_config_get("MPI");
     const rck_hal_ops_t *ops;
+    rck_status_t st;
     char err[512] = "";
     void *h = NULL;
 
@@ -120,7 +121,14 @@ static rck_status_t loader_attach(rck_hal_t *hal)
     /* From here on every slot is the plugin's (hal.c calls hal->ops). The
      * plugin stays loaded: MPI cannot be initialised twice. */
     hal->ops = ops;
-    return ops->attach(hal);
+    st = ops->attach(hal);
+    if (st == RCK_OK) {
+        /* the plugin tags its own logger; this one is the libraries' */
+        char tag[32];
+        snprintf(tag, sizeof(tag), "core %d", hal->core);
+        rck_log_set_tag(tag);
+    }
+    return st;
 }
 
 /* The launcher side runs in `rck`, which starts mpirun instead of forking
