@@ -7,7 +7,7 @@
 set -eu
 
 need_apt=""
-for cmd in cc cmake ninja mpicc.openmpi python3; do
+for cmd in cc cmake ninja mpicc.openmpi mpicc.mpich python3; do
     command -v "$cmd" >/dev/null 2>&1 || need_apt=yes
 done
 # jansson reads the chip files (src/util/json.c), found through pkg-config
@@ -18,6 +18,7 @@ if [ -n "$need_apt" ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
         build-essential cmake ninja-build libopenmpi-dev openmpi-bin \
+        mpich libmpich-dev \
         python3 python3-pip pkg-config libjansson-dev >/dev/null
 fi
 # The P54C compute model (docs/P54C.md): QEMU's user-mode emulator, glib

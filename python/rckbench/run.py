@@ -33,12 +33,14 @@ if __package__ in (None, ""):
     from rckbench import collbench  # noqa: E402
     from rckbench import svmbench  # noqa: E402
     from rckbench import loadbench  # noqa: E402
+    from rckbench import mpibench  # noqa: E402
 else:
     from . import report
     from . import simbench
     from . import collbench
     from . import svmbench
     from . import loadbench
+    from . import mpibench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -1407,6 +1409,13 @@ def suite_native_load(ctx):
 
 
 # name -> function(ctx) -> SuiteResult, run in this order.
+def suite_mpi_backend(ctx):
+    """RCCE on the mpi backend vs the MPI it runs on (python/rckbench/
+    mpibench.py)."""
+    return mpibench.suite(ctx, Impl, SuiteResult, csv_rows_for,
+                          _build_mpi_program, SOURCE_DIR)
+
+
 SUITES = {
     "pingpong": suite_pingpong,
     "barrier": suite_barrier,
@@ -1417,6 +1426,7 @@ SUITES = {
     "svm": suite_svm,
     "mbox": suite_mbox,
     "native-load": suite_native_load,
+    "mpi-backend": suite_mpi_backend,
 }
 
 

@@ -7,12 +7,18 @@
 #include "rck/hal.h"
 #include "native/native.h"
 #include "sim/sim.h"
+#ifdef RCK_HAVE_MPI
+#include "mpi/mpi_backend.h" /* the loader; the MPI itself is a plugin */
+#endif
 
 #include <stddef.h>
 
 static const rck_hal_ops_t *const backend_registry[] = {
     &rck_native_ops,
     &rck_sim_ops,
+#ifdef RCK_HAVE_MPI
+    &rck_mpi_ops,
+#endif
 };
 
 /* Referenced by the static library's users (its link options): pulls

@@ -12,6 +12,7 @@
  */
 #include "explore.h"
 #include "launch.h"
+#include "mpirun.h"
 
 #include "rck/chip.h"
 #include "rck/config.h"
@@ -51,6 +52,8 @@ typedef struct {
     const char *trace;
     const char *schedule;
     int dry_run;            /* check everything, start nothing */
+    const char *mpi_hostfile; /* mpi: mpirun --hostfile */
+    const char *mpi_hosts;    /* mpi: mpirun --host */
     int prefix;             /* -1: not given */
     char **argv;            /* program and its arguments */
 } run_opts_t;
@@ -109,6 +112,8 @@ static void usage_run(FILE *fp)
             " order (RCK_SIM_SCHEDULE)\n"
             "  --dry-run           check the options and the program, start"
             " nothing\n"
+            "  --hostfile FILE     mpi: mpirun's host file\n"
+            "  --host LIST         mpi: hosts, e.g. a,b or a:4,b:4\n"
             "  -h, --help          this text\n"
             "\n"
             "Each core's stdout and stderr reach the launcher's line by line,\n"
@@ -227,6 +232,8 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--report", report)
         OPT("--trace", trace)
         OPT("--schedule", schedule)
+        OPT("--hostfile", mpi_hostfile)
+        OPT("--host", mpi_hosts)
 #undef OPT
         fprintf(stderr, "%s: unknown option '%s' (see '%s --help')\n", tool,
                 arg, o->rccerun ? "rccerun" : "rck run");
@@ -650,6 +657,12 @@ static int cmd_run(int argc, char **argv, int rccerun)
 
     if (program_check(o.argv[0]) != 0)
         goto out;
+    if ((o.mpi_hostfile != NULL || o.mpi_hosts != NULL) &&
+        strcmp(ops->name, "mpi") != 0) {
+        fprintf(stderr, "%s: --hostfile and --host place MPI ranks: they "
+                        "need --backend mpi\n", tool);
+        goto out;
+    }
 
     if (o.clock != NULL) {
         double mhz = strtod(o.clock, NULL) * 1000.0;
@@ -689,7 +702,10 @@ static int cmd_run(int argc, char **argv, int rccerun)
         launch.kill_grace_ms = 0;
     launch.argv = o.argv;
     fflush(stdout);
-    ret = rck_launch_run(&launch);
+    if (!strcmp(ops->name, "mpi"))
+        ret = rck_mpirun_run(&launch, o.mpi_hostfile, o.mpi_hosts);
+    else
+        ret = rck_launch_run(&launch);
 
 out:
     free(cores);

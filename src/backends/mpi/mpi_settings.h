@@ -1,0 +1,26 @@
+/*
+ * The mpi backend's settings: one table, registered by the loader in
+ * librockcreek (so `rck config --list` shows it) and by each plugin (which
+ * carries its own copy of the settings code).
+ */
+#ifndef RCK_MPI_SETTINGS_H
+#define RCK_MPI_SETTINGS_H
+
+#include "rck/config.h"
+
+static const rck_config_entry_t mpi_settings[] = {
+    {"MPI", "auto", RCK_CONFIG_STRING,
+     "mpi: which MPI the backend's plugin is built on: auto (the one whose "
+     "launcher started the program), openmpi or mpich"},
+    {"MPI_NODES", "auto", RCK_CONFIG_STRING,
+     "mpi: auto = ranks on one host share memory (MPI_Comm_split_type); "
+     "rank = every rank is its own node (no shared memory, all over RMA)"},
+    {"MPIRUN", "", RCK_CONFIG_STRING,
+     "mpi: the mpirun/mpiexec command 'rck run --backend mpi' wraps "
+     "(empty = mpirun.openmpi or mpirun.mpich after RCK_MPI)"},
+    {"MPI_SPIN_NS", "auto", RCK_CONFIG_STRING,
+     "mpi: how long a wait polls before it blocks for a wake-up message "
+     "(nanoseconds; auto = long when a node's ranks <= its CPUs)"},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+
+#endif
