@@ -33,6 +33,7 @@
  *    satisfies a condition goes unnoticed.
  */
 #include "mpi/mpi_backend.h"
+#include "common/backend.h"
 #include "common/seg.h"
 #include "mpi/mpi_settings.h"
 
@@ -122,14 +123,6 @@ static rck_hal_t *mpi_live; /* the attached core, for the exit handler */
 static inline mpib_t *mb(rck_hal_t *hal)
 {
     return (mpib_t *)hal->backend;
-}
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static rck_status_t mpi_fail(int rc, const char *what)
@@ -248,45 +241,6 @@ static rck_status_t wake(rck_hal_t *hal, int core)
 
 /* ---- attach ---- */
 
-static size_t align_up(size_t v, size_t a)
-{
-    return (v + a - 1) / a * a;
-}
-
-/* A plausible default LUT, after the sccKit layout (the native backend's
- * table, entry = tile << 13 | subdest << 10 | page): private DRAM pages
- * first, shared DRAM at 0x80, MPBs from 0xc0, CRBs from 0xe0. Storage
- * only: nothing translates addresses through it. */
-static uint32_t lut_default(const rck_chip_t *chip, int core, int idx)
-{
-    enum { SUB_CRB = 2, SUB_MPB = 3, SUB_PORT = 4 };
-    int mc = 0, best = INT_MAX, cx, cy;
-
-    rck_chip_core_xy(chip, core, &cx, &cy);
-    for (int i = 0; i < chip->nmc; i++) {
-        int d = abs(chip->mc[i].x - cx) + abs(chip->mc[i].y - cy);
-        if (d < best) {
-            best = d;
-            mc = i;
-        }
-    }
-    if (idx < 0x29) {
-        int mtile = chip->mc[mc].y * chip->mesh_x + chip->mc[mc].x;
-        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) |
-               (uint32_t)(core * 0x29 + idx) % 1024;
-    }
-    if (idx >= 0x80 && idx < 0x84) {
-        int k = (idx - 0x80) % chip->nmc;
-        int mtile = chip->mc[k].y * chip->mesh_x + chip->mc[k].x;
-        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) | 0x3f0u;
-    }
-    if (idx >= 0xc0 && idx < 0xc0 + chip->ntiles && idx < 0xe0)
-        return ((uint32_t)(idx - 0xc0) << 13) | (SUB_MPB << 10);
-    if (idx >= 0xe0 && idx < 0xe0 + chip->ntiles && idx < 0x100)
-        return ((uint32_t)(idx - 0xe0) << 13) | (SUB_CRB << 10);
-    return 0;
-}
-
 /* The physical cores of the UEs: RCK_RUN_CORES from `rck run`, else
  * 0..nues-1. */
 static rck_status_t cores_resolve(const rck_chip_t *chip, int nues,
@@ -337,8 +291,8 @@ static void layout(mpib_t *m, const rck_chip_t *chip, int nues,
     int *slots = calloc((size_t)nues, sizeof(int));
     int orphan = 0;
 
-    m->mpb_span = align_up(chip->mpb_bytes, 64);
-    m->block = m->mpb_span + align_up(ST_BYTES, 64);
+    m->mpb_span = rck_be_align_up(chip->mpb_bytes, 64);
+    m->block = m->mpb_span + rck_be_align_up(ST_BYTES, 64);
     for (int c = 0; c < chip->ncores; c++)
         m->ue_of_core[c] = -1;
     for (int u = 0; u < nues; u++) {
@@ -359,7 +313,7 @@ static void layout(mpib_t *m, const rck_chip_t *chip, int nues,
     m->glob = (MPI_Aint)((size_t)slots[0] * m->block);
     *mine = (size_t)slots[rank] * m->block;
     if (rank == 0)
-        *mine += align_up((size_t)chip->atomic_counters * 4, 64) +
+        *mine += rck_be_align_up((size_t)chip->atomic_counters * 4, 64) +
                  MPI_MAX_ISLANDS * 4;
     free(slots);
 }
@@ -376,13 +330,12 @@ static void state_init(mpib_t *m, const rck_chip_t *chip, int rank,
         st = m->base + m->disp[c] + m->mpb_span;
         *(uint32_t *)(st + ST_FDIV) = (uint32_t)chip->default_fdiv;
         for (int i = 0; i < 256; i++)
-            ((uint32_t *)(st + ST_LUT))[i] = lut_default(chip, c, i);
+            ((uint32_t *)(st + ST_LUT))[i] = rck_be_lut_default(chip, c, i);
     }
     if (rank == 0) {
-        uint32_t *volt = (uint32_t *)(m->base + m->glob +
-                                      align_up((size_t)chip->atomic_counters *
-                                                   4,
-                                               64));
+        size_t counters =
+            rck_be_align_up((size_t)chip->atomic_counters * 4, 64);
+        uint32_t *volt = (uint32_t *)(m->base + m->glob + counters);
         for (int i = 0; i < chip->nislands && i < MPI_MAX_ISLANDS; i++)
             volt[i] = (uint32_t)(rck_chip_fdiv_volts(chip,
                                                      chip->default_fdiv) *
@@ -547,7 +500,7 @@ static rck_status_t mpi_attach(rck_hal_t *hal)
      * windows for memory it did not allocate, so RMA takes the path it
      * takes between hosts. */
     if (split) {
-        m->own_mem = aligned_alloc(64, align_up(mine, 64));
+        m->own_mem = aligned_alloc(64, rck_be_align_up(mine, 64));
         if (m->own_mem == NULL) {
             st = RCK_ERR_NOMEM;
             goto err_abort;
@@ -570,7 +523,7 @@ static rck_status_t mpi_attach(rck_hal_t *hal)
             goto err_abort;
         }
         /* MPBs start on a line (RCCE checks its pointers' alignment) */
-        m->base = (unsigned char *)align_up((uintptr_t)wb, 64);
+        m->base = (unsigned char *)rck_be_align_up((uintptr_t)wb, 64);
         state_init(m, &chip, rank, mine); /* before the shift below */
         st = pads_share(m, hal, nues, (int)(m->base - wb));
         if (st != RCK_OK)
@@ -586,7 +539,7 @@ static rck_status_t mpi_attach(rck_hal_t *hal)
     MPI_Win_lock_all(MPI_MODE_NOCHECK, m->win);
 
     /* shared DRAM */
-    m->shm_bytes = align_up(p.shm_bytes, 4096);
+    m->shm_bytes = rck_be_align_up(p.shm_bytes, 4096);
     if (m->nnodes == 1) {
         st = shm_map_node(m);
         if (st != RCK_OK)
@@ -980,12 +933,10 @@ static int conds_check(rck_hal_t *hal, const rck_hal_cond_t *c, int nc)
     MPI_Win_sync(mb(hal)->win);
     for (int i = 0; i < nc; i++) {
         uint32_t v;
-        int eq;
 
         if (word_read(hal, &c[i], &v) != RCK_OK)
             return -2;
-        eq = (v & c[i].mask) == c[i].value;
-        if (eq == (c[i].op == RCK_COND_EQ))
+        if (rck_be_cond_holds(v, &c[i]))
             return i;
     }
     return -1;
@@ -1053,7 +1004,7 @@ static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
 {
     mpib_t *m = mb(hal);
     int want_irq = (flags & RCK_WAIT_IRQ) != 0, shm, local;
-    uint64_t start = now_ns(), deadline = UINT64_MAX, t;
+    uint64_t start = rck_be_now_ns(), deadline = UINT64_MAX, t;
     int64_t backoff = 20000;
     rck_status_t rc;
 
@@ -1064,7 +1015,7 @@ static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     for (;;) {
         if (wait_look(hal, conds, nc, want_irq, which, &rc))
             return rc;
-        t = now_ns();
+        t = rck_be_now_ns();
         if (t >= deadline)
             return RCK_ERR_TIMEDOUT;
         if ((int64_t)(t - start) >= m->spin_ns)
@@ -1079,7 +1030,7 @@ static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             progress(m);
             if (wait_look(hal, conds, nc, want_irq, which, &rc))
                 return rc;
-            t = now_ns();
+            t = rck_be_now_ns();
             if (t >= deadline)
                 return RCK_ERR_TIMEDOUT;
             if ((int64_t)(t - start) > m->spin_ns + MPI_YIELD_NS) {
@@ -1119,7 +1070,7 @@ static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                           "MPI_Recv (wake-up)");
                 break;
             }
-            t = now_ns();
+            t = rck_be_now_ns();
             if (t >= deadline) {
                 rck_status_t st = sleep_cancel(hal);
                 return st != RCK_OK ? st : RCK_ERR_TIMEDOUT;
@@ -1323,7 +1274,7 @@ static rck_status_t mpi_freq_get(rck_hal_t *hal, int core, int *fdiv)
 static MPI_Aint volt_disp(mpib_t *m, const rck_chip_t *chip, int island)
 {
     return m->glob +
-           (MPI_Aint)align_up((size_t)chip->atomic_counters * 4, 64) +
+           (MPI_Aint)rck_be_align_up((size_t)chip->atomic_counters * 4, 64) +
            4 * island;
 }
 
