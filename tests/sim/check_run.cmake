@@ -7,6 +7,7 @@
 #   [-DMATCH_<k>=regex ...]     must match stdout+stderr
 #   [-DREPORT=file] [-DRMATCH_<k>=regex ...]  must match the JSON report
 #   [-DMAX_SECONDS=s]           the run must finish within s seconds
+#   [-DTIMEOUT=s]               rck run --timeout s
 foreach(k RANGE 1 9)
   if(DEFINED ENV_${k})
     string(FIND "${ENV_${k}}" "=" eq)
@@ -30,6 +31,9 @@ endif()
 set(where -n ${NUES})
 if(DEFINED CORES)
   set(where --cores ${CORES})
+endif()
+if(DEFINED TIMEOUT)
+  list(APPEND where --timeout ${TIMEOUT})
 endif()
 string(TIMESTAMP t0 "%s")
 execute_process(COMMAND ${RCK} run ${where} --backend ${BACKEND} ${PROG} ${args}
