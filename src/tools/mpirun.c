@@ -153,55 +153,12 @@ static int launcher_find(const char *tool, char **words, int *nwords,
     return -1;
 }
 
-/* ---- output: the MPI's rank tags become rck's prefixes ---- */
+/* ---- output: whole lines, prefixed by each rank's wrapper ---- */
 
 typedef struct {
     char buf[MR_LINE_MAX];
     size_t len;
 } mr_line_t;
-
-/* Open MPI --tag-output: "[jobid,rank]<stdout>:"; MPICH -prepend-rank:
- * "[rank] ". @return the rank and *skip = the tag's length, or -1. */
-static int tag_parse(const char *s, size_t len, int flavor, size_t *skip)
-{
-    size_t i = 1;
-    long rank = 0;
-
-    if (len < 3 || s[0] != '[')
-        return -1;
-    if (flavor == FLAVOR_OPENMPI) {
-        while (i < len && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i >= len || s[i] != ',')
-            return -1;
-        i++;
-    }
-    if (i >= len || s[i] < '0' || s[i] > '9')
-        return -1;
-    while (i < len && s[i] >= '0' && s[i] <= '9')
-        rank = rank * 10 + (s[i++] - '0');
-    if (i >= len || s[i] != ']')
-        return -1;
-    i++;
-    if (flavor == FLAVOR_OPENMPI) {
-        const char *tags[] = {"<stdout>:", "<stderr>:", "<stddiag>:"};
-        int hit = 0;
-        for (int k = 0; k < 3 && !hit; k++) {
-            size_t tl = strlen(tags[k]);
-            if (len - i >= tl && !memcmp(s + i, tags[k], tl)) {
-                i += tl;
-                hit = 1;
-            }
-        }
-        if (!hit)
-            return -1;
-    } else {
-        if (i < len && s[i] == ' ')
-            i++;
-    }
-    *skip = i;
-    return (int)rank;
-}
 
 /* The first failure, as the MPI's launcher reports it, restated in
  * rck's words (the native launcher's) once the run is over. */
@@ -250,59 +207,45 @@ static void fail_scan(const char *s, size_t len)
     }
 }
 
-static void line_out(int fd, const char *s, size_t len, int flavor,
-                     int prefix, int width)
+static void line_out(int fd, const char *s, size_t len)
 {
-    size_t skip = 0;
-    int rank = prefix ? tag_parse(s, len, flavor, &skip) : -1;
-    char pre[32];
-    int plen = 0;
-
-    if (rank >= 0)
-        plen = snprintf(pre, sizeof(pre), "[%*d] ", width, rank);
-    else
-        skip = 0;
     if (fd == STDERR_FILENO)
-        fail_scan(s + skip, len - skip);
-    if (plen > 0 && write(fd, pre, (size_t)plen) < 0)
-        return;
-    while (skip < len) {
-        ssize_t w = write(fd, s + skip, len - skip);
+        fail_scan(s, len);
+    while (len > 0) {
+        ssize_t w = write(fd, s, len);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
             return;
         }
-        skip += (size_t)w;
+        s += w;
+        len -= (size_t)w;
     }
 }
 
-static void drain(int in, int out, mr_line_t *lb, int flavor, int prefix,
-                  int width, int eof)
+/* Pass on the whole lines in @p lb (everything at EOF), one at a time so
+ * that failure reports are scanned line by line. */
+static void drain(int out, mr_line_t *lb, int eof)
 {
     size_t start = 0;
 
     for (size_t i = 0; i < lb->len; i++) {
         if (lb->buf[i] == '\n') {
-            line_out(out, lb->buf + start, i + 1 - start, flavor, prefix,
-                     width);
+            line_out(out, lb->buf + start, i + 1 - start);
             start = i + 1;
         }
     }
     if (start == 0 && lb->len == sizeof(lb->buf)) {
-        line_out(out, lb->buf, lb->len, flavor, 0, width); /* overlong */
+        line_out(out, lb->buf, lb->len); /* overlong */
         start = lb->len;
     }
     if (eof && start < lb->len) {
-        line_out(out, lb->buf + start, lb->len - start, flavor, prefix,
-                 width);
-        if (write(out, "\n", 1) < 0)
-            return;
+        line_out(out, lb->buf + start, lb->len - start);
+        line_out(out, "\n", 1);
         start = lb->len;
     }
     memmove(lb->buf, lb->buf + start, lb->len - start);
     lb->len -= start;
-    (void)in;
 }
 
 static double now_s(void)
@@ -328,34 +271,18 @@ static int cores_text(const rck_launch_t *l, char **out)
     return 0;
 }
 
-int rck_mpirun_run(const rck_launch_t *l, const char *hostfile,
-                   const char *hosts)
+/* mpirun's command line: the launcher, its options for this MPI, then
+ * every rank as `rck run -- PROGRAM ARGS` (this program, RCK_MPI_WRAP set:
+ * mpirank.c). @return argc, or -1. */
+static int argv_build(const rck_launch_t *l, char **words, int nwords,
+                      int flavor, const char *hostfile, const char *hosts,
+                      char *self, char **argv, char *nbuf, size_t nlen)
 {
-    char storage[PATH_MAX + 256], nbuf[32];
-    char *words[32], **argv = NULL, *cores = NULL;
-    int nwords, flavor, argc = 0, out_p[2] = {-1, -1}, err_p[2] = {-1, -1};
-    int width = 1, status = RCK_EXIT_USAGE, wstatus = 0, killed = 0;
-    mr_line_t *lines = NULL;
-    struct sigaction sa, old_int, old_term, old_hup;
-    double deadline = 0, kill_at = 0;
-    pid_t pid;
+    int argc = 0;
 
-    if (launcher_find(l->tool, words, &nwords, storage, sizeof(storage),
-                      &flavor) != 0)
-        return RCK_EXIT_USAGE;
-    for (int v = l->nues - 1; v >= 10; v /= 10)
-        width++;
-    if (cores_text(l, &cores) != 0 || setenv("RCK_RUN_CORES", cores, 1) != 0 ||
-        setenv("RCK_MPI", flavor == FLAVOR_OPENMPI ? "openmpi" : "mpich",
-               1) != 0)
-        goto out;
-    argv = calloc(MR_MAX_ARGS, sizeof(*argv));
-    lines = calloc(2, sizeof(*lines));
-    if (argv == NULL || lines == NULL)
-        goto out;
     for (int i = 0; i < nwords; i++)
         argv[argc++] = words[i];
-    snprintf(nbuf, sizeof(nbuf), "%d", l->nues);
+    snprintf(nbuf, nlen, "%d", l->nues);
     argv[argc++] = "-n";
     argv[argc++] = nbuf;
     if (flavor == FLAVOR_OPENMPI) {
@@ -364,8 +291,6 @@ int rck_mpirun_run(const rck_launch_t *l, const char *hostfile,
         argv[argc++] = "--oversubscribe";
         if (geteuid() == 0)
             argv[argc++] = "--allow-run-as-root";
-        if (l->prefix)
-            argv[argc++] = "--tag-output";
         if (hostfile != NULL) {
             argv[argc++] = "--hostfile";
             argv[argc++] = (char *)hostfile;
@@ -382,8 +307,6 @@ int rck_mpirun_run(const rck_launch_t *l, const char *hostfile,
             argv[argc++] = strndup(*e, strcspn(*e, "="));
         }
     } else {
-        if (l->prefix)
-            argv[argc++] = "-prepend-rank";
         if (hostfile != NULL) {
             argv[argc++] = "-f";
             argv[argc++] = (char *)hostfile;
@@ -394,10 +317,181 @@ int rck_mpirun_run(const rck_launch_t *l, const char *hostfile,
         }
         /* hydra passes the whole environment to every rank by default */
     }
+    argv[argc++] = self;
+    argv[argc++] = "run";
+    argv[argc++] = "--";
     for (int i = 0; l->argv[i] != NULL && argc < MR_MAX_ARGS - 1; i++)
         argv[argc++] = l->argv[i];
     argv[argc] = NULL;
+    return argc;
+}
 
+static void child_start(const char *tool, char **argv, int out_w, int err_w)
+{
+    int devnull = open("/dev/null", O_RDONLY);
+
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    dup2(out_w, STDOUT_FILENO);
+    dup2(err_w, STDERR_FILENO);
+    if (devnull >= 0) {
+        dup2(devnull, STDIN_FILENO);
+        close(devnull);
+    }
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    execv(argv[0], argv);
+    fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, argv[0],
+            strerror(errno));
+    _exit(RCK_EXIT_NOEXEC);
+}
+
+/* Pass mpirun's output on until it and its pipes are done; --timeout and
+ * signals stop it. @return 0 or the status a stop decided (124, 128+N);
+ * *wstatus is mpirun's. */
+static int relay(const rck_launch_t *l, pid_t pid, int out_fd, int err_fd,
+                 mr_line_t *lines, int *wstatus)
+{
+    struct pollfd pf[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
+    int open_fds = 2, reaped = 0, killed = 0;
+    double deadline = l->timeout_s > 0 ? now_s() + l->timeout_s : 0;
+    double kill_at = 0;
+
+    while (open_fds > 0 || !reaped) {
+        if (poll(pf, 2, open_fds > 0 ? 100 : 10) < 0 && errno != EINTR)
+            break;
+        for (int s = 0; s < 2; s++) {
+            int out = s ? STDERR_FILENO : STDOUT_FILENO;
+            ssize_t r;
+
+            if (pf[s].fd < 0 || !(pf[s].revents & (POLLIN | POLLHUP)))
+                continue;
+            r = read(pf[s].fd, lines[s].buf + lines[s].len,
+                     sizeof(lines[s].buf) - lines[s].len);
+            if (r > 0) {
+                lines[s].len += (size_t)r;
+                drain(out, &lines[s], 0);
+            } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
+                drain(out, &lines[s], 1);
+                close(pf[s].fd);
+                pf[s].fd = -1;
+                open_fds--;
+            }
+        }
+        if (!reaped && waitpid(pid, wstatus, WNOHANG) == pid)
+            reaped = 1;
+        if (!reaped && !killed &&
+            (got_signal || (deadline > 0 && now_s() >= deadline))) {
+            if (!got_signal)
+                fprintf(stderr, "%s: timeout after %g s\n", l->tool,
+                        l->timeout_s);
+            /* mpirun forwards SIGTERM to every rank, also remote ones */
+            kill(-pid, SIGTERM);
+            killed = got_signal ? 128 + got_signal : RCK_EXIT_TIMEOUT;
+            kill_at = now_s() + (double)l->kill_grace_ms / 1000.0;
+        }
+        if (!reaped && killed && now_s() >= kill_at) {
+            kill(-pid, SIGKILL);
+            kill_at = now_s() + 3600;
+        }
+        if (reaped && open_fds > 0 && killed)
+            kill(-pid, SIGKILL); /* ranks that survived mpirun must not
+                                    hold us */
+    }
+    for (int s = 0; s < 2; s++) {
+        if (pf[s].fd >= 0)
+            close(pf[s].fd);
+    }
+    return killed;
+}
+
+/* rck's exit status, and the first failure restated in the native
+ * launcher's words. */
+static int report(const rck_launch_t *l, const char *mpirun, int killed,
+                  int wstatus)
+{
+    int status;
+
+    if (killed)
+        return killed;
+    if (WIFEXITED(wstatus))
+        status = WEXITSTATUS(wstatus);
+    else if (WIFSIGNALED(wstatus))
+        status = 128 + WTERMSIG(wstatus);
+    else
+        status = 1;
+    if (status != 0 && mr_fail.ue >= 0 && mr_fail.ue < l->nues) {
+        int core = l->cores[mr_fail.ue];
+
+        if (mr_fail.signal > 0) {
+            const char *name = rck_launch_signame(mr_fail.signal);
+            fprintf(stderr,
+                    "%s: core %d (UE %d) was killed by signal %d (%s: %s)\n",
+                    l->tool, core, mr_fail.ue, mr_fail.signal,
+                    name ? name : "?", strsignal(mr_fail.signal));
+            status = 128 + mr_fail.signal;
+        } else {
+            fprintf(stderr, "%s: core %d (UE %d) exited with status %d\n",
+                    l->tool, core, mr_fail.ue, mr_fail.status);
+            if (mr_fail.status > 0 && mr_fail.status < 256)
+                status = mr_fail.status;
+        }
+    } else if (status != 0) {
+        fprintf(stderr, "%s: the run failed: %s exited with status %d\n",
+                l->tool, mpirun, status);
+    }
+    return status;
+}
+
+/* The settings every rank reads: its core, the MPI, the prefix width. */
+static int env_set(const rck_launch_t *l, int flavor)
+{
+    char *cores = NULL, wbuf[16];
+    int width = 1, rc;
+
+    for (int v = l->nues - 1; v >= 10; v /= 10)
+        width++;
+    snprintf(wbuf, sizeof(wbuf), "%d", l->prefix ? width : 0);
+    rc = cores_text(l, &cores) != 0 ||
+         setenv("RCK_RUN_CORES", cores, 1) != 0 ||
+         setenv("RCK_MPI", flavor == FLAVOR_OPENMPI ? "openmpi" : "mpich",
+                1) != 0 ||
+         setenv(RCK_MPIRUN_WRAP_VAR, wbuf, 1) != 0;
+    free(cores);
+    return rc ? -1 : 0;
+}
+
+int rck_mpirun_run(const rck_launch_t *l, const char *hostfile,
+                   const char *hosts)
+{
+    char storage[PATH_MAX + 256], nbuf[32], self[PATH_MAX];
+    char *words[32], **argv = NULL;
+    int nwords, flavor, out_p[2] = {-1, -1}, err_p[2] = {-1, -1};
+    int status = RCK_EXIT_USAGE, wstatus = 0, killed;
+    mr_line_t *lines = NULL;
+    struct sigaction sa, old_int, old_term, old_hup;
+    ssize_t n;
+    pid_t pid;
+
+    if (launcher_find(l->tool, words, &nwords, storage, sizeof(storage),
+                      &flavor) != 0)
+        return RCK_EXIT_USAGE;
+    n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0) {
+        fprintf(stderr, "%s: cannot find its own program (/proc/self/exe): "
+                        "%s\n", l->tool, strerror(errno));
+        return RCK_EXIT_USAGE;
+    }
+    self[n] = '\0';
+    if (env_set(l, flavor) != 0)
+        goto out;
+    argv = calloc(MR_MAX_ARGS, sizeof(*argv));
+    lines = calloc(2, sizeof(*lines));
+    if (argv == NULL || lines == NULL)
+        goto out;
+    argv_build(l, words, nwords, flavor, hostfile, hosts, self, argv, nbuf,
+               sizeof(nbuf));
     if (pipe2(out_p, O_CLOEXEC) != 0 || pipe2(err_p, O_CLOEXEC) != 0) {
         perror(l->tool);
         goto out;
@@ -414,108 +508,15 @@ int rck_mpirun_run(const rck_launch_t *l, const char *hostfile,
         perror(l->tool);
         goto out_sig;
     }
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_RDONLY);
-
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        dup2(out_p[1], STDOUT_FILENO);
-        dup2(err_p[1], STDERR_FILENO);
-        if (devnull >= 0) {
-            dup2(devnull, STDIN_FILENO);
-            close(devnull);
-        }
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        execv(argv[0], argv);
-        fprintf(stderr, "%s: cannot execute '%s': %s\n", l->tool, argv[0],
-                strerror(errno));
-        _exit(RCK_EXIT_NOEXEC);
-    }
+    if (pid == 0)
+        child_start(l->tool, argv, out_p[1], err_p[1]);
     setpgid(pid, pid);
     close(out_p[1]);
     close(err_p[1]);
     out_p[1] = err_p[1] = -1;
-    if (l->timeout_s > 0)
-        deadline = now_s() + l->timeout_s;
-
-    {
-        struct pollfd pf[2] = {{out_p[0], POLLIN, 0}, {err_p[0], POLLIN, 0}};
-        int open_fds = 2, reaped = 0;
-
-        while (open_fds > 0 || !reaped) {
-            int ms = 100;
-
-            if (poll(pf, 2, open_fds > 0 ? ms : 10) < 0 && errno != EINTR)
-                break;
-            for (int s = 0; s < 2; s++) {
-                if (pf[s].fd < 0 || !(pf[s].revents & (POLLIN | POLLHUP)))
-                    continue;
-                ssize_t r = read(pf[s].fd, lines[s].buf + lines[s].len,
-                                 sizeof(lines[s].buf) - lines[s].len);
-                if (r > 0) {
-                    lines[s].len += (size_t)r;
-                    drain(pf[s].fd, s ? STDERR_FILENO : STDOUT_FILENO,
-                          &lines[s], flavor, l->prefix, width, 0);
-                } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
-                    drain(pf[s].fd, s ? STDERR_FILENO : STDOUT_FILENO,
-                          &lines[s], flavor, l->prefix, width, 1);
-                    close(pf[s].fd);
-                    pf[s].fd = -1;
-                    open_fds--;
-                }
-            }
-            if (!reaped && waitpid(pid, &wstatus, WNOHANG) == pid)
-                reaped = 1;
-            if (!reaped && !killed &&
-                (got_signal || (deadline > 0 && now_s() >= deadline))) {
-                if (!got_signal)
-                    fprintf(stderr, "%s: timeout after %g s\n", l->tool,
-                            l->timeout_s);
-                /* mpirun forwards SIGTERM to every rank, also remote ones */
-                kill(-pid, SIGTERM);
-                killed = got_signal ? 128 + got_signal : RCK_EXIT_TIMEOUT;
-                kill_at = now_s() + (double)l->kill_grace_ms / 1000.0;
-            }
-            if (!reaped && killed && now_s() >= kill_at) {
-                kill(-pid, SIGKILL);
-                kill_at = now_s() + 3600;
-            }
-            if (reaped && open_fds > 0 && killed) {
-                /* ranks that survived mpirun must not hold us */
-                kill(-pid, SIGKILL);
-            }
-        }
-    }
-    if (killed)
-        status = killed;
-    else if (WIFEXITED(wstatus))
-        status = WEXITSTATUS(wstatus);
-    else if (WIFSIGNALED(wstatus))
-        status = 128 + WTERMSIG(wstatus);
-    else
-        status = 1;
-    if (status != 0 && !killed && mr_fail.ue >= 0 && mr_fail.ue < l->nues) {
-        int core = l->cores[mr_fail.ue];
-
-        if (mr_fail.signal > 0) {
-            const char *name = rck_launch_signame(mr_fail.signal);
-            fprintf(stderr,
-                    "%s: core %d (UE %d) was killed by signal %d (%s: %s)\n",
-                    l->tool, core, mr_fail.ue, mr_fail.signal,
-                    name ? name : "?", strsignal(mr_fail.signal));
-            status = 128 + mr_fail.signal;
-        } else {
-            fprintf(stderr, "%s: core %d (UE %d) exited with status %d\n",
-                    l->tool, core, mr_fail.ue, mr_fail.status);
-            if (mr_fail.status > 0 && mr_fail.status < 256)
-                status = mr_fail.status;
-        }
-    } else if (status != 0 && !killed) {
-        fprintf(stderr, "%s: the run failed: %s exited with status %d\n",
-                l->tool, words[0], status);
-    }
+    killed = relay(l, pid, out_p[0], err_p[0], lines, &wstatus);
+    out_p[0] = err_p[0] = -1;
+    status = report(l, words[0], killed, wstatus);
 out_sig:
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
@@ -529,6 +530,5 @@ out:
     }
     free(lines);
     free(argv);
-    free(cores);
     return status;
 }

@@ -527,6 +527,9 @@ static int cmd_run(int argc, char **argv, int rccerun)
     int ncores = -1, ret = RCK_EXIT_USAGE, rc;
     double timeout_s = 0;
 
+    /* a rank of `rck run --backend mpi`, started by mpirun (mpirank.c) */
+    if (!rccerun && getenv(RCK_MPIRUN_WRAP_VAR) != NULL)
+        return rck_mpirun_rank(tool, argc, argv);
     memset(&o, 0, sizeof(o));
     o.rccerun = rccerun;
     o.nues = -1;

@@ -45,6 +45,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -70,6 +71,8 @@
  * naps: oversubscribed ranks hand over through the scheduler, and a nap
  * (>= 50 us with the kernel's timer slack) costs every hand-over. */
 #define MPI_YIELD_NS 2000000
+/* How long a failing rank waits for its output to be passed on. */
+#define MPI_FLUSH_MS 5000
 #define MPI_MAX_ISLANDS 256
 #define MPI_MAX_COUNTERS 4096
 
@@ -628,6 +631,31 @@ static void mpi_teardown(rck_hal_t *hal)
     }
 }
 
+/* Before MPI_Abort stops every rank (and the `rck run` that relays this
+ * rank's output, src/tools/mpirank.c): close our ends of its pipes and
+ * wait until it has passed everything on (RCK_MPI_FLUSH_FD becomes
+ * readable), at most MPI_FLUSH_MS. @return 1 under that `rck run`. */
+static int output_hand_over(void)
+{
+    const char *s = getenv("RCK_MPI_FLUSH_FD");
+    struct pollfd p = {.fd = s != NULL ? atoi(s) : -1, .events = POLLIN};
+    int null_fd;
+
+    fflush(stdout);
+    fflush(stderr);
+    if (s == NULL || p.fd <= STDERR_FILENO)
+        return 0;
+    null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd < 0)
+        return 0;
+    dup2(null_fd, STDOUT_FILENO);
+    dup2(null_fd, STDERR_FILENO);
+    close(null_fd);
+    while (poll(&p, 1, MPI_FLUSH_MS) < 0 && errno == EINTR)
+        ;
+    return 1;
+}
+
 /* A core that ends without RCCE_finalize: a clean exit still leaves MPI
  * in order; a failing one takes every rank down with its status, as the
  * native launcher does (MPI_Abort is how MPI stops a job). */
@@ -640,9 +668,14 @@ static void mpi_on_exit(int status, void *arg)
         fflush(stdout);
         /* the launcher's report (src/tools/mpirun.c) reads this line */
         rck_error("core %d (UE %d) exited with status %d; stopping every "
-                  "rank (MPI_Abort)",
+                  "rank",
                   mpi_live->core, mpi_live->ue, status);
-        fflush(stderr);
+        /* Under `rck run` the rank ends as a process that failed before
+         * MPI_Finalize, which both launchers answer by stopping the job
+         * once they have read its output to the end; MPI_Abort would make
+         * them drop what they have not read yet. */
+        if (output_hand_over())
+            _exit(status);
         MPI_Abort(MPI_COMM_WORLD, status);
     }
     mpi_teardown(mpi_live);
