@@ -71,6 +71,10 @@
  * naps: oversubscribed ranks hand over through the scheduler, and a nap
  * (>= 50 us with the kernel's timer slack) costs every hand-over. */
 #define MPI_YIELD_NS 2000000
+/* While a wait waits for its wake message, how often it looks at its
+ * conditions again anyway (every wake-up is meant to arrive: this bounds
+ * what one the MPI did not deliver would cost). */
+#define MPI_RECHECK_NS 1000000
 /* How long a failing rank waits for its output to be passed on. */
 #define MPI_FLUSH_MS 5000
 #define MPI_MAX_ISLANDS 256
@@ -119,6 +123,7 @@ typedef struct {
     const char *ctx_call;
     int ctx_peer;
     int shm_refused_logged;
+    unsigned long late_wakeups; /* waits the re-check ended (debug log) */
 } mpib_t;
 
 static rck_hal_t *mpi_live; /* the attached core, for the exit handler */
@@ -234,6 +239,8 @@ static rck_status_t wake(rck_hal_t *hal, int core)
 
     if (ue < 0 || core == hal->core)
         return RCK_OK;
+    /* the data is visible before the look at wake (store -> load) */
+    atomic_thread_fence(memory_order_seq_cst);
     st = cas(m, m->home[core], st_disp(m, core, ST_WAKE), 1, 0, &old);
     if (st != RCK_OK || old != 1)
         return st;
@@ -609,6 +616,10 @@ static void mpi_teardown(rck_hal_t *hal)
         return;
     m->attached = 0;
     mpi_live = NULL;
+    if (m->late_wakeups > 0)
+        rck_debug("mpi backend: %lu waits were ended by their periodic "
+                  "look, not by a wake-up message",
+                  m->late_wakeups);
     MPI_Win_unlock_all(m->win);
     MPI_Win_free(&m->win);
     if (m->shm_win != MPI_WIN_NULL) {
@@ -1031,6 +1042,99 @@ static void nap(int64_t ns)
     nanosleep(&ts, NULL);
 }
 
+/* Conditions on other ranks' memory (or on a shared window written by
+ * plain stores) ring no bell here: poll them, yielding, then backing
+ * off. */
+static rck_status_t wait_poll(rck_hal_t *hal, const rck_hal_cond_t *conds,
+                              int nc, int want_irq, int local,
+                              uint64_t start, uint64_t deadline, int *which)
+{
+    mpib_t *m = mb(hal);
+    int64_t backoff = 20000, cap = local ? 200000 : 500000;
+    rck_status_t rc;
+
+    for (;;) {
+        uint64_t t;
+
+        progress(m);
+        if (wait_look(hal, conds, nc, want_irq, which, &rc))
+            return rc;
+        t = rck_be_now_ns();
+        if (t >= deadline)
+            return RCK_ERR_TIMEDOUT;
+        if ((int64_t)(t - start) > m->spin_ns + MPI_YIELD_NS) {
+            nap(backoff);
+            backoff = backoff * 2 > cap ? cap : backoff * 2;
+        } else {
+            sched_yield();
+        }
+    }
+}
+
+/* Own words only: announce, look again, wait for a wake message (see the
+ * protocol at the top). The wait for the message looks at the conditions
+ * again every MPI_RECHECK_NS, so that a wake-up the MPI failed to
+ * deliver costs that long instead of the run. */
+static rck_status_t wait_blocking(rck_hal_t *hal,
+                                  const rck_hal_cond_t *conds, int nc,
+                                  int want_irq, uint64_t start,
+                                  uint64_t deadline, int *which)
+{
+    mpib_t *m = mb(hal);
+    int64_t backoff = 20000;
+    rck_status_t rc;
+
+    for (;;) {
+        uint64_t t, looked;
+        int got = 0;
+
+        rc = fop(m, hal->ue, st_disp(m, hal->core, ST_WAKE), 1, MPI_REPLACE,
+                 NULL);
+        if (rc != RCK_OK)
+            return rc;
+        /* the announcement is visible before the look (store -> load) */
+        atomic_thread_fence(memory_order_seq_cst);
+        if (wait_look(hal, conds, nc, want_irq, which, &rc))
+            goto cancel;
+        looked = rck_be_now_ns();
+        while (!got) {
+            MPI_Iprobe(MPI_ANY_SOURCE, TAG_WAKE, m->comm, &got,
+                       MPI_STATUS_IGNORE);
+            if (got)
+                break;
+            t = rck_be_now_ns();
+            if (t >= deadline) {
+                rc = RCK_ERR_TIMEDOUT;
+                goto cancel;
+            }
+            if (t - looked >= MPI_RECHECK_NS) {
+                if (wait_look(hal, conds, nc, want_irq, which, &rc)) {
+                    m->late_wakeups++;
+                    goto cancel;
+                }
+                looked = t;
+            }
+            /* Oversubscribed, a spinning rank takes the CPU the writer
+             * needs: yield, then nap. */
+            if (!m->poll_sleep) {
+                continue;
+            } else if ((int64_t)(t - start) < m->spin_ns + MPI_YIELD_NS) {
+                sched_yield();
+            } else {
+                nap(backoff);
+                backoff = backoff * 2 > 1000000 ? 1000000 : backoff * 2;
+            }
+        }
+        MPI_CHECK(MPI_Recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_WAKE,
+                           m->comm, MPI_STATUS_IGNORE),
+                  "MPI_Recv (wake-up)");
+    }
+cancel: {
+        rck_status_t st = sleep_cancel(hal);
+        return st != RCK_OK ? st : rc;
+    }
+}
+
 static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                              int nc, unsigned flags, int64_t timeout_ns,
                              int *which)
@@ -1038,7 +1142,6 @@ static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     mpib_t *m = mb(hal);
     int want_irq = (flags & RCK_WAIT_IRQ) != 0, shm, local;
     uint64_t start = rck_be_now_ns(), deadline = UINT64_MAX, t;
-    int64_t backoff = 20000;
     rck_status_t rc;
 
     if (timeout_ns >= 0)
@@ -1055,67 +1158,10 @@ static rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             break;
         progress(m);
     }
-    /* Conditions on other ranks' memory (or on a shared window written by
-     * plain stores) ring no bell here: poll them, backing off. */
-    if (!local || shm) {
-        int64_t cap = local ? 200000 : 500000;
-        for (;;) {
-            progress(m);
-            if (wait_look(hal, conds, nc, want_irq, which, &rc))
-                return rc;
-            t = rck_be_now_ns();
-            if (t >= deadline)
-                return RCK_ERR_TIMEDOUT;
-            if ((int64_t)(t - start) > m->spin_ns + MPI_YIELD_NS) {
-                nap(backoff);
-                backoff = backoff * 2 > cap ? cap : backoff * 2;
-            } else {
-                sched_yield();
-            }
-        }
-    }
-    /* Own words only: announce, look again, block for a wake message. */
-    for (;;) {
-        int got = 0;
-
-        rc = fop(m, hal->ue, st_disp(m, hal->core, ST_WAKE), 1, MPI_REPLACE,
-                 NULL);
-        if (rc != RCK_OK)
-            return rc;
-        if (wait_look(hal, conds, nc, want_irq, which, &rc)) {
-            rck_status_t st = sleep_cancel(hal);
-            return st != RCK_OK ? st : rc;
-        }
-        if (!m->poll_sleep && deadline == UINT64_MAX) {
-            MPI_CHECK(MPI_Recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_WAKE,
-                               m->comm, MPI_STATUS_IGNORE),
-                      "MPI_Recv (wake-up)");
-            continue;
-        }
-        /* Oversubscribed (a blocked MPI_Recv would spin on a CPU another
-         * rank needs) or bounded: probe, yield, nap. */
-        while (!got) {
-            MPI_Iprobe(MPI_ANY_SOURCE, TAG_WAKE, m->comm, &got,
-                       MPI_STATUS_IGNORE);
-            if (got) {
-                MPI_CHECK(MPI_Recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE,
-                                   TAG_WAKE, m->comm, MPI_STATUS_IGNORE),
-                          "MPI_Recv (wake-up)");
-                break;
-            }
-            t = rck_be_now_ns();
-            if (t >= deadline) {
-                rck_status_t st = sleep_cancel(hal);
-                return st != RCK_OK ? st : RCK_ERR_TIMEDOUT;
-            }
-            if ((int64_t)(t - start) < m->spin_ns + MPI_YIELD_NS) {
-                sched_yield();
-            } else {
-                nap(backoff);
-                backoff = backoff * 2 > 1000000 ? 1000000 : backoff * 2;
-            }
-        }
-    }
+    if (!local || shm)
+        return wait_poll(hal, conds, nc, want_irq, local, start, deadline,
+                         which);
+    return wait_blocking(hal, conds, nc, want_irq, start, deadline, which);
 }
 
 /* ---- counters, LUT, shared DRAM ---- */
