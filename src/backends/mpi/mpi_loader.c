@@ -4,6 +4,9 @@
  * headers or libraries, so every build lists the backend and a program
  * pays for an MPI only when it runs on one.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_DEEPBIND */
+#endif
 #include "mpi/mpi_backend.h"
 
 #include "rck/config.h"
@@ -22,6 +25,19 @@ __attribute__((constructor)) static void mpi_settings_register(void)
 {
     rck_config_register(mpi_settings, RCK_CONFIG_RANK_MPI);
 }
+
+/* The sanitizers' runtimes refuse RTLD_DEEPBIND (they must interpose
+ * malloc and friends everywhere): sanitized builds go without it. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define MPI_PLUGIN_DEEPBIND 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define MPI_PLUGIN_DEEPBIND 0
+#endif
+#endif
+#ifndef MPI_PLUGIN_DEEPBIND
+#define MPI_PLUGIN_DEEPBIND RTLD_DEEPBIND
+#endif
 
 #ifndef RCK_MPI_PLUGIN_DIRS
 #define RCK_MPI_PLUGIN_DIRS ""
@@ -51,8 +67,12 @@ static void *plugin_try(const char *dir, const char *flavor, char *err,
                  flavor);
     else
         snprintf(path, sizeof(path), "librockcreek-mpi-%s.so", flavor);
-    /* RTLD_GLOBAL: Open MPI's own components resolve libmpi's symbols. */
-    h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    /* RTLD_GLOBAL: Open MPI's own components resolve libmpi's symbols.
+     * RTLD_DEEPBIND: the plugin's calls (MPI_Init_thread, MPI_Send, ...)
+     * bind to its own MPI first, not to MPI_* functions the program
+     * defines itself (an MPI on the MPBs, librckmpi), which come first in
+     * the global scope. */
+    h = dlopen(path, RTLD_NOW | RTLD_GLOBAL | MPI_PLUGIN_DEEPBIND);
     if (h == NULL && err[0] == '\0')
         snprintf(err, errlen, "%s", dlerror());
     return h;
