@@ -1,0 +1,136 @@
+/*
+ * The mpi backend's plugin, shared by its files (mpi.c: remote primitives,
+ * MPB, TAS, memory, clocks and the ops table; mpi_attach.c: attach and
+ * detach; mpi_wait.c: interrupts and waits). The protocol every file
+ * keeps is described at the top of mpi.c.
+ */
+#ifndef RCK_MPI_PRIV_H
+#define RCK_MPI_PRIV_H
+
+#include "mpi/mpi_backend.h"
+#include "common/backend.h"
+#include "common/seg.h"
+#include "mpi/mpi_settings.h"
+
+#include "rck/config.h"
+#include "rck/log.h"
+
+#include <mpi.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MPI_MAX_ISLANDS 256
+#define MPI_MAX_COUNTERS 4096
+
+enum { TAG_WAKE = 1 };
+
+/* State words of a core block, byte offsets after the MPB. */
+enum {
+    ST_TAS = 0,   /* 0 free, 1 taken */
+    ST_WAKE = 4,  /* 1: may be blocked for a wake message */
+    ST_PIN = 8,   /* pending configuration-register interrupt */
+    ST_FDIV = 12, /* the tile's frequency divider */
+    ST_GIC = 64,  /* pending GIC interrupts: one bit per sender */
+    ST_LUT = ST_GIC + RCK_CHIP_MAX_CORES / 8,
+    ST_BYTES = ST_LUT + 256 * 4
+};
+#define GIC_WORDS (RCK_CHIP_MAX_CORES / 32)
+
+typedef struct {
+    MPI_Comm comm;         /* a duplicate of MPI_COMM_WORLD */
+    MPI_Comm node;         /* ranks that share memory (one per rank: split) */
+    MPI_Win win;           /* chip state */
+    MPI_Win shm_win;       /* shared DRAM on rank 0, when not mapped */
+    unsigned char *base;   /* this rank's part of win */
+    void *own_mem;         /* malloc'd part (MPI_Win_create), or NULL */
+    size_t block;          /* bytes of a core block */
+    size_t mpb_span;       /* MPB bytes rounded to 64 */
+    int *home;             /* rank holding each core's block */
+    MPI_Aint *disp;        /* its displacement there */
+    int *ue_of_core;       /* UE running each core, or -1 */
+    MPI_Aint glob;         /* displacement of the globals on rank 0 */
+    unsigned char *shm;    /* the mapped shared window, or NULL */
+    size_t shm_bytes;
+    int shm_fd;
+    int nnodes;
+    int node_size;
+    int inited_mpi;        /* we called MPI_Init: we finalise */
+    int attached;
+    int in_handler;
+    int64_t spin_ns;
+    int poll_sleep;        /* oversubscribed: sleep by polling, not recv */
+    double t0;
+    unsigned char *mpb_view; /* reserved addresses for mpb_map */
+    size_t mpb_view_len;
+    const char *ctx_call;
+    int ctx_peer;
+    int shm_refused_logged;
+    unsigned long late_wakeups; /* waits the re-check ended (debug log) */
+} mpib_t;
+
+static inline mpib_t *mb(rck_hal_t *hal)
+{
+    return (mpib_t *)hal->backend;
+}
+
+#define MPI_CHECK(call, what)                                                 \
+    do {                                                                      \
+        int rc_ = (call);                                                     \
+        if (rc_ != MPI_SUCCESS)                                               \
+            return mpi_fail(rc_, what);                                       \
+    } while (0)
+
+/* ---- addressing ---- */
+
+static inline unsigned char *own_word(mpib_t *m, rck_hal_t *hal, size_t off)
+{
+    (void)hal;
+    return m->base + off; /* the own core is slot 0 */
+}
+
+static inline uint32_t load_own(mpib_t *m, size_t off)
+{
+    return atomic_load_explicit((_Atomic uint32_t *)(m->base + off),
+                                memory_order_acquire);
+}
+
+static inline MPI_Aint st_disp(mpib_t *m, int core, int word)
+{
+    return m->disp[core] + (MPI_Aint)m->mpb_span + word;
+}
+
+/* mpi.c: remote primitives, each complete at the target on return */
+rck_status_t mpi_fail(int rc, const char *what);
+rck_status_t put_flush(mpib_t *m, int rank, MPI_Aint disp, const void *src,
+                       size_t len);
+rck_status_t get_flush(mpib_t *m, int rank, MPI_Aint disp, void *dst,
+                       size_t len);
+rck_status_t fop(mpib_t *m, int rank, MPI_Aint disp, uint32_t in, MPI_Op op,
+                 uint32_t *old);
+rck_status_t cas(mpib_t *m, int rank, MPI_Aint disp, uint32_t cmp,
+                 uint32_t val, uint32_t *old);
+void progress(mpib_t *m);
+rck_status_t wake(rck_hal_t *hal, int core);
+
+/* mpi_attach.c */
+rck_status_t mpi_attach(rck_hal_t *hal);
+void mpi_detach(rck_hal_t *hal);
+
+/* mpi_wait.c */
+rck_status_t mpi_irq_raise(rck_hal_t *hal, int core, rck_irq_kind_t kind);
+rck_status_t mpi_irq_poll(rck_hal_t *hal, int *count);
+rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds, int nc,
+                      unsigned flags, int64_t timeout_ns, int *which);
+
+#endif
