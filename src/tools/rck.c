@@ -515,6 +515,147 @@ static int setting_export(const char *name, const char *value)
     return 0;
 }
 
+/* rck run: --timeout and -clock are numbers. */
+static int run_numbers_check(const run_opts_t *o, double *timeout_s)
+{
+    if (o->timeout != NULL) {
+        char *end;
+
+        errno = 0;
+        *timeout_s = strtod(o->timeout, &end);
+        if (errno != 0 || end == o->timeout || *end != '\0' ||
+            !(*timeout_s > 0) || !isfinite(*timeout_s)) {
+            fprintf(stderr, "%s: --timeout '%s': not a positive number of "
+                            "seconds\n", tool, o->timeout);
+            return RCK_EXIT_USAGE;
+        }
+    }
+    if (o->clock != NULL) {
+        char *end;
+        double ghz;
+
+        errno = 0;
+        ghz = strtod(o->clock, &end);
+        if (errno != 0 || end == o->clock || *end != '\0' || !(ghz > 0) ||
+            !isfinite(ghz)) {
+            fprintf(stderr, "%s: -clock '%s': not a frequency in GHz\n", tool,
+                    o->clock);
+            return RCK_EXIT_USAGE;
+        }
+    }
+
+    return 0;
+}
+
+/* rck run: the backend, and a schedule seed only where it means something.
+ * @return the backend's table, or NULL (reported). */
+static const rck_hal_ops_t *run_backend_resolve(const run_opts_t *o)
+{
+    const char *backend;
+    const rck_hal_ops_t *ops;
+
+    backend = o->backend != NULL ? o->backend : rck_config_get("BACKEND");
+    ops = rck_hal_backend_find(backend);
+    if (ops == NULL) {
+        fprintf(stderr, "%s: unknown backend '%s' (compiled in: %s)\n", tool,
+                backend, rck_hal_backend_names());
+        return NULL;
+    }
+    if (o->schedule != NULL) {
+        unsigned long long seed;
+
+        if (rck_explore_parse_seed(o->schedule, &seed) != 0) {
+            fprintf(stderr, "%s: --schedule '%s': not a schedule seed (a "
+                            "number from 0 to 18446744073709551615)\n",
+                    tool, o->schedule);
+            return NULL;
+        }
+        if (seed != 0 && strcmp(ops->name, "sim") != 0) {
+            fprintf(stderr, "%s: --schedule %s: schedules are a sim backend "
+                            "feature (add --backend sim)\n",
+                    tool, o->schedule);
+            return NULL;
+        }
+    }
+
+    return ops;
+}
+
+/* rck run: the physical core of every UE (--cores, -f HOSTFILE, or -n).
+ * @return how many, or -1 (reported). */
+static int run_cores_resolve(const run_opts_t *o, const rck_chip_t *chip,
+                             int *cores)
+{
+    int ncores = -1;
+
+    if (o->nues > chip->ncores) {
+        fprintf(stderr, "%s: %s %ld: the chip has %d cores\n", tool,
+                o->rccerun ? "-nue" : "-n", o->nues, chip->ncores);
+        return -1;
+    }
+    if (o->cores != NULL && o->hostfile != NULL) {
+        fprintf(stderr, "%s: give either --cores or -f, not both\n", tool);
+        return -1;
+    }
+    if (o->cores != NULL) {
+        char what[128];
+
+        ncores = cores_parse(o->cores, chip, cores);
+        snprintf(what, sizeof(what), "--cores '%s'", o->cores);
+        if (ncores < 0 || cores_check(cores, ncores, chip, what) != 0)
+            return -1;
+        if (o->nues >= 0 && ncores != o->nues) {
+            fprintf(stderr, "%s: %s lists %d cores, but -n is %ld\n", tool,
+                    what, ncores, o->nues);
+            return -1;
+        }
+    } else if (o->hostfile != NULL) {
+        char what[PATH_MAX + 32];
+
+        ncores = hostfile_parse(o->hostfile, chip, cores);
+        if (ncores < 0)
+            return -1;
+        if (o->nues > ncores) {
+            fprintf(stderr, "%s: hostfile '%s' lists only %d cores, but "
+                            "-nue is %ld\n", tool, o->hostfile, ncores,
+                    o->nues);
+            return -1;
+        }
+        if (o->nues >= 0)
+            ncores = (int)o->nues;
+        snprintf(what, sizeof(what), "hostfile '%s'", o->hostfile);
+        if (cores_check(cores, ncores, chip, what) != 0)
+            return -1;
+    } else if (o->nues < 0) {
+        fprintf(stderr, "%s: missing %s (the number of cores)\n", tool,
+                o->rccerun ? "-nue N" : "-n N");
+        return -1;
+    } else {
+        ncores = (int)o->nues;
+        for (int k = 0; k < ncores; k++)
+            cores[k] = k;
+    }
+
+    return ncores;
+}
+
+/* rck run: the cores resolve the same settings as the launcher did. */
+static int run_settings_export(const run_opts_t *o, const rck_hal_ops_t *ops,
+                               const char *chip_path, const char *shm_text)
+{
+    if ((o->clock != NULL && setting_export("RUN_CLOCK_GHZ", o->clock) != 0) ||
+        setting_export("BACKEND", ops->name) != 0 ||
+        (chip_path != NULL && *chip_path != '\0' &&
+         setting_export("CHIP", chip_path) != 0) ||
+        setting_export("SHM_SIZE", shm_text) != 0 ||
+        (o->compute != NULL && setting_export("COMPUTE", o->compute) != 0) ||
+        (o->report != NULL && setting_export("SIM_REPORT", o->report) != 0) ||
+        (o->trace != NULL && setting_export("SIM_TRACE", o->trace) != 0) ||
+        (o->schedule != NULL && setting_export("SIM_SCHEDULE", o->schedule) != 0))
+        return -1;
+    return 0;
+}
+
 /* rck run / rccerun. */
 static int cmd_run(int argc, char **argv, int rccerun)
 {
@@ -522,9 +663,9 @@ static int cmd_run(int argc, char **argv, int rccerun)
     rck_launch_t launch;
     rck_chip_t chip;
     const rck_hal_ops_t *ops;
-    const char *backend, *chip_path, *shm_text, *shm_from;
+    const char *chip_path, *shm_text, *shm_from;
     int *cores = NULL;
-    int ncores = -1, ret = RCK_EXIT_USAGE, rc;
+    int ncores, ret = RCK_EXIT_USAGE, rc;
     double timeout_s = 0;
 
     /* a rank of `rck run --backend mpi`, started by mpirun (mpirank.c) */
@@ -538,56 +679,11 @@ static int cmd_run(int argc, char **argv, int rccerun)
     if (rc != OPT_OK)
         return rc == OPT_EXIT ? 0 : RCK_EXIT_USAGE;
 
-    if (o.timeout != NULL) {
-        char *end;
-
-        errno = 0;
-        timeout_s = strtod(o.timeout, &end);
-        if (errno != 0 || end == o.timeout || *end != '\0' ||
-            !(timeout_s > 0) || !isfinite(timeout_s)) {
-            fprintf(stderr, "%s: --timeout '%s': not a positive number of "
-                            "seconds\n", tool, o.timeout);
-            return RCK_EXIT_USAGE;
-        }
-    }
-    if (o.clock != NULL) {
-        char *end;
-        double ghz;
-
-        errno = 0;
-        ghz = strtod(o.clock, &end);
-        if (errno != 0 || end == o.clock || *end != '\0' || !(ghz > 0) ||
-            !isfinite(ghz)) {
-            fprintf(stderr, "%s: -clock '%s': not a frequency in GHz\n", tool,
-                    o.clock);
-            return RCK_EXIT_USAGE;
-        }
-    }
-
-    backend = o.backend != NULL ? o.backend : rck_config_get("BACKEND");
-    ops = rck_hal_backend_find(backend);
-    if (ops == NULL) {
-        fprintf(stderr, "%s: unknown backend '%s' (compiled in: %s)\n", tool,
-                backend, rck_hal_backend_names());
+    if (run_numbers_check(&o, &timeout_s) != 0)
         return RCK_EXIT_USAGE;
-    }
-    if (o.schedule != NULL) {
-        unsigned long long seed;
-
-        if (rck_explore_parse_seed(o.schedule, &seed) != 0) {
-            fprintf(stderr, "%s: --schedule '%s': not a schedule seed (a "
-                            "number from 0 to 18446744073709551615)\n",
-                    tool, o.schedule);
-            return RCK_EXIT_USAGE;
-        }
-        if (seed != 0 && strcmp(ops->name, "sim") != 0) {
-            fprintf(stderr, "%s: --schedule %s: schedules are a sim backend "
-                            "feature (add --backend sim)\n",
-                    tool, o.schedule);
-            return RCK_EXIT_USAGE;
-        }
-    }
-
+    ops = run_backend_resolve(&o);
+    if (ops == NULL)
+        return RCK_EXIT_USAGE;
     shm_text = o.shm_size;
     shm_from = "--shm-size";
     if (shm_text == NULL) {
@@ -610,54 +706,9 @@ static int cmd_run(int argc, char **argv, int rccerun)
         fprintf(stderr, "%s: out of memory\n", tool);
         return RCK_EXIT_USAGE;
     }
-    if (o.nues > chip.ncores) {
-        fprintf(stderr, "%s: %s %ld: the chip has %d cores\n", tool,
-                rccerun ? "-nue" : "-n", o.nues, chip.ncores);
+    ncores = run_cores_resolve(&o, &chip, cores);
+    if (ncores < 0)
         goto out;
-    }
-    if (o.cores != NULL && o.hostfile != NULL) {
-        fprintf(stderr, "%s: give either --cores or -f, not both\n", tool);
-        goto out;
-    }
-    if (o.cores != NULL) {
-        char what[128];
-
-        ncores = cores_parse(o.cores, &chip, cores);
-        snprintf(what, sizeof(what), "--cores '%s'", o.cores);
-        if (ncores < 0 || cores_check(cores, ncores, &chip, what) != 0)
-            goto out;
-        if (o.nues >= 0 && ncores != o.nues) {
-            fprintf(stderr, "%s: %s lists %d cores, but -n is %ld\n", tool,
-                    what, ncores, o.nues);
-            goto out;
-        }
-    } else if (o.hostfile != NULL) {
-        char what[PATH_MAX + 32];
-
-        ncores = hostfile_parse(o.hostfile, &chip, cores);
-        if (ncores < 0)
-            goto out;
-        if (o.nues > ncores) {
-            fprintf(stderr, "%s: hostfile '%s' lists only %d cores, but "
-                            "-nue is %ld\n", tool, o.hostfile, ncores,
-                    o.nues);
-            goto out;
-        }
-        if (o.nues >= 0)
-            ncores = (int)o.nues;
-        snprintf(what, sizeof(what), "hostfile '%s'", o.hostfile);
-        if (cores_check(cores, ncores, &chip, what) != 0)
-            goto out;
-    } else if (o.nues < 0) {
-        fprintf(stderr, "%s: missing %s (the number of cores)\n", tool,
-                rccerun ? "-nue N" : "-n N");
-        goto out;
-    } else {
-        ncores = (int)o.nues;
-        for (int k = 0; k < ncores; k++)
-            cores[k] = k;
-    }
-
     if (program_check(o.argv[0]) != 0)
         goto out;
     if ((o.mpi_hostfile != NULL || o.mpi_hosts != NULL) &&
@@ -677,16 +728,7 @@ static int cmd_run(int argc, char **argv, int rccerun)
                     "\n", tool, o.clock, chip.name, chip.core_mhz);
     }
 
-    /* The cores resolve the same settings as the launcher did. */
-    if ((o.clock != NULL && setting_export("RUN_CLOCK_GHZ", o.clock) != 0) ||
-        setting_export("BACKEND", ops->name) != 0 ||
-        (chip_path != NULL && *chip_path != '\0' &&
-         setting_export("CHIP", chip_path) != 0) ||
-        setting_export("SHM_SIZE", shm_text) != 0 ||
-        (o.compute != NULL && setting_export("COMPUTE", o.compute) != 0) ||
-        (o.report != NULL && setting_export("SIM_REPORT", o.report) != 0) ||
-        (o.trace != NULL && setting_export("SIM_TRACE", o.trace) != 0) ||
-        (o.schedule != NULL && setting_export("SIM_SCHEDULE", o.schedule) != 0))
+    if (run_settings_export(&o, ops, chip_path, shm_text) != 0)
         goto out;
     if (o.dry_run) {
         ret = 0;
