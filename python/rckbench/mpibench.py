@@ -197,15 +197,16 @@ def suite(ctx, Impl, SuiteResult, csv_rows_for, build_mpi_program,
             tables.append(report.comparison_table(
                 "%s vs %s: pingpong one-way latency" % (impl.label,
                                                         raw_impl.label),
-                ol, rl, "us", True))
+                ol, rl, "us", True, theirs_name=raw_impl.label))
             tables.append(report.comparison_table(
                 "%s vs %s: pingpong bandwidth" % (impl.label,
                                                   raw_impl.label),
-                ob, rb, "MB/s", False))
+                ob, rb, "MB/s", False, theirs_name=raw_impl.label))
             tables.append(report.comparison_table(
                 "%s vs %s: barrier" % (impl.label, raw_impl.label),
                 obar, rbar, "us per barrier", True,
-                key_format=lambda k: "%d UEs" % k, key_header="UEs"))
+                key_format=lambda k: "%d UEs" % k, key_header="UEs",
+                theirs_name=raw_impl.label))
             rows += csv_rows_for("mpi-backend", "lat_us", "us", True,
                                  impl.name, ol, ref, rl)
             rows += csv_rows_for("mpi-backend", "bw_mbs", "MB/s", False,
