@@ -194,13 +194,17 @@ static rck_status_t mpi_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
 {
     mpib_t *m = mb(hal);
 
-    if (core == hal->core) {
-        atomic_store_explicit((_Atomic uint32_t *)own_word(m, hal, off), value,
-                              memory_order_release);
-        MPI_Win_sync(m->win);
-        return RCK_OK;
-    }
-    return mpi_mpb_write(hal, core, off, &value, 4);
+    rck_status_t st;
+
+    /* Words that flags live in: every write, the owner's too, is an MPI
+     * atomic, so the owner's reset of a flag and a peer's next set are
+     * ordered by the MPI (plain stores and MPI_Put lost a set now and
+     * then on Open MPI's osc/rdma: the pingpong hang, MPI-BACKEND.md). */
+    MPI_Win_sync(m->win);
+    st = fop(m, m->home[core], m->disp[core] + off, value, MPI_REPLACE, NULL);
+    if (st != RCK_OK || core == hal->core)
+        return st;
+    return wake(hal, core);
 }
 
 static rck_status_t mpi_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
