@@ -22,7 +22,8 @@
  *    this window, and each such call is flushed (complete at the target)
  *    before it returns. Words other cores change with MPI atomics (TAS,
  *    wake, pending interrupts) are read locally only to look; taking them
- *    is an MPI atomic on the own rank.
+ *    is an MPI atomic on the own rank. 4-byte MPB stores (RCCE's flags)
+ *    are MPI atomics on every side, the owner's too.
  *  - wake (state word) is 1 while the core may be blocked waiting for a
  *    TAG_WAKE message. A writer, after its data is flushed, swaps 1 -> 0
  *    with MPI_Compare_and_swap; whoever succeeds sends exactly one wake
