@@ -7,6 +7,7 @@
  */
 #include "launch.h"
 
+#include "rck/config.h"
 #include "rck/log.h"
 
 #include <errno.h>
@@ -511,6 +512,23 @@ static void timers_check(launch_state_t *st)
         teardown(st, SIGKILL);
 }
 
+/* The message log (RCK_MSGLOG) is appended to by every core: a run
+ * starts it empty (docs/MONITORING.md). */
+static void msglog_reset(const char *tool)
+{
+    const char *path = rck_config_get("MSGLOG");
+    int fd;
+
+    if (*path == '\0' || !strcmp(path, "none") || !strcmp(path, "off"))
+        return;
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fprintf(stderr, "%s: cannot empty the message log %s: %s\n", tool,
+                path, strerror(errno));
+    else
+        close(fd);
+}
+
 static int poll_timeout(launch_state_t *st)
 {
     struct timespec now = now_mono();
@@ -524,6 +542,8 @@ static int poll_timeout(launch_state_t *st)
     }
     if (st->tearing && st->killed)
         t = 1000; /* defensive: re-check the children now and then */
+    if (st->cfg->ops->job_tick != NULL && (t < 0 || t > 100))
+        t = 100; /* the backend's progress output (job_tick) */
     return t;
 }
 
@@ -546,6 +566,8 @@ static void loop(launch_state_t *st)
                 n++;
             }
         }
+        if (st->cfg->ops->job_tick != NULL && !st->tearing)
+            st->cfg->ops->job_tick(st->job);
         if (poll(st->pfds, (nfds_t)n, poll_timeout(st)) < 0) {
             if (errno == EINTR)
                 continue;
@@ -734,6 +756,7 @@ int rck_launch_run(const rck_launch_t *cfg)
         goto err_signals;
     }
 
+    msglog_reset(cfg->tool);
     params.chip = cfg->chip;
     params.nues = cfg->nues;
     params.cores = cfg->cores;

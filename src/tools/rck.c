@@ -49,6 +49,7 @@ typedef struct {
     const char *clock;
     const char *compute;
     const char *report;
+    const char *msglog;
     const char *trace;
     const char *schedule;
     int dry_run;            /* check everything, start nothing */
@@ -104,8 +105,13 @@ static void usage_run(FILE *fp)
             "  --compute MODEL     sim: compute model host[:REL], none,"
             " instructions[:CPI]\n"
             "                      (RCK_COMPUTE)\n"
-            "  --report FILE       sim: JSON report file, or none"
-            " (RCK_SIM_REPORT)\n"
+            "  --report FILE       the run's JSON report (sim: everything;"
+            " native, mpi: the\n"
+            "                      communication matrix), or none"
+            " (RCK_REPORT)\n"
+            "  --msglog FILE       log every message sent and received,"
+            " JSON lines\n"
+            "                      (RCK_MSGLOG)\n"
             "  --trace FILE        sim: Chrome trace-event file"
             " (RCK_SIM_TRACE)\n"
             "  --schedule SEED     sim: schedule seed, 0 = the model's own"
@@ -230,6 +236,7 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--timeout", timeout)
         OPT("--compute", compute)
         OPT("--report", report)
+        OPT("--msglog", msglog)
         OPT("--trace", trace)
         OPT("--schedule", schedule)
         OPT("--hostfile", mpi_hostfile)
@@ -681,7 +688,8 @@ static int cmd_run(int argc, char **argv, int rccerun)
          setting_export("CHIP", chip_path) != 0) ||
         setting_export("SHM_SIZE", shm_text) != 0 ||
         (o.compute != NULL && setting_export("COMPUTE", o.compute) != 0) ||
-        (o.report != NULL && setting_export("SIM_REPORT", o.report) != 0) ||
+        (o.report != NULL && setting_export("REPORT", o.report) != 0) ||
+        (o.msglog != NULL && setting_export("MSGLOG", o.msglog) != 0) ||
         (o.trace != NULL && setting_export("SIM_TRACE", o.trace) != 0) ||
         (o.schedule != NULL && setting_export("SIM_SCHEDULE", o.schedule) != 0))
         goto out;
