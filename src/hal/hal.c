@@ -90,8 +90,8 @@ void rck_hal_close(rck_hal_t *hal)
 {
     if (hal == NULL)
         return;
-    rck__monitor_detach(hal);
     hal->ops->detach(hal);
+    rck__monitor_detach(hal);
     if (hal == hal_self)
         hal_self = NULL;
     free(hal);

@@ -34,6 +34,7 @@
  */
 #include "mpi/mpi_backend.h"
 #include "common/backend.h"
+#include "common/comm.h"
 #include "common/seg.h"
 #include "mpi/mpi_settings.h"
 
@@ -598,12 +599,34 @@ err_abort:
     return st;
 }
 
+/* RCK_REPORT: every rank's row of the communication matrix to rank 0,
+ * which writes the report (a collective: every rank of a clean run comes
+ * here; a failing one aborts the job first). */
+static void mpi_report(rck_hal_t *hal, mpib_t *m)
+{
+    const char *path = rck_be_report_path();
+    size_t words = rck_comm_row_words(hal->nues);
+    uint64_t *all = NULL;
+
+    if (*path == '\0' || hal->comm_row == NULL)
+        return;
+    if (hal->ue == 0)
+        all = calloc(words * (size_t)hal->nues, sizeof(uint64_t));
+    MPI_Gather(hal->comm_row, (int)words, MPI_UINT64_T, all, (int)words,
+               MPI_UINT64_T, 0, m->comm);
+    if (all != NULL)
+        rck_be_report_write(path, "mpi", &hal->chip, hal->nues,
+                            MPI_Wtime() - m->t0, all);
+    free(all);
+}
+
 static void mpi_teardown(rck_hal_t *hal)
 {
     mpib_t *m = mb(hal);
 
     if (!m->attached)
         return;
+    mpi_report(hal, m);
     m->attached = 0;
     mpi_live = NULL;
     MPI_Win_unlock_all(m->win);
