@@ -146,11 +146,16 @@ void sim_progress_tick(sim_hdr_t *h)
     fflush(stderr);
 }
 
-/* The run ends: a terminal gets its line blanked, a file a line end. */
+/* The run ends: a terminal gets its line blanked; a file (progress forced
+ * on) gets a last line, with the run's final figures, and a line end. */
 void sim_progress_end(sim_hdr_t *h)
 {
     sim_monitor_job_t *m = &h->mon;
 
+    if (m->progress_s > 0 && !m->progress_tty) {
+        m->progress_next_ns = 0;
+        sim_progress_tick(h);
+    }
     if (!m->progress_shown)
         return;
     if (m->progress_tty)
