@@ -512,9 +512,7 @@ static void timers_check(launch_state_t *st)
         teardown(st, SIGKILL);
 }
 
-/* The message log (RCK_MSGLOG) is appended to by every core: a run
- * starts it empty (docs/MONITORING.md). */
-static void msglog_reset(const char *tool)
+void rck_launch_msglog_reset(const char *tool)
 {
     const char *path = rck_config_get("MSGLOG");
     int fd;
@@ -756,7 +754,7 @@ int rck_launch_run(const rck_launch_t *cfg)
         goto err_signals;
     }
 
-    msglog_reset(cfg->tool);
+    rck_launch_msglog_reset(cfg->tool);
     params.chip = cfg->chip;
     params.nues = cfg->nues;
     params.cores = cfg->cores;
