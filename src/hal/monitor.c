@@ -29,6 +29,7 @@
 
 #define MSGLOG_BUF (64u << 10)
 #define MSGLOG_LINE 256
+#define MON_CALLS 4
 
 static const rck_config_entry_t monitor_settings[] = {
     {"REPORT", "", RCK_CONFIG_STRING,
@@ -56,7 +57,8 @@ struct rck_monitor {
     int nues, ue;
     int as;                    /* attribution in force, -1 none */
     int warned;
-    const char *call;          /* the library call (set_context) */
+    const char *calls[MON_CALLS]; /* library calls entered (set_context) */
+    int ncalls;
     int log_fd;                /* message log, -1: off */
     size_t len;
     char *buf;
@@ -182,9 +184,9 @@ static void log_line(void *arg, double seconds)
                  ns / 1000000000ull, ns % 1000000000ull, m->ue, r->op,
                  r->peer, r->bytes, rck_lib_name(r->lib));
     if (n > 0 && n < MSGLOG_LINE - 64) {
-        int k = m->call != NULL
+        int k = m->ncalls > 0
                     ? snprintf(m->buf + m->len + n, (size_t)(MSGLOG_LINE - n),
-                               "\"%.48s\"}\n", m->call)
+                               "\"%.48s\"}\n", m->calls[0])
                     : snprintf(m->buf + m->len + n, (size_t)(MSGLOG_LINE - n),
                                "null}\n");
         m->len += (size_t)n + (size_t)k;
@@ -261,10 +263,25 @@ void rck__monitor_detach(rck_hal_t *hal)
     hal->mon = NULL;
 }
 
+/* Library calls nest (RCCE_comm_bcast waits through iRCCE, which names
+ * itself and then clears the context): a name other than the innermost
+ * one enters a call, NULL leaves it, and the log names the outermost, the
+ * call the program made. Deeper than MON_CALLS, the innermost is
+ * replaced. */
 void rck__monitor_context(rck_hal_t *hal, const char *call)
 {
-    if (hal->mon != NULL)
-        hal->mon->call = call;
+    struct rck_monitor *m = hal->mon;
+
+    if (m == NULL)
+        return;
+    if (call == NULL) {
+        if (m->ncalls > 0)
+            m->ncalls--;
+    } else if (m->ncalls == 0 || strcmp(m->calls[m->ncalls - 1], call)) {
+        if (m->ncalls == MON_CALLS)
+            m->ncalls--;
+        m->calls[m->ncalls++] = call;
+    }
 }
 
 /* ---- counting ---- */

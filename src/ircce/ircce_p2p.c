@@ -57,8 +57,13 @@ static int send_generic(char *buf, ssize_t size, int dest,
     iRCCE_SEND_REQUEST tmp;
     int st;
 
-    if (request != NULL)
-        return ircce_send_post(request, buf, size, dest, sync, call);
+    if (request != NULL) {
+        /* named for the message log (the post may send and receive) */
+        rck_hal_set_context(rcce.hal, call, dest);
+        st = ircce_send_post(request, buf, size, dest, sync, call);
+        rck_hal_set_context(rcce.hal, NULL, -1);
+        return st;
+    }
     memset(&tmp, 0, sizeof(tmp));
     st = ircce_send_post(&tmp, buf, size, dest, sync, call);
     if (!queued_code(st))
@@ -152,8 +157,12 @@ static int recv_generic(char *buf, ssize_t size, int source,
     iRCCE_RECV_REQUEST tmp;
     int st;
 
-    if (request != NULL)
-        return ircce_recv_post(request, buf, size, source, sync, call);
+    if (request != NULL) {
+        rck_hal_set_context(rcce.hal, call, source);
+        st = ircce_recv_post(request, buf, size, source, sync, call);
+        rck_hal_set_context(rcce.hal, NULL, -1);
+        return st;
+    }
     memset(&tmp, 0, sizeof(tmp));
     st = ircce_recv_post(&tmp, buf, size, source, sync, call);
     if (!queued_code(st))

@@ -1,6 +1,7 @@
 # The communication matrix and the message log of comm_pattern.c on one
-# backend: every entry of the report's "comm" against the pattern, and
-# the message log's lines.
+# backend: every entry of the report's "comm" against the pattern (the
+# bcast's part of rcce: whatever its tree, 64 bytes in one message into
+# every UE but the root), and the message log's lines.
 #   -DRCK=rck -DBACKEND=native|sim|mpi -DPROG=comm_pattern -DOUT=dir
 set(n 4)
 file(MAKE_DIRECTORY "${OUT}")
@@ -28,6 +29,9 @@ if(NOT libs STREQUAL "rcce,ircce,mbox,chan,svm,mpi")
   message(FATAL_ERROR "comm.libraries is ${libs}")
 endif()
 math(EXPR last "${n} - 1")
+foreach(j RANGE ${last})
+  set(bc_${j} 0)
+endforeach()
 foreach(lib rcce ircce mbox chan svm mpi)
   foreach(i RANGE ${last})
     math(EXPR next "(${i} + 1) % ${n}")
@@ -54,6 +58,19 @@ foreach(lib rcce ircce mbox chan svm mpi)
       endif()
       string(JSON gb GET "${json}" comm bytes ${lib} ${i} ${j})
       string(JSON gm GET "${json}" comm messages ${lib} ${i} ${j})
+      if(lib STREQUAL "rcce" AND gb GREATER_EQUAL b AND gm GREATER_EQUAL m)
+        # what is left is the bcast's: 64 bytes a message
+        math(EXPR rb "${gb} - ${b}")
+        math(EXPR rm "${gm} - ${m}")
+        math(EXPR want "${rm} * 64")
+        if(NOT rb EQUAL want)
+          message(FATAL_ERROR "comm rcce UE ${i} -> UE ${j}: ${gb} bytes in "
+            "${gm} messages, not ${b} in ${m} plus bcast messages of 64")
+        endif()
+        math(EXPR bc_${j} "${bc_${j}} + ${rm}")
+        set(b ${gb})
+        set(m ${gm})
+      endif()
       if(NOT gb EQUAL b OR NOT gm EQUAL m)
         message(FATAL_ERROR "comm ${lib} UE ${i} -> UE ${j}: ${gb} bytes in "
           "${gm} messages, expected ${b} in ${m}")
@@ -62,8 +79,16 @@ foreach(lib rcce ircce mbox chan svm mpi)
   endforeach()
 endforeach()
 
+foreach(j RANGE ${last})
+  if((j EQUAL 0 AND NOT bc_${j} EQUAL 0) OR
+     (NOT j EQUAL 0 AND NOT bc_${j} EQUAL 1))
+    message(FATAL_ERROR "comm rcce: UE ${j} received ${bc_${j}} bcast "
+      "messages")
+  endif()
+endforeach()
+
 # The message log: the earlier contents are gone, every line is a JSON
-# object, 15 sends and 15 receives on 4 UEs.
+# object, 18 sends and 18 receives on 4 UEs.
 file(STRINGS "${log}" lines)
 set(sends 0)
 set(recvs 0)
@@ -84,9 +109,9 @@ foreach(line IN LISTS lines)
     message(FATAL_ERROR "message log: op ${op}: ${line}")
   endif()
 endforeach()
-if(NOT sends EQUAL 15 OR NOT recvs EQUAL 15)
+if(NOT sends EQUAL 18 OR NOT recvs EQUAL 18)
   message(FATAL_ERROR "message log: ${sends} sends and ${recvs} receives, "
-    "expected 15 and 15")
+    "expected 18 and 18")
 endif()
 file(READ "${log}" all)
 foreach(re
@@ -102,3 +127,6 @@ foreach(re
     message(FATAL_ERROR "message log: no line with ${re}")
   endif()
 endforeach()
+if(NOT all MATCHES "\"op\": \"recv\", \"peer\": [0-9]+, \"bytes\": 64, \"lib\": \"rcce\", \"call\": \"RCCE_comm_bcast\"}")
+  message(FATAL_ERROR "message log: no receive of the bcast")
+endif()

@@ -5,9 +5,12 @@
  *   RCCE gather:  UE i > 0 sends 100 + i bytes to UE 0 (RCCE_send)
  *   iRCCE ring:   UE i sends 300 bytes to i-1 (iRCCE_isend)
  *   mailboxes:    UE i mails 8 bytes to i+2 (rck_mbox_send)
+ *   RCCE_comm:    a bcast of 64 bytes from UE 0 (whatever its tree, every
+ *                 other UE receives it once; counted as rcce)
  * and nothing else that counts (the barrier is flags, not messages).
  */
 #include "RCCE.h"
+#include "RCCE_comm.h"
 #include "iRCCE.h"
 #include "rck_mbox.h"
 
@@ -67,6 +70,9 @@ int main(int argc, char **argv)
     CHECK(rck_mbox_send((me + 2) % n, 7, &mail, sizeof mail) == RCK_OK);
     CHECK(rck_mbox_recv(&m, -1) == RCK_OK);
     CHECK(m.sender == (me + n - 2) % n && m.len == sizeof mail);
+    memset(g, me == 0 ? 42 : 0, 64);
+    CHECK(RCCE_comm_bcast(g, 64, 0, RCCE_COMM_WORLD) == RCCE_SUCCESS);
+    CHECK(g[0] == 42 && g[63] == 42);
     CHECK(RCCE_barrier(&RCCE_COMM_WORLD) == RCCE_SUCCESS);
     CHECK(RCCE_finalize() == RCCE_SUCCESS);
     if (me == 0)
