@@ -754,7 +754,6 @@ int rck_launch_run(const rck_launch_t *cfg)
         goto err_signals;
     }
 
-    rck_launch_msglog_reset(cfg->tool);
     params.chip = cfg->chip;
     params.nues = cfg->nues;
     params.cores = cfg->cores;

@@ -340,7 +340,6 @@ int rck_mpirun_run(const rck_launch_t *l, const char *hostfile,
     double deadline = 0, kill_at = 0;
     pid_t pid;
 
-    rck_launch_msglog_reset(l->tool);
     if (launcher_find(l->tool, words, &nwords, storage, sizeof(storage),
                       &flavor) != 0)
         return RCK_EXIT_USAGE;

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -523,6 +524,26 @@ static int setting_export(const char *name, const char *value)
 }
 
 /* rck run / rccerun. */
+/* The settings the run options give (the cores read them too). */
+static int options_export(const run_opts_t *o)
+{
+    static const struct {
+        const char *setting;
+        size_t field;
+    } map[] = {{"COMPUTE", offsetof(run_opts_t, compute)},
+               {"REPORT", offsetof(run_opts_t, report)},
+               {"MSGLOG", offsetof(run_opts_t, msglog)},
+               {"SIM_TRACE", offsetof(run_opts_t, trace)},
+               {"SIM_SCHEDULE", offsetof(run_opts_t, schedule)}};
+
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        const char *v = *(const char *const *)((const char *)o + map[i].field);
+        if (v != NULL && setting_export(map[i].setting, v) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv, int rccerun)
 {
     run_opts_t o;
@@ -687,11 +708,7 @@ static int cmd_run(int argc, char **argv, int rccerun)
         (chip_path != NULL && *chip_path != '\0' &&
          setting_export("CHIP", chip_path) != 0) ||
         setting_export("SHM_SIZE", shm_text) != 0 ||
-        (o.compute != NULL && setting_export("COMPUTE", o.compute) != 0) ||
-        (o.report != NULL && setting_export("REPORT", o.report) != 0) ||
-        (o.msglog != NULL && setting_export("MSGLOG", o.msglog) != 0) ||
-        (o.trace != NULL && setting_export("SIM_TRACE", o.trace) != 0) ||
-        (o.schedule != NULL && setting_export("SIM_SCHEDULE", o.schedule) != 0))
+        options_export(&o) != 0)
         goto out;
     if (o.dry_run) {
         ret = 0;
@@ -709,6 +726,7 @@ static int cmd_run(int argc, char **argv, int rccerun)
     if (launch.kill_grace_ms < 0)
         launch.kill_grace_ms = 0;
     launch.argv = o.argv;
+    rck_launch_msglog_reset(tool);
     fflush(stdout);
     if (!strcmp(ops->name, "mpi"))
         ret = rck_mpirun_run(&launch, o.mpi_hostfile, o.mpi_hosts);

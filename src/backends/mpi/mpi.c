@@ -16,8 +16,7 @@
  * on every rank when all ranks share a node; otherwise it is a second RMA
  * window on rank 0 that only shm_read/shm_write/waits reach.
  *
- * Invariants (the wake-up protocol; every writer and waiter relies on
- * them):
+ * Invariants of the wake-up protocol (all writers and waiters rely on them):
  *  - A core's words (MPB, state) are changed by others only through RMA on
  *    this window, and each such call is flushed (complete at the target)
  *    before it returns. Words other cores change with MPI atomics (TAS,
@@ -34,8 +33,8 @@
  */
 #include "mpi/mpi_backend.h"
 #include "common/backend.h"
-#include "common/comm.h"
 #include "common/seg.h"
+#include "mpi/mpi_report.h"
 #include "mpi/mpi_settings.h"
 
 #include "rck/config.h"
@@ -599,34 +598,13 @@ err_abort:
     return st;
 }
 
-/* RCK_REPORT: every rank's row of the communication matrix to rank 0,
- * which writes the report (a collective: every rank of a clean run comes
- * here; a failing one aborts the job first). */
-static void mpi_report(rck_hal_t *hal, mpib_t *m)
-{
-    const char *path = rck_be_report_path();
-    size_t words = rck_comm_row_words(hal->nues);
-    uint64_t *all = NULL;
-
-    if (*path == '\0' || hal->comm_row == NULL)
-        return;
-    if (hal->ue == 0)
-        all = calloc(words * (size_t)hal->nues, sizeof(uint64_t));
-    MPI_Gather(hal->comm_row, (int)words, MPI_UINT64_T, all, (int)words,
-               MPI_UINT64_T, 0, m->comm);
-    if (all != NULL)
-        rck_be_report_write(path, "mpi", &hal->chip, hal->nues,
-                            MPI_Wtime() - m->t0, all);
-    free(all);
-}
-
 static void mpi_teardown(rck_hal_t *hal)
 {
     mpib_t *m = mb(hal);
 
     if (!m->attached)
         return;
-    mpi_report(hal, m);
+    rck_mpi_report(hal, m->comm, m->t0);
     m->attached = 0;
     mpi_live = NULL;
     MPI_Win_unlock_all(m->win);
@@ -1381,7 +1359,6 @@ static rck_status_t mpi_job_create(const rck_job_params_t *params,
               "mpi' wraps it), not by forking cores");
     return RCK_ERR_UNSUPPORTED;
 }
-
 
 static void mpi_job_core_exited(rck_job_t *job, int ue, int failed)
 {
