@@ -693,12 +693,13 @@ static rck_status_t recv_common(rck_chan_t h, uint16_t *type, void *buf,
         if (st == RCK_OK)
             st = bulk_recv(c, ch, buf, mlen);
     }
+    if (st == RCK_OK)
+        rck_hal_comm_recv(c->hal, RCK_LIB_CHAN, c->hal->ue_core[ch->peer],
+                          mlen);
     rck_hal_set_context(c->hal, NULL, -1);
     if (st == RCK_OK) {
         c->stats.received++;
         c->stats.bytes_received += mlen;
-        rck_hal_comm_recv(c->hal, RCK_LIB_CHAN, c->hal->ue_core[ch->peer],
-                          mlen);
     }
     rck__chan_drain_if_busy(c);
     return st;

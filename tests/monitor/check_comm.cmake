@@ -55,6 +55,12 @@ foreach(lib rcce ircce mbox chan svm mpi)
       elseif(lib STREQUAL "mbox" AND j EQUAL next2)
         set(b 8)
         set(m 1)
+      elseif(lib STREQUAL "chan" AND j EQUAL next)
+        math(EXPR even "${i} % 2")
+        if(even EQUAL 0)
+          set(b 40)
+          set(m 1)
+        endif()
       endif()
       string(JSON gb GET "${json}" comm bytes ${lib} ${i} ${j})
       string(JSON gm GET "${json}" comm messages ${lib} ${i} ${j})
@@ -88,7 +94,7 @@ foreach(j RANGE ${last})
 endforeach()
 
 # The message log: the earlier contents are gone, every line is a JSON
-# object, 18 sends and 18 receives on 4 UEs.
+# object, 20 sends and 20 receives on 4 UEs.
 file(STRINGS "${log}" lines)
 set(sends 0)
 set(recvs 0)
@@ -109,9 +115,9 @@ foreach(line IN LISTS lines)
     message(FATAL_ERROR "message log: op ${op}: ${line}")
   endif()
 endforeach()
-if(NOT sends EQUAL 18 OR NOT recvs EQUAL 18)
+if(NOT sends EQUAL 20 OR NOT recvs EQUAL 20)
   message(FATAL_ERROR "message log: ${sends} sends and ${recvs} receives, "
-    "expected 18 and 18")
+    "expected 20 and 20")
 endif()
 file(READ "${log}" all)
 foreach(re
@@ -121,7 +127,9 @@ foreach(re
     "\"ue\": 0, \"op\": \"send\", \"peer\": 3, \"bytes\": 300, \"lib\": \"ircce\""
     "\"ue\": 3, \"op\": \"recv\", \"peer\": 0, \"bytes\": 300, \"lib\": \"ircce\""
     "\"ue\": 1, \"op\": \"send\", \"peer\": 3, \"bytes\": 8, \"lib\": \"mbox\", \"call\": \"rck_mbox_send\"}"
-    "\"ue\": 3, \"op\": \"recv\", \"peer\": 1, \"bytes\": 8, \"lib\": \"mbox\"")
+    "\"ue\": 3, \"op\": \"recv\", \"peer\": 1, \"bytes\": 8, \"lib\": \"mbox\""
+    "\"ue\": 2, \"op\": \"send\", \"peer\": 3, \"bytes\": 40, \"lib\": \"chan\", \"call\": \"rck_chan_send\"}"
+    "\"ue\": 1, \"op\": \"recv\", \"peer\": 0, \"bytes\": 40, \"lib\": \"chan\", \"call\": \"rck_chan_recv\"}")
   string(FIND "${all}" "${re}" at)
   if(at LESS 0)
     message(FATAL_ERROR "message log: no line with ${re}")

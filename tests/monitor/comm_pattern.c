@@ -5,6 +5,7 @@
  *   RCCE gather:  UE i > 0 sends 100 + i bytes to UE 0 (RCCE_send)
  *   iRCCE ring:   UE i sends 300 bytes to i-1 (iRCCE_isend)
  *   mailboxes:    UE i mails 8 bytes to i+2 (rck_mbox_send)
+ *   channels:     even UE i sends 40 bytes to i+1 (rck_chan_send)
  *   RCCE_comm:    a bcast of 64 bytes from UE 0 (whatever its tree, every
  *                 other UE receives it once; counted as rcce)
  * and nothing else that counts (the barrier is flags, not messages).
@@ -12,6 +13,7 @@
 #include "RCCE.h"
 #include "RCCE_comm.h"
 #include "iRCCE.h"
+#include "rck_chan.h"
 #include "rck_mbox.h"
 
 #include <stdio.h>
@@ -36,6 +38,13 @@ int main(int argc, char **argv)
     rck_mail_t m;
     int me, n, st;
 
+    rck_chan_attr_t attr;
+    rck_chan_t ch;
+    uint16_t type;
+    size_t len;
+
+    rck_chan_attr_init(&attr);
+    CHECK(rck_chan_init(&attr) == RCK_OK);
     CHECK(rck_mbox_init() == RCK_OK);
     CHECK(RCCE_init(&argc, &argv) == RCCE_SUCCESS);
     CHECK(iRCCE_init() == iRCCE_SUCCESS);
@@ -70,10 +79,20 @@ int main(int argc, char **argv)
     CHECK(rck_mbox_send((me + 2) % n, 7, &mail, sizeof mail) == RCK_OK);
     CHECK(rck_mbox_recv(&m, -1) == RCK_OK);
     CHECK(m.sender == (me + n - 2) % n && m.len == sizeof mail);
+    if ((me ^ 1) < n) {
+        CHECK(rck_chan_open(me ^ 1, 5, &ch) == RCK_OK);
+        if (me % 2 == 0)
+            CHECK(rck_chan_send(ch, 9, io, 40) == RCK_OK);
+        else
+            CHECK(rck_chan_recv(ch, &type, ii, sizeof ii, &len, -1) ==
+                      RCK_OK &&
+                  type == 9 && len == 40);
+    }
     memset(g, me == 0 ? 42 : 0, 64);
     CHECK(RCCE_comm_bcast(g, 64, 0, RCCE_COMM_WORLD) == RCCE_SUCCESS);
     CHECK(g[0] == 42 && g[63] == 42);
     CHECK(RCCE_barrier(&RCCE_COMM_WORLD) == RCCE_SUCCESS);
+    CHECK(rck_chan_finalize() == RCK_OK);
     CHECK(RCCE_finalize() == RCCE_SUCCESS);
     if (me == 0)
         printf("comm_pattern: done on %d UEs\n", n);
