@@ -62,6 +62,7 @@ typedef struct {
     int out_broken[NSTREAMS];   /* our stdout/stderr went away */
     struct pollfd *pfds;
     int *pfd_ue;                /* pollfd index -> ue * NSTREAMS + stream */
+    int status_line;            /* the backend's line is on the terminal */
 } launch_state_t;
 
 static int sig_pipe[2] = {-1, -1};
@@ -256,6 +257,10 @@ static void lines_emit(launch_state_t *st, int ue, int stream, int flush)
         if (lb->buf[i] != '\n')
             out[outlen++] = '\n';
         start = i + 1;
+    }
+    if (st->status_line) { /* the backend's progress line (job_tick) */
+        write_all(STDERR_FILENO, "\r\033[K", 4);
+        st->status_line = 0;
     }
     rc = write_all(stream == STREAM_OUT ? STDOUT_FILENO : STDERR_FILENO, out,
                    outlen);
@@ -565,7 +570,7 @@ static void loop(launch_state_t *st)
             }
         }
         if (st->cfg->ops->job_tick != NULL && !st->tearing)
-            st->cfg->ops->job_tick(st->job);
+            st->status_line = st->cfg->ops->job_tick(st->job);
         if (poll(st->pfds, (nfds_t)n, poll_timeout(st)) < 0) {
             if (errno == EINTR)
                 continue;

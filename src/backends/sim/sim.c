@@ -78,9 +78,9 @@ static void sim_job_core_exited(rck_job_t *job, int ue, int failed)
     sim_engine_core_exited(job->hdr, ue, failed);
 }
 
-static void sim_job_tick(rck_job_t *job)
+static int sim_job_tick(rck_job_t *job)
 {
-    sim_progress_tick(job->hdr);
+    return sim_progress_tick(job->hdr);
 }
 
 static void sim_job_destroy(rck_job_t *job)

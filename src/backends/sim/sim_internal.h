@@ -551,7 +551,7 @@ double sim_p54c_take(sim_t *s);
 void sim_p54c_mark(sim_t *s);
 /* ---- monitoring (sim_monitor.c) ---- */
 rck_status_t sim_progress_configure(sim_hdr_t *h);
-void sim_progress_tick(sim_hdr_t *h);
+int sim_progress_tick(sim_hdr_t *h);
 void sim_progress_end(sim_hdr_t *h);
 void sim_monitor_report(FILE *fp, sim_hdr_t *h);
 rck_status_t sim_perfctr_event(sim_t *s, int event, uint64_t *value);

@@ -120,7 +120,9 @@ rck_status_t sim_progress_configure(sim_hdr_t *h)
 
 #define PROGRESS_WIDTH 100
 
-void sim_progress_tick(sim_hdr_t *h)
+/* @return 1 while the line is on a terminal (the launcher erases it before
+ * it prints a core's output, and the next tick prints it again). */
+int sim_progress_tick(sim_hdr_t *h)
 {
     sim_monitor_job_t *m = &h->mon;
     uint64_t now = sim_host_ns(), tmax = 0;
@@ -129,7 +131,7 @@ void sim_progress_tick(sim_hdr_t *h)
     int n;
 
     if (m->progress_s <= 0 || now < m->progress_next_ns)
-        return;
+        return m->progress_shown && m->progress_tty;
     m->progress_next_ns = now + (uint64_t)(m->progress_s * 1e9);
     for (uint32_t i = 0; i < h->nues; i++)
         tmax = sim_max(tmax, __atomic_load_n(&u[i].vt, __ATOMIC_RELAXED));
@@ -140,10 +142,13 @@ void sim_progress_tick(sim_hdr_t *h)
                 "per host second, %.1f s elapsed",
                 cyc / (h->chip.core_mhz * 1e6), cyc,
                 host > 0 ? cyc / host : 0.0, host);
-    if (n > 0 && n < PROGRESS_WIDTH)
+    if (m->progress_tty)
+        fprintf(stderr, "\033[K"); /* erase the rest of a longer line */
+    else if (n > 0 && n < PROGRESS_WIDTH)
         fprintf(stderr, "%*s", PROGRESS_WIDTH - n, "");
     m->progress_shown = 1;
     fflush(stderr);
+    return m->progress_tty;
 }
 
 /* The run ends: a terminal gets its line blanked; a file (progress forced
@@ -159,7 +164,7 @@ void sim_progress_end(sim_hdr_t *h)
     if (!m->progress_shown)
         return;
     if (m->progress_tty)
-        fprintf(stderr, "\r%*s\r", PROGRESS_WIDTH, "");
+        fprintf(stderr, "\r\033[K");
     else
         fprintf(stderr, "\n");
     m->progress_shown = 0;

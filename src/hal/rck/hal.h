@@ -134,8 +134,11 @@ struct rck_hal_ops {
     /**
      * Optional (NULL: none). Called by the launcher about once per 100 ms
      * of host time while the job runs (the sim's progress line).
+     * @return 1 while a status line of the backend is on the terminal: the
+     *         launcher erases it ("\r", erase to end of line) before it
+     *         prints other output; 0 otherwise.
      */
-    void (*job_tick)(rck_job_t *job);
+    int (*job_tick)(rck_job_t *job);
     /** Release the job's shared state (no segment may survive this). */
     void (*job_destroy)(rck_job_t *job);
 
