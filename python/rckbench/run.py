@@ -34,6 +34,7 @@ if __package__ in (None, ""):
     from rckbench import svmbench  # noqa: E402
     from rckbench import loadbench  # noqa: E402
     from rckbench import mpibench  # noqa: E402
+    from rckbench import msglogbench  # noqa: E402
 else:
     from . import report
     from . import simbench
@@ -41,6 +42,7 @@ else:
     from . import svmbench
     from . import loadbench
     from . import mpibench
+    from . import msglogbench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -1408,6 +1410,12 @@ def suite_native_load(ctx):
     return loadbench.suite(ctx, sys.modules[__name__])
 
 
+def suite_msglog(ctx):
+    """2-UE RCCE pingpong on native with the message log off and on
+    (python/rckbench/msglogbench.py)."""
+    return msglogbench.suite(ctx, sys.modules[__name__])
+
+
 # name -> function(ctx) -> SuiteResult, run in this order.
 def suite_mpi_backend(ctx):
     """RCCE on the mpi backend vs the MPI it runs on (python/rckbench/
@@ -1426,6 +1434,7 @@ SUITES = {
     "svm": suite_svm,
     "mbox": suite_mbox,
     "native-load": suite_native_load,
+    "msglog": suite_msglog,
     "mpi-backend": suite_mpi_backend,
 }
 

@@ -310,7 +310,7 @@ def test_suites_registry():
     assert list(run.SUITES) == ["pingpong", "barrier", "ircce",
                                 "collectives", "sim-calibration",
                                 "sim-speed", "svm", "mbox",
-                                "native-load", "mpi-backend"]
+                                "native-load", "msglog", "mpi-backend"]
     assert all(callable(f) for f in run.SUITES.values())
 
 

@@ -65,6 +65,23 @@ static int op_type_args(const char *call, int type, int op)
 
 /* ---- transport ---- */
 
+/* In a collective: named for deadlock reports, and its messages (sent
+ * and received through iRCCE) counted as RCCE's (docs/MONITORING.md). */
+static int coll_as = -1;
+
+static void coll_enter(const char *call)
+{
+    rck_hal_set_context(rcce.hal, call, -1);
+    coll_as = rck_hal_comm_as(rcce.hal, RCK_LIB_RCCE);
+}
+
+static void coll_leave(void)
+{
+    rck_hal_comm_as(rcce.hal, coll_as);
+    coll_as = -1;
+    rck_hal_set_context(rcce.hal, NULL, -1);
+}
+
 static int code(int st)
 {
     /* an iRCCE wait that failed is RCCE's failed wait */
@@ -193,9 +210,9 @@ int RCCE_comm_bcast(char *buf, size_t num, int root, RCCE_COMM comm)
         st = buf_arg("RCCE_comm_bcast", buf, num, RCCE_ERROR_TARGET);
     if (st != RCCE_SUCCESS || comm.size == 1 || num == 0)
         return st;
-    rck_hal_set_context(rcce.hal, "RCCE_comm_bcast", -1);
+    coll_enter("RCCE_comm_bcast");
     st = bcast_impl(buf, num, root, &comm);
-    rck_hal_set_context(rcce.hal, NULL, -1);
+    coll_leave();
     return st;
 }
 
@@ -375,9 +392,9 @@ int RCCE_comm_reduce(char *in, char *out, int num, int type, int op,
 
     if (st != RCCE_SUCCESS)
         return st;
-    rck_hal_set_context(rcce.hal, "RCCE_comm_reduce", -1);
+    coll_enter("RCCE_comm_reduce");
     st = reduce_impl(in, out, (size_t)num, type, op, root, &comm);
-    rck_hal_set_context(rcce.hal, NULL, -1);
+    coll_leave();
     return st;
 }
 
@@ -443,7 +460,7 @@ int RCCE_comm_allreduce(char *in, char *out, int num, int type, int op,
         memmove(out, in, bytes);
         return RCCE_SUCCESS;
     }
-    rck_hal_set_context(rcce.hal, "RCCE_comm_allreduce", -1);
+    coll_enter("RCCE_comm_allreduce");
     if (use_tree(type, bytes)) {
         st = allreduce_rd(in, out, (size_t)num, type, op, &comm);
     } else {
@@ -453,7 +470,7 @@ int RCCE_comm_allreduce(char *in, char *out, int num, int type, int op,
         if (st == RCCE_SUCCESS)
             st = bcast_impl(out, bytes, comm.size - 1, &comm);
     }
-    rck_hal_set_context(rcce.hal, NULL, -1);
+    coll_leave();
     return st;
 }
 
@@ -489,7 +506,7 @@ int RCCE_scatter(char *in, char *out, size_t num, int root, RCCE_COMM comm)
         return RCCE_SUCCESS;
     }
     vr = (comm.my_rank - root + n) % n;
-    rck_hal_set_context(rcce.hal, "RCCE_scatter", -1);
+    coll_enter("RCCE_scatter");
     st = RCCE_SUCCESS;
     if (vr == 0) {
         /* the blocks in order of relative rank */
@@ -530,7 +547,7 @@ int RCCE_scatter(char *in, char *out, size_t num, int root, RCCE_COMM comm)
 out:
     if (tmp != out)
         free(tmp);
-    rck_hal_set_context(rcce.hal, NULL, -1);
+    coll_leave();
     return st;
 }
 
@@ -556,7 +573,7 @@ int RCCE_gather(char *in, char *out, size_t num, int root, RCCE_COMM comm)
     tmp = cap == 1 ? in : malloc(cap * num);
     if (tmp == NULL)
         return RCCE_ERROR_MALLOC;
-    rck_hal_set_context(rcce.hal, "RCCE_gather", -1);
+    coll_enter("RCCE_gather");
     if (tmp != in)
         memcpy(tmp, in, num);
     for (mask = 1; mask < n && st == RCCE_SUCCESS; mask <<= 1) {
@@ -578,7 +595,7 @@ int RCCE_gather(char *in, char *out, size_t num, int root, RCCE_COMM comm)
                    tmp + (size_t)v * num, num);
     if (tmp != in)
         free(tmp);
-    rck_hal_set_context(rcce.hal, NULL, -1);
+    coll_leave();
     return st;
 }
 
@@ -592,7 +609,7 @@ int RCCE_allgather(char *in, char *out, size_t num, RCCE_COMM comm)
     if (st != RCCE_SUCCESS || num == 0)
         return st;
     memmove(out + (size_t)r * num, in, num);
-    rck_hal_set_context(rcce.hal, "RCCE_allgather", -1);
+    coll_enter("RCCE_allgather");
     /* ring: step s passes block r-s to the right, takes r-s-1 from the
      * left */
     for (int s = 0; s < n - 1 && st == RCCE_SUCCESS; s++) {
@@ -600,7 +617,7 @@ int RCCE_allgather(char *in, char *out, size_t num, RCCE_COMM comm)
         st = exchange(&comm, (r + 1) % n, out + (size_t)sb * num, num,
                       (r - 1 + n) % n, out + (size_t)rb * num, num);
     }
-    rck_hal_set_context(rcce.hal, NULL, -1);
+    coll_leave();
     return st;
 }
 
@@ -613,13 +630,13 @@ int RCCE_alltoall(char *in, char *out, size_t num, RCCE_COMM comm)
     if (st != RCCE_SUCCESS || num == 0)
         return st;
     memmove(out + (size_t)r * num, in + (size_t)r * num, num);
-    rck_hal_set_context(rcce.hal, "RCCE_alltoall", -1);
+    coll_enter("RCCE_alltoall");
     for (int k = 1; k < n && st == RCCE_SUCCESS; k++) {
         int to = (r + k) % n, from = (r - k + n) % n;
         st = exchange(&comm, to, in + (size_t)to * num, num, from,
                       out + (size_t)from * num, num);
     }
-    rck_hal_set_context(rcce.hal, NULL, -1);
+    coll_leave();
     return st;
 }
 
@@ -656,7 +673,7 @@ int RCCE_reduce_scatter(char *in, char *out, int *counts, int type, int op,
         return st;
     /* the root is where each algorithm's result lands without a hop */
     root = use_tree(type, total * esz) ? 0 : n - 1;
-    rck_hal_set_context(rcce.hal, "RCCE_reduce_scatter", -1);
+    coll_enter("RCCE_reduce_scatter");
     if (r == root) {
         res = malloc(total * esz);
         if (res == NULL) {
@@ -682,6 +699,6 @@ int RCCE_reduce_scatter(char *in, char *out, int *counts, int type, int op,
     }
 out:
     free(res);
-    rck_hal_set_context(rcce.hal, NULL, -1);
+    coll_leave();
     return st;
 }

@@ -73,6 +73,10 @@ rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
         return RCK_ERR_NOMEM;
     hal->ops = ops;
     st = ops->attach(hal);
+    if (st == RCK_OK && rck__monitor_attach(hal) != 0) {
+        ops->detach(hal);
+        st = RCK_ERR_NOMEM;
+    }
     if (st != RCK_OK) {
         free(hal);
         return st;
@@ -87,6 +91,7 @@ void rck_hal_close(rck_hal_t *hal)
     if (hal == NULL)
         return;
     hal->ops->detach(hal);
+    rck__monitor_detach(hal);
     if (hal == hal_self)
         hal_self = NULL;
     free(hal);
@@ -566,6 +571,7 @@ rck_status_t rck_hal_console_write(rck_hal_t *hal, const char *buf,
 void rck_hal_set_context(rck_hal_t *hal, const char *call, int peer)
 {
     hal->ops->set_context(hal, call, peer);
+    rck__monitor_context(hal, call);
 }
 
 /* ---- library reservations ---- */

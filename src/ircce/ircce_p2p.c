@@ -50,6 +50,14 @@ static int queued_code(int st)
 
 /* ---- send ---- */
 
+/* A post names its call, for the message log: it may send and receive
+ * (progress) before it returns. Before RCCE_init there is no core. */
+static void named(const char *call, int peer)
+{
+    if (rcce.hal != NULL)
+        rck_hal_set_context(rcce.hal, call, peer);
+}
+
 static int send_generic(char *buf, ssize_t size, int dest,
                         iRCCE_SEND_REQUEST *request, int sync,
                         const char *call)
@@ -57,11 +65,13 @@ static int send_generic(char *buf, ssize_t size, int dest,
     iRCCE_SEND_REQUEST tmp;
     int st;
 
-    if (request != NULL)
-        return ircce_send_post(request, buf, size, dest, sync, call);
-    memset(&tmp, 0, sizeof(tmp));
-    st = ircce_send_post(&tmp, buf, size, dest, sync, call);
-    if (!queued_code(st))
+    if (request == NULL)
+        memset(&tmp, 0, sizeof(tmp));
+    named(call, dest);
+    st = ircce_send_post(request != NULL ? request : &tmp, buf, size, dest,
+                         sync, call);
+    named(NULL, -1);
+    if (request != NULL || !queued_code(st))
         return st;
     st = ircce_block(ircce_send_over, &tmp, call, dest, IRCCE_WATCH_NONE);
     if (st != iRCCE_SUCCESS) {
@@ -152,11 +162,13 @@ static int recv_generic(char *buf, ssize_t size, int source,
     iRCCE_RECV_REQUEST tmp;
     int st;
 
-    if (request != NULL)
-        return ircce_recv_post(request, buf, size, source, sync, call);
-    memset(&tmp, 0, sizeof(tmp));
-    st = ircce_recv_post(&tmp, buf, size, source, sync, call);
-    if (!queued_code(st))
+    if (request == NULL)
+        memset(&tmp, 0, sizeof(tmp));
+    named(call, source);
+    st = ircce_recv_post(request != NULL ? request : &tmp, buf, size, source,
+                         sync, call);
+    named(NULL, -1);
+    if (request != NULL || !queued_code(st))
         return st;
     st = ircce_block(ircce_recv_over, &tmp, call, source, IRCCE_WATCH_NONE);
     if (st != iRCCE_SUCCESS) {

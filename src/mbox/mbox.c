@@ -81,6 +81,7 @@ static int take(int sender_core, rck_mail_t *mail)
         mail->len = RCK_MBOX_PAYLOAD;
     rck_hal_mpb_store32(hal, hal->core, off + CTRL_WORD, 0);
     mb.stats.received++;
+    rck_hal_comm_recv(hal, RCK_LIB_MBOX, sender_core, mail->len);
     return 1;
 }
 
@@ -241,8 +242,10 @@ static rck_status_t send_once(int dcore, uint16_t tag, const void *data,
         return st;
     rck_hal_wcb_flush(hal);
     st = rck_hal_irq_raise(hal, dcore, RCK_IRQ_GIC);
-    if (st == RCK_OK)
+    if (st == RCK_OK) {
         mb.stats.sent++;
+        rck_hal_comm_count(hal, RCK_LIB_MBOX, dcore, len);
+    }
     return st;
 }
 

@@ -668,6 +668,8 @@ int rcce_send_general(const char *buf, uint32_t combuf, uint32_t chunk,
     size_t done = 0;
     int st;
 
+    if (size > 0)
+        rck_hal_comm_count(rcce.hal, RCK_LIB_RCCE, rcce_core_of(dest), size);
     if (mark && size > 0 &&
         rck_hal_mpb_store32(rcce.hal, rcce_core_of(dest), word1,
                             RCK_RCCE_COLL_MARK) != RCK_OK)
@@ -727,6 +729,8 @@ int rcce_recv_general(char *buf, uint32_t combuf, uint32_t chunk,
             return st;
         done += n;
     }
+    if (size > 0)
+        rck_hal_comm_recv(rcce.hal, RCK_LIB_RCCE, core, size);
     return RCCE_SUCCESS;
 }
 

@@ -86,10 +86,21 @@ static rck_status_t claim(svm_t *s, size_t p, int *got)
     return st;
 }
 
+/* A protocol mail: counted as SVM's message, not as a mailbox's. */
+static rck_status_t mail_try_send(svm_t *s, int dest, const svm_req_t *r)
+{
+    int as = rck_hal_comm_as(s->hal, RCK_LIB_SVM);
+    rck_status_t st = rck_mbox_try_send(dest, SVM_TAG, r, sizeof(*r));
+
+    rck_hal_comm_as(s->hal, as);
+    return st;
+}
+
 rck_status_t svm_strong_acquire(svm_t *s, size_t p)
 {
     uint32_t me = (uint32_t)s->ue, o;
     rck_status_t st;
+    int as;
 
     s->stats.faults++;
     rck_hal_set_context(s->hal, "svm page fault", -1);
@@ -127,7 +138,9 @@ rck_status_t svm_strong_acquire(svm_t *s, size_t p)
         req.seq = s->seq;
         req.hops = 0;
         rck_hal_set_context(s->hal, "svm page fault", (int)o);
+        as = rck_hal_comm_as(s->hal, RCK_LIB_SVM);
         st = rck_mbox_send((int)o, SVM_TAG, &req, sizeof(req));
+        rck_hal_comm_as(s->hal, as);
         if (st != RCK_OK)
             break;
         s->stats.requests_sent++;
@@ -191,7 +204,7 @@ void svm_strong_done(svm_t *s)
 
     if (s->ndeferred == 0)
         return;
-    if (rck_mbox_try_send(s->ue, SVM_TAG, &kick, sizeof(kick)) != RCK_OK &&
+    if (mail_try_send(s, s->ue, &kick) != RCK_OK &&
         !s->kick_pending) {
         /* cannot happen (our own box is empty unless a kick is in it);
          * refuse rather than leave the requesters waiting */
@@ -245,7 +258,7 @@ static void serve(svm_t *s, svm_req_t *r)
         return;
     }
     r->hops++;
-    if (rck_mbox_try_send((int)o, SVM_TAG, r, sizeof(*r)) == RCK_OK)
+    if (mail_try_send(s, (int)o, r) == RCK_OK)
         s->stats.forwards++;
     else
         nack(s, r);

@@ -175,7 +175,7 @@ static int parse(explore_t *x, int argc, char **argv)
                                          "--cores", "--chip",
                                          "--shm-size", "--compute", NULL};
     static const char *const refused[] = {"--report", "--trace", "--schedule",
-                                          NULL};
+                                          "--msglog", NULL};
     int i;
 
     for (i = 0; i < argc; i++) {
@@ -257,9 +257,9 @@ static int parse(explore_t *x, int argc, char **argv)
 
             if (!strncmp(arg, refused[k], len) &&
                 (arg[len] == '\0' || arg[len] == '=')) {
-                fprintf(stderr, "rck explore: %s is chosen per run by explore;"
-                                " replay one seed with the rck run command "
-                                "it prints\n", refused[k]);
+                fprintf(stderr, "rck explore: %s is per run (runs go in "
+                                "parallel); replay one seed with the rck run "
+                                "command it prints\n", refused[k]);
                 return -1;
             }
         }

@@ -7,6 +7,7 @@
  */
 #include "launch.h"
 
+#include "rck/config.h"
 #include "rck/log.h"
 
 #include <errno.h>
@@ -61,6 +62,7 @@ typedef struct {
     int out_broken[NSTREAMS];   /* our stdout/stderr went away */
     struct pollfd *pfds;
     int *pfd_ue;                /* pollfd index -> ue * NSTREAMS + stream */
+    int status_line;            /* the backend's line is on the terminal */
 } launch_state_t;
 
 static int sig_pipe[2] = {-1, -1};
@@ -255,6 +257,10 @@ static void lines_emit(launch_state_t *st, int ue, int stream, int flush)
         if (lb->buf[i] != '\n')
             out[outlen++] = '\n';
         start = i + 1;
+    }
+    if (st->status_line) { /* the backend's progress line (job_tick) */
+        write_all(STDERR_FILENO, "\r\033[K", 4);
+        st->status_line = 0;
     }
     rc = write_all(stream == STREAM_OUT ? STDOUT_FILENO : STDERR_FILENO, out,
                    outlen);
@@ -511,6 +517,21 @@ static void timers_check(launch_state_t *st)
         teardown(st, SIGKILL);
 }
 
+void rck_launch_msglog_reset(const char *tool)
+{
+    const char *path = rck_config_get("MSGLOG");
+    int fd;
+
+    if (*path == '\0' || !strcmp(path, "none") || !strcmp(path, "off"))
+        return;
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fprintf(stderr, "%s: cannot empty the message log %s: %s\n", tool,
+                path, strerror(errno));
+    else
+        close(fd);
+}
+
 static int poll_timeout(launch_state_t *st)
 {
     struct timespec now = now_mono();
@@ -524,6 +545,8 @@ static int poll_timeout(launch_state_t *st)
     }
     if (st->tearing && st->killed)
         t = 1000; /* defensive: re-check the children now and then */
+    if (st->cfg->ops->job_tick != NULL && (t < 0 || t > 100))
+        t = 100; /* the backend's progress output (job_tick) */
     return t;
 }
 
@@ -546,6 +569,8 @@ static void loop(launch_state_t *st)
                 n++;
             }
         }
+        if (st->cfg->ops->job_tick != NULL && !st->tearing)
+            st->status_line = st->cfg->ops->job_tick(st->job);
         if (poll(st->pfds, (nfds_t)n, poll_timeout(st)) < 0) {
             if (errno == EINTR)
                 continue;

@@ -50,6 +50,13 @@ typedef struct {
 int rck_launch_run(const rck_launch_t *launch);
 
 /**
+ * The message log (RCK_MSGLOG) is appended to by every core: the caller
+ * of rck_launch_run() or rck_mpirun_run() empties it before a run starts
+ * (docs/MONITORING.md); a failure is printed.
+ */
+void rck_launch_msglog_reset(const char *tool);
+
+/**
  * Name of a signal ("SIGSEGV"), or NULL if unknown.
  * @param [in] sig  signal number.
  */

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,7 @@ typedef struct {
     const char *clock;
     const char *compute;
     const char *report;
+    const char *msglog;
     const char *trace;
     const char *schedule;
     int dry_run;            /* check everything, start nothing */
@@ -104,8 +106,13 @@ static void usage_run(FILE *fp)
             "  --compute MODEL     sim: compute model host[:REL], none,"
             " instructions[:CPI]\n"
             "                      (RCK_COMPUTE)\n"
-            "  --report FILE       sim: JSON report file, or none"
-            " (RCK_SIM_REPORT)\n"
+            "  --report FILE       the run's JSON report (sim: everything;"
+            " native, mpi: the\n"
+            "                      communication matrix), or none"
+            " (RCK_REPORT)\n"
+            "  --msglog FILE       log every message sent and received,"
+            " JSON lines\n"
+            "                      (RCK_MSGLOG)\n"
             "  --trace FILE        sim: Chrome trace-event file"
             " (RCK_SIM_TRACE)\n"
             "  --schedule SEED     sim: schedule seed, 0 = the model's own"
@@ -230,6 +237,7 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--timeout", timeout)
         OPT("--compute", compute)
         OPT("--report", report)
+        OPT("--msglog", msglog)
         OPT("--trace", trace)
         OPT("--schedule", schedule)
         OPT("--hostfile", mpi_hostfile)
@@ -639,6 +647,26 @@ static int run_cores_resolve(const run_opts_t *o, const rck_chip_t *chip,
     return ncores;
 }
 
+/* The settings the run options give (the cores read them too). */
+static int options_export(const run_opts_t *o)
+{
+    static const struct {
+        const char *setting;
+        size_t field;
+    } map[] = {{"COMPUTE", offsetof(run_opts_t, compute)},
+               {"REPORT", offsetof(run_opts_t, report)},
+               {"MSGLOG", offsetof(run_opts_t, msglog)},
+               {"SIM_TRACE", offsetof(run_opts_t, trace)},
+               {"SIM_SCHEDULE", offsetof(run_opts_t, schedule)}};
+
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        const char *v = *(const char *const *)((const char *)o + map[i].field);
+        if (v != NULL && setting_export(map[i].setting, v) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* rck run: the cores resolve the same settings as the launcher did. */
 static int run_settings_export(const run_opts_t *o, const rck_hal_ops_t *ops,
                                const char *chip_path, const char *shm_text)
@@ -648,10 +676,7 @@ static int run_settings_export(const run_opts_t *o, const rck_hal_ops_t *ops,
         (chip_path != NULL && *chip_path != '\0' &&
          setting_export("CHIP", chip_path) != 0) ||
         setting_export("SHM_SIZE", shm_text) != 0 ||
-        (o->compute != NULL && setting_export("COMPUTE", o->compute) != 0) ||
-        (o->report != NULL && setting_export("SIM_REPORT", o->report) != 0) ||
-        (o->trace != NULL && setting_export("SIM_TRACE", o->trace) != 0) ||
-        (o->schedule != NULL && setting_export("SIM_SCHEDULE", o->schedule) != 0))
+        options_export(o) != 0)
         return -1;
     return 0;
 }
@@ -746,6 +771,7 @@ static int cmd_run(int argc, char **argv, int rccerun)
     if (launch.kill_grace_ms < 0)
         launch.kill_grace_ms = 0;
     launch.argv = o.argv;
+    rck_launch_msglog_reset(tool);
     fflush(stdout);
     if (!strcmp(ops->name, "mpi"))
         ret = rck_mpirun_run(&launch, o.mpi_hostfile, o.mpi_hosts);

@@ -95,7 +95,7 @@ elseif(MODE STREQUAL "bad")
     "--first '-3': not a schedule seed|${RCK}^explore^-n^2^--first^-3^${PROG}"
     "--timeout 'soon': not a positive number|${RCK}^explore^-n^2^--timeout^soon^${PROG}"
     "--backend 'native': schedules are explored on the sim backend only|${RCK}^explore^-n^2^--backend^native^${PROG}"
-    "--schedule is chosen per run by explore|${RCK}^explore^-n^2^--schedule^3^${PROG}"
+    "--schedule is per run|${RCK}^explore^-n^2^--schedule^3^${PROG}"
     "missing program to run|${RCK}^explore^-n^2"
     "missing -n N|${RCK}^explore^${PROG}"
     "--schedule 'abc': not a schedule seed|${RCK}^run^-n^2^--backend^sim^--schedule^abc^${PROG}"

@@ -3,6 +3,7 @@
  * detach, and the exit handler that stops the job when a core fails.
  */
 #include "mpi/mpi_priv.h"
+#include "mpi/mpi_report.h"
 
 /* One address for the shared DRAM window on every rank of a node (not the
  * native backend's, so a program could hold both). */
@@ -402,6 +403,7 @@ static void mpi_teardown(rck_hal_t *hal)
 
     if (!m->attached)
         return;
+    rck_mpi_report(hal, m->comm, m->t0);
     m->attached = 0;
     mpi_live = NULL;
     if (m->late_wakeups > 0)

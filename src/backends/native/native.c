@@ -37,6 +37,7 @@
  */
 #include "native_internal.h"
 #include "common/backend.h"
+#include "common/comm.h"
 #include "common/seg.h"
 
 #include "rck/config.h"
@@ -81,7 +82,7 @@ __attribute__((constructor)) static void native_settings_register(void)
 
 /* ---- segment ---- */
 
-static void seg_layout(const rck_chip_t *chip, size_t shm_bytes,
+static void seg_layout(const rck_chip_t *chip, int nues, size_t shm_bytes,
                        seg_hdr_t *h)
 {
     size_t off = rck_be_align_up(sizeof(seg_hdr_t), 4096);
@@ -90,6 +91,10 @@ static void seg_layout(const rck_chip_t *chip, size_t shm_bytes,
     off += rck_be_align_up(sizeof(core_state_t) * (size_t)chip->ncores, 4096);
     h->counters_off = off;
     off += rck_be_align_up(sizeof(int32_t) * (size_t)chip->atomic_counters,
+                           4096);
+    h->comm_off = off;
+    off += rck_be_align_up(sizeof(uint64_t) * rck_comm_row_words(nues) *
+                               (size_t)nues,
                            4096);
     h->mpb_off = off;
     off += rck_be_align_up((size_t)chip->mpb_bytes * (size_t)chip->ncores,
@@ -104,7 +109,7 @@ static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
 {
     core_state_t *cs;
 
-    seg_layout(chip, shm_bytes, h);
+    seg_layout(chip, nues, shm_bytes, h);
     h->chip = *chip;
     h->nues = (uint32_t)nues;
     h->t0_ns = rck_be_now_ns();
@@ -140,7 +145,7 @@ static rck_status_t native_job_create(const rck_job_params_t *p,
         return RCK_ERR_CONFIG;
     }
     memset(&layout, 0, sizeof(layout));
-    seg_layout(p->chip, p->shm_bytes, &layout);
+    seg_layout(p->chip, p->nues, p->shm_bytes, &layout);
     job = calloc(1, sizeof(*job));
     if (job == NULL)
         return RCK_ERR_NOMEM;
@@ -185,8 +190,15 @@ static void native_job_core_exited(rck_job_t *job, int ue, int failed)
 
 static void native_job_destroy(rck_job_t *job)
 {
+    const char *report = rck_be_report_path();
+
     if (job == NULL)
         return;
+    if (*report != '\0')
+        rck_be_report_write(
+            report, "native", &job->hdr->chip, (int)job->hdr->nues,
+            (double)(rck_be_now_ns() - job->hdr->t0_ns) * 1e-9,
+            (const uint64_t *)((char *)job->hdr + job->hdr->comm_off));
     munmap(job->hdr, job->bytes);
     close(job->fd);
     free(job);
@@ -349,6 +361,8 @@ static rck_status_t native_attach(rck_hal_t *hal)
     hal->nues = (int)hdr.nues;
     hal->ue_core = n->hdr->ue_core;
     hal->core = n->hdr->ue_core[hal->ue];
+    hal->comm_row = (uint64_t *)((char *)map + hdr.comm_off) +
+                    rck_comm_row_words(hal->nues) * (size_t)hal->ue;
     hal->backend = n;
     n->spin_ns = spin_budget(hal->nues);
     n->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);

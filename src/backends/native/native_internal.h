@@ -62,6 +62,7 @@ typedef struct {
     uint64_t magic;
     uint64_t seg_bytes;
     uint64_t cores_off, counters_off, mpb_off, shm_off, shm_bytes;
+    uint64_t comm_off;           /* communication matrix (rck/monitor.h) */
     uint64_t t0_ns;
     uint32_t nues;
     rck_chip_t chip;

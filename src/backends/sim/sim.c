@@ -78,10 +78,16 @@ static void sim_job_core_exited(rck_job_t *job, int ue, int failed)
     sim_engine_core_exited(job->hdr, ue, failed);
 }
 
+static int sim_job_tick(rck_job_t *job)
+{
+    return sim_progress_tick(job->hdr);
+}
+
 static void sim_job_destroy(rck_job_t *job)
 {
     if (job == NULL)
         return;
+    sim_progress_end(job->hdr);
     sim_report_write(job->hdr);
     sim_p54c_job_destroy(job->hdr);
     sim_seg_destroy(job);
@@ -913,26 +919,18 @@ static rck_status_t sim_wtime(rck_hal_t *hal, double *seconds)
     return RCK_OK;
 }
 
-/* Counter 0: instructions retired as the compute model knows them
- * (counted with RCK_COMPUTE=instructions, compute cycles / CPI otherwise);
- * counter 1: MPB lines fetched into L1. */
+/* The event each counter counts (rck_hal_perfctr_select; sim_monitor.c
+ * and docs/MONITORING.md say which exist under which compute model). */
 static rck_status_t sim_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value)
 {
     sim_t *s = sim_of(hal);
+    rck_status_t st;
 
     enter(s);
     advance(s, cost_rdtsc(s), CAT_OTHER);
-    if (s->p54c.slot != NULL)
-        *value = sim_p54c_perfctr(s, idx);
-    else if (idx == 0)
-        *value = s->compute == COMPUTE_INSTR
-                     ? s->me->instructions
-                     : (uint64_t)((double)s->me->cat[CAT_COMPUTE] /
-                                  (double)SIM_TICKS / s->compute_cpi);
-    else
-        *value = s->me->l1_misses;
+    st = sim_perfctr_event(s, hal->perfctr_event[idx], value);
     leave(s);
-    return RCK_OK;
+    return st;
 }
 
 static rck_status_t sim_console_write(rck_hal_t *hal, const char *buf,
@@ -984,6 +982,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .job_core_exited = sim_job_core_exited,
     .job_child_wrap = sim_job_child_wrap,
     .job_destroy = sim_job_destroy,
+    .job_tick = sim_job_tick,
     .attach = sim_attach,
     .detach = sim_detach,
     .mpb_map = sim_mpb_map,
@@ -1023,4 +1022,5 @@ const rck_hal_ops_t rck_sim_ops = {
     .perfctr_read = sim_perfctr_read,
     .console_write = sim_console_write,
     .set_context = sim_set_context,
+    .monitor = sim_monitor_run,
 };

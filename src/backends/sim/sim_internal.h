@@ -51,6 +51,7 @@
 #include "sim.h"
 #include "common/backend.h"
 #include "sim_p54c.h"
+#include "sim_monitor.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -156,6 +157,7 @@ typedef struct {
     uint64_t instructions;     /* from the compute model */
     uint64_t mpb_lines_written, mpb_lines_read;
     uint64_t dram_tx, l2_hits, l2_misses, l2_writebacks;
+    uint64_t nc_reads;         /* non-cacheable DWORD reads (perfctr) */
     _Atomic uint32_t end;      /* UE_END_* */
     uint32_t nhaz;
     sim_hazard_t haz[SIM_MAX_HAZARDS];
@@ -221,6 +223,8 @@ typedef struct {
     uint64_t seg_bytes;
     uint64_t ues_off, cores_off, gic_off, counters_off, vis_off, mc_off;
     uint64_t matrix_off, links_off, pw_off, mpb_off, shm_off, shm_bytes;
+    uint64_t comm_off;         /* communication matrix (rck/monitor.h) */
+    sim_monitor_job_t mon;     /* progress output (sim_monitor.c) */
     rck_chip_t chip;
     uint32_t nues;
     int32_t ue_core[RCK_CHIP_MAX_CORES];
@@ -545,7 +549,14 @@ rck_status_t sim_p54c_core_init(sim_t *s);
 void sim_p54c_core_fini(sim_t *s);
 double sim_p54c_take(sim_t *s);
 void sim_p54c_mark(sim_t *s);
-uint64_t sim_p54c_perfctr(sim_t *s, int idx);
+/* ---- monitoring (sim_monitor.c) ---- */
+rck_status_t sim_progress_configure(sim_hdr_t *h);
+int sim_progress_tick(sim_hdr_t *h);
+void sim_progress_end(sim_hdr_t *h);
+void sim_monitor_report(FILE *fp, sim_hdr_t *h);
+rck_status_t sim_perfctr_event(sim_t *s, int event, uint64_t *value);
+void sim_monitor_run(rck_hal_t *hal, void (*fn)(void *arg, double seconds),
+                     void *arg);
 
 /* ---- L1 (sim_l1.c) ---- */
 rck_status_t sim_l1_init(sim_l1_t *l1, const rck_chip_t *c);
@@ -677,6 +688,12 @@ static inline sim_pair_t *sim_hdr_matrix(sim_hdr_t *h)
 static inline sim_link_t *sim_hdr_links(sim_hdr_t *h)
 {
     return (sim_link_t *)((char *)h + h->links_off);
+}
+/* UE @p ue's row of the communication matrix (rck/monitor.h) */
+static inline uint64_t *sim_hdr_comm(sim_hdr_t *h, int ue)
+{
+    return (uint64_t *)((char *)h + h->comm_off) +
+           rck_comm_row_words((int)h->nues) * (size_t)ue;
 }
 static inline _Atomic uint32_t *sim_state(sim_hdr_t *h, int ue)
 {

@@ -305,6 +305,7 @@ void sim_shm_read_range(sim_t *s, size_t off, unsigned char *dst,
             advance_to(s, dram_tx(s, mc, SIM_TX_DW_READ, s->me->vt, 4),
                        CAT_DRAM);
             memcpy(dst, s->shm + off, n);
+            s->me->nc_reads++;
             count++;
         } else {
             size_t lo = off % L;
@@ -449,6 +450,8 @@ void sim_shm_touch_range(sim_t *s, size_t off, size_t len, int write)
                    CAT_DRAM);
         if (!write)
             s->me->l1_misses++;
+        if (!write && type == RCK_MAP_UNCACHED)
+            s->me->nc_reads++;
         count++;
         touch_reorder(s, &count);
     }

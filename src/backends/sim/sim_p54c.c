@@ -642,6 +642,7 @@ static uint64_t p54c_entry(sim_t *s, sim_mc_t *mcs, int kind, int mc,
         break;
     }
     case P54C_TX_UC_READ:
+        s->me->nc_reads++;
         done = p54c_tx(s, &mcs[mc], mc, SIM_TX_DW_READ, t);
         break;
     case P54C_TX_WRITE:
@@ -746,15 +747,4 @@ void sim_p54c_mark(sim_t *s)
     s->p54c.mark_units = slot->units;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     slot->in_hal = 0;
-}
-
-/* The HAL's two counters under the model: 0 instructions, 1 L1 data
- * misses (the program's and the MPB lines the HAL fetched). */
-uint64_t sim_p54c_perfctr(sim_t *s, int idx)
-{
-    const p54c_slot_t *slot = s->p54c.slot;
-
-    if (idx == 0)
-        return s->me->instructions;
-    return s->me->l1_misses + (slot != NULL ? slot->l1d_misses : 0);
 }

@@ -369,6 +369,7 @@ static void json_write(FILE *fp, sim_hdr_t *h)
     fprintf(fp, "\n  ],\n");
     json_links(fp, h, links, hot);
     free(links);
+    sim_monitor_report(fp, h);
     if (abort == SIM_ABORT_DEADLOCK)
         json_deadlock(fp, h);
     fprintf(fp, "  \"stale_reads\": {\"total\": %llu",

@@ -117,6 +117,10 @@ static void seg_layout(const rck_chip_t *c, int nues, size_t shm_bytes,
                            4096);
     h->pw_off = off;
     off += rck_be_align_up(sizeof(sim_pwq_t) * (size_t)nues, 4096);
+    h->comm_off = off;
+    off += rck_be_align_up(sizeof(uint64_t) * rck_comm_row_words(nues) *
+                               (size_t)nues,
+                           4096);
     h->mpb_off = off;
     off += rck_be_align_up((size_t)c->mpb_bytes * nc, 4096);
     h->shm_off = off;
@@ -260,7 +264,11 @@ static rck_status_t settings_resolve(sim_hdr_t *h, int nues)
     if (setting_number("SIM_LOOKAHEAD", "a number of cycles", 1e12, &v) != 0)
         return RCK_ERR_CONFIG;
     h->lookahead = sim_ticks(v);
-    st = setting_path("SIM_REPORT", h->report_path, sizeof(h->report_path));
+    st = setting_path(*rck_config_get("REPORT") != '\0' ? "REPORT"
+                                                        : "SIM_REPORT",
+                      h->report_path, sizeof(h->report_path));
+    if (st == RCK_OK)
+        st = sim_progress_configure(h);
     if (st == RCK_OK)
         st = setting_path("SIM_TRACE", h->trace_path, sizeof(h->trace_path));
     if (st == RCK_OK && h->trace_path[0] != '\0' && h->trace_path[0] != '/') {
@@ -505,6 +513,7 @@ rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)
     hal->nues = (int)hdr.nues;
     hal->ue_core = s->hdr->ue_core;
     hal->core = s->core;
+    hal->comm_row = sim_hdr_comm(s->hdr, s->ue);
     hal->backend = s;
     snprintf(tag, sizeof(tag), "core %d", hal->core);
     rck_log_set_tag(tag);

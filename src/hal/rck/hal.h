@@ -131,6 +131,14 @@ struct rck_hal_ops {
     char **(*job_child_wrap)(rck_job_t *job, int ue, char *const *argv);
     /** The launcher saw UE @p ue end; @p failed is non-zero if abnormally. */
     void (*job_core_exited)(rck_job_t *job, int ue, int failed);
+    /**
+     * Optional (NULL: none). Called by the launcher about once per 100 ms
+     * of host time while the job runs (the sim's progress line).
+     * @return 1 while a status line of the backend is on the terminal: the
+     *         launcher erases it ("\r", erase to end of line) before it
+     *         prints other output; 0 otherwise.
+     */
+    int (*job_tick)(rck_job_t *job);
     /** Release the job's shared state (no segment may survive this). */
     void (*job_destroy)(rck_job_t *job);
 
@@ -275,6 +283,17 @@ struct rck_hal_ops {
      * deadlock and crash reports can name it. Cheap; no timing effect.
      */
     void (*set_context)(rck_hal_t *hal, const char *call, int peer);
+    /**
+     * Optional (NULL: @p fn runs at once with the wtime slot's seconds).
+     * Run monitoring work (the message log, docs/MONITORING.md): call
+     * @p fn(@p arg, seconds) with this core's clock now (sim: virtual
+     * time, no cost charged; native, mpi: host seconds since the job
+     * started); the model charges nothing for it and does not count its
+     * host time or instructions as the program's. @p fn must not call the
+     * HAL.
+     */
+    void (*monitor)(rck_hal_t *hal, void (*fn)(void *arg, double seconds),
+                    void *arg);
 };
 
 /**
@@ -295,6 +314,13 @@ struct rck_hal {
     uint32_t mpb_reserved;
     size_t shm_reserved;
     const char *reserve_owner; /* who froze the layout (RCCE_init), or NULL */
+    /* Monitoring (rck/monitor.h): this UE's row of the communication
+     * matrix (set by the backend's attach, in its segment; NULL: the HAL
+     * keeps a private one), the HAL's monitor state, and the event each
+     * performance counter counts (rck_hal_perfctr_select). */
+    uint64_t *comm_row;
+    struct rck_monitor *mon;
+    int perfctr_event[2];
     void *backend;          /* backend private state */
 };
 
@@ -414,6 +440,15 @@ rck_status_t rck_hal_volt_get(rck_hal_t *hal, int island, int *millivolts);
 rck_status_t rck_hal_cycles(rck_hal_t *hal, uint64_t *cycles);
 rck_status_t rck_hal_wtime(rck_hal_t *hal, double *seconds);
 rck_status_t rck_hal_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value);
+/**
+ * Make performance counter @p idx (0 or 1) count @p event (RCK_PERF_*, a
+ * P54C event code; like writing the P54C's CESR). Defaults: counter 0
+ * RCK_PERF_INSTRUCTIONS, counter 1 RCK_PERF_DATA_MISS. Whether the
+ * backend can give the event shows at rck_hal_perfctr_read
+ * (RCK_ERR_UNSUPPORTED otherwise).
+ * @return RCK_OK, RCK_ERR_INVALID (bad counter, unknown event).
+ */
+rck_status_t rck_hal_perfctr_select(rck_hal_t *hal, int idx, int event);
 rck_status_t rck_hal_console_write(rck_hal_t *hal, const char *buf,
                                    size_t len);
 void rck_hal_set_context(rck_hal_t *hal, const char *call, int peer);
@@ -451,6 +486,8 @@ rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
 void rck_hal_reserve_freeze(rck_hal_t *hal, const char *owner);
 
 /** @return non-zero if @p core is a valid physical core id. */
+#include "rck/monitor.h"
+
 static inline int rck_hal_core_valid(const rck_hal_t *hal, int core)
 {
     return core >= 0 && core < hal->chip.ncores;

@@ -30,7 +30,8 @@ typedef struct {
 const rck_config_entry_t *rck_config_table(void);
 
 /* Ranks of the components' tables: the order of `rck config --list`. */
-enum { RCK_CONFIG_RANK_NATIVE = 10, RCK_CONFIG_RANK_SIM = 20,
+enum { RCK_CONFIG_RANK_MONITOR = 5, RCK_CONFIG_RANK_NATIVE = 10,
+       RCK_CONFIG_RANK_SIM = 20,
        RCK_CONFIG_RANK_MPI = 25, RCK_CONFIG_RANK_SVM = 30 };
 
 /**
