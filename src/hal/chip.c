@@ -350,6 +350,17 @@ static int chip_apply_dvfs(const char *what, const rck_json_t *root,
             return -1;
     }
     c->ndvfs = (int)n;
+    if (chip_num(what, dvfs, "volts_min", "dvfs.volts_min", 1,
+                 &c->volts_min) < 0 ||
+        chip_num(what, dvfs, "volts_max", "dvfs.volts_max", 1,
+                 &c->volts_max) < 0 ||
+        chip_num(what, dvfs, "volt_step_mv", "dvfs.volt_step_mv", 1,
+                 &c->volt_step_mv) < 0 ||
+        chip_num(what, dvfs, "volt_change_cycles", "dvfs.volt_change_cycles",
+                 0, &c->volt_change_cycles) < 0 ||
+        chip_num(what, dvfs, "mesh_volts", "dvfs.mesh_volts", 1,
+                 &c->mesh_volts) < 0)
+        return -1;
     return 1;
 }
 
@@ -650,6 +661,19 @@ static rck_status_t chip_check_dvfs(const rck_chip_t *c, const char *what)
             chip_bad(what, path, "must be greater than zero");
             return RCK_ERR_CONFIG;
         }
+        if (c->dvfs_volts[i] < c->volts_min - 1e-9 ||
+            c->dvfs_volts[i] > c->volts_max + 1e-9) {
+            snprintf(path, sizeof(path), "dvfs.volts[%d]", i);
+            chip_bad(what, path, "%g V is outside [volts_min, volts_max] = "
+                     "[%g, %g]", c->dvfs_volts[i], c->volts_min,
+                     c->volts_max);
+            return RCK_ERR_CONFIG;
+        }
+    }
+    if (!(c->volts_min <= c->volts_max) || !isfinite(c->volt_change_cycles)) {
+        chip_bad(what, "dvfs.volts_min", "needs volts_min <= volts_max and "
+                 "a finite volt_change_cycles");
+        return RCK_ERR_CONFIG;
     }
     return RCK_OK;
 }
@@ -990,6 +1014,25 @@ double rck_chip_fdiv_volts(const rck_chip_t *chip, int fdiv)
     return 0;
 }
 
+int rck_chip_fdiv_need_mv(const rck_chip_t *chip, int fdiv)
+{
+    double v = rck_chip_fdiv_volts(chip, fdiv);
+
+    return v > 0 ? (int)ceil(v * 1000.0 - 1e-6) : -1;
+}
+
+int rck_chip_volt_step(const rck_chip_t *chip, int mv)
+{
+    double step = chip->volt_step_mv > 0 ? chip->volt_step_mv : 1.0;
+    double q;
+
+    if (mv < (int)lround(chip->volts_min * 1000.0) ||
+        mv > (int)lround(chip->volts_max * 1000.0))
+        return -1;
+    q = ceil((double)mv / step - 1e-9) * step;
+    return (int)ceil(q - 1e-9);
+}
+
 /*
  * Format @p d so that strtod gives back exactly @p d: integers plainly,
  * others with the fewest significant digits that round-trip. JSON needs a
@@ -1090,7 +1133,16 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
     for (i = 0; i < ndvfs; i++)
         fprintf(fp, "%s%s", i ? ", " : "",
                 chip_fmt(c->dvfs_volts[i], b1, sizeof(b1)));
-    fprintf(fp, "]},\n");
+    fprintf(fp, "],\n           \"volts_min\": %s",
+            chip_fmt(c->volts_min, b1, sizeof(b1)));
+    fprintf(fp, ", \"volts_max\": %s",
+            chip_fmt(c->volts_max, b1, sizeof(b1)));
+    fprintf(fp, ", \"volt_step_mv\": %s",
+            chip_fmt(c->volt_step_mv, b1, sizeof(b1)));
+    fprintf(fp, ",\n           \"volt_change_cycles\": %s",
+            chip_fmt(c->volt_change_cycles, b1, sizeof(b1)));
+    fprintf(fp, ", \"mesh_volts\": %s},\n",
+            chip_fmt(c->mesh_volts, b1, sizeof(b1)));
     fprintf(fp, "  \"relative_core_speed_vs_3ghz_i7\": %s,\n",
             chip_fmt(c->relative_core_speed, b1, sizeof(b1)));
     /* informational: the loader ignores this object */

@@ -1338,6 +1338,23 @@ static rck_status_t mpi_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value)
     return RCK_ERR_UNSUPPORTED;
 }
 
+/* Voltage changes are instant here; there is no power model. */
+static rck_status_t mpi_volt_wait(rck_hal_t *hal, int island)
+{
+    (void)hal;
+    (void)island;
+    return RCK_OK;
+}
+
+static rck_status_t mpi_power_read(rck_hal_t *hal, double *watts)
+{
+    (void)hal;
+    (void)watts;
+    rck_error("power_read: the mpi backend has no power model (the sim "
+              "backend models the chip's power sensor)");
+    return RCK_ERR_UNSUPPORTED;
+}
+
 static rck_status_t mpi_job_unsupported(rck_job_t *job, int ue)
 {
     return RCK_ERR_UNSUPPORTED;
@@ -1409,6 +1426,8 @@ __attribute__((visibility("default"))) const rck_hal_ops_t
         .freq_get = mpi_freq_get,
         .volt_set = mpi_volt_set,
         .volt_get = mpi_volt_get,
+        .volt_wait = mpi_volt_wait,
+        .power_read = mpi_power_read,
         .cycles = mpi_cycles,
         .wtime = mpi_wtime,
         .perfctr_read = mpi_perfctr_read,

@@ -237,6 +237,8 @@ static rck_status_t settings_resolve(sim_hdr_t *h, int nues)
 
     if (st == RCK_OK)
         st = sim_sched_configure(h);
+    if (st == RCK_OK)
+        st = sim_power_configure(h);
     if (st != RCK_OK)
         return st;
     h->hazards = rck_config_get_bool("SIM_HAZARDS");
