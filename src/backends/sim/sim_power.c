@@ -120,10 +120,20 @@ rck_status_t sim_power_configure(sim_hdr_t *h)
                   s != NULL ? s : "");
         return RCK_ERR_CONFIG;
     }
-    h->pw.period = sim_ticks(us * h->chip.core_mhz);
-    if (h->pw.period == 0)
-        h->pw.period = 1;
+    h->pw.period_us = us;
     return RCK_OK;
+}
+
+/* The sensor period in ticks (the chip is in the segment only after the
+ * settings are resolved); 0 when there is no model (period_us unset). */
+static uint64_t period_of(sim_hdr_t *h)
+{
+    if (h->pw.period == 0 && h->pw.period_us > 0) {
+        h->pw.period = sim_ticks(h->pw.period_us * h->chip.core_mhz);
+        if (h->pw.period == 0)
+            h->pw.period = 1;
+    }
+    return h->pw.period;
 }
 
 /* Seconds of @p ticks. */
@@ -206,7 +216,7 @@ void sim_power_charge(sim_t *s, uint64_t ticks, int cat, double mhz)
     uint64_t mpb = me->mpb_lines_written + me->mpb_lines_read;
     double e;
 
-    if (s->hdr->pw.period == 0)
+    if (period_of(s->hdr) == 0)
         return;
     if (mhz <= 0)
         mhz = s->chip->core_mhz;
@@ -425,7 +435,7 @@ void sim_power_report(FILE *fp, sim_hdr_t *h)
     uint64_t tmax = run_ticks(h);
     sim_series_t sr = {0};
 
-    if (h->pw.period == 0)
+    if (period_of(h) == 0)
         return;
     run_s = secs(c, tmax);
     for (uint32_t i = 0; i < h->nues; i++)
@@ -477,7 +487,7 @@ void sim_power_trace(FILE *fp, sim_hdr_t *h)
 {
     sim_series_t sr = {0};
 
-    if (h->pw.period == 0 || series_build(h, &sr) != 0) {
+    if (period_of(h) == 0 || series_build(h, &sr) != 0) {
         series_free(&sr);
         return;
     }

@@ -26,7 +26,8 @@ typedef struct {
 
 /* In sim_hdr_t. Changed only by the token holder. */
 typedef struct {
-    uint64_t period;           /* sensor period, ticks (RCK_SIM_POWER_PERIOD_US) */
+    double period_us;          /* sensor period (RCK_SIM_POWER_PERIOD_US) */
+    uint64_t period;           /* the same in ticks, 0 until first used */
     uint32_t target_mv[SIM_PW_ISLANDS]; /* voltage of the change in flight */
     uint64_t done[SIM_PW_ISLANDS];      /* its completion, 0: none */
     uint32_t nlog, lost;
