@@ -35,6 +35,9 @@ def plan(quick):
         "mm_n": 32 if quick else 48,
         "busy_calls": 20000,
         "period_us": 5,
+        # the host compute model times the kernels from host CPU time,
+        # which a busy host inflates: the fastest of `reps` runs counts
+        "reps": {"dot": 1, "mm": 1 if quick else 3},
     }
 
 
@@ -118,10 +121,15 @@ def run_power(build_dir, source_dir, out_dir, quick, log):
     for kernel, n, comp in (("dot", pl["dot_n"], "host"),
                             ("mm", pl["mm_n"], "host")):
         for f in pl["fdivs"]:
-            rep = os.path.join(rdir, "power-%s-%d.json" % (kernel, f))
-            r = attempt("%s fdiv %d" % (kernel, f), lambda: _run(
-                rck, prog, 48, [kernel, n, f], rep,
-                dict(env, RCK_COMPUTE=comp)))
+            r = None
+            for i in range(pl["reps"][kernel]):
+                rep = os.path.join(rdir, "power-%s-%d-%d.json" % (kernel, f,
+                                                                  i))
+                x = attempt("%s fdiv %d" % (kernel, f), lambda: _run(
+                    rck, prog, 48, [kernel, n, f], rep,
+                    dict(env, RCK_COMPUTE=comp)))
+                if x is not None and (r is None or x["time_s"] < r["time_s"]):
+                    r = x
             if r is not None:
                 r["gflops_per_w"] = (r["flops"] / r["time_s"] / 1e9 /
                                      r["power_w"]) if r["power_w"] else 0

@@ -359,7 +359,9 @@ static int chip_apply_dvfs(const char *what, const rck_json_t *root,
         chip_num(what, dvfs, "volt_change_cycles", "dvfs.volt_change_cycles",
                  0, &c->volt_change_cycles) < 0 ||
         chip_num(what, dvfs, "mesh_volts", "dvfs.mesh_volts", 1,
-                 &c->mesh_volts) < 0)
+                 &c->mesh_volts) < 0 ||
+        chip_num(what, dvfs, "volts_start", "dvfs.volts_start", 1,
+                 &c->volts_start) < 0)
         return -1;
     return 1;
 }
@@ -673,6 +675,12 @@ static rck_status_t chip_check_dvfs(const rck_chip_t *c, const char *what)
     if (!(c->volts_min <= c->volts_max) || !isfinite(c->volt_change_cycles)) {
         chip_bad(what, "dvfs.volts_min", "needs volts_min <= volts_max and "
                  "a finite volt_change_cycles");
+        return RCK_ERR_CONFIG;
+    }
+    if (c->volts_start < c->volts_min - 1e-9 ||
+        c->volts_start > c->volts_max + 1e-9) {
+        chip_bad(what, "dvfs.volts_start", "%g V is outside [volts_min, "
+                 "volts_max]", c->volts_start);
         return RCK_ERR_CONFIG;
     }
     return RCK_OK;
@@ -1021,6 +1029,15 @@ int rck_chip_fdiv_need_mv(const rck_chip_t *chip, int fdiv)
     return v > 0 ? (int)ceil(v * 1000.0 - 1e-6) : -1;
 }
 
+int rck_chip_start_mv(const rck_chip_t *chip)
+{
+    int need = rck_chip_fdiv_need_mv(chip, chip->default_fdiv);
+    int mv = (int)lround(chip->volts_start * 1000.0);
+
+    /* never below what the starting divider needs */
+    return need > mv ? need : mv;
+}
+
 int rck_chip_volt_step(const rck_chip_t *chip, int mv)
 {
     double step = chip->volt_step_mv > 0 ? chip->volt_step_mv : 1.0;
@@ -1141,8 +1158,10 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
             chip_fmt(c->volt_step_mv, b1, sizeof(b1)));
     fprintf(fp, ",\n           \"volt_change_cycles\": %s",
             chip_fmt(c->volt_change_cycles, b1, sizeof(b1)));
-    fprintf(fp, ", \"mesh_volts\": %s},\n",
+    fprintf(fp, ", \"mesh_volts\": %s",
             chip_fmt(c->mesh_volts, b1, sizeof(b1)));
+    fprintf(fp, ", \"volts_start\": %s},\n",
+            chip_fmt(c->volts_start, b1, sizeof(b1)));
     fprintf(fp, "  \"relative_core_speed_vs_3ghz_i7\": %s,\n",
             chip_fmt(c->relative_core_speed, b1, sizeof(b1)));
     /* informational: the loader ignores this object */

@@ -2,7 +2,8 @@
  * power.c: the chip's DVFS rules and the sim's power model.
  *
  *   rck run --cores 0,1 --backend sim sim_power rules
- *     Both UEs are on voltage island 0 (UE 0 its master). Checks, through
+ *     Both UEs are on voltage island 0 (UE 0 its master; the island starts
+ *     at divider 3 and dvfs.volts_start, 1.1 V). Checks, through
  *     the HAL and RCCE: a divider the island's voltage cannot sustain is
  *     refused, and so is a voltage outside the regulator's range or below
  *     what a tile's divider needs; a voltage change takes
@@ -10,7 +11,7 @@
  *     (RCK_ERR_BUSY); RCCE_iset_power on a non-master changes nothing;
  *     RCCE_iset_power + RCCE_wait_power on the master lower the frequency
  *     at once and raise it only after the voltage; the power sensor reads
- *     more at 800 MHz / 1.1 V than at 533 MHz / 0.8 V. Prints "power
+ *     more at 800 MHz / 1.1 V than at 200 MHz / 0.7 V. Prints "power
  *     rules: ok" when every check passed.
  *
  *   rck run -n N --backend sim sim_power load [CALLS]
@@ -51,7 +52,15 @@ static int mv_of(rck_hal_t *hal, int island)
     return mv;
 }
 
-/* The HAL's rules, on island 0 at its default (divider 3, 800 mV). */
+static void island0_fdiv(rck_hal_t *hal, int fdiv)
+{
+    for (int core = 0; core < hal->chip.ncores; core += 2)
+        if (rck_chip_island(&hal->chip, core) == 0)
+            CHECK(rck_hal_freq_set(hal, core, fdiv) == RCK_OK,
+                  "divider %d on core %d", fdiv, core);
+}
+
+/* The HAL's rules, on island 0 from its start (divider 3, 1100 mV). */
 static void hal_rules(rck_hal_t *hal)
 {
     uint64_t c0 = 0, c1 = 0;
@@ -59,25 +68,32 @@ static void hal_rules(rck_hal_t *hal)
     double change = hal->chip.volt_change_cycles;
     rck_status_t st;
 
-    CHECK(fdiv_of(hal, 0) == 3 && mv_of(hal, 0) == 800, "start %d, %d mV",
+    CHECK(fdiv_of(hal, 0) == 3 && mv_of(hal, 0) == 1100, "start %d, %d mV",
           fdiv_of(hal, 0), mv_of(hal, 0));
-    CHECK(rck_hal_power_read(hal, &w0) == RCK_OK && w0 > 10 && w0 < 200,
-          "sensor %g W", w0);
-    st = rck_hal_freq_set(hal, 0, 2);
-    CHECK(st == RCK_ERR_INVALID, "divider 2 at 800 mV: status %d", st);
-    CHECK(fdiv_of(hal, 0) == 3, "divider %d after the refusal",
-          fdiv_of(hal, 0));
     st = rck_hal_volt_set(hal, 0, 650);
     CHECK(st == RCK_ERR_INVALID, "650 mV: status %d", st);
     st = rck_hal_volt_set(hal, 0, 1350);
     CHECK(st == RCK_ERR_INVALID, "1350 mV: status %d", st);
     st = rck_hal_volt_set(hal, 0, 700);
     CHECK(st == RCK_ERR_INVALID, "700 mV under divider 3: status %d", st);
+    /* down to divider 8 at 700 mV */
+    island0_fdiv(hal, 8);
+    CHECK(rck_hal_volt_set(hal, 0, 700) == RCK_OK, "700 mV at divider 8");
+    CHECK(rck_hal_volt_wait(hal, 0) == RCK_OK, "volt_wait failed");
+    CHECK(mv_of(hal, 0) == 700, "%d mV after the wait", mv_of(hal, 0));
+    st = rck_hal_freq_set(hal, 0, 2);
+    CHECK(st == RCK_ERR_INVALID, "divider 2 at 700 mV: status %d", st);
+    st = rck_hal_freq_set(hal, 0, 3);
+    CHECK(st == RCK_ERR_INVALID, "divider 3 at 700 mV: status %d", st);
+    CHECK(fdiv_of(hal, 0) == 8, "divider %d after the refusals",
+          fdiv_of(hal, 0));
+    CHECK(rck_hal_power_read(hal, &w0) == RCK_OK && w0 > 10 && w0 < 200,
+          "sensor %g W", w0);
 
     /* a change in flight: the old voltage holds until it completes */
     rck_hal_cycles(hal, &c0);
     CHECK(rck_hal_volt_set(hal, 0, 1100) == RCK_OK, "1100 mV refused");
-    CHECK(mv_of(hal, 0) == 800, "%d mV right after the request",
+    CHECK(mv_of(hal, 0) == 700, "%d mV right after the request",
           mv_of(hal, 0));
     st = rck_hal_freq_set(hal, 0, 2);
     CHECK(st == RCK_ERR_INVALID, "divider 2 before the voltage: %d", st);
@@ -86,17 +102,18 @@ static void hal_rules(rck_hal_t *hal)
     CHECK(rck_hal_volt_wait(hal, 0) == RCK_OK, "volt_wait failed");
     rck_hal_cycles(hal, &c1);
     CHECK(mv_of(hal, 0) == 1100, "%d mV after the wait", mv_of(hal, 0));
+    /* the cycle counter runs at divider 8: 1600/8 = 200 MHz of 533 */
+    change *= 200.0 / hal->chip.core_mhz;
     CHECK((double)(c1 - c0) >= change && (double)(c1 - c0) < change * 1.01,
-          "the change took %llu cycles, the chip file says %.0f",
+          "the change took %llu cycles at 200 MHz, the chip file says %.0f",
           (unsigned long long)(c1 - c0), change);
     CHECK(rck_hal_freq_set(hal, 0, 2) == RCK_OK, "divider 2 at 1100 mV");
     CHECK(rck_hal_power_read(hal, &w1) == RCK_OK && w1 > w0,
-          "sensor %g W at 800 MHz / 1.1 V, %g W before", w1, w0);
+          "sensor %g W at 800 MHz / 1.1 V, %g W at 200 MHz / 0.7 V", w1, w0);
     /* a step that is not a multiple of 6.25 mV rounds up */
     CHECK(rck_hal_volt_set(hal, 0, 1101) == RCK_OK, "1101 mV refused");
     rck_hal_volt_wait(hal, 0);
     CHECK(mv_of(hal, 0) == 1107, "1101 mV became %d mV", mv_of(hal, 0));
-    /* back to the default through RCCE (lower first, then the voltage) */
 }
 
 static void rcce_rules(rck_hal_t *hal)
@@ -152,7 +169,7 @@ static int rules(rck_hal_t *hal)
         CHECK(RCCE_iset_power(16, &req, &fnew, &vnew) == RCCE_SUCCESS,
               "non-master iset");
         CHECK(RCCE_wait_power(&req) == RCCE_SUCCESS, "non-master wait");
-        CHECK(fdiv_of(hal, 1) == 3 && mv_of(hal, 0) == 800,
+        CHECK(fdiv_of(hal, 1) == 3 && mv_of(hal, 0) == 1100,
               "a non-master changed the domain: divider %d, %d mV",
               fdiv_of(hal, 1), mv_of(hal, 0));
     }

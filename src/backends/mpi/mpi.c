@@ -43,6 +43,7 @@
 #include <mpi.h>
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
@@ -337,8 +338,9 @@ static void state_init(mpib_t *m, const rck_chip_t *chip, int rank,
             rck_be_align_up((size_t)chip->atomic_counters * 4, 64);
         uint32_t *volt = (uint32_t *)(m->base + m->glob + counters);
         for (int i = 0; i < chip->nislands && i < MPI_MAX_ISLANDS; i++)
-            volt[i] = (uint32_t)(rck_chip_fdiv_volts(chip,
-                                                     chip->default_fdiv) *
+            volt[i] = (uint32_t)(fmax(rck_chip_fdiv_volts(
+                                          chip, chip->default_fdiv),
+                                      chip->volts_start) *
                                      1000.0 +
                                  0.5);
     }

@@ -317,8 +317,7 @@ double sim_power_sensor(sim_t *s)
 double sim_power_leak_j(const sim_hdr_t *h, int island, uint64_t t0,
                         uint64_t t1)
 {
-    uint32_t mv = (uint32_t)rck_chip_fdiv_need_mv(&h->chip,
-                                                  h->chip.default_fdiv);
+    uint32_t mv = (uint32_t)rck_chip_start_mv(&h->chip);
     uint64_t at = 0;
     double e = 0;
 

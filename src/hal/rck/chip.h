@@ -74,9 +74,10 @@ typedef struct {
     /* voltage regulators (the "dvfs" object): island voltages lie in
      * [volts_min, volts_max] in volt_step_mv steps; a change takes
      * volt_change_cycles cycles of the base core clock (core_mhz); the
-     * mesh island runs at mesh_volts (docs/POWER.md) */
+     * mesh island runs at mesh_volts; every island starts at volts_start
+     * (docs/POWER.md) */
     double volts_min, volts_max, volt_step_mv, volt_change_cycles;
-    double mesh_volts;
+    double mesh_volts, volts_start;
 
     /* published MPB latencies by distance, core cycles at core_mhz (the
      * sim's other costs are model parameters, below) */
@@ -170,5 +171,8 @@ int rck_chip_fdiv_need_mv(const rck_chip_t *chip, int fdiv);
 /** @return @p mv rounded up to the regulator's step (whole millivolts), or
  *  -1 if it is outside [volts_min, volts_max]. */
 int rck_chip_volt_step(const rck_chip_t *chip, int mv);
+
+/** @return the islands' voltage at the start of a run, millivolts. */
+int rck_chip_start_mv(const rck_chip_t *chip);
 
 #endif
