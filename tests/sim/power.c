@@ -14,6 +14,10 @@
  *     more at 800 MHz / 1.1 V than at 200 MHz / 0.7 V. Prints "power
  *     rules: ok" when every check passed.
  *
+ *   rck run -n 1 --backend B sim_power sensor
+ *     Reads the power sensor once: "sensor: W W" on sim, "sensor:
+ *     unsupported" on the backends without a power model.
+ *
  *   rck run -n N --backend sim sim_power load [CALLS]
  *     Every UE reads its cycle counter CALLS times (default 20000), through
  *     the HAL only: N cores busy for the same time, for the
@@ -199,6 +203,26 @@ static int load(long calls)
     return 0;
 }
 
+/* The power sensor on any backend: its reading, or that it has none. */
+static int sensor(void)
+{
+    rck_hal_t *hal;
+    double w = -1;
+    rck_status_t st;
+
+    if (rck_hal_open(NULL, &hal) != RCK_OK)
+        return 3;
+    st = rck_hal_power_read(hal, &w);
+    if (st == RCK_OK)
+        printf("sensor: %.3f W\n", w);
+    else if (st == RCK_ERR_UNSUPPORTED)
+        printf("sensor: unsupported\n");
+    else
+        printf("sensor: FAILED with status %d\n", st);
+    rck_hal_close(hal);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     rck_hal_t *hal;
@@ -206,6 +230,8 @@ int main(int argc, char **argv)
 
     if (argc > 1 && strcmp(argv[1], "load") == 0)
         return load(argc > 2 ? atol(argv[2]) : 20000);
+    if (argc > 1 && strcmp(argv[1], "sensor") == 0)
+        return sensor();
     if (RCCE_init(&argc, &argv) != RCCE_SUCCESS)
         return 3;
     hal = rck_hal_self();

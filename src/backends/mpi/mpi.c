@@ -43,7 +43,6 @@
 #include <mpi.h>
 
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
@@ -338,11 +337,7 @@ static void state_init(mpib_t *m, const rck_chip_t *chip, int rank,
             rck_be_align_up((size_t)chip->atomic_counters * 4, 64);
         uint32_t *volt = (uint32_t *)(m->base + m->glob + counters);
         for (int i = 0; i < chip->nislands && i < MPI_MAX_ISLANDS; i++)
-            volt[i] = (uint32_t)(fmax(rck_chip_fdiv_volts(
-                                          chip, chip->default_fdiv),
-                                      chip->volts_start) *
-                                     1000.0 +
-                                 0.5);
+            volt[i] = (uint32_t)rck_chip_start_mv(chip);
     }
 }
 
@@ -1340,23 +1335,6 @@ static rck_status_t mpi_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value)
     return RCK_ERR_UNSUPPORTED;
 }
 
-/* Voltage changes are instant here; there is no power model. */
-static rck_status_t mpi_volt_wait(rck_hal_t *hal, int island)
-{
-    (void)hal;
-    (void)island;
-    return RCK_OK;
-}
-
-static rck_status_t mpi_power_read(rck_hal_t *hal, double *watts)
-{
-    (void)hal;
-    (void)watts;
-    rck_error("power_read: the mpi backend has no power model (the sim "
-              "backend models the chip's power sensor)");
-    return RCK_ERR_UNSUPPORTED;
-}
-
 static rck_status_t mpi_job_unsupported(rck_job_t *job, int ue)
 {
     return RCK_ERR_UNSUPPORTED;
@@ -1428,8 +1406,8 @@ __attribute__((visibility("default"))) const rck_hal_ops_t
         .freq_get = mpi_freq_get,
         .volt_set = mpi_volt_set,
         .volt_get = mpi_volt_get,
-        .volt_wait = mpi_volt_wait,
-        .power_read = mpi_power_read,
+        .volt_wait = rck_be_volt_wait_instant,
+        .power_read = rck_be_power_unsupported,
         .cycles = mpi_cycles,
         .wtime = mpi_wtime,
         .perfctr_read = mpi_perfctr_read,

@@ -886,23 +886,6 @@ static rck_status_t native_volt_get(rck_hal_t *hal, int island, int *mv)
     return RCK_OK;
 }
 
-/* Voltage changes are instant here; there is no power model. */
-static rck_status_t native_volt_wait(rck_hal_t *hal, int island)
-{
-    (void)hal;
-    (void)island;
-    return RCK_OK;
-}
-
-static rck_status_t native_power_read(rck_hal_t *hal, double *watts)
-{
-    (void)hal;
-    (void)watts;
-    rck_error("power_read: the native backend has no power model (the sim "
-              "backend models the chip's power sensor)");
-    return rck_hal_unsupported();
-}
-
 static rck_status_t native_wtime(rck_hal_t *hal, double *seconds)
 {
     *seconds = (double)(rck_be_now_ns() - nat(hal)->hdr->t0_ns) * 1e-9;
@@ -994,8 +977,8 @@ const rck_hal_ops_t rck_native_ops = {
     .freq_get = native_freq_get,
     .volt_set = native_volt_set,
     .volt_get = native_volt_get,
-    .volt_wait = native_volt_wait,
-    .power_read = native_power_read,
+    .volt_wait = rck_be_volt_wait_instant,
+    .power_read = rck_be_power_unsupported,
     .cycles = native_cycles,
     .wtime = native_wtime,
     .perfctr_read = native_perfctr_read,
