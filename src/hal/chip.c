@@ -1093,6 +1093,28 @@ static void chip_print_table(FILE *fp, const char *key, const double *t,
     fprintf(fp, "],\n");
 }
 
+/* The regulator's keys of the "dvfs" object, closing it. */
+static void chip_print_volts(FILE *fp, const rck_chip_t *c)
+{
+    const struct {
+        const char *pre, *key;
+        double v;
+    } k[] = {
+        {",\n           ", "volts_min", c->volts_min},
+        {", ", "volts_max", c->volts_max},
+        {", ", "volt_step_mv", c->volt_step_mv},
+        {",\n           ", "volt_change_cycles", c->volt_change_cycles},
+        {", ", "mesh_volts", c->mesh_volts},
+        {", ", "volts_start", c->volts_start},
+    };
+    char b[64];
+
+    for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+        fprintf(fp, "%s\"%s\": %s", k[i].pre, k[i].key,
+                chip_fmt(k[i].v, b, sizeof(b)));
+    fprintf(fp, "},\n");
+}
+
 void rck_chip_print(FILE *fp, const rck_chip_t *c)
 {
     char b1[40], b2[40], b3[40];
@@ -1150,18 +1172,8 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
     for (i = 0; i < ndvfs; i++)
         fprintf(fp, "%s%s", i ? ", " : "",
                 chip_fmt(c->dvfs_volts[i], b1, sizeof(b1)));
-    fprintf(fp, "],\n           \"volts_min\": %s",
-            chip_fmt(c->volts_min, b1, sizeof(b1)));
-    fprintf(fp, ", \"volts_max\": %s",
-            chip_fmt(c->volts_max, b1, sizeof(b1)));
-    fprintf(fp, ", \"volt_step_mv\": %s",
-            chip_fmt(c->volt_step_mv, b1, sizeof(b1)));
-    fprintf(fp, ",\n           \"volt_change_cycles\": %s",
-            chip_fmt(c->volt_change_cycles, b1, sizeof(b1)));
-    fprintf(fp, ", \"mesh_volts\": %s",
-            chip_fmt(c->mesh_volts, b1, sizeof(b1)));
-    fprintf(fp, ", \"volts_start\": %s},\n",
-            chip_fmt(c->volts_start, b1, sizeof(b1)));
+    fprintf(fp, "]");
+    chip_print_volts(fp, c);
     fprintf(fp, "  \"relative_core_speed_vs_3ghz_i7\": %s,\n",
             chip_fmt(c->relative_core_speed, b1, sizeof(b1)));
     /* informational: the loader ignores this object */
