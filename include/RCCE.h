@@ -203,8 +203,10 @@ int RCCE_debug_unset(int selector);
  *  - power: divider outside 2..16 (or not in the chip's DVFS table)
  *    RCCE_ERROR_FDIVIDER; a divider too fast for the domain's current
  *    voltage also RCCE_ERROR_FDIVIDER (as Intel's RCCE); RCCE_iset_power while a request
- *    is in flight RCCE_ERROR_MULTIPLE_RPC_REQUESTS; RCCE_wait_power on a
- *    request that is not in flight RCCE_ERROR_NO_ACTIVE_RPC_REQUEST
+ *    is in flight, or while the domain's voltage change is still in flight,
+ *    RCCE_ERROR_MULTIPLE_RPC_REQUESTS; RCCE_wait_power on a request that
+ *    is not in flight RCCE_ERROR_NO_ACTIVE_RPC_REQUEST; a voltage change
+ *    the HAL refuses RCCE_ERROR_RPC_INTERNAL (docs/POWER.md)
  */
 
 /* MPB management and one-sided access (gory, but exported in every shape) */

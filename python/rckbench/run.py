@@ -35,6 +35,7 @@ if __package__ in (None, ""):
     from rckbench import loadbench  # noqa: E402
     from rckbench import mpibench  # noqa: E402
     from rckbench import msglogbench  # noqa: E402
+    from rckbench import powerbench  # noqa: E402
 else:
     from . import report
     from . import simbench
@@ -43,6 +44,7 @@ else:
     from . import loadbench
     from . import mpibench
     from . import msglogbench
+    from . import powerbench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -1424,6 +1426,28 @@ def suite_mpi_backend(ctx):
                           _build_mpi_program, SOURCE_DIR)
 
 
+def suite_power(ctx):
+    """The sim's power model (docs/POWER.md): dot product and matrix
+    multiply on 48 cores at dividers 2..16, power with 1..48 busy cores,
+    and the model beside Intel's published 25 W and 125 W points."""
+    a = ctx.args
+    data, tables, failures = powerbench.run_power(
+        a.build_dir, SOURCE_DIR, a.out, a.quick, log)
+    if data is None:
+        _not_run(ctx, "power", failures[0])
+        return SuiteResult("power", {}, [])
+    if a.suite and "power" in a.suite:
+        ctx.failures.extend(failures)
+    rows = [{"suite": "power", "metric": "published point", "unit": "W",
+             "point": p["point"], "lower_is_better": "",
+             "ours": p["modelled_w"], "ref": p["published_w"],
+             "ratio_median": p["ratio"], "status": "",
+             "note": "Intel ISSCC 2010"} for p in data["published"]]
+    return SuiteResult(
+        "power", data, tables, csv_rows=rows,
+        plots=[("power.png", lambda path: powerbench.plot_power(data, path))])
+
+
 SUITES = {
     "pingpong": suite_pingpong,
     "barrier": suite_barrier,
@@ -1436,6 +1460,7 @@ SUITES = {
     "native-load": suite_native_load,
     "msglog": suite_msglog,
     "mpi-backend": suite_mpi_backend,
+    "power": suite_power,
 }
 
 

@@ -310,8 +310,21 @@ def test_suites_registry():
     assert list(run.SUITES) == ["pingpong", "barrier", "ircce",
                                 "collectives", "sim-calibration",
                                 "sim-speed", "svm", "mbox",
-                                "native-load", "msglog", "mpi-backend"]
+                                "native-load", "msglog", "mpi-backend", "power"]
     assert all(callable(f) for f in run.SUITES.values())
+
+
+def test_power_kernel_energy():
+    from rckbench import powerbench
+    # samples are the mean power of (previous t, t]
+    doc = {"power": {"series": {"t_s": [1.0, 2.0, 2.5],
+                                "chip_w": [10.0, 20.0, 40.0]}}}
+    assert abs(powerbench.kernel_energy(doc, 0.0, 2.5) - 50.0) < 1e-12
+    assert abs(powerbench.kernel_energy(doc, 0.5, 2.25) - 35.0) < 1e-12
+    assert powerbench.kernel_energy(doc, 3.0, 4.0) == 0.0
+    m = powerbench.LINE.search("[ 0] kernel=mm n=32 fdiv=4 ues=48 "
+                               "t0_s=0.5 t1_s=0.75 flops=3145728 check=1")
+    assert m.group(1) == "mm" and float(m.group(6)) == 0.75
 
 
 def test_csv_rows_and_file(tmp_path):

@@ -350,6 +350,19 @@ static int chip_apply_dvfs(const char *what, const rck_json_t *root,
             return -1;
     }
     c->ndvfs = (int)n;
+    if (chip_num(what, dvfs, "volts_min", "dvfs.volts_min", 1,
+                 &c->volts_min) < 0 ||
+        chip_num(what, dvfs, "volts_max", "dvfs.volts_max", 1,
+                 &c->volts_max) < 0 ||
+        chip_num(what, dvfs, "volt_step_mv", "dvfs.volt_step_mv", 1,
+                 &c->volt_step_mv) < 0 ||
+        chip_num(what, dvfs, "volt_change_cycles", "dvfs.volt_change_cycles",
+                 0, &c->volt_change_cycles) < 0 ||
+        chip_num(what, dvfs, "mesh_volts", "dvfs.mesh_volts", 1,
+                 &c->mesh_volts) < 0 ||
+        chip_num(what, dvfs, "volts_start", "dvfs.volts_start", 1,
+                 &c->volts_start) < 0)
+        return -1;
     return 1;
 }
 
@@ -650,6 +663,25 @@ static rck_status_t chip_check_dvfs(const rck_chip_t *c, const char *what)
             chip_bad(what, path, "must be greater than zero");
             return RCK_ERR_CONFIG;
         }
+        if (c->dvfs_volts[i] < c->volts_min - 1e-9 ||
+            c->dvfs_volts[i] > c->volts_max + 1e-9) {
+            snprintf(path, sizeof(path), "dvfs.volts[%d]", i);
+            chip_bad(what, path, "%g V is outside [volts_min, volts_max] = "
+                     "[%g, %g]", c->dvfs_volts[i], c->volts_min,
+                     c->volts_max);
+            return RCK_ERR_CONFIG;
+        }
+    }
+    if (!(c->volts_min <= c->volts_max) || !isfinite(c->volt_change_cycles)) {
+        chip_bad(what, "dvfs.volts_min", "needs volts_min <= volts_max and "
+                 "a finite volt_change_cycles");
+        return RCK_ERR_CONFIG;
+    }
+    if (c->volts_start < c->volts_min - 1e-9 ||
+        c->volts_start > c->volts_max + 1e-9) {
+        chip_bad(what, "dvfs.volts_start", "%g V is outside [volts_min, "
+                 "volts_max]", c->volts_start);
+        return RCK_ERR_CONFIG;
     }
     return RCK_OK;
 }
@@ -990,6 +1022,34 @@ double rck_chip_fdiv_volts(const rck_chip_t *chip, int fdiv)
     return 0;
 }
 
+int rck_chip_fdiv_need_mv(const rck_chip_t *chip, int fdiv)
+{
+    double v = rck_chip_fdiv_volts(chip, fdiv);
+
+    return v > 0 ? (int)ceil(v * 1000.0 - 1e-6) : -1;
+}
+
+int rck_chip_start_mv(const rck_chip_t *chip)
+{
+    int need = rck_chip_fdiv_need_mv(chip, chip->default_fdiv);
+    int mv = (int)lround(chip->volts_start * 1000.0);
+
+    /* never below what the starting divider needs */
+    return need > mv ? need : mv;
+}
+
+int rck_chip_volt_step(const rck_chip_t *chip, int mv)
+{
+    double step = chip->volt_step_mv > 0 ? chip->volt_step_mv : 1.0;
+    double q;
+
+    if (mv < (int)lround(chip->volts_min * 1000.0) ||
+        mv > (int)lround(chip->volts_max * 1000.0))
+        return -1;
+    q = ceil((double)mv / step - 1e-9) * step;
+    return (int)ceil(q - 1e-9);
+}
+
 /*
  * Format @p d so that strtod gives back exactly @p d: integers plainly,
  * others with the fewest significant digits that round-trip. JSON needs a
@@ -1031,6 +1091,28 @@ static void chip_print_table(FILE *fp, const char *key, const double *t,
     for (i = 0; i <= max_hops && t[i] >= 0; i++)
         fprintf(fp, "%s%s", i ? ", " : "", chip_fmt(t[i], b, sizeof(b)));
     fprintf(fp, "],\n");
+}
+
+/* The regulator's keys of the "dvfs" object, closing it. */
+static void chip_print_volts(FILE *fp, const rck_chip_t *c)
+{
+    const struct {
+        const char *pre, *key;
+        double v;
+    } k[] = {
+        {",\n           ", "volts_min", c->volts_min},
+        {", ", "volts_max", c->volts_max},
+        {", ", "volt_step_mv", c->volt_step_mv},
+        {",\n           ", "volt_change_cycles", c->volt_change_cycles},
+        {", ", "mesh_volts", c->mesh_volts},
+        {", ", "volts_start", c->volts_start},
+    };
+    char b[64];
+
+    for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+        fprintf(fp, "%s\"%s\": %s", k[i].pre, k[i].key,
+                chip_fmt(k[i].v, b, sizeof(b)));
+    fprintf(fp, "},\n");
 }
 
 void rck_chip_print(FILE *fp, const rck_chip_t *c)
@@ -1090,7 +1172,8 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
     for (i = 0; i < ndvfs; i++)
         fprintf(fp, "%s%s", i ? ", " : "",
                 chip_fmt(c->dvfs_volts[i], b1, sizeof(b1)));
-    fprintf(fp, "]},\n");
+    fprintf(fp, "]");
+    chip_print_volts(fp, c);
     fprintf(fp, "  \"relative_core_speed_vs_3ghz_i7\": %s,\n",
             chip_fmt(c->relative_core_speed, b1, sizeof(b1)));
     /* informational: the loader ignores this object */

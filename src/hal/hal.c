@@ -499,15 +499,31 @@ void rck_hal_trap(rck_hal_t *hal, uint64_t host_ns)
     hal->ops->trap(hal, host_ns);
 }
 
+/* The chip's rule: a tile's divider needs at least its DVFS table voltage
+ * on the tile's island (a real chip would crash, so the HAL refuses). */
 rck_status_t rck_hal_freq_set(rck_hal_t *hal, int core, int fdiv)
 {
     rck_status_t st = hal_check_core(hal, core, "freq_set");
+    int need = rck_chip_fdiv_need_mv(&hal->chip, fdiv), mv = 0;
+    int island;
+
     if (st != RCK_OK)
         return st;
-    if (rck_chip_fdiv_mhz(&hal->chip, fdiv) <= 0) {
+    if (need < 0) {
         rck_error("freq_set: frequency divider %d is not in the chip's DVFS "
                   "table",
                   fdiv);
+        return RCK_ERR_INVALID;
+    }
+    island = rck_chip_island(&hal->chip, core);
+    st = hal->ops->volt_get(hal, island, &mv);
+    if (st != RCK_OK)
+        return st;
+    if (mv < need) {
+        rck_error("freq_set: divider %d (%.0f MHz) needs %d mV; voltage "
+                  "island %d is at %d mV",
+                  fdiv, rck_chip_fdiv_mhz(&hal->chip, fdiv), need, island,
+                  mv);
         return RCK_ERR_INVALID;
     }
     return hal->ops->freq_set(hal, core, fdiv);
@@ -521,26 +537,72 @@ rck_status_t rck_hal_freq_get(rck_hal_t *hal, int core, int *fdiv)
     return hal->ops->freq_get(hal, core, fdiv);
 }
 
-rck_status_t rck_hal_volt_set(rck_hal_t *hal, int island, int millivolts)
+static rck_status_t hal_check_island(rck_hal_t *hal, int island,
+                                     const char *op)
 {
     if (island < 0 || island >= hal->chip.nislands) {
-        rck_error("volt_set: voltage island %d does not exist", island);
+        rck_error("%s: voltage island %d does not exist", op, island);
         return RCK_ERR_INVALID;
     }
-    if (millivolts < 0 || millivolts > 2000) {
-        rck_error("volt_set: %d mV is outside the chip's range", millivolts);
+    return RCK_OK;
+}
+
+/* A voltage must lie in the regulator's range and sustain the divider of
+ * every tile of the island (lower the dividers first). */
+rck_status_t rck_hal_volt_set(rck_hal_t *hal, int island, int millivolts)
+{
+    const rck_chip_t *c = &hal->chip;
+    rck_status_t st = hal_check_island(hal, island, "volt_set");
+    int mv = rck_chip_volt_step(c, millivolts);
+
+    if (st != RCK_OK)
+        return st;
+    if (mv < 0) {
+        rck_error("volt_set: %d mV is outside the chip's range %.0f..%.0f mV",
+                  millivolts, c->volts_min * 1000.0, c->volts_max * 1000.0);
         return RCK_ERR_INVALID;
     }
-    return hal->ops->volt_set(hal, island, millivolts);
+    for (int core = 0; core < c->ncores; core += c->cores_per_tile) {
+        int fdiv = 0, need;
+        if (rck_chip_island(c, core) != island)
+            continue;
+        st = hal->ops->freq_get(hal, core, &fdiv);
+        if (st != RCK_OK)
+            return st;
+        need = rck_chip_fdiv_need_mv(c, fdiv);
+        if (mv < need) {
+            rck_error("volt_set: %d mV cannot sustain divider %d of tile %d "
+                      "(it needs %d mV): lower the frequency first",
+                      mv, fdiv, rck_chip_tile(c, core), need);
+            return RCK_ERR_INVALID;
+        }
+    }
+    return hal->ops->volt_set(hal, island, mv);
 }
 
 rck_status_t rck_hal_volt_get(rck_hal_t *hal, int island, int *millivolts)
 {
-    if (island < 0 || island >= hal->chip.nislands) {
-        rck_error("volt_get: voltage island %d does not exist", island);
+    rck_status_t st = hal_check_island(hal, island, "volt_get");
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->volt_get(hal, island, millivolts);
+}
+
+rck_status_t rck_hal_volt_wait(rck_hal_t *hal, int island)
+{
+    rck_status_t st = hal_check_island(hal, island, "volt_wait");
+    if (st != RCK_OK)
+        return st;
+    return hal->ops->volt_wait(hal, island);
+}
+
+rck_status_t rck_hal_power_read(rck_hal_t *hal, double *watts)
+{
+    if (watts == NULL) {
+        rck_error("power_read: no place for the result");
         return RCK_ERR_INVALID;
     }
-    return hal->ops->volt_get(hal, island, millivolts);
+    return hal->ops->power_read(hal, watts);
 }
 
 rck_status_t rck_hal_cycles(rck_hal_t *hal, uint64_t *cycles)

@@ -73,15 +73,17 @@ static int volt_level(double volts)
     return level;
 }
 
-static void domain_set_fdiv(int fdiv)
+static int domain_set_fdiv(int fdiv)
 {
     const rck_chip_t *c = &rcce.hal->chip;
     int d = my_domain();
 
     for (int core = 0; core < c->ncores; core += c->cores_per_tile) {
-        if (rck_chip_island(c, core) == d)
-            rck_hal_freq_set(rcce.hal, core, fdiv);
+        if (rck_chip_island(c, core) == d &&
+            rck_hal_freq_set(rcce.hal, core, fdiv) != RCK_OK)
+            return -1;
     }
+    return 0;
 }
 
 static int fdiv_check(int fdiv, const char *call)
@@ -95,11 +97,17 @@ static int fdiv_check(int fdiv, const char *call)
     return RCCE_SUCCESS;
 }
 
+/*
+ * The order of Intel's RCCE: lowering the frequency takes effect at once
+ * and the voltage follows; a faster divider waits for the higher voltage
+ * (RCCE_wait_power). Only the domain master acts; the others get the same
+ * answers and change nothing. One request per UE (and, on the chip, one
+ * per island: the HAL refuses a second voltage change in flight).
+ */
 int RCCE_iset_power(int fdiv, RCCE_REQUEST *req, int *fdiv_new,
                     int *vlevel_new)
 {
     int st = fdiv_check(fdiv, "RCCE_iset_power");
-    double volts;
     int mv, cur_mv = 0, cur_fdiv = 0, d;
 
     if (st != RCCE_SUCCESS)
@@ -110,14 +118,13 @@ int RCCE_iset_power(int fdiv, RCCE_REQUEST *req, int *fdiv_new,
         return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_MULTIPLE_RPC_REQUESTS,
                           "RCCE_iset_power",
                           "a request is in flight: RCCE_wait_power first");
-    volts = rck_chip_fdiv_volts(&rcce.hal->chip, fdiv);
-    mv = (int)lround(volts * 1000.0);
+    mv = rck_chip_fdiv_need_mv(&rcce.hal->chip, fdiv);
     d = my_domain();
     rck_hal_volt_get(rcce.hal, d, &cur_mv);
     rck_hal_freq_get(rcce.hal, rcce_core_of(rcce.ue), &cur_fdiv);
     req->old_voltage_level = volt_level(cur_mv / 1000.0);
     req->old_frequency_divider = cur_fdiv;
-    req->new_voltage_level = volt_level(volts);
+    req->new_voltage_level = volt_level(mv / 1000.0);
     req->new_frequency_divider = fdiv;
     req->release = 0;
     req->start_cycle = 0;
@@ -126,15 +133,22 @@ int RCCE_iset_power(int fdiv, RCCE_REQUEST *req, int *fdiv_new,
     if (vlevel_new != NULL)
         *vlevel_new = req->new_voltage_level;
     if (RCCE_power_domain_master() == rcce.ue) {
-        /* Raise the voltage before speeding up, slow down before
-         * lowering it: the domain never runs faster than its voltage. */
-        if (mv > cur_mv) {
-            rck_hal_volt_set(rcce.hal, d, mv);
-            domain_set_fdiv(fdiv);
-        } else {
-            domain_set_fdiv(fdiv);
-            rck_hal_volt_set(rcce.hal, d, mv);
-        }
+        rck_status_t hs = RCK_OK;
+        if (fdiv >= cur_fdiv && domain_set_fdiv(fdiv) != 0)
+            return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_FDIVIDER,
+                              "RCCE_iset_power",
+                              "the HAL refused divider %d", fdiv);
+        if (mv != cur_mv)
+            hs = rck_hal_volt_set(rcce.hal, d, mv);
+        if (hs == RCK_ERR_BUSY)
+            return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_MULTIPLE_RPC_REQUESTS,
+                              "RCCE_iset_power",
+                              "power domain %d has a voltage change in "
+                              "flight", d);
+        if (hs != RCK_OK)
+            return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_RPC_INTERNAL,
+                              "RCCE_iset_power",
+                              "the HAL refused %d mV for domain %d", mv, d);
     }
     req->state = RCCE_SUCCESS;
     rcce.power_req = req;
@@ -149,9 +163,20 @@ int RCCE_wait_power(RCCE_REQUEST *req)
         return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_NO_ACTIVE_RPC_REQUEST,
                           "RCCE_wait_power",
                           "this request is not the one in flight");
-    /* The settings took effect in RCCE_iset_power (backends that model
-     * voltage-regulator latency charge it there). */
     rcce.power_req = NULL;
+    if (RCCE_power_domain_master() != rcce.ue)
+        return RCCE_SUCCESS;
+    /* the regulator first, then the faster clock it sustains */
+    if (rck_hal_volt_wait(rcce.hal, my_domain()) != RCK_OK)
+        return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_RPC_INTERNAL,
+                          "RCCE_wait_power",
+                          "waiting for the voltage of domain %d failed",
+                          my_domain());
+    if (req->new_frequency_divider < req->old_frequency_divider &&
+        domain_set_fdiv(req->new_frequency_divider) != 0)
+        return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_FDIVIDER,
+                          "RCCE_wait_power", "the HAL refused divider %d",
+                          req->new_frequency_divider);
     return RCCE_SUCCESS;
 }
 
@@ -164,7 +189,7 @@ int RCCE_set_frequency_divider(int fdiv, int *fdiv_new)
     if (st != RCCE_SUCCESS)
         return st;
     rck_hal_volt_get(rcce.hal, my_domain(), &cur_mv);
-    need = (int)lround(rck_chip_fdiv_volts(&rcce.hal->chip, fdiv) * 1000.0);
+    need = rck_chip_fdiv_need_mv(&rcce.hal->chip, fdiv);
     if (need > cur_mv)
         /* Intel's RCCE answers RCCE_ERROR_FDIVIDER here, and programs test
          * for it. */
@@ -172,8 +197,10 @@ int RCCE_set_frequency_divider(int fdiv, int *fdiv_new)
                           "RCCE_set_frequency_divider",
                           "divider %d needs %d mV; the domain is at %d mV",
                           fdiv, need, cur_mv);
-    if (RCCE_power_domain_master() == rcce.ue)
-        domain_set_fdiv(fdiv);
+    if (RCCE_power_domain_master() == rcce.ue && domain_set_fdiv(fdiv) != 0)
+        return rcce_error(RCCE_DEBUG_RPC, RCCE_ERROR_FDIVIDER,
+                          "RCCE_set_frequency_divider",
+                          "the HAL refused divider %d", fdiv);
     if (fdiv_new != NULL)
         *fdiv_new = fdiv;
     return RCCE_SUCCESS;

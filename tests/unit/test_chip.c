@@ -146,7 +146,7 @@ static void test_default(void)
     CHECK_NEAR(rck_chip_fdiv_volts(&c, 2), 1.1);
     CHECK_NEAR(rck_chip_fdiv_volts(&c, 3), 0.8);
     CHECK_NEAR(rck_chip_fdiv_volts(&c, 4), 0.7);
-    CHECK_NEAR(rck_chip_fdiv_volts(&c, 16), 0.6);
+    CHECK_NEAR(rck_chip_fdiv_volts(&c, 16), 0.7);
     CHECK(rck_chip_fdiv_volts(&c, 0) == 0);
 
     /* costs */
@@ -562,7 +562,7 @@ static void test_round_trip(void)
               " \"relative_core_speed_vs_3ghz_i7\": 1e-7,"
               " \"local_ops\": {\"nop\": 0.30000000000000004},"
               " \"dvfs\": {\"fdiv\": [7], \"core_mhz\": [228.57142857142858],"
-              " \"volts\": [0.65]}}",
+              " \"volts\": [0.75]}}",
               "odd", &c) == RCK_OK);
     CHECK(c.ncores == 3 && c.max_hops == 0 && c.default_fdiv == 7);
     round_trip(&c, __LINE__);

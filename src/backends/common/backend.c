@@ -4,6 +4,8 @@
 #include "backend.h"
 #include "seg.h"
 
+#include "rck/log.h"
+
 #include <stdlib.h>
 
 uint32_t rck_be_lut_default(const rck_chip_t *chip, int core, int idx)
@@ -50,4 +52,20 @@ rck_status_t rck_be_solo_job(rck_status_t (*create)(const rck_job_params_t *p,
     if (st != RCK_OK)
         return st;
     return create(&p, job);
+}
+
+rck_status_t rck_be_volt_wait_instant(rck_hal_t *hal, int island)
+{
+    (void)hal;
+    (void)island;
+    return RCK_OK;
+}
+
+rck_status_t rck_be_power_unsupported(rck_hal_t *hal, double *watts)
+{
+    (void)watts;
+    rck_error("power_read: the %s backend has no power model (the sim "
+              "backend models the chip's power sensor)",
+              hal->ops->name);
+    return RCK_ERR_UNSUPPORTED;
 }

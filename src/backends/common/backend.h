@@ -105,6 +105,13 @@ uint32_t rck_be_lut_default(const rck_chip_t *chip, int core, int idx);
  * the configuration (or the built-in one), one UE on core 0, made with
  * the backend's @p create.
  */
+/** volt_wait of a backend whose voltage changes are instant: returns. */
+rck_status_t rck_be_volt_wait_instant(rck_hal_t *hal, int island);
+
+/** power_read of a backend without a power model: RCK_ERR_UNSUPPORTED,
+ *  with a message naming the backend (docs/POWER.md). */
+rck_status_t rck_be_power_unsupported(rck_hal_t *hal, double *watts);
+
 rck_status_t rck_be_solo_job(rck_status_t (*create)(const rck_job_params_t *p,
                                                     rck_job_t **job),
                              rck_job_t **job);

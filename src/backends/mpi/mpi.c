@@ -580,6 +580,8 @@ __attribute__((visibility("default"))) const rck_hal_ops_t
         .freq_get = mpi_freq_get,
         .volt_set = mpi_volt_set,
         .volt_get = mpi_volt_get,
+        .volt_wait = rck_be_volt_wait_instant,
+        .power_read = rck_be_power_unsupported,
         .cycles = mpi_cycles,
         .wtime = mpi_wtime,
         .perfctr_read = mpi_perfctr_read,

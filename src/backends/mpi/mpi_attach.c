@@ -118,10 +118,7 @@ static void state_init(mpib_t *m, const rck_chip_t *chip, int rank,
             rck_be_align_up((size_t)chip->atomic_counters * 4, 64);
         uint32_t *volt = (uint32_t *)(m->base + m->glob + counters);
         for (int i = 0; i < chip->nislands && i < MPI_MAX_ISLANDS; i++)
-            volt[i] = (uint32_t)(rck_chip_fdiv_volts(chip,
-                                                     chip->default_fdiv) *
-                                     1000.0 +
-                                 0.5);
+            volt[i] = (uint32_t)rck_chip_start_mv(chip);
     }
 }
 

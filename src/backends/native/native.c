@@ -117,10 +117,7 @@ static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
         h->ue_core[i] = cores[i];
     atomic_store(&h->failed_core, -1);
     for (int i = 0; i < chip->nislands && i < NATIVE_MAX_ISLANDS; i++)
-        atomic_store(&h->volt_mv[i],
-                     (uint32_t)(rck_chip_fdiv_volts(chip, chip->default_fdiv) *
-                                    1000.0 +
-                                0.5));
+        atomic_store(&h->volt_mv[i], (uint32_t)rck_chip_start_mv(chip));
     cs = (core_state_t *)((char *)h + h->cores_off);
     for (int c = 0; c < chip->ncores; c++) {
         atomic_store(&cs[c].fdiv, (uint32_t)chip->default_fdiv);
@@ -994,6 +991,8 @@ const rck_hal_ops_t rck_native_ops = {
     .freq_get = native_freq_get,
     .volt_set = native_volt_set,
     .volt_get = native_volt_get,
+    .volt_wait = rck_be_volt_wait_instant,
+    .power_read = rck_be_power_unsupported,
     .cycles = native_cycles,
     .wtime = native_wtime,
     .perfctr_read = native_perfctr_read,

@@ -858,6 +858,8 @@ static rck_status_t sim_freq_set(rck_hal_t *hal, int core, int fdiv)
     /* The divider is per tile: both cores change, from their next event. */
     for (int c = tile * cpt; c < (tile + 1) * cpt; c++)
         s->cores[c].fdiv = (uint32_t)fdiv;
+    sim_power_log(s, rck_chip_island(s->chip, core), SIM_DVFS_FREQ, fdiv,
+                  s->me->vt);
     leave(s);
     return RCK_OK;
 }
@@ -878,11 +880,13 @@ static rck_status_t sim_volt_set(rck_hal_t *hal, int island, int mv)
 {
     sim_t *s = sim_of(hal);
 
+    rck_status_t st;
+
     begin(s);
-    s->hdr->volt_mv[island] = (uint32_t)mv;
     fpga_access(s);
+    st = sim_power_volt_set(s, island, mv);
     leave(s);
-    return RCK_OK;
+    return st;
 }
 
 static rck_status_t sim_volt_get(rck_hal_t *hal, int island, int *mv)
@@ -890,8 +894,39 @@ static rck_status_t sim_volt_get(rck_hal_t *hal, int island, int *mv)
     sim_t *s = sim_of(hal);
 
     begin(s);
-    *mv = (int)s->hdr->volt_mv[island];
     fpga_access(s);
+    *mv = sim_power_volt_get(s, island);
+    leave(s);
+    return RCK_OK;
+}
+
+/* The regulator's change completes at a known time: the core waits for
+ * it (polling the regulator's status costs what volt_get does). */
+static rck_status_t sim_volt_wait(rck_hal_t *hal, int island)
+{
+    sim_t *s = sim_of(hal);
+    uint64_t done;
+
+    begin(s);
+    fpga_access(s);
+    done = sim_power_volt_done(s, island);
+    if (done != 0) {
+        advance_to(s, done, CAT_WAIT);
+        fpga_access(s);
+        sim_power_volt_get(s, island);
+    }
+    leave(s);
+    return RCK_OK;
+}
+
+/* The chip's power sensor, read through the system FPGA. */
+static rck_status_t sim_power_read(rck_hal_t *hal, double *watts)
+{
+    sim_t *s = sim_of(hal);
+
+    begin(s);
+    fpga_access(s);
+    *watts = sim_power_sensor(s);
     leave(s);
     return RCK_OK;
 }
@@ -1017,6 +1052,8 @@ const rck_hal_ops_t rck_sim_ops = {
     .freq_get = sim_freq_get,
     .volt_set = sim_volt_set,
     .volt_get = sim_volt_get,
+    .volt_wait = sim_volt_wait,
+    .power_read = sim_power_read,
     .cycles = sim_cycles,
     .wtime = sim_wtime,
     .perfctr_read = sim_perfctr_read,

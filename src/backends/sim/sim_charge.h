@@ -81,6 +81,7 @@ static inline void advance(sim_t *s, uint64_t ticks, int cat)
     sim_ue_t *me = s->me;
     double mhz = my_mhz(s);
 
+    sim_power_charge(s, ticks, cat, mhz);
     me->vt += ticks;
     me->cat[cat] += ticks;
     if (mhz <= 0 || mhz == s->chip->core_mhz)

@@ -52,6 +52,7 @@
 #include "common/backend.h"
 #include "sim_p54c.h"
 #include "sim_monitor.h"
+#include "sim_power.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -161,6 +162,7 @@ typedef struct {
     _Atomic uint32_t end;      /* UE_END_* */
     uint32_t nhaz;
     sim_hazard_t haz[SIM_MAX_HAZARDS];
+    sim_power_ue_t pw;         /* energy (sim_power.c) */
 } __attribute__((aligned(64))) sim_ue_t;
 
 typedef struct {
@@ -271,6 +273,7 @@ typedef struct {
     uint64_t deadlock_tick;
     uint32_t volt_mv[SIM_MAX_ISLANDS];
     sim_p54c_job_t p54c;       /* the P54C compute model (sim_p54c.c) */
+    sim_power_hdr_t pw;        /* regulators, DVFS log (sim_power.c) */
 } sim_hdr_t;
 
 /* L1 data cache of this core (process-local, sim_l1.c). */
@@ -475,6 +478,19 @@ void sim_engine_horizon(sim_t *s);
 rck_status_t sim_engine_abort_status(sim_hdr_t *h);
 /** Wake every core (abort). */
 void sim_engine_wake_all(sim_hdr_t *h);
+
+/* ---- power model and regulators (sim_power.c, docs/POWER.md) ---- */
+rck_status_t sim_power_configure(sim_hdr_t *h);
+void sim_power_charge(sim_t *s, uint64_t ticks, int cat, double mhz);
+void sim_power_log(sim_t *s, int island, int what, int value, uint64_t done);
+rck_status_t sim_power_volt_set(sim_t *s, int island, int mv);
+int sim_power_volt_get(sim_t *s, int island);
+uint64_t sim_power_volt_done(sim_t *s, int island);
+double sim_power_sensor(sim_t *s);
+double sim_power_leak_j(const sim_hdr_t *h, int island, uint64_t t0,
+                        uint64_t t1);
+void sim_power_report(FILE *fp, sim_hdr_t *h);
+void sim_power_trace(FILE *fp, sim_hdr_t *h);
 
 /* ---- schedule seeds (sim_sched.c); only with hdr->sched_seed != 0 ---- */
 rck_status_t sim_sched_configure(sim_hdr_t *h);

@@ -372,6 +372,7 @@ static void json_write(FILE *fp, sim_hdr_t *h)
     sim_monitor_report(fp, h);
     if (abort == SIM_ABORT_DEADLOCK)
         json_deadlock(fp, h);
+    sim_power_report(fp, h);
     fprintf(fp, "  \"stale_reads\": {\"total\": %llu",
             (unsigned long long)stale);
     if (h->hazards) {

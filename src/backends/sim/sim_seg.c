@@ -241,6 +241,8 @@ static rck_status_t settings_resolve(sim_hdr_t *h, int nues)
 
     if (st == RCK_OK)
         st = sim_sched_configure(h);
+    if (st == RCK_OK)
+        st = sim_power_configure(h);
     if (st != RCK_OK)
         return st;
     h->hazards = rck_config_get_bool("SIM_HAZARDS");
@@ -295,9 +297,7 @@ static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
     sim_ue_t *u = sim_hdr_ues(h);
     uint64_t *gic = (uint64_t *)((char *)h + h->gic_off);
     size_t nc = (size_t)chip->ncores;
-    uint32_t mv = (uint32_t)(rck_chip_fdiv_volts(chip, chip->default_fdiv) *
-                                 1000.0 +
-                             0.5);
+    uint32_t mv = (uint32_t)rck_chip_start_mv(chip);
 
     h->chip = *chip;
     h->nues = (uint32_t)nues;

@@ -241,6 +241,7 @@ void sim_trace_merge(sim_hdr_t *h)
         trace_copy(fp, part);
         unlink(part);
     }
+    sim_power_trace(fp, h);
     fprintf(fp, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, "
                 "\"args\": {\"name\": \"rockcreek sim: %u cores\"}}",
             h->nues);

@@ -71,6 +71,13 @@ typedef struct {
     double dvfs_mhz[RCK_CHIP_MAX_DVFS];
     double dvfs_volts[RCK_CHIP_MAX_DVFS];
     int default_fdiv;           /* divider of core_mhz (3 for 533 MHz) */
+    /* voltage regulators (the "dvfs" object): island voltages lie in
+     * [volts_min, volts_max] in volt_step_mv steps; a change takes
+     * volt_change_cycles cycles of the base core clock (core_mhz); the
+     * mesh island runs at mesh_volts; every island starts at volts_start
+     * (docs/POWER.md) */
+    double volts_min, volts_max, volt_step_mv, volt_change_cycles;
+    double mesh_volts, volts_start;
 
     /* published MPB latencies by distance, core cycles at core_mhz (the
      * sim's other costs are model parameters, below) */
@@ -156,5 +163,16 @@ double rck_chip_fdiv_mhz(const rck_chip_t *chip, int fdiv);
 
 /** @return minimum volts for divider @p fdiv, or 0 if the table lacks it. */
 double rck_chip_fdiv_volts(const rck_chip_t *chip, int fdiv);
+
+/** @return millivolts divider @p fdiv needs (its DVFS entry, rounded up to
+ *  a whole millivolt), or -1 if the table lacks it. */
+int rck_chip_fdiv_need_mv(const rck_chip_t *chip, int fdiv);
+
+/** @return @p mv rounded up to the regulator's step (whole millivolts), or
+ *  -1 if it is outside [volts_min, volts_max]. */
+int rck_chip_volt_step(const rck_chip_t *chip, int mv);
+
+/** @return the islands' voltage at the start of a run, millivolts. */
+int rck_chip_start_mv(const rck_chip_t *chip);
 
 #endif

@@ -262,12 +262,26 @@ struct rck_hal_ops {
      */
     void (*trap)(rck_hal_t *hal, uint64_t host_ns);
 
-    /** Set the frequency divider of @p core's tile. */
+    /** Set the frequency divider of @p core's tile (rck_hal_freq_set has
+     *  checked that the island's voltage sustains it). */
     rck_status_t (*freq_set)(rck_hal_t *hal, int core, int fdiv);
     rck_status_t (*freq_get)(rck_hal_t *hal, int core, int *fdiv);
-    /** Set the voltage (millivolts) of voltage island @p island. */
+    /**
+     * Start changing the voltage (millivolts, on the regulator's step) of
+     * voltage island @p island. Backends that model the regulator's
+     * latency (sim: dvfs.volt_change_cycles) keep the old voltage until
+     * the change completes and refuse a second change in flight with
+     * RCK_ERR_BUSY; the others apply it at once.
+     */
     rck_status_t (*volt_set)(rck_hal_t *hal, int island, int millivolts);
+    /** The island's present voltage (the old one while a change runs). */
     rck_status_t (*volt_get)(rck_hal_t *hal, int island, int *millivolts);
+    /** Block until the island's voltage change in flight, if any, is
+     *  complete. */
+    rck_status_t (*volt_wait)(rck_hal_t *hal, int island);
+    /** The chip's power sensor: whole-chip power (watts) at this core's
+     *  time. RCK_ERR_UNSUPPORTED on backends without a power model. */
+    rck_status_t (*power_read)(rck_hal_t *hal, double *watts);
 
     /** This core's cycle counter (at its current frequency). */
     rck_status_t (*cycles)(rck_hal_t *hal, uint64_t *cycles);
@@ -437,6 +451,8 @@ rck_status_t rck_hal_freq_set(rck_hal_t *hal, int core, int fdiv);
 rck_status_t rck_hal_freq_get(rck_hal_t *hal, int core, int *fdiv);
 rck_status_t rck_hal_volt_set(rck_hal_t *hal, int island, int millivolts);
 rck_status_t rck_hal_volt_get(rck_hal_t *hal, int island, int *millivolts);
+rck_status_t rck_hal_volt_wait(rck_hal_t *hal, int island);
+rck_status_t rck_hal_power_read(rck_hal_t *hal, double *watts);
 rck_status_t rck_hal_cycles(rck_hal_t *hal, uint64_t *cycles);
 rck_status_t rck_hal_wtime(rck_hal_t *hal, double *seconds);
 rck_status_t rck_hal_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value);

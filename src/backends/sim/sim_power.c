@@ -1,0 +1,508 @@
+/*
+ * The sim's power model (docs/POWER.md): dynamic power C V^2 f of every
+ * core by what it is doing, energy per MPB line and per DRAM transaction,
+ * leakage k V^3 of every core of an island whatever it does, and the mesh
+ * (routers C V^2 f + k V^3, global clocking) and memory controllers as
+ * constant power at the run's mesh clock. C and k of cores and routers are
+ * not free constants: they are solved from the published power breakdown
+ * of the SCC at its two published operating points (Howard et al., ISSCC
+ * 2010), listed in sim_power_pub below.
+ *
+ * Also the regulator: a voltage change takes dvfs.volt_change_cycles, one
+ * per island in flight (the HAL checks the chip's voltage rules, hal.c).
+ *
+ * Owns: sim_power_hdr_t, sim_power_ue_t (sim_power.h), the
+ * RCK_SIM_POWER_PERIOD_US setting. May call: the engine's helpers
+ * (sim_internal.h). Called by sim.c, sim_charge.h, sim_report.c,
+ * sim_trace.c.
+ */
+#include "sim_internal.h"
+
+#include "rck/config.h"
+#include "rck/log.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static const rck_config_entry_t sim_power_settings[] = {
+    {"SIM_POWER_PERIOD_US", "100", RCK_CONFIG_STRING,
+     "sim: period of the modelled power sensor, microseconds of chip time "
+     "(the report's power.series; longer runs merge samples two by two)"},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+
+__attribute__((constructor)) static void sim_power_register(void)
+{
+    rck_config_register(sim_power_settings, RCK_CONFIG_RANK_SIM);
+}
+
+/* The published figures the model is solved from (docs/POWER.md): the SCC
+ * at 0.7 V, cores 125 MHz, mesh 250 MHz drew about 25 W; at 1.14 V, cores
+ * 1 GHz, mesh 2 GHz about 125 W, broken down as below (Howard et al.,
+ * ISSCC 2010, power breakdown figure). */
+static const struct {
+    double volts, core_mhz, mesh_mhz;
+    double cores_w, routers_w, mcs_w, clock_w;
+} sim_power_pub[2] = {
+    {0.70, 125.0, 250.0, 5.1, 1.2, 17.2, 1.2},
+    {1.14, 1000.0, 2000.0, 87.7, 12.1, 23.6, 1.9},
+};
+#define PUB_CORES 48
+#define PUB_ROUTERS 24
+#define PUB_MCS 4
+
+/* Model assumptions (no published figure; docs/POWER.md says why). */
+static const double sim_power_act[CAT_N] = {
+    [CAT_COMPUTE] = 1.0, /* the calibration points ran every core */
+    [CAT_MPB] = 0.6,     /* stalled on the mesh: pipeline partly idle */
+    [CAT_DRAM] = 0.6,
+    [CAT_WAIT] = 0.3,    /* parked on a flag: spins on an L1 line */
+    [CAT_IRQ] = 1.0,
+    [CAT_OTHER] = 1.0,
+};
+#define E_MPB_LINE_J 0.5e-9  /* one 32-byte MPB line, with its mesh trip */
+#define E_DRAM_TX_J 18e-9    /* one DRAM transaction: ~70 pJ/bit x 256 bit */
+
+typedef struct {
+    double core_c, core_k;     /* F, W/V^3 per core */
+    double router_c, router_k; /* per router */
+    double mc_w;               /* per memory controller, idle */
+    double clock_w0, clock_w_per_mhz;
+} sim_power_model_t;
+
+/* Solve n (C V^2 f + k V^3) = P at both published points. */
+static void solve_ck(double w0, double w1, int n, double *cap, double *k)
+{
+    double a0 = sim_power_pub[0].volts, a1 = sim_power_pub[1].volts;
+    double f0 = sim_power_pub[0].core_mhz * 1e6;
+    double f1 = sim_power_pub[1].core_mhz * 1e6;
+    double m00 = a0 * a0 * f0, m01 = a0 * a0 * a0;
+    double m10 = a1 * a1 * f1, m11 = a1 * a1 * a1;
+    double det = m00 * m11 - m01 * m10;
+
+    *cap = (w0 / n * m11 - m01 * w1 / n) / det;
+    *k = (m00 * w1 / n - w0 / n * m10) / det;
+}
+
+static const sim_power_model_t *model(void)
+{
+    static sim_power_model_t m;
+    static int ready;
+
+    if (!ready) {
+        double rc, rk, f0 = sim_power_pub[0].mesh_mhz;
+        double f1 = sim_power_pub[1].mesh_mhz;
+        solve_ck(sim_power_pub[0].cores_w, sim_power_pub[1].cores_w,
+                 PUB_CORES, &m.core_c, &m.core_k);
+        /* routers run at the mesh clock, twice the cores' at both points:
+         * solve with the core clocks and halve C */
+        solve_ck(sim_power_pub[0].routers_w, sim_power_pub[1].routers_w,
+                 PUB_ROUTERS, &rc, &rk);
+        m.router_c = rc * sim_power_pub[0].core_mhz / f0;
+        m.router_k = rk;
+        m.mc_w = sim_power_pub[0].mcs_w / PUB_MCS;
+        m.clock_w_per_mhz = (sim_power_pub[1].clock_w -
+                             sim_power_pub[0].clock_w) / (f1 - f0);
+        m.clock_w0 = sim_power_pub[0].clock_w - m.clock_w_per_mhz * f0;
+        ready = 1;
+    }
+    return &m;
+}
+
+rck_status_t sim_power_configure(sim_hdr_t *h)
+{
+    const char *s = rck_config_get("SIM_POWER_PERIOD_US");
+    char *end = NULL;
+    double us = s != NULL ? strtod(s, &end) : 100.0;
+
+    if (s == NULL || end == s || *end != '\0' || !(us > 0) || us > 1e9) {
+        rck_error("RCK_SIM_POWER_PERIOD_US: '%s' is not a positive number "
+                  "of microseconds",
+                  s != NULL ? s : "");
+        return RCK_ERR_CONFIG;
+    }
+    h->pw.period_us = us;
+    return RCK_OK;
+}
+
+/* The sensor period in ticks (the chip is in the segment only after the
+ * settings are resolved); 0 when there is no model (period_us unset). */
+static uint64_t period_of(sim_hdr_t *h)
+{
+    if (h->pw.period == 0 && h->pw.period_us > 0) {
+        h->pw.period = sim_ticks(h->pw.period_us * h->chip.core_mhz);
+        if (h->pw.period == 0)
+            h->pw.period = 1;
+    }
+    return h->pw.period;
+}
+
+/* Seconds of @p ticks. */
+static double secs(const rck_chip_t *c, uint64_t ticks)
+{
+    return (double)ticks / (double)SIM_TICKS / (c->core_mhz * 1e6);
+}
+
+/* Voltage (mV) of @p island at time @p t. */
+static uint32_t volts_at(const sim_hdr_t *h, int island, uint64_t t)
+{
+    if (h->pw.done[island] != 0 && t >= h->pw.done[island])
+        return h->pw.target_mv[island];
+    return h->volt_mv[island];
+}
+
+/* Apply a change whose time has come. */
+static void settle(sim_hdr_t *h, int island, uint64_t t)
+{
+    if (h->pw.done[island] != 0 && t >= h->pw.done[island]) {
+        h->volt_mv[island] = h->pw.target_mv[island];
+        h->pw.done[island] = 0;
+    }
+}
+
+/* Leakage of one core (W) at @p mv. */
+static double core_leak_w(uint32_t mv)
+{
+    double v = mv / 1000.0;
+    return model()->core_k * v * v * v;
+}
+
+/* Dynamic power (W) of one core at @p mv, @p mhz doing @p cat. */
+static double core_dyn_w(uint32_t mv, double mhz, int cat)
+{
+    double v = mv / 1000.0;
+    return model()->core_c * v * v * mhz * 1e6 * sim_power_act[cat];
+}
+
+/* Mesh routers, global clocking and memory controllers (W). */
+static double uncore_w(const rck_chip_t *c)
+{
+    const sim_power_model_t *m = model();
+    double v = c->mesh_volts;
+    double router = m->router_c * v * v * c->mesh_mhz * 1e6 +
+                    m->router_k * v * v * v;
+
+    return router * c->ntiles + m->clock_w0 +
+           m->clock_w_per_mhz * c->mesh_mhz + m->mc_w * c->nmc;
+}
+
+/* Add @p e joules spread evenly over [t0, t0 + n) to @p p's bins. */
+static void bin_add(sim_power_ue_t *p, uint64_t period, uint64_t t0,
+                    uint64_t n, double e)
+{
+    uint64_t w = period << p->shift, t1 = t0 + (n ? n : 1);
+
+    while ((t1 - 1) / w >= SIM_PW_BINS) {
+        for (int i = 0; i < SIM_PW_BINS / 2; i++)
+            p->bin[i] = p->bin[2 * i] + p->bin[2 * i + 1];
+        for (int i = SIM_PW_BINS / 2; i < SIM_PW_BINS; i++)
+            p->bin[i] = 0;
+        p->shift++;
+        w <<= 1;
+    }
+    if (n == 0) {
+        p->bin[t0 / w] += e;
+        return;
+    }
+    for (uint64_t b = t0 / w; b <= (t1 - 1) / w; b++) {
+        uint64_t lo = sim_max(t0, b * w), hi = sim_min(t1, (b + 1) * w);
+        p->bin[b] += e * (double)(hi - lo) / (double)n;
+    }
+}
+
+void sim_power_charge(sim_t *s, uint64_t ticks, int cat, double mhz)
+{
+    sim_ue_t *me = s->me;
+    sim_power_ue_t *p = &me->pw;
+    uint64_t mpb = me->mpb_lines_written + me->mpb_lines_read;
+    double e;
+
+    if (period_of(s->hdr) == 0)
+        return;
+    if (mhz <= 0)
+        mhz = s->chip->core_mhz;
+    e = core_dyn_w(volts_at(s->hdr, rck_chip_island(s->chip, s->core),
+                            me->vt),
+                   mhz, cat) *
+        secs(s->chip, ticks);
+    e += (double)(mpb - p->mpb_seen) * E_MPB_LINE_J +
+         (double)(me->dram_tx - p->dram_seen) * E_DRAM_TX_J;
+    p->mpb_seen = mpb;
+    p->dram_seen = me->dram_tx;
+    p->dyn_j += e;
+    bin_add(p, s->hdr->pw.period, me->vt, ticks, e);
+}
+
+void sim_power_log(sim_t *s, int island, int what, int value, uint64_t done)
+{
+    sim_power_hdr_t *pw = &s->hdr->pw;
+    sim_dvfs_ev_t *ev;
+
+    if (pw->nlog >= SIM_DVFS_LOG) {
+        pw->lost++;
+        return;
+    }
+    ev = &pw->log[pw->nlog++];
+    ev->t = s->me->vt;
+    ev->done = done;
+    ev->island = island;
+    ev->core = s->core;
+    ev->what = what;
+    ev->value = value;
+}
+
+rck_status_t sim_power_volt_set(sim_t *s, int island, int mv)
+{
+    sim_hdr_t *h = s->hdr;
+    uint64_t now = s->me->vt;
+
+    settle(h, island, now);
+    if (h->pw.done[island] != 0) {
+        rck_error("volt_set: voltage island %d has a change to %u mV in "
+                  "flight until cycle %llu (one request per island)",
+                  island, h->pw.target_mv[island],
+                  (unsigned long long)(h->pw.done[island] / SIM_TICKS));
+        return RCK_ERR_BUSY;
+    }
+    if ((uint32_t)mv == h->volt_mv[island])
+        return RCK_OK;
+    h->pw.target_mv[island] = (uint32_t)mv;
+    h->pw.done[island] = now + sim_ticks(s->chip->volt_change_cycles);
+    if (h->pw.done[island] == now)
+        h->volt_mv[island] = (uint32_t)mv, h->pw.done[island] = 0;
+    sim_power_log(s, island, SIM_DVFS_VOLT, mv,
+                  now + sim_ticks(s->chip->volt_change_cycles));
+    return RCK_OK;
+}
+
+int sim_power_volt_get(sim_t *s, int island)
+{
+    settle(s->hdr, island, s->me->vt);
+    return (int)s->hdr->volt_mv[island];
+}
+
+uint64_t sim_power_volt_done(sim_t *s, int island)
+{
+    settle(s->hdr, island, s->me->vt);
+    return s->hdr->pw.done[island];
+}
+
+double sim_power_sensor(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+    const rck_chip_t *c = s->chip;
+    uint64_t t = s->me->vt;
+    sim_core_t *cs = s->cores;
+    double w = uncore_w(c);
+
+    for (int core = 0; core < c->ncores; core++) {
+        int ue = cs[core].ue;
+        uint32_t mv = volts_at(h, rck_chip_island(c, core), t);
+        uint32_t st = ue >= 0 ? atomic_load(&h->ue_state[ue]) : UE_ABSENT;
+
+        w += core_leak_w(mv);
+        if (st == UE_RUN || st == UE_FREE || ue == s->ue)
+            w += core_dyn_w(mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
+                            CAT_COMPUTE);
+        else if (st == UE_PARK)
+            w += core_dyn_w(mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
+                            CAT_WAIT);
+    }
+    return w;
+}
+
+/* ---- report and trace ---- */
+
+/* Leakage energy (J) of one core of @p island over [t0, t1), from the
+ * DVFS log (the changes took effect at their `done` times). */
+double sim_power_leak_j(const sim_hdr_t *h, int island, uint64_t t0,
+                        uint64_t t1)
+{
+    uint32_t mv = (uint32_t)rck_chip_start_mv(&h->chip);
+    uint64_t at = 0;
+    double e = 0;
+
+    for (uint32_t i = 0; i <= h->pw.nlog && t0 < t1; i++) {
+        const sim_dvfs_ev_t *ev = i < h->pw.nlog ? &h->pw.log[i] : NULL;
+        uint64_t until = ev != NULL ? ev->done : UINT64_MAX;
+
+        if (ev != NULL && (ev->what != SIM_DVFS_VOLT || ev->island != island))
+            continue;
+        if (until > t0) {
+            uint64_t hi = sim_min(until, t1);
+            if (hi > sim_max(at, t0))
+                e += core_leak_w(mv) * secs(&h->chip, hi - sim_max(at, t0));
+        }
+        if (ev != NULL) {
+            at = until;
+            mv = (uint32_t)ev->value;
+        }
+    }
+    return e;
+}
+
+/* The series: bins of width period << shift covering [0, tmax). */
+typedef struct {
+    uint64_t w, tmax;
+    uint32_t n;
+    double *chip_w, *island_w; /* [n], [n * nislands] */
+} sim_series_t;
+
+static uint64_t run_ticks(sim_hdr_t *h)
+{
+    sim_ue_t *u = sim_hdr_ues(h);
+    uint64_t t = 0;
+
+    for (uint32_t i = 0; i < h->nues; i++)
+        t = sim_max(t, u[i].vt);
+    return t;
+}
+
+static int series_build(sim_hdr_t *h, sim_series_t *sr)
+{
+    const rck_chip_t *c = &h->chip;
+    sim_ue_t *u = sim_hdr_ues(h);
+    uint32_t shift = 0, ni = (uint32_t)c->nislands;
+    double unc = uncore_w(c);
+
+    sr->tmax = run_ticks(h);
+    for (uint32_t i = 0; i < h->nues; i++)
+        shift = u[i].pw.shift > shift ? u[i].pw.shift : shift;
+    sr->w = h->pw.period << shift;
+    sr->n = (uint32_t)((sr->tmax + sr->w - 1) / sr->w);
+    if (sr->n > SIM_PW_BINS)
+        sr->n = SIM_PW_BINS;
+    sr->chip_w = calloc(sr->n + 1, sizeof(double));
+    sr->island_w = calloc((size_t)(sr->n + 1) * ni, sizeof(double));
+    if (sr->chip_w == NULL || sr->island_w == NULL)
+        return -1;
+    for (uint32_t i = 0; i < h->nues; i++) {
+        int isl = rck_chip_island(c, h->ue_core[i]);
+        for (uint32_t b = 0; b < SIM_PW_BINS; b++) {
+            uint32_t to = b >> (shift - u[i].pw.shift);
+            if (to < sr->n)
+                sr->island_w[(size_t)to * ni + (uint32_t)isl] +=
+                    u[i].pw.bin[b];
+        }
+    }
+    for (uint32_t b = 0; b < sr->n; b++) {
+        uint64_t lo = b * sr->w, hi = sim_min(sr->tmax, lo + sr->w);
+        double dt = secs(c, hi - lo), sum = 0;
+        for (uint32_t k = 0; k < ni; k++) {
+            double *x = &sr->island_w[(size_t)b * ni + k];
+            int per = c->island_w * c->island_h * c->cores_per_tile;
+            *x = (*x + per * sim_power_leak_j(h, (int)k, lo, hi)) / dt;
+            sum += *x;
+        }
+        sr->chip_w[b] = sum + unc;
+    }
+    return 0;
+}
+
+static void series_free(sim_series_t *sr)
+{
+    free(sr->chip_w);
+    free(sr->island_w);
+}
+
+static void json_dvfs(FILE *fp, const sim_hdr_t *h)
+{
+    fprintf(fp, "  \"dvfs\": [");
+    for (uint32_t i = 0; i < h->pw.nlog; i++) {
+        const sim_dvfs_ev_t *ev = &h->pw.log[i];
+        fprintf(fp, "%s\n    {\"t_s\": %.9g, \"cycle\": %llu, \"island\": %d, "
+                    "\"core\": %d, \"what\": \"%s\", \"%s\": %d",
+                i ? "," : "", secs(&h->chip, ev->t),
+                (unsigned long long)(ev->t / SIM_TICKS), ev->island,
+                ev->core, ev->what == SIM_DVFS_VOLT ? "volt" : "freq",
+                ev->what == SIM_DVFS_VOLT ? "millivolts" : "divider",
+                ev->value);
+        if (ev->what == SIM_DVFS_VOLT)
+            fprintf(fp, ", \"done_s\": %.9g", secs(&h->chip, ev->done));
+        fprintf(fp, "}");
+    }
+    fprintf(fp, "%s],\n", h->pw.nlog ? "\n  " : "");
+    if (h->pw.lost)
+        fprintf(fp, "  \"dvfs_lost\": %u,\n", h->pw.lost);
+}
+
+void sim_power_report(FILE *fp, sim_hdr_t *h)
+{
+    const rck_chip_t *c = &h->chip;
+    sim_ue_t *u = sim_hdr_ues(h);
+    double core_j[RCK_CHIP_MAX_CORES] = {0}, isl_j[SIM_PW_ISLANDS] = {0};
+    double total = 0, unc_j, run_s;
+    uint64_t tmax = run_ticks(h);
+    sim_series_t sr = {0};
+
+    if (period_of(h) == 0)
+        return;
+    run_s = secs(c, tmax);
+    for (uint32_t i = 0; i < h->nues; i++)
+        core_j[h->ue_core[i]] += u[i].pw.dyn_j;
+    for (int k = 0; k < c->ncores; k++) {
+        int isl = rck_chip_island(c, k);
+        core_j[k] += sim_power_leak_j(h, isl, 0, tmax);
+        isl_j[isl] += core_j[k];
+    }
+    unc_j = uncore_w(c) * run_s;
+    fprintf(fp, "  \"energy\": {\"model\": \"docs/POWER.md\", \"per_core_j\": [");
+    for (int k = 0; k < c->ncores; k++)
+        fprintf(fp, "%s%.9g", k ? ", " : "", core_j[k]);
+    fprintf(fp, "],\n    \"per_island_j\": [");
+    for (int k = 0; k < c->nislands; k++) {
+        fprintf(fp, "%s%.9g", k ? ", " : "", isl_j[k]);
+        total += isl_j[k];
+    }
+    total += unc_j;
+    fprintf(fp, "],\n    \"uncore_j\": %.9g, \"total_j\": %.9g},\n", unc_j,
+            total);
+    fprintf(fp, "  \"power\": {\"avg_w\": %.9g", run_s > 0 ? total / run_s : 0);
+    if (series_build(h, &sr) == 0) {
+        fprintf(fp, ",\n    \"series\": {\"period_s\": %.9g, \"t_s\": [",
+                secs(c, sr.w));
+        for (uint32_t b = 0; b < sr.n; b++)
+            fprintf(fp, "%s%.9g", b ? ", " : "",
+                    secs(c, sim_min(sr.tmax, (b + 1) * sr.w)));
+        fprintf(fp, "],\n      \"chip_w\": [");
+        for (uint32_t b = 0; b < sr.n; b++)
+            fprintf(fp, "%s%.6f", b ? ", " : "", sr.chip_w[b]);
+        fprintf(fp, "],\n      \"island_w\": [");
+        for (uint32_t b = 0; b < sr.n; b++) {
+            fprintf(fp, "%s[", b ? ", " : "");
+            for (int k = 0; k < c->nislands; k++)
+                fprintf(fp, "%s%.6f", k ? ", " : "",
+                        sr.island_w[(size_t)b * (uint32_t)c->nislands +
+                                    (uint32_t)k]);
+            fprintf(fp, "]");
+        }
+        fprintf(fp, "]}");
+    }
+    series_free(&sr);
+    fprintf(fp, "},\n");
+    json_dvfs(fp, h);
+}
+
+void sim_power_trace(FILE *fp, sim_hdr_t *h)
+{
+    sim_series_t sr = {0};
+
+    if (period_of(h) == 0 || series_build(h, &sr) != 0) {
+        series_free(&sr);
+        return;
+    }
+    for (uint32_t b = 0; b < sr.n; b++) {
+        double ts = secs(&h->chip, b * sr.w) * 1e6;
+        fprintf(fp, "{\"name\": \"chip power (W)\", \"ph\": \"C\", \"pid\": 1, "
+                    "\"ts\": %.3f, \"args\": {\"W\": %.3f}},\n",
+                ts, sr.chip_w[b]);
+        fprintf(fp, "{\"name\": \"island power (W)\", \"ph\": \"C\", "
+                    "\"pid\": 1, \"ts\": %.3f, \"args\": {",
+                ts);
+        for (int k = 0; k < h->chip.nislands; k++)
+            fprintf(fp, "%s\"island %d\": %.3f", k ? ", " : "", k,
+                    sr.island_w[(size_t)b * (uint32_t)h->chip.nislands +
+                                (uint32_t)k]);
+        fprintf(fp, "}},\n");
+    }
+    series_free(&sr);
+}
