@@ -54,7 +54,8 @@ static int chan_layout(rk_chan_t *c, uint32_t *need)
 {
     rck_hal_t *hal = rk.hal;
     uint32_t line = hal->chip.line_bytes;
-    uint32_t avail = hal->chip.mpb_bytes - hal->mpb_reserved;
+    /* the HAL keeps one line for the rest of the MPB */
+    uint32_t avail = hal->chip.mpb_bytes - hal->mpb_reserved - line;
 
     if (c->kind == RK_CHAN_SCCMPB_EXT) {
         int nbase = rk.nues > EXT_BASE_EWS ? rk.nues : EXT_BASE_EWS;
