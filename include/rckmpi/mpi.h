@@ -259,17 +259,17 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
                      int *count);
 int MPI_Wait(MPI_Request *request, MPI_Status *status);
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status *statuses);
 int MPI_Testall(int count, MPI_Request requests[], int *flag,
-                MPI_Status statuses[]);
+                MPI_Status *statuses);
 int MPI_Waitany(int count, MPI_Request requests[], int *index,
                 MPI_Status *status);
 int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag,
                 MPI_Status *status);
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount,
-                 int indices[], MPI_Status statuses[]);
+                 int indices[], MPI_Status *statuses);
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount,
-                 int indices[], MPI_Status statuses[]);
+                 int indices[], MPI_Status *statuses);
 int MPI_Request_free(MPI_Request *request);
 int MPI_Request_get_status(MPI_Request request, int *flag,
                            MPI_Status *status);

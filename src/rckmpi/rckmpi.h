@@ -202,6 +202,8 @@ int rk_fatal(MPI_Comm comm, int err, const char *func, const char *what);
 int rk_err(MPI_Comm comm, int err, const char *func, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 int rk_check_init(const char *func);
-#define RK_TAG_UB 0x7fffffff
+/* MPI_TAG_UB: user tags 0 .. 2^30 - 1; the collective context also takes
+ * the library's own tags above it (communicator agreement, finalize) */
+#define RK_TAG_UB 0x3fffffff
 
 #endif

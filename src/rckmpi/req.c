@@ -97,7 +97,7 @@ void rk_status_set(MPI_Status *dst, const rk_req_t *r)
 /* Check the arguments common to every send and receive. */
 static int check_args(const rk_comm_t *c, MPI_Comm comm, int count,
                       MPI_Datatype type, int peer, int tag, int recv,
-                      const char *func)
+                      int coll, const char *func)
 {
     int err = rk_check_init(func);
 
@@ -117,7 +117,8 @@ static int check_args(const rk_comm_t *c, MPI_Comm comm, int count,
         return rk_err(comm, MPI_ERR_RANK, func,
                       "rank %d is not in the communicator (size %d)", peer,
                       c->size);
-    if (!(recv && tag == MPI_ANY_TAG) && (tag < 0 || tag > RK_TAG_UB))
+    if (!(recv && tag == MPI_ANY_TAG) &&
+        (tag < 0 || (tag > RK_TAG_UB && !coll)))
         return rk_err(comm, MPI_ERR_TAG, func,
                       "tag %d outside 0..MPI_TAG_UB (%d)", tag, RK_TAG_UB);
     return MPI_SUCCESS;
@@ -177,7 +178,7 @@ int rk_prepare(const void *buf, int count, MPI_Datatype type, int peer,
     rk_comm_t *c = rk_comm(comm);
     rk_req_t *r;
     int err = check_args(c, comm, count, type, peer, tag,
-                         kind == RK_REQ_RECV, func);
+                         kind == RK_REQ_RECV, coll, func);
 
     if (err != MPI_SUCCESS)
         return err;

@@ -84,7 +84,7 @@ static int check_array(int count, MPI_Request reqs[], const char *func)
     return MPI_SUCCESS;
 }
 
-static MPI_Status *status_at(MPI_Status statuses[], int i)
+static MPI_Status *status_at(MPI_Status *statuses, int i)
 {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
@@ -110,7 +110,7 @@ static int complete_all(int count, MPI_Request reqs[], MPI_Status sts[],
     return MPI_SUCCESS;
 }
 
-int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status *statuses)
 {
     int err = check_array(count, reqs, "MPI_Waitall");
 
@@ -129,7 +129,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 }
 
 int MPI_Testall(int count, MPI_Request reqs[], int *flag,
-                MPI_Status statuses[])
+                MPI_Status *statuses)
 {
     int err = check_array(count, reqs, "MPI_Testall");
 
@@ -201,7 +201,7 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
 }
 
 static int some(int incount, MPI_Request reqs[], int *outcount,
-                int indices[], MPI_Status statuses[], const char *func)
+                int indices[], MPI_Status *statuses, const char *func)
 {
     int n = 0, active = 0, errs = 0;
 
@@ -227,7 +227,7 @@ static int some(int incount, MPI_Request reqs[], int *outcount,
 }
 
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
-                 int indices[], MPI_Status statuses[])
+                 int indices[], MPI_Status *statuses)
 {
     int err = check_array(incount, reqs, "MPI_Waitsome");
 
@@ -243,7 +243,7 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
 }
 
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
-                 int indices[], MPI_Status statuses[])
+                 int indices[], MPI_Status *statuses)
 {
     int err = check_array(incount, reqs, "MPI_Testsome");
 
