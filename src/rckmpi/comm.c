@@ -13,7 +13,6 @@
 #include <string.h>
 
 #define NCTXW 128                 /* words of the bitmap of context pairs */
-#define RK_TAG_COMM 0x7fff0001    /* agreement messages (collective context) */
 
 static struct {
     rk_comm_t *c;
@@ -162,34 +161,38 @@ void rk_comms_finalize(void)
 
 /* ---- agreement ---- */
 
-/* Every member's (color, key) into @p ck (2 per rank) and a context pair
- * free at every member into @p ctx. */
-static int agree(rk_comm_t *p, MPI_Comm parent, int color, int key, int *ck,
-                 uint32_t *ctx)
+/* The agreement among @p n members of @p parent (their parent ranks in
+ * @p mem, NULL: all of them, @p me my index among them), with tag @p tag
+ * on the parent's collective context: every member's (color, key) into
+ * @p ck (2 per member, then the context) and a context pair free at every
+ * member into @p ctx. */
+static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
+                 int color, int key, int *ck, uint32_t *ctx)
 {
-    int n = 2 + NCTXW, err = MPI_SUCCESS;
-    int *msg = malloc((size_t)n * sizeof(int));
+    int len = 2 + NCTXW, err = MPI_SUCCESS;
+    int *msg = malloc((size_t)len * sizeof(int));
     uint32_t used[NCTXW];
 
+#define MEMBER(i) (mem != NULL ? mem[i] : (i))
     if (msg == NULL)
         return MPI_ERR_NO_MEM;
     msg[0] = color;
     msg[1] = key;
     memcpy(msg + 2, cm.used, sizeof cm.used);
-    if (p->rank != 0) {
-        err = rckmpi_coll_send(msg, n, MPI_INT, 0, RK_TAG_COMM, parent);
+    if (me != 0) {
+        err = rckmpi_coll_send(msg, len, MPI_INT, MEMBER(0), tag, parent);
         if (err == MPI_SUCCESS)
-            err = rckmpi_coll_recv(ck, 2 * p->size + 1, MPI_INT, 0,
-                                   RK_TAG_COMM, parent, MPI_STATUS_IGNORE);
+            err = rckmpi_coll_recv(ck, 2 * n + 1, MPI_INT, MEMBER(0), tag,
+                                   parent, MPI_STATUS_IGNORE);
         free(msg);
-        *ctx = (uint32_t)ck[2 * p->size];
+        *ctx = (uint32_t)ck[2 * n];
         return err;
     }
     memcpy(used, cm.used, sizeof used);
     ck[0] = color;
     ck[1] = key;
-    for (int r = 1; r < p->size && err == MPI_SUCCESS; r++) {
-        err = rckmpi_coll_recv(msg, n, MPI_INT, r, RK_TAG_COMM, parent,
+    for (int r = 1; r < n && err == MPI_SUCCESS; r++) {
+        err = rckmpi_coll_recv(msg, len, MPI_INT, MEMBER(r), tag, parent,
                                MPI_STATUS_IGNORE);
         ck[2 * r] = msg[0];
         ck[2 * r + 1] = msg[1];
@@ -205,34 +208,35 @@ static int agree(rk_comm_t *p, MPI_Comm parent, int color, int key, int *ck,
         }
     if (*ctx == 0)
         err = MPI_ERR_INTERN; /* every context in use: the ones sent carry 0 */
-    ck[2 * p->size] = (int)*ctx;
-    for (int r = 1; r < p->size; r++) {
-        int e = rckmpi_coll_send(ck, 2 * p->size + 1, MPI_INT, r, RK_TAG_COMM,
+    ck[2 * n] = (int)*ctx;
+    for (int r = 1; r < n; r++) {
+        int e = rckmpi_coll_send(ck, 2 * n + 1, MPI_INT, MEMBER(r), tag,
                                  parent);
         if (err == MPI_SUCCESS)
             err = e;
     }
+#undef MEMBER
     return err;
 }
 
 /* Build my communicator from the agreed (color, key) of every member. */
-static int split_build(rk_comm_t *p, const int *ck, uint32_t ctx,
-                       MPI_Comm *out)
+static int split_build(const int *pue, int size, int mine, const int *ck,
+                       uint32_t ctx, MPI_Comm *out)
 {
-    int mycolor = ck[2 * p->rank], n = 0, me = -1;
+    int mycolor = ck[2 * mine], n = 0, me = -1;
     int *idx, *ue;
 
     *out = MPI_COMM_NULL;
     if (mycolor == MPI_UNDEFINED)
         return MPI_SUCCESS;
-    idx = malloc((size_t)p->size * sizeof(int));
-    ue = malloc((size_t)p->size * sizeof(int));
+    idx = malloc((size_t)size * sizeof(int));
+    ue = malloc((size_t)size * sizeof(int));
     if (idx == NULL || ue == NULL) {
         free(idx);
         free(ue);
         return MPI_ERR_NO_MEM;
     }
-    for (int r = 0; r < p->size; r++) {
+    for (int r = 0; r < size; r++) {
         if (ck[2 * r] != mycolor)
             continue;
         /* insertion by (key, parent rank) */
@@ -244,8 +248,8 @@ static int split_build(rk_comm_t *p, const int *ck, uint32_t ctx,
         idx[i] = r;
     }
     for (int i = 0; i < n; i++) {
-        ue[i] = p->ue[idx[i]];
-        if (idx[i] == p->rank)
+        ue[i] = pue[idx[i]];
+        if (idx[i] == mine)
             me = i;
     }
     *out = comm_new(ue, n, me, ctx);
@@ -285,10 +289,11 @@ static int split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
     ck = malloc((2 * (size_t)p->size + 1) * sizeof(int));
     if (ck == NULL)
         return rk_err(comm, MPI_ERR_NO_MEM, func, "no memory");
-    err = agree(p, comm, color, key, ck, &ctx);
+    err = agree(comm, NULL, p->size, p->rank, RK_TAG_COMM, color, key, ck,
+                &ctx);
     p = rk_comm(comm); /* the table may have moved */
     if (err == MPI_SUCCESS)
-        err = split_build(p, ck, ctx, newcomm);
+        err = split_build(p->ue, p->size, p->rank, ck, ctx, newcomm);
     free(ck);
     if (err != MPI_SUCCESS)
         return rk_err(comm, err, func, "no communicator made");
@@ -334,6 +339,63 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     }
     return split(comm, pos < 0 ? MPI_UNDEFINED : 0, pos, newcomm,
                  "MPI_Comm_create");
+}
+
+/* Collective over the group's members only: the agreement runs among
+ * them (tag-separated on the parent's collective context). */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+                          MPI_Comm *newcomm)
+{
+    rk_comm_t *c;
+    rk_group_t *g;
+    int err = comm_arg(comm, &c, "MPI_Comm_create_group"), me = -1;
+    int *mem, *ck;
+    uint32_t ctx;
+    MPI_Errhandler eh;
+
+    if (err != MPI_SUCCESS)
+        return err;
+    g = rk_group(group);
+    if (g == NULL)
+        return rk_err(comm, MPI_ERR_GROUP, "MPI_Comm_create_group",
+                      "invalid group %d", group);
+    if (tag < 0 || tag > RK_TAG_UB)
+        return rk_err(comm, MPI_ERR_TAG, "MPI_Comm_create_group",
+                      "tag %d outside 0..MPI_TAG_UB", tag);
+    mem = malloc(((size_t)g->size + 1) * sizeof(int));
+    ck = malloc((2 * (size_t)g->size + 1) * sizeof(int));
+    if (mem == NULL || ck == NULL) {
+        free(mem);
+        free(ck);
+        return rk_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_create_group",
+                      "no memory");
+    }
+    for (int i = 0; i < g->size; i++) {
+        mem[i] = c->rank_of[g->ue[i]];
+        if (g->ue[i] == rk.ue)
+            me = i;
+        if (mem[i] < 0)
+            err = MPI_ERR_GROUP;
+    }
+    *newcomm = MPI_COMM_NULL;
+    eh = c->eh;
+    if (err == MPI_SUCCESS && me >= 0) {
+        /* the library's agreement tags sit above MPI_TAG_UB */
+        err = agree(comm, mem, g->size, me, RK_TAG_GROUP + tag % 0x3fffffe0,
+                    0, me, ck, &ctx);
+        if (err == MPI_SUCCESS)
+            err = split_build(g->ue, g->size, me, ck, ctx, newcomm);
+    }
+    free(mem);
+    free(ck);
+    if (err != MPI_SUCCESS)
+        return rk_err(comm, err, "MPI_Comm_create_group",
+                      err == MPI_ERR_GROUP ? "the group holds a process "
+                                             "outside the communicator"
+                                           : "no communicator made");
+    if (*newcomm != MPI_COMM_NULL)
+        rk_comm(*newcomm)->eh = eh;
+    return MPI_SUCCESS;
 }
 
 int MPI_Comm_free(MPI_Comm *comm)

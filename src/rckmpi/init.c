@@ -198,9 +198,9 @@ int MPI_Finalize(void)
         int to = (rk.ue + step) % rk.nues;
         int from = (rk.ue - step + rk.nues) % rk.nues;
         MPI_Request r[2];
-        rk_irecv(NULL, 0, MPI_BYTE, from, 0x7fff0002, MPI_COMM_WORLD, 1, &r[0],
+        rk_irecv(NULL, 0, MPI_BYTE, from, RK_TAG_FINALIZE, MPI_COMM_WORLD, 1, &r[0],
                  "MPI_Finalize");
-        rk_isend(NULL, 0, MPI_BYTE, to, 0x7fff0002, MPI_COMM_WORLD, 1,
+        rk_isend(NULL, 0, MPI_BYTE, to, RK_TAG_FINALIZE, MPI_COMM_WORLD, 1,
                  RK_MODE_STD, &r[1], "MPI_Finalize");
         MPI_Status st[2];
         MPI_Waitall(2, r, st);

@@ -205,5 +205,10 @@ int rk_check_init(const char *func);
 /* MPI_TAG_UB: user tags 0 .. 2^30 - 1; the collective context also takes
  * the library's own tags above it (communicator agreement, finalize) */
 #define RK_TAG_UB 0x3fffffff
+/* the library's own tags (collective contexts only; the collectives use
+ * tags 0 .. RK_TAG_UB there) */
+#define RK_TAG_COMM 0x40000000     /* communicator agreement */
+#define RK_TAG_FINALIZE 0x40000001 /* MPI_Finalize's exchange */
+#define RK_TAG_GROUP 0x40000010    /* + tag: MPI_Comm_create_group */
 
 #endif

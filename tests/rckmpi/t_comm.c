@@ -110,6 +110,18 @@ static void groups(int rank, int size)
         CHECK(r == rank / 2, "create rank %d", r);
         MPI_Comm_free(&ce);
     }
+    /* create_group: only the members call it */
+    if (rank % 2 == 0) {
+        MPI_Comm_create_group(MPI_COMM_WORLD, evens, 5, &ce);
+        MPI_Comm_rank(ce, &r);
+        MPI_Comm_size(ce, &n);
+        CHECK(r == rank / 2 && n == nev, "create_group %d/%d", r, n);
+        int x = r, y = -1;
+        MPI_Sendrecv(&x, 1, MPI_INT, (r + 1) % n, 0, &y, 1, MPI_INT,
+                     (r + n - 1) % n, 0, ce, MPI_STATUS_IGNORE);
+        CHECK(y == (r + n - 1) % n, "ring in create_group: %d", y);
+        MPI_Comm_free(&ce);
+    }
     MPI_Group_free(&w);
     MPI_Group_free(&evens);
     MPI_Group_free(&odds);
