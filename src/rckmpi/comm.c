@@ -258,7 +258,7 @@ static int split_build(const int *pue, int size, int mine, const int *ck,
     return *out == MPI_COMM_NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
-static int comm_arg(MPI_Comm comm, rk_comm_t **c, const char *func)
+int rk_comm_arg(MPI_Comm comm, rk_comm_t **c, const char *func)
 {
     int err = rk_check_init(func);
 
@@ -275,7 +275,7 @@ static int split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
                  const char *func)
 {
     rk_comm_t *p;
-    int *ck, err = comm_arg(comm, &p, func);
+    int *ck, err = rk_comm_arg(comm, &p, func);
     uint32_t ctx;
     MPI_Errhandler eh;
 
@@ -310,7 +310,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     rk_comm_t *c;
-    int err = comm_arg(comm, &c, "MPI_Comm_dup");
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_dup");
 
     if (err != MPI_SUCCESS)
         return err;
@@ -321,7 +321,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     rk_comm_t *c;
     rk_group_t *g;
-    int err = comm_arg(comm, &c, "MPI_Comm_create"), pos = -1;
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_create"), pos = -1;
 
     if (err != MPI_SUCCESS)
         return err;
@@ -348,7 +348,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 {
     rk_comm_t *c;
     rk_group_t *g;
-    int err = comm_arg(comm, &c, "MPI_Comm_create_group"), me = -1;
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_create_group"), me = -1;
     int *mem, *ck;
     uint32_t ctx;
     MPI_Errhandler eh;
@@ -401,7 +401,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 int MPI_Comm_free(MPI_Comm *comm)
 {
     rk_comm_t *c;
-    int err = comm_arg(comm ? *comm : MPI_COMM_NULL, &c, "MPI_Comm_free");
+    int err = rk_comm_arg(comm ? *comm : MPI_COMM_NULL, &c, "MPI_Comm_free");
 
     if (err != MPI_SUCCESS)
         return err;
@@ -419,7 +419,7 @@ int MPI_Comm_free(MPI_Comm *comm)
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
     rk_comm_t *c;
-    int err = comm_arg(comm, &c, "MPI_Comm_size");
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_size");
 
     if (err == MPI_SUCCESS)
         *size = c->size;
@@ -429,7 +429,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     rk_comm_t *c;
-    int err = comm_arg(comm, &c, "MPI_Comm_rank");
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_rank");
 
     if (err == MPI_SUCCESS)
         *rank = c->rank;
@@ -439,7 +439,7 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     rk_comm_t *c;
-    int err = comm_arg(comm, &c, "MPI_Comm_test_inter");
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_test_inter");
 
     if (err == MPI_SUCCESS)
         *flag = 0;
@@ -449,7 +449,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 int MPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
     rk_comm_t *c;
-    int err = comm_arg(comm, &c, "MPI_Comm_set_name");
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_set_name");
 
     if (err == MPI_SUCCESS)
         snprintf(c->name, sizeof c->name, "%s", name);
@@ -459,7 +459,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *name)
 int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
     rk_comm_t *c;
-    int err = comm_arg(comm, &c, "MPI_Comm_get_name");
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_get_name");
 
     if (err == MPI_SUCCESS) {
         strcpy(name, c->name);
@@ -490,10 +490,10 @@ static int members_compare(const int *a, int na, const int *b, int nb)
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     rk_comm_t *a, *b;
-    int err = comm_arg(comm1, &a, "MPI_Comm_compare");
+    int err = rk_comm_arg(comm1, &a, "MPI_Comm_compare");
 
     if (err == MPI_SUCCESS)
-        err = comm_arg(comm2, &b, "MPI_Comm_compare");
+        err = rk_comm_arg(comm2, &b, "MPI_Comm_compare");
     if (err != MPI_SUCCESS)
         return err;
     if (comm1 == comm2) {
@@ -509,7 +509,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     rk_comm_t *c;
-    int err = comm_arg(comm, &c, "MPI_Comm_group");
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_group");
 
     if (err != MPI_SUCCESS)
         return err;

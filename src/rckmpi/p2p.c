@@ -297,18 +297,24 @@ int rk_start_recv(MPI_Request h)
     return MPI_SUCCESS;
 }
 
+static void posted_unlink(rk_req_t *q, rk_req_t *prev)
+{
+    if (prev != NULL)
+        prev->next = q->next;
+    else
+        p2p.posted = q->next;
+    if (p2p.posted_tail == q)
+        p2p.posted_tail = prev;
+    q->next = NULL;
+}
+
 int rk_cancel_recv(rk_req_t *r)
 {
     rk_req_t *q, *prev = NULL;
 
     for (q = p2p.posted; q != NULL; prev = q, q = q->next)
         if (q == r) {
-            if (prev != NULL)
-                prev->next = q->next;
-            else
-                p2p.posted = q->next;
-            if (p2p.posted_tail == q)
-                p2p.posted_tail = prev;
+            posted_unlink(q, prev);
             r->st.rck_cancelled = 1;
             r->st.MPI_ERROR = MPI_SUCCESS;
             r->done = 1;
@@ -324,13 +330,7 @@ static rk_req_t *posted_take(uint32_t ctx, int src, int tag)
 
     for (q = p2p.posted; q != NULL; prev = q, q = q->next)
         if (env_match(q, ctx, src, tag)) {
-            if (prev != NULL)
-                prev->next = q->next;
-            else
-                p2p.posted = q->next;
-            if (p2p.posted_tail == q)
-                p2p.posted_tail = prev;
-            q->next = NULL;
+            posted_unlink(q, prev);
             return q;
         }
     return NULL;

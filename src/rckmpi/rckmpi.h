@@ -74,6 +74,8 @@ typedef struct {
 } rk_comm_t;
 
 rk_comm_t *rk_comm(MPI_Comm c); /* NULL if invalid */
+/* MPI initialised and @p comm valid (else the error, raised) */
+int rk_comm_arg(MPI_Comm comm, rk_comm_t **c, const char *func);
 int rk_comms_init(void);
 void rk_comms_finalize(void);
 rk_group_t *rk_group(MPI_Group g);

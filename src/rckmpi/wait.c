@@ -409,14 +409,10 @@ int MPI_Startall(int count, MPI_Request requests[])
 static int probe_args(int source, int tag, MPI_Comm comm, rk_comm_t **c,
                       const char *func)
 {
-    int err = rk_check_init(func);
+    int err = rk_comm_arg(comm, c, func);
 
     if (err != MPI_SUCCESS)
         return err;
-    *c = rk_comm(comm);
-    if (*c == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_COMM, func,
-                      "invalid communicator %d", comm);
     if (source != MPI_ANY_SOURCE && source != MPI_PROC_NULL &&
         (source < 0 || source >= (*c)->size))
         return rk_err(comm, MPI_ERR_RANK, func,
