@@ -307,6 +307,19 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return split(comm, color, key, newcomm, "MPI_Comm_split");
 }
 
+/* Every process of a job is on one chip: MPI_COMM_TYPE_SHARED groups them
+ * all. */
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
+                        MPI_Info info, MPI_Comm *newcomm)
+{
+    (void)info;
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        return rk_err(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
+                      "split type %d (only MPI_COMM_TYPE_SHARED)", split_type);
+    return split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key,
+                 newcomm, "MPI_Comm_split_type");
+}
+
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     rk_comm_t *c;

@@ -184,6 +184,10 @@ int rk_prepare(const void *buf, int count, MPI_Datatype type, int peer,
         return err;
     if (req == NULL)
         return rk_err(comm, MPI_ERR_REQUEST, func, "request pointer is NULL");
+    if (rk_type(type)->size * (size_t)count > UINT32_MAX)
+        return rk_err(comm, MPI_ERR_COUNT, func,
+                      "%d items of %zu bytes: messages are limited to 4 GiB",
+                      count, rk_type(type)->size);
     err = make_req(buf, count, type, peer, tag, comm, coll, kind, req, &r);
     if (err != MPI_SUCCESS)
         return rk_err(comm, err, func, "no request");
@@ -448,4 +452,32 @@ int rckmpi_coll_recv(void *buf, int count, MPI_Datatype type, int source,
     int err = rk_irecv(buf, count, type, source, tag, comm, 1, &r,
                        "rckmpi_coll_recv");
     return blocking(err, &r, status, comm, "rckmpi_coll_recv");
+}
+
+/* ---- memory ---- */
+
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    void *p;
+    int err = rk_check_init("MPI_Alloc_mem");
+
+    (void)info;
+    if (err != MPI_SUCCESS)
+        return err;
+    if (size < 0)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Alloc_mem",
+                      "negative size %ld", (long)size);
+    /* no memory is special here: the MPBs are the channel's */
+    p = malloc(size ? (size_t)size : 1);
+    if (p == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
+                      "no memory for %ld bytes", (long)size);
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+
+int MPI_Free_mem(void *base)
+{
+    free(base);
+    return MPI_SUCCESS;
 }

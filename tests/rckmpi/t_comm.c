@@ -65,6 +65,14 @@ static void splits(int rank, int size)
         CHECK(s == 1, "size %d", s);
         MPI_Comm_free(&none);
     }
+    /* one chip: the shared split holds everyone */
+    MPI_Comm node;
+    int ns;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank,
+                        MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &ns);
+    CHECK(ns == size, "split_type shared: %d", ns);
+    MPI_Comm_free(&node);
     /* many communicators made and freed: contexts come back */
     for (int i = 0; i < 300; i++) {
         MPI_Comm d;
