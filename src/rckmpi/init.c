@@ -14,6 +14,10 @@
 
 rk_state_t rk;
 
+/* settings.c's table: referenced here so that a static link that pulls in
+ * MPI_Init pulls the settings in too */
+extern const int rckmpi_settings_registered;
+
 /* Implemented by the collectives (mpicoll): weak references, so the core
  * also links alone (then MPI_Init has no collectives to set up). */
 #pragma weak rckmpi_coll_init
@@ -132,6 +136,8 @@ static int init(void)
     long tmo;
     int err;
 
+    if (!rckmpi_settings_registered)
+        return MPI_ERR_INTERN;
     if (strcmp(rck_config_get("BACKEND"), "mpi") == 0)
         refuse_mpi_backend();
     if (rck_hal_open(NULL, &hal) != RCK_OK) {
