@@ -34,6 +34,7 @@ typedef struct {
 
 typedef struct {
     int used, committed, predefined;
+    int freed, refs;            /* MPI_Type_free'd while requests hold it */
     size_t size;                /* bytes of data in one item */
     MPI_Aint lb, extent;        /* MPI lower bound and extent */
     MPI_Aint true_lb, true_ub;  /* bounds of the data */
@@ -45,7 +46,13 @@ typedef struct {
     int combiner;
 } rk_type_t;
 
+/* The type behind a handle, or NULL; a type freed while requests still
+ * use it stays here for them (rk_type_live: NULL for it). */
 rk_type_t *rk_type(MPI_Datatype t);
+rk_type_t *rk_type_live(MPI_Datatype t);
+/* A request holds @p t until it is released. */
+void rk_type_hold(MPI_Datatype t);
+void rk_type_drop(MPI_Datatype t);
 void rk_types_init(void);
 void rk_types_finalize(void);
 /* Pack @p count items of @p t at @p in into @p out (size*count bytes). */

@@ -62,6 +62,8 @@ void rk_req_release(MPI_Request h)
         return;
     if (r->own_data)
         free(r->data);
+    if (r->kind == RK_REQ_SEND || r->kind == RK_REQ_RECV)
+        rk_type_drop(r->type);
     r->used = 0;
     if (h - 1 < rq.free_hint)
         rq.free_hint = h - 1;
@@ -135,6 +137,7 @@ static int make_req(const void *buf, int count, MPI_Datatype type, int peer,
     if (h == MPI_REQUEST_NULL)
         return MPI_ERR_NO_MEM;
     r->kind = kind;
+    rk_type_hold(type);
     r->buf = (void *)buf;
     r->count = count;
     r->type = type;

@@ -113,9 +113,35 @@ rk_type_t *rk_type(MPI_Datatype t)
     return &ty.tab[t];
 }
 
-int rckmpi_type_check(MPI_Datatype t)
+rk_type_t *rk_type_live(MPI_Datatype t)
 {
     rk_type_t *p = rk_type(t);
+    return p != NULL && !p->freed ? p : NULL;
+}
+
+static void type_release(rk_type_t *t)
+{
+    free(t->blocks);
+    memset(t, 0, sizeof *t);
+}
+
+void rk_type_hold(MPI_Datatype t)
+{
+    rk_type_t *p = rk_type(t);
+    if (p != NULL && !p->predefined)
+        p->refs++;
+}
+
+void rk_type_drop(MPI_Datatype t)
+{
+    rk_type_t *p = rk_type(t);
+    if (p != NULL && !p->predefined && --p->refs == 0 && p->freed)
+        type_release(p);
+}
+
+int rckmpi_type_check(MPI_Datatype t)
+{
+    rk_type_t *p = rk_type_live(t);
 
     if (p == NULL || !p->committed || t == MPI_UB || t == MPI_LB)
         return MPI_ERR_TYPE;
@@ -291,7 +317,7 @@ static int new_type(builder_t *B, int combiner, MPI_Datatype *out)
 
     for (h = RCKMPI_NPREDEFINED; h < ty.n; h++)
         if (!ty.tab[h].used)
-            break;
+            break; /* (a freed type still held is still used) */
     if (h == ty.n) {
         if (ty.n == ty.cap) {
             rk_type_t *nt = realloc(ty.tab, 2 * (size_t)ty.cap * sizeof(*nt));
@@ -338,7 +364,7 @@ static int build(int count, const int *blens, int blen_all,
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, func, "newtype is NULL");
     for (int i = 0; i < count; i++) {
         MPI_Datatype th = types ? types[i] : old;
-        const rk_type_t *o = rk_type(th);
+        const rk_type_t *o = rk_type_live(th);
         int bl = blens ? blens[i] : blen_all;
         MPI_Aint d = disps ? disps[i] : (MPI_Aint)i * stride;
         if (o == NULL)
@@ -358,7 +384,7 @@ static int build(int count, const int *blens, int blen_all,
             return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, func, "no memory");
         }
     }
-    if (count == 0 && rk_type(old) == NULL && types == NULL)
+    if (count == 0 && rk_type_live(old) == NULL && types == NULL)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_TYPE, func,
                       "invalid datatype %d", old);
     return new_type(&B, combiner, newtype);
@@ -508,7 +534,7 @@ static int type_arg(MPI_Datatype t, const char *func)
 
     if (err != MPI_SUCCESS)
         return err;
-    if (rk_type(t) == NULL)
+    if (rk_type_live(t) == NULL)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_TYPE, func, "invalid datatype %d",
                       t);
     return MPI_SUCCESS;
@@ -534,9 +560,11 @@ int MPI_Type_free(MPI_Datatype *type)
     if (t->predefined)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free",
                       "datatype %d is predefined", *type);
-    /* pending operations keep their packed copies: freeing is safe */
-    free(t->blocks);
-    memset(t, 0, sizeof *t);
+    /* requests still using it keep it until they are released */
+    if (t->refs > 0)
+        t->freed = 1;
+    else
+        type_release(t);
     *type = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }

@@ -187,6 +187,27 @@ static void counts(int rank, int size)
               "double_int %d", i);
 }
 
+/* a type freed while a receive still uses it: the receive completes */
+static void free_pending(int rank, int size)
+{
+    MPI_Datatype v;
+    MPI_Request rq;
+    int s[8], r[8] = {0}, peer = (rank + 1) % size,
+        from = (rank + size - 1) % size;
+
+    for (int i = 0; i < 8; i++)
+        s[i] = rank * 10 + i;
+    MPI_Type_vector(4, 1, 2, MPI_INT, &v);
+    MPI_Type_commit(&v);
+    MPI_Irecv(r, 1, v, from, 9, MPI_COMM_WORLD, &rq);
+    MPI_Type_free(&v);
+    MPI_Send(s, 4, MPI_INT, peer, 9, MPI_COMM_WORLD);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    CHECK(r[0] == from * 10 && r[2] == from * 10 + 1 && r[6] == from * 10 + 3
+              && r[1] == 0,
+          "receive with a freed type: %d %d %d", r[0], r[2], r[6]);
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -196,5 +217,6 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     constructors(rank, size);
     counts(rank, size);
+    free_pending(rank, size);
     return mpitest_end("t_types");
 }
