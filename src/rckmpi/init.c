@@ -75,10 +75,22 @@ static MPI_Errhandler handler_of(MPI_Comm comm)
     return c != NULL ? c->eh : MPI_ERRORS_ARE_FATAL;
 }
 
+/* User error handlers (MPI_Comm_create_errhandler): handles 3 and up. */
+#define RK_MAX_EH 64
+static MPI_Comm_errhandler_function *user_eh[RK_MAX_EH];
+
 int rk_fatal(MPI_Comm comm, int err, const char *func, const char *what)
 {
-    if (handler_of(comm) == MPI_ERRORS_RETURN)
+    MPI_Errhandler eh = handler_of(comm);
+
+    if (eh == MPI_ERRORS_RETURN)
         return err;
+    if (eh > MPI_ERRORS_RETURN && eh < RK_MAX_EH && user_eh[eh] != NULL) {
+        MPI_Comm c = rk_comm(comm) != NULL ? comm : MPI_COMM_WORLD;
+        int code = err;
+        user_eh[eh](&c, &code, func, what);
+        return err;
+    }
     fprintf(stderr, "MPI error in %s (rank %d): %s: %s\n", func,
             rk.init ? rk.ue : -1, err_string(err), what);
     die(err);
@@ -343,10 +355,10 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
     if (c == NULL)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
                       "invalid communicator %d", comm);
-    if (eh != MPI_ERRORS_ARE_FATAL && eh != MPI_ERRORS_RETURN)
+    if (eh != MPI_ERRORS_ARE_FATAL && eh != MPI_ERRORS_RETURN &&
+        (eh <= 0 || eh >= RK_MAX_EH || user_eh[eh] == NULL))
         return rk_err(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
-                      "unknown error handler %d (user handlers are not "
-                      "implemented)", eh);
+                      "invalid error handler %d", eh);
     c->eh = eh;
     return MPI_SUCCESS;
 }
@@ -375,9 +387,31 @@ int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
     return MPI_Comm_get_errhandler(comm, eh);
 }
 
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+                               MPI_Errhandler *eh)
+{
+    int err = rk_check_init("MPI_Comm_create_errhandler");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (fn == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG,
+                      "MPI_Comm_create_errhandler", "NULL function");
+    for (int h = MPI_ERRORS_RETURN + 1; h < RK_MAX_EH; h++)
+        if (user_eh[h] == NULL) {
+            user_eh[h] = fn;
+            *eh = h;
+            return MPI_SUCCESS;
+        }
+    return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
+                  "more than %d error handlers", RK_MAX_EH - 3);
+}
+
 int MPI_Errhandler_free(MPI_Errhandler *eh)
 {
-    *eh = MPI_ERRHANDLER_NULL; /* the predefined ones stay */
+    /* the predefined ones stay; a user handler stays while communicators
+     * use it (they keep its handle), so it is kept */
+    *eh = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
 

@@ -7,6 +7,14 @@
  *   t_errors truncate   a truncated receive under the default handler */
 #include "mpitest.h"
 
+static int handled;
+
+static void on_error(MPI_Comm *comm, int *err, ...)
+{
+    handled = *err;
+    (void)comm;
+}
+
 static void classes(int rank, int size)
 {
     int v[4] = {0}, err, cls, len, flag, *ub;
@@ -70,6 +78,14 @@ static void classes(int rank, int size)
     MPI_Error_string(MPI_ERR_TRUNCATE, text, &len);
     CHECK(cls == MPI_ERR_TRUNCATE && len > 0 && strstr(text, "trunc"),
           "error string '%s'", text);
+    /* a user handler is called with the error class */
+    MPI_Errhandler eh;
+    MPI_Comm_create_errhandler(on_error, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    err = MPI_Send(v, 1, MPI_INT, size + 3, 0, MPI_COMM_WORLD);
+    CHECK(handled == MPI_ERR_RANK && err == MPI_ERR_RANK,
+          "user handler saw %d, call gave %d", handled, err);
+    MPI_Errhandler_free(&eh);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
