@@ -61,6 +61,11 @@ install(CODE "
     file(INSTALL DESTINATION \"${_rck_BINDIR}\" TYPE PROGRAM
       FILES \"\${_rck_tmp}\")
   endforeach()
+  set(RCKMPIEXEC_RCK \"${_rck_BINDIR}/rck\")
+  configure_file(\"${CMAKE_SOURCE_DIR}/tools/rckmpiexec.in\"
+    \"${CMAKE_BINARY_DIR}/install-rckcc/rckmpiexec\" @ONLY)
+  file(INSTALL DESTINATION \"${_rck_BINDIR}\" TYPE PROGRAM
+    FILES \"${CMAKE_BINARY_DIR}/install-rckcc/rckmpiexec\")
 ")
 
 # pkg-config: `cc $(pkg-config --cflags --libs rockcreek) ...`
