@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NCTXW 128                 /* words of the bitmap of context pairs */
+#define NCTXW RK_NCTXW             /* words of the bitmap of context pairs */
 
 static struct {
     rk_comm_t *c;
@@ -38,7 +38,8 @@ rk_group_t *rk_group(MPI_Group h)
 
 int rckmpi_comm_check(MPI_Comm comm)
 {
-    return rk_comm(comm) != NULL ? MPI_SUCCESS : MPI_ERR_COMM;
+    rk_comm_t *c = rk_comm(comm);
+    return c != NULL && !c->inter ? MPI_SUCCESS : MPI_ERR_COMM;
 }
 
 static void ctx_mark(uint32_t ctx, int on)
@@ -50,8 +51,27 @@ static void ctx_mark(uint32_t ctx, int on)
         cm.used[pair / 32] &= ~(1u << (pair % 32));
 }
 
+void rk_ctx_used(uint32_t *out)
+{
+    memcpy(out, cm.used, sizeof cm.used);
+}
+
+uint32_t rk_ctx_pick(const uint32_t *used)
+{
+    for (uint32_t pair = 2; pair < NCTXW * 32; pair++)
+        if (!(used[pair / 32] & (1u << (pair % 32))))
+            return 2 * pair;
+    return 0;
+}
+
 /* A new communicator of @p n UEs; @p me my rank in it. */
 static MPI_Comm comm_new(const int *ue, int n, int me, uint32_t ctx)
+{
+    return rk_comm_new(ue, n, me, ctx, NULL, 0);
+}
+
+MPI_Comm rk_comm_new(const int *ue, int n, int me, uint32_t ctx,
+                     const int *peer, int psize)
 {
     int h;
     rk_comm_t *c;
@@ -77,10 +97,23 @@ static MPI_Comm comm_new(const int *ue, int n, int me, uint32_t ctx)
         return MPI_COMM_NULL;
     }
     memcpy(c->ue, ue, (size_t)n * sizeof(int));
+    c->peer = c->ue;
+    c->psize = n;
+    if (peer != NULL) {
+        c->peer = malloc((size_t)(psize ? psize : 1) * sizeof(int));
+        if (c->peer == NULL) {
+            free(c->ue);
+            free(c->rank_of);
+            return MPI_COMM_NULL;
+        }
+        memcpy(c->peer, peer, (size_t)psize * sizeof(int));
+        c->psize = psize;
+        c->inter = 1;
+    }
     for (int u = 0; u < rk.nues; u++)
         c->rank_of[u] = -1;
-    for (int i = 0; i < n; i++)
-        c->rank_of[ue[i]] = i;
+    for (int i = 0; i < c->psize; i++)
+        c->rank_of[c->peer[i]] = i;
     c->used = 1;
     c->size = n;
     c->rank = me;
@@ -149,6 +182,8 @@ int rk_comms_init(void)
 void rk_comms_finalize(void)
 {
     for (int h = 0; h < cm.nc; h++) {
+        if (cm.c[h].peer != cm.c[h].ue)
+            free(cm.c[h].peer);
         free(cm.c[h].ue);
         free(cm.c[h].rank_of);
     }
@@ -200,12 +235,7 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
             used[w] |= (uint32_t)msg[2 + w];
     }
     free(msg);
-    *ctx = 0;
-    for (uint32_t pair = 2; pair < NCTXW * 32; pair++)
-        if (!(used[pair / 32] & (1u << (pair % 32)))) {
-            *ctx = 2 * pair;
-            break;
-        }
+    *ctx = rk_ctx_pick(used);
     if (*ctx == 0)
         err = MPI_ERR_INTERN; /* every context in use: the ones sent carry 0 */
     ck[2 * n] = (int)*ctx;
@@ -281,6 +311,9 @@ static int split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
 
     if (err != MPI_SUCCESS)
         return err;
+    if (p->inter)
+        return rk_err(comm, MPI_ERR_COMM, func,
+                      "not implemented on an intercommunicator (docs/MPI.md)");
     if (newcomm == NULL)
         return rk_err(comm, MPI_ERR_ARG, func, "newcomm is NULL");
     if (color < 0 && color != MPI_UNDEFINED)
@@ -338,6 +371,9 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
     if (err != MPI_SUCCESS)
         return err;
+    if (c->inter)
+        return rk_err(comm, MPI_ERR_COMM, "MPI_Comm_create",
+                      "not implemented on an intercommunicator (docs/MPI.md)");
     g = rk_group(group);
     if (g == NULL)
         return rk_err(comm, MPI_ERR_GROUP, "MPI_Comm_create",
@@ -368,6 +404,9 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 
     if (err != MPI_SUCCESS)
         return err;
+    if (c->inter)
+        return rk_err(comm, MPI_ERR_COMM, "MPI_Comm_create_group",
+                      "not implemented on an intercommunicator (docs/MPI.md)");
     g = rk_group(group);
     if (g == NULL)
         return rk_err(comm, MPI_ERR_GROUP, "MPI_Comm_create_group",
@@ -394,7 +433,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
     eh = c->eh;
     if (err == MPI_SUCCESS && me >= 0) {
         /* the library's agreement tags sit above MPI_TAG_UB */
-        err = agree(comm, mem, g->size, me, RK_TAG_GROUP + tag % 0x3fffffe0,
+        err = agree(comm, mem, g->size, me, RK_TAG_GROUP + tag % 0x3fffe000,
                     0, me, ck, &ctx);
         if (err == MPI_SUCCESS)
             err = split_build(g->ue, g->size, me, ck, ctx, newcomm);
@@ -421,12 +460,25 @@ int MPI_Comm_free(MPI_Comm *comm)
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return rk_err(*comm, MPI_ERR_COMM, "MPI_Comm_free",
                       "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
-    ctx_mark(c->ctx, 0);
+    rk_comm_release(*comm);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+void rk_comm_release(MPI_Comm h)
+{
+    rk_comm_t *c = rk_comm(h);
+    MPI_Comm local = c->local;
+
+    if (!c->inter || local == MPI_COMM_NULL)
+        ctx_mark(c->ctx, 0); /* an intercomm's hidden twin holds its mark */
+    if (c->peer != c->ue)
+        free(c->peer);
     free(c->ue);
     free(c->rank_of);
     memset(c, 0, sizeof *c);
-    *comm = MPI_COMM_NULL;
-    return MPI_SUCCESS;
+    if (local != MPI_COMM_NULL)
+        rk_comm_release(local);
 }
 
 int MPI_Comm_size(MPI_Comm comm, int *size)
@@ -455,7 +507,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
     int err = rk_comm_arg(comm, &c, "MPI_Comm_test_inter");
 
     if (err == MPI_SUCCESS)
-        *flag = 0;
+        *flag = c->inter;
     return err;
 }
 
@@ -513,10 +565,29 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
+    if (a->inter || b->inter) {
+        /* intercommunicators: the same two groups or not */
+        *result = a->inter && b->inter &&
+                          members_compare(a->ue, a->size, b->ue, b->size) ==
+                              MPI_IDENT &&
+                          members_compare(a->peer, a->psize, b->peer,
+                                          b->psize) == MPI_IDENT
+                      ? MPI_CONGRUENT
+                      : MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
     *result = members_compare(a->ue, a->size, b->ue, b->size);
     if (*result == MPI_IDENT)
         *result = MPI_CONGRUENT;
     return MPI_SUCCESS;
+}
+
+int rk_group_of(const int *ue, int n, MPI_Group *group, const char *func)
+{
+    *group = group_new(ue, n);
+    return *group == MPI_GROUP_NULL
+               ? rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, func, "no memory")
+               : MPI_SUCCESS;
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
@@ -526,10 +597,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 
     if (err != MPI_SUCCESS)
         return err;
-    *group = group_new(c->ue, c->size);
-    return *group == MPI_GROUP_NULL
-               ? rk_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_group", "no memory")
-               : MPI_SUCCESS;
+    return rk_group_of(c->ue, c->size, group, "MPI_Comm_group");
 }
 
 /* ---- groups ---- */

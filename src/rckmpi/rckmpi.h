@@ -73,8 +73,14 @@ typedef struct {
 typedef struct {
     int used;
     int size, rank;
-    int *ue;        /* comm rank -> UE */
-    int *rank_of;   /* UE -> comm rank or -1 (nues entries) */
+    int *ue;        /* comm rank -> UE (the local group) */
+    int psize;      /* the group point-to-point ranks name: the local */
+    int *peer;      /* group, or the remote one of an intercommunicator */
+    int *rank_of;   /* UE -> rank in the peer group, or -1 (nues entries) */
+    int inter;      /* an intercommunicator (intercomm.c) */
+    MPI_Comm local; /* inter: a hidden communicator of the local group on
+                     * the same contexts (its collective context carries
+                     * the local group's own agreement messages) */
     uint32_t ctx;   /* point-to-point context; ctx + 1: collective */
     MPI_Errhandler eh;
     char name[MPI_MAX_OBJECT_NAME];
@@ -86,6 +92,17 @@ int rk_comm_arg(MPI_Comm comm, rk_comm_t **c, const char *func);
 int rk_comms_init(void);
 void rk_comms_finalize(void);
 rk_group_t *rk_group(MPI_Group g);
+/* A communicator of UEs @p ue (@p me my rank) on contexts @p ctx, @p ctx+1;
+ * @p peer (psize UEs) the remote group of an intercommunicator or NULL. */
+MPI_Comm rk_comm_new(const int *ue, int n, int me, uint32_t ctx,
+                     const int *peer, int psize);
+/* My contexts in use (NCTX words) / the lowest pair free in @p used. */
+#define RK_NCTXW 128
+void rk_ctx_used(uint32_t *out);
+uint32_t rk_ctx_pick(const uint32_t *used);
+void rk_comm_release(MPI_Comm h);
+/* A new group of @p n UEs. */
+int rk_group_of(const int *ue, int n, MPI_Group *group, const char *func);
 
 /* ---- the channel (chan.c) ---- */
 enum { RK_CHAN_SCCMPB = 0, RK_CHAN_SCCMPB_EXT = 1 };
@@ -218,6 +235,7 @@ int rk_check_init(const char *func);
  * tags 0 .. RK_TAG_UB there) */
 #define RK_TAG_COMM 0x40000000     /* communicator agreement */
 #define RK_TAG_FINALIZE 0x40000001 /* MPI_Finalize's exchange */
-#define RK_TAG_GROUP 0x40000010    /* + tag: MPI_Comm_create_group */
+#define RK_TAG_INTER 0x40000002    /* intercommunicator set-up */
+#define RK_TAG_GROUP 0x40001000    /* + tag: MPI_Comm_create_group */
 
 #endif

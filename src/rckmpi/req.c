@@ -115,10 +115,10 @@ static int check_args(const rk_comm_t *c, MPI_Comm comm, int count,
         return rk_err(comm, err, func, "invalid or uncommitted datatype %d",
                       type);
     if (peer != MPI_PROC_NULL && !(recv && peer == MPI_ANY_SOURCE) &&
-        (peer < 0 || peer >= c->size))
+        (peer < 0 || peer >= c->psize))
         return rk_err(comm, MPI_ERR_RANK, func,
                       "rank %d is not in the communicator (size %d)", peer,
-                      c->size);
+                      c->psize);
     if (!(recv && tag == MPI_ANY_TAG) &&
         (tag < 0 || (tag > RK_TAG_UB && !coll)))
         return rk_err(comm, MPI_ERR_TAG, func,
@@ -145,7 +145,7 @@ static int make_req(const void *buf, int count, MPI_Datatype type, int peer,
     r->tag = tag;
     r->comm = comm;
     r->ctx = c->ctx + (coll ? 1u : 0u);
-    r->peer_ue = peer >= 0 ? c->ue[peer] : -1;
+    r->peer_ue = peer >= 0 ? c->peer[peer] : -1;
     r->active = 1;
     *req = h;
     *out = r;

@@ -414,10 +414,10 @@ static int probe_args(int source, int tag, MPI_Comm comm, rk_comm_t **c,
     if (err != MPI_SUCCESS)
         return err;
     if (source != MPI_ANY_SOURCE && source != MPI_PROC_NULL &&
-        (source < 0 || source >= (*c)->size))
+        (source < 0 || source >= (*c)->psize))
         return rk_err(comm, MPI_ERR_RANK, func,
                       "rank %d is not in the communicator (size %d)", source,
-                      (*c)->size);
+                      (*c)->psize);
     if (tag != MPI_ANY_TAG && (tag < 0 || tag > RK_TAG_UB))
         return rk_err(comm, MPI_ERR_TAG, func, "tag %d outside 0..MPI_TAG_UB",
                       tag);
@@ -447,7 +447,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
         return MPI_SUCCESS;
     }
     rk_progress();
-    *flag = rk_probe(c->ctx, source == MPI_ANY_SOURCE ? -1 : c->ue[source],
+    *flag = rk_probe(c->ctx, source == MPI_ANY_SOURCE ? -1 : c->peer[source],
                      tag, c, status);
     return MPI_SUCCESS;
 }
@@ -465,7 +465,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
     }
     for (;;) {
         rk_progress();
-        if (rk_probe(c->ctx, source == MPI_ANY_SOURCE ? -1 : c->ue[source],
+        if (rk_probe(c->ctx, source == MPI_ANY_SOURCE ? -1 : c->peer[source],
                      tag, c, status))
             return MPI_SUCCESS;
         rk_progress_wait("MPI_Probe");
