@@ -175,6 +175,11 @@ struct rk_req {
     uint32_t token;  /* recv: id of the message being received */
     MPI_Status st;
     rk_req_t *next;  /* posted-receive queue */
+    /* RK_REQ_GEN (rckmpi_greq.h) */
+    int (*poll)(void *state, int *done);
+    void (*release)(void *state);
+    void *state;
+    int polling;     /* inside poll: no re-entry */
 };
 
 typedef struct {
@@ -192,6 +197,8 @@ extern rk_state_t rk;
 rk_req_t *rk_req(MPI_Request r);
 MPI_Request rk_req_new(rk_req_t **out);
 void rk_req_release(MPI_Request r);
+/* A generalized request: run its poll function (once done, nothing). */
+void rk_greq_poll(rk_req_t *r);
 int rk_p2p_init(void);
 void rk_p2p_finalize(void);
 /* Start a send/receive on context @p ctx of comm (@p peer a comm rank). */

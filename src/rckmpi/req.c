@@ -5,6 +5,7 @@
  * (rckmpi_coll_*: the communicator's collective context).
  */
 #include "rckmpi.h"
+#include "rckmpi_greq.h"
 
 #include "rck/log.h"
 
@@ -64,6 +65,8 @@ void rk_req_release(MPI_Request h)
         free(r->data);
     if (r->kind == RK_REQ_SEND || r->kind == RK_REQ_RECV)
         rk_type_drop(r->type);
+    if (r->kind == RK_REQ_GEN && r->release != NULL)
+        r->release(r->state);
     r->used = 0;
     if (h - 1 < rq.free_hint)
         rq.free_hint = h - 1;
@@ -248,6 +251,7 @@ int rk_wait_req(MPI_Request *h, MPI_Status *st, const char *func)
     }
     while (!r->done) {
         rk_progress();
+        rk_greq_poll(r);
         if (r->done)
             break;
         rk_progress_wait(func);
@@ -455,6 +459,54 @@ int rckmpi_coll_recv(void *buf, int count, MPI_Datatype type, int source,
     int err = rk_irecv(buf, count, type, source, tag, comm, 1, &r,
                        "rckmpi_coll_recv");
     return blocking(err, &r, status, comm, "rckmpi_coll_recv");
+}
+
+/* ---- generalized requests (rckmpi_greq.h) ---- */
+
+void rk_greq_poll(rk_req_t *r)
+{
+    int done = 0, err;
+
+    if (r->kind != RK_REQ_GEN || r->done || r->polling)
+        return;
+    r->polling = 1;
+    err = r->poll(r->state, &done);
+    r->polling = 0;
+    if (err != MPI_SUCCESS) {
+        r->err = err;
+        done = 1;
+    }
+    if (done) {
+        r->st.MPI_ERROR = r->err;
+        r->done = 1;
+    }
+}
+
+int rckmpi_greq_start(rckmpi_greq_poll_fn poll, void *state,
+                      void (*release)(void *state), MPI_Comm comm,
+                      MPI_Request *req)
+{
+    rk_req_t *r;
+    int err = rk_check_init("rckmpi_greq_start");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (poll == NULL || req == NULL)
+        return rk_err(comm, MPI_ERR_ARG, "rckmpi_greq_start",
+                      "NULL poll function or request");
+    *req = rk_req_new(&r);
+    if (*req == MPI_REQUEST_NULL)
+        return rk_err(comm, MPI_ERR_NO_MEM, "rckmpi_greq_start", "no request");
+    r->kind = RK_REQ_GEN;
+    r->comm = comm;
+    r->active = 1;
+    r->poll = poll;
+    r->state = state;
+    r->release = release;
+    r->st.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->st.MPI_TAG = MPI_ANY_TAG;
+    rk_greq_poll(r);
+    return MPI_SUCCESS;
 }
 
 /* ---- memory ---- */

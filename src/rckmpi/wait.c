@@ -19,6 +19,9 @@ static int req_ok(MPI_Request h, const char *func)
 static int finished(MPI_Request h)
 {
     rk_req_t *r = rk_req(h);
+
+    if (r != NULL && r->active && !r->done)
+        rk_greq_poll(r);
     return r == NULL || !r->active || r->done;
 }
 
@@ -302,6 +305,9 @@ int MPI_Cancel(MPI_Request *request)
     if (r->kind == RK_REQ_SEND)
         return rk_err(r->comm, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Cancel",
                       "cancelling a send is not implemented (docs/MPI.md)");
+    if (r->kind == RK_REQ_GEN)
+        return rk_err(r->comm, MPI_ERR_REQUEST, "MPI_Cancel",
+                      "a non-blocking collective cannot be cancelled");
     if (r->kind == RK_REQ_RECV && !r->done)
         rk_cancel_recv(r); /* matched already: it completes normally */
     return MPI_SUCCESS;
