@@ -250,7 +250,8 @@ static void take_unexpected(rk_req_t *r, MPI_Request h, rk_msg_t *m)
         m->waiter = h;
         return;
     }
-    memcpy(dst, m->data, r->bytes);
+    if (r->bytes > 0)
+        memcpy(dst, m->data, r->bytes);
     free(m->data);
     free(m);
     recv_finish(r, h);
@@ -422,7 +423,8 @@ static void frame_done(int s)
             /* a receive took it over while it arrived (already unlinked) */
             MPI_Request h = m->waiter;
             rk_req_t *r = rk_req(h);
-            memcpy(r->own_data ? r->data : r->buf, m->data, r->bytes);
+            if (r->bytes > 0)
+                memcpy(r->own_data ? r->data : r->buf, m->data, r->bytes);
             free(m->data);
             free(m);
             recv_finish(r, h);
@@ -444,6 +446,8 @@ static void frame_data(int s, const char *p, size_t n)
      * it fits, else staging (recv_target) */
     if (n > in->left)
         n = in->left;
+    if (n == 0)
+        return;
     if (in->msg != NULL) {
         memcpy(in->msg->data + in->msg->got, p, n);
         in->msg->got += n;

@@ -185,7 +185,8 @@ void rk_pack(const void *in, int count, const rk_type_t *t, void *out)
     char *dst = out;
 
     if (t->contig) {
-        memcpy(dst, src, t->size * (size_t)count);
+        if (t->size * (size_t)count > 0)
+            memcpy(dst, src, t->size * (size_t)count);
         return;
     }
     for (int i = 0; i < count; i++, src += t->extent)
@@ -202,7 +203,8 @@ void rk_unpack(const void *in, size_t bytes, int count, const rk_type_t *t,
     char *dst = out;
 
     if (t->contig) {
-        memcpy(dst, src, bytes);
+        if (bytes > 0)
+            memcpy(dst, src, bytes);
         return;
     }
     for (int i = 0; i < count && bytes > 0; i++, dst += t->extent)
