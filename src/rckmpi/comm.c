@@ -22,11 +22,31 @@ static struct {
     uint32_t used[NCTXW];         /* context pairs in use here */
 } cm;
 
-rk_comm_t *rk_comm(MPI_Comm h)
+rk_comm_t *rk_comm_any(MPI_Comm h)
 {
     if (h <= 0 || h >= cm.nc || !cm.c[h].used)
         return NULL;
     return &cm.c[h];
+}
+
+rk_comm_t *rk_comm(MPI_Comm h)
+{
+    rk_comm_t *c = rk_comm_any(h);
+    return c != NULL && !c->freed ? c : NULL;
+}
+
+void rk_comm_hold(MPI_Comm h)
+{
+    rk_comm_t *c = rk_comm_any(h);
+    if (c != NULL)
+        c->refs++;
+}
+
+void rk_comm_drop(MPI_Comm h)
+{
+    rk_comm_t *c = rk_comm_any(h);
+    if (c != NULL && --c->refs == 0 && c->freed)
+        rk_comm_release(h);
 }
 
 rk_group_t *rk_group(MPI_Group h)
@@ -460,14 +480,19 @@ int MPI_Comm_free(MPI_Comm *comm)
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return rk_err(*comm, MPI_ERR_COMM, "MPI_Comm_free",
                       "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
-    rk_comm_release(*comm);
+    /* requests still using it (pending receives) keep it until they are
+     * released */
+    if (c->refs > 0)
+        c->freed = 1;
+    else
+        rk_comm_release(*comm);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
 
 void rk_comm_release(MPI_Comm h)
 {
-    rk_comm_t *c = rk_comm(h);
+    rk_comm_t *c = rk_comm_any(h);
     MPI_Comm local = c->local;
 
     if (!c->inter || local == MPI_COMM_NULL)

@@ -186,7 +186,7 @@ static int env_match(const rk_req_t *r, uint32_t ctx, int src, int tag)
     if (r->ctx != ctx || !tag_match(r->tag, tag))
         return 0;
     if (r->peer == MPI_ANY_SOURCE) {
-        const rk_comm_t *c = rk_comm(r->comm);
+        const rk_comm_t *c = rk_comm_any(r->comm);
         return c != NULL && c->rank_of[src] >= 0;
     }
     return r->peer_ue == src;
@@ -202,7 +202,7 @@ static size_t capacity(const rk_req_t *r)
 static char *recv_target(rk_req_t *r, int src, int tag, size_t size)
 {
     const rk_type_t *t = rk_type(r->type);
-    const rk_comm_t *c = rk_comm(r->comm);
+    const rk_comm_t *c = rk_comm_any(r->comm);
     size_t cap = capacity(r);
 
     r->peer_ue = src;

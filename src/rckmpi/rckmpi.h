@@ -78,6 +78,7 @@ typedef struct {
     int *peer;      /* group, or the remote one of an intercommunicator */
     int *rank_of;   /* UE -> rank in the peer group, or -1 (nues entries) */
     int inter;      /* an intercommunicator (intercomm.c) */
+    int freed, refs; /* MPI_Comm_free'd while requests still use it */
     MPI_Comm local; /* inter: a hidden communicator of the local group on
                      * the same contexts (its collective context carries
                      * the local group's own agreement messages) */
@@ -86,7 +87,11 @@ typedef struct {
     char name[MPI_MAX_OBJECT_NAME];
 } rk_comm_t;
 
-rk_comm_t *rk_comm(MPI_Comm c); /* NULL if invalid */
+rk_comm_t *rk_comm(MPI_Comm c); /* NULL if invalid or freed */
+/* Also a communicator freed while requests still use it (p2p.c). */
+rk_comm_t *rk_comm_any(MPI_Comm c);
+void rk_comm_hold(MPI_Comm c);
+void rk_comm_drop(MPI_Comm c);
 /* MPI initialised and @p comm valid (else the error, raised) */
 int rk_comm_arg(MPI_Comm comm, rk_comm_t **c, const char *func);
 int rk_comms_init(void);

@@ -63,8 +63,10 @@ void rk_req_release(MPI_Request h)
         return;
     if (r->own_data)
         free(r->data);
-    if (r->kind == RK_REQ_SEND || r->kind == RK_REQ_RECV)
+    if (r->kind == RK_REQ_SEND || r->kind == RK_REQ_RECV) {
         rk_type_drop(r->type);
+        rk_comm_drop(r->comm);
+    }
     if (r->kind == RK_REQ_GEN && r->release != NULL)
         r->release(r->state);
     r->used = 0;
@@ -141,6 +143,7 @@ static int make_req(const void *buf, int count, MPI_Datatype type, int peer,
         return MPI_ERR_NO_MEM;
     r->kind = kind;
     rk_type_hold(type);
+    rk_comm_hold(comm);
     r->buf = (void *)buf;
     r->count = count;
     r->type = type;

@@ -23,6 +23,17 @@ static void contexts(int rank, int size)
     CHECK(b == from && c == 1000 + from, "contexts: dup %d world %d", b, c);
     MPI_Comm_free(&dup);
     CHECK(dup == MPI_COMM_NULL, "free sets NULL");
+
+    /* freed while its requests are pending: they complete normally */
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    b = -1;
+    MPI_Irecv(&b, 1, MPI_INT, MPI_ANY_SOURCE, 10, dup, &r[0]);
+    MPI_Isend(&a, 1, MPI_INT, peer, 10, dup, &r[1]);
+    MPI_Comm_free(&dup);
+    MPI_Status st[2];
+    MPI_Waitall(2, r, st);
+    CHECK(b == from && st[0].MPI_SOURCE == from,
+          "receive on a freed communicator: %d from %d", b, st[0].MPI_SOURCE);
 }
 
 static void splits(int rank, int size)
