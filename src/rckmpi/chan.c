@@ -30,6 +30,8 @@
 
 #define EXT_BASE_EWS 48
 #define EXT_EWS 64u
+/* payload bytes read with the header (then the rest of a larger EWS) */
+#define FIRST_READ 96u
 
 static uint32_t ews_at(int sender)
 {
@@ -271,12 +273,23 @@ size_t rk_chan_get(int s, void *buf)
     char *dst = buf;
     int k;
 
+    /* the header and the first line or so of payload in one read (a
+     * whole base EWS on sccmpb-ext), the rest of the base payload after */
+    uint32_t first = c->payload < FIRST_READ ? c->payload : FIRST_READ;
+    char head[RK_EWS_HDR + FIRST_READ];
+
     rck_hal_cl1invmb(rk.hal);
-    rck_hal_mpb_read(rk.hal, rk.hal->core, ews_at(s), w, sizeof w);
+    rck_hal_mpb_read(rk.hal, rk.hal->core, ews_at(s), head,
+                     RK_EWS_HDR + first);
+    memcpy(w, head, sizeof w);
     map = w[1];
     total = w[2];
     base = total < c->payload ? total : c->payload;
-    rck_hal_mpb_read(rk.hal, rk.hal->core, ews_at(s) + RK_EWS_HDR, dst, base);
+    memcpy(dst, head + RK_EWS_HDR, base < first ? base : first);
+    if (base > first)
+        rck_hal_mpb_read(rk.hal, rk.hal->core,
+                         ews_at(s) + RK_EWS_HDR + first, dst + first,
+                         base - first);
     dst += base;
     rest = total - base;
     for (k = 0; rest > 0 && k < RK_GEWS_SLOTS; k++) {

@@ -488,17 +488,25 @@ static void packet(int s)
         frame_done(s);
 }
 
+static void push_all(void)
+{
+    for (int d = 0; d < rk.nues; d++)
+        if (p2p.head[d] != NULL)
+            push(d);
+}
+
 void rk_progress(void)
 {
     int s, budget = 4 * rk.nues;
 
+    /* out first (a send just queued leaves at once), then in, then out
+     * again (what the packets just read may have queued: CTS, DATA) */
+    push_all();
     while (budget-- > 0 && (s = rk_chan_poll(p2p.conds, p2p.first)) >= 0) {
         p2p.first = (s + 1) % rk.nues;
         packet(s);
     }
-    for (int d = 0; d < rk.nues; d++)
-        if (p2p.head[d] != NULL)
-            push(d);
+    push_all();
 }
 
 void rk_progress_wait(const char *call)
@@ -518,6 +526,13 @@ void rk_progress_wait(const char *call)
     rck_hal_set_context(rk.hal, call, -1);
     st = rck_hal_wait(rk.hal, p2p.conds, n, 0, rk.wait_timeout_ns, &which);
     rck_hal_set_context(rk.hal, NULL, -1);
+    if (st == RCK_OK && which >= 0 && which < rk.nues) {
+        /* a packet: take it now (the conditions start at p2p.first) */
+        int s = (p2p.first + which) % rk.nues;
+        p2p.first = (s + 1) % rk.nues;
+        packet(s);
+        return;
+    }
     if (st == RCK_ERR_TIMEDOUT) {
         rk_err(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
                "no progress within RCK_WAIT_TIMEOUT: probable deadlock");
