@@ -370,6 +370,22 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest,
                                        "MPI_Send_init"));
 }
 
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
+                                       RK_REQ_SEND, RK_MODE_SYNC, request,
+                                       "MPI_Ssend_init"));
+}
+
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
+                                       RK_REQ_SEND, RK_MODE_READY, request,
+                                       "MPI_Rsend_init"));
+}
+
 int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source,
                   int tag, MPI_Comm comm, MPI_Request *request)
 {

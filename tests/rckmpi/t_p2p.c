@@ -154,13 +154,26 @@ static void requests(int rank, int size)
     /* persistent: three rounds on the same requests */
     int next = (rank + 1) % size, prev = (rank + size - 1) % size;
     int sv, rv;
-    MPI_Send_init(&sv, 1, MPI_INT, next, 7, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Ssend_init(&sv, 1, MPI_INT, next, 7, MPI_COMM_WORLD, &reqs[0]);
     MPI_Recv_init(&rv, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, &reqs[1]);
     for (int round = 0; round < 3; round++) {
         sv = rank * 10 + round;
         MPI_Startall(2, reqs);
         MPI_Waitall(2, reqs, sts);
         CHECK(rv == prev * 10 + round, "persistent round %d: %d", round, rv);
+    }
+    MPI_Request_free(&reqs[0]);
+    MPI_Request_free(&reqs[1]);
+    MPI_Send_init(&sv, 1, MPI_INT, next, 7, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Recv_init(&rv, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, &reqs[1]);
+    for (int round = 0; round < 2; round++) {
+        sv = rank * 7 + round;
+        MPI_Start(&reqs[1]);
+        MPI_Start(&reqs[0]);
+        MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+        MPI_Wait(&reqs[1], MPI_STATUS_IGNORE);
+        CHECK(rv == prev * 7 + round, "persistent std round %d: %d", round,
+              rv);
     }
     MPI_Request_free(&reqs[0]);
     MPI_Request_free(&reqs[1]);
