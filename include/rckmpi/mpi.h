@@ -30,6 +30,7 @@ typedef int MPI_Request;
 typedef int MPI_Op;
 typedef int MPI_Errhandler;
 typedef int MPI_Info;
+typedef int MPI_Message;
 typedef intptr_t MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
@@ -53,6 +54,8 @@ typedef struct MPI_Status {
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)1)
 #define MPI_ERRORS_RETURN ((MPI_Errhandler)2)
 #define MPI_INFO_NULL ((MPI_Info)0)
+#define MPI_MESSAGE_NULL ((MPI_Message)0)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)-1)
 
 /* ---- reduction operations (values fixed: the collectives rely on them) ---- */
 #define MPI_OP_NULL ((MPI_Op)0)
@@ -256,6 +259,14 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
                MPI_Status *status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
+                MPI_Message *message, MPI_Status *status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+               MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
+              MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
+               MPI_Message *message, MPI_Request *request);
 int MPI_Buffer_attach(void *buffer, int size);
 int MPI_Buffer_detach(void *buffer_addr, int *size);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,

@@ -544,12 +544,18 @@ void rk_progress_wait(const char *call)
 }
 
 int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,
-             MPI_Status *st)
+             MPI_Status *st, void **take)
 {
-    for (rk_msg_t *m = p2p.uq; m != NULL; m = m->next) {
+    for (rk_msg_t *m = p2p.uq, *prev = NULL; m != NULL;
+         prev = m, m = m->next) {
         if (m->ctx != ctx || !tag_match(tag, m->tag) ||
             (src_ue >= 0 && m->src != src_ue) || c->rank_of[m->src] < 0)
             continue;
+        if (take != NULL) {
+            /* matched probe: the message leaves the queue for *take */
+            uq_remove(m, prev);
+            *take = m;
+        }
         if (st != MPI_STATUS_IGNORE) {
             st->MPI_SOURCE = c->rank_of[m->src];
             st->MPI_TAG = m->tag;
@@ -560,6 +566,17 @@ int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,
         return 1;
     }
     return 0;
+}
+
+void rk_start_recv_msg(MPI_Request h, void *msg)
+{
+    rk_req_t *r = rk_req(h);
+
+    r->done = 0;
+    r->err = MPI_SUCCESS;
+    r->bytes = 0;
+    r->st.rck_cancelled = 0;
+    take_unexpected(r, h, msg);
 }
 
 int rk_start_send(MPI_Request h)

@@ -213,9 +213,17 @@ int rk_start_recv(MPI_Request h);
 void rk_progress(void);
 /* Block until something may have changed (a packet or an ack). */
 void rk_progress_wait(const char *call);
-/* Probe the unexpected queue; 1 and fills @p st if a message matches. */
+/* Probe the unexpected queue; 1 and fills @p st if a message matches
+ * (and with @p take, unlinks it into *take: matched probe). */
 int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,
-             MPI_Status *st);
+             MPI_Status *st, void **take);
+/* The arguments of a probe checked (raised on error). */
+int rk_probe_args(int source, int tag, MPI_Comm comm, rk_comm_t **c,
+                  const char *func);
+/* The status of a receive from MPI_PROC_NULL. */
+void rk_proc_null_status(MPI_Status *st);
+/* Start receive @p h on a message taken by a matched probe. */
+void rk_start_recv_msg(MPI_Request h, void *msg);
 int rk_cancel_recv(rk_req_t *r);
 int rk_wait_req(MPI_Request *h, MPI_Status *st, const char *func);
 void rk_status_set(MPI_Status *dst, const rk_req_t *r);

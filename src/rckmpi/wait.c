@@ -428,8 +428,8 @@ int MPI_Startall(int count, MPI_Request requests[])
 
 /* ---- probe and sendrecv ---- */
 
-static int probe_args(int source, int tag, MPI_Comm comm, rk_comm_t **c,
-                      const char *func)
+int rk_probe_args(int source, int tag, MPI_Comm comm, rk_comm_t **c,
+                  const char *func)
 {
     int err = rk_comm_arg(comm, c, func);
 
@@ -446,7 +446,7 @@ static int probe_args(int source, int tag, MPI_Comm comm, rk_comm_t **c,
     return MPI_SUCCESS;
 }
 
-static void proc_null_status(MPI_Status *st)
+void rk_proc_null_status(MPI_Status *st)
 {
     if (st == MPI_STATUS_IGNORE)
         return;
@@ -459,36 +459,36 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
                MPI_Status *status)
 {
     rk_comm_t *c;
-    int err = probe_args(source, tag, comm, &c, "MPI_Iprobe");
+    int err = rk_probe_args(source, tag, comm, &c, "MPI_Iprobe");
 
     if (err != MPI_SUCCESS)
         return err;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        proc_null_status(status);
+        rk_proc_null_status(status);
         return MPI_SUCCESS;
     }
     rk_progress();
     *flag = rk_probe(c->ctx, source == MPI_ANY_SOURCE ? -1 : c->peer[source],
-                     tag, c, status);
+                     tag, c, status, NULL);
     return MPI_SUCCESS;
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     rk_comm_t *c;
-    int err = probe_args(source, tag, comm, &c, "MPI_Probe");
+    int err = rk_probe_args(source, tag, comm, &c, "MPI_Probe");
 
     if (err != MPI_SUCCESS)
         return err;
     if (source == MPI_PROC_NULL) {
-        proc_null_status(status);
+        rk_proc_null_status(status);
         return MPI_SUCCESS;
     }
     for (;;) {
         rk_progress();
         if (rk_probe(c->ctx, source == MPI_ANY_SOURCE ? -1 : c->peer[source],
-                     tag, c, status))
+                     tag, c, status, NULL))
             return MPI_SUCCESS;
         rk_progress_wait("MPI_Probe");
     }

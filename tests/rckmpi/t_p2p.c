@@ -136,6 +136,30 @@ static void tags_probe(int rank, int size)
         MPI_Recv(&v, 1, MPI_INT, 1, 33, MPI_COMM_WORLD, &st);
         CHECK(v == 3, "tag 33 gives 3");
     }
+    /* matched probe: the probed message is the one received, even with a
+     * wildcard receive posted in between */
+    if (rank == 1) {
+        int a[3] = {7, 8, 9}, b = 5;
+        MPI_Send(a, 3, MPI_INT, 0, 44, MPI_COMM_WORLD);
+        MPI_Send(&b, 1, MPI_INT, 0, 45, MPI_COMM_WORLD);
+    } else if (rank == 0) {
+        MPI_Message msg;
+        MPI_Request rq;
+        int got[3] = {0}, w = 0, cnt, flag = 0;
+        MPI_Status st;
+        MPI_Mprobe(1, 44, MPI_COMM_WORLD, &msg, &st);
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        CHECK(cnt == 3 && msg != MPI_MESSAGE_NULL, "mprobe count %d", cnt);
+        MPI_Irecv(&w, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, &rq);
+        MPI_Mrecv(got, 3, MPI_INT, &msg, &st);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        CHECK(got[0] == 7 && got[2] == 9 && w == 5 && msg == MPI_MESSAGE_NULL,
+              "mrecv %d %d, wildcard got %d", got[0], got[2], w);
+        MPI_Improbe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &flag, &msg, &st);
+        CHECK(flag && msg == MPI_MESSAGE_NO_PROC, "improbe proc null");
+        MPI_Mrecv(&w, 1, MPI_INT, &msg, &st);
+        CHECK(st.MPI_SOURCE == MPI_PROC_NULL, "mrecv no proc");
+    }
 }
 
 /* cancel a receive nobody matches; persistent requests; waitany/some */
