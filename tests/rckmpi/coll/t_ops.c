@@ -3,7 +3,7 @@
  * MPI_Reduce_local, against a reference folded here in rank order; the
  * MAXLOC/MINLOC tie rule; MPI_ERR_OP for the combinations MPI forbids;
  * user operations (commutative and not). */
-#include "mpitest.h"
+#include "colltest.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -168,39 +168,12 @@ static void forbidden(void)
     CHECK(MPI_Op_free(&p) == MPI_ERR_OP, "freeing MPI_SUM");
 }
 
-/* user operations: 2x2 matrix product (associative, not commutative)
- * and a commutative sum */
-static void matmul(void *in, void *inout, int *len, MPI_Datatype *t)
-{
-    unsigned *a = in, *b = inout;
-
-    for (int k = 0; k < *len; k++, a += 4, b += 4) {
-        unsigned c[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
-                         a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
-        memcpy(b, c, sizeof c);
-    }
-}
-
-static void usum(void *in, void *inout, int *len, MPI_Datatype *t)
-{
-    for (int k = 0; k < *len; k++)
-        ((int *)inout)[k] += ((int *)in)[k];
-}
-
-static void mat_of(int r, unsigned m[4])
-{
-    m[0] = (unsigned)r + 1;
-    m[1] = (unsigned)r * 3 + 2;
-    m[2] = 7u - (unsigned)r % 5;
-    m[3] = (unsigned)r % 4 + 1;
-}
-
 static void user_ops(void)
 {
     MPI_Datatype mat;
     MPI_Op mop, sop;
     int commute = -1;
-    unsigned in[8], out[8], ref[4], m[4];
+    unsigned in[8], out[8], ref[4];
 
     MPI_Type_contiguous(4, MPI_UNSIGNED, &mat);
     MPI_Type_commit(&mat);
@@ -210,14 +183,7 @@ static void user_ops(void)
     CHECK(commute == 0, "matmul commutative %d", commute);
     MPI_Op_commutative(MPI_SUM, &commute);
     CHECK(commute == 1, "MPI_SUM commutative %d", commute);
-    mat_of(0, ref);
-    for (int r = 1; r < size; r++) {
-        unsigned b[4];
-        mat_of(r, b);
-        memcpy(m, ref, sizeof m);
-        matmul(m, b, &(int){1}, &mat);
-        memcpy(ref, b, sizeof ref);
-    }
+    mat_prefix(0, size, ref);
     mat_of(rank, in);
     mat_of(rank, in + 4);
     for (int root = 0; root < size; root += size > 2 ? size - 2 : 1) {
