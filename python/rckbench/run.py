@@ -34,6 +34,7 @@ if __package__ in (None, ""):
     from rckbench import svmbench  # noqa: E402
     from rckbench import loadbench  # noqa: E402
     from rckbench import mpibench  # noqa: E402
+    from rckbench import rckmpibench  # noqa: E402
 else:
     from . import report
     from . import simbench
@@ -41,6 +42,7 @@ else:
     from . import svmbench
     from . import loadbench
     from . import mpibench
+    from . import rckmpibench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -1416,6 +1418,13 @@ def suite_mpi_backend(ctx):
                           _build_mpi_program, SOURCE_DIR)
 
 
+def suite_mpi(ctx):
+    """rockcreek's MPI on the MPBs: both channels on sim, beside Open MPI
+    on native (python/rckbench/rckmpibench.py)."""
+    return rckmpibench.suite(ctx, sys.modules[__name__], SuiteResult,
+                             csv_rows_for)
+
+
 SUITES = {
     "pingpong": suite_pingpong,
     "barrier": suite_barrier,
@@ -1427,6 +1436,7 @@ SUITES = {
     "mbox": suite_mbox,
     "native-load": suite_native_load,
     "mpi-backend": suite_mpi_backend,
+    "mpi": suite_mpi,
 }
 
 
