@@ -139,6 +139,18 @@ int rkc_scatterv(const void *sendbuf, const int scounts[], const int displs[],
     return err != MPI_SUCCESS ? err : werr;
 }
 
+/* whether a block (the r side if use_r, else the s side: every rank
+ * decides on the same size, as MPI makes both sides' sizes equal) is small
+ * enough for the binomial tree */
+static int tree_block(int use_r, int rcount, MPI_Datatype rtype, int scount,
+                      MPI_Datatype stype)
+{
+    int tsize;
+
+    MPI_Type_size(use_r ? rtype : stype, &tsize);
+    return (long)tsize * (use_r ? rcount : scount) <= RKC_TREE_MAX;
+}
+
 /* uniform counts as v-arguments */
 static int *uniform(int size, int count, int **displs)
 {
@@ -200,6 +212,12 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 
     if (err != MPI_SUCCESS)
         return err;
+    if (size > 2 && tree_block(rank == root && sendbuf == MPI_IN_PLACE,
+                               recvcount, recvtype, sendcount, sendtype)) {
+        err = rkc_tree_gather(sendbuf, sendcount, sendtype, recvbuf,
+                              recvcount, recvtype, root, comm);
+        return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
+    }
     int *counts = uniform(size, recvcount, &displs);
     if (counts == NULL)
         return rckmpi_error(comm, MPI_ERR_NO_MEM, f);
@@ -238,6 +256,12 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 
     if (err != MPI_SUCCESS)
         return err;
+    if (size > 2 && tree_block(rank != root, recvcount, recvtype, sendcount,
+                               sendtype)) {
+        err = rkc_tree_scatter(sendbuf, sendcount, sendtype, recvbuf,
+                               recvcount, recvtype, root, comm);
+        return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
+    }
     int *counts = uniform(size, sendcount, &displs);
     if (counts == NULL)
         return rckmpi_error(comm, MPI_ERR_NO_MEM, f);

@@ -51,4 +51,13 @@ int rkc_gatherv(const void *sendbuf, int scount, MPI_Datatype stype,
 int rkc_scatterv(const void *sendbuf, const int scounts[], const int displs[],
                  MPI_Datatype stype, void *recvbuf, int rcount,
                  MPI_Datatype rtype, int root, MPI_Comm comm);
+/* coll_tree.c: binomial gather/scatter of uniform blocks; used for
+ * blocks of at most RKC_TREE_MAX bytes */
+#define RKC_TREE_MAX 128
+int rkc_tree_gather(const void *sendbuf, int scount, MPI_Datatype stype,
+                    void *recvbuf, int rcount, MPI_Datatype rtype, int root,
+                    MPI_Comm comm);
+int rkc_tree_scatter(const void *sendbuf, int scount, MPI_Datatype stype,
+                     void *recvbuf, int rcount, MPI_Datatype rtype, int root,
+                     MPI_Comm comm);
 #endif

@@ -47,16 +47,18 @@ static void t_bcast(MPI_Comm c, int rank, int size)
  * blocks with gaps */
 static void t_gather_scatter(MPI_Comm c, int rank, int size)
 {
-    int n = 5, *all = malloc(sizeof(int) * (size_t)(n * size + 3 * size));
-    int mine[5], *counts = malloc(sizeof(int) * (size_t)size * 2);
+    int *all = malloc(sizeof(int) * (size_t)(64 * size + 3 * size));
+    int mine[64], *counts = malloc(sizeof(int) * (size_t)size * 2);
     int *displs = counts + size, total = 0;
 
-    for (int root = 0; root < size; root += size > 2 ? size - 1 : 1) {
+    /* 5 ints go by the binomial tree, 64 (256 B) straight to the root */
+    for (int k = 0, n = 5; k < 4; k++, n = k % 2 ? 64 : 5) {
+        int root = k < 2 ? 0 : size - 1;
         for (int i = 0; i < n; i++)
             mine[i] = v(rank, i);
         for (int i = 0; i < n * size; i++)
             all[i] = rank == root ? v(i / n, i % n) : -1;
-        int inplace = root % 2 == 1;
+        int inplace = k >= 2;
         MPI_Gather(inplace && rank == root ? MPI_IN_PLACE : mine, n, MPI_INT,
                    all, n, MPI_INT, root, c);
         if (rank == root)
