@@ -12,7 +12,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
 
-install(TARGETS rockcreek rockcreek_static
+install(TARGETS rockcreek rockcreek_static rckmpi rckmpi_static
   EXPORT rockcreekTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -45,10 +45,15 @@ install(CODE "
   set(RCKCC_LIBDIR \"${_rck_LIBDIR}\")
   set(RCKCC_VERSION \"${PROJECT_VERSION}\")
   set(RCKCC_EXTRA \"${RCKCC_EXTRA}\")
-  foreach(_rck_lang c c++)
+  foreach(_rck_lang c c++ mpi)
     set(RCKCC_LANG \${_rck_lang})
+    set(RCKCC_LIB rockcreek)
     if(_rck_lang STREQUAL c)
       set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rckcc\")
+    elseif(_rck_lang STREQUAL mpi)
+      set(RCKCC_LANG c)
+      set(RCKCC_LIB rckmpi)
+      set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rckmpicc\")
     else()
       set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rckc++\")
     endif()
@@ -56,6 +61,11 @@ install(CODE "
     file(INSTALL DESTINATION \"${_rck_BINDIR}\" TYPE PROGRAM
       FILES \"\${_rck_tmp}\")
   endforeach()
+  set(RCKMPIEXEC_RCK \"${_rck_BINDIR}/rck\")
+  configure_file(\"${CMAKE_SOURCE_DIR}/tools/rckmpiexec.in\"
+    \"${CMAKE_BINARY_DIR}/install-rckcc/rckmpiexec\" @ONLY)
+  file(INSTALL DESTINATION \"${_rck_BINDIR}\" TYPE PROGRAM
+    FILES \"${CMAKE_BINARY_DIR}/install-rckcc/rckmpiexec\")
 ")
 
 # pkg-config: `cc $(pkg-config --cflags --libs rockcreek) ...`

@@ -36,6 +36,7 @@ if __package__ in (None, ""):
     from rckbench import mpibench  # noqa: E402
     from rckbench import msglogbench  # noqa: E402
     from rckbench import powerbench  # noqa: E402
+    from rckbench import rckmpibench  # noqa: E402
 else:
     from . import report
     from . import simbench
@@ -45,6 +46,7 @@ else:
     from . import mpibench
     from . import msglogbench
     from . import powerbench
+    from . import rckmpibench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -1448,6 +1450,13 @@ def suite_power(ctx):
         plots=[("power.png", lambda path: powerbench.plot_power(data, path))])
 
 
+def suite_mpi(ctx):
+    """rockcreek's MPI on the MPBs: both channels on sim, beside Open MPI
+    on native (python/rckbench/rckmpibench.py)."""
+    return rckmpibench.suite(ctx, sys.modules[__name__], SuiteResult,
+                             csv_rows_for)
+
+
 SUITES = {
     "pingpong": suite_pingpong,
     "barrier": suite_barrier,
@@ -1461,6 +1470,7 @@ SUITES = {
     "msglog": suite_msglog,
     "mpi-backend": suite_mpi_backend,
     "power": suite_power,
+    "mpi": suite_mpi,
 }
 
 

@@ -310,7 +310,8 @@ def test_suites_registry():
     assert list(run.SUITES) == ["pingpong", "barrier", "ircce",
                                 "collectives", "sim-calibration",
                                 "sim-speed", "svm", "mbox",
-                                "native-load", "msglog", "mpi-backend", "power"]
+                                "native-load", "msglog", "mpi-backend", "power",
+                                "mpi"]
     assert all(callable(f) for f in run.SUITES.values())
 
 

@@ -1,0 +1,187 @@
+"""The `mpi` suite: rockcreek's MPI library on the MPBs (docs/MPI.md,
+docs/MPI-COLLECTIVES.md), program bench/rckmpi/rckmpi_bench.c.
+
+* sim, in core cycles (533 MHz, compute model none): Sendrecv, Gather,
+  Scatter, Bcast, Allreduce, Barrier at 3 and 48 processes, 4 B to 256 KiB,
+  the two channels side by side (RCK_MPI_CHANNEL=sccmpb, the original, and
+  sccmpb-ext, the improved one) and their ratio old/new per row.
+* native, in microseconds: pingpong latency and bandwidth and the same
+  collectives beside Open MPI (the same source built with mpicc.openmpi),
+  interleaved rounds, ratio rockcreek / Open MPI; verdict: latency at or
+  below Open MPI up to 1 KiB.
+"""
+import os
+
+if __package__ in (None, ""):
+    from rckbench import report  # noqa: F401  (run as a script)
+else:
+    from . import report
+
+CORE_MHZ = 533.0
+COLLS = ["sendrecv", "gather", "scatter", "bcast", "allreduce", "barrier"]
+FIELDS = {"ues": int, "size": int, "reps": int, "us": float}
+CHANNELS = ["sccmpb", "sccmpb-ext"]
+
+
+def parse(text, source=None):
+    """rckmpi_bench output -> list of {op, ues, size, reps, us}."""
+    out = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = report._UE_PREFIX.sub("", raw.strip(), count=1).strip()
+        if not line.startswith("op="):
+            continue
+        tok = line.split()
+        r = report.parse_kv_line(" ".join(tok[1:]), FIELDS)
+        r["op"] = tok[0][3:]
+        out.append(r)
+    if not out:
+        raise report.BenchParseError("no op= lines", source=source)
+    return out
+
+
+def sizes(quick, n):
+    """4 B .. 256 KiB: x4 steps (x16 on 48 processes and in --quick)."""
+    step = 16 if quick or n >= 48 else 4
+    s, out = 4, []
+    while s <= 262144:
+        out.append(s)
+        s *= step
+    if out[-1] != 262144:
+        out.append(262144)
+    return out
+
+
+def sim_table(n, by_channel):
+    """One row per (op, size): cycles per call on both channels, old/new."""
+    old, new = by_channel.get("sccmpb", {}), by_channel.get("sccmpb-ext", {})
+    headers = ["op", "size", "sccmpb\ncycles", "sccmpb-ext\ncycles",
+               "old / new"]
+    body = []
+    for k in sorted(set(old) | set(new),
+                    key=lambda k: (COLLS.index(k[0]) if k[0] in COLLS
+                                   else -1, k[1])):
+        o, w = old.get(k), new.get(k)
+        body.append([k[0], report.format_size(k[1]) if k[0] != "barrier"
+                     else "-", report.format_value(o), report.format_value(w),
+                     report.format_value(report.ratio(o, w))])
+    return ("mpi on sim, %d processes (core cycles per call at 533 MHz; "
+            "old / new above 1: sccmpb-ext faster)\n" % n
+            + report.format_table(headers, body))
+
+
+def _run(mod, cmd, env, timeout):
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        rc, out, err, secs = mod.run_process(cmd, timeout)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    if rc != 0:
+        mod.log("  failed (%s): %s" % (rc, " ".join(cmd)))
+        mod.log("  " + (err or "")[-400:])
+        return None
+    return parse(out, cmd[-1])
+
+
+def run_sim(ctx, mod, prog, rck):
+    """{n: {channel: {(op, size): cycles}}}, raw lines"""
+    res, raw = {}, []
+    for n in (3, 48):
+        for ch in CHANNELS:
+            s = ",".join(str(x) for x in sizes(ctx.args.quick, n))
+            cmd = [rck, "run", "-n", str(n), "--backend", "sim", "--compute",
+                   "none", "--no-prefix", "--", prog, "-o",
+                   ",".join(COLLS), "-s", s, "-r", "4"]
+            mod.log("mpi sim %d processes %s ..." % (n, ch))
+            pts = _run(mod, cmd, {"RCK_MPI_CHANNEL": ch,
+                                  "RCK_SIM_REPORT": "none",
+                                  "RCK_SIM_SUMMARY": "0"}, 600)
+            for p in pts or []:
+                p["channel"] = ch
+                raw.append(p)
+                res.setdefault(n, {}).setdefault(ch, {})[
+                    (p["op"], p["size"])] = p["us"] * CORE_MHZ
+    return res, raw
+
+
+def run_native(ctx, mod, prog, ref, rck, rounds):
+    """{(impl, op, ues): [rounds of {size: us}]}"""
+    got = {}
+    mpirun = ctx.args.mpirun
+    plan = [(2, ["pingpong"]), (3, COLLS), (48, COLLS)]
+    for rnd in range(rounds):
+        for n, ops in plan:
+            s = ",".join(str(x) for x in ([0, 1] if n == 2 else [])
+                         + sizes(ctx.args.quick, 3 if n == 2 else n))
+            base = "20" if n == 48 else "200"
+            args = ["-o", ",".join(ops), "-s", s, "-r", base]
+            cmds = [("rockcreek", [rck, "run", "-n", str(n), "--backend",
+                                   "native", "--no-prefix", "--", prog]
+                     + args)]
+            if ref:
+                cmds.append(("openmpi", [mpirun, "--allow-run-as-root",
+                                         "--oversubscribe", "-np", str(n),
+                                         "--bind-to", "none", "--mca", "btl",
+                                         "self,vader", ref] + args))
+            if rnd % 2:
+                cmds.reverse()
+            for impl, cmd in cmds:
+                mod.log("mpi native round %d %s %d processes ..."
+                        % (rnd + 1, impl, n))
+                for p in _run(mod, cmd, {}, 600) or []:
+                    got.setdefault((impl, p["op"], n), []).append(
+                        (p["size"], p["us"]))
+    return got
+
+
+def _agg(pairs):
+    by = {}
+    for size, us in pairs:
+        by.setdefault(size, []).append(us)
+    return {k: report.aggregate(v) for k, v in sorted(by.items())}
+
+
+def suite(ctx, mod, SuiteResult, csv_rows_for):
+    a = ctx.args
+    bdir = os.path.join(a.build_dir, "bench", "rckmpi")
+    prog = os.path.join(bdir, "rckmpi_bench")
+    ref = os.path.join(bdir, "rckmpi_bench_ompi")
+    rck = os.path.join(a.build_dir, "src", "tools", "rck")
+    if not os.access(prog, os.X_OK) or not os.access(rck, os.X_OK):
+        mod._not_run(ctx, "mpi", "not built: %s" % prog)
+        return SuiteResult("mpi", {"error": "not built"})
+    if a.no_mpi or not os.access(ref, os.X_OK):
+        ref = None
+    tables, verdicts, csv_rows, data = [], [], [], {}
+    sim, raw = run_sim(ctx, mod, prog, rck)
+    data["sim_raw"] = raw
+    for n in sorted(sim):
+        tables.append(sim_table(n, sim[n]))
+    rounds = 1 if a.quick else 3
+    got = run_native(ctx, mod, prog, ref, rck, rounds)
+    data["native_raw"] = {"%s/%s/%d" % k: v for k, v in got.items()}
+    ops = sorted({(op, n) for (_, op, n) in got},
+                 key=lambda x: (x[1], (["pingpong"] + COLLS).index(x[0])))
+    for op, n in ops:
+        ours = _agg(got.get(("rockcreek", op, n), []))
+        theirs = _agg(got.get(("openmpi", op, n), []))
+        what = "one-way latency" if op == "pingpong" else "time per call"
+        tables.append(report.comparison_table(
+            "mpi native %s, %d processes, %s" % (op, n, what), ours, theirs,
+            "us", True))
+        csv_rows += csv_rows_for("mpi", "%s_%d_us" % (op, n), "us", True,
+                                 "rockcreek", ours, "openmpi", theirs)
+        if op == "pingpong":
+            verdicts.append(report.latency_verdict(ours, theirs))
+            bw = {k: report.aggregate([k / v["median"]]) for k, v in
+                  ours.items() if k > 0}
+            bwr = {k: report.aggregate([k / v["median"]]) for k, v in
+                   theirs.items() if k > 0}
+            tables.append(report.comparison_table(
+                "mpi native pingpong bandwidth (from the median latency)",
+                bw, bwr, "MB/s", False))
+    return SuiteResult("mpi", data, tables, verdicts, csv_rows)

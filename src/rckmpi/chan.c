@@ -1,0 +1,350 @@
+/*
+ * The channels of the MPI library (docs/MPI.md, "Channels"): from every
+ * process to every process an ordered, reliable pipe of packets through
+ * the MPBs, after RCKMPI's SCCMPB channel and its improved version
+ * (sccmpb-ext) presented at the 4th MARC symposium.
+ *
+ * Each receiver's MPB holds one exclusive write section (EWS) per sender:
+ *   word 0  send sequence number (the sender writes it last: the flag)
+ *   word 1  gEWS bitmap: the sender's gEWS slots holding the rest of the
+ *           packet, most significant bit = slot 0 (sccmpb-ext)
+ *   word 2  packet bytes (base payload + gEWS part)
+ *   word 3  receive sequence number (the receiver's acknowledgement)
+ *   payload
+ * sccmpb: the reserved MPB space split evenly among the senders (at 48
+ * processes 160 B: 144 B payload). sccmpb-ext: 48 base EWS of 64 B (48 B
+ * payload) whatever the process count, and in every sender's MPB a 4 KiB
+ * general-purpose EWS (gEWS) of 32 slots of 128 B that it lends to any
+ * receiver; the receiver reads the base payload, then the named slots
+ * from the sender's MPB, then acknowledges. When no slot is free the
+ * packet is the base payload alone: the transfer falls back to 48 B per
+ * round trip and never stalls. One packet per pair is in flight.
+ */
+#include "rckmpi.h"
+
+#include "rck/config.h"
+#include "rck/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define EXT_BASE_EWS 48
+#define EXT_EWS 64u
+/* payload bytes read with the header (then the rest of a larger EWS) */
+#define FIRST_READ 96u
+
+static uint32_t ews_at(int sender)
+{
+    return rk.chan.ews_off + (uint32_t)sender * rk.chan.ews_size;
+}
+
+static int core_of(int ue)
+{
+    return rk.hal->ue_core[ue];
+}
+
+static int chan_kind(const char *name)
+{
+    if (strcmp(name, "sccmpb-ext") == 0)
+        return RK_CHAN_SCCMPB_EXT;
+    if (strcmp(name, "sccmpb") == 0)
+        return RK_CHAN_SCCMPB;
+    return -1;
+}
+
+static int chan_layout(rk_chan_t *c, uint32_t *need)
+{
+    rck_hal_t *hal = rk.hal;
+    uint32_t line = hal->chip.line_bytes;
+    /* the HAL keeps one line for the rest of the MPB */
+    uint32_t avail = hal->chip.mpb_bytes - hal->mpb_reserved - line;
+
+    if (c->kind == RK_CHAN_SCCMPB_EXT) {
+        int nbase = rk.nues > EXT_BASE_EWS ? rk.nues : EXT_BASE_EWS;
+        c->ews_size = EXT_EWS;
+        c->gews_slots = RK_GEWS_SLOTS;
+        *need = RK_GEWS_SLOTS * RK_GEWS_SLOT + (uint32_t)nbase * EXT_EWS;
+        if (EXT_EWS % line != 0 || RK_GEWS_SLOT % line != 0) {
+            rck_error("MPI_Init: the sccmpb-ext channel needs MPB lines "
+                      "that divide 64 bytes; the chip has %u", line);
+            return MPI_ERR_OTHER;
+        }
+    } else {
+        c->ews_size = avail / (uint32_t)rk.nues / line * line;
+        c->gews_slots = 0;
+        *need = c->ews_size * (uint32_t)rk.nues;
+    }
+    c->payload = c->ews_size - RK_EWS_HDR;
+    if (c->ews_size < 2 * RK_EWS_HDR || *need > avail) {
+        rck_error("MPI_Init: the %s channel needs %u bytes of every MPB "
+                  "for %d processes; %u are free (MPB %u bytes, %u "
+                  "reserved by other libraries)",
+                  c->kind ? "sccmpb-ext" : "sccmpb", *need, rk.nues, avail,
+                  hal->chip.mpb_bytes, hal->mpb_reserved);
+        return MPI_ERR_NO_MEM;
+    }
+    return MPI_SUCCESS;
+}
+
+int rk_chan_init(void)
+{
+    rk_chan_t *c = &rk.chan;
+    const char *name = rck_config_get("MPI_CHANNEL");
+    uint32_t need, off;
+    rck_status_t st;
+    int err;
+
+    c->kind = chan_kind(name);
+    if (c->kind < 0) {
+        rck_error("MPI_Init: RCK_MPI_CHANNEL=%s: unknown channel (sccmpb-ext "
+                  "or sccmpb)", name);
+        return MPI_ERR_OTHER;
+    }
+    if (rk.hal->reserve_owner != NULL) {
+        rck_error("MPI_Init: the MPB layout is frozen by %s: call MPI_Init "
+                  "before it to use both", rk.hal->reserve_owner);
+        return MPI_ERR_OTHER;
+    }
+    err = chan_layout(c, &need);
+    if (err != MPI_SUCCESS)
+        return err;
+    st = rck_hal_mpb_reserve(rk.hal, need, &off);
+    if (st != RCK_OK) {
+        rck_error("MPI_Init: cannot reserve %u bytes of the MPBs for the "
+                  "%s channel", need, name);
+        return MPI_ERR_NO_MEM;
+    }
+    c->base = off;
+    c->gews_off = off;
+    c->ews_off = off + (uint32_t)c->gews_slots * RK_GEWS_SLOT;
+    c->gews_free = c->gews_slots ? 0xffffffffu : 0;
+    c->lent = calloc((size_t)rk.nues, sizeof(uint32_t));
+    c->sent = calloc((size_t)rk.nues, sizeof(uint32_t));
+    c->acked = calloc((size_t)rk.nues, sizeof(uint32_t));
+    c->seen = calloc((size_t)rk.nues, sizeof(uint32_t));
+    if (!c->lent || !c->sent || !c->acked || !c->seen)
+        return MPI_ERR_NO_MEM;
+    return MPI_SUCCESS;
+}
+
+void rk_chan_finalize(void)
+{
+    rk_chan_t *c = &rk.chan;
+
+    free(c->lent);
+    free(c->sent);
+    free(c->acked);
+    free(c->seen);
+    c->lent = c->sent = c->acked = c->seen = NULL;
+}
+
+size_t rk_chan_maxpkt(void)
+{
+    return rk.chan.payload + (size_t)rk.chan.gews_slots * RK_GEWS_SLOT;
+}
+
+int rk_chan_ready(int d)
+{
+    rk_chan_t *c = &rk.chan;
+    uint32_t ack;
+
+    if (c->sent[d] == c->acked[d])
+        return 1;
+    rck_hal_cl1invmb(rk.hal);
+    if (rck_hal_mpb_load32(rk.hal, core_of(d), ews_at(rk.ue) + 12, &ack) !=
+        RCK_OK)
+        return 0;
+    if (ack != c->sent[d])
+        return 0;
+    c->acked[d] = ack;
+    c->gews_free |= c->lent[d];
+    c->lent[d] = 0;
+    return 1;
+}
+
+size_t rk_chan_room(int d, size_t want)
+{
+    rk_chan_t *c = &rk.chan;
+    size_t room = c->payload + (size_t)__builtin_popcount(c->gews_free) *
+                                   RK_GEWS_SLOT;
+
+    if (room >= want || c->gews_slots == 0)
+        return room;
+    /* take back the slots of packets acknowledged since */
+    for (int r = 0; r < rk.nues; r++)
+        if (c->lent[r] != 0 && r != d)
+            rk_chan_ready(r);
+    room = c->payload + (size_t)__builtin_popcount(c->gews_free) *
+                            RK_GEWS_SLOT;
+    if (room == c->payload)
+        c->fallbacks++; /* the gEWS is busy: base payload only */
+    return room;
+}
+
+/* Take the first free slots (from slot 0) for @p n bytes. */
+static uint32_t take_slots(rk_chan_t *c, size_t n)
+{
+    uint32_t map = 0;
+
+    for (int k = 0; k < c->gews_slots && n > 0; k++) {
+        uint32_t bit = 0x80000000u >> k;
+        if (c->gews_free & bit) {
+            map |= bit;
+            n = n > RK_GEWS_SLOT ? n - RK_GEWS_SLOT : 0;
+        }
+    }
+    c->gews_free &= ~map;
+    return map;
+}
+
+/* Write @p len bytes into my gEWS slots of @p map, in slot order; runs of
+ * consecutive slots in one write. */
+static void write_slots(rk_chan_t *c, uint32_t map, const char *src,
+                        size_t len)
+{
+    int k = 0;
+
+    while (len > 0 && k < c->gews_slots) {
+        int run = 0;
+        size_t n;
+
+        while (k < c->gews_slots && !(map & (0x80000000u >> k)))
+            k++;
+        while (k + run < c->gews_slots && (map & (0x80000000u >> (k + run))))
+            run++;
+        n = (size_t)run * RK_GEWS_SLOT;
+        if (n > len)
+            n = len;
+        rck_hal_mpb_write(rk.hal, rk.hal->core,
+                          c->gews_off + (uint32_t)k * RK_GEWS_SLOT, src, n);
+        src += n;
+        len -= n;
+        k += run;
+    }
+}
+
+int rk_chan_put(int d, const void *const *parts, const size_t *lens,
+                int nparts)
+{
+    rk_chan_t *c = &rk.chan;
+    static char *stage;
+    char *p;
+    size_t total = 0, base, rest;
+    uint32_t map = 0, *hdr;
+
+    if (stage == NULL) {
+        stage = malloc(rk_chan_maxpkt() + RK_EWS_HDR);
+        if (stage == NULL)
+            return MPI_ERR_NO_MEM;
+    }
+    /* stage: [words 1-3 of the header][payload][gEWS part] */
+    p = stage + 12;
+    for (int i = 0; i < nparts; i++) {
+        memcpy(p, parts[i], lens[i]);
+        p += lens[i];
+        total += lens[i];
+    }
+    base = total < c->payload ? total : c->payload;
+    rest = total - base;
+    if (rest > 0) {
+        map = take_slots(c, rest);
+        write_slots(c, map, stage + 12 + base, rest);
+        c->lent[d] = map;
+        if (map == 0 || (size_t)__builtin_popcount(map) * RK_GEWS_SLOT < rest)
+            return MPI_ERR_INTERN; /* callers stay within rk_chan_room */
+    }
+    hdr = (uint32_t *)(void *)stage;
+    hdr[0] = map;
+    hdr[1] = (uint32_t)total;
+    hdr[2] = c->acked[d]; /* the receiver's own value: unchanged */
+    rck_hal_mpb_write(rk.hal, core_of(d), ews_at(rk.ue) + 4, stage,
+                      12 + base);
+    rck_hal_wcb_flush(rk.hal);
+    c->sent[d]++;
+    rck_hal_mpb_store32(rk.hal, core_of(d), ews_at(rk.ue), c->sent[d]);
+    return MPI_SUCCESS;
+}
+
+size_t rk_chan_get(int s, void *buf)
+{
+    rk_chan_t *c = &rk.chan;
+    uint32_t w[4], map;
+    size_t total, base, rest;
+    char *dst = buf;
+    int k;
+
+    /* the header and the first line or so of payload in one read (a
+     * whole base EWS on sccmpb-ext), the rest of the base payload after */
+    uint32_t first = c->payload < FIRST_READ ? c->payload : FIRST_READ;
+    char head[RK_EWS_HDR + FIRST_READ];
+
+    rck_hal_cl1invmb(rk.hal);
+    rck_hal_mpb_read(rk.hal, rk.hal->core, ews_at(s), head,
+                     RK_EWS_HDR + first);
+    memcpy(w, head, sizeof w);
+    map = w[1];
+    total = w[2];
+    base = total < c->payload ? total : c->payload;
+    memcpy(dst, head + RK_EWS_HDR, base < first ? base : first);
+    if (base > first)
+        rck_hal_mpb_read(rk.hal, rk.hal->core,
+                         ews_at(s) + RK_EWS_HDR + first, dst + first,
+                         base - first);
+    dst += base;
+    rest = total - base;
+    for (k = 0; rest > 0 && k < RK_GEWS_SLOTS; k++) {
+        int run = 0;
+        size_t n;
+
+        if (!(map & (0x80000000u >> k)))
+            continue;
+        while (k + run < RK_GEWS_SLOTS && (map & (0x80000000u >> (k + run))))
+            run++;
+        n = (size_t)run * RK_GEWS_SLOT;
+        if (n > rest)
+            n = rest;
+        rck_hal_mpb_read(rk.hal, core_of(s),
+                         c->gews_off + (uint32_t)k * RK_GEWS_SLOT, dst, n);
+        dst += n;
+        rest -= n;
+        k += run - 1;
+    }
+    c->seen[s] = w[0];
+    rck_hal_mpb_store32(rk.hal, rk.hal->core, ews_at(s) + 12, w[0]);
+    return total;
+}
+
+int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack)
+{
+    rk_chan_t *c = &rk.chan;
+    int n = 0;
+
+    for (int i = 0; i < rk.nues; i++) {
+        int s = (first + i) % rk.nues;
+        conds[n++] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
+                                      .core = rk.hal->core,
+                                      .offset = ews_at(s),
+                                      .mask = 0xffffffffu,
+                                      .value = c->seen[s],
+                                      .op = RCK_COND_NE};
+    }
+    for (int d = 0; waiting_ack != NULL && d < rk.nues; d++)
+        if (waiting_ack[d])
+            conds[n++] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
+                                          .core = core_of(d),
+                                          .offset = ews_at(rk.ue) + 12,
+                                          .mask = 0xffffffffu,
+                                          .value = c->sent[d],
+                                          .op = RCK_COND_EQ};
+    return n;
+}
+
+/* Index of a sender with a packet waiting, or -1; never blocks. */
+int rk_chan_poll(rck_hal_cond_t *conds, int first)
+{
+    int which = -1, n = rk_chan_conds(conds, first, NULL);
+
+    if (rck_hal_wait(rk.hal, conds, n, 0, 0, &which) != RCK_OK)
+        return -1;
+    return (first + which) % rk.nues;
+}

@@ -1,0 +1,463 @@
+/*
+ * The MPI environment (docs/MPI.md): MPI_Init/Finalize, errors and error
+ * handlers, time, the processor name, attributes.
+ */
+#include "rckmpi.h"
+
+#include "rck/config.h"
+#include "rck/log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+rk_state_t rk;
+
+/* settings.c's table: referenced here so that a static link that pulls in
+ * MPI_Init pulls the settings in too */
+extern const int rckmpi_settings_registered;
+
+/* Implemented by the collectives (mpicoll): weak references, so the core
+ * also links alone (then MPI_Init has no collectives to set up). */
+#pragma weak rckmpi_coll_init
+#pragma weak rckmpi_coll_finalize
+
+static const char *const err_text[] = {
+    [MPI_SUCCESS] = "no error",
+    [MPI_ERR_BUFFER] = "invalid buffer pointer",
+    [MPI_ERR_COUNT] = "invalid count argument",
+    [MPI_ERR_TYPE] = "invalid datatype",
+    [MPI_ERR_TAG] = "invalid tag",
+    [MPI_ERR_COMM] = "invalid communicator",
+    [MPI_ERR_RANK] = "invalid rank",
+    [MPI_ERR_REQUEST] = "invalid request",
+    [MPI_ERR_ROOT] = "invalid root",
+    [MPI_ERR_GROUP] = "invalid group",
+    [MPI_ERR_OP] = "invalid operation",
+    [MPI_ERR_TOPOLOGY] = "invalid topology",
+    [MPI_ERR_DIMS] = "invalid dimension argument",
+    [MPI_ERR_ARG] = "invalid argument",
+    [MPI_ERR_UNKNOWN] = "unknown error",
+    [MPI_ERR_TRUNCATE] = "message truncated",
+    [MPI_ERR_OTHER] = "other error",
+    [MPI_ERR_INTERN] = "internal error",
+    [MPI_ERR_IN_STATUS] = "error code is in status",
+    [MPI_ERR_PENDING] = "pending request",
+    [MPI_ERR_KEYVAL] = "invalid keyval",
+    [MPI_ERR_NO_MEM] = "out of memory",
+    [MPI_ERR_INFO] = "invalid info",
+    [MPI_ERR_SPAWN] = "could not spawn processes",
+    [MPI_ERR_UNSUPPORTED_OPERATION] = "operation not implemented",
+};
+
+static const char *err_string(int err)
+{
+    if (err < 0 || err > MPI_ERR_LASTCODE)
+        return "invalid error code";
+    return err_text[err];
+}
+
+static void die(int code)
+{
+    fflush(stdout);
+    fflush(stderr);
+    exit(code > 0 && code < 256 ? code : 1);
+}
+
+/* The error handler of @p comm (WORLD's when invalid or before init). */
+static MPI_Errhandler handler_of(MPI_Comm comm)
+{
+    rk_comm_t *c = rk.init ? rk_comm(comm) : NULL;
+
+    if (c == NULL && rk.init)
+        c = rk_comm(MPI_COMM_WORLD);
+    return c != NULL ? c->eh : MPI_ERRORS_ARE_FATAL;
+}
+
+/* User error handlers (MPI_Comm_create_errhandler): handles 3 and up. */
+#define RK_MAX_EH 64
+static MPI_Comm_errhandler_function *user_eh[RK_MAX_EH];
+
+int rk_fatal(MPI_Comm comm, int err, const char *func, const char *what)
+{
+    MPI_Errhandler eh = handler_of(comm);
+
+    if (eh == MPI_ERRORS_RETURN)
+        return err;
+    if (eh > MPI_ERRORS_RETURN && eh < RK_MAX_EH && user_eh[eh] != NULL) {
+        MPI_Comm c = rk_comm(comm) != NULL ? comm : MPI_COMM_WORLD;
+        int code = err;
+        user_eh[eh](&c, &code, func, what);
+        return err;
+    }
+    fprintf(stderr, "MPI error in %s (rank %d): %s: %s\n", func,
+            rk.init ? rk.ue : -1, err_string(err), what);
+    die(err);
+    return err;
+}
+
+int rk_err(MPI_Comm comm, int err, const char *func, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return rk_fatal(comm, err, func, what);
+}
+
+int rckmpi_error(MPI_Comm comm, int err, const char *func)
+{
+    return rk_fatal(comm, err, func, "raised by the collective");
+}
+
+int rk_check_init(const char *func)
+{
+    if (rk.init && !rk.finalized)
+        return MPI_SUCCESS;
+    fprintf(stderr, "MPI error in %s: MPI is %s\n", func,
+            rk.finalized ? "finalized" : "not initialized (call MPI_Init "
+                                         "first)");
+    die(MPI_ERR_OTHER);
+    return MPI_ERR_OTHER;
+}
+
+int rckmpi_check_init(const char *func)
+{
+    return rk_check_init(func);
+}
+
+/* On the mpi backend the system's MPI is in the process too: its plugin's
+ * own calls to MPI_Init_thread reach this library's (the names clash), so
+ * refuse before touching the HAL, whoever calls. */
+static void refuse_mpi_backend(void)
+{
+    fprintf(stderr, "MPI_Init: the MPI library on the MPBs does not run on "
+                    "the mpi backend yet: that backend loads the system's "
+                    "MPI into the same process, whose MPI_* names clash with "
+                    "this library's (docs/MPI.md); use --backend native or "
+                    "sim\n");
+    die(MPI_ERR_OTHER);
+}
+
+static int init(void)
+{
+    rck_hal_t *hal;
+    long tmo;
+    int err;
+
+    if (!rckmpi_settings_registered)
+        return MPI_ERR_INTERN;
+    if (strcmp(rck_config_get("BACKEND"), "mpi") == 0)
+        refuse_mpi_backend();
+    if (rck_hal_open(NULL, &hal) != RCK_OK) {
+        fprintf(stderr, "MPI_Init: cannot attach to the chip (run the "
+                        "program with `rck run -n N`)\n");
+        return MPI_ERR_OTHER;
+    }
+    if (strcmp(hal->ops->name, "mpi") == 0)
+        refuse_mpi_backend();
+    rk.hal = hal;
+    rk.ue = hal->ue;
+    rk.nues = hal->nues;
+    tmo = rck_config_get_int("WAIT_TIMEOUT");
+    rk.wait_timeout_ns = tmo > 0 ? tmo * 1000000000ll : -1;
+    rk_types_init();
+    err = rk_chan_init();
+    if (err == MPI_SUCCESS)
+        err = rk_p2p_init();
+    if (err == MPI_SUCCESS)
+        err = rk_comms_init();
+    if (err != MPI_SUCCESS)
+        return err;
+    rk.init = 1;
+    if (rckmpi_coll_init != NULL) {
+        err = rckmpi_coll_init();
+        if (err != MPI_SUCCESS)
+            return err;
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int err;
+
+    (void)argc;
+    (void)argv;
+    if (rk.init || rk.finalized) {
+        fprintf(stderr, "MPI_Init: MPI is already %s\n",
+                rk.finalized ? "finalized" : "initialized");
+        die(MPI_ERR_OTHER);
+    }
+    err = init();
+    if (err != MPI_SUCCESS) {
+        fprintf(stderr, "MPI_Init failed: %s\n", err_string(err));
+        die(err);
+    }
+    rk.thread = required < MPI_THREAD_FUNNELED ? required
+                                                : MPI_THREAD_FUNNELED;
+    if (provided != NULL)
+        *provided = rk.thread;
+    return MPI_SUCCESS;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, NULL);
+}
+
+int MPI_Finalize(void)
+{
+    int err = rk_check_init("MPI_Finalize");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (rckmpi_coll_finalize != NULL)
+        rckmpi_coll_finalize();
+    /* Every process gets here: drain what is still on the way out, then
+     * a zero-byte exchange with every other process on the world's
+     * collective context, so that no one leaves while a peer still needs
+     * its acknowledgements or its gEWS. */
+    for (int step = 1; step < rk.nues; step++) {
+        int to = (rk.ue + step) % rk.nues;
+        int from = (rk.ue - step + rk.nues) % rk.nues;
+        MPI_Request r[2];
+        rk_irecv(NULL, 0, MPI_BYTE, from, RK_TAG_FINALIZE, MPI_COMM_WORLD, 1, &r[0],
+                 "MPI_Finalize");
+        rk_isend(NULL, 0, MPI_BYTE, to, RK_TAG_FINALIZE, MPI_COMM_WORLD, 1,
+                 RK_MODE_STD, &r[1], "MPI_Finalize");
+        MPI_Status st[2];
+        MPI_Waitall(2, r, st);
+    }
+    rk.finalized = 1;
+    rk_comms_finalize();
+    rk_p2p_finalize();
+    rk_reqs_finalize();
+    rk_chan_finalize();
+    rk_types_finalize();
+    return MPI_SUCCESS;
+}
+
+int MPI_Initialized(int *flag)
+{
+    *flag = rk.init;
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int *flag)
+{
+    *flag = rk.finalized;
+    return MPI_SUCCESS;
+}
+
+int MPI_Query_thread(int *provided)
+{
+    int err = rk_check_init("MPI_Query_thread");
+
+    if (err == MPI_SUCCESS)
+        *provided = rk.thread;
+    return err;
+}
+
+int MPI_Is_thread_main(int *flag)
+{
+    int err = rk_check_init("MPI_Is_thread_main");
+
+    if (err == MPI_SUCCESS)
+        *flag = 1; /* single and funneled: only the main thread calls MPI */
+    return err;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    (void)comm;
+    fprintf(stderr, "MPI_Abort: rank %d aborts the job with code %d\n",
+            rk.init ? rk.ue : -1, errorcode);
+    die(errorcode);
+    return MPI_SUCCESS;
+}
+
+double MPI_Wtime(void)
+{
+    double s = 0;
+    rck_hal_t *hal = rk.hal != NULL ? rk.hal : rck_hal_self();
+
+    if (hal != NULL)
+        rck_hal_wtime(hal, &s);
+    return s;
+}
+
+double MPI_Wtick(void)
+{
+    /* the core's clock counts cycles */
+    rck_hal_t *hal = rk.hal != NULL ? rk.hal : rck_hal_self();
+    double mhz = hal != NULL && hal->chip.core_mhz > 0 ? hal->chip.core_mhz
+                                                       : 533;
+    return 1e-6 / mhz;
+}
+
+int MPI_Get_processor_name(char *name, int *resultlen)
+{
+    int err = rk_check_init("MPI_Get_processor_name");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    /* as the SCC's cores were named */
+    *resultlen = snprintf(name, MPI_MAX_PROCESSOR_NAME, "rck%02d",
+                          rk.hal->core);
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int *version, int *subversion)
+{
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char *version, int *resultlen)
+{
+    *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                          "rockcreek RCKMPI-style MPI on the MPBs (channel "
+                          "%s)", rck_config_get("MPI_CHANNEL"));
+    return MPI_SUCCESS;
+}
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
+                      "invalid error code %d", errorcode);
+    *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
+                          err_string(errorcode));
+    return MPI_SUCCESS;
+}
+
+int MPI_Error_class(int errorcode, int *errorclass)
+{
+    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
+                      "invalid error code %d", errorcode);
+    *errorclass = errorcode; /* every code is its own class */
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
+{
+    int err = rk_check_init("MPI_Comm_set_errhandler");
+    rk_comm_t *c = rk_comm(comm);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (c == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
+                      "invalid communicator %d", comm);
+    if (eh != MPI_ERRORS_ARE_FATAL && eh != MPI_ERRORS_RETURN &&
+        (eh <= 0 || eh >= RK_MAX_EH || user_eh[eh] == NULL))
+        return rk_err(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+                      "invalid error handler %d", eh);
+    c->eh = eh;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
+{
+    int err = rk_check_init("MPI_Comm_get_errhandler");
+    rk_comm_t *c = rk_comm(comm);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (c == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_get_errhandler",
+                      "invalid communicator %d", comm);
+    *eh = c->eh;
+    return MPI_SUCCESS;
+}
+
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh)
+{
+    return MPI_Comm_set_errhandler(comm, eh);
+}
+
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
+{
+    return MPI_Comm_get_errhandler(comm, eh);
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+                               MPI_Errhandler *eh)
+{
+    int err = rk_check_init("MPI_Comm_create_errhandler");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (fn == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG,
+                      "MPI_Comm_create_errhandler", "NULL function");
+    for (int h = MPI_ERRORS_RETURN + 1; h < RK_MAX_EH; h++)
+        if (user_eh[h] == NULL) {
+            user_eh[h] = fn;
+            *eh = h;
+            return MPI_SUCCESS;
+        }
+    return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
+                  "more than %d error handlers", RK_MAX_EH - 3);
+}
+
+int MPI_Errhandler_free(MPI_Errhandler *eh)
+{
+    /* the predefined ones stay; a user handler stays while communicators
+     * use it (they keep its handle), so it is kept */
+    *eh = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    return rk_fatal(comm, errorcode, "MPI_Comm_call_errhandler",
+                    "called by the program");
+}
+
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
+                      int *flag)
+{
+    static int tag_ub = RK_TAG_UB, wtime_global = 1, host = MPI_PROC_NULL,
+               io = MPI_ANY_SOURCE;
+    int err = rk_check_init("MPI_Comm_get_attr");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (rk_comm(comm) == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_get_attr",
+                      "invalid communicator %d", comm);
+    *flag = 1;
+    switch (keyval) {
+    case MPI_TAG_UB:
+        *(int **)attribute_val = &tag_ub;
+        break;
+    case MPI_WTIME_IS_GLOBAL:
+        /* every core's clock starts with the job (sim: one virtual time) */
+        *(int **)attribute_val = &wtime_global;
+        break;
+    case MPI_HOST:
+        *(int **)attribute_val = &host;
+        break;
+    case MPI_IO:
+        *(int **)attribute_val = &io;
+        break;
+    default:
+        *flag = 0;
+        return rk_err(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr",
+                      "key %d: only the predefined keys are implemented",
+                      keyval);
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
+}

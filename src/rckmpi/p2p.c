@@ -1,0 +1,617 @@
+/*
+ * Point-to-point messages over the channels (docs/MPI.md, "Protocols").
+ *
+ * A message travels as frames on the sender->receiver pipe; a frame
+ * starts a packet and may run over many. Its 16-byte header:
+ *   word 0  kind (bits 24-31) | context id (bits 0-23)
+ *   word 1  tag (EAGER, RTS) or the receiver's token (CTS)
+ *   word 2  message bytes (EAGER, RTS) or bytes that follow (DATA)
+ *   word 3  the sender's request (RTS, CTS) or the receiver's token (DATA)
+ * EAGER carries the data (messages up to RCK_MPI_EAGER bytes in standard,
+ * ready and buffered mode). Larger messages and every synchronous send
+ * go by rendezvous: RTS (the envelope), then once a receive matches it
+ * the receiver answers CTS and the sender streams one DATA frame straight
+ * into the receive buffer. Envelopes are matched in arrival order, and the
+ * pipe keeps each pair's frames in order, so MPI's ordering holds on both
+ * channels. A frame that matches no posted receive goes to the
+ * unexpected queue (eager data is buffered there).
+ */
+#include "rckmpi.h"
+
+#include "rck/config.h"
+#include "rck/log.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { F_EAGER = 1, F_RTS = 2, F_RTS_SYNC = 3, F_CTS = 4, F_DATA = 5 };
+#define HDR 16u
+
+typedef struct rk_out {
+    struct rk_out *next;
+    uint32_t hdr[4];
+    const char *data;
+    size_t len, off;
+    int hdr_sent;
+    MPI_Request req; /* completed when the frame is out (0: none) */
+} rk_out_t;
+
+typedef struct rk_msg {
+    struct rk_msg *next;
+    int kind;
+    uint32_t ctx;
+    int src, tag;      /* UE, tag */
+    size_t size, got;
+    char *data;        /* eager data */
+    uint32_t sreq;     /* RTS: the sender's request */
+    MPI_Request waiter;
+} rk_msg_t;
+
+typedef struct {
+    int active;        /* inside a frame */
+    size_t left;
+    char *dst;         /* where the rest goes (NULL: dropped) */
+    rk_msg_t *msg;     /* unexpected eager message being filled */
+    MPI_Request req;   /* receive being filled */
+} rk_in_t;
+
+static struct {
+    rk_out_t **head, **tail; /* per destination */
+    rk_in_t *in;             /* per source */
+    rk_msg_t *uq, *uq_tail;  /* unexpected messages, in arrival order */
+    rk_req_t *posted, *posted_tail;
+    rck_hal_cond_t *conds;
+    char *pkt, *ack_wait;
+    int first;
+} p2p;
+
+int rk_p2p_init(void)
+{
+    size_t n = (size_t)rk.nues;
+
+    p2p.head = calloc(n, sizeof(*p2p.head));
+    p2p.tail = calloc(n, sizeof(*p2p.tail));
+    p2p.in = calloc(n, sizeof(*p2p.in));
+    p2p.conds = calloc(2 * n, sizeof(*p2p.conds));
+    p2p.pkt = malloc(rk_chan_maxpkt());
+    p2p.ack_wait = calloc(n, 1);
+    if (!p2p.head || !p2p.tail || !p2p.in || !p2p.conds || !p2p.pkt ||
+        !p2p.ack_wait)
+        return MPI_ERR_NO_MEM;
+    rk.eager = rck_config_get_size("MPI_EAGER");
+    return MPI_SUCCESS;
+}
+
+void rk_p2p_finalize(void)
+{
+    while (p2p.uq != NULL) {
+        rk_msg_t *m = p2p.uq;
+        p2p.uq = m->next;
+        free(m->data);
+        free(m);
+    }
+    free(p2p.head);
+    free(p2p.tail);
+    free(p2p.in);
+    free(p2p.conds);
+    free(p2p.pkt);
+    free(p2p.ack_wait);
+    memset(&p2p, 0, sizeof p2p);
+}
+
+static int enqueue(int d, int kind, uint32_t ctx, uint32_t w1, size_t size,
+                   uint32_t w3, const void *data, size_t len, MPI_Request req)
+{
+    rk_out_t *o = calloc(1, sizeof *o);
+
+    if (o == NULL)
+        return MPI_ERR_NO_MEM;
+    o->hdr[0] = (uint32_t)kind << 24 | (ctx & 0xffffffu);
+    o->hdr[1] = w1;
+    o->hdr[2] = (uint32_t)size;
+    o->hdr[3] = w3;
+    o->data = data;
+    o->len = len;
+    o->req = req;
+    if (p2p.tail[d] != NULL)
+        p2p.tail[d]->next = o;
+    else
+        p2p.head[d] = o;
+    p2p.tail[d] = o;
+    return MPI_SUCCESS;
+}
+
+static void req_complete(rk_req_t *r, MPI_Request h)
+{
+    r->done = 1;
+    if (r->own_data) {
+        free(r->data);
+        r->data = NULL;
+        r->own_data = 0;
+    }
+    if (r->bsend) {
+        rk_bsend_release(r->bsend);
+        r->bsend = 0;
+    }
+    if (r->freed)
+        rk_req_release(h);
+}
+
+/* Push one packet to @p d if its pipe is free. */
+static void push(int d)
+{
+    rk_out_t *o = p2p.head[d];
+    const void *parts[2];
+    size_t lens[2], want, room, n;
+    int np = 0;
+
+    if (o == NULL || !rk_chan_ready(d))
+        return;
+    want = (o->hdr_sent ? 0 : HDR) + (o->len - o->off);
+    room = rk_chan_room(d, want);
+    n = want < room ? want : room;
+    if (!o->hdr_sent) {
+        parts[np] = o->hdr;
+        lens[np++] = HDR;
+        n -= HDR;
+    }
+    if (n > 0) {
+        parts[np] = o->data + o->off;
+        lens[np++] = n;
+    }
+    if (rk_chan_put(d, parts, lens, np) != MPI_SUCCESS)
+        return;
+    o->hdr_sent = 1;
+    o->off += n;
+    if (o->off < o->len)
+        return;
+    p2p.head[d] = o->next;
+    if (p2p.head[d] == NULL)
+        p2p.tail[d] = NULL;
+    if (o->req != MPI_REQUEST_NULL) {
+        rk_req_t *r = rk_req(o->req);
+        if (r != NULL)
+            req_complete(r, o->req);
+    }
+    free(o);
+}
+
+static int tag_match(int want, int tag)
+{
+    return want == MPI_ANY_TAG || want == tag;
+}
+
+static int env_match(const rk_req_t *r, uint32_t ctx, int src, int tag)
+{
+    if (r->ctx != ctx || !tag_match(r->tag, tag))
+        return 0;
+    if (r->peer == MPI_ANY_SOURCE) {
+        const rk_comm_t *c = rk_comm_any(r->comm);
+        return c != NULL && c->rank_of[src] >= 0;
+    }
+    return r->peer_ue == src;
+}
+
+static size_t capacity(const rk_req_t *r)
+{
+    return rk_type(r->type)->size * (size_t)r->count;
+}
+
+/* The receive @p r matched a message of @p size bytes from UE @p src:
+ * status, truncation, and where the data goes. */
+static char *recv_target(rk_req_t *r, int src, int tag, size_t size)
+{
+    const rk_type_t *t = rk_type(r->type);
+    const rk_comm_t *c = rk_comm_any(r->comm);
+    size_t cap = capacity(r);
+
+    r->peer_ue = src;
+    r->st.MPI_SOURCE = c != NULL ? c->rank_of[src] : src;
+    r->st.MPI_TAG = tag;
+    r->bytes = size < cap ? size : cap;
+    if (size > cap)
+        r->err = MPI_ERR_TRUNCATE;
+    if (t->contig && size <= cap)
+        return r->buf;
+    r->data = malloc(size ? size : 1);
+    r->own_data = 1;
+    return r->data;
+}
+
+static void recv_finish(rk_req_t *r, MPI_Request h)
+{
+    if (r->own_data && r->data != NULL)
+        rk_unpack(r->data, r->bytes, r->count, rk_type(r->type), r->buf);
+    r->st.MPI_ERROR = r->err;
+    r->st.rck_bytes = (long long)r->bytes;
+    req_complete(r, h);
+}
+
+static void send_cts(rk_req_t *r, MPI_Request h, uint32_t sreq)
+{
+    r->token = (uint32_t)h;
+    enqueue(r->peer_ue, F_CTS, 0, (uint32_t)h, 0, sreq, NULL, 0,
+            MPI_REQUEST_NULL);
+}
+
+/* A receive matched an unexpected message: take it over. */
+static void take_unexpected(rk_req_t *r, MPI_Request h, rk_msg_t *m)
+{
+    char *dst = recv_target(r, m->src, m->tag, m->size);
+
+    if (m->kind != F_EAGER) {
+        r->bytes = m->size < capacity(r) ? m->size : capacity(r);
+        send_cts(r, h, m->sreq);
+        free(m);
+        return;
+    }
+    if (m->got < m->size) {
+        /* still arriving: the frame delivers to the receive at its end */
+        m->waiter = h;
+        return;
+    }
+    if (r->bytes > 0)
+        memcpy(dst, m->data, r->bytes);
+    free(m->data);
+    free(m);
+    recv_finish(r, h);
+}
+
+static void uq_remove(rk_msg_t *m, rk_msg_t *prev)
+{
+    if (prev != NULL)
+        prev->next = m->next;
+    else
+        p2p.uq = m->next;
+    if (p2p.uq_tail == m)
+        p2p.uq_tail = prev;
+    m->next = NULL;
+}
+
+int rk_start_recv(MPI_Request h)
+{
+    rk_req_t *r = rk_req(h);
+    rk_msg_t *m, *prev = NULL;
+
+    r->done = 0;
+    r->err = MPI_SUCCESS;
+    r->bytes = 0;
+    r->st.rck_cancelled = 0;
+    if (r->peer == MPI_PROC_NULL) {
+        r->st.MPI_SOURCE = MPI_PROC_NULL;
+        r->st.MPI_TAG = MPI_ANY_TAG;
+        recv_finish(r, h);
+        return MPI_SUCCESS;
+    }
+    for (m = p2p.uq; m != NULL; prev = m, m = m->next)
+        if (env_match(r, m->ctx, m->src, m->tag)) {
+            uq_remove(m, prev);
+            take_unexpected(r, h, m);
+            return MPI_SUCCESS;
+        }
+    r->next = NULL;
+    if (p2p.posted_tail != NULL)
+        p2p.posted_tail->next = r;
+    else
+        p2p.posted = r;
+    p2p.posted_tail = r;
+    return MPI_SUCCESS;
+}
+
+static void posted_unlink(rk_req_t *q, rk_req_t *prev)
+{
+    if (prev != NULL)
+        prev->next = q->next;
+    else
+        p2p.posted = q->next;
+    if (p2p.posted_tail == q)
+        p2p.posted_tail = prev;
+    q->next = NULL;
+}
+
+int rk_cancel_recv(rk_req_t *r)
+{
+    rk_req_t *q, *prev = NULL;
+
+    for (q = p2p.posted; q != NULL; prev = q, q = q->next)
+        if (q == r) {
+            posted_unlink(q, prev);
+            r->st.rck_cancelled = 1;
+            r->st.MPI_ERROR = MPI_SUCCESS;
+            r->done = 1;
+            return 1;
+        }
+    return 0;
+}
+
+/* The first posted receive matching the envelope, unlinked; or NULL. */
+static rk_req_t *posted_take(uint32_t ctx, int src, int tag)
+{
+    rk_req_t *q, *prev = NULL;
+
+    for (q = p2p.posted; q != NULL; prev = q, q = q->next)
+        if (env_match(q, ctx, src, tag)) {
+            posted_unlink(q, prev);
+            return q;
+        }
+    return NULL;
+}
+
+/* An EAGER or RTS envelope arrived from @p s. */
+static void frame_envelope(int s, int kind, const uint32_t *hdr)
+{
+    rk_in_t *in = &p2p.in[s];
+    uint32_t ctx = hdr[0] & 0xffffffu;
+    int tag = (int)hdr[1];
+    size_t size = hdr[2];
+    rk_req_t *r = posted_take(ctx, s, tag);
+    rk_msg_t *m;
+
+    if (r != NULL) {
+        MPI_Request h = r->self;
+        char *dst = recv_target(r, s, tag, size);
+        if (kind != F_EAGER) {
+            send_cts(r, h, hdr[3]);
+            return;
+        }
+        in->req = h;
+        in->dst = dst;
+        in->left = size;
+        return;
+    }
+    m = calloc(1, sizeof *m);
+    if (m == NULL) {
+        rck_error("MPI: out of memory for an unexpected message");
+        abort();
+    }
+    m->kind = kind;
+    m->ctx = ctx;
+    m->src = s;
+    m->tag = tag;
+    m->size = size;
+    m->sreq = hdr[3];
+    if (kind == F_EAGER) {
+        m->data = malloc(size ? size : 1);
+        if (m->data == NULL) {
+            rck_error("MPI: out of memory for an unexpected message of %zu "
+                      "bytes", size);
+            abort();
+        }
+        in->msg = m;
+        in->dst = m->data;
+        in->left = size;
+    }
+    if (p2p.uq_tail != NULL)
+        p2p.uq_tail->next = m;
+    else
+        p2p.uq = m;
+    p2p.uq_tail = m;
+}
+
+static void frame_control(int s, int kind, const uint32_t *hdr)
+{
+    rk_in_t *in = &p2p.in[s];
+
+    if (kind == F_CTS) {
+        /* the receiver matched our RTS: stream the data */
+        rk_req_t *r = rk_req((MPI_Request)hdr[3]);
+        if (r == NULL) {
+            rck_error("MPI: clear-to-send for an unknown request %u",
+                      hdr[3]);
+            return;
+        }
+        enqueue(s, F_DATA, 0, 0, r->bytes, hdr[1], r->data, r->bytes,
+                (MPI_Request)hdr[3]);
+        return;
+    }
+    /* F_DATA: into the receive named by the token */
+    rk_req_t *r = rk_req((MPI_Request)hdr[3]);
+    in->req = (MPI_Request)hdr[3];
+    in->left = hdr[2];
+    in->dst = r == NULL ? NULL : (r->own_data ? r->data : r->buf);
+}
+
+/* The frame from @p s is complete. */
+static void frame_done(int s)
+{
+    rk_in_t *in = &p2p.in[s];
+
+    if (in->msg != NULL) {
+        rk_msg_t *m = in->msg;
+        m->got = m->size;
+        if (m->waiter != MPI_REQUEST_NULL) {
+            /* a receive took it over while it arrived (already unlinked) */
+            MPI_Request h = m->waiter;
+            rk_req_t *r = rk_req(h);
+            if (r->bytes > 0)
+                memcpy(r->own_data ? r->data : r->buf, m->data, r->bytes);
+            free(m->data);
+            free(m);
+            recv_finish(r, h);
+        }
+    } else if (in->req != MPI_REQUEST_NULL) {
+        rk_req_t *r = rk_req(in->req);
+        if (r != NULL)
+            recv_finish(r, in->req);
+    }
+    memset(in, 0, sizeof *in);
+}
+
+/* Copy @p n bytes of the current frame's data. */
+static void frame_data(int s, const char *p, size_t n)
+{
+    rk_in_t *in = &p2p.in[s];
+
+    /* the target holds the whole message: the receive's own buffer when
+     * it fits, else staging (recv_target) */
+    if (n > in->left)
+        n = in->left;
+    if (n == 0)
+        return;
+    if (in->msg != NULL) {
+        memcpy(in->msg->data + in->msg->got, p, n);
+        in->msg->got += n;
+    } else if (in->dst != NULL) {
+        memcpy(in->dst, p, n);
+        in->dst += n;
+    }
+    in->left -= n;
+}
+
+static void packet(int s)
+{
+    rk_in_t *in = &p2p.in[s];
+    size_t len = rk_chan_get(s, p2p.pkt);
+    const char *p = p2p.pkt;
+
+    if (!in->active) {
+        uint32_t hdr[4];
+        int kind;
+
+        memcpy(hdr, p, HDR);
+        p += HDR;
+        len -= HDR;
+        kind = (int)(hdr[0] >> 24);
+        memset(in, 0, sizeof *in);
+        in->active = 1;
+        if (kind == F_EAGER || kind == F_RTS || kind == F_RTS_SYNC)
+            frame_envelope(s, kind, hdr);
+        else
+            frame_control(s, kind, hdr);
+        if (kind == F_CTS || kind == F_RTS || kind == F_RTS_SYNC) {
+            memset(in, 0, sizeof *in);
+            return;
+        }
+    }
+    frame_data(s, p, len);
+    if (in->left == 0)
+        frame_done(s);
+}
+
+static void push_all(void)
+{
+    for (int d = 0; d < rk.nues; d++)
+        if (p2p.head[d] != NULL)
+            push(d);
+}
+
+void rk_progress(void)
+{
+    int s, budget = 4 * rk.nues;
+
+    /* out first (a send just queued leaves at once), then in, then out
+     * again (what the packets just read may have queued: CTS, DATA) */
+    push_all();
+    while (budget-- > 0 && (s = rk_chan_poll(p2p.conds, p2p.first)) >= 0) {
+        p2p.first = (s + 1) % rk.nues;
+        packet(s);
+    }
+    push_all();
+}
+
+void rk_progress_wait(const char *call)
+{
+    int n, which;
+    rck_status_t st;
+
+    for (int d = 0; d < rk.nues; d++) {
+        p2p.ack_wait[d] = 0;
+        if (p2p.head[d] != NULL) {
+            if (rk_chan_ready(d))
+                return; /* something to send now */
+            p2p.ack_wait[d] = 1;
+        }
+    }
+    n = rk_chan_conds(p2p.conds, p2p.first, p2p.ack_wait);
+    rck_hal_set_context(rk.hal, call, -1);
+    st = rck_hal_wait(rk.hal, p2p.conds, n, 0, rk.wait_timeout_ns, &which);
+    rck_hal_set_context(rk.hal, NULL, -1);
+    if (st == RCK_OK && which >= 0 && which < rk.nues) {
+        /* a packet: take it now (the conditions start at p2p.first) */
+        int s = (p2p.first + which) % rk.nues;
+        p2p.first = (s + 1) % rk.nues;
+        packet(s);
+        return;
+    }
+    if (st == RCK_ERR_TIMEDOUT) {
+        rk_err(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
+               "no progress within RCK_WAIT_TIMEOUT: probable deadlock");
+    } else if (st != RCK_OK) {
+        rck_error("%s: waiting for messages failed: %s", call,
+                  rck_status_string(st));
+        rk_err(MPI_COMM_WORLD, MPI_ERR_OTHER, call, "the wait failed");
+    }
+}
+
+int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,
+             MPI_Status *st, void **take)
+{
+    for (rk_msg_t *m = p2p.uq, *prev = NULL; m != NULL;
+         prev = m, m = m->next) {
+        if (m->ctx != ctx || !tag_match(tag, m->tag) ||
+            (src_ue >= 0 && m->src != src_ue) || c->rank_of[m->src] < 0)
+            continue;
+        if (take != NULL) {
+            /* matched probe: the message leaves the queue for *take */
+            uq_remove(m, prev);
+            *take = m;
+        }
+        if (st != MPI_STATUS_IGNORE) {
+            st->MPI_SOURCE = c->rank_of[m->src];
+            st->MPI_TAG = m->tag;
+            st->MPI_ERROR = MPI_SUCCESS;
+            st->rck_bytes = (long long)m->size;
+            st->rck_cancelled = 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+void rk_start_recv_msg(MPI_Request h, void *msg)
+{
+    rk_req_t *r = rk_req(h);
+
+    r->done = 0;
+    r->err = MPI_SUCCESS;
+    r->bytes = 0;
+    r->st.rck_cancelled = 0;
+    take_unexpected(r, h, msg);
+}
+
+int rk_start_send(MPI_Request h)
+{
+    rk_req_t *r = rk_req(h);
+    const rk_type_t *t = rk_type(r->type);
+    int kind;
+
+    r->done = 0;
+    r->err = MPI_SUCCESS;
+    r->bytes = t->size * (size_t)r->count;
+    if (r->peer == MPI_PROC_NULL) {
+        req_complete(r, h);
+        return MPI_SUCCESS;
+    }
+    if (r->data == NULL) {
+        if (t->contig) {
+            r->data = r->buf;
+        } else {
+            r->data = malloc(r->bytes ? r->bytes : 1);
+            if (r->data == NULL)
+                return MPI_ERR_NO_MEM;
+            r->own_data = 1;
+            rk_pack(r->buf, r->count, t, r->data);
+        }
+    }
+    if (r->mode == RK_MODE_SYNC)
+        kind = F_RTS_SYNC;
+    else if (r->bytes > rk.eager)
+        kind = F_RTS;
+    else
+        kind = F_EAGER;
+    if (kind == F_EAGER)
+        return enqueue(r->peer_ue, F_EAGER, r->ctx, (uint32_t)r->tag,
+                       r->bytes, 0, r->data, r->bytes, h);
+    return enqueue(r->peer_ue, kind, r->ctx, (uint32_t)r->tag, r->bytes,
+                   (uint32_t)h, NULL, 0, MPI_REQUEST_NULL);
+}

@@ -1,0 +1,261 @@
+/*
+ * Internals of the MPI library on the MPBs (librckmpi, docs/MPI.md).
+ *
+ * Layers inside the library, lowest first:
+ *   chan.c     the channels (sccmpb, sccmpb-ext): an ordered, reliable
+ *              packet pipe from every process to every process through
+ *              the receivers' exclusive write sections (EWS) and, on
+ *              sccmpb-ext, the senders' general-purpose EWS (gEWS);
+ *   p2p.c      frames on the pipes (eager, rendezvous RTS/CTS/DATA),
+ *              matching, the unexpected queue, the progress engine;
+ *   req.c      requests and the MPI point-to-point calls;
+ *   type.c     datatypes (flattened to byte blocks), pack/unpack;
+ *   comm.c     groups and communicators (context ids agreed over p2p);
+ *   init.c     environment, errors, attributes.
+ * The collectives (coll_*.c, op*.c, mpicoll) use rckmpi_coll.h only.
+ */
+#ifndef RCKMPI_INTERNAL_H
+#define RCKMPI_INTERNAL_H
+
+#include "mpi.h"
+#include "rckmpi_coll.h"
+
+#include "rck/hal.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- datatypes (type.c) ---- */
+typedef struct {
+    MPI_Aint off;   /* bytes from the item's start */
+    size_t len;     /* bytes */
+    uint32_t esize; /* size of the basic elements in the block */
+} rk_block_t;
+
+typedef struct {
+    int used, committed, predefined;
+    int freed, refs;            /* MPI_Type_free'd while requests hold it */
+    size_t size;                /* bytes of data in one item */
+    MPI_Aint lb, extent;        /* MPI lower bound and extent */
+    MPI_Aint true_lb, true_ub;  /* bounds of the data */
+    int contig;                 /* one block [0, size), extent == size */
+    int nblocks;
+    rk_block_t *blocks;
+    MPI_Datatype basic;         /* rckmpi_type_basic */
+    int nbasic;
+    int combiner;
+} rk_type_t;
+
+/* The type behind a handle, or NULL; a type freed while requests still
+ * use it stays here for them (rk_type_live: NULL for it). */
+rk_type_t *rk_type(MPI_Datatype t);
+rk_type_t *rk_type_live(MPI_Datatype t);
+/* A request holds @p t until it is released. */
+void rk_type_hold(MPI_Datatype t);
+void rk_type_drop(MPI_Datatype t);
+void rk_types_init(void);
+void rk_types_finalize(void);
+/* Pack @p count items of @p t at @p in into @p out (size*count bytes). */
+void rk_pack(const void *in, int count, const rk_type_t *t, void *out);
+/* Unpack @p bytes (at most size*count) into @p count items at @p out. */
+void rk_unpack(const void *in, size_t bytes, int count, const rk_type_t *t,
+               void *out);
+/* Basic elements in @p bytes of @p t's data (MPI_Get_elements). */
+long long rk_type_elements(const rk_type_t *t, long long bytes);
+
+/* ---- groups and communicators (comm.c) ---- */
+typedef struct {
+    int used, refs;
+    int size;
+    int *ue; /* member i's UE (world rank) */
+} rk_group_t;
+
+typedef struct {
+    int used;
+    int size, rank;
+    int *ue;        /* comm rank -> UE (the local group) */
+    int psize;      /* the group point-to-point ranks name: the local */
+    int *peer;      /* group, or the remote one of an intercommunicator */
+    int *rank_of;   /* UE -> rank in the peer group, or -1 (nues entries) */
+    int inter;      /* an intercommunicator (intercomm.c) */
+    int freed, refs; /* MPI_Comm_free'd while requests still use it */
+    MPI_Comm local; /* inter: a hidden communicator of the local group on
+                     * the same contexts (its collective context carries
+                     * the local group's own agreement messages) */
+    uint32_t ctx;   /* point-to-point context; ctx + 1: collective */
+    MPI_Errhandler eh;
+    char name[MPI_MAX_OBJECT_NAME];
+} rk_comm_t;
+
+rk_comm_t *rk_comm(MPI_Comm c); /* NULL if invalid or freed */
+/* Also a communicator freed while requests still use it (p2p.c). */
+rk_comm_t *rk_comm_any(MPI_Comm c);
+void rk_comm_hold(MPI_Comm c);
+void rk_comm_drop(MPI_Comm c);
+/* MPI initialised and @p comm valid (else the error, raised) */
+int rk_comm_arg(MPI_Comm comm, rk_comm_t **c, const char *func);
+int rk_comms_init(void);
+void rk_comms_finalize(void);
+rk_group_t *rk_group(MPI_Group g);
+/* A communicator of UEs @p ue (@p me my rank) on contexts @p ctx, @p ctx+1;
+ * @p peer (psize UEs) the remote group of an intercommunicator or NULL. */
+MPI_Comm rk_comm_new(const int *ue, int n, int me, uint32_t ctx,
+                     const int *peer, int psize);
+/* My contexts in use (NCTX words) / the lowest pair free in @p used. */
+#define RK_NCTXW 128
+void rk_ctx_used(uint32_t *out);
+uint32_t rk_ctx_pick(const uint32_t *used);
+void rk_comm_release(MPI_Comm h);
+/* A new group of @p n UEs. */
+int rk_group_of(const int *ue, int n, MPI_Group *group, const char *func);
+
+/* ---- the channel (chan.c) ---- */
+enum { RK_CHAN_SCCMPB = 0, RK_CHAN_SCCMPB_EXT = 1 };
+#define RK_EWS_HDR 16u     /* metadata of one EWS: seq, bitmap, bytes, ack */
+#define RK_GEWS_SLOTS 32
+#define RK_GEWS_SLOT 128u
+
+typedef struct {
+    int kind;
+    uint32_t base;       /* reserved range in every MPB */
+    uint32_t gews_off;   /* gEWS in every MPB (ext only) */
+    uint32_t ews_off;    /* first base EWS */
+    uint32_t ews_size;   /* bytes of one base EWS */
+    uint32_t payload;    /* ews_size - RK_EWS_HDR */
+    int gews_slots;      /* 32 on ext, 0 on sccmpb */
+    uint32_t gews_free;  /* my gEWS slots not lent (bit 31 = slot 0) */
+    uint32_t *lent;      /* per receiver: slots lent to its packet */
+    uint32_t *sent;      /* per receiver: sequence number sent */
+    uint32_t *acked;     /* per receiver: last ack seen */
+    uint32_t *seen;      /* per sender: last sequence consumed */
+    uint64_t fallbacks;  /* packets sent base-only for want of slots */
+} rk_chan_t;
+
+int rk_chan_init(void);
+void rk_chan_finalize(void);
+/* Channel to UE @p d free for a packet (refreshes the ack)? */
+int rk_chan_ready(int d);
+/* Largest packet that can go to @p d now (base payload + free slots). */
+size_t rk_chan_room(int d, size_t want);
+/* Send one packet of @p len bytes (<= rk_chan_room) made of @p nparts
+ * pieces to @p d. */
+int rk_chan_put(int d, const void *const *parts, const size_t *lens,
+                int nparts);
+/* A sender with a packet waiting (senders tried from @p first on), or -1;
+ * @p conds has room for 2 * nues conditions. Never blocks. */
+int rk_chan_poll(rck_hal_cond_t *conds, int first);
+/* Read the packet from @p s into @p buf (room for rk_chan_maxpkt()),
+ * acknowledge it; returns its length. */
+size_t rk_chan_get(int s, void *buf);
+size_t rk_chan_maxpkt(void);
+/* Conditions for a blocking wait: incoming packets on every channel (from
+ * sender @p first on) and the acks of the receivers flagged in
+ * @p waiting_ack (nues flags, or NULL); returns how many. */
+int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack);
+
+/* ---- point-to-point (p2p.c, req.c) ---- */
+enum { RK_REQ_SEND = 1, RK_REQ_RECV = 2, RK_REQ_GEN = 3 };
+enum { RK_MODE_STD = 0, RK_MODE_SYNC, RK_MODE_READY, RK_MODE_BUF };
+
+typedef struct rk_req rk_req_t;
+struct rk_req {
+    int used, kind, mode;
+    MPI_Request self;
+    int done, freed, cancelled, err;
+    int persistent, active;
+    /* the call's arguments */
+    void *buf;
+    int count;
+    MPI_Datatype type;
+    int peer;        /* comm rank, MPI_ANY_SOURCE or MPI_PROC_NULL */
+    int tag;
+    MPI_Comm comm;
+    uint32_t ctx;
+    /* state */
+    int peer_ue;     /* UE of the peer (send: dest; recv: once matched) */
+    void *data;      /* send: packed data (or buf); recv: staging */
+    size_t bytes;    /* send: message bytes; recv: bytes received */
+    int own_data;    /* data was malloc'd here */
+    size_t bsend;    /* bytes charged to the attached buffer */
+    uint32_t token;  /* recv: id of the message being received */
+    MPI_Status st;
+    rk_req_t *next;  /* posted-receive queue */
+    /* RK_REQ_GEN (rckmpi_greq.h) */
+    int (*poll)(void *state, int *done);
+    void (*release)(void *state);
+    void *state;
+    int polling;     /* inside poll: no re-entry */
+};
+
+typedef struct {
+    int init, finalized;
+    rck_hal_t *hal;
+    int ue, nues;
+    rk_chan_t chan;
+    size_t eager;    /* messages above go by rendezvous */
+    int64_t wait_timeout_ns;
+    int thread;
+} rk_state_t;
+
+extern rk_state_t rk;
+
+rk_req_t *rk_req(MPI_Request r);
+MPI_Request rk_req_new(rk_req_t **out);
+void rk_req_release(MPI_Request r);
+/* A generalized request: run its poll function (once done, nothing). */
+void rk_greq_poll(rk_req_t *r);
+int rk_p2p_init(void);
+void rk_p2p_finalize(void);
+/* Start a send/receive on context @p ctx of comm (@p peer a comm rank). */
+int rk_start_send(MPI_Request h);
+int rk_start_recv(MPI_Request h);
+/* One pass of the progress engine (never blocks). */
+void rk_progress(void);
+/* Block until something may have changed (a packet or an ack). */
+void rk_progress_wait(const char *call);
+/* Probe the unexpected queue; 1 and fills @p st if a message matches
+ * (and with @p take, unlinks it into *take: matched probe). */
+int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,
+             MPI_Status *st, void **take);
+/* The arguments of a probe checked (raised on error). */
+int rk_probe_args(int source, int tag, MPI_Comm comm, rk_comm_t **c,
+                  const char *func);
+/* The status of a receive from MPI_PROC_NULL. */
+void rk_proc_null_status(MPI_Status *st);
+/* Start receive @p h on a message taken by a matched probe. */
+void rk_start_recv_msg(MPI_Request h, void *msg);
+int rk_cancel_recv(rk_req_t *r);
+int rk_wait_req(MPI_Request *h, MPI_Status *st, const char *func);
+void rk_status_set(MPI_Status *dst, const rk_req_t *r);
+int rk_bsend_release(size_t bytes);
+
+/* a request for a send or receive, checked, not started */
+int rk_prepare(const void *buf, int count, MPI_Datatype type, int peer,
+               int tag, MPI_Comm comm, int coll, int kind, int mode,
+               MPI_Request *req, const char *func);
+void rk_reqs_finalize(void);
+/* generic send/recv on a context, used by the public calls and by
+ * rckmpi_coll_*; @p coll selects the communicator's collective context */
+int rk_isend(const void *buf, int count, MPI_Datatype type, int dest,
+             int tag, MPI_Comm comm, int coll, int mode, MPI_Request *req,
+             const char *func);
+int rk_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+             MPI_Comm comm, int coll, MPI_Request *req, const char *func);
+
+/* ---- environment (init.c) ---- */
+int rk_fatal(MPI_Comm comm, int err, const char *func, const char *what);
+/* error with a message: logs @p what when the handler is fatal */
+int rk_err(MPI_Comm comm, int err, const char *func, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+int rk_check_init(const char *func);
+/* MPI_TAG_UB: user tags 0 .. 2^30 - 1; the collective context also takes
+ * the library's own tags above it (communicator agreement, finalize) */
+#define RK_TAG_UB 0x3fffffff
+/* the library's own tags (collective contexts only; the collectives use
+ * tags 0 .. RK_TAG_UB there) */
+#define RK_TAG_COMM 0x40000000     /* communicator agreement */
+#define RK_TAG_FINALIZE 0x40000001 /* MPI_Finalize's exchange */
+#define RK_TAG_INTER 0x40000002    /* intercommunicator set-up */
+#define RK_TAG_GROUP 0x40001000    /* + tag: MPI_Comm_create_group */
+
+#endif

@@ -1,0 +1,27 @@
+/* The interface between the MPI library's core (point-to-point, communicators,
+ * datatypes: mpicore) and its collectives and reduction operations (mpicoll). */
+#ifndef RCKMPI_COLL_H
+#define RCKMPI_COLL_H
+#include "mpi.h"
+/* Point-to-point on comm's collective context: never matches user traffic.
+ * tag >= 0. Requests complete with the public MPI_Wait/MPI_Waitall/MPI_Test. */
+int rckmpi_coll_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int rckmpi_coll_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status);
+int rckmpi_coll_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req);
+int rckmpi_coll_irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *req);
+/* Raise error class err on comm (its error handler: fatal aborts with a message naming func;
+ * MPI_ERRORS_RETURN returns err). */
+int rckmpi_error(MPI_Comm comm, int err, const char *func);
+/* MPI_SUCCESS if MPI is initialised and not finalised, else the error (fatal message naming func). */
+int rckmpi_check_init(const char *func);
+/* MPI_SUCCESS or MPI_ERR_COMM (null/freed/invalid handle), MPI_ERR_TYPE (invalid or uncommitted). */
+int rckmpi_comm_check(MPI_Comm comm);   /* also: an intercommunicator gives MPI_ERR_COMM */
+int rckmpi_type_check(MPI_Datatype t);
+/* The one predefined basic type a datatype is made of and how many of them one item holds
+ * (for reductions on derived types); MPI_DATATYPE_NULL if it mixes basic types. Pair types
+ * such as MPI_DOUBLE_INT are their own basic type here (n = 1). */
+MPI_Datatype rckmpi_type_basic(MPI_Datatype t, int *n);
+/* Implemented by mpicoll: called from MPI_Init after the communicators exist, and from MPI_Finalize. */
+int rckmpi_coll_init(void);
+void rckmpi_coll_finalize(void);
+#endif

@@ -1,0 +1,64 @@
+/* Internal interface of the collectives and reduction operations
+ * (coll_*.c, op.c; docs/MPI-COLLECTIVES.md). Built only on rckmpi_coll.h
+ * and the public MPI calls. */
+#ifndef RKCOLL_H
+#define RKCOLL_H
+#include "rckmpi_coll.h"
+#include <stddef.h>
+
+/* op.c */
+/* MPI_SUCCESS, or MPI_ERR_OP if op is not a valid operation for type
+ * (checked without raising: the caller raises on its communicator). */
+int rkop_check(MPI_Op op, MPI_Datatype type);
+/* inout[i] = in[i] op inout[i] for count items of type (valid pair). */
+int rkop_apply(MPI_Op op, const void *in, void *inout, int count,
+               MPI_Datatype type);
+int rkop_commutative(MPI_Op op);
+
+/* coll_util.c */
+/* a buffer for count items of type: *base to free, returns the address
+ * to use as the buffer (true lower bound accounted for) */
+void *rkc_tmpbuf(int count, MPI_Datatype type, void **base);
+/* copy count items of type from src to dst (same type both sides) */
+void rkc_copy(const void *src, int scount, MPI_Datatype stype, void *dst,
+              int rcount, MPI_Datatype rtype);
+/* address of item i of a buffer of type */
+char *rkc_at(const void *buf, MPI_Aint i, MPI_Datatype type);
+/* common argument checks: init, comm; returns the error class or 0 */
+int rkc_begin(MPI_Comm comm, const char *func, int *rank, int *size);
+int rkc_check_buf(MPI_Comm comm, const char *func, const void *buf,
+                  int count, MPI_Datatype type);
+int rkc_check_root(MPI_Comm comm, const char *func, int root, int size);
+int rkc_check_op(MPI_Comm comm, const char *func, MPI_Op op,
+                 MPI_Datatype type);
+
+/* tags of the collective context: one per operation, so that an
+ * operation's messages never meet another's even if ranks run ahead */
+enum {
+    RKC_TAG_BARRIER = 1, RKC_TAG_BCAST, RKC_TAG_GATHER, RKC_TAG_SCATTER,
+    RKC_TAG_ALLGATHER, RKC_TAG_ALLTOALL, RKC_TAG_REDUCE, RKC_TAG_ALLREDUCE,
+    RKC_TAG_SCAN, RKC_TAG_RSCATTER, RKC_TAG_IBARRIER, RKC_TAG_IBCAST,
+    RKC_TAG_IALLREDUCE
+};
+
+/* internal (no argument checks) */
+int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
+              MPI_Comm comm);
+int rkc_reduce(const void *sendbuf, void *recvbuf, int count,
+               MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
+int rkc_gatherv(const void *sendbuf, int scount, MPI_Datatype stype,
+                void *recvbuf, const int rcounts[], const int displs[],
+                MPI_Datatype rtype, int root, MPI_Comm comm, int tag);
+int rkc_scatterv(const void *sendbuf, const int scounts[], const int displs[],
+                 MPI_Datatype stype, void *recvbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm);
+/* coll_tree.c: binomial gather/scatter of uniform blocks; used for
+ * blocks of at most RKC_TREE_MAX bytes */
+#define RKC_TREE_MAX 128
+int rkc_tree_gather(const void *sendbuf, int scount, MPI_Datatype stype,
+                    void *recvbuf, int rcount, MPI_Datatype rtype, int root,
+                    MPI_Comm comm);
+int rkc_tree_scatter(const void *sendbuf, int scount, MPI_Datatype stype,
+                     void *recvbuf, int rcount, MPI_Datatype rtype, int root,
+                     MPI_Comm comm);
+#endif

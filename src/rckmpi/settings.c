@@ -1,0 +1,23 @@
+/*
+ * The MPI library's settings (listed by `rck config --list`; docs/MPI.md).
+ * Their own object file, so that the launcher can list them without
+ * linking the library's code (it names rckmpi_settings_registered).
+ */
+#include "rck/config.h"
+
+static const rck_config_entry_t rckmpi_settings[] = {
+    {"MPI_CHANNEL", "sccmpb-ext", RCK_CONFIG_STRING,
+     "channel of the MPI library on the MPBs: sccmpb-ext (48 base EWS of "
+     "64 B and a 4 KiB gEWS per core) or sccmpb (the MPB split among the "
+     "senders)"},
+    {"MPI_EAGER", "16k", RCK_CONFIG_SIZE,
+     "MPI messages above this many bytes go by rendezvous (RTS/CTS); "
+     "smaller ones are sent eagerly and buffered by the receiver"},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+
+const int rckmpi_settings_registered = 1;
+
+__attribute__((constructor)) static void rckmpi_settings_register(void)
+{
+    rck_config_register(rckmpi_settings, RCK_CONFIG_RANK_RCKMPI);
+}
