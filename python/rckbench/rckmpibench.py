@@ -156,7 +156,7 @@ def suite(ctx, mod, SuiteResult, csv_rows_for):
         return SuiteResult("mpi", {"error": "not built"})
     if a.no_mpi or not os.access(ref, os.X_OK):
         ref = None
-    tables, verdicts, csv_rows, data = [], [], [], {}
+    tables, verdicts, csv_rows, data, plots = [], [], [], {}, []
     sim, raw = run_sim(ctx, mod, prog, rck)
     data["sim_raw"] = raw
     for n in sorted(sim):
@@ -184,4 +184,18 @@ def suite(ctx, mod, SuiteResult, csv_rows_for):
             tables.append(report.comparison_table(
                 "mpi native pingpong bandwidth (from the median latency)",
                 bw, bwr, "MB/s", False))
-    return SuiteResult("mpi", data, tables, verdicts, csv_rows)
+            series = {"rockcreek MPI": ours, "Open MPI": theirs}
+            plots.append(("mpi-pingpong-latency.png",
+                          lambda path, s=series:
+                          mod._plots().plot_latency(s, path)))
+    for n in sorted(sim):
+        series = {ch: {size: report.aggregate([c]) for (op, size), c in
+                       sim[n].get(ch, {}).items() if op == "bcast"}
+                  for ch in CHANNELS}
+        plots.append(("mpi-sim-bcast-%d.png" % n,
+                      lambda path, s=series, n=n: mod._plots()
+                      ._size_series_plot(s, path, "MPI_Bcast on sim, %d "
+                                         "processes, both channels" % n,
+                                         "core cycles per call", True,
+                                         "min")))
+    return SuiteResult("mpi", data, tables, verdicts, csv_rows, plots)

@@ -116,10 +116,7 @@ int main(int argc, char **argv)
             CT_CHECK(next_no[i] == msgs, "UE %d port %d: %d messages",
                      i / NPORTS, i % NPORTS, next_no[i]);
         rck_chan_stats(&s);
-        CT_CHECK(s.interrupts > 0 && s.drains > 0,
-                 "%llu interrupts, %llu drains",
-                 (unsigned long long)s.interrupts,
-                 (unsigned long long)s.drains);
+        CT_CHECK(s.drains > 0, "%llu drains", (unsigned long long)s.drains);
         ct_phase("answer");
         for (int u = 1; u < nues; u++)
             for (int p = 0; p < NPORTS; p++) {
@@ -171,6 +168,17 @@ int main(int argc, char **argv)
             CT_ST(rck_chan_recv(chs[i], NULL, NULL, 0, &len, -1),
                   RCK_ERR_STATE);
         }
+        /* Interrupts: a drain may find every message before the pin
+         * interrupt that announced it is taken (on native it arrives at
+         * the receiver's next HAL call), so count them only now: every
+         * sender raised its last one before it closed, and a poll takes
+         * what is still pending. */
+        int pending = 0;
+        CT_OK(rck_hal_irq_poll(rck_hal_self(), &pending));
+        rck_chan_stats(&s);
+        CT_CHECK(s.interrupts > 0, "%llu interrupts, %llu drains",
+                 (unsigned long long)s.interrupts,
+                 (unsigned long long)s.drains);
     }
     CT_OK(rck_chan_finalize());
     free(chs);
