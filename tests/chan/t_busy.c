@@ -7,7 +7,10 @@
  *     retrying after a short HAL sleep whenever it returns RCK_ERR_BUSY.
  *     UE 0 does not look at its channels until every sender has seen
  *     RCK_ERR_BUSY at least once (each bumps GIC atomic counter 0 the
- *     first time), so the ring surely filled up. Then it takes every
+ *     first time), so the ring surely filled up. The senders start only
+ *     when UE 0 has opened every channel (counter 1): UE 0's opens drain
+ *     the ring, so an early sender could otherwise send all its messages
+ *     without ever finding the ring full. Then it takes every
  *     message, sleeping a little after each.
  *  2. blocking send: every sender sends MSGS more with rck_chan_send,
  *     which waits for room itself; UE 0 is slow again.
@@ -21,7 +24,7 @@
 
 #include "rck/hal.h"
 
-enum { RING_SLOTS = 4, CTR = 0 };
+enum { RING_SLOTS = 4, CTR = 0, GO = 1 };
 
 static void hal_sleep(rck_hal_t *hal, int64_t ns)
 {
@@ -59,6 +62,7 @@ int main(int argc, char **argv)
             ct_phase("open %d", u);
             CT_OK(rck_chan_open(u, 9, &chs[u]));
         }
+        CT_OK(rck_hal_atomic_inc(hal, GO, NULL));
         for (int phase = 1; phase <= 2; phase++) {
             if (phase == 1) {
                 int32_t busy = 0;
@@ -125,6 +129,14 @@ int main(int argc, char **argv)
 
         ct_phase("open");
         CT_OK(rck_chan_open(0, 9, &ch));
+        ct_phase("wait for UE 0's opens");
+        for (;;) {
+            int32_t go = 0;
+            CT_OK(rck_hal_atomic_read(hal, GO, &go));
+            if (go > 0)
+                break;
+            hal_sleep(hal, 20000);
+        }
         ct_phase("try_send");
         for (int i = 0; i < msgs; i++) {
             uint32_t m[2] = {(uint32_t)me, (uint32_t)i};
