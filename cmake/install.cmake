@@ -21,6 +21,11 @@ install(TARGETS rockcreek rockcreek_static rckmpi rckmpi_static
 
 if(TARGET rck)
   install(TARGETS rck rccerun RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # `rck report` runs this package (src/tools/report.c looks for it at
+  # <bindir>/../share/rockcreek/python)
+  install(DIRECTORY ${CMAKE_SOURCE_DIR}/python/rckreport
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/rockcreek/python
+    PATTERN "__pycache__" EXCLUDE)
 endif()
 
 # Chip configurations; the default one is also built into the library.

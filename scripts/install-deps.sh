@@ -2,7 +2,8 @@
 # Install what rockcreek needs on a Debian/Ubuntu machine: a C toolchain,
 # CMake and Ninja, pkg-config and jansson (JSON), Open MPI (the peer the
 # benchmarks compare against), and
-# Python with matplotlib and pytest (plots and their tests).
+# Python with matplotlib and pytest (plots and their tests), and headless
+# Chromium (the report page's browser test).
 # Safe to run again: it installs only what is missing.
 set -eu
 
@@ -52,6 +53,15 @@ if ! command -v qemu-x86_64 >/dev/null 2>&1 ||
     (cd "$QEMU_SRC_CACHE" && $SUDO apt-get source --download-only -qq qemu) ||
         echo "rockcreek: warning: QEMU's source could not be downloaded;" \
             "the P54C compute model will not be built" >&2
+fi
+# Headless Chromium: the test that renders `rck report`'s page
+# (tests/report, docs/REPORT.md) in a real browser.
+if ! command -v chromium >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+        chromium >/dev/null
 fi
 if ! python3 -c 'import matplotlib, pytest' >/dev/null 2>&1; then
     python3 -m pip install -q -r "$(dirname "$0")/../python/requirements.txt" ||

@@ -13,6 +13,7 @@
 #include "explore.h"
 #include "launch.h"
 #include "mpirun.h"
+#include "report.h"
 
 #include "rck/chip.h"
 #include "rck/config.h"
@@ -70,6 +71,8 @@ static void usage_rck(FILE *fp)
             " [run options]\n"
             "                   program [args...]\n"
             "       rck config --list | --dump [--chip FILE]\n"
+            "       rck report RUN.json [-o FILE.html] [--trace TRACE.json]"
+            " [--text]\n"
             "       rck --help | --version\n"
             "       rccerun -nue N [-f hostfile] [-clock GHz] program"
             " [args...]\n"
@@ -78,7 +81,8 @@ static void usage_rck(FILE *fp)
             "Computer's RCCE library, one process per unit of execution (UE).\n"
             "See 'rck run --help' for the run options, 'rck explore --help'\n"
             "for running a program under many sim schedules, and\n"
-            "'rck config --list' for the RCK_* environment settings.\n");
+            "'rck config --list' for the RCK_* environment settings, and\n"
+            "'rck report --help' for viewing a run's report.\n");
 }
 
 static void usage_run(FILE *fp)
@@ -868,6 +872,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 2, argv + 2, 0);
     if (!strcmp(argv[1], "config"))
         return cmd_config(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "report"))
+        return rck_report_main(argc - 2, argv + 2);
     if (!strcmp(argv[1], "explore"))
         return rck_explore_main(argc - 2, argv + 2, argv[0]);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
