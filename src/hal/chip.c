@@ -583,10 +583,7 @@ static rck_status_t chip_apply(const rck_json_t *root, const char *what,
         return RCK_ERR_CONFIG;
 
     have_extra = chip_apply_costs(what, root, c);
-    if (have_extra < 0 ||
-        chip_num(what, root, "relative_core_speed_vs_3ghz_i7",
-                 "relative_core_speed_vs_3ghz_i7", 1,
-                 &c->relative_core_speed) < 0)
+    if (have_extra < 0)
         return RCK_ERR_CONFIG;
 
     if (chip_apply_dvfs(what, root, c) < 0)
@@ -697,7 +694,6 @@ static rck_status_t chip_check_nums(rck_chip_t *c, const char *what)
         {&c->core_mhz, "frequencies_mhz.core", 1},
         {&c->mesh_mhz, "frequencies_mhz.mesh", 1},
         {&c->mem_mhz, "frequencies_mhz.memory", 1},
-        {&c->relative_core_speed, "relative_core_speed_vs_3ghz_i7", 1},
     };
     char path[160];
     size_t k;
@@ -1174,8 +1170,6 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
                 chip_fmt(c->dvfs_volts[i], b1, sizeof(b1)));
     fprintf(fp, "]");
     chip_print_volts(fp, c);
-    fprintf(fp, "  \"relative_core_speed_vs_3ghz_i7\": %s,\n",
-            chip_fmt(c->relative_core_speed, b1, sizeof(b1)));
     /* informational: the loader ignores this object */
     fprintf(fp, "  \"derived\": {\"cores\": %d, \"tiles\": %d, "
                 "\"islands\": %d, \"max_hops\": %d, \"default_fdiv\": %d}\n",

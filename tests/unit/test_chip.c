@@ -179,7 +179,7 @@ static void test_default(void)
     CHECK(sim_costs(&c)->cost_thread_switch == 6700);
     CHECK(sim_costs(&c)->l2_full_flush_cycles == 1000000);
     CHECK(sim_costs(&c)->l2_flush_line_clean == 280 && sim_costs(&c)->l2_flush_line_dirty == 580);
-    CHECK_NEAR(c.relative_core_speed, 0.05);
+    CHECK_NEAR(sim_costs(&c)->relative_core_speed, 0.05);
 }
 
 static void test_overlay(void)

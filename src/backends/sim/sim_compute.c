@@ -18,6 +18,7 @@
  * segment (the compute settings of a run) and the reports (model names).
  */
 #include "sim_internal.h"
+#include "sim_costs.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
@@ -89,8 +90,9 @@ rck_status_t sim_compute_configure(sim_hdr_t *h)
     const char *s = rck_config_get("COMPUTE");
     const rck_chip_t *c = &h->chip;
 
-    h->compute_rel = c->relative_core_speed > 0 ? c->relative_core_speed
-                                                : 0.05;
+    h->compute_rel = sim_costs(c)->relative_core_speed > 0
+                         ? sim_costs(c)->relative_core_speed
+                         : 0.05;
     h->compute_cpi = c->core_mhz / (h->compute_rel * SIM_REF_HOST_MHZ);
     if (*s == '\0' || !strcmp(s, "host")) {
         h->compute = COMPUTE_HOST;

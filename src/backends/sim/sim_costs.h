@@ -57,7 +57,9 @@
       ",\n                 ", "")                                             \
     X(cost_mpb_write_raise, "interrupts", "write_mpb_and_raise_pin", 0,       \
       ",\n                 ", "},\n")                                        \
-    X(cost_thread_switch, "", "thread_switch_round_trip", 0, "  ", ",\n")
+    X(cost_thread_switch, "", "thread_switch_round_trip", 0, "  ", ",\n")     \
+    X(relative_core_speed, "", "relative_core_speed_vs_3ghz_i7", 1, "  ",     \
+      ",\n")
 
 typedef struct {
 #define SIM_COST_FIELD(field, group, key, positive, pre, post) double field;

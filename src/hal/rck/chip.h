@@ -88,7 +88,6 @@ typedef struct {
      * their order; the HAL does not name them */
     int nparams;
     double params[RCK_CHIP_MAX_PARAMS];
-    double relative_core_speed;  /* vs a 3 GHz desktop core (0.05) */
 } rck_chip_t;
 
 /**
