@@ -703,18 +703,18 @@ rck_status_t rck_chan_open(int peer, uint32_t port, rck_chan_t *ch)
     return rck_chan_open_ex(peer, port, NULL, ch);
 }
 
-rck_status_t rck_chan_open_ex(int peer, uint32_t port,
-                              const rck_chan_open_attr_t *oa, rck_chan_t *out)
+/* Checks rck_chan_open's arguments and resolves its attributes (the
+ * open's own, else those given at rck_chan_init). */
+static rck_status_t open_args(const chan_core_t *c, int peer, uint32_t port,
+                              const rck_chan_open_attr_t *oa,
+                              const rck_chan_t *out, rck_chan_notify_t *kindp,
+                              uint32_t *linesp, uint32_t *bulkp)
 {
-    chan_core_t *c = &rck__chan;
     const char *w = "rck_chan_open";
     rck_chan_notify_t kind;
-    uint32_t lines, bulk, id, blk, offer[6], theirs[6];
-    chan_t *ch;
-    rck_status_t st = rck__chan_ready_check(c, w);
+    uint32_t lines, bulk;
+    rck_status_t st;
 
-    if (st != RCK_OK)
-        return st;
     if (out == NULL) {
         rck_error("%s: NULL handle pointer", w);
         return RCK_ERR_INVALID;
@@ -755,6 +755,27 @@ rck_status_t rck_chan_open_ex(int peer, uint32_t port,
     st = check_lines(lines, w);
     if (st == RCK_OK)
         st = check_bulk(bulk, w);
+    if (st != RCK_OK)
+        return st;
+    *kindp = kind;
+    *linesp = lines;
+    *bulkp = bulk;
+    return RCK_OK;
+}
+
+rck_status_t rck_chan_open_ex(int peer, uint32_t port,
+                              const rck_chan_open_attr_t *oa, rck_chan_t *out)
+{
+    chan_core_t *c = &rck__chan;
+    const char *w = "rck_chan_open";
+    rck_chan_notify_t kind;
+    uint32_t lines, bulk, id, blk, offer[6], theirs[6];
+    chan_t *ch;
+    rck_status_t st = rck__chan_ready_check(c, w);
+
+    if (st != RCK_OK)
+        return st;
+    st = open_args(c, peer, port, oa, out, &kind, &lines, &bulk);
     if (st != RCK_OK)
         return st;
 

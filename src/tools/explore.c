@@ -168,14 +168,50 @@ static int positive_count(const char *opt, const char *s,
     return 0;
 }
 
+/* --timeout SECONDS. @return 0, or -1 (reported). */
+static int parse_timeout(explore_t *x, const char *v)
+{
+    char *end;
+
+    errno = 0;
+    x->timeout_s = strtod(v, &end);
+    if (errno != 0 || end == v || *end != '\0' || !(x->timeout_s > 0) ||
+        !isfinite(x->timeout_s) || x->timeout_s > 1e6) {
+        fprintf(stderr, "rck explore: --timeout '%s': not a positive "
+                        "number of seconds\n", v);
+        return -1;
+    }
+    x->timeout_text = v;
+    return 0;
+}
+
+/* Options of `rck run` that explore refuses. @return 0, or -1 (reported). */
+static int refused_option(const char *arg)
+{
+    static const char *const refused[] = {"--report", "--trace", "--schedule",
+                                          "--msglog", NULL};
+    int k;
+
+    for (k = 0; refused[k] != NULL; k++) {
+        size_t len = strlen(refused[k]);
+
+        if (!strncmp(arg, refused[k], len) &&
+            (arg[len] == '\0' || arg[len] == '=')) {
+            fprintf(stderr, "rck explore: %s is per run (runs go in "
+                            "parallel); replay one seed with the rck run "
+                            "command it prints\n", refused[k]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* @return 0 go on, 1 help printed, -1 bad input (reported). */
 static int parse(explore_t *x, int argc, char **argv)
 {
     static const char *const passed[] = {"-n",      "--nues",
                                          "--cores", "--chip",
                                          "--shm-size", "--compute", NULL};
-    static const char *const refused[] = {"--report", "--trace", "--schedule",
-                                          "--msglog", NULL};
     int i;
 
     for (i = 0; i < argc; i++) {
@@ -226,20 +262,8 @@ static int parse(explore_t *x, int argc, char **argv)
             continue;
         }
         if ((m = opt_value(argc, argv, &i, "--timeout", &v)) != 0) {
-            char *end;
-
-            if (m < 0)
+            if (m < 0 || parse_timeout(x, v) != 0)
                 return -1;
-            errno = 0;
-            x->timeout_s = strtod(v, &end);
-            if (errno != 0 || end == v || *end != '\0' ||
-                !(x->timeout_s > 0) || !isfinite(x->timeout_s) ||
-                x->timeout_s > 1e6) {
-                fprintf(stderr, "rck explore: --timeout '%s': not a positive "
-                                "number of seconds\n", v);
-                return -1;
-            }
-            x->timeout_text = v;
             continue;
         }
         if ((m = opt_value(argc, argv, &i, "--backend", &v)) != 0) {
@@ -252,17 +276,8 @@ static int parse(explore_t *x, int argc, char **argv)
             }
             continue; /* every run gets --backend sim */
         }
-        for (k = 0; refused[k] != NULL && !hit; k++) {
-            size_t len = strlen(refused[k]);
-
-            if (!strncmp(arg, refused[k], len) &&
-                (arg[len] == '\0' || arg[len] == '=')) {
-                fprintf(stderr, "rck explore: %s is per run (runs go in "
-                                "parallel); replay one seed with the rck run "
-                                "command it prints\n", refused[k]);
-                return -1;
-            }
-        }
+        if (refused_option(arg) != 0)
+            return -1;
         for (k = 0; passed[k] != NULL; k++) {
             if ((m = opt_value(argc, argv, &i, passed[k], &v)) != 0) {
                 if (m < 0 || push_runopt(x, passed[k], v) != 0)
