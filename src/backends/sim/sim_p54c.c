@@ -333,6 +333,12 @@ rck_status_t sim_p54c_job_create(sim_hdr_t *h)
                               SIM_TICKS);
         s->l2_store = units_of((double)sim_cost_l2_write(c, c->default_fdiv) /
                                SIM_TICKS);
+        /* The caches are modelled from the end of the core's attach:
+         * before it the program starts (not charged) and the HAL's attach
+         * waits for the others a number of rounds that depends on host
+         * timing; modelled, those waits left the caches in a different
+         * state run after run (docs/P54C.md, "Determinism"). */
+        s->in_hal = 1;
         s->magic = P54C_ABI_MAGIC;
     }
     p->fd = fd;
