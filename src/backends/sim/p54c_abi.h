@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define P54C_ABI_MAGIC 0x5035344341424931ull /* "P54CABI1" */
+#define P54C_ABI_MAGIC 0x5035344341424932ull /* "P54CABI2" */
 #define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
 
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
@@ -72,6 +72,7 @@ typedef struct {
     uint64_t l1d_reads, l1d_writes, l1d_misses, l1i_misses;
     uint64_t l2_hits, l2_misses, l2_writebacks, write_arounds;
     uint64_t shm_accesses;
+    uint64_t merged_stores;    /* stores within the previous one's DWORD */
     uint64_t wr_free;          /* units: the L2 write port is free */
     uint64_t head;             /* ring entries written (monotonic) */
     uint64_t tail;             /* ring entries consumed by the HAL */

@@ -463,7 +463,8 @@ void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue)
                 "\"l1d_misses\": %llu, \"l1i_misses\": %llu, "
                 "\"l2_hits\": %llu, \"l2_misses\": %llu, "
                 "\"l2_writebacks\": %llu, \"write_arounds\": %llu, "
-                "\"shm_accesses\": %llu, \"dram_by_mc\": [",
+                "\"shm_accesses\": %llu, \"merged_stores\": %llu, "
+                "\"dram_by_mc\": [",
                 (unsigned long long)s->l1d_reads,
                 (unsigned long long)s->l1d_writes,
                 (unsigned long long)s->l1d_misses,
@@ -472,7 +473,8 @@ void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue)
                 (unsigned long long)s->l2_misses,
                 (unsigned long long)s->l2_writebacks,
                 (unsigned long long)s->write_arounds,
-                (unsigned long long)s->shm_accesses);
+                (unsigned long long)s->shm_accesses,
+                (unsigned long long)s->merged_stores);
         for (int m = 0; m < h->chip.nmc && m < P54C_MAX_MC; m++)
             fprintf(fp, "%s{\"mc\": %d, \"transactions\": %llu, "
                         "\"cycles\": %llu}",
@@ -556,6 +558,7 @@ rck_status_t sim_p54c_core_init(sim_t *s)
     slot->l1d_reads = slot->l1d_writes = slot->l1d_misses = 0;
     slot->l1i_misses = slot->l2_hits = slot->l2_misses = 0;
     slot->l2_writebacks = slot->write_arounds = slot->shm_accesses = 0;
+    slot->merged_stores = 0;
     s->p54c.mark_insns = slot->insns;
     s->p54c.mark_units = slot->units;
     return RCK_OK;

@@ -173,18 +173,35 @@ static void data_write(uint64_t line, uint32_t dwords)
     }
 }
 
+/* The DWORD the previous modelled store ended in. The P54C writes at
+ * most a DWORD per store; the host's code may store less at a time (x86-64
+ * glibc's memset and memcpy use `rep stosb` / `rep movsb`, which QEMU
+ * executes a byte at a time): a store that continues in the DWORD the
+ * previous one ended in is taken as part of it, as the P54C's own string
+ * instructions (`rep stosd`) would have written it. */
+static uint64_t last_store_dw = UINT64_MAX;
+
 static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
                    uint64_t va, void *ud)
 {
     p54c_slot_t *s = S;
     uint32_t bytes = 1u << qemu_plugin_mem_size_shift(info);
-    uint32_t dwords = (bytes + 3) / 4;
+    uint32_t dwords = (uint32_t)(((va + bytes - 1) >> 2) - (va >> 2)) + 1;
     int store = qemu_plugin_mem_is_store(info);
 
     (void)vcpu;
     (void)ud;
     if (s->in_hal)
         return;
+    if (store) {
+        if ((va >> 2) == last_store_dw)
+            dwords--;
+        last_store_dw = (va + bytes - 1) >> 2;
+        if (dwords == 0) {
+            s->merged_stores++;
+            return;
+        }
+    }
     if (va - s->shm_base < s->shm_len) {
         /* shared DRAM, uncached (the default map): DWORD transactions on
          * the controller of the address's 16 MiB page */
