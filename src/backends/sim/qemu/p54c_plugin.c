@@ -8,8 +8,9 @@
  * passed down, and counts straight into it:
  *
  *  - every translated block adds its instruction count and its cycles
- *    from the CPI table (classes from the disassembly, once per block at
- *    translation) with two inline adds: no call at run time;
+ *    from the CPI table (classes from the instruction bytes,
+ *    p54c_classify.c, once per block at translation) with two inline
+ *    adds: no call at run time;
  *  - in the detailed mode, every load and store of the program goes
  *    through a model of the P54C's L1 data cache and the unified L2
  *    (write-through L1, write-around: no allocation on a write miss), and
@@ -26,6 +27,7 @@
  * One guest thread per process (the counters are not atomic).
  */
 #include "../p54c_abi.h"
+#include "p54c_classify.h"
 
 #include <glib.h>
 #include <qemu-plugin.h>
@@ -241,74 +243,6 @@ static void tb_exec_cb(unsigned int vcpu, void *ud)
     }
 }
 
-static int prefix(const char *s, const char *p)
-{
-    return strncmp(s, p, strlen(p)) == 0;
-}
-
-static int sse_suffix(const char *m, const char *op)
-{
-    const char *p = strstr(m, op);
-
-    if (p == NULL)
-        return 0;
-    p += strlen(op);
-    return !strcmp(p, "ss") || !strcmp(p, "sd") || !strcmp(p, "ps") ||
-           !strcmp(p, "pd");
-}
-
-/* The class of one instruction from its disassembly (AT&T syntax, as
- * QEMU's capstone prints it). */
-static int classify(const char *dis)
-{
-    char m[32];
-    const char *ops;
-    size_t n;
-
-    while (*dis == ' ')
-        dis++;
-    if (prefix(dis, "lock") || prefix(dis, "xchg") || prefix(dis, "syscall") ||
-        prefix(dis, "cpuid") || prefix(dis, "rdtsc"))
-        return P54C_C_OTHER;
-    if (prefix(dis, "rep"))
-        return P54C_C_STRING;
-    n = strcspn(dis, " ");
-    if (n >= sizeof(m))
-        n = sizeof(m) - 1;
-    memcpy(m, dis, n);
-    m[n] = '\0';
-    ops = dis + n;
-    if (m[0] == 'j' || prefix(m, "call") || prefix(m, "ret") ||
-        prefix(m, "loop"))
-        return P54C_C_BRANCH;
-    if (prefix(m, "div") && !sse_suffix(m, "div"))
-        return P54C_C_DIV;
-    if (prefix(m, "idiv"))
-        return P54C_C_DIV;
-    if ((prefix(m, "mul") && !sse_suffix(m, "mul")) || prefix(m, "imul"))
-        return P54C_C_MUL;
-    if (m[0] == 'f') {
-        if (prefix(m, "fdiv") || prefix(m, "fidiv"))
-            return P54C_C_FDIV;
-        if (prefix(m, "fsqrt"))
-            return P54C_C_FSQRT;
-        if (prefix(m, "fmul") || prefix(m, "fimul"))
-            return P54C_C_FMUL;
-        return P54C_C_FADD;
-    }
-    if (strstr(m, "sqrt") != NULL)
-        return P54C_C_FSQRT;
-    if (sse_suffix(m, "div"))
-        return P54C_C_FDIV;
-    if (sse_suffix(m, "mul") || prefix(m, "vfmadd"))
-        return P54C_C_FMUL;
-    if (strstr(ops, "%xmm") != NULL || strstr(ops, "%ymm") != NULL)
-        return P54C_C_FADD;
-    if (strchr(ops, '(') != NULL && !prefix(m, "lea") && !prefix(m, "nop"))
-        return P54C_C_MEM;
-    return P54C_C_INT;
-}
-
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
@@ -317,12 +251,10 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     (void)id;
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
-        char *dis = qemu_plugin_insn_disas(in);
         uint64_t va = qemu_plugin_insn_vaddr(in);
         size_t sz = qemu_plugin_insn_size(in);
 
-        units += S->cpi[dis != NULL ? classify(dis) : P54C_C_OTHER];
-        g_free(dis);
+        units += S->cpi[p54c_classify(qemu_plugin_insn_data(in), sz)];
         if (va < lo)
             lo = va;
         if (va + sz > hi)

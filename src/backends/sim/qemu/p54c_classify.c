@@ -1,0 +1,217 @@
+/*
+ * The P54C compute model's instruction classes (p54c_abi.h), from an
+ * x86-64 instruction's bytes. The plugin classifies every instruction once,
+ * when QEMU translates its block; asking QEMU for the disassembly instead
+ * (qemu_plugin_insn_disas) cost 60% of a `p54c-fast` run's host time:
+ * QEMU 7.2 opens a Capstone handle per call.
+ *
+ * No length decoding is needed: QEMU hands over one instruction at a time.
+ * What is read: legacy prefixes, REX, VEX/EVEX (their opcode map), the
+ * opcode and, where the opcode has one, the ModRM byte (its reg field
+ * selects the operation of group opcodes, its mod field tells a memory
+ * operand). The rules, in order (first match wins):
+ *   lock prefix, xchg, syscall/sysenter, cpuid, rdtsc(p) -> OTHER
+ *   rep/repne + string instruction                      -> STRING
+ *   jcc, jmp, call, ret, loop, jrcxz (near and far)     -> BRANCH
+ *   div, idiv                                           -> DIV
+ *   mul, imul, mulx                                     -> MUL
+ *   x87: fsqrt -> FSQRT; f(i)div(r)(p) -> FDIV; f(i)mul(p) -> FMUL;
+ *        anything else -> FADD
+ *   SSE/AVX: sqrt, rsqrt -> FSQRT; div -> FDIV; mul, fused multiply-add
+ *        -> FMUL; anything else on xmm/ymm registers -> FADD
+ *   a memory operand (ModRM mod != 3, or a string instruction without
+ *        rep), except lea and the hint nops                -> MEM
+ *   anything else                                       -> INT
+ * tests/unit/test_p54c_classify.c holds one case per rule.
+ *
+ * Plain C, no rockcreek or QEMU headers (built into the plugin and into
+ * the unit test).
+ */
+#include "p54c_classify.h"
+
+#include "../p54c_abi.h"
+
+/* One-byte opcodes followed by a ModRM byte (bit set), 64-bit mode. */
+static const uint8_t modrm1[32] = {
+    0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, 0x0f, /* 00-3f: ALU r/m */
+    0x00, 0x00, 0x00, 0x00, 0x0c, 0x0a, 0x00, 0x00, /* 62 63 69 6b */
+    0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* 80-8f */
+    0xf3, 0x00, 0x0f, 0xff, 0x00, 0x00, 0xc0, 0xc0, /* c0 c1 c4-c7, d0-d3,
+                                                       d8-df, f6 f7, fe ff */
+};
+
+/* Two-byte (0F xx) opcodes WITHOUT a ModRM byte (bit set). */
+static const uint8_t nomodrm2[32] = {
+    0xe0, 0x4b, 0x00, 0x00, 0x00, 0x00, 0xff, 0x00, /* 05-07, 08 09 0b 0e,
+                                                       30-37 */
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00, /* 77 */
+    0xff, 0xff, 0x00, 0x00, 0x07, 0x07, 0x00, 0x00, /* 80-8f, a0-a2,
+                                                       a8-aa */
+    0x00, 0xff, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* c8-cf */
+};
+
+static int bit(const uint8_t *set, unsigned op)
+{
+    return (set[op >> 3] >> (op & 7)) & 1;
+}
+
+static int is_string(unsigned op)
+{
+    return (op >= 0xa4 && op <= 0xa7) || (op >= 0xaa && op <= 0xaf) ||
+           (op >= 0x6c && op <= 0x6f);
+}
+
+static int x87(unsigned op, unsigned modrm)
+{
+    unsigned reg = (modrm >> 3) & 7;
+
+    if (op == 0xd9 && modrm == 0xfa)
+        return P54C_C_FSQRT;
+    if (op == 0xd8 || op == 0xda || op == 0xdc || op == 0xde) {
+        if (op == 0xda && (modrm >> 6) == 3)
+            return P54C_C_FADD; /* fcmov, fucompp */
+        if (reg == 1)
+            return P54C_C_FMUL;
+        if (reg == 6 || reg == 7)
+            return P54C_C_FDIV;
+    }
+    return P54C_C_FADD;
+}
+
+/* 0F-map opcode @p op (legacy SSE encoding, or VEX/EVEX map 1). */
+static int sse(unsigned op)
+{
+    if (op == 0x51 || op == 0x52)
+        return P54C_C_FSQRT;
+    if (op == 0x5e)
+        return P54C_C_FDIV;
+    if (op == 0x59)
+        return P54C_C_FMUL;
+    return P54C_C_FADD;
+}
+
+/* Two-byte opcodes operating on xmm registers (with or without a 66/F2/F3
+ * prefix), the MMX-only ones included (the P54C had neither: they are
+ * floating-point-unit work either way). */
+static int sse_op(unsigned op)
+{
+    return (op >= 0x10 && op <= 0x17) || (op >= 0x28 && op <= 0x2f) ||
+           (op >= 0x50 && op <= 0x7f && op != 0x77) || op == 0xc2 ||
+           (op >= 0xc4 && op <= 0xc6) || op >= 0xd0;
+}
+
+static int two_byte(unsigned op, int has_modrm, unsigned modrm)
+{
+    int mem = has_modrm && (modrm >> 6) != 3;
+
+    if (op == 0x05 || op == 0x34 || op == 0xa2 || op == 0x31 ||
+        (op == 0x01 && modrm == 0xf9))
+        return P54C_C_OTHER; /* syscall, sysenter, cpuid, rdtsc(p) */
+    if (op >= 0x80 && op <= 0x8f)
+        return P54C_C_BRANCH;
+    if (op == 0xaf)
+        return P54C_C_MUL;
+    if (sse_op(op))
+        return sse(op);
+    if (op == 0x1f || (op >= 0x19 && op <= 0x1e) || op == 0x0d)
+        return P54C_C_INT; /* hint nops, prefetchw */
+    return mem ? P54C_C_MEM : P54C_C_INT;
+}
+
+/* VEX/EVEX-encoded instruction: map @p map (1: 0F, 2: 0F38, 3: 0F3A). */
+static int vex(unsigned map, unsigned op)
+{
+    if (map == 1)
+        return op == 0x77 ? P54C_C_INT : sse(op); /* vzeroupper */
+    if (map == 2) {
+        if (op >= 0x96 && op <= 0xbf)
+            return P54C_C_FMUL; /* vfmadd, vfmsub, vfnmadd, ... */
+        if (op == 0xf6)
+            return P54C_C_MUL; /* mulx */
+        if (op >= 0xf2 && op <= 0xf7)
+            return P54C_C_INT; /* andn, bzhi, pdep, pext, sarx, ... */
+        if (op == 0x40)
+            return P54C_C_FADD; /* vpmulld: on xmm registers */
+    }
+    return P54C_C_FADD;
+}
+
+int p54c_classify(const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    int rep = 0, lock = 0;
+    unsigned op, modrm = 0;
+    int has_modrm;
+
+    for (; i < n; i++) {
+        uint8_t p = b[i];
+        if (p == 0xf0)
+            lock = 1;
+        else if (p == 0xf2 || p == 0xf3)
+            rep = 1;
+        else if (!(p == 0x66 || p == 0x67 || p == 0x2e || p == 0x36 ||
+                   p == 0x3e || p == 0x26 || p == 0x64 || p == 0x65))
+            break;
+    }
+    if (lock)
+        return P54C_C_OTHER;
+    if (i < n && (b[i] & 0xf0) == 0x40)
+        i++; /* REX */
+    if (i >= n)
+        return P54C_C_OTHER;
+    op = b[i];
+    if (op == 0xc5 && i + 2 < n)
+        return vex(1, b[i + 2]);
+    if (op == 0xc4 && i + 3 < n)
+        return vex(b[i + 1] & 0x1f, b[i + 3]);
+    if (op == 0x62 && i + 4 < n)
+        return vex(b[i + 1] & 0x07, b[i + 4]);
+    if (op == 0x0f) {
+        if (i + 1 >= n)
+            return P54C_C_OTHER;
+        op = b[i + 1];
+        if (op == 0x38 && i + 3 < n && b[i + 2] >= 0xf0)
+            return (b[i + 3] >> 6) != 3 ? P54C_C_MEM
+                                        : P54C_C_INT; /* movbe, crc32 */
+        if (op == 0x38 || op == 0x3a)
+            return P54C_C_FADD; /* SSSE3, SSE4, AES: xmm registers */
+        has_modrm = !bit(nomodrm2, op);
+        if (has_modrm && i + 2 < n)
+            modrm = b[i + 2];
+        return two_byte(op, has_modrm, modrm);
+    }
+    has_modrm = bit(modrm1, op);
+    if (has_modrm && i + 1 < n)
+        modrm = b[i + 1];
+    /* OTHER */
+    if (op == 0x86 || op == 0x87 || (op >= 0x91 && op <= 0x97))
+        return P54C_C_OTHER; /* xchg */
+    /* STRING */
+    if (is_string(op))
+        return rep ? P54C_C_STRING : P54C_C_MEM;
+    /* BRANCH */
+    if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) ||
+        op == 0xe8 || op == 0xe9 || op == 0xeb || op == 0xc2 ||
+        op == 0xc3 || op == 0xca || op == 0xcb || op == 0xcf ||
+        (op == 0xff && ((modrm >> 3) & 7) >= 2 && ((modrm >> 3) & 7) <= 5))
+        return P54C_C_BRANCH;
+    /* DIV, MUL */
+    if (op == 0xf6 || op == 0xf7) {
+        unsigned reg = (modrm >> 3) & 7;
+        if (reg == 6 || reg == 7)
+            return P54C_C_DIV;
+        if (reg == 4 || reg == 5)
+            return P54C_C_MUL;
+    }
+    if (op == 0x69 || op == 0x6b)
+        return P54C_C_MUL;
+    if (op >= 0xd8 && op <= 0xdf)
+        return x87(op, modrm);
+    if (op == 0xcd || op == 0xf4)
+        return P54C_C_OTHER; /* int, hlt */
+    if (op == 0x8d)
+        return P54C_C_INT; /* lea */
+    if (has_modrm && (modrm >> 6) != 3)
+        return P54C_C_MEM;
+    return P54C_C_INT;
+}

@@ -1,0 +1,99 @@
+/*
+ * The P54C model's instruction classes from instruction bytes
+ * (src/backends/sim/qemu/p54c_classify.c): one case or more per rule,
+ * the encodings written out by hand (AT&T syntax in the comments).
+ */
+#include "p54c_abi.h"
+#include "qemu/p54c_classify.h"
+#include "unit.h"
+
+#include <stdint.h>
+
+typedef struct {
+    const char *what;
+    uint8_t bytes[15];
+    size_t n;
+    int cls;
+} case_t;
+
+static const case_t cases[] = {
+    /* INT: register and immediate ALU, lea, nops, push/pop */
+    {"addl %esi, %edi", {0x01, 0xf7}, 2, P54C_C_INT},
+    {"movq %rsp, %rbp", {0x48, 0x89, 0xe5}, 3, P54C_C_INT},
+    {"movl $1, %eax", {0xb8, 1, 0, 0, 0}, 5, P54C_C_INT},
+    {"leaq 8(%rdi), %rax", {0x48, 0x8d, 0x47, 0x08}, 4, P54C_C_INT},
+    {"nopl 0(%rax)", {0x0f, 0x1f, 0x40, 0x00}, 4, P54C_C_INT},
+    {"pushq %rbp", {0x55}, 1, P54C_C_INT},
+    {"cmovel %ecx, %eax", {0x0f, 0x44, 0xc1}, 3, P54C_C_INT},
+    {"vzeroupper", {0xc5, 0xf8, 0x77}, 3, P54C_C_INT},
+    /* MEM: a memory operand, also through a segment or a string op */
+    {"movl (%rdi), %eax", {0x8b, 0x07}, 2, P54C_C_MEM},
+    {"addl %eax, 4(%rsi)", {0x01, 0x46, 0x04}, 3, P54C_C_MEM},
+    {"movq %fs:0x28, %rax", {0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0},
+     9, P54C_C_MEM},
+    {"movzbl (%rax), %eax", {0x0f, 0xb6, 0x00}, 3, P54C_C_MEM},
+    {"stosb (no rep)", {0xaa}, 1, P54C_C_MEM},
+    {"incl (%rax)", {0xff, 0x00}, 2, P54C_C_MEM},
+    /* BRANCH */
+    {"jne rel8", {0x75, 0x10}, 2, P54C_C_BRANCH},
+    {"je rel32", {0x0f, 0x84, 0, 1, 0, 0}, 6, P54C_C_BRANCH},
+    {"callq rel32", {0xe8, 0, 0, 0, 0}, 5, P54C_C_BRANCH},
+    {"jmpq *%rax", {0xff, 0xe0}, 2, P54C_C_BRANCH},
+    {"callq *8(%rax)", {0xff, 0x50, 0x08}, 3, P54C_C_BRANCH},
+    {"retq", {0xc3}, 1, P54C_C_BRANCH},
+    {"loop rel8", {0xe2, 0xfe}, 2, P54C_C_BRANCH},
+    /* MUL, DIV */
+    {"imull %esi, %edi", {0x0f, 0xaf, 0xfe}, 3, P54C_C_MUL},
+    {"imull $10, %eax, %eax", {0x6b, 0xc0, 0x0a}, 3, P54C_C_MUL},
+    {"mulq %rcx", {0x48, 0xf7, 0xe1}, 3, P54C_C_MUL},
+    {"mulx %rcx, %rax, %rdx", {0xc4, 0xe2, 0xfb, 0xf6, 0xc1}, 5, P54C_C_MUL},
+    {"divl %ecx", {0xf7, 0xf1}, 2, P54C_C_DIV},
+    {"idivq (%rdi)", {0x48, 0xf7, 0x3f}, 3, P54C_C_DIV},
+    {"notl %eax (group 3, not mul/div)", {0xf7, 0xd0}, 2, P54C_C_INT},
+    /* x87 */
+    {"faddp", {0xde, 0xc1}, 2, P54C_C_FADD},
+    {"fmull 8(%rax)", {0xdc, 0x48, 0x08}, 3, P54C_C_FMUL},
+    {"fdivrp", {0xde, 0xf1}, 2, P54C_C_FDIV},
+    {"fidivrl (%rax)", {0xda, 0x38}, 2, P54C_C_FDIV},
+    {"fsqrt", {0xd9, 0xfa}, 2, P54C_C_FSQRT},
+    {"fldl (%rax)", {0xdd, 0x00}, 2, P54C_C_FADD},
+    /* SSE and AVX */
+    {"addsd %xmm1, %xmm0", {0xf2, 0x0f, 0x58, 0xc1}, 4, P54C_C_FADD},
+    {"movsd (%rax), %xmm0", {0xf2, 0x0f, 0x10, 0x00}, 4, P54C_C_FADD},
+    {"mulpd %xmm1, %xmm0", {0x66, 0x0f, 0x59, 0xc1}, 4, P54C_C_FMUL},
+    {"divss %xmm1, %xmm0", {0xf3, 0x0f, 0x5e, 0xc1}, 4, P54C_C_FDIV},
+    {"sqrtsd %xmm1, %xmm0", {0xf2, 0x0f, 0x51, 0xc1}, 4, P54C_C_FSQRT},
+    {"pxor %xmm0, %xmm0", {0x66, 0x0f, 0xef, 0xc0}, 4, P54C_C_FADD},
+    {"vmulsd %xmm2, %xmm1, %xmm0", {0xc5, 0xf3, 0x59, 0xc2}, 4, P54C_C_FMUL},
+    {"vdivpd %ymm2, %ymm1, %ymm0", {0xc5, 0xf5, 0x5e, 0xc2}, 4, P54C_C_FDIV},
+    {"vfmadd231sd %xmm2, %xmm1, %xmm0", {0xc4, 0xe2, 0xf1, 0xb9, 0xc2}, 5,
+     P54C_C_FMUL},
+    {"vmovdqu (%rsi), %ymm0", {0xc5, 0xfe, 0x6f, 0x06}, 4, P54C_C_FADD},
+    {"pshufb %xmm1, %xmm0", {0x66, 0x0f, 0x38, 0x00, 0xc1}, 5, P54C_C_FADD},
+    /* STRING: rep + string op */
+    {"rep stosb", {0xf3, 0xaa}, 2, P54C_C_STRING},
+    {"rep movsq", {0xf3, 0x48, 0xa5}, 3, P54C_C_STRING},
+    {"repne scasb", {0xf2, 0xae}, 2, P54C_C_STRING},
+    /* OTHER */
+    {"lock addl $1, (%rdi)", {0xf0, 0x83, 0x07, 0x01}, 4, P54C_C_OTHER},
+    {"lock cmpxchgq %rsi, (%rdi)", {0xf0, 0x48, 0x0f, 0xb1, 0x37}, 5,
+     P54C_C_OTHER},
+    {"xchgl %eax, (%rdi)", {0x87, 0x07}, 2, P54C_C_OTHER},
+    {"syscall", {0x0f, 0x05}, 2, P54C_C_OTHER},
+    {"cpuid", {0x0f, 0xa2}, 2, P54C_C_OTHER},
+    {"rdtsc", {0x0f, 0x31}, 2, P54C_C_OTHER},
+    {"rdtscp", {0x0f, 0x01, 0xf9}, 3, P54C_C_OTHER},
+    {"(no opcode: prefixes only)", {0x66, 0x66}, 2, P54C_C_OTHER},
+};
+
+int main(void)
+{
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int got = p54c_classify(cases[i].bytes, cases[i].n);
+        if (got != cases[i].cls)
+            fprintf(stderr, "%s: class %d, expected %d\n", cases[i].what,
+                    got, cases[i].cls);
+        CHECK(got == cases[i].cls);
+    }
+    return failures != 0;
+}
