@@ -37,6 +37,7 @@ if __package__ in (None, ""):
     from rckbench import msglogbench  # noqa: E402
     from rckbench import powerbench  # noqa: E402
     from rckbench import rckmpibench  # noqa: E402
+    from rckbench import p54cbench  # noqa: E402
 else:
     from . import report
     from . import simbench
@@ -47,6 +48,7 @@ else:
     from . import msglogbench
     from . import powerbench
     from . import rckmpibench
+    from . import p54cbench
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -1457,6 +1459,30 @@ def suite_mpi(ctx):
                              csv_rows_for)
 
 
+def suite_p54c(ctx):
+    """The P54C compute model (docs/P54C.md): one core's bandwidths beside
+    the published ones, the working-set sweep, the Fiasco.OC copy, 48
+    cores streaming against one, the 48-core stencil's speed under host,
+    p54c-fast and p54c (python/rckbench/p54cbench.py)."""
+    a = ctx.args
+    data, tables, verdicts = p54cbench.run_p54c(a.build_dir, a.quick, log)
+    if data is None:
+        _not_run(ctx, "p54c", tables[0])
+        return SuiteResult("p54c", {}, [])
+    rows = [{"suite": "p54c", "metric": "bandwidth", "unit": "MiB/s",
+             "point": b["kernel"], "lower_is_better": "",
+             "ours": b["ours_mib_s"], "ref": b["published_mib_s"],
+             "ratio_median": b["ratio"], "status": "",
+             "note": "published: reference SCC-HARDWARE.md 2.3"}
+            for b in data["bandwidth"]]
+    return SuiteResult(
+        "p54c", data, tables,
+        verdicts=[report.Verdict(t, "MET" if ok else "NOT MET", d)
+                  for t, ok, d in verdicts],
+        csv_rows=rows,
+        plots=[("p54c.png", lambda path: p54cbench.plot_p54c(data, path))])
+
+
 SUITES = {
     "pingpong": suite_pingpong,
     "barrier": suite_barrier,
@@ -1471,6 +1497,7 @@ SUITES = {
     "mpi-backend": suite_mpi_backend,
     "power": suite_power,
     "mpi": suite_mpi,
+    "p54c": suite_p54c,
 }
 
 

@@ -311,7 +311,7 @@ def test_suites_registry():
                                 "collectives", "sim-calibration",
                                 "sim-speed", "svm", "mbox",
                                 "native-load", "msglog", "mpi-backend", "power",
-                                "mpi"]
+                                "mpi", "p54c"]
     assert all(callable(f) for f in run.SUITES.values())
 
 
@@ -326,6 +326,27 @@ def test_power_kernel_energy():
     m = powerbench.LINE.search("[ 0] kernel=mm n=32 fdiv=4 ues=48 "
                                "t0_s=0.5 t1_s=0.75 flops=3145728 check=1")
     assert m.group(1) == "mm" and float(m.group(6)) == 0.75
+
+
+def test_p54c_lines_and_plot(tmp_path):
+    from rckbench import p54cbench
+    m = p54cbench.LINE.search("[ 0] p54c_bench: kernel=l2_hit_read "
+                              "bytes=131072 seconds=0.0007 mib_s=175.0")
+    assert m.group(1) == "l2_hit_read" and "mib_s=175.0" in m.group(2)
+    s = p54cbench.SUMMARY.search("rck sim: 48 cores, 100 cycles = 0.5 s of "
+                                 "chip time at 533 MHz, in 2.5 s of host "
+                                 "time (x)")
+    assert float(s.group(1)) == 0.5 and float(s.group(3)) == 2.5
+    assert p54cbench.plan(True)["sweep_kb"][-1] == 1024
+    data = {"plan": p54cbench.plan(True),
+            "sweep": [{"kb": 4, "cycles_per_line": 50.0},
+                      {"kb": 512, "cycles_per_line": 850.0}],
+            "bandwidth": [{"kernel": "l2_hit_read", "ours_mib_s": 175.0,
+                           "published_mib_s": 285.0, "ratio": 0.61}]}
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "p54c.png"
+    p54cbench.plot_p54c(data, str(path))
+    assert path.stat().st_size > 1000
 
 
 def test_csv_rows_and_file(tmp_path):

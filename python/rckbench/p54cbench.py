@@ -1,0 +1,233 @@
+"""The `p54c` suite (docs/P54C.md): calibration and validation of the P54C
+compute model on the sim backend.
+
+* one core's bandwidths (L2 hit, L2 miss, uncached; reads and writes with
+  4-byte accesses) beside the published figures (reference SCC-HARDWARE.md
+  2.3, from the SCC programmer's guide), target within 10%;
+* a working-set sweep (4 KiB to 4 MiB): the L1 and L2 knees at the
+  configured sizes;
+* the Fiasco.OC-on-SCC copy experiment: one core streams through the MPB
+  in 4 KiB packets, the other copies each packet into private memory with
+  memcpy and with software allocate-on-write; the published finding is
+  that write-around makes the plain copy markedly slower;
+* 48 cores reading private memory (12 per controller) against one;
+* the 48-core stencil under host, p54c-fast and p54c: chip time, host time
+  and their ratio (the issue's speed targets: p54c-fast no slower than
+  host, p54c within 20x of chip time).
+
+Every run is `rck run --backend sim` of bench/p54c_bench.c (or the
+stencil example); the P54C models are deterministic, so one run a point."""
+
+import json
+import os
+import re
+import subprocess
+import time
+
+# Published one-core bandwidths, MiB/s (reference SCC-HARDWARE.md 2.3).
+PUBLISHED_BW = {
+    "l2_hit_read": 285.0, "l2_hit_write": 125.0,
+    "l2_miss_read": 20.0, "l2_miss_write": 20.0,
+    "uncached_read": 20.0, "uncached_write": 20.0,
+}
+
+LINE = re.compile(r"p54c_bench: kernel=(\S+) (.*)")
+SUMMARY = re.compile(r"= ([0-9.e+-]+) s of chip time at ([0-9.]+) MHz, in "
+                     r"([0-9.e+-]+) s of host time")
+
+
+def plan(quick):
+    return {
+        "bw": (64, 1024),
+        "sweep_kb": [4, 8, 16, 32, 64, 128, 256, 512, 1024] +
+                    ([] if quick else [2048, 4096]),
+        "fiasco_mb": 1 if quick else 4,
+        "stream_kb": 64 if quick else 128,
+        "stencil": ["-i", "100" if quick else "200"],
+        "l1_kb": 16, "l2_kb": 256,
+    }
+
+
+def _run(rck, prog, nues, args, model, timeout=1800):
+    env = dict(os.environ, RCK_COMPUTE=model, RCK_SIM_REPORT="none")
+    t0 = time.monotonic()
+    p = subprocess.run([rck, "run", "-n", str(nues), "--backend", "sim",
+                        prog] + [str(a) for a in args], env=env,
+                       capture_output=True, text=True, timeout=timeout)
+    wall = time.monotonic() - t0
+    if p.returncode != 0:
+        raise RuntimeError("%s %s (%s): exit %d: %s" % (
+            os.path.basename(prog), " ".join(map(str, args)), model,
+            p.returncode, (p.stdout + p.stderr)[-500:]))
+    rows = []
+    for m in LINE.finditer(p.stdout):
+        kv = dict(f.split("=", 1) for f in m.group(2).split())
+        kv["kernel"] = m.group(1)
+        rows.append(kv)
+    s = SUMMARY.search(p.stderr + p.stdout)
+    chip = float(s.group(1)) if s else None
+    return rows, chip, wall
+
+
+def run_p54c(build_dir, quick, log):
+    """@return (data, tables, verdict tuples (target, met, detail)) or
+    (None, [why], []) when the model cannot run here."""
+    rck = os.path.join(build_dir, "src", "tools", "rck")
+    prog = os.path.join(build_dir, "bench", "p54c_bench")
+    if not os.path.exists(prog):
+        return None, ["bench/p54c_bench is not built"], []
+    pl = plan(quick)
+    data = {"plan": pl}
+    tables, verdicts = [], []
+    try:
+        rows, _, _ = _run(rck, prog, 1, ["bw"] + list(pl["bw"]), "p54c")
+    except RuntimeError as e:
+        msg = str(e)
+        if "needs QEMU" in msg or "plugin" in msg:
+            return None, ["the P54C model is not available here: " + msg], []
+        raise
+    log("p54c: bandwidths done")
+    bw = []
+    for r in rows:
+        ref = PUBLISHED_BW.get(r["kernel"])
+        ours = float(r["mib_s"])
+        bw.append({"kernel": r["kernel"], "ours_mib_s": ours,
+                   "published_mib_s": ref,
+                   "ratio": ours / ref if ref else None})
+    data["bandwidth"] = bw
+    t = ["one core's bandwidth under p54c (4-byte loads/stores), MiB/s",
+         "%-16s %10s %10s %7s" % ("kernel", "rockcreek", "published",
+                                  "ratio")]
+    for b in bw:
+        t.append("%-16s %10.1f %10.1f %7.2f" % (
+            b["kernel"], b["ours_mib_s"], b["published_mib_s"], b["ratio"]))
+        verdicts.append(("bandwidth %s within 10%% of the published %.0f "
+                         "MiB/s" % (b["kernel"], b["published_mib_s"]),
+                         abs(b["ratio"] - 1.0) <= 0.10,
+                         "%.1f MiB/s, ratio %.2f" % (b["ours_mib_s"],
+                                                     b["ratio"])))
+    t.append("MPBT (L2 bypassed) is not timed by the model: MPB pointers "
+             "are not modelled (docs/P54C.md)")
+    tables.append("\n".join(t))
+
+    rows, _, _ = _run(rck, prog, 1, ["sweep"] + pl["sweep_kb"], "p54c")
+    mhz = 533.3333333
+    sweep = []
+    for kb, r in zip(pl["sweep_kb"], rows):
+        lines = float(r["bytes"]) / 32.0
+        sweep.append({"kb": kb, "cycles_per_line":
+                      float(r["seconds"]) * mhz * 1e6 / lines})
+    data["sweep"] = sweep
+    log("p54c: sweep done")
+    cpl = {s["kb"]: s["cycles_per_line"] for s in sweep}
+    t = ["working-set sweep under p54c (read twice after a warm-up; L1 %d "
+         "KiB, L2 %d KiB)" % (pl["l1_kb"], pl["l2_kb"]),
+         "%10s %16s" % ("KiB", "cycles per line")]
+    t += ["%10d %16.1f" % (s["kb"], s["cycles_per_line"]) for s in sweep]
+    tables.append("\n".join(t))
+    l1, l2 = pl["l1_kb"], pl["l2_kb"]
+    if all(k in cpl for k in (l1 // 2, 2 * l1, l2 // 2, 2 * l2)):
+        verdicts.append(("L1 knee at %d KiB (2x slower past it)" % l1,
+                         cpl[2 * l1] >= 1.5 * cpl[l1 // 2],
+                         "%.1f -> %.1f cycles per line" % (cpl[l1 // 2],
+                                                          cpl[2 * l1])))
+        verdicts.append(("L2 knee at %d KiB (4x slower past it)" % l2,
+                         cpl[2 * l2] >= 4 * cpl[l2 // 2],
+                         "%.1f -> %.1f cycles per line" % (cpl[l2 // 2],
+                                                          cpl[2 * l2])))
+
+    rows, _, _ = _run(rck, prog, 2, ["fiasco", pl["fiasco_mb"]], "p54c")
+    fi = {r["kernel"]: float(r["mib_s"]) for r in rows}
+    data["fiasco"] = fi
+    log("p54c: fiasco done")
+    plain = fi.get("fiasco_memcpy", 0.0)
+    aow = fi.get("fiasco_alloc_on_write", 0.0)
+    tables.append("Fiasco.OC copy (%d MiB through the MPB in 4 KiB packets, "
+                  "copied to private memory), MiB/s\n"
+                  "  memcpy (write-around)     %8.2f\n"
+                  "  allocate-on-write         %8.2f\n"
+                  "  published: write-around makes the plain copy markedly "
+                  "slower" % (pl["fiasco_mb"], plain, aow))
+    verdicts.append(("Fiasco.OC: allocate-on-write faster than the plain "
+                     "copy (published finding)", aow > plain,
+                     "memcpy %.2f MiB/s, allocate-on-write %.2f MiB/s"
+                     % (plain, aow)))
+
+    st = {}
+    for n in (1, 48):
+        rows, _, _ = _run(rck, prog, n, ["stream", pl["stream_kb"]], "p54c")
+        secs = [float(r["seconds"]) for r in rows]
+        st[n] = {"mean_s": sum(secs) / len(secs), "max_s": max(secs)}
+        log("p54c: stream on %d cores done" % n)
+    data["stream"] = {str(k): v for k, v in st.items()}
+    tables.append("%d KiB of private memory read cold by each core (p54c), "
+                  "chip ms\n  1 core: %.3f\n  48 cores (12 per controller): "
+                  "mean %.3f, slowest %.3f (%.1fx the single core)"
+                  % (pl["stream_kb"], st[1]["mean_s"] * 1e3,
+                     st[48]["mean_s"] * 1e3, st[48]["max_s"] * 1e3,
+                     st[48]["max_s"] / st[1]["mean_s"]))
+
+    stencil = os.path.join(build_dir, "examples", "stencil")
+    sp = []
+    if os.path.exists(stencil):
+        for model in ("host", "p54c-fast", "p54c"):
+            _, chip, wall = _run(rck, stencil, 48, pl["stencil"], model)
+            sp.append({"model": model, "chip_s": chip, "host_s": wall,
+                       "host_per_chip": wall / chip if chip else None})
+            log("p54c: stencil under %s done" % model)
+        data["stencil48"] = sp
+        t = ["48-core stencil %s" % " ".join(pl["stencil"]),
+             "%-10s %12s %12s %12s" % ("model", "chip s", "host s",
+                                       "host/chip")]
+        t += ["%-10s %12.4f %12.2f %12.1f" % (s["model"], s["chip_s"],
+                                             s["host_s"], s["host_per_chip"])
+              for s in sp]
+        tables.append("\n".join(t))
+        by = {s["model"]: s for s in sp}
+        verdicts.append(("p54c-fast no slower than host (48-core stencil, "
+                         "host time)",
+                         by["p54c-fast"]["host_s"] <= by["host"]["host_s"],
+                         "%.2f s against %.2f s" % (by["p54c-fast"]["host_s"],
+                                                    by["host"]["host_s"])))
+        verdicts.append(("p54c within 20x of chip time (48-core stencil)",
+                         by["p54c"]["host_per_chip"] <= 20,
+                         "host/chip %.0f" % by["p54c"]["host_per_chip"]))
+    return data, tables, verdicts
+
+
+def plot_p54c(data, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axs = plt.subplots(1, 2, figsize=(12, 4.2))
+    sw = data["sweep"]
+    axs[0].plot([s["kb"] for s in sw], [s["cycles_per_line"] for s in sw],
+                "o-")
+    axs[0].set_xscale("log", base=2)
+    axs[0].set_yscale("log")
+    for kb, name in ((data["plan"]["l1_kb"], "L1"),
+                     (data["plan"]["l2_kb"], "L2")):
+        axs[0].axvline(kb, color="grey", ls="--")
+        axs[0].text(kb, axs[0].get_ylim()[1], " " + name, va="top")
+    axs[0].set_xlabel("working set (KiB)")
+    axs[0].set_ylabel("cycles per 32-byte line")
+    axs[0].set_title("read sweep under p54c")
+    bw = data["bandwidth"]
+    x = range(len(bw))
+    axs[1].bar([i - 0.2 for i in x], [b["ours_mib_s"] for b in bw], 0.4,
+               label="rockcreek p54c")
+    axs[1].bar([i + 0.2 for i in x], [b["published_mib_s"] for b in bw], 0.4,
+               label="published")
+    axs[1].set_xticks(list(x))
+    axs[1].set_xticklabels([b["kernel"] for b in bw], rotation=30,
+                           ha="right")
+    axs[1].set_yscale("log")
+    axs[1].set_ylabel("MiB/s")
+    axs[1].set_title("one core's bandwidth")
+    axs[1].legend()
+    for ax in axs:
+        ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
