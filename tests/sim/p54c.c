@@ -14,6 +14,9 @@
  *                 those of twice the L2 or more ("ok" or "FAILED")
  *   stream KB     every UE: read KB KiB of its private memory once (cold)
  *   write KB      every UE: write KB KiB (4-byte stores) twice, timed
+ *   flush KB      UE 0: KB KiB read into L2, re-read, half of it written,
+ *                 rck_hal_dcache_flush, re-read: the re-read after the
+ *                 flush must be at least 4 times slower ("ok"/"FAILED")
  */
 #include "rck/hal.h"
 
@@ -179,6 +182,35 @@ int main(int argc, char **argv)
                    bytes >> 10, (unsigned long long)t0,
                    (double)bytes / (double)t0 * hal->chip.core_mhz * 1e6 /
                        1048576.0);
+        free(a);
+    } else if (!strcmp(argv[1], "flush") && argc == 3) {
+        /* a working set in L2, re-read (hits), flushed, re-read (misses) */
+        size_t bytes = strtoull(argv[2], NULL, 10) << 10;
+        uint32_t *a = aligned_alloc(4096, bytes);
+        uint64_t t0, hit, miss, fl;
+        if (a == NULL)
+            return 3;
+        write_all(a, bytes);
+        read_all(a, bytes);
+        t0 = cycles();
+        read_all(a, bytes);
+        hit = cycles() - t0;
+        t0 = cycles();
+        write_all(a, bytes / 2); /* dirty half of the lines */
+        t0 = cycles();
+        ok(rck_hal_dcache_flush(hal), "dcache_flush");
+        fl = cycles() - t0;
+        t0 = cycles();
+        read_all(a, bytes);
+        miss = cycles() - t0;
+        if (hal->ue == 0) {
+            rc = miss >= 4 * hit && fl > 0 ? 0 : 1;
+            printf("p54c: flush %zu KiB: re-read %llu cycles before the "
+                   "flush, %llu after; the flush %llu cycles: %s\n",
+                   bytes >> 10, (unsigned long long)hit,
+                   (unsigned long long)miss, (unsigned long long)fl,
+                   rc == 0 ? "ok" : "FAILED");
+        }
         free(a);
     } else if (!strcmp(argv[1], "write") && argc == 3) {
         size_t bytes = strtoull(argv[2], NULL, 10) << 10;

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define P54C_ABI_MAGIC 0x5035344341424932ull /* "P54CABI2" */
+#define P54C_ABI_MAGIC 0x5035344341424933ull /* "P54CABI3" */
 #define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
 
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
@@ -66,6 +66,7 @@ typedef struct {
     /* ---- written by the plugin ---- */
     uint64_t plugin;           /* P54C_PLUGIN_MAGIC once it is installed */
     volatile uint32_t in_hal;  /* the HAL sets it while inside a call */
+    volatile uint64_t flush_req; /* the HAL adds 1: drop the caches (WBINVD) */
     uint32_t pad0;
     uint64_t insns;            /* instructions (inline add per block) */
     uint64_t units;            /* cycles x P54C_FIX: CPI + cache stalls */
@@ -73,6 +74,7 @@ typedef struct {
     uint64_t l2_hits, l2_misses, l2_writebacks, write_arounds;
     uint64_t shm_accesses;
     uint64_t merged_stores;    /* stores within the previous one's DWORD */
+    uint64_t l2_valid, l2_dirty; /* lines the L2 holds, of them dirty */
     uint64_t wr_free;          /* units: the L2 write port is free */
     uint64_t head;             /* ring entries written (monotonic) */
     uint64_t tail;             /* ring entries consumed by the HAL */

@@ -775,6 +775,7 @@ static rck_status_t sim_dcache_flush(rck_hal_t *hal)
     begin(s);
     t0 = s->me->vt;
     sim_caches_flush(s, &clean, &dirty);
+    sim_p54c_flush(s, &clean, &dirty);
     advance_to(s, t0 + cost_dcache_flush(s, clean, dirty), CAT_DRAM);
     leave(s);
     return RCK_OK;

@@ -757,3 +757,14 @@ void sim_p54c_mark(sim_t *s)
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     slot->in_hal = 0;
 }
+
+void sim_p54c_flush(sim_t *s, uint64_t *clean, uint64_t *dirty)
+{
+    p54c_slot_t *slot = s->p54c.slot;
+
+    if (slot == NULL || !slot->detailed)
+        return;
+    *dirty += slot->l2_dirty;
+    *clean += slot->l2_valid - slot->l2_dirty;
+    slot->flush_req++; /* the plugin drops the lines before the next access */
+}

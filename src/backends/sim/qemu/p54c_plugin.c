@@ -129,8 +129,11 @@ static void l2_read(uint64_t line)
     ring_push(P54C_TX_FILL, S->home_mc);
     e = cache_install(&L2, line, &old, &dirty);
     (void)e;
+    if (old == 0)
+        S->l2_valid++;
     if (old != 0 && dirty) {
         S->l2_writebacks++;
+        S->l2_dirty--;
         ring_push(P54C_TX_WB, S->home_mc);
     }
 }
@@ -166,13 +169,34 @@ static void data_write(uint64_t line, uint32_t dwords)
                 S->units = S->wr_free;
             S->wr_free = S->units + S->l2_store;
         }
-        L2.dirty[e] = 1;
+        if (!L2.dirty[e]) {
+            L2.dirty[e] = 1;
+            S->l2_dirty++;
+        }
         return;
     }
     for (uint32_t i = 0; i < dwords; i++) {
         S->write_arounds++;
         ring_push(P54C_TX_WRITE, S->home_mc);
     }
+}
+
+static uint64_t flush_seen;
+
+/* The HAL flushed the caches (rck_hal_dcache_flush: WBINVD on the P54C,
+ * RCCE_DCMflush): it charged the write-backs from l2_valid and l2_dirty;
+ * here the lines go. */
+static void caches_drop(void)
+{
+    cache_t *cs[3] = {&L1I, &L1D, &L2};
+
+    for (int k = 0; k < 3; k++) {
+        size_t n = (size_t)cs[k]->sets * cs[k]->ways;
+        memset(cs[k]->tag, 0, n * sizeof(*cs[k]->tag));
+        memset(cs[k]->dirty, 0, n * sizeof(*cs[k]->dirty));
+    }
+    S->l2_valid = S->l2_dirty = 0;
+    flush_seen = S->flush_req;
 }
 
 /* The DWORD the previous modelled store ended in. The P54C writes at
@@ -195,6 +219,8 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
     (void)ud;
     if (s->in_hal)
         return;
+    if (s->flush_req != flush_seen)
+        caches_drop();
     if (store) {
         if ((va >> 2) == last_store_dw)
             dwords--;
@@ -232,6 +258,8 @@ static void tb_exec_cb(unsigned int vcpu, void *ud)
     (void)vcpu;
     if (S->in_hal)
         return;
+    if (S->flush_req != flush_seen)
+        caches_drop();
     for (uint64_t l = t->first; l <= t->last; l++) {
         uint64_t old;
         int dirty;
