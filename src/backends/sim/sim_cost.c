@@ -225,9 +225,20 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
                 (mc->n - best - 2) * sizeof(mc->busy[0]));
         mc->n--;
     }
-    for (i = 0; i < mc->n; i++) {
-        if (mc->busy[i][1] <= t)
-            continue;
+    {
+        /* the first interval that ends after the arrival (binary search:
+         * the table is sorted and disjoint) */
+        uint32_t lo = 0, hi = mc->n;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (mc->busy[mid][1] <= t)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        i = lo;
+    }
+    for (; i < mc->n; i++) {
         if (mc->busy[i][0] >= t + dur)
             break;
         t = mc->busy[i][1];
