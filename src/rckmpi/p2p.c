@@ -20,6 +20,7 @@
 
 #include "rck/config.h"
 #include "rck/log.h"
+#include "rck/monitor.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -603,6 +604,10 @@ int rk_start_send(MPI_Request h)
             rk_pack(r->buf, r->count, t, r->data);
         }
     }
+    /* the communication matrix: one message, counted once at its start
+     * whatever the protocol (eager, or rendezvous with its data later) */
+    rck_hal_comm_count(rk.hal, RCK_LIB_MPI, rk.hal->ue_core[r->peer_ue],
+                       r->bytes);
     if (r->mode == RK_MODE_SYNC)
         kind = F_RTS_SYNC;
     else if (r->bytes > rk.eager)

@@ -1,0 +1,46 @@
+# The MPI library's row of the communication matrix for mpi_pattern.c on
+# one backend: every entry of the report's "comm" "mpi" against the
+# pattern, and no MPI traffic counted under another library.
+#   -DRCK=rck -DBACKEND=native|sim -DPROG=mpi_pattern -DOUT=dir
+set(n 4)
+file(MAKE_DIRECTORY "${OUT}")
+set(rep "${OUT}/mpi-comm-${BACKEND}.json")
+file(REMOVE "${rep}")
+set(ENV{RCK_SIM_SUMMARY} 0)
+set(ENV{RCK_COMPUTE} none)
+execute_process(COMMAND ${RCK} run -n ${n} --backend ${BACKEND}
+    --report ${rep} ${PROG}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the run failed with ${rc}")
+endif()
+file(READ "${rep}" json)
+math(EXPR last "${n} - 1")
+foreach(lib rcce ircce mbox chan svm mpi)
+  foreach(i RANGE ${last})
+    math(EXPR next "(${i} + 1) % ${n}")
+    foreach(j RANGE ${last})
+      set(b 0)
+      set(m 0)
+      if(lib STREQUAL "mpi" AND NOT i EQUAL j)
+        set(m 1) # MPI_Finalize's 0-byte exchange
+        if(j EQUAL next)
+          math(EXPR b "500 + ${i}")
+          set(m 2)
+        endif()
+        if(i EQUAL 0 AND j EQUAL 1)
+          math(EXPR b "${b} + 20000")
+          math(EXPR m "${m} + 1")
+        endif()
+      endif()
+      string(JSON gb GET "${json}" comm bytes ${lib} ${i} ${j})
+      string(JSON gm GET "${json}" comm messages ${lib} ${i} ${j})
+      if(NOT gb EQUAL b OR NOT gm EQUAL m)
+        message(FATAL_ERROR "comm ${lib} UE ${i} -> UE ${j}: ${gb} bytes in "
+          "${gm} messages, expected ${b} in ${m}")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+message("mpi comm matrix: ok")
