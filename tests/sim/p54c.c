@@ -14,6 +14,9 @@
  *                 those of twice the L2 or more ("ok" or "FAILED")
  *   stream KB     every UE: read KB KiB of its private memory once (cold)
  *   write KB      every UE: write KB KiB (4-byte stores) twice, timed
+ *   shmmap KB     UE 0: KB KiB of shared DRAM re-read through a pointer
+ *                 uncached, cached and MPBT (rck_hal_shm_set_map): the
+ *                 cached and MPBT re-reads at least 4 times faster
  *   flush KB      UE 0: KB KiB read into L2, re-read, half of it written,
  *                 rck_hal_dcache_flush, re-read: the re-read after the
  *                 flush must be at least 4 times slower ("ok"/"FAILED")
@@ -212,6 +215,34 @@ int main(int argc, char **argv)
                    rc == 0 ? "ok" : "FAILED");
         }
         free(a);
+    } else if (!strcmp(argv[1], "shmmap") && argc == 3) {
+        /* KB of shared DRAM read twice through a pointer, uncached (the
+         * default map), then cached, then MPBT: the second read of a
+         * cached or MPBT range hits (its size fits the L1) */
+        size_t bytes = strtoull(argv[2], NULL, 10) << 10, len;
+        void *base;
+        const rck_map_t maps[3] = {RCK_MAP_UNCACHED, RCK_MAP_CACHED,
+                                   RCK_MAP_MPBT};
+        const char *names[3] = {"uncached", "cached", "mpbt"};
+        uint64_t per[3];
+        ok(rck_hal_shm_map(hal, &base, &len), "shm_map");
+        if (hal->ue == 0 && bytes * 3 <= len) {
+            for (int k = 0; k < 3; k++) {
+                uint32_t *a = (uint32_t *)((char *)base + (size_t)k * bytes);
+                uint64_t t0;
+                ok(rck_hal_shm_set_map(hal, (size_t)k * bytes, bytes, maps[k],
+                                       RCK_MC_INTERLEAVE),
+                   "shm_set_map");
+                read_all(a, bytes);
+                t0 = cycles();
+                read_all(a, bytes);
+                per[k] = cycles() - t0;
+                printf("p54c: shmmap %s: %zu KiB re-read in %llu cycles\n",
+                       names[k], bytes >> 10, (unsigned long long)per[k]);
+            }
+            rc = per[1] * 4 <= per[0] && per[2] * 4 <= per[0] ? 0 : 1;
+            printf("p54c: shmmap: %s\n", rc == 0 ? "ok" : "FAILED");
+        }
     } else if (!strcmp(argv[1], "write") && argc == 3) {
         size_t bytes = strtoull(argv[2], NULL, 10) << 10;
         uint32_t *a = aligned_alloc(4096, bytes);

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define P54C_ABI_MAGIC 0x5035344341424933ull /* "P54CABI3" */
+#define P54C_ABI_MAGIC 0x5035344341424934ull /* "P54CABI4" */
 #define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
 
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
@@ -47,6 +47,15 @@ enum {
 /* entry = units << 16 | kind << 8 | controller */
 #define P54C_RING 16384u
 #define P54C_MAX_MC 8
+/* Ranges of shared DRAM with their mapping (rck_hal_shm_set_map) the
+ * plugin follows; more are counted in map_lost and taken as uncached. */
+#define P54C_MAP_MAX 32
+
+typedef struct {
+    uint64_t off, len;        /* bytes into the shared-DRAM window */
+    int32_t type;             /* rck_map_t: 0 uncached, 1 MPBT, 2 cached */
+    int32_t mc;               /* controller, -1: interleaved by 16 MiB */
+} p54c_map_t;
 
 typedef struct {
     /* ---- configuration: the launcher ---- */
@@ -63,6 +72,8 @@ typedef struct {
     /* ---- regions: the HAL (at attach) ---- */
     uint64_t shm_base, shm_len; /* shared DRAM window: uncached DWORDs */
     uint64_t mpb_base, mpb_len; /* MPBs through mpb_map: not modelled */
+    uint32_t nmap, map_lost;    /* shm_set_map ranges (HAL, in its calls) */
+    p54c_map_t map[P54C_MAP_MAX];
     /* ---- written by the plugin ---- */
     uint64_t plugin;           /* P54C_PLUGIN_MAGIC once it is installed */
     volatile uint32_t in_hal;  /* the HAL sets it while inside a call */

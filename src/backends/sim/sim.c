@@ -740,6 +740,8 @@ static rck_status_t sim_shm_set_map(rck_hal_t *hal, size_t off, size_t len,
 
     enter(s);
     st = sim_map_set(&s->map, off, len, (int)type, mc);
+    if (st == RCK_OK)
+        sim_p54c_map(s);
     leave(s);
     return st;
 }

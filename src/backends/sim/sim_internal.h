@@ -557,6 +557,9 @@ int sim_p54c_available(void);
 /* rck_hal_dcache_flush under the detailed model: adds the plugin's L2
  * lines to *clean and *dirty and has the plugin drop its caches. */
 void sim_p54c_flush(sim_t *s, uint64_t *clean, uint64_t *dirty);
+/* The core's shared-DRAM map (shm_set_map) into its P54C slot, where the
+ * plugin times pointer accesses after it. */
+void sim_p54c_map(sim_t *s);
 rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec);
 rck_status_t sim_p54c_job_create(sim_hdr_t *h);
 void sim_p54c_job_destroy(sim_hdr_t *h);

@@ -768,3 +768,27 @@ void sim_p54c_flush(sim_t *s, uint64_t *clean, uint64_t *dirty)
     *clean += slot->l2_valid - slot->l2_dirty;
     slot->flush_req++; /* the plugin drops the lines before the next access */
 }
+
+void sim_p54c_map(sim_t *s)
+{
+    p54c_slot_t *slot = s->p54c.slot;
+    const sim_map_t *m = &s->map;
+    uint32_t n = 0;
+
+    if (slot == NULL)
+        return;
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->r[i].type == RCK_MAP_UNCACHED && m->r[i].mc < 0)
+            continue; /* the default */
+        if (n == P54C_MAP_MAX) {
+            slot->map_lost++;
+            continue;
+        }
+        slot->map[n].off = m->r[i].off;
+        slot->map[n].len = m->r[i].len;
+        slot->map[n].type = m->r[i].type;
+        slot->map[n].mc = m->r[i].mc;
+        n++;
+    }
+    slot->nmap = n;
+}

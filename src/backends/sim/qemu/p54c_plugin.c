@@ -114,7 +114,7 @@ static inline void ring_push(int kind, uint32_t mc)
 }
 
 /* A line read into L1 (data or instructions) after an L1 miss. */
-static void l2_read(uint64_t line)
+static void l2_read(uint64_t line, uint32_t mc)
 {
     uint64_t old;
     int dirty;
@@ -126,7 +126,7 @@ static void l2_read(uint64_t line)
         return;
     }
     S->l2_misses++;
-    ring_push(P54C_TX_FILL, S->home_mc);
+    ring_push(P54C_TX_FILL, mc);
     e = cache_install(&L2, line, &old, &dirty);
     (void)e;
     if (old == 0)
@@ -134,11 +134,11 @@ static void l2_read(uint64_t line)
     if (old != 0 && dirty) {
         S->l2_writebacks++;
         S->l2_dirty--;
-        ring_push(P54C_TX_WB, S->home_mc);
+        ring_push(P54C_TX_WB, mc);
     }
 }
 
-static void data_read(uint64_t line)
+static void data_read(uint64_t line, uint32_t mc)
 {
     uint64_t old;
     int dirty;
@@ -147,7 +147,7 @@ static void data_read(uint64_t line)
     if (cache_find(&L1D, line) >= 0)
         return;
     S->l1d_misses++;
-    l2_read(line);
+    l2_read(line, mc);
     cache_install(&L1D, line, &old, &dirty);
 }
 
@@ -155,7 +155,7 @@ static void data_read(uint64_t line)
  * write-through and does not allocate; the L2 takes the store if it holds
  * the line (one outstanding write: a store waits for the previous one),
  * else the store goes around the caches to memory. */
-static void data_write(uint64_t line, uint32_t dwords)
+static void data_write(uint64_t line, uint32_t dwords, uint32_t mc)
 {
     long e;
 
@@ -177,8 +177,63 @@ static void data_write(uint64_t line, uint32_t dwords)
     }
     for (uint32_t i = 0; i < dwords; i++) {
         S->write_arounds++;
-        ring_push(P54C_TX_WRITE, S->home_mc);
+        ring_push(P54C_TX_WRITE, mc);
     }
+}
+
+/* The line the write-combine buffer holds (MPBT stores), + 1. */
+static uint64_t wcb_line;
+
+/* An access to shared DRAM through a plain pointer, timed as its mapping
+ * (rck_hal_shm_set_map) says: uncached (the default) DWORD transactions;
+ * cached like private memory (L1, L2, write-around) on the range's
+ * controller; MPBT in L1 only, line reads from memory on a miss, stores
+ * through the write-combine buffer (a line written out when a store goes
+ * to another line). */
+static void shm_access(uint64_t va, uint32_t dwords, int store)
+{
+    p54c_slot_t *s = S;
+    uint64_t off = va - s->shm_base, line = va / s->line_bytes, old;
+    uint32_t mc = (uint32_t)((off >> 24) % s->nmc);
+    int type = 0, dirty;
+
+    s->shm_accesses++;
+    for (uint32_t i = 0; i < s->nmap && i < P54C_MAP_MAX; i++) {
+        const p54c_map_t *m = &s->map[i];
+        if (off - m->off < m->len) {
+            type = m->type;
+            if (m->mc >= 0)
+                mc = (uint32_t)m->mc;
+            break;
+        }
+    }
+    if (type == 2) {
+        if (store)
+            data_write(line, dwords, mc);
+        else
+            data_read(line, mc);
+        return;
+    }
+    if (type == 1) {
+        if (store) {
+            s->l1d_writes++;
+            if (wcb_line != line + 1) {
+                if (wcb_line != 0)
+                    ring_push(P54C_TX_WB, mc);
+                wcb_line = line + 1;
+            }
+            return;
+        }
+        s->l1d_reads++;
+        if (cache_find(&L1D, line) >= 0)
+            return;
+        s->l1d_misses++;
+        ring_push(P54C_TX_FILL, mc);
+        cache_install(&L1D, line, &old, &dirty);
+        return;
+    }
+    for (uint32_t i = 0; i < dwords; i++)
+        ring_push(store ? P54C_TX_WRITE : P54C_TX_UC_READ, mc);
 }
 
 static uint64_t flush_seen;
@@ -231,20 +286,15 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
         }
     }
     if (va - s->shm_base < s->shm_len) {
-        /* shared DRAM, uncached (the default map): DWORD transactions on
-         * the controller of the address's 16 MiB page */
-        uint32_t mc = (uint32_t)(((va - s->shm_base) >> 24) % s->nmc);
-        s->shm_accesses++;
-        for (uint32_t i = 0; i < dwords; i++)
-            ring_push(store ? P54C_TX_WRITE : P54C_TX_UC_READ, mc);
+        shm_access(va, dwords, store);
         return;
     }
     if (va - s->mpb_base < s->mpb_len)
         return; /* MPB through mpb_map: not modelled (docs/P54C.md) */
     if (store)
-        data_write(va / s->line_bytes, dwords);
+        data_write(va / s->line_bytes, dwords, s->home_mc);
     else
-        data_read(va / s->line_bytes);
+        data_read(va / s->line_bytes, s->home_mc);
 }
 
 typedef struct {
@@ -266,7 +316,7 @@ static void tb_exec_cb(unsigned int vcpu, void *ud)
         if (cache_find(&L1I, l) >= 0)
             continue;
         S->l1i_misses++;
-        l2_read(l);
+        l2_read(l, S->home_mc);
         cache_install(&L1I, l, &old, &dirty);
     }
 }
