@@ -11,8 +11,8 @@ compute model on the sim backend.
   memcpy and with software allocate-on-write; the published finding is
   that write-around makes the plain copy markedly slower;
 * 48 cores reading private memory (12 per controller) against one;
-* the 48-core stencil under host, p54c-fast and p54c: chip time, host time
-  and their ratio (the issue's speed targets: p54c-fast no slower than
+* the 48-core stencil and a 32-core matrix multiply (bench_power mm)
+  under host, p54c-fast and p54c: chip time, host time and their ratio (the issue's speed targets: p54c-fast no slower than
   host, p54c within 20x of chip time).
 
 Every run is `rck run --backend sim` of bench/p54c_bench.c (or the
@@ -44,6 +44,7 @@ def plan(quick):
         "fiasco_mb": 1 if quick else 4,
         "stream_kb": 64 if quick else 128,
         "stencil": ["-i", "100" if quick else "200"],
+        "mm": ["mm", 64 if quick else 96, 3],
         "l1_kb": 16, "l2_kb": 256,
     }
 
@@ -192,6 +193,23 @@ def run_p54c(build_dir, quick, log):
         verdicts.append(("p54c within 20x of chip time (48-core stencil)",
                          by["p54c"]["host_per_chip"] <= 20,
                          "host/chip %.0f" % by["p54c"]["host_per_chip"]))
+    mm = os.path.join(build_dir, "bench", "bench_power")
+    if os.path.exists(mm):
+        sp = []
+        for model in ("host", "p54c-fast", "p54c"):
+            _, chip, wall = _run(rck, mm, 32, pl["mm"], model)
+            sp.append({"model": model, "chip_s": chip, "host_s": wall,
+                       "host_per_chip": wall / chip if chip else None})
+            log("p54c: 32-core matrix multiply under %s done" % model)
+        data["mm32"] = sp
+        t = ["32-core matrix multiply (bench_power %s), compute-bound"
+             % " ".join(map(str, pl["mm"])),
+             "%-10s %12s %12s %12s" % ("model", "chip s", "host s",
+                                       "host/chip")]
+        t += ["%-10s %12.4f %12.2f %12.1f" % (x["model"], x["chip_s"],
+                                             x["host_s"], x["host_per_chip"])
+              for x in sp]
+        tables.append("\n".join(t))
     return data, tables, verdicts
 
 
