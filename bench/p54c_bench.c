@@ -7,7 +7,8 @@
  *                       stores: L2 hit (a SMALL_KB working set, warm), L2
  *                       miss (BIG_KB, larger than the L2; the writes go to
  *                       lines no read brought in: write-around), uncached
- *                       (RCCE_shmalloc memory)
+ *                       (RCCE_shmalloc memory); the L2-hit read also as
+ *                       one `rep lodsl` (no loop overhead)
  *   sweep KB...         UE 0: read each working set twice after a warm-up
  *                       pass: cycles per 32-byte line
  *   fiasco MB           UEs 0 and 1: UE 0 streams MB MiB to UE 1 in 4 KiB
@@ -43,6 +44,25 @@ static __attribute__((noinline)) void write4(uint32_t *a, size_t bytes)
 {
     for (size_t i = 0; i < bytes / 4; i++)
         ((volatile uint32_t *)a)[i] = (uint32_t)i;
+}
+
+/* The same with one string instruction (`rep lodsl`, as the P54C's
+ * `rep lodsd`): no loop overhead, the loads back to back. */
+static __attribute__((noinline)) void read4_string(const uint32_t *a,
+                                                   size_t bytes)
+{
+#if defined(__x86_64__)
+    size_t n = bytes / 4;
+    const uint32_t *p = a;
+    uint32_t last;
+    __asm__ volatile("cld\n\trep lodsl"
+                     : "+S"(p), "+c"(n), "=a"(last)
+                     :
+                     : "memory");
+    sink = last;
+#else
+    read4(a, bytes);
+#endif
 }
 
 /* Touch one word of each line: the lines come into L2 (and L1). */
@@ -87,6 +107,10 @@ static void do_bw(size_t small_kb, size_t big_kb)
     read4(s, sb);
     read4(s, sb);
     result("l2_hit_read", 2 * sb, RCCE_wtime() - t);
+    t = RCCE_wtime();
+    read4_string(s, sb);
+    read4_string(s, sb);
+    result("l2_hit_read_string", 2 * sb, RCCE_wtime() - t);
     t = RCCE_wtime();
     write4(s, sb);
     write4(s, sb);

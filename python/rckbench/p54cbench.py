@@ -26,10 +26,15 @@ import time
 
 # Published one-core bandwidths, MiB/s (reference SCC-HARDWARE.md 2.3).
 PUBLISHED_BW = {
-    "l2_hit_read": 285.0, "l2_hit_write": 125.0,
+    "l2_hit_read": 285.0, "l2_hit_read_string": 285.0, "l2_hit_write": 125.0,
     "l2_miss_read": 20.0, "l2_miss_write": 20.0,
     "uncached_read": 20.0, "uncached_write": 20.0,
 }
+
+# The C loop's L2-hit read carries its own loop instructions (five per
+# load): shown, but the target applies to the string-instruction kernel,
+# which reads back to back as a bandwidth measurement would.
+NO_TARGET = {"l2_hit_read"}
 
 LINE = re.compile(r"p54c_bench: kernel=(\S+) (.*)")
 SUMMARY = re.compile(r"= ([0-9.e+-]+) s of chip time at ([0-9.]+) MHz, in "
@@ -102,11 +107,15 @@ def run_p54c(build_dir, quick, log):
     for b in bw:
         t.append("%-16s %10.1f %10.1f %7.2f" % (
             b["kernel"], b["ours_mib_s"], b["published_mib_s"], b["ratio"]))
+        if b["kernel"] in NO_TARGET:
+            continue
         verdicts.append(("bandwidth %s within 10%% of the published %.0f "
                          "MiB/s" % (b["kernel"], b["published_mib_s"]),
                          abs(b["ratio"] - 1.0) <= 0.10,
                          "%.1f MiB/s, ratio %.2f" % (b["ours_mib_s"],
                                                      b["ratio"])))
+    t.append("l2_hit_read is a C loop (five instructions a load): shown, "
+             "not a target; l2_hit_read_string reads with rep lodsl")
     t.append("MPBT (L2 bypassed) is not timed by the model: MPB pointers "
              "are not modelled (docs/P54C.md)")
     tables.append("\n".join(t))
