@@ -202,12 +202,7 @@ static rck_status_t node_irq_poll(rck_hal_t *hal, int *count)
         if (!atomic_load_explicit(p, memory_order_relaxed))
             continue;
         bits = atomic_exchange(p, 0);
-        while (bits) {
-            int b = __builtin_ctz(bits);
-            bits &= bits - 1;
-            hal->irq_handler(hal, RCK_IRQ_GIC, w * 32 + b, hal->irq_arg);
-            handled++;
-        }
+        handled += mpi_gic_deliver(hal, w, bits);
     }
     m->in_handler = 0;
     *count = handled;

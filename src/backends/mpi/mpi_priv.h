@@ -151,6 +151,9 @@ void mpi_detach(rck_hal_t *hal);
 /* mpi_wait.c */
 rck_status_t mpi_irq_raise(rck_hal_t *hal, int core, rck_irq_kind_t kind);
 rck_status_t mpi_irq_poll(rck_hal_t *hal, int *count);
+/* Run the handler for each sender in @p bits of GIC word @p word.
+ * @return how many. */
+int mpi_gic_deliver(rck_hal_t *hal, int word, uint32_t bits);
 rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds, int nc,
                       unsigned flags, int64_t timeout_ns, int *which);
 
