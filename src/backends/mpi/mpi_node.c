@@ -283,17 +283,16 @@ static int node_look(rck_hal_t *hal, const rck_hal_cond_t *conds, int nc,
     return 1;
 }
 
-/* Count in as a sleeper, look once more, sleep until the bell rings (or
- * the deadline, or the shared-DRAM poll interval). */
+/* Count in as a sleeper on @p bell, look once more, sleep until the bell
+ * rings (or the deadline, or the shared-DRAM poll interval). */
 static void node_sleep(rck_hal_t *hal, const rck_hal_cond_t *conds, int nc,
-                       int want_irq, int shm, uint64_t deadline)
+                       int want_irq, int shm, _Atomic uint32_t *bell,
+                       _Atomic uint32_t *waiters, uint64_t deadline)
 {
     mpib_t *m = mb(hal);
-    _Atomic uint32_t *bell, *waiters;
     int irq_matters = want_irq || hal->irq_handler != NULL;
     uint32_t seq;
 
-    node_wait_bell(m, hal->core, conds, nc, &bell, &waiters);
     atomic_fetch_add(waiters, 1);
     seq = atomic_load(bell);
     if (node_conds_check(m, conds, nc) < 0 &&
@@ -341,7 +340,8 @@ static rck_status_t node_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                    (int64_t)(t - start) < m->spin_ns + MPI_NODE_YIELD_NS) {
             sched_yield();
         } else {
-            node_sleep(hal, conds, nc, want_irq, shm, deadline);
+            node_sleep(hal, conds, nc, want_irq, shm, bell, waiters,
+                       deadline);
         }
     }
 }
