@@ -422,6 +422,10 @@ rck_status_t mpi_attach(rck_hal_t *hal)
     hal->backend = m;
     if (m->chip != NULL)
         hal->ops = mpi_node_ops(); /* on one node: loads, stores, futexes */
+    rck_debug("mpi backend: %s path (%d node%s, %d rank%s here)",
+              m->chip != NULL ? "on-node" : "RMA", m->nnodes,
+              m->nnodes == 1 ? "" : "s", m->node_size,
+              m->node_size == 1 ? "" : "s");
     m->attached = 1;
     mpi_live = hal;
     on_exit(mpi_on_exit, NULL);
