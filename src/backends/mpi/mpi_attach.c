@@ -347,8 +347,8 @@ static rck_status_t attach_shared(mpib_t *m, size_t bytes, int rank)
     return RCK_OK;
 }
 
-/* Addresses for mpb_map (reserved, never backed: offsets only) and how
- * waits spin. */
+/* RMA path: addresses for mpb_map (reserved, never backed: offsets only;
+ * the on-node path maps the real MPBs). Both: how waits spin. */
 static rck_status_t attach_misc(mpib_t *m, const rck_chip_t *chip)
 {
     const char *s = rck_config_get("MPI_SPIN_NS");
@@ -356,12 +356,15 @@ static rck_status_t attach_misc(mpib_t *m, const rck_chip_t *chip)
     char *end;
     long v = strtol(s, &end, 0);
 
-    m->mpb_view_len = (size_t)chip->ncores * chip->mpb_bytes;
-    m->mpb_view = mmap(NULL, m->mpb_view_len, PROT_NONE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m->mpb_view == MAP_FAILED) {
-        m->mpb_view = NULL;
-        return RCK_ERR_NOMEM;
+    if (m->chip == NULL) {
+        m->mpb_view_len = (size_t)chip->ncores * chip->mpb_bytes;
+        m->mpb_view = mmap(NULL, m->mpb_view_len, PROT_NONE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+                           0);
+        if (m->mpb_view == MAP_FAILED) {
+            m->mpb_view = NULL;
+            return RCK_ERR_NOMEM;
+        }
     }
     if (strcmp(s, "auto") != 0 && *s != '\0' && *end == '\0' && v >= 0)
         m->spin_ns = v;
@@ -465,7 +468,8 @@ static void mpi_teardown(rck_hal_t *hal)
         munmap(m->shm, m->shm_bytes);
     if (m->shm_fd >= 0)
         close(m->shm_fd);
-    munmap(m->mpb_view, m->mpb_view_len);
+    if (m->mpb_view != NULL)
+        munmap(m->mpb_view, m->mpb_view_len);
     free(m->own_mem);
     MPI_Comm_free(&m->node);
     MPI_Comm_free(&m->comm);
