@@ -6,7 +6,8 @@
  * launcher. The shared segment itself is seg.h.
  *
  * Owns: nothing with state. May call: the HAL's chip helpers, seg.c.
- * Used by: src/backends/native, src/backends/sim.
+ * Used by: src/backends/native, src/backends/sim, src/backends/mpi (its
+ * plugin's on-node path).
  */
 #ifndef RCK_BACKEND_COMMON_H
 #define RCK_BACKEND_COMMON_H
@@ -84,6 +85,27 @@ static inline int rck_be_futex_wait(_Atomic uint32_t *addr, uint32_t val,
 static inline void rck_be_futex_wake(_Atomic uint32_t *addr)
 {
     syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/* A doorbell in memory shared between processes: sleepers count
+ * themselves in *waiters (seq_cst), read *bell, re-check what they wait
+ * for and rck_be_futex_wait(bell, value read). A writer stores its data,
+ * fences (seq_cst) and rings: with seq_cst on both sides either the writer
+ * sees the sleeper or the sleeper's re-check sees the data. */
+
+/* Ring @p bell for whoever sleeps on it. */
+static inline void rck_be_bell_wake(_Atomic uint32_t *bell)
+{
+    atomic_fetch_add(bell, 1);
+    rck_be_futex_wake(bell);
+}
+
+/* Ring @p bell only while someone counts himself in @p waiters. */
+static inline void rck_be_bell_ring(_Atomic uint32_t *waiters,
+                                    _Atomic uint32_t *bell)
+{
+    if (atomic_load_explicit(waiters, memory_order_relaxed))
+        rck_be_bell_wake(bell);
 }
 
 /* Does the word value @p v satisfy the wait condition @p c? */

@@ -444,9 +444,7 @@ static rck_status_t mpi_freq_get(rck_hal_t *hal, int core, int *fdiv)
 
 static MPI_Aint volt_disp(mpib_t *m, const rck_chip_t *chip, int island)
 {
-    return m->glob +
-           (MPI_Aint)rck_be_align_up((size_t)chip->atomic_counters * 4, 64) +
-           4 * island;
+    return m->glob + (MPI_Aint)mpi_volt_off(chip, island);
 }
 
 static rck_status_t mpi_volt_set(rck_hal_t *hal, int island, int mv)

@@ -5,17 +5,15 @@
 #include "mpi/mpi_priv.h"
 #include "mpi/mpi_report.h"
 
-/* One address for the shared DRAM window on every rank of a node (not the
- * native backend's, so a program could hold both). */
-#if defined(__SANITIZE_THREAD__)
+/* One address for the shared DRAM window on every rank of a node, and one
+ * for the chip state on one node (not the native backend's, so a program
+ * could hold both; under ThreadSanitizer in its low application range). */
+#if RCK_BE_TSAN
 #define MPI_SHM_ADDR ((uintptr_t)0x006800000000ull)
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define MPI_SHM_ADDR ((uintptr_t)0x006800000000ull)
-#endif
-#endif
-#ifndef MPI_SHM_ADDR
+#define MPI_CHIP_ADDR ((uintptr_t)0x007000000000ull)
+#else
 #define MPI_SHM_ADDR ((uintptr_t)0x3e0000000000ull)
+#define MPI_CHIP_ADDR ((uintptr_t)0x3d0000000000ull)
 #endif
 /* How long a failing rank waits for its output to be passed on. */
 #define MPI_FLUSH_MS 5000
@@ -122,24 +120,27 @@ static void state_init(mpib_t *m, const rck_chip_t *chip, int rank,
     }
 }
 
-/* The shared DRAM window as a memfd of the node leader, mapped by every
- * rank of the node at MPI_SHM_ADDR (MPI_Win_allocate_shared cannot promise
- * one address in every process, which RCCE_shmalloc pointers need). */
-static rck_status_t shm_map_node(mpib_t *m)
+/* A memfd of the node leader of @p bytes, mapped by every rank of the
+ * node at @p addr (MPI_Win_allocate_shared cannot promise one address in
+ * every process, which RCCE_shmalloc pointers need); the other ranks open
+ * it through /proc/<pid>/fd, so a crash leaves no name behind. Collective
+ * over the node. */
+static rck_status_t node_share(mpib_t *m, const char *name, size_t bytes,
+                               uintptr_t addr, int *fd,
+                               unsigned char **out)
 {
     int nrank, info[2] = {0, -1};
     void *map;
     rck_status_t st = RCK_OK;
 
     MPI_Comm_rank(m->node, &nrank);
-    m->shm_fd = -1;
+    *fd = -1;
     if (nrank == 0) {
-        st = rck_seg_create("rockcreek-mpi-shm", m->shm_bytes, &m->shm_fd,
-                            &map);
+        st = rck_seg_create(name, bytes, fd, &map);
         if (st == RCK_OK) {
-            munmap(map, m->shm_bytes);
+            munmap(map, bytes);
             info[0] = (int)getpid();
-            info[1] = m->shm_fd;
+            info[1] = *fd;
         }
     }
     MPI_Bcast(info, 2, MPI_INT, 0, m->node);
@@ -149,25 +150,24 @@ static rck_status_t shm_map_node(mpib_t *m)
         char path[64];
 
         snprintf(path, sizeof(path), "/proc/%d/fd/%d", info[0], info[1]);
-        m->shm_fd = open(path, O_RDWR | O_CLOEXEC);
-        if (m->shm_fd < 0) {
-            rck_error("mpi backend: cannot open the node's shared window %s: "
-                      "%s",
+        *fd = open(path, O_RDWR | O_CLOEXEC);
+        if (*fd < 0) {
+            rck_error("mpi backend: cannot open the node's %s %s: %s", name,
                       path, strerror(errno));
             st = RCK_ERR_IO;
         }
     }
     if (st == RCK_OK) {
-        map = mmap((void *)MPI_SHM_ADDR, m->shm_bytes, PROT_READ | PROT_WRITE,
-                   MAP_SHARED | MAP_FIXED_NOREPLACE, m->shm_fd, 0);
-        if (map == MAP_FAILED || map != (void *)MPI_SHM_ADDR) {
-            rck_error("mpi backend: cannot map the shared window at %p: %s",
-                      (void *)MPI_SHM_ADDR, strerror(errno));
+        map = mmap((void *)addr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_FIXED_NOREPLACE, *fd, 0);
+        if (map == MAP_FAILED || map != (void *)addr) {
+            rck_error("mpi backend: cannot map the node's %s at %p: %s",
+                      name, (void *)addr, strerror(errno));
             if (map != MAP_FAILED)
-                munmap(map, m->shm_bytes);
+                munmap(map, bytes);
             st = RCK_ERR_IO;
         } else {
-            m->shm = map;
+            *out = map;
         }
     }
     /* everyone has it open: the leader's fd may go */
@@ -245,6 +245,38 @@ static rck_status_t attach_comms(mpib_t *m, rck_hal_t *hal, int split)
     return RCK_OK;
 }
 
+/* One node: every core's block and the globals in a memfd of the node's
+ * first rank, mapped at MPI_CHIP_ADDR (layout at the top of mpi_node.c),
+ * initialised by that rank; no RMA window. */
+static rck_status_t attach_chip_node(mpib_t *m, rck_hal_t *hal)
+{
+    const rck_chip_t *chip = &hal->chip;
+    size_t mine, bells;
+    rck_status_t st;
+
+    layout(m, chip, hal->nues, hal->ue_core, &mine, hal->ue);
+    bells = (size_t)chip->ncores * m->block;
+    for (int c = 0; c < chip->ncores; c++) {
+        m->home[c] = 0;
+        m->disp[c] = (MPI_Aint)((size_t)c * m->block);
+    }
+    m->glob = (MPI_Aint)(bells + 64);
+    m->chip_bytes = rck_be_align_up(
+        (size_t)m->glob + mpi_volt_off(chip, MPI_MAX_ISLANDS), 4096);
+    st = node_share(m, "rockcreek-mpi-chip", m->chip_bytes, MPI_CHIP_ADDR,
+                    &m->chip_fd, &m->chip);
+    if (st != RCK_OK)
+        return st;
+    m->base = m->chip;
+    if (hal->ue == 0) /* the node's first rank; the others wait at attach's
+                         barrier before they touch the state */
+        state_init(m, chip, 0, m->chip_bytes);
+    m->base = m->chip + m->disp[hal->core];
+    m->any_bell = (_Atomic uint32_t *)(m->chip + bells);
+    m->any_waiters = (_Atomic uint32_t *)(m->chip + bells + 4);
+    return RCK_OK;
+}
+
 /* The chip window, locked for every rank. Split nodes use MPI_Win_create:
  * MPI cannot use its shared-memory windows for memory it did not
  * allocate, so RMA takes the path it takes between hosts. */
@@ -299,7 +331,8 @@ static rck_status_t attach_shared(mpib_t *m, size_t bytes, int rank)
 
     m->shm_bytes = rck_be_align_up(bytes, 4096);
     if (m->nnodes == 1)
-        return shm_map_node(m);
+        return node_share(m, "rockcreek-mpi-shm", m->shm_bytes, MPI_SHM_ADDR,
+                          &m->shm_fd, &m->shm);
     sz = rank == 0 ? (MPI_Aint)m->shm_bytes : 0;
     if (MPI_Win_allocate(sz, 1, MPI_INFO_NULL, m->comm, &b, &m->shm_win) !=
         MPI_SUCCESS) {
@@ -314,8 +347,8 @@ static rck_status_t attach_shared(mpib_t *m, size_t bytes, int rank)
     return RCK_OK;
 }
 
-/* Addresses for mpb_map (reserved, never backed: offsets only) and how
- * waits spin. */
+/* RMA path: addresses for mpb_map (reserved, never backed: offsets only;
+ * the on-node path maps the real MPBs). Both: how waits spin. */
 static rck_status_t attach_misc(mpib_t *m, const rck_chip_t *chip)
 {
     const char *s = rck_config_get("MPI_SPIN_NS");
@@ -323,12 +356,15 @@ static rck_status_t attach_misc(mpib_t *m, const rck_chip_t *chip)
     char *end;
     long v = strtol(s, &end, 0);
 
-    m->mpb_view_len = (size_t)chip->ncores * chip->mpb_bytes;
-    m->mpb_view = mmap(NULL, m->mpb_view_len, PROT_NONE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m->mpb_view == MAP_FAILED) {
-        m->mpb_view = NULL;
-        return RCK_ERR_NOMEM;
+    if (m->chip == NULL) {
+        m->mpb_view_len = (size_t)chip->ncores * chip->mpb_bytes;
+        m->mpb_view = mmap(NULL, m->mpb_view_len, PROT_NONE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+                           0);
+        if (m->mpb_view == MAP_FAILED) {
+            m->mpb_view = NULL;
+            return RCK_ERR_NOMEM;
+        }
     }
     if (strcmp(s, "auto") != 0 && *s != '\0' && *end == '\0' && v >= 0)
         m->spin_ns = v;
@@ -365,10 +401,13 @@ rck_status_t mpi_attach(rck_hal_t *hal)
     if (m == NULL)
         return RCK_ERR_NOMEM;
     m->shm_fd = -1;
+    m->chip_fd = -1;
+    m->win = MPI_WIN_NULL;
     m->shm_win = MPI_WIN_NULL;
     st = attach_comms(m, hal, split);
     if (st == RCK_OK)
-        st = attach_window(m, hal, split);
+        st = !split && m->nnodes == 1 ? attach_chip_node(m, hal)
+                                      : attach_window(m, hal, split);
     if (st == RCK_OK)
         st = attach_shared(m, p.shm_bytes, hal->ue);
     if (st == RCK_OK)
@@ -384,6 +423,12 @@ rck_status_t mpi_attach(rck_hal_t *hal)
         return st;
     }
     hal->backend = m;
+    if (m->chip != NULL)
+        hal->ops = mpi_node_ops(); /* on one node: loads, stores, futexes */
+    rck_debug("mpi backend: %s path (%d node%s, %d rank%s here)",
+              m->chip != NULL ? "on-node" : "RMA", m->nnodes,
+              m->nnodes == 1 ? "" : "s", m->node_size,
+              m->node_size == 1 ? "" : "s");
     m->attached = 1;
     mpi_live = hal;
     on_exit(mpi_on_exit, NULL);
@@ -407,8 +452,14 @@ static void mpi_teardown(rck_hal_t *hal)
         rck_debug("mpi backend: %lu waits were ended by their periodic "
                   "look, not by a wake-up message",
                   m->late_wakeups);
-    MPI_Win_unlock_all(m->win);
-    MPI_Win_free(&m->win);
+    if (m->win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(m->win);
+        MPI_Win_free(&m->win);
+    }
+    if (m->chip != NULL)
+        munmap(m->chip, m->chip_bytes);
+    if (m->chip_fd >= 0)
+        close(m->chip_fd);
     if (m->shm_win != MPI_WIN_NULL) {
         MPI_Win_unlock_all(m->shm_win);
         MPI_Win_free(&m->shm_win);
@@ -417,7 +468,8 @@ static void mpi_teardown(rck_hal_t *hal)
         munmap(m->shm, m->shm_bytes);
     if (m->shm_fd >= 0)
         close(m->shm_fd);
-    munmap(m->mpb_view, m->mpb_view_len);
+    if (m->mpb_view != NULL)
+        munmap(m->mpb_view, m->mpb_view_len);
     free(m->own_mem);
     MPI_Comm_free(&m->node);
     MPI_Comm_free(&m->comm);

@@ -1,7 +1,8 @@
 /*
  * The mpi backend's plugin, shared by its files (mpi.c: remote primitives,
  * MPB, TAS, memory, clocks and the ops table; mpi_attach.c: attach and
- * detach; mpi_wait.c: interrupts and waits). The protocol every file
+ * detach; mpi_wait.c: interrupts and waits; mpi_node.c: the same on one
+ * node, in shared memory). The protocol every file
  * keeps is described at the top of mpi.c.
  */
 #ifndef RCK_MPI_PRIV_H
@@ -41,6 +42,8 @@ enum {
     ST_WAKE = 4,  /* 1: may be blocked for a wake message */
     ST_PIN = 8,   /* pending configuration-register interrupt */
     ST_FDIV = 12, /* the tile's frequency divider */
+    ST_BELL = 16, /* on-node path: the core's doorbell (mpi_node.c) */
+    ST_WAITERS = 20, /* on-node path: sleepers on it */
     ST_GIC = 64,  /* pending GIC interrupts: one bit per sender */
     ST_LUT = ST_GIC + RCK_CHIP_MAX_CORES / 8,
     ST_BYTES = ST_LUT + 256 * 4
@@ -60,6 +63,12 @@ typedef struct {
     MPI_Aint *disp;        /* its displacement there */
     int *ue_of_core;       /* UE running each core, or -1 */
     MPI_Aint glob;         /* displacement of the globals on rank 0 */
+    unsigned char *chip;   /* one node: every core's block, mapped at
+                              MPI_CHIP_ADDR (mpi_node.c); NULL: RMA */
+    size_t chip_bytes;
+    int chip_fd;
+    _Atomic uint32_t *any_bell;    /* on-node path: the node's doorbell */
+    _Atomic uint32_t *any_waiters; /* and its sleepers */
     unsigned char *shm;    /* the mapped shared window, or NULL */
     size_t shm_bytes;
     int shm_fd;
@@ -105,6 +114,13 @@ static inline uint32_t load_own(mpib_t *m, size_t off)
                                 memory_order_acquire);
 }
 
+/* Offset of island @p island's voltage in the globals. */
+static inline size_t mpi_volt_off(const rck_chip_t *chip, int island)
+{
+    return rck_be_align_up((size_t)chip->atomic_counters * 4, 64) +
+           4 * (size_t)island;
+}
+
 static inline MPI_Aint st_disp(mpib_t *m, int core, int word)
 {
     return m->disp[core] + (MPI_Aint)m->mpb_span + word;
@@ -123,6 +139,11 @@ rck_status_t cas(mpib_t *m, int rank, MPI_Aint disp, uint32_t cmp,
 void progress(mpib_t *m);
 rck_status_t wake(rck_hal_t *hal, int core);
 
+extern const rck_hal_ops_t rck_mpi_plugin_ops;
+
+/* mpi_node.c: the plugin's table with the on-node slots */
+const rck_hal_ops_t *mpi_node_ops(void);
+
 /* mpi_attach.c */
 rck_status_t mpi_attach(rck_hal_t *hal);
 void mpi_detach(rck_hal_t *hal);
@@ -130,6 +151,9 @@ void mpi_detach(rck_hal_t *hal);
 /* mpi_wait.c */
 rck_status_t mpi_irq_raise(rck_hal_t *hal, int core, rck_irq_kind_t kind);
 rck_status_t mpi_irq_poll(rck_hal_t *hal, int *count);
+/* Run the handler for each sender in @p bits of GIC word @p word.
+ * @return how many. */
+int mpi_gic_deliver(rck_hal_t *hal, int word, uint32_t bits);
 rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds, int nc,
                       unsigned flags, int64_t timeout_ns, int *which);
 

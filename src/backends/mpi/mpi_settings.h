@@ -20,7 +20,8 @@ static const rck_config_entry_t mpi_settings[] = {
      "(empty = mpirun.openmpi or mpirun.mpich after RCK_MPI)"},
     {"MPI_SPIN_NS", "auto", RCK_CONFIG_STRING,
      "mpi: how long a wait polls before it blocks for a wake-up message "
-     "(nanoseconds; auto = long when a node's ranks <= its CPUs)"},
+     "(RMA path) or sleeps on a futex (on-node path) (nanoseconds; auto = "
+     "50 us when a node's ranks <= its CPUs, else 0)"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL}};
 
 #endif

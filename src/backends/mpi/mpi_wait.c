@@ -42,6 +42,19 @@ rck_status_t mpi_irq_raise(rck_hal_t *hal, int core,
     return wake(hal, core);
 }
 
+int mpi_gic_deliver(rck_hal_t *hal, int word, uint32_t bits)
+{
+    int handled = 0;
+
+    while (bits) {
+        int b = __builtin_ctz(bits);
+        bits &= bits - 1;
+        hal->irq_handler(hal, RCK_IRQ_GIC, word * 32 + b, hal->irq_arg);
+        handled++;
+    }
+    return handled;
+}
+
 static int irq_any_pending(mpib_t *m, int ncores)
 {
     if (load_own(m, m->mpb_span + ST_PIN))
@@ -80,12 +93,7 @@ rck_status_t mpi_irq_poll(rck_hal_t *hal, int *count)
             continue;
         fop(m, me, st_disp(m, hal->core, ST_GIC + 4 * w), 0, MPI_REPLACE,
             &bits);
-        while (bits) {
-            int b = __builtin_ctz(bits);
-            bits &= bits - 1;
-            hal->irq_handler(hal, RCK_IRQ_GIC, w * 32 + b, hal->irq_arg);
-            handled++;
-        }
+        handled += mpi_gic_deliver(hal, w, bits);
     }
     m->in_handler = 0;
     *count = handled;

@@ -411,14 +411,8 @@ static inline void ring(native_t *n, int core)
 {
     progress_bump(n);
     atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&n->cores[core].waiters, memory_order_relaxed)) {
-        atomic_fetch_add(&n->cores[core].doorbell, 1);
-        rck_be_futex_wake(&n->cores[core].doorbell);
-    }
-    if (atomic_load_explicit(&n->hdr->any_waiters, memory_order_relaxed)) {
-        atomic_fetch_add(&n->hdr->any_doorbell, 1);
-        rck_be_futex_wake(&n->hdr->any_doorbell);
-    }
+    rck_be_bell_ring(&n->cores[core].waiters, &n->cores[core].doorbell);
+    rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell);
 }
 
 static rck_status_t native_mpb_map(rck_hal_t *hal, int core, void **base)
@@ -527,12 +521,9 @@ static rck_status_t native_irq_raise(rck_hal_t *hal, int core,
     /* Interrupts always ring: the target may sleep on its own doorbell
      * without having registered as a waiter for data. */
     progress_bump(n);
-    atomic_fetch_add(&t->doorbell, 1);
-    rck_be_futex_wake(&t->doorbell);
-    if (atomic_load(&n->hdr->any_waiters)) {
-        atomic_fetch_add(&n->hdr->any_doorbell, 1);
-        rck_be_futex_wake(&n->hdr->any_doorbell);
-    }
+    rck_be_bell_wake(&t->doorbell);
+    atomic_thread_fence(memory_order_seq_cst);
+    rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell);
     return RCK_OK;
 }
 
@@ -817,10 +808,7 @@ static rck_status_t native_shm_flush(rck_hal_t *hal)
 
     progress_bump(n);
     atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load(&n->hdr->any_waiters)) {
-        atomic_fetch_add(&n->hdr->any_doorbell, 1);
-        rck_be_futex_wake(&n->hdr->any_doorbell);
-    }
+    rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell);
     return RCK_OK;
 }
 

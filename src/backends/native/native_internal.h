@@ -126,12 +126,9 @@ static inline void wake_everyone(seg_hdr_t *h)
 {
     core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
 
-    for (int c = 0; c < h->chip.ncores; c++) {
-        atomic_fetch_add(&cs[c].doorbell, 1);
-        rck_be_futex_wake(&cs[c].doorbell);
-    }
-    atomic_fetch_add(&h->any_doorbell, 1);
-    rck_be_futex_wake(&h->any_doorbell);
+    for (int c = 0; c < h->chip.ncores; c++)
+        rck_be_bell_wake(&cs[c].doorbell);
+    rck_be_bell_wake(&h->any_doorbell);
 }
 
 static inline unsigned char *mpb_at(native_t *n, int core, uint32_t off)
