@@ -129,19 +129,6 @@ int rckmpi_check_init(const char *func)
     return rk_check_init(func);
 }
 
-/* On the mpi backend the system's MPI is in the process too: its plugin's
- * own calls to MPI_Init_thread reach this library's (the names clash), so
- * refuse before touching the HAL, whoever calls. */
-static void refuse_mpi_backend(void)
-{
-    fprintf(stderr, "MPI_Init: the MPI library on the MPBs does not run on "
-                    "the mpi backend yet: that backend loads the system's "
-                    "MPI into the same process, whose MPI_* names clash with "
-                    "this library's (docs/MPI.md); use --backend native or "
-                    "sim\n");
-    die(MPI_ERR_OTHER);
-}
-
 static int init(void)
 {
     rck_hal_t *hal;
@@ -150,15 +137,11 @@ static int init(void)
 
     if (!rckmpi_settings_registered)
         return MPI_ERR_INTERN;
-    if (strcmp(rck_config_get("BACKEND"), "mpi") == 0)
-        refuse_mpi_backend();
     if (rck_hal_open(NULL, &hal) != RCK_OK) {
         fprintf(stderr, "MPI_Init: cannot attach to the chip (run the "
                         "program with `rck run -n N`)\n");
         return MPI_ERR_OTHER;
     }
-    if (strcmp(hal->ops->name, "mpi") == 0)
-        refuse_mpi_backend();
     rk.hal = hal;
     rk.ue = hal->ue;
     rk.nues = hal->nues;

@@ -405,9 +405,13 @@ rck_status_t mpi_attach(rck_hal_t *hal)
     m->win = MPI_WIN_NULL;
     m->shm_win = MPI_WIN_NULL;
     st = attach_comms(m, hal, split);
+    /* A lone rank is one node whatever RCK_MPI_NODES says (and Open MPI
+     * 4.1's default one-sided component refuses a window on a lone
+     * process: MPI_ERR_WIN) */
     if (st == RCK_OK)
-        st = !split && m->nnodes == 1 ? attach_chip_node(m, hal)
-                                      : attach_window(m, hal, split);
+        st = (!split || hal->nues == 1) && m->nnodes == 1
+                 ? attach_chip_node(m, hal)
+                 : attach_window(m, hal, split);
     if (st == RCK_OK)
         st = attach_shared(m, p.shm_bytes, hal->ue);
     if (st == RCK_OK)
