@@ -75,6 +75,24 @@ def _run(rck, prog, nues, args, model, timeout=1800):
     return rows, chip, wall
 
 
+def _speed(rck, prog, nues, args, title, tables, log):
+    """@p prog on @p nues cores under host, p54c-fast and p54c: chip and
+    host seconds; appends the table. @return the rows."""
+    sp = []
+    for model in ("host", "p54c-fast", "p54c"):
+        _, chip, wall = _run(rck, prog, nues, args, model)
+        sp.append({"model": model, "chip_s": chip, "host_s": wall,
+                   "host_per_chip": wall / chip if chip else None})
+        log("p54c: %s under %s done" % (title.split(" (")[0], model))
+    t = [title, "%-10s %12s %12s %12s" % ("model", "chip s", "host s",
+                                          "host/chip")]
+    t += ["%-10s %12.4f %12.2f %12.1f" % (x["model"], x["chip_s"],
+                                         x["host_s"], x["host_per_chip"])
+          for x in sp]
+    tables.append("\n".join(t))
+    return sp
+
+
 def run_p54c(build_dir, quick, log):
     """@return (data, tables, verdict tuples (target, met, detail)) or
     (None, [why], []) when the model cannot run here."""
@@ -178,22 +196,11 @@ def run_p54c(build_dir, quick, log):
                      st[48]["max_s"] / st[1]["mean_s"]))
 
     stencil = os.path.join(build_dir, "examples", "stencil")
-    sp = []
     if os.path.exists(stencil):
-        for model in ("host", "p54c-fast", "p54c"):
-            _, chip, wall = _run(rck, stencil, 48, pl["stencil"], model)
-            sp.append({"model": model, "chip_s": chip, "host_s": wall,
-                       "host_per_chip": wall / chip if chip else None})
-            log("p54c: stencil under %s done" % model)
+        sp = _speed(rck, stencil, 48, pl["stencil"], "48-core stencil %s"
+                    % " ".join(pl["stencil"]), tables, log)
         data["stencil48"] = sp
-        t = ["48-core stencil %s" % " ".join(pl["stencil"]),
-             "%-10s %12s %12s %12s" % ("model", "chip s", "host s",
-                                       "host/chip")]
-        t += ["%-10s %12.4f %12.2f %12.1f" % (s["model"], s["chip_s"],
-                                             s["host_s"], s["host_per_chip"])
-              for s in sp]
-        tables.append("\n".join(t))
-        by = {s["model"]: s for s in sp}
+        by = {x["model"]: x for x in sp}
         verdicts.append(("p54c-fast no slower than host (48-core stencil, "
                          "host time)",
                          by["p54c-fast"]["host_s"] <= by["host"]["host_s"],
@@ -204,21 +211,9 @@ def run_p54c(build_dir, quick, log):
                          "host/chip %.0f" % by["p54c"]["host_per_chip"]))
     mm = os.path.join(build_dir, "bench", "bench_power")
     if os.path.exists(mm):
-        sp = []
-        for model in ("host", "p54c-fast", "p54c"):
-            _, chip, wall = _run(rck, mm, 32, pl["mm"], model)
-            sp.append({"model": model, "chip_s": chip, "host_s": wall,
-                       "host_per_chip": wall / chip if chip else None})
-            log("p54c: 32-core matrix multiply under %s done" % model)
-        data["mm32"] = sp
-        t = ["32-core matrix multiply (bench_power %s), compute-bound"
-             % " ".join(map(str, pl["mm"])),
-             "%-10s %12s %12s %12s" % ("model", "chip s", "host s",
-                                       "host/chip")]
-        t += ["%-10s %12.4f %12.2f %12.1f" % (x["model"], x["chip_s"],
-                                             x["host_s"], x["host_per_chip"])
-              for x in sp]
-        tables.append("\n".join(t))
+        data["mm32"] = _speed(
+            rck, mm, 32, pl["mm"], "32-core matrix multiply (bench_power "
+            "%s), compute-bound" % " ".join(map(str, pl["mm"])), tables, log)
     return data, tables, verdicts
 
 
