@@ -593,9 +593,21 @@ static void native_publish_context(rck_hal_t *hal)
     native_t *n = nat(hal);
     core_state_t *cs = &n->cores[hal->core];
 
-    snprintf(cs->ctx, sizeof(cs->ctx), "%s",
-             n->ctx_call != NULL ? n->ctx_call : "");
+    char buf[NATIVE_CTX_LEN];
+
+    /* Another core's deadlock report may read the text at any moment:
+     * write it only when it changes, and never through snprintf, which
+     * clears the first byte before it formats (a reader then saw no
+     * context at all for a core that had one). */
+    if (n->pub_done && n->pub_call == n->ctx_call &&
+        n->pub_peer == n->ctx_peer)
+        return;
+    snprintf(buf, sizeof(buf), "%s", n->ctx_call != NULL ? n->ctx_call : "");
+    memcpy(cs->ctx, buf, sizeof(buf));
     atomic_store_explicit(&cs->ctx_peer, n->ctx_peer, memory_order_relaxed);
+    n->pub_call = n->ctx_call;
+    n->pub_peer = n->ctx_peer;
+    n->pub_done = 1;
 }
 
 /* The run was reported deadlocked: the wait fails, and a core that goes

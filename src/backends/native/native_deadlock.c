@@ -154,9 +154,12 @@ static void dl_report(native_t *n, rck_hal_t *hal, uint64_t quiet_ns)
         }
         if (!dl_read(n, c, cond, &nc, &irq, &since))
             continue;
-        if (cs->ctx[0])
-            snprintf(ctx, sizeof(ctx), " in %.*s (peer %d)", NATIVE_CTX_LEN,
-                     cs->ctx, (int)atomic_load(&cs->ctx_peer));
+        char call[NATIVE_CTX_LEN + 1];
+        memcpy(call, cs->ctx, NATIVE_CTX_LEN);
+        call[NATIVE_CTX_LEN] = '\0';
+        if (call[0])
+            snprintf(ctx, sizeof(ctx), " in %s (peer %d)", call,
+                     (int)atomic_load(&cs->ctx_peer));
         if (nc == 0) {
             snprintf(what, sizeof(what), "nothing but an interrupt");
         } else {

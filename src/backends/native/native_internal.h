@@ -99,6 +99,9 @@ typedef struct {
     int in_handler;
     const char *ctx_call;
     int ctx_peer;
+    const char *pub_call;      /* what native_publish_context last wrote */
+    int pub_peer;
+    int pub_done;
     _Atomic uint64_t *progress; /* this core's progress word */
     int64_t dl_ns;             /* RCK_DEADLOCK_S in ns, 0 = off */
     int dl_seen;               /* observing a state where all are blocked */
