@@ -2,6 +2,7 @@
  * HAL entry points: argument checks in one place, then the backend's slot.
  */
 #include "rck/hal.h"
+#include "rck/spawn.h"
 #include "rck/config.h"
 #include "rck/log.h"
 
@@ -73,8 +74,11 @@ rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
         return RCK_ERR_NOMEM;
     hal->ops = ops;
     st = ops->attach(hal);
+    if (st == RCK_OK && (st = rck__hal_world_init(hal)) != RCK_OK)
+        ops->detach(hal);
     if (st == RCK_OK && rck__monitor_attach(hal) != 0) {
         ops->detach(hal);
+        free(hal->world);
         st = RCK_ERR_NOMEM;
     }
     if (st != RCK_OK) {
@@ -92,6 +96,7 @@ void rck_hal_close(rck_hal_t *hal)
         return;
     hal->ops->detach(hal);
     rck__monitor_detach(hal);
+    free(hal->world);
     if (hal == hal_self)
         hal_self = NULL;
     free(hal);

@@ -95,5 +95,6 @@ rck_status_t rck_seg_solo_params(rck_chip_t *chip, int *core0,
     p->nues = 1;
     p->cores = core0;
     p->shm_bytes = rck_config_get_size("SHM_SIZE");
+    p->nstart = 0;
     return RCK_OK;
 }

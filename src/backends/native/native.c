@@ -152,6 +152,13 @@ static rck_status_t native_job_create(const rck_job_params_t *p,
     job->hdr = map;
     job->bytes = layout.seg_bytes;
     seg_init(job->hdr, p->chip, p->nues, p->cores, p->shm_bytes);
+    if (p->nstart > 0 && p->nstart < p->nues) {
+        core_state_t *cs =
+            (core_state_t *)((char *)job->hdr + job->hdr->cores_off);
+        for (int ue = p->nstart; ue < p->nues; ue++)
+            atomic_store(&cs[p->cores[ue]].state, CORE_DORMANT);
+        atomic_store(&job->hdr->dormant, p->nues - p->nstart);
+    }
     job->hdr->magic = NATIVE_MAGIC;
     *job_out = job;
     return RCK_OK;
@@ -286,7 +293,9 @@ static int64_t spin_now(native_t *n, int nues, uint64_t now, int64_t *yield)
     *yield = n->yield_ns;
     if (n->spin_ns >= 0)
         return n->spin_ns;
-    awake = nues - atomic_load_explicit(&n->hdr->sleepers,
+    awake = nues - atomic_load_explicit(&n->hdr->dormant,
+                                        memory_order_relaxed) -
+            atomic_load_explicit(&n->hdr->sleepers,
                                         memory_order_relaxed);
     run = host_runnable(n, now);
     if (run < 0)
@@ -951,6 +960,39 @@ static void native_set_context(rck_hal_t *hal, const char *call, int peer)
     n->ctx_peer = peer;
 }
 
+/* ---- spawning (rck_hal_spawn) ---- */
+
+static void native_spawn_release(rck_hal_t *hal, int n, const int *ues)
+{
+    native_t *nt = nat(hal);
+
+    for (int i = 0; i < n; i++) {
+        uint32_t idle = CORE_IDLE;
+        if (atomic_compare_exchange_strong(
+                &nt->cores[hal->ue_core[ues[i]]].state, &idle, CORE_DORMANT))
+            atomic_fetch_add(&nt->hdr->dormant, 1);
+    }
+}
+
+static rck_status_t native_spawn_claim(rck_hal_t *hal, int n, int *ues)
+{
+    native_t *nt = nat(hal);
+    int got = 0;
+
+    for (int ue = 0; ue < hal->nues && got < n; ue++) {
+        uint32_t dormant = CORE_DORMANT;
+        if (atomic_compare_exchange_strong(
+                &nt->cores[hal->ue_core[ue]].state, &dormant, CORE_IDLE)) {
+            atomic_fetch_sub(&nt->hdr->dormant, 1);
+            ues[got++] = ue;
+        }
+    }
+    if (got == n)
+        return RCK_OK;
+    native_spawn_release(hal, got, ues);
+    return RCK_ERR_BUSY;
+}
+
 const rck_hal_ops_t rck_native_ops = {
     .name = "native",
     .job_create = native_job_create,
@@ -998,4 +1040,6 @@ const rck_hal_ops_t rck_native_ops = {
     .perfctr_read = native_perfctr_read,
     .console_write = native_console_write,
     .set_context = native_set_context,
+    .spawn_claim = native_spawn_claim,
+    .spawn_release = native_spawn_release,
 };

@@ -147,6 +147,8 @@ static void dl_report(native_t *n, rck_hal_t *hal, uint64_t quiet_ns)
         char ctx[NATIVE_CTX_LEN + 32] = "", what[160];
         uint64_t since = 0;
 
+        if (st == CORE_DORMANT)
+            continue;
         if (st == CORE_DONE || st == CORE_FAILED) {
             rck_error("  core %d (UE %u) has %s", c, ue,
                       st == CORE_DONE ? "exited" : "failed");
@@ -205,7 +207,7 @@ int native_dl_look(native_t *n, rck_hal_t *hal, uint64_t now)
 
         sum += atomic_load_explicit(&n->cores[c].progress,
                                     memory_order_relaxed);
-        if (st == CORE_DONE || st == CORE_FAILED)
+        if (st == CORE_DONE || st == CORE_FAILED || st == CORE_DORMANT)
             continue;
         live++;
         if (st != CORE_RUNNING || !dl_stuck(n, c, cond, &nc, &irq, &since)) {

@@ -30,7 +30,15 @@
 /* Exit status of a core of a run stopped by a deadlock report. */
 #define NATIVE_EXIT_DEADLOCK 3
 
-enum { CORE_IDLE = 0, CORE_RUNNING = 1, CORE_DONE = 2, CORE_FAILED = 3 };
+/* CORE_DORMANT: a UE of the job's universe not started yet
+ * (rck_hal_spawn claims it: CORE_IDLE until it attaches). */
+enum {
+    CORE_IDLE = 0,
+    CORE_RUNNING = 1,
+    CORE_DONE = 2,
+    CORE_FAILED = 3,
+    CORE_DORMANT = 4
+};
 
 typedef struct {
     _Atomic uint32_t tas;
@@ -74,6 +82,7 @@ typedef struct {
     _Atomic int32_t sleepers;    /* cores asleep in futex_wait */
     _Atomic int32_t deadlock;    /* 1 while one core reports, 2 after */
     _Atomic uint64_t progress;   /* job events (a core ended) */
+    _Atomic int32_t dormant;     /* UEs not started (CORE_DORMANT) */
 } seg_hdr_t;
 
 struct rck_job {

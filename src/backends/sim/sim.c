@@ -175,6 +175,34 @@ ordered:
     return 0;
 }
 
+/* ---- spawning (rck_hal_spawn) ---- */
+
+/* In virtual-time order: the dormant UEs join at this core's time. The
+ * start-up of a process on the chip (SCC Linux) is not modelled. */
+static rck_status_t sim_spawn_claim(rck_hal_t *hal, int n, int *ues)
+{
+    sim_t *s = sim_of(hal);
+    int got = 0;
+
+    begin(s);
+    for (int ue = 0; ue < (int)s->hdr->nues && got < n; ue++)
+        if (atomic_load(sim_state(s->hdr, ue)) == UE_DORMANT)
+            ues[got++] = ue;
+    if (got == n)
+        for (int i = 0; i < n; i++)
+            sim_engine_join(s, ues[i]);
+    leave(s);
+    return got == n ? RCK_OK : RCK_ERR_BUSY;
+}
+
+static void sim_spawn_release(rck_hal_t *hal, int n, const int *ues)
+{
+    sim_t *s = sim_of(hal);
+
+    for (int i = 0; i < n; i++)
+        sim_engine_unjoin(s, ues[i]);
+}
+
 /* ---- attach ---- */
 
 static void sim_atexit(void);
@@ -189,12 +217,18 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     st = sim_seg_attach(hal, &s);
     if (st != RCK_OK)
         return st;
-    s->me->vt = 0;
-    *sim_wake(s->hdr, s->ue) = 0;
     atomic_store(&s->me->pid, (int32_t)getpid());
-    atomic_store(sim_state(s->hdr, s->ue), UE_RUN);
-    if (atomic_fetch_add(&s->hdr->settled, 1) + 1 == (int32_t)s->hdr->nues)
-        sim_engine_start(s->hdr);
+    if (atomic_load(sim_state(s->hdr, s->ue)) == UE_JOIN) {
+        /* spawned: it starts at the spawner's time (its wake time) */
+        s->me->vt = *sim_wake(s->hdr, s->ue);
+        atomic_store(sim_state(s->hdr, s->ue), UE_RUN);
+    } else {
+        s->me->vt = 0;
+        *sim_wake(s->hdr, s->ue) = 0;
+        atomic_store(sim_state(s->hdr, s->ue), UE_RUN);
+        if (atomic_fetch_add(&s->hdr->settled, 1) + 1 == s->hdr->nstart)
+            sim_engine_start(s->hdr);
+    }
     st = sim_engine_await(s);
     if (st != RCK_OK) {
         rck_error("sim: the run ended before this core could start: %s",
@@ -1063,4 +1097,6 @@ const rck_hal_ops_t rck_sim_ops = {
     .console_write = sim_console_write,
     .set_context = sim_set_context,
     .monitor = sim_monitor_run,
+    .spawn_claim = sim_spawn_claim,
+    .spawn_release = sim_spawn_release,
 };

@@ -91,7 +91,7 @@ static int pick(sim_hdr_t *h, int exclude, uint64_t *t_out)
         if (i == exclude || h->ue_wake[i] == SIM_INF)
             continue;
         st = atomic_load_explicit(&h->ue_state[i], memory_order_relaxed);
-        if (st != UE_RUN && st != UE_PARK)
+        if (st != UE_RUN && st != UE_PARK && st != UE_JOIN)
             continue;
         if (best < 0 || h->ue_wake[i] < bt) {
             best = i;
@@ -283,7 +283,7 @@ void sim_engine_core_exited(sim_hdr_t *h, int ue, int failed)
     if (st == UE_ABSENT) {
         /* It never attached (a program that does not use the chip). */
         atomic_store(state, UE_DONE);
-        if (atomic_fetch_add(&h->settled, 1) + 1 == (int32_t)h->nues)
+        if (atomic_fetch_add(&h->settled, 1) + 1 == h->nstart)
             sim_engine_start(h);
         return;
     }
@@ -387,7 +387,7 @@ static void watchdog_spinner(sim_hdr_t *h)
         uint32_t st = atomic_load(sim_state(h, i));
         if (st == UE_FREE && k < 0)
             k = i;
-        else if (st != UE_PARK && st != UE_DONE)
+        else if (st != UE_PARK && st != UE_DONE && st != UE_DORMANT)
             return;
     }
     if (k < 0)
@@ -502,6 +502,34 @@ void sim_engine_reclaim(sim_t *s)
         s->unordered = 1;
         return;
     }
+    sim_engine_horizon(s);
+}
+
+void sim_engine_join(sim_t *s, int ue)
+{
+    sim_hdr_t *h = s->hdr;
+    sim_ue_t *u = sim_ue(h, ue);
+
+    /* outside the HAL until its process attaches, but not stuck there:
+     * the watchdog leaves it alone */
+    atomic_store(&u->in_hal, 1);
+    *sim_wake(h, ue) = s->me->vt;
+    atomic_store(sim_state(h, ue), UE_JOIN);
+    s->wake_gen++;
+    if (sim_before(s->me->vt, ue, s->hz_vt, s->hz_ue)) {
+        s->hz_vt = s->me->vt;
+        s->hz_ue = ue;
+    }
+}
+
+void sim_engine_unjoin(sim_t *s, int ue)
+{
+    sim_hdr_t *h = s->hdr;
+
+    *sim_wake(h, ue) = SIM_INF;
+    atomic_store(sim_state(h, ue), UE_DORMANT);
+    atomic_store(&sim_ue(h, ue)->in_hal, 0);
+    s->wake_gen++;
     sim_engine_horizon(s);
 }
 

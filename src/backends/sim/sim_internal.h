@@ -82,7 +82,18 @@
 /* Scheduling state of a UE. UE_FREE: the watchdog took the token from it
  * while it ran outside the HAL for too long; it runs unordered until its
  * next HAL call puts it back in line. */
-enum { UE_ABSENT = 0, UE_RUN = 1, UE_PARK = 2, UE_DONE = 3, UE_FREE = 4 };
+/* UE_DORMANT: a UE of the job's universe not started (rck_hal_spawn);
+ * UE_JOIN: claimed by a spawn, eligible from its wake time (the spawner's
+ * time) before its process attaches. */
+enum {
+    UE_ABSENT = 0,
+    UE_RUN = 1,
+    UE_PARK = 2,
+    UE_DONE = 3,
+    UE_FREE = 4,
+    UE_JOIN = 5,
+    UE_DORMANT = 6
+};
 
 /* hdr->token while the watchdog or the launcher decides who gets it. */
 #define SIM_TOKEN_BUSY (-2)
@@ -250,6 +261,7 @@ typedef struct {
     _Atomic int32_t spinner;   /* UE spinning for the token, -1 none */
     _Atomic int32_t watcher;   /* the waiting UE that watches, -1 none */
     _Atomic int32_t settled;   /* UEs attached or gone before attaching */
+    int32_t nstart;            /* UEs started with the job (settled's goal) */
     _Atomic int32_t started;
     _Atomic int32_t abort;     /* SIM_ABORT_* */
     _Atomic int32_t failed_core;
@@ -474,6 +486,10 @@ void sim_engine_reclaim(sim_t *s);
 int sim_engine_settle(sim_t *s, uint64_t *t_out);
 /** Recompute the horizon after getting the token. */
 void sim_engine_horizon(sim_t *s);
+/** UE @p ue (dormant) joins the run at this core's time (rck_hal_spawn);
+ *  sim_engine_unjoin undoes it before its process was asked for. */
+void sim_engine_join(sim_t *s, int ue);
+void sim_engine_unjoin(sim_t *s, int ue);
 /** Status for an aborted run. */
 rck_status_t sim_engine_abort_status(sim_hdr_t *h);
 /** Wake every core (abort). */

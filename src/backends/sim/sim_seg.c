@@ -363,6 +363,10 @@ rck_status_t sim_seg_create(const rck_job_params_t *p, rck_job_t **job_out)
                                 ? -1
                                 : pin_auto(&job->pin_fd);
     seg_init(job->hdr, p->chip, p->nues, p->cores);
+    job->hdr->nstart = p->nstart > 0 && p->nstart < p->nues ? p->nstart
+                                                              : p->nues;
+    for (int ue = job->hdr->nstart; ue < p->nues; ue++)
+        atomic_store(&job->hdr->ue_state[ue], UE_DORMANT);
     job->hdr->magic = SIM_MAGIC;
     *job_out = job;
     return RCK_OK;
@@ -501,8 +505,9 @@ rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)
     sim_l2_init(&s->l2, s->chip);
     sim_map_init(&s->map);
     sim_charge_init(s);
-    if (atomic_load(sim_state(s->hdr, s->ue)) != UE_ABSENT) {
-        rck_error("UE %d is attached twice", s->ue);
+    if (atomic_load(sim_state(s->hdr, s->ue)) != UE_ABSENT &&
+        atomic_load(sim_state(s->hdr, s->ue)) != UE_JOIN) {
+        rck_error("UE %d is attached twice, or was not started", s->ue);
         st = RCK_ERR_STATE;
         goto err_map;
     }

@@ -98,6 +98,8 @@ typedef struct {
     const rck_chip_t *chip;
     int nues;                 /* number of units of execution */
     const int *cores;         /* physical core of each UE, sorted ascending */
+    int nstart;               /* UEs started at once (0: all); the others
+                               * are dormant until rck_hal_spawn claims them */
     size_t shm_bytes;         /* shared DRAM window size */
 } rck_job_params_t;
 
@@ -308,6 +310,18 @@ struct rck_hal_ops {
      */
     void (*monitor)(rck_hal_t *hal, void (*fn)(void *arg, double seconds),
                     void *arg);
+    /**
+     * Optional (NULL: spawning is not supported). Claim @p n dormant UEs
+     * of the job (rck_job_params_t.nstart) for a program the launcher will
+     * start: from now on they count as started (the sim: they join at this
+     * core's time). All or none: @return RCK_ERR_BUSY if fewer than @p n
+     * are dormant.
+     * @param [out] ues  the UEs claimed, ascending.
+     */
+    rck_status_t (*spawn_claim)(rck_hal_t *hal, int n, int *ues);
+    /** Give claimed UEs back (the launcher could not be asked to start
+     *  them). Required when spawn_claim is set. */
+    void (*spawn_release)(rck_hal_t *hal, int n, const int *ues);
 };
 
 /**
@@ -319,8 +333,13 @@ struct rck_hal {
     rck_chip_t chip;        /* resolved chip configuration */
     int core;               /* physical core id of this process */
     int ue;                 /* rank among the job's cores */
-    int nues;
+    int nues;               /* UEs of the job (its universe) */
     int *ue_core;           /* physical core of each UE (nues entries) */
+    /* The UEs this process was started with, itself among them, ascending
+     * (RCK_WORLD; all nues unless the job has dormant UEs or this process
+     * was spawned: rck_hal_spawn). */
+    int world_size;
+    int *world;
     rck_hal_irq_handler_t irq_handler;
     void *irq_arg;
     /* Library reservations (rck_hal_mpb_reserve / rck_hal_shm_reserve):
