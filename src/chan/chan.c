@@ -276,6 +276,8 @@ rck_status_t rck_chan_init(const rck_chan_attr_t *attr)
                   rck_status_string(st));
         return st;
     }
+    if (!rck_hal_world_is_job(hal, "rck_chan_init"))
+        return RCK_ERR_CONFIG;
     if (hal->chip.line_bytes != CHAN_LINE) {
         rck_error("rck_chan_init: channels need %u-byte lines; the chip has "
                   "%u",

@@ -126,6 +126,17 @@ rck_status_t rck__hal_world_init(rck_hal_t *hal)
     return RCK_OK;
 }
 
+int rck_hal_world_is_job(const rck_hal_t *hal, const char *who)
+{
+    if (hal->world_size == hal->nues)
+        return 1;
+    rck_error("%s: this process's world is %d of the job's %d UEs (a job "
+              "started with 'rck run --universe', or a spawned process); "
+              "%s needs every UE of the job: run it without --universe",
+              who, hal->world_size, hal->nues, who);
+    return 0;
+}
+
 /* ---- the request ---- */
 
 typedef struct {

@@ -121,6 +121,8 @@ rck_status_t rck_mbox_init(void)
                   rck_status_string(st));
         return st;
     }
+    if (!rck_hal_world_is_job(hal, "rck_mbox_init"))
+        return RCK_ERR_CONFIG;
     if (hal->chip.line_bytes != RCK_MBOX_LINE) {
         rck_error("rck_mbox_init: mailboxes need %d-byte MPB lines; the "
                   "chip has %u",

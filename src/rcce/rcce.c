@@ -983,6 +983,8 @@ int RCCE_init_shape(int *argc, char ***argv, int shape)
         rck_error("RCCE_init: cannot attach to the chip");
         return RCCE_ERROR_NUM_UES;
     }
+    if (!rck_hal_world_is_job(hal, "RCCE_init"))
+        return RCCE_ERROR_NUM_UES;
     /* The state starts zeroed (static storage); clear it again only
      * after an earlier init: 80 KiB of stores at every start are no
      * program's work (under the P54C model they were 20,000 DRAM writes

@@ -9,6 +9,7 @@
 
 #include "rck/config.h"
 #include "rck/log.h"
+#include "rck/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,6 +45,9 @@ typedef struct {
     int fd[NSTREAMS];           /* read ends, -1 once closed */
     linebuf_t line[NSTREAMS];   /* incomplete last line */
     int running;                /* forked and not yet reaped */
+    int started;                /* ever forked */
+    char **argv;                /* spawned: its program (else cfg->argv) */
+    char **env;                 /* spawned: its added environment */
 } core_proc_t;
 
 typedef struct {
@@ -63,6 +68,9 @@ typedef struct {
     struct pollfd *pfds;
     int *pfd_ue;                /* pollfd index -> ue * NSTREAMS + stream */
     int status_line;            /* the backend's line is on the terminal */
+    int spawn_fd[2];            /* [0] ours, [1] the cores'; -1: none */
+    rck_spawn_req_t *reqs;      /* requests served (they own argv, env) */
+    int nreqs;
 } launch_state_t;
 
 static int sig_pipe[2] = {-1, -1};
@@ -550,15 +558,70 @@ static int poll_timeout(launch_state_t *st)
     return t;
 }
 
+/* Start the UEs a core asked for (rck_hal_spawn). A request the launcher
+ * cannot serve fails the job: its cores would wait for processes that
+ * never come. */
+static int core_start(launch_state_t *st, int ue);
+
+static void spawn_serve(launch_state_t *st)
+{
+    const rck_launch_t *cfg = st->cfg;
+    char *buf = malloc(RCK_SPAWN_MAX);
+    rck_spawn_req_t req, *reqs;
+    ssize_t len;
+
+    if (buf == NULL)
+        return;
+    while ((len = recv(st->spawn_fd[0], buf, RCK_SPAWN_MAX, MSG_DONTWAIT)) >
+           0) {
+        int ok = rck_spawn_decode(buf, (size_t)len, &req) == RCK_OK;
+
+        for (int i = 0; ok && i < req.n; i++)
+            ok = req.ues[i] >= cfg->nstart && req.ues[i] < cfg->nues &&
+                 !st->procs[req.ues[i]].started;
+        reqs = ok ? realloc(st->reqs, (size_t)(st->nreqs + 1) * sizeof(req))
+                  : NULL;
+        if (reqs == NULL) {
+            fprintf(stderr, "%s: a core asked to start processes on UEs "
+                            "that cannot take them; stopping the job\n",
+                    cfg->tool);
+            if (ok)
+                rck_spawn_req_free(&req);
+            decide(st, 1);
+            teardown(st, SIGTERM);
+            break;
+        }
+        st->reqs = reqs;
+        st->reqs[st->nreqs++] = req;
+        for (int i = 0; i < req.n; i++) {
+            core_proc_t *p = &st->procs[req.ues[i]];
+            p->argv = req.argv;
+            p->env = req.env;
+            if (st->tearing || core_start(st, req.ues[i]) != 0) {
+                decide(st, 1);
+                teardown(st, SIGTERM);
+                break;
+            }
+        }
+    }
+    free(buf);
+}
+
 static void loop(launch_state_t *st)
 {
     int nues = st->cfg->nues;
 
     while (st->nrunning > 0) {
-        int n = 1;
+        int n = 1, first, spawn = -1;
 
         st->pfds[0].fd = sig_pipe[0];
         st->pfds[0].events = POLLIN;
+        if (st->spawn_fd[0] >= 0) {
+            spawn = n++;
+            st->pfds[spawn].fd = st->spawn_fd[0];
+            st->pfds[spawn].events = POLLIN;
+        }
+        first = n;
         for (int ue = 0; ue < nues; ue++) {
             for (int s = 0; s < NSTREAMS; s++) {
                 if (st->procs[ue].fd[s] < 0)
@@ -578,12 +641,14 @@ static void loop(launch_state_t *st)
             decide(st, 1);
             teardown(st, SIGKILL);
         } else {
-            for (int i = 1; i < n; i++) {
+            for (int i = first; i < n; i++) {
                 if (st->pfds[i].revents == 0)
                     continue;
                 stream_read(st, st->pfd_ue[i] / NSTREAMS,
                             st->pfd_ue[i] % NSTREAMS, LAUNCH_READ_CHUNK * 4);
             }
+            if (spawn >= 0 && st->pfds[spawn].revents != 0)
+                spawn_serve(st);
             if (st->pfds[0].revents != 0)
                 signals_handle(st);
         }
@@ -608,6 +673,8 @@ static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
                       pid_t parent, const sigset_t *oldmask)
 {
     const rck_launch_t *cfg = st->cfg;
+    const core_proc_t *p = &st->procs[ue];
+    char *const *argv = p->argv != NULL ? p->argv : cfg->argv;
     char num[32];
     int devnull;
     rck_status_t status;
@@ -631,6 +698,17 @@ static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
     setenv("RCK_RUN_CORE", num, 1);
     snprintf(num, sizeof(num), "%d", cfg->nues);
     setenv("RCK_RUN_NUES", num, 1);
+    if (st->spawn_fd[1] >= 0) {
+        /* the job has dormant UEs: the world, and the way to wake them */
+        snprintf(num, sizeof(num), "%d", st->spawn_fd[1]);
+        if (fcntl(st->spawn_fd[1], F_SETFD, 0) != 0 ||
+            setenv(RCK_SPAWN_FD_VAR, num, 1) != 0)
+            _exit(RCK_EXIT_NOEXEC);
+        snprintf(num, sizeof(num), "0-%d", cfg->nstart - 1);
+        setenv(RCK_WORLD_VAR, num, 1);
+    }
+    for (char **e = p->env; e != NULL && *e != NULL; e++)
+        putenv(*e);
     status = cfg->ops->job_child_setup(st->job, ue);
     if (status != RCK_OK) {
         char msg[256];
@@ -642,16 +720,16 @@ static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
         _exit(RCK_EXIT_NOEXEC);
     }
     if (cfg->ops->job_child_wrap != NULL) {
-        char **wrapped = cfg->ops->job_child_wrap(st->job, ue, cfg->argv);
+        char **wrapped = cfg->ops->job_child_wrap(st->job, ue, argv);
         if (wrapped != NULL) {
             execv(wrapped[0], wrapped);
             child_fail(cfg->tool, "cannot execute the backend's wrapper");
         }
     }
-    execvp(cfg->argv[0], cfg->argv);
+    execvp(argv[0], argv);
     {
         char what[512];
-        snprintf(what, sizeof(what), "cannot execute '%s'", cfg->argv[0]);
+        snprintf(what, sizeof(what), "cannot execute '%s'", argv[0]);
         child_fail(cfg->tool, what);
     }
 }
@@ -695,6 +773,7 @@ static int core_start(launch_state_t *st, int ue)
     setpgid(pid, st->pgid);
     p->pid = pid;
     p->running = 1;
+    p->started = 1;
     st->nrunning++;
     sigprocmask(SIG_SETMASK, &old, NULL);
     close(out[1]);
@@ -732,7 +811,7 @@ int rck_launch_run(const rck_launch_t *cfg)
     launch_state_t st;
     rck_job_params_t params;
     rck_status_t status;
-    int started;
+    int started, nstart;
 
     memset(&st, 0, sizeof(st));
     st.cfg = cfg;
@@ -740,8 +819,11 @@ int rck_launch_run(const rck_launch_t *cfg)
     for (int n = cfg->nues - 1; n >= 100; n /= 10)
         st.width++;
     st.procs = calloc((size_t)cfg->nues, sizeof(*st.procs));
-    st.pfds = calloc((size_t)cfg->nues * NSTREAMS + 1, sizeof(*st.pfds));
-    st.pfd_ue = calloc((size_t)cfg->nues * NSTREAMS + 1, sizeof(*st.pfd_ue));
+    st.pfds = calloc((size_t)cfg->nues * NSTREAMS + 2, sizeof(*st.pfds));
+    st.pfd_ue = calloc((size_t)cfg->nues * NSTREAMS + 2, sizeof(*st.pfd_ue));
+    st.spawn_fd[0] = st.spawn_fd[1] = -1;
+    nstart = cfg->nstart > 0 && cfg->nstart < cfg->nues ? cfg->nstart
+                                                         : cfg->nues;
     if (st.procs == NULL || st.pfds == NULL || st.pfd_ue == NULL) {
         fprintf(stderr, "%s: out of memory\n", cfg->tool);
         st.status = RCK_EXIT_USAGE;
@@ -763,6 +845,15 @@ int rck_launch_run(const rck_launch_t *cfg)
     params.nues = cfg->nues;
     params.cores = cfg->cores;
     params.shm_bytes = cfg->shm_bytes;
+    params.nstart = nstart;
+    if (nstart < cfg->nues &&
+        socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st.spawn_fd) !=
+            0) {
+        fprintf(stderr, "%s: cannot create the spawn socket: %s\n",
+                cfg->tool, strerror(errno));
+        st.status = RCK_EXIT_USAGE;
+        goto err_job;
+    }
     status = cfg->ops->job_create(&params, &st.job);
     if (status != RCK_OK) {
         fprintf(stderr, "%s: cannot create the job on backend '%s': %s\n",
@@ -775,11 +866,11 @@ int rck_launch_run(const rck_launch_t *cfg)
         st.has_deadline = 1;
         st.deadline = ts_add_ms(now_mono(), cfg->timeout_s * 1000.0);
     }
-    for (started = 0; started < cfg->nues; started++) {
+    for (started = 0; started < nstart; started++) {
         if (core_start(&st, started) != 0)
             break;
     }
-    if (started < cfg->nues) {
+    if (started < nstart) {
         decide(&st, 1);
         if (st.nrunning > 0)
             teardown(&st, SIGKILL);
@@ -792,6 +883,11 @@ int rck_launch_run(const rck_launch_t *cfg)
 
 err_job:
     signals_restore();
+    for (int i = 0; i < 2; i++)
+        close_fd(&st.spawn_fd[i]);
+    for (int i = 0; i < st.nreqs; i++)
+        rck_spawn_req_free(&st.reqs[i]);
+    free(st.reqs);
 err_signals:
     for (int i = 0; i < 2; i++)
         close_fd(&sig_pipe[i]);

@@ -30,7 +30,9 @@ typedef struct {
     const char *tool;           /* name for messages: "rck" or "rccerun" */
     const rck_hal_ops_t *ops;   /* backend */
     const rck_chip_t *chip;
-    int nues;
+    int nues;                   /* UEs of the job (with --universe, all) */
+    int nstart;                 /* UEs started at once (0: all); the rest
+                                 * start when a core asks (rck_hal_spawn) */
     const int *cores;           /* physical core of each UE, ascending */
     size_t shm_bytes;
     int prefix;                 /* prefix output lines with the UE id */

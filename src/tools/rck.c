@@ -54,6 +54,7 @@ typedef struct {
     const char *msglog;
     const char *trace;
     const char *schedule;
+    const char *universe;   /* --universe U: U UEs, -n of them started */
     int dry_run;            /* check everything, start nothing */
     const char *mpi_hostfile; /* mpi: mpirun --hostfile */
     const char *mpi_hosts;    /* mpi: mpirun --host */
@@ -123,6 +124,10 @@ static void usage_run(FILE *fp)
             " order (RCK_SIM_SCHEDULE)\n"
             "  --dry-run           check the options and the program, start"
             " nothing\n"
+            "  --universe U        a job of U UEs of which N start; MPI_Comm_spawn"
+            "\n"
+            "                      starts programs on the others (native, sim)"
+            "\n"
             "  --hostfile FILE     mpi: mpirun's host file\n"
             "  --host LIST         mpi: hosts, e.g. a,b or a:4,b:4\n"
             "  -h, --help          this text\n"
@@ -244,6 +249,7 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--msglog", msglog)
         OPT("--trace", trace)
         OPT("--schedule", schedule)
+        OPT("--universe", universe)
         OPT("--hostfile", mpi_hostfile)
         OPT("--host", mpi_hosts)
 #undef OPT
@@ -651,6 +657,39 @@ static int run_cores_resolve(const run_opts_t *o, const rck_chip_t *chip,
     return ncores;
 }
 
+/* --universe U: the job gets U UEs on cores 0..U-1, of which the first
+ * @p ncores (on the same cores) start. @return U, or -1 (reported). */
+static int run_universe_resolve(const run_opts_t *o, const rck_hal_ops_t *ops,
+                                const rck_chip_t *chip, int ncores,
+                                int *cores)
+{
+    long u;
+
+    if (o->universe == NULL)
+        return ncores;
+    if (parse_long(o->universe, &u) != 0 || u < ncores ||
+        u > chip->ncores) {
+        fprintf(stderr, "%s: --universe '%s': give a number of UEs from -n "
+                        "(%d) to the chip's cores (%d)\n",
+                tool, o->universe, ncores, chip->ncores);
+        return -1;
+    }
+    if (o->cores != NULL || o->hostfile != NULL) {
+        fprintf(stderr, "%s: --universe places the UEs on cores 0..U-1: "
+                        "it does not combine with --cores or -f\n", tool);
+        return -1;
+    }
+    if (!strcmp(ops->name, "mpi")) {
+        fprintf(stderr, "%s: --universe: the mpi backend cannot start "
+                        "processes on idle cores (use native or sim)\n",
+                tool);
+        return -1;
+    }
+    for (int k = 0; k < (int)u; k++)
+        cores[k] = k;
+    return (int)u;
+}
+
 /* The settings the run options give (the cores read them too). */
 static int options_export(const run_opts_t *o)
 {
@@ -738,6 +777,9 @@ static int cmd_run(int argc, char **argv, int rccerun)
     ncores = run_cores_resolve(&o, &chip, cores);
     if (ncores < 0)
         goto out;
+    launch.nues = run_universe_resolve(&o, ops, &chip, ncores, cores);
+    if (launch.nues < 0)
+        goto out;
     if (program_check(o.argv[0]) != 0)
         goto out;
     if ((o.mpi_hostfile != NULL || o.mpi_hosts != NULL) &&
@@ -767,7 +809,7 @@ static int cmd_run(int argc, char **argv, int rccerun)
     launch.tool = tool;
     launch.ops = ops;
     launch.chip = &chip;
-    launch.nues = ncores;
+    launch.nstart = ncores;
     launch.cores = cores;
     launch.prefix = o.prefix >= 0 ? o.prefix : rck_config_get_bool("PREFIX");
     launch.timeout_s = timeout_s;

@@ -520,6 +520,13 @@ rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
  */
 void rck_hal_reserve_freeze(rck_hal_t *hal, const char *owner);
 
+/**
+ * Libraries whose every UE takes part from the start (RCCE, mailboxes,
+ * channels) refuse a job with dormant UEs or a spawned world: @return 0
+ * and report naming @p who if this process's world is not the whole job.
+ */
+int rck_hal_world_is_job(const rck_hal_t *hal, const char *who);
+
 /** @return non-zero if @p core is a valid physical core id. */
 #include "rck/monitor.h"
 
