@@ -183,6 +183,7 @@ typedef struct MPI_Status {
 #define MPI_HOST 2
 #define MPI_IO 3
 #define MPI_WTIME_IS_GLOBAL 4
+#define MPI_UNIVERSE_SIZE 5
 
 /* datatype combiners (MPI_Type_get_envelope) */
 #define MPI_COMBINER_NAMED 1
@@ -397,6 +398,16 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
                          MPI_Comm peer_comm, int remote_leader, int tag,
                          MPI_Comm *newintercomm);
 int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm);
+
+/* dynamic processes (docs/MPI.md): programs start on the job's dormant
+ * UEs (rck run --universe U) */
+#define MPI_ARGV_NULL ((char **)0)
+#define MPI_ERRCODES_IGNORE ((int *)0)
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
+                   MPI_Info info, int root, MPI_Comm comm,
+                   MPI_Comm *intercomm, int array_of_errcodes[]);
+int MPI_Comm_get_parent(MPI_Comm *parent);
+int MPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_set_name(MPI_Comm comm, const char *name);
 int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen);
 

@@ -211,16 +211,10 @@ rck_status_t rck_hal_spawn(rck_hal_t *hal, char *const argv[],
                   hal != NULL ? hal->nues : 0);
         return RCK_ERR_INVALID;
     }
-    if (hal->ops->spawn_claim == NULL) {
-        rck_error("rck_hal_spawn: the %s backend cannot start processes on "
-                  "idle cores", hal->ops->name);
+    /* not reported: the caller says why (under MPI_ERRORS_RETURN, not
+     * at all) */
+    if (hal->ops->spawn_claim == NULL || fds == NULL || (fd = atoi(fds)) < 0)
         return RCK_ERR_UNSUPPORTED;
-    }
-    if (fds == NULL || (fd = atoi(fds)) < 0) {
-        rck_error("rck_hal_spawn: this job has no idle cores to start "
-                  "processes on (start it with 'rck run --universe U')");
-        return RCK_ERR_UNSUPPORTED;
-    }
     e.cap = RCK_SPAWN_MAX;
     e.buf = malloc(e.cap);
     if (e.buf == NULL)

@@ -172,12 +172,19 @@ static MPI_Group group_new(const int *ue, int n)
 
 int rk_comms_init(void)
 {
-    int *all = malloc((size_t)rk.nues * sizeof(int));
+    /* the world: the UEs this process was started with (all of the job's
+     * unless it has dormant UEs or this process was spawned) */
+    const rck_hal_t *hal = rk.hal;
+    int n = hal->world_size, me = 0;
+    int *all = malloc((size_t)n * sizeof(int));
 
     if (all == NULL)
         return MPI_ERR_NO_MEM;
-    for (int i = 0; i < rk.nues; i++)
-        all[i] = i;
+    for (int i = 0; i < n; i++) {
+        all[i] = hal->world[i];
+        if (all[i] == rk.ue)
+            me = i;
+    }
     cm.nc = 3;
     cm.c = calloc(3, sizeof(rk_comm_t));
     cm.ng = 2;
@@ -188,7 +195,7 @@ int rk_comms_init(void)
     }
     cm.g[MPI_GROUP_EMPTY].used = 1; /* size 0 */
     /* handles 1 and 2: the first two free slots */
-    if (comm_new(all, rk.nues, rk.ue, 0) != MPI_COMM_WORLD ||
+    if (comm_new(all, n, me, 0) != MPI_COMM_WORLD ||
         comm_new(&rk.ue, 1, 0, 2) != MPI_COMM_SELF) {
         free(all);
         return MPI_ERR_NO_MEM;

@@ -161,7 +161,7 @@ static int init(void)
         if (err != MPI_SUCCESS)
             return err;
     }
-    return MPI_SUCCESS;
+    return rk_spawn_init();
 }
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
@@ -202,11 +202,13 @@ int MPI_Finalize(void)
         rckmpi_coll_finalize();
     /* Every process gets here: drain what is still on the way out, then
      * a zero-byte exchange with every other process on the world's
-     * collective context, so that no one leaves while a peer still needs
-     * its acknowledgements or its gEWS. */
-    for (int step = 1; step < rk.nues; step++) {
-        int to = (rk.ue + step) % rk.nues;
-        int from = (rk.ue - step + rk.nues) % rk.nues;
+     * collective context (and with every process connected by a spawn),
+     * so that no one leaves while a peer still needs its
+     * acknowledgements or its gEWS. */
+    int size = rk_comm(MPI_COMM_WORLD)->size, me = rk_comm(MPI_COMM_WORLD)->rank;
+    for (int step = 1; step < size; step++) {
+        int to = (me + step) % size;
+        int from = (me - step + size) % size;
         MPI_Request r[2];
         rk_irecv(NULL, 0, MPI_BYTE, from, RK_TAG_FINALIZE, MPI_COMM_WORLD, 1, &r[0],
                  "MPI_Finalize");
@@ -214,6 +216,13 @@ int MPI_Finalize(void)
                  RK_MODE_STD, &r[1], "MPI_Finalize");
         MPI_Status st[2];
         MPI_Waitall(2, r, st);
+    }
+    {
+        MPI_Request *r = malloc((size_t)rk.nues * 2 * sizeof(*r));
+        int nr = r != NULL ? rk_spawn_finalize_post(r) : 0;
+        if (nr > 0)
+            MPI_Waitall(nr, r, MPI_STATUSES_IGNORE);
+        free(r);
     }
     rk.finalized = 1;
     rk_comms_finalize();
@@ -408,7 +417,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
                       int *flag)
 {
     static int tag_ub = RK_TAG_UB, wtime_global = 1, host = MPI_PROC_NULL,
-               io = MPI_ANY_SOURCE;
+               io = MPI_ANY_SOURCE, universe;
     int err = rk_check_init("MPI_Comm_get_attr");
 
     if (err != MPI_SUCCESS)
@@ -430,6 +439,11 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
         break;
     case MPI_IO:
         *(int **)attribute_val = &io;
+        break;
+    case MPI_UNIVERSE_SIZE:
+        /* the job's UEs: the world plus the cores spawning can use */
+        universe = rk.nues;
+        *(int **)attribute_val = &universe;
         break;
     default:
         *flag = 0;

@@ -17,7 +17,7 @@
 
 /* Gather the local group's contexts in use at @p leader (rank in @p lc),
  * ORed into @p used (the leader's result; others send theirs). */
-static int local_or(MPI_Comm lc, int leader, uint32_t *used)
+int rk_local_or(MPI_Comm lc, int leader, uint32_t *used)
 {
     rk_comm_t *c = rk_comm(lc);
     uint32_t tmp[RK_NCTXW];
@@ -39,7 +39,7 @@ static int local_or(MPI_Comm lc, int leader, uint32_t *used)
 }
 
 /* The leader's @p buf (count ints) to every other member of @p lc. */
-static int local_bcast(MPI_Comm lc, int leader, int *buf, int count)
+int rk_local_bcast(MPI_Comm lc, int leader, int *buf, int count)
 {
     rk_comm_t *c = rk_comm(lc);
     int err = MPI_SUCCESS;
@@ -51,6 +51,25 @@ static int local_bcast(MPI_Comm lc, int leader, int *buf, int count)
         if (r != leader)
             err = rckmpi_coll_send(buf, count, MPI_INT, r, RK_TAG_INTER, lc);
     return err;
+}
+
+int rk_inter_new(const int *ue, int n, int me, uint32_t ctx,
+                 const int *peer, int psize, MPI_Errhandler eh,
+                 MPI_Comm *out)
+{
+    MPI_Comm hidden = rk_comm_new(ue, n, me, ctx, NULL, 0), inter;
+
+    if (hidden == MPI_COMM_NULL)
+        return MPI_ERR_NO_MEM;
+    inter = rk_comm_new(ue, n, me, ctx, peer, psize);
+    if (inter == MPI_COMM_NULL) {
+        MPI_Comm_free(&hidden);
+        return MPI_ERR_NO_MEM;
+    }
+    rk_comm(inter)->local = hidden;
+    rk_comm(inter)->eh = eh;
+    *out = inter;
+    return MPI_SUCCESS;
 }
 
 /* The two leaders swap @p out for @p in (up to @p cap ints) over @p comm's
@@ -79,7 +98,6 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
     int err = rk_comm_arg(local_comm, &lc, "MPI_Intercomm_create");
     int n, cap = 2 + RK_NCTXW + rk.nues, *out = NULL, *in = NULL;
     uint32_t used[RK_NCTXW];
-    MPI_Comm inter, hidden;
 
     if (err != MPI_SUCCESS)
         return err;
@@ -97,7 +115,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
         return rk_err(local_comm, MPI_ERR_NO_MEM, "MPI_Intercomm_create",
                       "no memory");
     }
-    err = local_or(local_comm, local_leader, used);
+    err = rk_local_or(local_comm, local_leader, used);
     lc = rk_comm(local_comm);
     out[0] = 0; /* no context: the leader failed */
     if (err == MPI_SUCCESS && lc->rank == local_leader) {
@@ -124,10 +142,10 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
             out[0] = 0;
         }
         /* the group hears of the leader's failure too (out[0] == 0) */
-        int e = local_bcast(local_comm, local_leader, out, cap);
+        int e = rk_local_bcast(local_comm, local_leader, out, cap);
         err = err != MPI_SUCCESS ? err : e;
     } else if (err == MPI_SUCCESS) {
-        err = local_bcast(local_comm, local_leader, out, cap);
+        err = rk_local_bcast(local_comm, local_leader, out, cap);
     }
     if (err == MPI_SUCCESS && out[0] == 0)
         err = MPI_ERR_INTERN; /* no context free, or the leader failed */
@@ -138,16 +156,9 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
             err = MPI_ERR_NO_MEM;
         else {
             memcpy(ue, lc->ue, (size_t)n * sizeof(int));
-            hidden = rk_comm_new(ue, n, me, (uint32_t)out[0], NULL, 0);
-            inter = rk_comm_new(ue, n, me, (uint32_t)out[0], out + 2, out[1]);
+            err = rk_inter_new(ue, n, me, (uint32_t)out[0], out + 2, out[1],
+                               lc->eh, newintercomm);
             free(ue);
-            if (hidden == MPI_COMM_NULL || inter == MPI_COMM_NULL)
-                err = MPI_ERR_NO_MEM;
-            else {
-                rk_comm(inter)->local = hidden;
-                rk_comm(inter)->eh = rk_comm(local_comm)->eh;
-                *newintercomm = inter;
-            }
         }
     }
     free(out);
@@ -180,7 +191,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
     if (err != MPI_SUCCESS)
         return err;
     local = c->local;
-    err = local_or(local, 0, used);
+    err = rk_local_or(local, 0, used);
     c = rk_comm(intercomm);
     if (err == MPI_SUCCESS && c->rank == 0) {
         out[0] = high != 0;
@@ -196,7 +207,7 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
                                  : out[1 + RK_NCTXW] < in[1 + RK_NCTXW];
     }
     if (err == MPI_SUCCESS)
-        err = local_bcast(local, 0, res, 2);
+        err = rk_local_bcast(local, 0, res, 2);
     if (err == MPI_SUCCESS && res[0] == 0)
         err = MPI_ERR_INTERN;
     if (err == MPI_SUCCESS) {

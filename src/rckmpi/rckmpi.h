@@ -256,6 +256,25 @@ int rk_check_init(const char *func);
 #define RK_TAG_COMM 0x40000000     /* communicator agreement */
 #define RK_TAG_FINALIZE 0x40000001 /* MPI_Finalize's exchange */
 #define RK_TAG_INTER 0x40000002    /* intercommunicator set-up */
+#define RK_TAG_SPAWN 0x40000003    /* MPI_Comm_spawn's hand-shake */
 #define RK_TAG_GROUP 0x40001000    /* + tag: MPI_Comm_create_group */
+
+/* ---- intercommunicator helpers (intercomm.c) ---- */
+/* The contexts in use at every member of @p lc, ORed at @p leader. */
+int rk_local_or(MPI_Comm lc, int leader, uint32_t *used);
+/* @p leader's @p buf (count ints) to every member of @p lc. */
+int rk_local_bcast(MPI_Comm lc, int leader, int *buf, int count);
+/* A new intercommunicator: local group @p ue (@p me my rank), remote
+ * group @p peer, on context @p ctx, with its hidden local communicator. */
+int rk_inter_new(const int *ue, int n, int me, uint32_t ctx,
+                 const int *peer, int psize, MPI_Errhandler eh,
+                 MPI_Comm *out);
+
+/* ---- dynamic processes (spawn.c) ---- */
+/* A spawned process: its parent intercommunicator (MPI_Init). */
+int rk_spawn_init(void);
+/* MPI_Finalize's exchange with every process connected by a spawn: post
+ * into @p reqs (room for 2 * nues) and @return how many. */
+int rk_spawn_finalize_post(MPI_Request *reqs);
 
 #endif

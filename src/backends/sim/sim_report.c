@@ -262,7 +262,10 @@ static void json_cores(FILE *fp, sim_hdr_t *h, sim_ue_t *u)
         fprintf(fp,
                 "%s\n    {\"ue\": %u, \"core\": %d, \"end\": \"%s\", "
                 "\"cycles\": %llu",
-                i ? "," : "", i, h->ue_core[i], end_name(atomic_load(&e->end)),
+                i ? "," : "", i, h->ue_core[i],
+                atomic_load(&h->ue_state[i]) == UE_DORMANT
+                    ? "dormant" /* --universe: never started */
+                    : end_name(atomic_load(&e->end)),
                 cycles_of(e->vt));
         for (int k = 0; k < CAT_N; k++)
             fprintf(fp, ", \"%s\": %llu", cat_names[k], cycles_of(e->cat[k]));

@@ -64,7 +64,8 @@ rck_status_t rck_world_parse(const char *text, int nues, int **ues, int *n);
  * virtual time.
  * @param [out] ues  the UEs that will run the program, ascending.
  * @return RCK_OK; RCK_ERR_UNSUPPORTED (the backend cannot, or the job was
- *         not started by `rck run --universe`); RCK_ERR_BUSY (fewer than
+ *         not started by `rck run --universe`: not reported, the caller
+ *         says why); RCK_ERR_BUSY (fewer than
  *         @p n dormant UEs); RCK_ERR_INVALID; RCK_ERR_NOSPACE (the request
  *         is over RCK_SPAWN_MAX bytes); RCK_ERR_IO.
  */
