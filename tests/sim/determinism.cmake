@@ -1,13 +1,18 @@
 # Run a program twice on the sim backend with a deterministic compute model
 # and require byte-identical reports (and traces, with -DTRACE=1).
 #   -DRCK=rck -DNUES=N -DPROG=program [-DARGS=a,b,c] -DDIR=output dir
-#   [-DCOMPUTE=none] [-DTRACE=1]
+#   [-DCOMPUTE=none] [-DTRACE=1] [-DRUN_ARGS=--universe,6] (more rck run
+#   options)
 # With -DREF_REPORT=file (and -DCHIP=chip file), run 1's report must also
 # be byte for byte the checked-in reference (refcmp.cmake; -DUPDATE=1
 # rewrites it).
 set(args)
 if(DEFINED ARGS AND NOT ARGS STREQUAL "")
   string(REPLACE "," ";" args "${ARGS}")
+endif()
+set(run_args)
+if(DEFINED RUN_ARGS AND NOT RUN_ARGS STREQUAL "")
+  string(REPLACE "," ";" run_args "${RUN_ARGS}")
 endif()
 if(NOT DEFINED COMPUTE)
   set(COMPUTE none)
@@ -24,7 +29,8 @@ foreach(i 1 2)
   if(TRACE)
     set(ENV{RCK_SIM_TRACE} "${trc}")
   endif()
-  execute_process(COMMAND ${RCK} run -n ${NUES} --backend sim ${PROG} ${args}
+  execute_process(COMMAND ${RCK} run -n ${NUES} ${run_args} --backend sim
+    ${PROG} ${args}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("run ${i}:\n${out}${err}")
   if(NOT rc EQUAL 0)
