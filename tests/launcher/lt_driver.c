@@ -483,6 +483,15 @@ static void case_bad_input(void)
     expect_usage_error(ARGV((char *)rck, "run", "-n", "2", "--timeout", "-1",
                             (char *)c),
                        NULL, "--timeout");
+    expect_usage_error(ARGV((char *)rck, "run", "-n", "4", "--universe",
+                            "3", (char *)c),
+                       NULL, "--universe '3'");
+    expect_usage_error(ARGV((char *)rck, "run", "-n", "2", "--universe",
+                            "49", (char *)c),
+                       NULL, "--universe '49'");
+    expect_usage_error(ARGV((char *)rck, "run", "--cores", "0,1",
+                            "--universe", "4", (char *)c),
+                       NULL, "does not combine");
     expect_usage_error(ARGV((char *)rck, "frobnicate"), NULL, "frobnicate");
     expect_usage_error(ARGV((char *)rccerun, "-nue", "0", (char *)c), NULL,
                        "-nue 0");

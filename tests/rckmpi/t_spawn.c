@@ -9,6 +9,9 @@
  *                         that spawning more than the idle UEs, or a
  *                         program that does not exist, fails cleanly
  *   rckmpi_spawn noroom   (no --universe) spawning 1 is refused
+ *   rckmpi_spawn crash    the one child aborts after MPI_Init: the
+ *                         parent's receive fails, the launcher names the
+ *                         child's core and the run fails
  */
 #include <mpi.h>
 
@@ -118,6 +121,19 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_get_parent(&parent);
+    if (argc > 1 && !strcmp(argv[1], "crashchild"))
+        abort();
+    if (argc > 1 && !strcmp(argv[1], "crash")) {
+        char *args[] = {"crashchild", NULL};
+        int v;
+        len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        exe[len > 0 ? len : 0] = '\0';
+        MPI_Comm_spawn(exe, args, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                       codes);
+        MPI_Recv(&v, 1, MPI_INT, 0, 1, inter, MPI_STATUS_IGNORE);
+        fprintf(stderr, "t_spawn: FAILED: a dead child's message arrived\n");
+        return 1;
+    }
     if (argc > 1 && !strcmp(argv[1], "child")) {
         child();
         MPI_Finalize();

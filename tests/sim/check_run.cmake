@@ -8,6 +8,7 @@
 #   [-DREPORT=file] [-DRMATCH_<k>=regex ...]  must match the JSON report
 #   [-DMAX_SECONDS=s]           the run must finish within s seconds
 #   [-DTIMEOUT=s]               rck run --timeout s
+#   [-DRUN_ARGS=a,b]            more rck run options (--universe,6)
 foreach(k RANGE 1 9)
   if(DEFINED ENV_${k})
     string(FIND "${ENV_${k}}" "=" eq)
@@ -29,6 +30,10 @@ if(NOT DEFINED BACKEND)
   set(BACKEND sim)
 endif()
 set(where -n ${NUES})
+if(DEFINED RUN_ARGS AND NOT RUN_ARGS STREQUAL "")
+  string(REPLACE "," ";" run_args "${RUN_ARGS}")
+  list(APPEND where ${run_args})
+endif()
 if(DEFINED CORES)
   set(where --cores ${CORES})
 endif()
