@@ -654,6 +654,40 @@ static int64_t dl_before_sleep(native_t *n, int core,
     return ns < 0 || ns > look ? look : ns;
 }
 
+/* A wait with a zero timeout (the MPI library's poll, once per progress
+ * round): native_wait's loop without its clock and doorbell. */
+static rck_status_t wait_poll(rck_hal_t *hal, const rck_hal_cond_t *conds,
+                              int nc, int want_irq, int *which)
+{
+    native_t *n = nat(hal);
+    int i;
+
+    if ((want_irq || hal->irq_handler != NULL) &&
+        irq_any_pending(n, hal->core)) {
+        int cnt;
+        native_irq_poll(hal, &cnt);
+        if (want_irq) {
+            *which = -1;
+            return RCK_INTERRUPTED;
+        }
+    }
+    i = conds_check(n, conds, nc);
+    if (i >= 0) {
+        *which = i;
+        progress_bump(n);
+        return RCK_OK;
+    }
+    if (atomic_load_explicit(&n->hdr->failed_core, memory_order_relaxed) >=
+        0) {
+        rck_error("core %d failed; abandoning the wait",
+                  (int)atomic_load(&n->hdr->failed_core));
+        return RCK_ERR_PEER_DEAD;
+    }
+    if (atomic_load_explicit(&n->hdr->deadlock, memory_order_relaxed) == 2)
+        return wait_deadlocked(n);
+    return RCK_ERR_TIMEDOUT;
+}
+
 static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                                 int nc, unsigned flags, int64_t timeout_ns,
                                 int *which)
@@ -667,35 +701,8 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
 
     int blocked = 0;
 
-    if (timeout_ns == 0) {
-        /* a poll (the MPI library's, once per progress round): the loop
-         * below without its clock and doorbell */
-        if ((want_irq || hal->irq_handler != NULL) &&
-            irq_any_pending(n, hal->core)) {
-            int cnt;
-            native_irq_poll(hal, &cnt);
-            if (want_irq) {
-                *which = -1;
-                return RCK_INTERRUPTED;
-            }
-        }
-        i = conds_check(n, conds, nc);
-        if (i >= 0) {
-            *which = i;
-            progress_bump(n);
-            return RCK_OK;
-        }
-        if (atomic_load_explicit(&n->hdr->failed_core,
-                                 memory_order_relaxed) >= 0) {
-            rck_error("core %d failed; abandoning the wait",
-                      (int)atomic_load(&n->hdr->failed_core));
-            return RCK_ERR_PEER_DEAD;
-        }
-        if (atomic_load_explicit(&n->hdr->deadlock, memory_order_relaxed) ==
-            2)
-            return wait_deadlocked(n);
-        return RCK_ERR_TIMEDOUT;
-    }
+    if (timeout_ns == 0)
+        return wait_poll(hal, conds, nc, want_irq, which);
     wait_doorbell(n, conds, nc, hal->core, &bell, &waiters);
     start = rck_be_now_ns();
     if (timeout_ns >= 0)

@@ -188,13 +188,19 @@ typedef struct {
     uint32_t lut[256];
 } __attribute__((aligned(64))) sim_core_t;
 
-/* A memory controller's promised service intervals (sim_mc_reserve). */
-#define SIM_MC_SLOTS 512
+/* A memory controller's promised service intervals (sim_mc.c): a treap
+ * of [start, end) by start, disjoint; index 0 is no node. */
+#define SIM_MC_NODES 65536
+typedef struct {
+    uint64_t s, e;
+    uint32_t l, r, pri, pad;
+} sim_iv_t;
 typedef struct {
     uint64_t accesses;
     uint64_t queued;           /* ticks requests waited for the controller */
-    uint32_t n;
-    uint64_t busy[SIM_MC_SLOTS][2]; /* [start, end), sorted, disjoint */
+    uint32_t n;                /* intervals in the tree */
+    uint32_t root, top, free_head, rng, pad;
+    sim_iv_t iv[SIM_MC_NODES];
 } sim_mc_t;
 
 /* MPB writes of one UE into one core's MPB. */
@@ -528,14 +534,10 @@ int sim_hops_to_tile(const rck_chip_t *c, int core, int x, int y);
 void sim_cost_tx(const rck_chip_t *c, int fdiv, int hops, sim_tx_t kind,
                  sim_tx_cost_t *out);
 /** Book controller @p mc for @p dur from the first free moment at or
- *  after @p arrive; nothing can arrive before @p floor any more.
- *  @return the start of the service. */
+ *  after @p arrive; nothing can arrive before @p floor any more (NULL:
+ *  a controller at zero load). @return the start of the service. */
 uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
                         uint64_t floor);
-/** One transaction through controller @p mcid issued at @p start.
- *  @return its completion time. */
-uint64_t sim_dram_tx(const rck_chip_t *c, sim_mc_t *mc, int mcid, int core,
-                     int fdiv, sim_tx_t kind, uint64_t start, uint64_t floor);
 /** An L1 line fill from L2 (L2 hit), ticks. */
 uint64_t sim_cost_l2_fill(const rck_chip_t *c, int fdiv);
 /** A DWORD store that hits L2, ticks. */

@@ -193,15 +193,10 @@ static uint64_t dram_tx(sim_t *s, int mc, sim_tx_t kind, uint64_t ready,
     sim_port_t *p = &s->port;
     int write = kind == SIM_TX_DW_WRITE || kind == SIM_TX_LINE_WRITE;
     int hops = sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y);
-    sim_mc_t scratch;
-    sim_mc_t *m = &s->mcs[mc];
+    sim_mc_t *m = s->unordered ? NULL : &s->mcs[mc]; /* NULL: zero load */
     sim_tx_cost_t k;
     uint64_t start, served, done;
 
-    if (s->unordered) {
-        memset(&scratch, 0, sizeof(scratch));
-        m = &scratch;
-    }
     sim_cost_tx(ch, my_fdiv(s), hops, kind, &k);
     start = write ? sim_max(ready, sim_max(p->wr_next, p->wr_done))
                   : sim_max(ready, p->rd_next);

@@ -636,6 +636,7 @@ static uint64_t p54c_tx(sim_t *s, sim_mc_t *m, int mc, sim_tx_t kind,
 static uint64_t p54c_entry(sim_t *s, sim_mc_t *mcs, int kind, int mc,
                            uint64_t t)
 {
+    sim_mc_t *m = mcs != NULL ? &mcs[mc] : NULL; /* NULL: zero load */
     uint64_t done = t;
 
     switch (kind) {
@@ -645,22 +646,22 @@ static uint64_t p54c_entry(sim_t *s, sim_mc_t *mcs, int kind, int mc,
         uint32_t n = s->chip->line_bytes / 4;
         for (uint32_t d = 0; d < n; d++) {
             uint64_t ready = sim_max(t, inflight[d % 2]);
-            inflight[d % 2] = p54c_tx(s, &mcs[mc], mc, SIM_TX_DW_READ, ready);
+            inflight[d % 2] = p54c_tx(s, m, mc, SIM_TX_DW_READ, ready);
             done = sim_max(done, inflight[d % 2]);
         }
         break;
     }
     case P54C_TX_UC_READ:
         s->me->nc_reads++;
-        done = p54c_tx(s, &mcs[mc], mc, SIM_TX_DW_READ, t);
+        done = p54c_tx(s, m, mc, SIM_TX_DW_READ, t);
         break;
     case P54C_TX_WRITE:
         /* one outstanding write: a write miss stalls until it completes */
-        done = p54c_tx(s, &mcs[mc], mc, SIM_TX_DW_WRITE, t);
+        done = p54c_tx(s, m, mc, SIM_TX_DW_WRITE, t);
         break;
     case P54C_TX_WB:
         /* the core does not wait for a write-back; the next write does */
-        p54c_tx(s, &mcs[mc], mc, SIM_TX_LINE_WRITE, t);
+        p54c_tx(s, m, mc, SIM_TX_LINE_WRITE, t);
         return 0;
     default:
         return 0;
@@ -672,7 +673,6 @@ double sim_p54c_take(sim_t *s)
 {
     sim_p54c_core_t *p = &s->p54c;
     p54c_slot_t *slot = p->slot;
-    static sim_mc_t *scratch; /* 8 KiB each: not on the stack */
     sim_mc_t *mcs = s->mcs;
     uint64_t insns, units, vt0 = s->me->vt, wait = 0, head;
     double cyc;
@@ -699,12 +699,7 @@ double sim_p54c_take(sim_t *s)
     if (s->unordered || atomic_load(&s->hdr->token) != s->ue) {
         /* outside the order (an aborted run, a free core): the
          * controllers at zero load */
-        if (scratch == NULL)
-            scratch = malloc(sizeof(*scratch) * P54C_MAX_MC);
-        if (scratch != NULL) {
-            memset(scratch, 0, sizeof(*scratch) * P54C_MAX_MC);
-            mcs = scratch;
-        }
+        mcs = NULL;
     }
     for (uint64_t i = slot->tail; i < head; i++) {
         uint64_t e = slot->ring[i % P54C_RING];

@@ -1,0 +1,252 @@
+/*
+ * A memory controller's queue (sim_mc_reserve): the service intervals it
+ * has promised, [start, end), disjoint, kept in a treap ordered by start
+ * (nodes in the segment, linked by index; priorities from a generator in
+ * the controller, so the shape is the same in every run).
+ *
+ * A request takes the first gap at or after its arrival that is long
+ * enough, so requests are served in time order even when they are booked
+ * out of it: a core that books a long slice of transactions at its next
+ * HAL call leaves the gaps between them to the cores that book later
+ * (the P54C model books whole compute slices; a stream's transactions are
+ * one interval each). Intervals that end before the floor (no request can
+ * arrive earlier any more) are forgotten. Each operation costs O(log n);
+ * the table holds SIM_MC_NODES intervals, and when it is full the
+ * smallest eighth of the gaps are closed at once (those gaps are lost: a
+ * little pessimistic, never optimistic).
+ *
+ * Owns: the controllers' queues. May call: nothing of the sim.
+ */
+#include "sim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NIL 0u
+
+static uint32_t prio(sim_mc_t *mc)
+{
+    /* xorshift32, seeded on first use */
+    uint32_t x = mc->rng != 0 ? mc->rng : 0x9e3779b9u;
+
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    mc->rng = x;
+    return x;
+}
+
+static uint32_t node_new(sim_mc_t *mc, uint64_t s, uint64_t e)
+{
+    uint32_t k;
+
+    if (mc->free_head != NIL) {
+        k = mc->free_head;
+        mc->free_head = mc->iv[k].l;
+    } else {
+        k = ++mc->top; /* the caller made sure there is room */
+    }
+    mc->iv[k].s = s;
+    mc->iv[k].e = e;
+    mc->iv[k].l = mc->iv[k].r = NIL;
+    mc->iv[k].pri = prio(mc);
+    mc->n++;
+    return k;
+}
+
+static void node_free(sim_mc_t *mc, uint32_t k)
+{
+    mc->iv[k].l = mc->free_head;
+    mc->free_head = k;
+    mc->n--;
+}
+
+/* Split @p t into starts < @p key (*l) and >= @p key (*r). */
+static void split(sim_mc_t *mc, uint32_t t, uint64_t key, uint32_t *l,
+                  uint32_t *r)
+{
+    if (t == NIL) {
+        *l = *r = NIL;
+    } else if (mc->iv[t].s < key) {
+        split(mc, mc->iv[t].r, key, &mc->iv[t].r, r);
+        *l = t;
+    } else {
+        split(mc, mc->iv[t].l, key, l, &mc->iv[t].l);
+        *r = t;
+    }
+}
+
+/* Every start in @p a is below every start in @p b. */
+static uint32_t merge(sim_mc_t *mc, uint32_t a, uint32_t b)
+{
+    if (a == NIL)
+        return b;
+    if (b == NIL)
+        return a;
+    if (mc->iv[a].pri > mc->iv[b].pri) {
+        mc->iv[a].r = merge(mc, mc->iv[a].r, b);
+        return a;
+    }
+    mc->iv[b].l = merge(mc, a, mc->iv[b].l);
+    return b;
+}
+
+/* The interval with the largest start <= @p key, or NIL. */
+static uint32_t floor_node(const sim_mc_t *mc, uint64_t key)
+{
+    uint32_t t = mc->root, best = NIL;
+
+    while (t != NIL) {
+        if (mc->iv[t].s <= key) {
+            best = t;
+            t = mc->iv[t].r;
+        } else {
+            t = mc->iv[t].l;
+        }
+    }
+    return best;
+}
+
+/* The interval with the smallest start > @p key, or NIL. */
+static uint32_t next_node(const sim_mc_t *mc, uint64_t key)
+{
+    uint32_t t = mc->root, best = NIL;
+
+    while (t != NIL) {
+        if (mc->iv[t].s > key) {
+            best = t;
+            t = mc->iv[t].l;
+        } else {
+            t = mc->iv[t].r;
+        }
+    }
+    return best;
+}
+
+/* Remove the node with start @p key (it exists). */
+static void erase(sim_mc_t *mc, uint64_t key)
+{
+    uint32_t l, m, r;
+
+    split(mc, mc->root, key, &l, &m);
+    split(mc, m, key + 1, &m, &r);
+    if (m != NIL)
+        node_free(mc, m);
+    mc->root = merge(mc, l, r);
+}
+
+static void free_tree(sim_mc_t *mc, uint32_t t)
+{
+    if (t == NIL)
+        return;
+    free_tree(mc, mc->iv[t].l);
+    free_tree(mc, mc->iv[t].r);
+    node_free(mc, t);
+}
+
+/* Forget the intervals that end at or before @p floor: a prefix (the
+ * intervals are disjoint, so their ends grow with their starts). */
+static void forget(sim_mc_t *mc, uint64_t floor)
+{
+    uint32_t k = floor_node(mc, floor), l, r;
+    uint64_t cut;
+
+    if (k == NIL)
+        return; /* every interval starts after floor */
+    /* k straddles floor: keep it and what follows; else every interval
+     * that starts at or before floor has ended */
+    cut = mc->iv[k].e > floor ? mc->iv[k].s : floor + 1;
+    split(mc, mc->root, cut, &l, &r);
+    mc->root = r;
+    free_tree(mc, l);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* In order into @p out from index @p n; @return the next index. */
+static uint32_t flatten(const sim_mc_t *mc, uint32_t t, uint64_t (*out)[2],
+                        uint32_t n)
+{
+    if (t == NIL)
+        return n;
+    n = flatten(mc, mc->iv[t].l, out, n);
+    out[n][0] = mc->iv[t].s;
+    out[n][1] = mc->iv[t].e;
+    return flatten(mc, mc->iv[t].r, out, n + 1);
+}
+
+/* The table is full: close the smallest eighth of the gaps and rebuild. */
+static void compact(sim_mc_t *mc)
+{
+    uint32_t n = mc->n, m = 0;
+    uint64_t (*a)[2] = malloc((size_t)n * sizeof(*a));
+    uint64_t *gaps = malloc((size_t)n * sizeof(*gaps)), limit;
+
+    if (a == NULL || gaps == NULL)
+        abort(); /* 3 MiB: the simulation cannot go on without it */
+    n = flatten(mc, mc->root, a, 0);
+    for (uint32_t i = 0; i + 1 < n; i++)
+        gaps[i] = a[i + 1][0] - a[i][1];
+    qsort(gaps, n - 1, sizeof(*gaps), cmp_u64);
+    limit = gaps[(n - 1) / 8];
+    for (uint32_t i = 0; i < n; i++) {
+        if (m > 0 && a[i][0] - a[m - 1][1] <= limit)
+            a[m - 1][1] = a[i][1];
+        else {
+            a[m][0] = a[i][0];
+            a[m][1] = a[i][1];
+            m++;
+        }
+    }
+    mc->root = NIL;
+    mc->n = 0;
+    mc->top = 0;
+    mc->free_head = NIL;
+    for (uint32_t i = 0; i < m; i++)
+        mc->root = merge(mc, mc->root, node_new(mc, a[i][0], a[i][1]));
+    free(a);
+    free(gaps);
+}
+
+uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
+                        uint64_t floor)
+{
+    uint64_t t = arrive;
+    uint32_t k, prev;
+
+    if (mc == NULL)
+        return arrive; /* zero load (a core outside the order) */
+    forget(mc, floor);
+    if (mc->n >= SIM_MC_NODES - 2)
+        compact(mc);
+    /* first fit: from the interval that may cover the arrival on */
+    prev = floor_node(mc, t);
+    k = prev != NIL && mc->iv[prev].e > t ? prev : next_node(mc, t);
+    while (k != NIL && mc->iv[k].s < t + dur) {
+        t = mc->iv[k].e;
+        prev = k;
+        k = next_node(mc, mc->iv[k].s);
+    }
+    /* prev: the last interval before the gap (it ends at or before t) */
+    if (prev != NIL && mc->iv[prev].e == t) {
+        mc->iv[prev].e = t + dur;
+        if (k != NIL && mc->iv[k].s == t + dur) {
+            mc->iv[prev].e = mc->iv[k].e;
+            erase(mc, mc->iv[k].s);
+        }
+    } else if (k != NIL && mc->iv[k].s == t + dur) {
+        /* no other start lies in [t, t + dur): the key may move down */
+        mc->iv[k].s = t;
+    } else {
+        uint32_t l, r;
+        split(mc, mc->root, t, &l, &r);
+        mc->root = merge(mc, merge(mc, l, node_new(mc, t, t + dur)), r);
+    }
+    mc->accesses++;
+    mc->queued += t - arrive;
+    return t;
+}
