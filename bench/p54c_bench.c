@@ -18,6 +18,9 @@
  *                       (software allocate-on-write)
  *   stream KB           every UE: read KB KiB of its private memory once
  *                       (cold), then a barrier; each UE's time
+ *   weak KB PASSES      every UE: PASSES passes of integer work over its
+ *                       own KB KiB (warm, within the L2): the same work
+ *                       per core at any core count; each UE's time
  *
  * Every result is one line "p54c_bench: key=value ..." for the harness.
  */
@@ -207,6 +210,30 @@ static void do_stream(size_t kb)
     free(a);
 }
 
+static void do_weak(size_t kb, int passes)
+{
+    size_t n = (kb << 10) / sizeof(uint32_t);
+    uint32_t *a = alloc(n * sizeof(uint32_t)), acc = 1;
+    double t;
+
+    for (size_t i = 0; i < n; i++)
+        a[i] = (uint32_t)i;
+    RCCE_barrier(&RCCE_COMM_WORLD);
+    t = RCCE_wtime();
+    for (int p = 0; p < passes; p++) {
+        for (size_t i = 0; i < n; i++) {
+            acc = acc * 31u + a[i];
+            a[i] = acc ^ (a[i] >> 3);
+        }
+    }
+    t = RCCE_wtime() - t;
+    printf("p54c_bench: kernel=weak ue=%d ues=%d bytes=%zu passes=%d "
+           "seconds=%.9f check=%u\n",
+           RCCE_ue(), RCCE_num_ues(), n * sizeof(uint32_t), passes, t, acc);
+    RCCE_barrier(&RCCE_COMM_WORLD);
+    free(a);
+}
+
 int main(int argc, char **argv)
 {
     if (RCCE_init(&argc, &argv) != RCCE_SUCCESS) {
@@ -223,9 +250,11 @@ int main(int argc, char **argv)
         do_fiasco(strtoull(argv[2], NULL, 10));
     } else if (argc == 3 && !strcmp(argv[1], "stream")) {
         do_stream(strtoull(argv[2], NULL, 10));
+    } else if (argc == 4 && !strcmp(argv[1], "weak")) {
+        do_weak(strtoull(argv[2], NULL, 10), atoi(argv[3]));
     } else {
         fprintf(stderr, "usage: p54c_bench bw SMALL_KB BIG_KB | sweep KB... | "
-                        "fiasco MB | stream KB\n");
+                        "fiasco MB | stream KB | weak KB PASSES\n");
         RCCE_finalize();
         return 2;
     }

@@ -342,7 +342,12 @@ def test_p54c_lines_and_plot(tmp_path):
             "sweep": [{"kb": 4, "cycles_per_line": 50.0},
                       {"kb": 512, "cycles_per_line": 850.0}],
             "bandwidth": [{"kernel": "l2_hit_read", "ours_mib_s": 175.0,
-                           "published_mib_s": 285.0, "ratio": 0.61}]}
+                           "published_mib_s": 285.0, "ratio": 0.61}],
+            "weak": {"host": {"1": {"mean_s": 1.0, "max_s": 1.0},
+                              "48": {"mean_s": 1.1, "max_s": 1.4}},
+                     "p54c-fast": {"1": {"mean_s": 2.0, "max_s": 2.0},
+                                   "48": {"mean_s": 2.0, "max_s": 2.0}}}}
+    assert p54cbench.plan(True)["weak"]["ues"][0] == 1
     pytest.importorskip("matplotlib")
     path = tmp_path / "p54c.png"
     p54cbench.plot_p54c(data, str(path))
