@@ -711,35 +711,12 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         int irq_matters = want_irq || hal->irq_handler != NULL;
         uint64_t t;
 
-        if (irq_matters && irq_any_pending(n, hal->core)) {
-            int cnt;
-            native_irq_poll(hal, &cnt);
-            if (want_irq) {
-                *which = -1;
-                return RCK_INTERRUPTED;
-            }
-        }
-        i = conds_check(n, conds, nc);
-        if (i >= 0) {
-            *which = i;
+        rck_status_t st = wait_poll(hal, conds, nc, want_irq, which);
+
+        if (st != RCK_ERR_TIMEDOUT) {
             if (blocked)
                 native_dl_unpublish(n, hal->core);
-            progress_bump(n);
-            return RCK_OK;
-        }
-        if (atomic_load_explicit(&n->hdr->failed_core, memory_order_relaxed) >=
-            0) {
-            if (blocked)
-                native_dl_unpublish(n, hal->core);
-            rck_error("core %d failed; abandoning the wait",
-                      (int)atomic_load(&n->hdr->failed_core));
-            return RCK_ERR_PEER_DEAD;
-        }
-        if (atomic_load_explicit(&n->hdr->deadlock, memory_order_relaxed) ==
-            2) {
-            if (blocked)
-                native_dl_unpublish(n, hal->core);
-            return wait_deadlocked(n);
+            return st;
         }
         t = rck_be_now_ns();
         if (t >= deadline) {
