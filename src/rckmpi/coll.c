@@ -4,6 +4,8 @@
  * context of rckmpi_coll.h. */
 #include "rkcoll.h"
 
+#include "rck/config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,16 +141,40 @@ int rkc_scatterv(const void *sendbuf, const int scounts[], const int displs[],
     return err != MPI_SUCCESS ? err : werr;
 }
 
+/* The tree's largest block for a gather (@p gather) or a scatter:
+ * RCK_MPI_TREE_MAX, or by channel. Every rank reads the same settings, so
+ * every rank decides alike. */
+static long tree_max(int gather)
+{
+    static long max = -2;
+
+    if (max == -2) {
+        const char *s = rck_config_get("MPI_TREE_MAX");
+        char *end;
+        long v = strtol(s, &end, 0);
+
+        max = strcmp(s, "auto") != 0 && *s != '\0' && *end == '\0' &&
+                      v >= 0
+                  ? v
+                  : -1; /* auto */
+    }
+    if (max >= 0)
+        return max;
+    if (gather && strcmp(rck_config_get("MPI_CHANNEL"), "sccmpb") != 0)
+        return RKC_TREE_MAX_EXT_GATHER;
+    return RKC_TREE_MAX;
+}
+
 /* whether a block (the r side if use_r, else the s side: every rank
  * decides on the same size, as MPI makes both sides' sizes equal) is small
- * enough for the binomial tree */
-static int tree_block(int use_r, int rcount, MPI_Datatype rtype, int scount,
-                      MPI_Datatype stype)
+ * enough for the binomial tree of a gather (@p gather) or a scatter */
+static int tree_block(int gather, int use_r, int rcount, MPI_Datatype rtype,
+                      int scount, MPI_Datatype stype)
 {
     int tsize;
 
     MPI_Type_size(use_r ? rtype : stype, &tsize);
-    return (long)tsize * (use_r ? rcount : scount) <= RKC_TREE_MAX;
+    return (long)tsize * (use_r ? rcount : scount) <= tree_max(gather);
 }
 
 /* uniform counts as v-arguments */
@@ -212,7 +238,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 
     if (err != MPI_SUCCESS)
         return err;
-    if (size > 2 && tree_block(rank == root && sendbuf == MPI_IN_PLACE,
+    if (size > 2 && tree_block(1, rank == root && sendbuf == MPI_IN_PLACE,
                                recvcount, recvtype, sendcount, sendtype)) {
         err = rkc_tree_gather(sendbuf, sendcount, sendtype, recvbuf,
                               recvcount, recvtype, root, comm);
@@ -256,8 +282,8 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 
     if (err != MPI_SUCCESS)
         return err;
-    if (size > 2 && tree_block(rank != root, recvcount, recvtype, sendcount,
-                               sendtype)) {
+    if (size > 2 && tree_block(0, rank != root, recvcount, recvtype,
+                               sendcount, sendtype)) {
         err = rkc_tree_scatter(sendbuf, sendcount, sendtype, recvbuf,
                                recvcount, recvtype, root, comm);
         return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);

@@ -55,6 +55,9 @@ int rkc_scatterv(const void *sendbuf, const int scounts[], const int displs[],
 /* coll_tree.c: binomial gather/scatter of uniform blocks; used for
  * blocks of at most RKC_TREE_MAX bytes */
 #define RKC_TREE_MAX 128
+/* a gather's on sccmpb-ext, where 47 direct senders contend for the
+ * root's gEWS (measured: docs/MPI-COLLECTIVES.md) */
+#define RKC_TREE_MAX_EXT_GATHER 4096
 int rkc_tree_gather(const void *sendbuf, int scount, MPI_Datatype stype,
                     void *recvbuf, int rcount, MPI_Datatype rtype, int root,
                     MPI_Comm comm);

@@ -13,6 +13,10 @@ static const rck_config_entry_t rckmpi_settings[] = {
     {"MPI_EAGER", "16k", RCK_CONFIG_SIZE,
      "MPI messages above this many bytes go by rendezvous (RTS/CTS); "
      "smaller ones are sent eagerly and buffered by the receiver"},
+    {"MPI_TREE_MAX", "auto", RCK_CONFIG_STRING,
+     "MPI_Gather/MPI_Scatter: blocks of at most this many bytes go through "
+     "a binomial tree, larger ones directly; auto = by channel (docs/"
+     "MPI-COLLECTIVES.md)"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL}};
 
 const int rckmpi_settings_registered = 1;
