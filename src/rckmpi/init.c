@@ -137,9 +137,14 @@ static int init(void)
 
     if (!rckmpi_settings_registered)
         return MPI_ERR_INTERN;
-    if (rck_hal_open(NULL, &hal) != RCK_OK) {
-        fprintf(stderr, "MPI_Init: cannot attach to the chip (run the "
-                        "program with `rck run -n N`)\n");
+    rck_status_t st = rck_hal_open(NULL, &hal);
+
+    if (st != RCK_OK) {
+        fprintf(stderr, "MPI_Init: cannot attach to the chip: %s%s\n",
+                rck_status_string(st),
+                st == RCK_ERR_CONFIG ? " (run the program with `rck run -n "
+                                       "N`)"
+                                     : "");
         return MPI_ERR_OTHER;
     }
     rk.hal = hal;

@@ -166,24 +166,28 @@ static int spawn_root(const char *command, char *argv[], int maxprocs,
 static int spawn_connect(MPI_Comm comm, int root, const int *res,
                          MPI_Comm *intercomm)
 {
-    rk_comm_t *c = rk_comm(comm);
+    /* copies: making a communicator may move the table rk_comm points
+     * into */
+    const rk_comm_t *c = rk_comm(comm);
+    int size = c->size, rank = c->rank;
+    MPI_Errhandler eh = c->eh;
     MPI_Comm fin = MPI_COMM_NULL;
-    int *ue = malloc((size_t)c->size * sizeof(int)), go = 0, err;
+    int *ue = malloc((size_t)size * sizeof(int)), go = 0, err;
 
     if (ue == NULL)
         return MPI_ERR_NO_MEM;
-    memcpy(ue, c->ue, (size_t)c->size * sizeof(int));
-    err = rk_inter_new(ue, c->size, c->rank, (uint32_t)res[1], res + 4,
-                       res[3], c->eh, intercomm);
+    memcpy(ue, c->ue, (size_t)size * sizeof(int));
+    err = rk_inter_new(ue, size, rank, (uint32_t)res[1], res + 4, res[3], eh,
+                       intercomm);
     if (err == MPI_SUCCESS)
-        err = rk_inter_new(ue, c->size, c->rank, (uint32_t)res[2], res + 4,
-                           res[3], MPI_ERRORS_RETURN, &fin);
+        err = rk_inter_new(ue, size, rank, (uint32_t)res[2], res + 4, res[3],
+                           MPI_ERRORS_RETURN, &fin);
     free(ue);
     if (err == MPI_SUCCESS)
         err = fin_add(fin);
     if (err != MPI_SUCCESS)
         return err;
-    if (rk_comm(comm)->rank == root) {
+    if (rank == root) {
         MPI_Request r;
         err = rk_irecv(NULL, 0, MPI_BYTE, 0, RK_TAG_SPAWN, *intercomm, 1, &r,
                        "MPI_Comm_spawn");

@@ -39,6 +39,18 @@ __attribute__((constructor)) static void mpi_settings_register(void)
 #define MPI_PLUGIN_DEEPBIND RTLD_DEEPBIND
 #endif
 
+/* Is the process's MPI_Init_thread librckmpi's (in the object this code
+ * is part of: librckmpi carries every layer)? */
+static int mpi_names_ours(void)
+{
+    void *f = dlsym(RTLD_DEFAULT, "MPI_Init_thread");
+    Dl_info a, b;
+
+    return f != NULL && dladdr(f, &a) != 0 &&
+           dladdr((void *)mpi_names_ours, &b) != 0 &&
+           a.dli_fbase == b.dli_fbase;
+}
+
 #ifndef RCK_MPI_PLUGIN_DIRS
 #define RCK_MPI_PLUGIN_DIRS ""
 #endif
@@ -131,6 +143,17 @@ static rck_status_t loader_attach(rck_hal_t *hal)
     } else {
         rck_error("RCK_MPI='%s': give openmpi, mpich or auto", want);
         return RCK_ERR_CONFIG;
+    }
+    if (MPI_PLUGIN_DEEPBIND == 0 && h != NULL && mpi_names_ours()) {
+        /* without RTLD_DEEPBIND the plugin's MPI_Init would bind to
+         * librckmpi's, which attaches again: a recursion, not a run */
+        rck_error("mpi backend: an MPI program linked with librckmpi "
+                  "cannot run on the mpi backend in a sanitizer build (the "
+                  "sanitizers refuse RTLD_DEEPBIND, which keeps the two "
+                  "MPIs apart); use the native or sim backend, or an "
+                  "unsanitized build");
+        dlclose(h);
+        return RCK_ERR_UNSUPPORTED;
     }
     if (h == NULL) {
         rck_error("mpi backend: cannot load the %s plugin "
