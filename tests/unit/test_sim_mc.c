@@ -26,8 +26,10 @@ static uint64_t ref_reserve(ref_t *r, uint64_t arrive, uint64_t dur,
 
     while (k < r->n && r->iv[k][1] <= floor)
         k++;
-    memmove(r->iv, r->iv + k, (r->n - k) * sizeof(r->iv[0]));
-    r->n -= k;
+    if (k > 0) {
+        memmove(r->iv, r->iv + k, (r->n - k) * sizeof(r->iv[0]));
+        r->n -= k;
+    }
     {
         size_t lo = 0, hi = r->n; /* the first interval ending after t */
         while (lo < hi) {
