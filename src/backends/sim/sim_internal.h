@@ -336,22 +336,6 @@ typedef struct {
     uint64_t wr_start, wr_next, wr_done;
 } sim_port_t;
 
-/* Kinds of shared-DRAM transaction (sim_cost_tx). */
-typedef enum {
-    SIM_TX_DW_READ = 0,        /* uncached DWORD read; a DWORD of an L2 fill */
-    SIM_TX_DW_WRITE = 1,       /* uncached DWORD write; a write-around store */
-    SIM_TX_LINE_READ = 2,      /* an MPBT line fill */
-    SIM_TX_LINE_WRITE = 3      /* a line through the WCB; an L2 write-back */
-} sim_tx_t;
-
-typedef struct {
-    uint64_t before;           /* issue + core part, before the request
-                                  leaves the core */
-    uint64_t one_way;          /* mesh, each way */
-    uint64_t mem;              /* the controller's service */
-    uint64_t interval;         /* least spacing of two of this kind */
-} sim_tx_cost_t;
-
 /* This core's part of the trace (sim_report.c). */
 typedef struct {
     FILE *fp;                  /* NULL: not tracing */

@@ -594,6 +594,9 @@ static void p54c_advance_dram(sim_t *s, uint64_t ticks)
         me->cyc += (uint64_t)llround((double)ticks * mhz / s->chip->core_mhz);
 }
 
+_Static_assert(SIM_TICKS % P54C_FIX == 0,
+               "a P54C cycle unit is a whole number of ticks");
+
 /* One transaction of the program through controller @p mc, issued at
  * @p t. @return its completion. */
 static uint64_t p54c_tx(sim_t *s, sim_mc_t *m, int mc, sim_tx_t kind,
@@ -602,17 +605,23 @@ static uint64_t p54c_tx(sim_t *s, sim_mc_t *m, int mc, sim_tx_t kind,
     const rck_chip_t *ch = s->chip;
     sim_p54c_core_t *p = &s->p54c;
     int write = kind == SIM_TX_DW_WRITE || kind == SIM_TX_LINE_WRITE;
-    int hops = sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y);
     int tile = rck_chip_tile(ch, s->core), mt = sim_tile_of_mc(ch, mc);
+    int fdiv = (int)s->cores[s->core].fdiv;
     uint64_t bytes = kind == SIM_TX_LINE_WRITE ? ch->line_bytes : 4;
     uint64_t floor = sim_max(p->floor, sim_min(t, s->hz_vt) > s->hdr->lookahead
                                            ? sim_min(t, s->hz_vt) -
                                                  s->hdr->lookahead
                                            : 0);
-    sim_tx_cost_t k;
     uint64_t start, served, done;
 
-    sim_cost_tx(ch, (int)s->cores[s->core].fdiv, hops, kind, &k);
+    if (p->cost[mc].fdiv1 != fdiv + 1) {
+        /* computed once per controller and divider (floating point) */
+        int hops = sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y);
+        for (int j = 0; j < 4; j++)
+            sim_cost_tx(ch, fdiv, hops, (sim_tx_t)j, &p->cost[mc].k[j]);
+        p->cost[mc].fdiv1 = fdiv + 1;
+    }
+    const sim_tx_cost_t k = p->cost[mc].k[kind];
     start = write ? sim_max(t, sim_max(p->wr_next, p->wr_done))
                   : sim_max(t, p->rd_next);
     served = sim_mc_reserve(m, start + k.before + k.one_way, k.mem, floor);
@@ -676,6 +685,7 @@ double sim_p54c_take(sim_t *s)
     sim_mc_t *mcs = s->mcs;
     uint64_t insns, units, vt0 = s->me->vt, wait = 0, head;
     double cyc;
+    int exact;
 
     if (slot == NULL)
         return 0;
@@ -688,6 +698,12 @@ double sim_p54c_take(sim_t *s)
     insns = slot->insns - p->mark_insns;
     units = slot->units - p->mark_units;
     head = slot->head;
+    /* at the chip's own frequency a cycle stamp converts to ticks in
+     * integers, as sim_ticks() would round it (soft float under QEMU) */
+    exact = units < (1ull << 40) &&
+            (rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv) <= 0 ||
+             rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv) ==
+                 s->chip->core_mhz);
     /* No other core can reach a controller before the earliest of them
      * (the horizon) or this core's own time: older bookings are done
      * with (sim_mc_reserve forgets them; keeping them costs time). */
@@ -710,7 +726,8 @@ double sim_p54c_take(sim_t *s)
             u = units;
         if (mc >= s->chip->nmc)
             mc = 0;
-        t = vt0 + p54c_ticks(s, (double)u / P54C_FIX) + wait;
+        t = vt0 + (exact ? u * (SIM_TICKS / P54C_FIX)
+                         : p54c_ticks(s, (double)u / P54C_FIX)) + wait;
         w = p54c_entry(s, mcs, kind, mc, t);
         wait += w;
         slot->dram_ticks[mc] += w;

@@ -8,6 +8,7 @@
 #define RCK_SIM_P54C_H
 
 #include "p54c_abi.h"
+#include "sim_tx.h"
 
 #include <stdint.h>
 
@@ -32,6 +33,14 @@ typedef struct {
     /* the core's port to memory for the program's own transactions */
     uint64_t rd_next, wr_next, wr_done;
     uint64_t floor;            /* no booking can arrive before (take) */
+    /* Per controller, the transaction costs at the frequency divider
+     * they were computed for (+1; 0: none yet): sim_cost_tx is floating
+     * point, which the HAL runs under QEMU's soft float. */
+    struct {
+        int32_t fdiv1;
+        int32_t hops, mc_tile;
+        sim_tx_cost_t k[4];
+    } cost[P54C_MAX_MC];
 } sim_p54c_core_t;
 
 #endif
