@@ -476,6 +476,11 @@ void sim_engine_reclaim(sim_t *s);
 int sim_engine_settle(sim_t *s, uint64_t *t_out);
 /** Recompute the horizon after getting the token. */
 void sim_engine_horizon(sim_t *s);
+/** No core can issue a request before this any more (ticks): the earliest
+ *  clock among the cores that may still run, parked ones included (lazy
+ *  parking can wake a core at its own, earlier, time), less the
+ *  lookahead. A lower bound for the memory controllers' queues. */
+uint64_t sim_engine_floor(sim_t *s);
 /** UE @p ue (dormant) joins the run at this core's time (rck_hal_spawn);
  *  sim_engine_unjoin undoes it before its process was asked for. */
 void sim_engine_join(sim_t *s, int ue);

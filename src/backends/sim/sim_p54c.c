@@ -608,10 +608,6 @@ static uint64_t p54c_tx(sim_t *s, sim_mc_t *m, int mc, sim_tx_t kind,
     int tile = rck_chip_tile(ch, s->core), mt = sim_tile_of_mc(ch, mc);
     int fdiv = (int)s->cores[s->core].fdiv;
     uint64_t bytes = kind == SIM_TX_LINE_WRITE ? ch->line_bytes : 4;
-    uint64_t floor = sim_max(p->floor, sim_min(t, s->hz_vt) > s->hdr->lookahead
-                                           ? sim_min(t, s->hz_vt) -
-                                                 s->hdr->lookahead
-                                           : 0);
     uint64_t start, served, done;
 
     if (p->cost[mc].fdiv1 != fdiv + 1) {
@@ -624,7 +620,7 @@ static uint64_t p54c_tx(sim_t *s, sim_mc_t *m, int mc, sim_tx_t kind,
     const sim_tx_cost_t k = p->cost[mc].k[kind];
     start = write ? sim_max(t, sim_max(p->wr_next, p->wr_done))
                   : sim_max(t, p->rd_next);
-    served = sim_mc_reserve(m, start + k.before + k.one_way, k.mem, floor);
+    served = sim_mc_reserve(m, start + k.before + k.one_way, k.mem, p->floor);
     done = served + k.mem + k.one_way;
     if (write) {
         p->wr_next = start + k.interval;
@@ -704,14 +700,11 @@ double sim_p54c_take(sim_t *s)
             (rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv) <= 0 ||
              rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv) ==
                  s->chip->core_mhz);
-    /* No other core can reach a controller before the earliest of them
-     * (the horizon) or this core's own time: older bookings are done
-     * with (sim_mc_reserve forgets them; keeping them costs time). */
-    p->floor = sim_min(vt0, s->hz_vt);
-    p->floor = p->floor > s->hdr->lookahead ? p->floor - s->hdr->lookahead : 0;
-    p->floor = sim_max(p->floor, s->order_vt > s->hdr->lookahead
-                                     ? s->order_vt - s->hdr->lookahead
-                                     : 0);
+    /* No core can reach a controller before the floor any more: older
+     * bookings are done with (sim_mc_reserve forgets them; keeping them
+     * costs time). */
+    if (head != slot->tail)
+        p->floor = sim_engine_floor(s);
     if (s->unordered || atomic_load(&s->hdr->token) != s->ue) {
         /* outside the order (an aborted run, a free core): the
          * controllers at zero load */
