@@ -199,7 +199,9 @@ typedef struct {
     uint64_t accesses;
     uint64_t queued;           /* ticks requests waited for the controller */
     uint32_t n;                /* intervals in the tree */
-    uint32_t root, top, free_head, rng, pad;
+    uint32_t root, top, free_head, rng;
+    uint32_t tail;             /* the last interval (latest end), or 0 */
+    uint64_t forgot;           /* the highest floor forgotten below */
     sim_iv_t iv[SIM_MC_NODES];
 } sim_mc_t;
 

@@ -159,6 +159,18 @@ static void forget(sim_mc_t *mc, uint64_t floor)
     split(mc, mc->root, cut, &l, &r);
     mc->root = r;
     free_tree(mc, l);
+    if (r == NIL)
+        mc->tail = NIL; /* the last interval goes only with all of them */
+}
+
+/* The interval with the largest start, or NIL. */
+static uint32_t rightmost(const sim_mc_t *mc)
+{
+    uint32_t t = mc->root;
+
+    while (t != NIL && mc->iv[t].r != NIL)
+        t = mc->iv[t].r;
+    return t;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -208,6 +220,7 @@ static void compact(sim_mc_t *mc)
     mc->free_head = NIL;
     for (uint32_t i = 0; i < m; i++)
         mc->root = merge(mc, mc->root, node_new(mc, a[i][0], a[i][1]));
+    mc->tail = rightmost(mc);
     free(a);
     free(gaps);
 }
@@ -220,9 +233,29 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
 
     if (mc == NULL)
         return arrive; /* zero load (a core outside the order) */
-    forget(mc, floor);
+    /* Below a floor that did not rise there is nothing new to forget: a
+     * booking never starts before the floor it was made with, and floors
+     * only rise (sim_engine_floor). */
+    if (floor > mc->forgot) {
+        forget(mc, floor);
+        mc->forgot = floor;
+    }
     if (mc->n >= SIM_MC_NODES - 2)
         compact(mc);
+    /* At or after the last interval's end (a stream, a slice booked in
+     * order): free at once; what the general case below would do, without
+     * its searches. */
+    if (mc->tail == NIL || arrive >= mc->iv[mc->tail].e) {
+        if (mc->tail != NIL && arrive == mc->iv[mc->tail].e) {
+            mc->iv[mc->tail].e = arrive + dur;
+        } else {
+            uint32_t nk = node_new(mc, arrive, arrive + dur);
+            mc->root = merge(mc, mc->root, nk);
+            mc->tail = nk;
+        }
+        mc->accesses++;
+        return arrive;
+    }
     /* first fit: from the interval that may cover the arrival on */
     prev = floor_node(mc, t);
     k = prev != NIL && mc->iv[prev].e > t ? prev : next_node(mc, t);
@@ -236,6 +269,8 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
         mc->iv[prev].e = t + dur;
         if (k != NIL && mc->iv[k].s == t + dur) {
             mc->iv[prev].e = mc->iv[k].e;
+            if (k == mc->tail)
+                mc->tail = prev;
             erase(mc, mc->iv[k].s);
         }
     } else if (k != NIL && mc->iv[k].s == t + dur) {
