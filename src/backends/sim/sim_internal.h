@@ -193,7 +193,8 @@ typedef struct {
 #define SIM_MC_NODES 65536
 typedef struct {
     uint64_t s, e;
-    uint32_t l, r, pri, pad;
+    uint32_t l, r, pri;
+    uint32_t next;             /* the following interval, 0 for the last */
 } sim_iv_t;
 typedef struct {
     uint64_t accesses;

@@ -48,7 +48,7 @@ static uint32_t node_new(sim_mc_t *mc, uint64_t s, uint64_t e)
     }
     mc->iv[k].s = s;
     mc->iv[k].e = e;
-    mc->iv[k].l = mc->iv[k].r = NIL;
+    mc->iv[k].l = mc->iv[k].r = mc->iv[k].next = NIL;
     mc->iv[k].pri = prio(mc);
     mc->n++;
     return k;
@@ -218,8 +218,13 @@ static void compact(sim_mc_t *mc)
     mc->n = 0;
     mc->top = 0;
     mc->free_head = NIL;
-    for (uint32_t i = 0; i < m; i++)
-        mc->root = merge(mc, mc->root, node_new(mc, a[i][0], a[i][1]));
+    for (uint32_t i = 0, last = NIL; i < m; i++) {
+        uint32_t k = node_new(mc, a[i][0], a[i][1]);
+        if (last != NIL)
+            mc->iv[last].next = k;
+        mc->root = merge(mc, mc->root, k);
+        last = k;
+    }
     mc->tail = rightmost(mc);
     free(a);
     free(gaps);
@@ -250,6 +255,8 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
             mc->iv[mc->tail].e = arrive + dur;
         } else {
             uint32_t nk = node_new(mc, arrive, arrive + dur);
+            if (mc->tail != NIL)
+                mc->iv[mc->tail].next = nk;
             mc->root = merge(mc, mc->root, nk);
             mc->tail = nk;
         }
@@ -258,17 +265,19 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
     }
     /* first fit: from the interval that may cover the arrival on */
     prev = floor_node(mc, t);
-    k = prev != NIL && mc->iv[prev].e > t ? prev : next_node(mc, t);
+    k = prev == NIL ? next_node(mc, t)
+        : mc->iv[prev].e > t ? prev : mc->iv[prev].next;
     while (k != NIL && mc->iv[k].s < t + dur) {
         t = mc->iv[k].e;
         prev = k;
-        k = next_node(mc, mc->iv[k].s);
+        k = mc->iv[k].next;
     }
     /* prev: the last interval before the gap (it ends at or before t) */
     if (prev != NIL && mc->iv[prev].e == t) {
         mc->iv[prev].e = t + dur;
         if (k != NIL && mc->iv[k].s == t + dur) {
             mc->iv[prev].e = mc->iv[k].e;
+            mc->iv[prev].next = mc->iv[k].next;
             if (k == mc->tail)
                 mc->tail = prev;
             erase(mc, mc->iv[k].s);
@@ -277,9 +286,13 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
         /* no other start lies in [t, t + dur): the key may move down */
         mc->iv[k].s = t;
     } else {
-        uint32_t l, r;
+        uint32_t l, r, nk = node_new(mc, t, t + dur);
+        /* between prev (ends at or before t) and k (starts after) */
+        mc->iv[nk].next = k;
+        if (prev != NIL)
+            mc->iv[prev].next = nk;
         split(mc, mc->root, t, &l, &r);
-        mc->root = merge(mc, merge(mc, l, node_new(mc, t, t + dur)), r);
+        mc->root = merge(mc, merge(mc, l, nk), r);
     }
     mc->accesses++;
     mc->queued += t - arrive;
