@@ -61,7 +61,6 @@
 #include <time.h>
 
 #define SIM_MAGIC 0x314d495354434b52ull /* "RCKTSIM1" */
-#define SIM_TICKS 65536ull              /* ticks per base cycle */
 #define SIM_INF UINT64_MAX
 #define SIM_MAX_CONDS 256
 #define SIM_CTX_LEN 40
@@ -204,6 +203,8 @@ typedef struct {
     uint32_t tail;             /* the last interval (latest end), or 0 */
     uint64_t forgot;           /* the highest floor forgotten below */
     sim_iv_t iv[SIM_MC_NODES];
+    uint64_t flat[SIM_MC_NODES][2]; /* compaction's scratch (no malloc:
+                                       the core's heap stays as it was) */
 } sim_mc_t;
 
 /* MPB writes of one UE into one core's MPB. */
@@ -513,8 +514,8 @@ uint64_t sim_sched_compute_ticks(const sim_hdr_t *h, int ue, uint64_t n);
 /** How much later parked UE @p ue notices its wake-up number @p n. */
 uint64_t sim_sched_wake_ticks(const sim_hdr_t *h, int ue, uint64_t n);
 
-/* ---- costs (sim_cost.c): pure functions of the chip, in ticks ---- */
-uint64_t sim_ticks(double base_cycles);
+/* ---- costs (sim_cost.c): pure functions of the chip, in ticks ----
+ * (sim_ticks, the conversion of cycles, is in sim_tx.h) */
 /** Ticks of @p cycles of a core running at divider @p fdiv. */
 uint64_t sim_core_ticks(const rck_chip_t *c, int fdiv, double cycles);
 uint64_t sim_cost_line_write(const rck_chip_t *c, int from, int to);

@@ -173,10 +173,40 @@ static uint32_t rightmost(const sim_mc_t *mc)
     return t;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* The @p k-th smallest of @p v[0..n) (k < n), reordering v: quickselect
+ * with the median of three as pivot (deterministic; no allocation). */
+static uint64_t select_kth(uint64_t *v, uint32_t n, uint32_t k)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    uint32_t lo = 0, hi = n - 1;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+        uint64_t a = v[lo], b = v[mid], c = v[hi], pivot, t;
+        pivot = a < b ? (b < c ? b : (a < c ? c : a))
+                      : (a < c ? a : (b < c ? c : b));
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k];
+    }
+    return v[k];
 }
 
 /* In order into @p out from index @p n; @return the next index. */
@@ -194,17 +224,15 @@ static uint32_t flatten(const sim_mc_t *mc, uint32_t t, uint64_t (*out)[2],
 /* The table is full: close the smallest eighth of the gaps and rebuild. */
 static void compact(sim_mc_t *mc)
 {
-    uint32_t n = mc->n, m = 0;
-    uint64_t (*a)[2] = malloc((size_t)n * sizeof(*a));
-    uint64_t *gaps = malloc((size_t)n * sizeof(*gaps)), limit;
+    uint32_t n, m = 0;
+    uint64_t (*a)[2] = mc->flat, *gaps, limit;
 
-    if (a == NULL || gaps == NULL)
-        abort(); /* 3 MiB: the simulation cannot go on without it */
     n = flatten(mc, mc->root, a, 0);
+    /* the tree is read: its nodes hold the gaps meanwhile */
+    gaps = (uint64_t *)(void *)mc->iv;
     for (uint32_t i = 0; i + 1 < n; i++)
         gaps[i] = a[i + 1][0] - a[i][1];
-    qsort(gaps, n - 1, sizeof(*gaps), cmp_u64);
-    limit = gaps[(n - 1) / 8];
+    limit = n > 1 ? select_kth(gaps, n - 1, (n - 1) / 8) : 0;
     for (uint32_t i = 0; i < n; i++) {
         if (m > 0 && a[i][0] - a[m - 1][1] <= limit)
             a[m - 1][1] = a[i][1];
@@ -226,8 +254,6 @@ static void compact(sim_mc_t *mc)
         last = k;
     }
     mc->tail = rightmost(mc);
-    free(a);
-    free(gaps);
 }
 
 uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,

@@ -6,7 +6,23 @@
 #ifndef RCK_SIM_TX_H
 #define RCK_SIM_TX_H
 
+#include <math.h>
 #include <stdint.h>
+
+#define SIM_TICKS 65536ull              /* ticks per base cycle */
+
+/* Ticks of @p base_cycles cycles of the chip's base clock, rounded. */
+static inline uint64_t sim_ticks(double base_cycles)
+{
+    double t = base_cycles * (double)SIM_TICKS;
+
+    if (!(t > 0))
+        return 0;
+    /* llround of 2^63 or more is undefined (x86 gives 2^63 ticks) */
+    if (t >= 9.0e18)
+        return (uint64_t)9.0e18;
+    return (uint64_t)llround(t);
+}
 
 /* Kinds of shared-DRAM transaction (sim_cost_tx). */
 typedef enum {

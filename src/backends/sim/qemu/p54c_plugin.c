@@ -26,7 +26,7 @@
  *
  * One guest thread per process (the counters are not atomic).
  */
-#include "../p54c_abi.h"
+#include "../sim_p54c.h"
 #include "p54c_classify.h"
 
 #include <glib.h>
@@ -36,6 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -346,12 +348,52 @@ static void tb_exec_cb(unsigned int vcpu, void *ud)
     }
 }
 
+/* ---- the gate (docs/P54C.md, "Native booking") ----
+ * When the HAL's gate function runs, the slice's DRAM transactions are
+ * booked here, natively, by the same code the HAL would run under QEMU
+ * (sim_p54c_book.c, linked into this plugin). Its pointers are the core's:
+ * valid here only if QEMU maps the guest at guest base 0, which
+ * gate_check() verifies on the slot itself before the gate is opened. */
+static int gate_checked;
+
+static void gate_check(void)
+{
+    uint64_t magic = 0, self = S->self;
+    struct iovec local = {&magic, sizeof(magic)};
+    struct iovec remote = {(void *)(uintptr_t)self, sizeof(magic)};
+
+    gate_checked = 1;
+    /* reading our own memory this way fails cleanly where nothing is
+     * mapped: the core's address of its slot must hold the slot */
+    if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) ==
+            (ssize_t)sizeof(magic) &&
+        magic == P54C_ABI_MAGIC &&
+        ((const p54c_slot_t *)(uintptr_t)self)->home_mc == S->home_mc &&
+        ((const p54c_slot_t *)(uintptr_t)self)->self == self)
+        S->gate_ok = 1;
+}
+
+static void gate_cb(unsigned int vcpu, void *ud)
+{
+    (void)vcpu;
+    (void)ud;
+    if (!S->gate_ok || S->gate_arg == 0)
+        return;
+    sim_p54c_book((sim_p54c_book_t *)(uintptr_t)S->gate_arg);
+    S->gate_done++;
+}
+
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
     uint64_t units = 0, lo = UINT64_MAX, hi = 0;
 
     (void)id;
+    if (!gate_checked && S->self != 0 && S->gate_pc != 0)
+        gate_check();
+    if (S->gate_pc != 0 && qemu_plugin_tb_vaddr(tb) == S->gate_pc)
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, gate_cb,
+                                             QEMU_PLUGIN_CB_NO_REGS, NULL);
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
         uint64_t va = qemu_plugin_insn_vaddr(in);
