@@ -21,6 +21,7 @@
 #include "sim_internal.h"
 
 #include "rck/config.h"
+#include "rck/exec.h"
 #include "rck/json.h"
 #include "rck/log.h"
 
@@ -77,47 +78,17 @@ const char *sim_p54c_class_name(int c)
 static p54c_slot_t *launcher_slots; /* the launcher's map of the slots */
 static size_t launcher_bytes;
 
-static int is_exec(const char *p)
-{
-    struct stat st;
-
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
 /* @p name, searched in PATH unless it has a slash, as an absolute path in
  * @p out. @return 0 or -1. */
 static int find_exec(const char *name, char *out, size_t len)
 {
-    const char *path = getenv("PATH");
-    char buf[PATH_MAX];
+    char found[PATH_MAX], real[PATH_MAX];
 
-    if (strchr(name, '/') != NULL) {
-        if (!is_exec(name) || realpath(name, buf) == NULL)
-            return -1;
-        snprintf(out, len, "%s", buf);
-        return strlen(buf) < len ? 0 : -1;
-    }
-    if (path == NULL)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path != '\0') {
-        size_t n = strcspn(path, ":");
-        if (n > 0 && n + strlen(name) + 2 < sizeof(buf)) {
-            memcpy(buf, path, n);
-            buf[n] = '/';
-            strcpy(buf + n + 1, name);
-            if (is_exec(buf)) {
-                char real[PATH_MAX];
-                if (realpath(buf, real) == NULL || strlen(real) >= len)
-                    return -1;
-                snprintf(out, len, "%s", real);
-                return 0;
-            }
-        }
-        path += n;
-        if (*path == ':')
-            path++;
-    }
-    return -1;
+    if (rck_exec_find(name, found, sizeof(found)) != 0 ||
+        realpath(found, real) == NULL || strlen(real) >= len)
+        return -1;
+    snprintf(out, len, "%s", real);
+    return 0;
 }
 
 static int plugin_find(char *out, size_t len)
