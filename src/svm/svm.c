@@ -23,6 +23,20 @@
 
 svm_t svm_state = {.acquiring = -1};
 
+/* SVM's signal handlers realign the stack on entry. The x86-64 ABI gives a
+ * handler the stack of a called function ((rsp + 8) % 16 == 0), and the
+ * compiler relies on it (movaps to stack slots); QEMU 7.2's user mode
+ * (qemu-x86_64, the p54c compute models) enters every x86-64 signal
+ * handler with rsp % 16 == 0, so the first movaps in the handler or in
+ * anything it calls (the mailbox's send) takes #GP, which QEMU turns into
+ * a SIGSEGV the blocked handler cannot take: the core dies (docs/P54C.md,
+ * "SVM under QEMU"). A few instructions per fault natively. */
+#if defined(__x86_64__) || defined(__i386__)
+#define SVM_SIGNAL_ENTRY __attribute__((force_align_arg_pointer))
+#else
+#define SVM_SIGNAL_ENTRY
+#endif
+
 /* SVM's settings (listed by `rck config --list`; svm_init reads
  * RCK_SVM_SIZE itself: its default depends on RCK_SHM_SIZE). */
 static const rck_config_entry_t svm_settings[] = {
@@ -204,7 +218,7 @@ static int fault_is_write(const void *uc)
 #endif
 }
 
-static void svm_segv(int sig, siginfo_t *si, void *uc)
+SVM_SIGNAL_ENTRY static void svm_segv(int sig, siginfo_t *si, void *uc)
 {
     svm_t *s = &svm_state;
     int saved = errno;
@@ -252,7 +266,7 @@ static void svm_segv(int sig, siginfo_t *si, void *uc)
 static void *calib_page;
 static size_t calib_len;
 
-static void calib_segv(int sig, siginfo_t *si, void *uc)
+SVM_SIGNAL_ENTRY static void calib_segv(int sig, siginfo_t *si, void *uc)
 {
     (void)sig;
     (void)si;
