@@ -41,7 +41,8 @@ enum {
     P54C_TX_WRITE = 1,  /* write-around store: one DWORD write */
     P54C_TX_WB = 2,     /* L2 dirty line written back */
     P54C_TX_UC_READ = 3,/* uncached DWORD read (shared DRAM) */
-    P54C_TX_NKIND = 4
+    P54C_TX_LINE_READ = 4,/* MPBT line read into L1 (shared DRAM, L2 bypassed) */
+    P54C_TX_NKIND = 5
 };
 
 /* entry = units << 16 | kind << 8 | controller */

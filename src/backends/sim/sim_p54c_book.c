@@ -37,7 +37,9 @@ static uint64_t book_tx(sim_p54c_book_t *b, int mc, sim_tx_t kind, uint64_t t)
     sim_mc_t *m = b->mcs != NULL ? &((sim_mc_t *)b->mcs)[mc] : NULL;
     const sim_tx_cost_t *k = &p->cost[mc].k[kind];
     int write = kind == SIM_TX_DW_WRITE || kind == SIM_TX_LINE_WRITE;
-    uint64_t bytes = kind == SIM_TX_LINE_WRITE ? b->line_bytes : 4;
+    uint64_t bytes = kind == SIM_TX_LINE_WRITE || kind == SIM_TX_LINE_READ
+                         ? b->line_bytes
+                         : 4;
     uint64_t start, served, done;
 
     start = write ? sim_max(t, sim_max(p->wr_next, p->wr_done))
@@ -76,6 +78,10 @@ static uint64_t book_entry(sim_p54c_book_t *b, int kind, int mc, uint64_t t)
         }
         break;
     }
+    case P54C_TX_LINE_READ:
+        /* an MPBT line: one line read at the MPBT bandwidth */
+        done = book_tx(b, mc, SIM_TX_LINE_READ, t);
+        break;
     case P54C_TX_UC_READ:
         b->uc_reads++;
         done = book_tx(b, mc, SIM_TX_DW_READ, t);

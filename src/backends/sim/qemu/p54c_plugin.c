@@ -254,7 +254,7 @@ static void shm_access(uint64_t va, uint32_t dwords, int store)
         if (cache_find(&L1D, line) >= 0)
             return;
         s->l1d_misses++;
-        ring_push(P54C_TX_FILL, mc);
+        ring_push(P54C_TX_LINE_READ, mc);
         cache_install(&L1D, line, &old, &dirty);
         return;
     }
