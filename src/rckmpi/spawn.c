@@ -16,6 +16,7 @@
 #include "rckmpi.h"
 
 #include "rckmpi_coll.h"
+#include "rck/exec.h"
 #include "rck/spawn.h"
 
 #include <stdio.h>
@@ -44,34 +45,6 @@ static int fin_add(MPI_Comm c)
     return MPI_SUCCESS;
 }
 
-/* Can execvp run @p cmd (PATH searched when it has no slash)? */
-static int runnable(const char *cmd)
-{
-    const char *path = getenv("PATH");
-    char cand[4096];
-    struct stat sb;
-
-    if (cmd == NULL || *cmd == '\0')
-        return 0;
-    if (strchr(cmd, '/') != NULL)
-        return stat(cmd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-               access(cmd, X_OK) == 0;
-    if (path == NULL)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path != '\0') {
-        size_t len = strcspn(path, ":");
-        if (len > 0 && len + strlen(cmd) + 2 <= sizeof cand) {
-            memcpy(cand, path, len);
-            cand[len] = '/';
-            strcpy(cand + len + 1, cmd);
-            if (stat(cand, &sb) == 0 && S_ISREG(sb.st_mode) &&
-                access(cand, X_OK) == 0)
-                return 1;
-        }
-        path += len + (path[len] == ':');
-    }
-    return 0;
-}
 
 /* "RCK_MPI_PARENT=ctx,ctx2,root:ue,..." for the parents @p c. */
 static char *parent_env(const rk_comm_t *c, uint32_t ctx, uint32_t ctx2,
@@ -110,7 +83,7 @@ static int spawn_root(const char *command, char *argv[], int maxprocs,
         snprintf(sp.msg, sizeof sp.msg, "only MPI_INFO_NULL is implemented");
         return MPI_ERR_INFO;
     }
-    if (!runnable(command)) {
+    if (command == NULL || rck_exec_find(command, NULL, 0) != 0) {
         snprintf(sp.msg, sizeof sp.msg, "cannot execute '%s'",
                  command != NULL ? command : "(null)");
         return MPI_ERR_SPAWN;

@@ -17,6 +17,7 @@
 
 #include "rck/chip.h"
 #include "rck/config.h"
+#include "rck/exec.h"
 #include "rck/hal.h"
 
 #include <ctype.h>
@@ -461,62 +462,21 @@ static int chip_resolve(const char *path, rck_chip_t *chip)
  */
 static int program_check(const char *prog)
 {
-    struct stat sb;
-    const char *path;
-    char *copy, *save = NULL, *dir;
-    char cand[PATH_MAX];
-    int denied = 0, found = 0;
+    int rc;
 
     if (*prog == '\0') {
         fprintf(stderr, "%s: empty program name\n", tool);
         return -1;
     }
-    if (strchr(prog, '/') != NULL) {
-        if (stat(prog, &sb) != 0) {
-            fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, prog,
-                    strerror(errno));
-            return -1;
-        }
-        if (S_ISDIR(sb.st_mode)) {
-            fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, prog,
-                    strerror(EISDIR));
-            return -1;
-        }
-        if (!S_ISREG(sb.st_mode) || access(prog, X_OK) != 0) {
-            fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, prog,
-                    strerror(EACCES));
-            return -1;
-        }
+    rc = rck_exec_find(prog, NULL, 0);
+    if (rc == 0)
         return 0;
-    }
-    path = getenv("PATH");
-    if (path == NULL)
-        path = "/bin:/usr/bin";
-    copy = strdup(path);
-    if (copy == NULL)
-        return -1;
-    /* strtok would skip empty entries, which mean the current directory. */
-    for (dir = copy; dir != NULL && !found; dir = save) {
-        save = strchr(dir, ':');
-        if (save != NULL)
-            *save++ = '\0';
-        snprintf(cand, sizeof(cand), "%s/%s", *dir ? dir : ".", prog);
-        if (stat(cand, &sb) != 0 || S_ISDIR(sb.st_mode))
-            continue;
-        if (S_ISREG(sb.st_mode) && access(cand, X_OK) == 0)
-            found = 1;
-        else
-            denied = 1;
-    }
-    free(copy);
-    if (found)
-        return 0;
-    if (denied)
-        fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, prog,
-                strerror(EACCES));
-    else
+    if (rc == ENOENT && strchr(prog, '/') == NULL)
         fprintf(stderr, "%s: cannot execute '%s': command not found\n", tool,
                 prog);
+    else
+        fprintf(stderr, "%s: cannot execute '%s': %s\n", tool, prog,
+                strerror(rc));
     return -1;
 }
 

@@ -3,6 +3,10 @@
 #   -DRCK=rck -DNUES=N -DPROG=program [-DARGS=a,b,c] -DDIR=output dir
 #   [-DCOMPUTE=none] [-DTRACE=1] [-DRUN_ARGS=--universe,6] (more rck run
 #   options)
+# With -DENV_RUN1=NAME=VALUE and -DENV_RUN2=NAME=VALUE, each run has its
+# own setting too (the same report is still required; give both runs
+# settings of the same length: the environment's size moves the program's
+# addresses); with -DMATCH_RUN1=regex, run 1's output must match.
 # With -DREF_REPORT=file (and -DCHIP=chip file), run 1's report must also
 # be byte for byte the checked-in reference (refcmp.cmake; -DUPDATE=1
 # rewrites it).
@@ -29,12 +33,20 @@ foreach(i 1 2)
   if(TRACE)
     set(ENV{RCK_SIM_TRACE} "${trc}")
   endif()
+  if(DEFINED ENV_RUN${i})
+    string(REGEX MATCH "^[^=]+" _name "${ENV_RUN${i}}")
+    string(REGEX REPLACE "^[^=]+=" "" _value "${ENV_RUN${i}}")
+    set(ENV{${_name}} "${_value}")
+  endif()
   execute_process(COMMAND ${RCK} run -n ${NUES} ${run_args} --backend sim
     ${PROG} ${args}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("run ${i}:\n${out}${err}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "run ${i} failed with ${rc}")
+  endif()
+  if(i EQUAL 1 AND DEFINED MATCH_RUN1 AND NOT "${out}${err}" MATCHES "${MATCH_RUN1}")
+    message(FATAL_ERROR "run 1's output does not match '${MATCH_RUN1}'")
   endif()
   file(READ "${rep}" r${i})
   if(TRACE)

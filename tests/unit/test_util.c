@@ -1,11 +1,15 @@
 /*
  * Unit tests for the util layer: status strings and the configuration
- * table (src/util/status.c, src/util/config.c).
+ * table, the program search (src/util/status.c, config.c, exec.c).
  */
 #include "rck/config.h"
+#include "rck/exec.h"
 #include "rck/status.h"
 
 #include <stdio.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,6 +252,48 @@ static void test_print(void)
     CHECK(strstr(buf, "RCK_SHM_SIZE=2m") != NULL);
 }
 
+/* rck_exec_find answers as execvp would search. */
+static void test_exec_find(void)
+{
+    char out[256], dir[] = "/tmp/rck-test-exec-XXXXXXX", file[300];
+    const char *old = getenv("PATH");
+    char *saved = old != NULL ? strdup(old) : NULL;
+    FILE *fp;
+
+    CHECK(rck_exec_find("/bin/sh", out, sizeof(out)) == 0);
+    CHECK(strcmp(out, "/bin/sh") == 0);
+    CHECK(rck_exec_find("/nonexistent/prog", NULL, 0) == ENOENT);
+    CHECK(rck_exec_find("/tmp", NULL, 0) == EISDIR);
+    CHECK(rck_exec_find("", NULL, 0) == ENOENT);
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(file, sizeof(file), "%s/rck-plain", dir);
+    fp = fopen(file, "w");
+    CHECK(fp != NULL);
+    if (fp != NULL)
+        fclose(fp);
+    CHECK(rck_exec_find(file, NULL, 0) == EACCES);
+    /* PATH: found, not executable, not there, an empty entry (here) */
+    setenv("PATH", "/nonexistent:/bin", 1);
+    CHECK(rck_exec_find("sh", out, sizeof(out)) == 0);
+    CHECK(strcmp(out, "/bin/sh") == 0);
+    CHECK(rck_exec_find("sh", out, 5) == ENAMETOOLONG);
+    setenv("PATH", dir, 1);
+    CHECK(rck_exec_find("rck-plain", NULL, 0) == EACCES);
+    CHECK(rck_exec_find("rck-no-such-program", NULL, 0) == ENOENT);
+    CHECK(chmod(file, 0755) == 0);
+    CHECK(rck_exec_find("rck-plain", out, sizeof(out)) == 0);
+    CHECK(strcmp(out, file) == 0);
+    CHECK(chdir(dir) == 0);
+    setenv("PATH", ":/nonexistent", 1);
+    CHECK(rck_exec_find("rck-plain", out, sizeof(out)) == 0);
+    CHECK(strcmp(out, "./rck-plain") == 0);
+    if (saved != NULL)
+        setenv("PATH", saved, 1);
+    free(saved);
+    unlink(file);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_status();
@@ -256,6 +302,7 @@ int main(void)
     test_register();
     test_env();
     test_print();
+    test_exec_find();
     if (failures != 0) {
         fprintf(stderr, "test_util: %d check(s) failed\n", failures);
         return 1;

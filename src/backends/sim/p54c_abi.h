@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define P54C_ABI_MAGIC 0x5035344341424934ull /* "P54CABI4" */
+#define P54C_ABI_MAGIC 0x5035344341424935ull /* "P54CABI5" */
 #define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
 
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
@@ -41,7 +41,8 @@ enum {
     P54C_TX_WRITE = 1,  /* write-around store: one DWORD write */
     P54C_TX_WB = 2,     /* L2 dirty line written back */
     P54C_TX_UC_READ = 3,/* uncached DWORD read (shared DRAM) */
-    P54C_TX_NKIND = 4
+    P54C_TX_LINE_READ = 4,/* MPBT line read into L1 (shared DRAM, L2 bypassed) */
+    P54C_TX_NKIND = 5
 };
 
 /* entry = units << 16 | kind << 8 | controller */
@@ -91,6 +92,13 @@ typedef struct {
     uint64_t tail;             /* ring entries consumed by the HAL */
     uint64_t lost[P54C_TX_NKIND][P54C_MAX_MC]; /* ring full: counted only */
     uint64_t ring[P54C_RING];
+    /* ---- the gate (sim_p54c.c, docs/P54C.md "Native booking") ---- */
+    uint64_t self;             /* HAL: this slot's address in the core */
+    uint64_t gate_pc;          /* HAL: the gate function's address, 0: off */
+    uint64_t gate_arg;         /* HAL: the sim_p54c_book_t of this call */
+    volatile uint32_t gate_ok; /* plugin: the core's addresses are its own */
+    uint32_t pad1;
+    volatile uint64_t gate_done; /* plugin: calls it booked natively */
     /* ---- written by the HAL, read by the report ---- */
     uint64_t dram_tx[P54C_MAX_MC];
     uint64_t dram_ticks[P54C_MAX_MC]; /* ticks the core waited, by MC */

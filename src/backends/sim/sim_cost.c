@@ -45,18 +45,6 @@ __attribute__((constructor)) static void sim_costs_register(void)
 #define SIM_SIF_X 3
 #define SIM_SIF_Y 0
 
-uint64_t sim_ticks(double base_cycles)
-{
-    double t = base_cycles * (double)SIM_TICKS;
-
-    if (!(t > 0))
-        return 0;
-    /* llround of 2^63 or more is undefined (x86 gives 2^63 ticks) */
-    if (t >= 9.0e18)
-        return (uint64_t)9.0e18;
-    return (uint64_t)llround(t);
-}
-
 uint64_t sim_core_ticks(const rck_chip_t *c, int fdiv, double cycles)
 {
     return sim_ticks_at_mhz(c, rck_chip_fdiv_mhz(c, fdiv), cycles);

@@ -542,6 +542,26 @@ void sim_engine_horizon(sim_t *s)
     s->hz_ue = k < 0 ? INT_MAX : k;
 }
 
+uint64_t sim_engine_floor(sim_t *s)
+{
+    sim_hdr_t *h = s->hdr;
+    uint64_t lo = s->me->vt;
+
+    for (int i = 0; i < (int)h->nues && lo > 0; i++) {
+        uint32_t st = atomic_load_explicit(&h->ue_state[i],
+                                           memory_order_relaxed);
+        if (i == s->ue)
+            continue;
+        if (st == UE_RUN || st == UE_PARK)
+            lo = sim_min(lo, sim_ue(h, i)->vt);
+        else if (st == UE_JOIN)
+            lo = sim_min(lo, h->ue_wake[i]);
+        else if (st == UE_ABSENT)
+            lo = 0; /* not attached yet: starts at 0 */
+    }
+    return lo > h->lookahead ? lo - h->lookahead : 0;
+}
+
 rck_status_t sim_engine_order(sim_t *s)
 {
     sim_hdr_t *h = s->hdr;

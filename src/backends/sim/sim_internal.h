@@ -61,7 +61,6 @@
 #include <time.h>
 
 #define SIM_MAGIC 0x314d495354434b52ull /* "RCKTSIM1" */
-#define SIM_TICKS 65536ull              /* ticks per base cycle */
 #define SIM_INF UINT64_MAX
 #define SIM_MAX_CONDS 256
 #define SIM_CTX_LEN 40
@@ -193,14 +192,19 @@ typedef struct {
 #define SIM_MC_NODES 65536
 typedef struct {
     uint64_t s, e;
-    uint32_t l, r, pri, pad;
+    uint32_t l, r, pri;
+    uint32_t next;             /* the following interval, 0 for the last */
 } sim_iv_t;
 typedef struct {
     uint64_t accesses;
     uint64_t queued;           /* ticks requests waited for the controller */
     uint32_t n;                /* intervals in the tree */
-    uint32_t root, top, free_head, rng, pad;
+    uint32_t root, top, free_head, rng;
+    uint32_t tail;             /* the last interval (latest end), or 0 */
+    uint64_t forgot;           /* the highest floor forgotten below */
     sim_iv_t iv[SIM_MC_NODES];
+    uint64_t flat[SIM_MC_NODES][2]; /* compaction's scratch (no malloc:
+                                       the core's heap stays as it was) */
 } sim_mc_t;
 
 /* MPB writes of one UE into one core's MPB. */
@@ -335,22 +339,6 @@ typedef struct {
     uint64_t rd_start, rd_next, rd_done;
     uint64_t wr_start, wr_next, wr_done;
 } sim_port_t;
-
-/* Kinds of shared-DRAM transaction (sim_cost_tx). */
-typedef enum {
-    SIM_TX_DW_READ = 0,        /* uncached DWORD read; a DWORD of an L2 fill */
-    SIM_TX_DW_WRITE = 1,       /* uncached DWORD write; a write-around store */
-    SIM_TX_LINE_READ = 2,      /* an MPBT line fill */
-    SIM_TX_LINE_WRITE = 3      /* a line through the WCB; an L2 write-back */
-} sim_tx_t;
-
-typedef struct {
-    uint64_t before;           /* issue + core part, before the request
-                                  leaves the core */
-    uint64_t one_way;          /* mesh, each way */
-    uint64_t mem;              /* the controller's service */
-    uint64_t interval;         /* least spacing of two of this kind */
-} sim_tx_cost_t;
 
 /* This core's part of the trace (sim_report.c). */
 typedef struct {
@@ -492,6 +480,11 @@ void sim_engine_reclaim(sim_t *s);
 int sim_engine_settle(sim_t *s, uint64_t *t_out);
 /** Recompute the horizon after getting the token. */
 void sim_engine_horizon(sim_t *s);
+/** No core can issue a request before this any more (ticks): the earliest
+ *  clock among the cores that may still run, parked ones included (lazy
+ *  parking can wake a core at its own, earlier, time), less the
+ *  lookahead. A lower bound for the memory controllers' queues. */
+uint64_t sim_engine_floor(sim_t *s);
 /** UE @p ue (dormant) joins the run at this core's time (rck_hal_spawn);
  *  sim_engine_unjoin undoes it before its process was asked for. */
 void sim_engine_join(sim_t *s, int ue);
@@ -521,8 +514,8 @@ uint64_t sim_sched_compute_ticks(const sim_hdr_t *h, int ue, uint64_t n);
 /** How much later parked UE @p ue notices its wake-up number @p n. */
 uint64_t sim_sched_wake_ticks(const sim_hdr_t *h, int ue, uint64_t n);
 
-/* ---- costs (sim_cost.c): pure functions of the chip, in ticks ---- */
-uint64_t sim_ticks(double base_cycles);
+/* ---- costs (sim_cost.c): pure functions of the chip, in ticks ----
+ * (sim_ticks, the conversion of cycles, is in sim_tx.h) */
 /** Ticks of @p cycles of a core running at divider @p fdiv. */
 uint64_t sim_core_ticks(const rck_chip_t *c, int fdiv, double cycles);
 uint64_t sim_cost_line_write(const rck_chip_t *c, int from, int to);

@@ -48,7 +48,7 @@ static uint32_t node_new(sim_mc_t *mc, uint64_t s, uint64_t e)
     }
     mc->iv[k].s = s;
     mc->iv[k].e = e;
-    mc->iv[k].l = mc->iv[k].r = NIL;
+    mc->iv[k].l = mc->iv[k].r = mc->iv[k].next = NIL;
     mc->iv[k].pri = prio(mc);
     mc->n++;
     return k;
@@ -159,12 +159,54 @@ static void forget(sim_mc_t *mc, uint64_t floor)
     split(mc, mc->root, cut, &l, &r);
     mc->root = r;
     free_tree(mc, l);
+    if (r == NIL)
+        mc->tail = NIL; /* the last interval goes only with all of them */
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* The interval with the largest start, or NIL. */
+static uint32_t rightmost(const sim_mc_t *mc)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    uint32_t t = mc->root;
+
+    while (t != NIL && mc->iv[t].r != NIL)
+        t = mc->iv[t].r;
+    return t;
+}
+
+/* The @p k-th smallest of @p v[0..n) (k < n), reordering v: quickselect
+ * with the median of three as pivot (deterministic; no allocation). */
+static uint64_t select_kth(uint64_t *v, uint32_t n, uint32_t k)
+{
+    uint32_t lo = 0, hi = n - 1;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+        uint64_t a = v[lo], b = v[mid], c = v[hi], pivot, t;
+        pivot = a < b ? (b < c ? b : (a < c ? c : a))
+                      : (a < c ? a : (b < c ? c : b));
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k];
+    }
+    return v[k];
 }
 
 /* In order into @p out from index @p n; @return the next index. */
@@ -182,17 +224,15 @@ static uint32_t flatten(const sim_mc_t *mc, uint32_t t, uint64_t (*out)[2],
 /* The table is full: close the smallest eighth of the gaps and rebuild. */
 static void compact(sim_mc_t *mc)
 {
-    uint32_t n = mc->n, m = 0;
-    uint64_t (*a)[2] = malloc((size_t)n * sizeof(*a));
-    uint64_t *gaps = malloc((size_t)n * sizeof(*gaps)), limit;
+    uint32_t n, m = 0;
+    uint64_t (*a)[2] = mc->flat, *gaps, limit;
 
-    if (a == NULL || gaps == NULL)
-        abort(); /* 3 MiB: the simulation cannot go on without it */
     n = flatten(mc, mc->root, a, 0);
+    /* the tree is read: its nodes hold the gaps meanwhile */
+    gaps = (uint64_t *)(void *)mc->iv;
     for (uint32_t i = 0; i + 1 < n; i++)
         gaps[i] = a[i + 1][0] - a[i][1];
-    qsort(gaps, n - 1, sizeof(*gaps), cmp_u64);
-    limit = gaps[(n - 1) / 8];
+    limit = n > 1 ? select_kth(gaps, n - 1, (n - 1) / 8) : 0;
     for (uint32_t i = 0; i < n; i++) {
         if (m > 0 && a[i][0] - a[m - 1][1] <= limit)
             a[m - 1][1] = a[i][1];
@@ -206,10 +246,14 @@ static void compact(sim_mc_t *mc)
     mc->n = 0;
     mc->top = 0;
     mc->free_head = NIL;
-    for (uint32_t i = 0; i < m; i++)
-        mc->root = merge(mc, mc->root, node_new(mc, a[i][0], a[i][1]));
-    free(a);
-    free(gaps);
+    for (uint32_t i = 0, last = NIL; i < m; i++) {
+        uint32_t k = node_new(mc, a[i][0], a[i][1]);
+        if (last != NIL)
+            mc->iv[last].next = k;
+        mc->root = merge(mc, mc->root, k);
+        last = k;
+    }
+    mc->tail = rightmost(mc);
 }
 
 uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
@@ -220,31 +264,61 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
 
     if (mc == NULL)
         return arrive; /* zero load (a core outside the order) */
-    forget(mc, floor);
+    /* Below a floor that did not rise there is nothing new to forget: a
+     * booking never starts before the floor it was made with, and floors
+     * only rise (sim_engine_floor). */
+    if (floor > mc->forgot) {
+        forget(mc, floor);
+        mc->forgot = floor;
+    }
     if (mc->n >= SIM_MC_NODES - 2)
         compact(mc);
+    /* At or after the last interval's end (a stream, a slice booked in
+     * order): free at once; what the general case below would do, without
+     * its searches. */
+    if (mc->tail == NIL || arrive >= mc->iv[mc->tail].e) {
+        if (mc->tail != NIL && arrive == mc->iv[mc->tail].e) {
+            mc->iv[mc->tail].e = arrive + dur;
+        } else {
+            uint32_t nk = node_new(mc, arrive, arrive + dur);
+            if (mc->tail != NIL)
+                mc->iv[mc->tail].next = nk;
+            mc->root = merge(mc, mc->root, nk);
+            mc->tail = nk;
+        }
+        mc->accesses++;
+        return arrive;
+    }
     /* first fit: from the interval that may cover the arrival on */
     prev = floor_node(mc, t);
-    k = prev != NIL && mc->iv[prev].e > t ? prev : next_node(mc, t);
+    k = prev == NIL ? next_node(mc, t)
+        : mc->iv[prev].e > t ? prev : mc->iv[prev].next;
     while (k != NIL && mc->iv[k].s < t + dur) {
         t = mc->iv[k].e;
         prev = k;
-        k = next_node(mc, mc->iv[k].s);
+        k = mc->iv[k].next;
     }
     /* prev: the last interval before the gap (it ends at or before t) */
     if (prev != NIL && mc->iv[prev].e == t) {
         mc->iv[prev].e = t + dur;
         if (k != NIL && mc->iv[k].s == t + dur) {
             mc->iv[prev].e = mc->iv[k].e;
+            mc->iv[prev].next = mc->iv[k].next;
+            if (k == mc->tail)
+                mc->tail = prev;
             erase(mc, mc->iv[k].s);
         }
     } else if (k != NIL && mc->iv[k].s == t + dur) {
         /* no other start lies in [t, t + dur): the key may move down */
         mc->iv[k].s = t;
     } else {
-        uint32_t l, r;
+        uint32_t l, r, nk = node_new(mc, t, t + dur);
+        /* between prev (ends at or before t) and k (starts after) */
+        mc->iv[nk].next = k;
+        if (prev != NIL)
+            mc->iv[prev].next = nk;
         split(mc, mc->root, t, &l, &r);
-        mc->root = merge(mc, merge(mc, l, node_new(mc, t, t + dur)), r);
+        mc->root = merge(mc, merge(mc, l, nk), r);
     }
     mc->accesses++;
     mc->queued += t - arrive;

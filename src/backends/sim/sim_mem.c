@@ -165,14 +165,10 @@ uint64_t sim_mpb_write_lines(sim_t *s, int target, uint32_t off,
  */
 #define SIM_SHM_ORDER_EVERY 1
 
-/* No request can reach a controller before this any more: the time of
- * the last ordered event of this core (the earliest core then), less the
- * lookahead. */
+/* No request can reach a controller before this any more. */
 static uint64_t mc_floor(sim_t *s)
 {
-    uint64_t la = s->hdr->lookahead;
-
-    return s->order_vt > la ? s->order_vt - la : 0;
+    return sim_engine_floor(s);
 }
 
 /* Get back in line in the middle of a long call. */

@@ -21,6 +21,7 @@
 #include "sim_internal.h"
 
 #include "rck/config.h"
+#include "rck/exec.h"
 #include "rck/json.h"
 #include "rck/log.h"
 
@@ -77,47 +78,17 @@ const char *sim_p54c_class_name(int c)
 static p54c_slot_t *launcher_slots; /* the launcher's map of the slots */
 static size_t launcher_bytes;
 
-static int is_exec(const char *p)
-{
-    struct stat st;
-
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
-}
-
 /* @p name, searched in PATH unless it has a slash, as an absolute path in
  * @p out. @return 0 or -1. */
 static int find_exec(const char *name, char *out, size_t len)
 {
-    const char *path = getenv("PATH");
-    char buf[PATH_MAX];
+    char found[PATH_MAX], real[PATH_MAX];
 
-    if (strchr(name, '/') != NULL) {
-        if (!is_exec(name) || realpath(name, buf) == NULL)
-            return -1;
-        snprintf(out, len, "%s", buf);
-        return strlen(buf) < len ? 0 : -1;
-    }
-    if (path == NULL)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path != '\0') {
-        size_t n = strcspn(path, ":");
-        if (n > 0 && n + strlen(name) + 2 < sizeof(buf)) {
-            memcpy(buf, path, n);
-            buf[n] = '/';
-            strcpy(buf + n + 1, name);
-            if (is_exec(buf)) {
-                char real[PATH_MAX];
-                if (realpath(buf, real) == NULL || strlen(real) >= len)
-                    return -1;
-                snprintf(out, len, "%s", real);
-                return 0;
-            }
-        }
-        path += n;
-        if (*path == ':')
-            path++;
-    }
-    return -1;
+    if (rck_exec_find(name, found, sizeof(found)) != 0 ||
+        realpath(found, real) == NULL || strlen(real) >= len)
+        return -1;
+    snprintf(out, len, "%s", real);
+    return 0;
 }
 
 static int plugin_find(char *out, size_t len)
@@ -488,12 +459,13 @@ void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue)
 /* One line for the summary on stderr. */
 void sim_p54c_summary(sim_hdr_t *h)
 {
-    uint64_t insns = 0, ticks = 0, l2m = 0, dram = 0;
+    uint64_t insns = 0, ticks = 0, l2m = 0, dram = 0, native = 0;
 
     if (launcher_slots == NULL || h->p54c.fd < 0)
         return;
     for (uint32_t u = 0; u < h->nues; u++) {
         const p54c_slot_t *s = report_slot(h, u);
+        native += s->gate_done;
         insns += s->charged_insns;
         ticks += s->charged_ticks;
         l2m += s->l2_misses;
@@ -507,12 +479,28 @@ void sim_p54c_summary(sim_hdr_t *h)
             ticks > 0 ? (double)insns / ((double)ticks / SIM_TICKS) : 0.0);
     if (h->p54c.detailed)
         fprintf(stderr, ", %" PRIu64 " L2 misses, %" PRIu64
-                        " DRAM transactions of the program",
-                l2m, dram);
+                        " DRAM transactions of the program (%" PRIu64
+                        " slices booked natively in the plugin)",
+                l2m, dram, native);
     fprintf(stderr, "\n");
 }
 
 /* ---- core ---- */
+
+/* The gate: the plugin runs sim_p54c_book natively when this function's
+ * first block executes (and counts the call in slot->gate_done); its body
+ * does nothing. */
+__attribute__((noinline)) static void p54c_gate(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+/* RCK_P54C_NATIVE=0 books the detailed mode's DRAM transactions in the
+ * HAL under QEMU instead of natively in the plugin (a check; slower). */
+static int p54c_native_wanted(void)
+{
+    return rck_config_get_bool("P54C_NATIVE");
+}
 
 rck_status_t sim_p54c_core_init(sim_t *s)
 {
@@ -559,6 +547,13 @@ rck_status_t sim_p54c_core_init(sim_t *s)
     slot->l1i_misses = slot->l2_hits = slot->l2_misses = 0;
     slot->l2_writebacks = slot->write_arounds = slot->shm_accesses = 0;
     slot->merged_stores = 0;
+    /* the gate: the detailed mode's bookings run natively in the plugin
+     * (RCK_P54C_NATIVE=0: here, under QEMU; the answers are the same) */
+    slot->gate_ok = 0;
+    slot->self = (uint64_t)(uintptr_t)slot;
+    slot->gate_pc = slot->detailed && p54c_native_wanted()
+                        ? (uint64_t)(uintptr_t)&p54c_gate
+                        : 0;
     s->p54c.mark_insns = slot->insns;
     s->p54c.mark_units = slot->units;
     return RCK_OK;
@@ -594,86 +589,61 @@ static void p54c_advance_dram(sim_t *s, uint64_t ticks)
         me->cyc += (uint64_t)llround((double)ticks * mhz / s->chip->core_mhz);
 }
 
-/* One transaction of the program through controller @p mc, issued at
- * @p t. @return its completion. */
-static uint64_t p54c_tx(sim_t *s, sim_mc_t *m, int mc, sim_tx_t kind,
-                        uint64_t t)
+/* Fill the transaction costs of every controller at the core's divider
+ * (floating point: once per divider, since the HAL runs under soft float),
+ * so that the booking needs none of the chip's functions. */
+static void p54c_costs(sim_t *s)
 {
     const rck_chip_t *ch = s->chip;
     sim_p54c_core_t *p = &s->p54c;
-    int write = kind == SIM_TX_DW_WRITE || kind == SIM_TX_LINE_WRITE;
-    int hops = sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y);
-    int tile = rck_chip_tile(ch, s->core), mt = sim_tile_of_mc(ch, mc);
-    uint64_t bytes = kind == SIM_TX_LINE_WRITE ? ch->line_bytes : 4;
-    uint64_t floor = sim_max(p->floor, sim_min(t, s->hz_vt) > s->hdr->lookahead
-                                           ? sim_min(t, s->hz_vt) -
-                                                 s->hdr->lookahead
-                                           : 0);
-    sim_tx_cost_t k;
-    uint64_t start, served, done;
+    int fdiv = (int)s->cores[s->core].fdiv;
 
-    sim_cost_tx(ch, (int)s->cores[s->core].fdiv, hops, kind, &k);
-    start = write ? sim_max(t, sim_max(p->wr_next, p->wr_done))
-                  : sim_max(t, p->rd_next);
-    served = sim_mc_reserve(m, start + k.before + k.one_way, k.mem, floor);
-    done = served + k.mem + k.one_way;
-    if (write) {
-        p->wr_next = start + k.interval;
-        p->wr_done = done;
-    } else {
-        p->rd_next = start + k.interval;
+    for (int mc = 0; mc < ch->nmc && mc < P54C_MAX_MC; mc++) {
+        if (p->cost[mc].fdiv1 == fdiv + 1)
+            continue;
+        int hops = sim_hops_to_tile(ch, s->core, ch->mc[mc].x, ch->mc[mc].y);
+        for (int j = 0; j < 4; j++)
+            sim_cost_tx(ch, fdiv, hops, (sim_tx_t)j, &p->cost[mc].k[j]);
+        p->cost[mc].fdiv1 = fdiv + 1;
     }
-    if (tile != mt) {
-        sim_mesh_route(ch, s->links, tile, mt, write ? bytes : 4);
-        sim_mesh_route(ch, s->links, mt, tile, write ? 4 : bytes);
-    }
-    s->me->dram_tx++;
-    p->slot->dram_tx[mc]++;
-    return done;
 }
 
-/* A ring entry issued at @p t: @return the ticks the core waits. */
-static uint64_t p54c_entry(sim_t *s, sim_mc_t *mcs, int kind, int mc,
-                           uint64_t t)
+/* Book the slice's transactions, natively through the gate if the plugin
+ * took it, else here. */
+static void p54c_book(sim_t *s, sim_p54c_book_t *b)
 {
-    sim_mc_t *m = mcs != NULL ? &mcs[mc] : NULL; /* NULL: zero load */
-    uint64_t done = t;
+    p54c_slot_t *slot = s->p54c.slot;
+    const rck_chip_t *ch = s->chip;
+    int tile = rck_chip_tile(ch, s->core);
 
-    switch (kind) {
-    case P54C_TX_FILL: {
-        /* eight DWORD reads, up to two in flight (docs/SIM.md) */
-        uint64_t inflight[2] = {t, t};
-        uint32_t n = s->chip->line_bytes / 4;
-        for (uint32_t d = 0; d < n; d++) {
-            uint64_t ready = sim_max(t, inflight[d % 2]);
-            inflight[d % 2] = p54c_tx(s, m, mc, SIM_TX_DW_READ, ready);
-            done = sim_max(done, inflight[d % 2]);
-        }
-        break;
+    if (slot->gate_ok) {
+        uint64_t done = slot->gate_done;
+        slot->gate_arg = (uint64_t)(uintptr_t)b;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        p54c_gate();
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (slot->gate_done == done)
+            sim_p54c_book(b);
+    } else {
+        sim_p54c_book(b);
     }
-    case P54C_TX_UC_READ:
-        s->me->nc_reads++;
-        done = p54c_tx(s, m, mc, SIM_TX_DW_READ, t);
-        break;
-    case P54C_TX_WRITE:
-        /* one outstanding write: a write miss stalls until it completes */
-        done = p54c_tx(s, m, mc, SIM_TX_DW_WRITE, t);
-        break;
-    case P54C_TX_WB:
-        /* the core does not wait for a write-back; the next write does */
-        p54c_tx(s, m, mc, SIM_TX_LINE_WRITE, t);
-        return 0;
-    default:
-        return 0;
+    for (int mc = 0; mc < ch->nmc && mc < P54C_MAX_MC; mc++) {
+        int mt = sim_tile_of_mc(ch, mc);
+        if (b->route[mc][0] == 0 || mt == tile)
+            continue;
+        sim_mesh_route_n(ch, s->links, tile, mt, b->route[mc][1],
+                         b->route[mc][0]);
+        sim_mesh_route_n(ch, s->links, mt, tile, b->route[mc][2],
+                         b->route[mc][0]);
     }
-    return done > t ? done - t : 0;
+    s->me->dram_tx += b->tx;
+    s->me->nc_reads += b->uc_reads;
 }
 
 double sim_p54c_take(sim_t *s)
 {
     sim_p54c_core_t *p = &s->p54c;
     p54c_slot_t *slot = p->slot;
-    sim_mc_t *mcs = s->mcs;
     uint64_t insns, units, vt0 = s->me->vt, wait = 0, head;
     double cyc;
 
@@ -688,47 +658,29 @@ double sim_p54c_take(sim_t *s)
     insns = slot->insns - p->mark_insns;
     units = slot->units - p->mark_units;
     head = slot->head;
-    /* No other core can reach a controller before the earliest of them
-     * (the horizon) or this core's own time: older bookings are done
-     * with (sim_mc_reserve forgets them; keeping them costs time). */
-    p->floor = sim_min(vt0, s->hz_vt);
-    p->floor = p->floor > s->hdr->lookahead ? p->floor - s->hdr->lookahead : 0;
-    p->floor = sim_max(p->floor, s->order_vt > s->hdr->lookahead
-                                     ? s->order_vt - s->hdr->lookahead
-                                     : 0);
-    if (s->unordered || atomic_load(&s->hdr->token) != s->ue) {
-        /* outside the order (an aborted run, a free core): the
-         * controllers at zero load */
-        mcs = NULL;
-    }
-    for (uint64_t i = slot->tail; i < head; i++) {
-        uint64_t e = slot->ring[i % P54C_RING];
-        uint64_t u = e >> 16, w, t;
-        int kind = (int)((e >> 8) & 0xff), mc = (int)(e & 0xff);
-        u = u > p->mark_units ? u - p->mark_units : 0;
-        if (u > units)
-            u = units;
-        if (mc >= s->chip->nmc)
-            mc = 0;
-        t = vt0 + p54c_ticks(s, (double)u / P54C_FIX) + wait;
-        w = p54c_entry(s, mcs, kind, mc, t);
-        wait += w;
-        slot->dram_ticks[mc] += w;
-    }
-    slot->tail = head;
-    /* entries the ring had no room for: at the end of the slice */
-    for (int k = 0; k < P54C_TX_NKIND; k++) {
-        for (int mc = 0; mc < P54C_MAX_MC && mc < s->chip->nmc; mc++) {
-            uint64_t n = slot->lost[k][mc];
-            slot->lost[k][mc] = 0;
-            for (uint64_t j = 0; j < n; j++) {
-                uint64_t t = vt0 + p54c_ticks(s, (double)units / P54C_FIX) +
-                             wait;
-                uint64_t w = p54c_entry(s, mcs, k, mc, t);
-                wait += w;
-                slot->dram_ticks[mc] += w;
-            }
+    /* No core can reach a controller before the floor any more: older
+     * bookings are done with (sim_mc_reserve forgets them; keeping them
+     * costs time). */
+    if (head != slot->tail) {
+        double mhz = rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv);
+        sim_p54c_book_t b = {
+            .slot = slot, .core = p, .mcs = s->mcs, .vt0 = vt0,
+            .units = units, .head = head, .nmc = (uint32_t)s->chip->nmc,
+            .line_bytes = s->chip->line_bytes, .core_mhz = s->chip->core_mhz,
+            .mhz = mhz};
+        /* at the chip's own frequency a cycle stamp converts to ticks in
+         * integers, as sim_ticks() would round it */
+        b.exact = units < (1ull << 40) &&
+                  (mhz <= 0 || mhz == s->chip->core_mhz);
+        p->floor = sim_engine_floor(s);
+        if (s->unordered || atomic_load(&s->hdr->token) != s->ue) {
+            /* outside the order (an aborted run, a free core): the
+             * controllers at zero load */
+            b.mcs = NULL;
         }
+        p54c_costs(s);
+        p54c_book(s, &b);
+        wait = b.wait;
     }
     if (wait > 0)
         p54c_advance_dram(s, wait);

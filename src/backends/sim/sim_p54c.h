@@ -8,6 +8,7 @@
 #define RCK_SIM_P54C_H
 
 #include "p54c_abi.h"
+#include "sim_tx.h"
 
 #include <stdint.h>
 
@@ -32,6 +33,40 @@ typedef struct {
     /* the core's port to memory for the program's own transactions */
     uint64_t rd_next, wr_next, wr_done;
     uint64_t floor;            /* no booking can arrive before (take) */
+    /* Per controller, the transaction costs at the frequency divider
+     * they were computed for (+1; 0: none yet): sim_cost_tx is floating
+     * point, which the HAL runs under QEMU's soft float. */
+    struct {
+        int32_t fdiv1;
+        int32_t pad;
+        sim_tx_cost_t k[4];
+    } cost[P54C_MAX_MC];
 } sim_p54c_core_t;
+
+/* One compute slice's DRAM transactions (the ring entries of the slot),
+ * booked on the controllers in order (sim_p54c_book.c). The same code runs
+ * in the core's HAL under QEMU, or natively inside the plugin when the HAL
+ * calls through the gate (docs/P54C.md, "Native booking"): it touches only
+ * what these arguments point to, and gives the same answer either way. */
+typedef struct {
+    /* ---- in ---- */
+    p54c_slot_t *slot;         /* ring, lost entries; dram_tx, dram_ticks */
+    sim_p54c_core_t *core;     /* the port, the floor, the costs (filled) */
+    void *mcs;                 /* the controllers (sim_mc_t[]); NULL: zero load */
+    uint64_t vt0;              /* the slice's start (ticks) */
+    uint64_t units;            /* the slice's length (1/P54C_FIX cycles) */
+    uint64_t head;             /* ring entries written */
+    uint32_t nmc, line_bytes;
+    int32_t exact;             /* 1: the core runs at the chip's clock */
+    int32_t pad;
+    double core_mhz, mhz;      /* else: the chip's clock and the core's */
+    /* ---- out ---- */
+    uint64_t wait;             /* ticks the core waited for memory */
+    uint64_t tx, uc_reads;     /* transactions; uncached reads among them */
+    uint64_t route[P54C_MAX_MC][3]; /* per controller: transactions, bytes
+                                       to it, bytes back (mesh links) */
+} sim_p54c_book_t;
+
+void sim_p54c_book(sim_p54c_book_t *b);
 
 #endif

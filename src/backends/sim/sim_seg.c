@@ -56,6 +56,9 @@ static const rck_config_entry_t sim_settings[] = {
     {"P54C_PLUGIN", "", RCK_CONFIG_STRING,
      "sim, compute p54c: the P54C QEMU plugin (empty = the one built with "
      "rockcreek)"},
+    {"P54C_NATIVE", "1", RCK_CONFIG_BOOL,
+     "sim, compute p54c: book the DRAM transactions natively in the plugin "
+     "(0: in the HAL under QEMU, the same answers, slower; a check)"},
     {"SIM_REPORT", "rck-sim-report.json", RCK_CONFIG_STRING,
      "sim: where the deterministic JSON report goes (none = no file)"},
     {"SIM_TRACE", "none", RCK_CONFIG_STRING,

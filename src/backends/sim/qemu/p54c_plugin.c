@@ -26,7 +26,7 @@
  *
  * One guest thread per process (the counters are not atomic).
  */
-#include "../p54c_abi.h"
+#include "../sim_p54c.h"
 #include "p54c_classify.h"
 
 #include <glib.h>
@@ -36,17 +36,27 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <unistd.h>
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 static p54c_slot_t *S;
+static unsigned line_shift; /* log2 of the line size */
 
 typedef struct {
-    uint32_t sets, ways, shift;
+    uint32_t sets, ways;
+    uint64_t set_mask; /* sets - 1 when sets is a power of two, else 0 */
     uint64_t *tag;     /* line + 1; 0 = empty */
     uint64_t *lru;
     unsigned char *dirty;
     uint64_t clock;
+    /* The entry stamped last, and its line + 1 (0: none). It holds the
+     * cache's highest stamp, so another hit on it changes no LRU order:
+     * the lookup returns it without searching or stamping (exact). */
+    uint64_t mru;
+    long mru_e;
 } cache_t;
 
 static cache_t L1I, L1D, L2;
@@ -64,18 +74,33 @@ static int cache_init(cache_t *c, uint32_t bytes, uint32_t ways,
     c->lru = g_new0(uint64_t, lines);
     c->dirty = g_new0(unsigned char, lines);
     c->clock = 0;
+    c->set_mask = (c->sets & (c->sets - 1)) == 0 ? c->sets - 1 : 0;
+    c->mru = 0;
     return 0;
+}
+
+/* The first entry of @p line's set (no division on the usual geometry). */
+static inline uint64_t cache_set(const cache_t *c, uint64_t line)
+{
+    if (c->set_mask != 0 || c->sets == 1)
+        return (line & c->set_mask) * c->ways;
+    return (line % c->sets) * c->ways;
 }
 
 /* @return the entry holding @p line, or -1. */
 static inline long cache_find(cache_t *c, uint64_t line)
 {
-    uint64_t base = (line % c->sets) * c->ways;
+    uint64_t base;
 
+    if (c->mru == line + 1)
+        return c->mru_e;
+    base = cache_set(c, line);
     for (uint32_t w = 0; w < c->ways; w++) {
         if (c->tag[base + w] == line + 1) {
             c->lru[base + w] = ++c->clock;
-            return (long)(base + w);
+            c->mru = line + 1;
+            c->mru_e = (long)(base + w);
+            return c->mru_e;
         }
     }
     return -1;
@@ -86,7 +111,7 @@ static inline long cache_find(cache_t *c, uint64_t line)
 static inline long cache_install(cache_t *c, uint64_t line, uint64_t *old,
                                  int *was_dirty)
 {
-    uint64_t base = (line % c->sets) * c->ways, v = base;
+    uint64_t base = cache_set(c, line), v = base;
 
     for (uint32_t w = 1; w < c->ways; w++) {
         if (c->lru[base + w] < c->lru[v])
@@ -97,6 +122,8 @@ static inline long cache_install(cache_t *c, uint64_t line, uint64_t *old,
     c->tag[v] = line + 1;
     c->dirty[v] = 0;
     c->lru[v] = ++c->clock;
+    c->mru = line + 1;
+    c->mru_e = (long)v;
     return (long)v;
 }
 
@@ -193,7 +220,7 @@ static uint64_t wcb_line;
 static void shm_access(uint64_t va, uint32_t dwords, int store)
 {
     p54c_slot_t *s = S;
-    uint64_t off = va - s->shm_base, line = va / s->line_bytes, old;
+    uint64_t off = va - s->shm_base, line = va >> line_shift, old;
     uint32_t mc = (uint32_t)((off >> 24) % s->nmc);
     int type = 0, dirty;
 
@@ -228,7 +255,7 @@ static void shm_access(uint64_t va, uint32_t dwords, int store)
         if (cache_find(&L1D, line) >= 0)
             return;
         s->l1d_misses++;
-        ring_push(P54C_TX_FILL, mc);
+        ring_push(P54C_TX_LINE_READ, mc);
         cache_install(&L1D, line, &old, &dirty);
         return;
     }
@@ -249,6 +276,7 @@ static void caches_drop(void)
         size_t n = (size_t)cs[k]->sets * cs[k]->ways;
         memset(cs[k]->tag, 0, n * sizeof(*cs[k]->tag));
         memset(cs[k]->dirty, 0, n * sizeof(*cs[k]->dirty));
+        cs[k]->mru = 0;
     }
     S->l2_valid = S->l2_dirty = 0;
     flush_seen = S->flush_req;
@@ -292,9 +320,9 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
     if (va - s->mpb_base < s->mpb_len)
         return; /* MPB through mpb_map: not modelled (docs/P54C.md) */
     if (store)
-        data_write(va / s->line_bytes, dwords, s->home_mc);
+        data_write(va >> line_shift, dwords, s->home_mc);
     else
-        data_read(va / s->line_bytes, s->home_mc);
+        data_read(va >> line_shift, s->home_mc);
 }
 
 typedef struct {
@@ -321,12 +349,55 @@ static void tb_exec_cb(unsigned int vcpu, void *ud)
     }
 }
 
+/* ---- the gate (docs/P54C.md, "Native booking") ----
+ * When the HAL's gate function runs, the slice's DRAM transactions are
+ * booked here, natively, by the same code the HAL would run under QEMU
+ * (sim_p54c_book.c, linked into this plugin). Its pointers are the core's:
+ * valid here only if QEMU maps the guest at guest base 0, which
+ * gate_check() verifies on the slot itself before the gate is opened. */
+static int gate_checked;
+
+static void gate_check(void)
+{
+    uint64_t self = S->self;
+    p54c_slot_t there;
+    int fd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+
+    gate_checked = 1;
+    /* read through /proc/self/mem, which fails cleanly where nothing
+     * readable is mapped: the core's address of its slot must hold the
+     * slot (only the configuration at its start is compared) */
+    if (fd < 0)
+        return;
+    if (pread(fd, &there, offsetof(p54c_slot_t, shm_base), (off_t)self) ==
+            (ssize_t)offsetof(p54c_slot_t, shm_base) &&
+        memcmp(&there, S, offsetof(p54c_slot_t, shm_base)) == 0 &&
+        S->self == self)
+        S->gate_ok = 1;
+    close(fd);
+}
+
+static void gate_cb(unsigned int vcpu, void *ud)
+{
+    (void)vcpu;
+    (void)ud;
+    if (!S->gate_ok || S->gate_arg == 0)
+        return;
+    sim_p54c_book((sim_p54c_book_t *)(uintptr_t)S->gate_arg);
+    S->gate_done++;
+}
+
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
     uint64_t units = 0, lo = UINT64_MAX, hi = 0;
 
     (void)id;
+    if (!gate_checked && S->self != 0 && S->gate_pc != 0)
+        gate_check();
+    if (S->gate_pc != 0 && qemu_plugin_tb_vaddr(tb) == S->gate_pc)
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, gate_cb,
+                                             QEMU_PLUGIN_CB_NO_REGS, NULL);
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
         uint64_t va = qemu_plugin_insn_vaddr(in);
@@ -349,8 +420,8 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     if (S->detailed && n > 0) {
         /* freed never: blocks live as long as the process */
         tb_lines_t *t = g_new(tb_lines_t, 1);
-        t->first = lo / S->line_bytes;
-        t->last = (hi - 1) / S->line_bytes;
+        t->first = lo >> line_shift;
+        t->last = (hi - 1) >> line_shift;
         qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_cb,
                                              QEMU_PLUGIN_CB_NO_REGS, t);
     }
@@ -395,7 +466,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     S = map;
     if (S->magic != P54C_ABI_MAGIC)
         return fail("the slot holds no configuration (wrong fd= or off=)");
-    if (S->line_bytes == 0 || S->nmc == 0 ||
+    if (S->line_bytes == 0 || (S->line_bytes & (S->line_bytes - 1)) != 0)
+        return fail("the line size in the slot is not a power of two");
+    while ((1u << line_shift) < S->line_bytes)
+        line_shift++;
+    if (S->nmc == 0 ||
         cache_init(&L1D, S->l1d_bytes, S->l1_ways, S->line_bytes) != 0 ||
         cache_init(&L1I, S->l1i_bytes, S->l1_ways, S->line_bytes) != 0 ||
         cache_init(&L2, S->l2_bytes, S->l2_ways, S->line_bytes) != 0)
