@@ -227,14 +227,15 @@ static void do_stream(size_t kb)
 {
     size_t bytes = kb << 10;
     uint32_t *a = alloc(bytes);
-    double t;
+    double t, t0;
 
     RCCE_barrier(&RCCE_COMM_WORLD);
-    t = RCCE_wtime();
+    t0 = t = RCCE_wtime();
     read4(a, bytes);
     t = RCCE_wtime() - t;
-    printf("p54c_bench: kernel=stream ue=%d ues=%d bytes=%zu seconds=%.9f\n",
-           RCCE_ue(), RCCE_num_ues(), bytes, t);
+    printf("p54c_bench: kernel=stream ue=%d ues=%d bytes=%zu seconds=%.9f "
+           "start=%.9f\n",
+           RCCE_ue(), RCCE_num_ues(), bytes, t, t0);
     RCCE_barrier(&RCCE_COMM_WORLD);
     free(a);
 }

@@ -97,7 +97,11 @@ static void sim_job_destroy(rck_job_t *job)
 
 static void enter(sim_t *s)
 {
-    double cyc = sim_compute_take(s);
+    double cyc;
+
+    s->p54c.in_enter = 1; /* the P54C model may get back in line */
+    cyc = sim_compute_take(s);
+    s->p54c.in_enter = 0;
 
     /* seq_cst: the handshake with the watchdog (sim_engine.c, steal) */
     atomic_store(&s->me->in_hal, 1);

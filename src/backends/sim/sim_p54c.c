@@ -131,12 +131,37 @@ int sim_p54c_available(void)
     return plugin && find_exec(rck_config_get("P54C_QEMU"), q, sizeof(q)) == 0;
 }
 
+/* RCK_P54C_ORDER: off, or the cycles a core may book ahead. */
+static rck_status_t p54c_order_setting(sim_p54c_job_t *p)
+{
+    const char *v = rck_config_get("P54C_ORDER");
+    char *end;
+    double cyc;
+
+    if (v == NULL || !strcmp(v, "off")) {
+        p->order = 0;
+        p->order_window = 0;
+        return RCK_OK;
+    }
+    cyc = strtod(v, &end);
+    if (*end != '\0' || !(cyc >= 0) || cyc > 1e12) {
+        rck_error("RCK_P54C_ORDER='%s': expected off or a number of core "
+                  "cycles (0 = exact order)", v);
+        return RCK_ERR_CONFIG;
+    }
+    p->order = 1;
+    p->order_window = sim_ticks(cyc);
+    return RCK_OK;
+}
+
 rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec)
 {
     sim_p54c_job_t *p = &h->p54c;
     const char *qemu = rck_config_get("P54C_QEMU");
 
     p->fd = -1;
+    if (p54c_order_setting(p) != RCK_OK)
+        return RCK_ERR_CONFIG;
     if (!strcmp(spec, "p54c")) {
         p->detailed = 1;
         h->compute = COMPUTE_P54C;
@@ -608,13 +633,11 @@ static void p54c_costs(sim_t *s)
     }
 }
 
-/* Book the slice's transactions, natively through the gate if the plugin
- * took it, else here. */
-static void p54c_book(sim_t *s, sim_p54c_book_t *b)
+/* Book what the limit allows of the slice's transactions, natively
+ * through the gate if the plugin took it, else here. */
+static void p54c_book_some(sim_t *s, sim_p54c_book_t *b)
 {
     p54c_slot_t *slot = s->p54c.slot;
-    const rck_chip_t *ch = s->chip;
-    int tile = rck_chip_tile(ch, s->core);
 
     if (slot->gate_ok) {
         uint64_t done = slot->gate_done;
@@ -626,6 +649,58 @@ static void p54c_book(sim_t *s, sim_p54c_book_t *b)
             sim_p54c_book(b);
     } else {
         sim_p54c_book(b);
+    }
+}
+
+/* Until when may this core book without asking for its turn: before the
+ * earliest other core (the horizon) plus the lookahead, as
+ * sim_engine_order decides. */
+static void p54c_limit(sim_t *s, sim_p54c_book_t *b, int ordered)
+{
+    uint64_t la = s->hdr->lookahead + s->hdr->p54c.order_window;
+
+    if (!ordered || s->hz_vt == SIM_INF || SIM_INF - s->hz_vt <= la) {
+        b->limit = UINT64_MAX;
+        b->tie_ok = 1;
+    } else {
+        b->limit = s->hz_vt + la;
+        b->tie_ok = la == 0 && s->ue < s->hz_ue;
+    }
+}
+
+/* Get back in line at @p t, the issue time of the next transaction of
+ * the slice: the cores that may still ask a controller before it run
+ * first (their slices book in their turn). @return 0 in order. */
+static int p54c_reorder(sim_t *s, uint64_t t)
+{
+    uint64_t vt = s->me->vt;
+    rck_status_t st;
+
+    s->me->vt = t;
+    st = sim_engine_order(s);
+    s->me->vt = vt;
+    return st == RCK_OK ? 0 : -1;
+}
+
+/* Book the whole slice; in a HAL call's entry, in time order with the
+ * other cores (RCK_P54C_ORDER, docs/P54C.md "Booking in time order"). */
+static void p54c_book(sim_t *s, sim_p54c_book_t *b)
+{
+    const rck_chip_t *ch = s->chip;
+    int tile = rck_chip_tile(ch, s->core);
+    int ordered = b->mcs != NULL && s->p54c.in_enter && s->hdr->p54c.order;
+
+    for (;;) {
+        p54c_limit(s, b, ordered);
+        p54c_book_some(s, b);
+        if (!b->stopped)
+            break;
+        if (p54c_reorder(s, b->stop_t) != 0) {
+            /* the run is aborted: the rest at zero load, unordered */
+            ordered = 0;
+            b->mcs = NULL;
+        }
+        s->p54c.floor = sim_engine_floor(s);
     }
     for (int mc = 0; mc < ch->nmc && mc < P54C_MAX_MC; mc++) {
         int mt = sim_tile_of_mc(ch, mc);

@@ -21,6 +21,8 @@ typedef struct {
     uint64_t slot_bytes;       /* page-aligned size of one slot */
     double cpi[P54C_NCLASS];   /* cycles per instruction of each class */
     uint32_t l1i_bytes, l1d_bytes, l1_ways, l2_bytes, l2_ways;
+    uint32_t order;            /* book DRAM in time order (RCK_P54C_ORDER) */
+    uint64_t order_window;     /* ... up to this many ticks ahead */
     char qemu[SIM_P54C_PATH];  /* absolute path of qemu-x86_64 */
     char plugin[SIM_P54C_PATH];/* absolute path of librck_p54c.so */
 } sim_p54c_job_t;
@@ -33,6 +35,9 @@ typedef struct {
     /* the core's port to memory for the program's own transactions */
     uint64_t rd_next, wr_next, wr_done;
     uint64_t floor;            /* no booking can arrive before (take) */
+    int32_t in_enter;          /* take() runs at a HAL call's entry: it
+                                  may get back in line mid-slice */
+    int32_t pad0;
     /* Per controller, the transaction costs at the frequency divider
      * they were computed for (+1; 0: none yet): sim_cost_tx is floating
      * point, which the HAL runs under QEMU's soft float. */
@@ -58,9 +63,15 @@ typedef struct {
     uint64_t head;             /* ring entries written */
     uint32_t nmc, line_bytes;
     int32_t exact;             /* 1: the core runs at the chip's clock */
-    int32_t pad;
+    int32_t tie_ok;            /* an entry at exactly `limit` may go */
     double core_mhz, mhz;      /* else: the chip's clock and the core's */
+    uint64_t limit;            /* stop before an entry issued after this
+                                  (another core may ask first) */
     /* ---- out ---- */
+    int32_t stopped;           /* 1: stopped at an entry issued at stop_t;
+                                  the slot's cursors say where */
+    int32_t pad;
+    uint64_t stop_t;
     uint64_t wait;             /* ticks the core waited for memory */
     uint64_t tx, uc_reads;     /* transactions; uncached reads among them */
     uint64_t route[P54C_MAX_MC][3]; /* per controller: transactions, bytes

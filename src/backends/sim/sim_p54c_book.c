@@ -100,11 +100,20 @@ static uint64_t book_entry(sim_p54c_book_t *b, int kind, int mc, uint64_t t)
     return done > t ? done - t : 0;
 }
 
+/* May the entry issued at @p t be booked now? */
+static int book_may(const sim_p54c_book_t *b, uint64_t t)
+{
+    if (t < b->limit || (t == b->limit && b->tie_ok))
+        return 1;
+    return 0;
+}
+
 void sim_p54c_book(sim_p54c_book_t *b)
 {
     p54c_slot_t *slot = b->slot;
     uint64_t mark = b->core->mark_units;
 
+    b->stopped = 0;
     for (uint64_t i = slot->tail; i < b->head; i++) {
         uint64_t e = slot->ring[i % P54C_RING];
         uint64_t u = e >> 16, w, t;
@@ -115,6 +124,12 @@ void sim_p54c_book(sim_p54c_book_t *b)
         if (mc >= (int)b->nmc)
             mc = 0;
         t = b->vt0 + book_ticks(b, u) + b->wait;
+        if (!book_may(b, t)) {
+            slot->tail = i;
+            b->stopped = 1;
+            b->stop_t = t;
+            return;
+        }
         w = book_entry(b, kind, mc, t);
         b->wait += w;
         slot->dram_ticks[mc] += w;
@@ -123,11 +138,16 @@ void sim_p54c_book(sim_p54c_book_t *b)
     /* entries the ring had no room for: at the end of the slice */
     for (int k = 0; k < P54C_TX_NKIND; k++) {
         for (int mc = 0; mc < P54C_MAX_MC && mc < (int)b->nmc; mc++) {
-            uint64_t n = slot->lost[k][mc];
-            slot->lost[k][mc] = 0;
-            for (uint64_t j = 0; j < n; j++) {
+            while (slot->lost[k][mc] > 0) {
                 uint64_t t = b->vt0 + book_ticks(b, b->units) + b->wait;
-                uint64_t w = book_entry(b, k, mc, t);
+                uint64_t w;
+                if (!book_may(b, t)) {
+                    b->stopped = 1;
+                    b->stop_t = t;
+                    return;
+                }
+                w = book_entry(b, k, mc, t);
+                slot->lost[k][mc]--;
                 b->wait += w;
                 slot->dram_ticks[mc] += w;
             }

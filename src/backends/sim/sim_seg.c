@@ -56,6 +56,11 @@ static const rck_config_entry_t sim_settings[] = {
     {"P54C_PLUGIN", "", RCK_CONFIG_STRING,
      "sim, compute p54c: the P54C QEMU plugin (empty = the one built with "
      "rockcreek)"},
+    {"P54C_ORDER", "1000", RCK_CONFIG_STRING,
+     "sim, compute p54c: book a compute slice's DRAM transactions in time "
+     "order with the other cores, at most this many core cycles ahead of "
+     "the earliest (0: exact order; off: the whole slice at once, ahead of "
+     "the cores that book later)"},
     {"P54C_NATIVE", "1", RCK_CONFIG_BOOL,
      "sim, compute p54c: book the DRAM transactions natively in the plugin "
      "(0: in the HAL under QEMU, the same answers, slower; a check)"},
