@@ -86,8 +86,32 @@ static const case_t cases[] = {
     {"(no opcode: prefixes only)", {0x66, 0x66}, 2, P54C_C_OTHER},
 };
 
+/* The width of one string iteration. */
+static const struct {
+    const char *what;
+    uint8_t bytes[4];
+    size_t n;
+    int width;
+} widths[] = {
+    {"rep stosb", {0xf3, 0xaa}, 2, 1},
+    {"rep movsw", {0x66, 0xf3, 0xa5}, 3, 2},
+    {"rep movsd", {0xf3, 0xa5}, 2, 4},
+    {"rep movsq", {0xf3, 0x48, 0xa5}, 3, 8},
+    {"repne scasb", {0xf2, 0xae}, 2, 1},
+    {"lodsd", {0xad}, 1, 4},
+    {"mov eax, ebx", {0x89, 0xd8}, 2, 0},
+    {"add rax, rbx", {0x48, 0x01, 0xd8}, 3, 0},
+};
+
 int main(void)
 {
+    for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+        int got = p54c_string_width(widths[i].bytes, widths[i].n);
+        if (got != widths[i].width)
+            fprintf(stderr, "%s: width %d, expected %d\n", widths[i].what,
+                    got, widths[i].width);
+        CHECK(got == widths[i].width);
+    }
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         int got = p54c_classify(cases[i].bytes, cases[i].n);
         if (got != cases[i].cls)

@@ -12,6 +12,7 @@
  * operand). The rules, in order (first match wins):
  *   lock prefix, xchg, syscall/sysenter, cpuid, rdtsc(p) -> OTHER
  *   rep/repne + string instruction                      -> STRING
+ *        (charged per iteration by its width: p54c_string_width)
  *   jcc, jmp, call, ret, loop, jrcxz (near and far)     -> BRANCH
  *   div, idiv                                           -> DIV
  *   mul, imul, mulx                                     -> MUL
@@ -214,4 +215,28 @@ int p54c_classify(const uint8_t *b, size_t n)
     if (has_modrm && (modrm >> 6) != 3)
         return P54C_C_MEM;
     return P54C_C_INT;
+}
+
+int p54c_string_width(const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    int w = 4;
+
+    for (; i < n; i++) {
+        uint8_t p = b[i];
+        if (p == 0x66)
+            w = 2;
+        else if (!(p == 0xf0 || p == 0xf2 || p == 0xf3 || p == 0x67 ||
+                   p == 0x2e || p == 0x36 || p == 0x3e || p == 0x26 ||
+                   p == 0x64 || p == 0x65))
+            break;
+    }
+    if (i < n && (b[i] & 0xf0) == 0x40) {
+        if (b[i] & 0x08)
+            w = 8; /* REX.W */
+        i++;
+    }
+    if (i >= n || !is_string(b[i]))
+        return 0;
+    return (b[i] & 1) == 0 ? 1 : w; /* even opcodes: the byte forms */
 }

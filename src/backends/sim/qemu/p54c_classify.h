@@ -12,4 +12,11 @@
  * @p b (@p n bytes, exactly one instruction). */
 int p54c_classify(const uint8_t *b, size_t n);
 
+/* @return the bytes one iteration of the string instruction in @p b moves
+ * (1, 2, 4 or 8), 0 if it is no string instruction. QEMU runs a rep string
+ * instruction as one executed instruction per iteration; the P54C's own
+ * `rep movsd`/`rep stosd` move 4 bytes an iteration, so an iteration is
+ * charged width / 4 of the string class's cycles. */
+int p54c_string_width(const uint8_t *b, size_t n);
+
 #endif

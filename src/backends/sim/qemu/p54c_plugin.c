@@ -403,7 +403,13 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         uint64_t va = qemu_plugin_insn_vaddr(in);
         size_t sz = qemu_plugin_insn_size(in);
 
-        units += S->cpi[p54c_classify(qemu_plugin_insn_data(in), sz)];
+        const uint8_t *bytes = qemu_plugin_insn_data(in);
+        int cls = p54c_classify(bytes, sz);
+        if (cls == P54C_C_STRING) /* per iteration, by its width */
+            units += (uint64_t)S->cpi[cls] *
+                     (uint64_t)p54c_string_width(bytes, sz) / 4;
+        else
+            units += S->cpi[cls];
         if (va < lo)
             lo = va;
         if (va + sz > hi)
