@@ -143,10 +143,15 @@ elseif(MODE STREQUAL "timeout")
       message(FATAL_ERROR "the replay of seed ${seed} lacks --timeout 1")
     endif()
   endforeach()
+  # Every process's command line (its NUL-separated words joined by
+  # spaces), skipping the ones that exit meanwhile: file(STRINGS) of a
+  # vanished /proc entry is a fatal CMake error, and another test's
+  # process may end while we look.
   file(GLOB procs LIST_DIRECTORIES true "/proc/[0-9]*")
   foreach(p IN LISTS procs)
-    if(EXISTS "${p}/cmdline")
-      file(STRINGS "${p}/cmdline" cl) # the NUL-separated words
+    execute_process(COMMAND tr "\\000" " " INPUT_FILE "${p}/cmdline"
+      RESULT_VARIABLE crc OUTPUT_VARIABLE cl ERROR_QUIET)
+    if(crc EQUAL 0)
       string(FIND "${cl}" "${marker}" at)
       if(at GREATER -1)
         message(FATAL_ERROR "a core outlived explore: ${p}")
