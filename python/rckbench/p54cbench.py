@@ -58,6 +58,12 @@ def plan(quick):
         # weak scaling: KiB per core, passes, core counts, host runs
         "weak": {"kb": 32, "passes": 20, "ues": [1, 4, 16, 48],
                  "host_runs": 3},
+        # the MetalSVM evaluation's Laplace solver (apps/laplace): UEs,
+        # rows (of 512 columns), iterations, versions (strong SVM takes
+        # a minute or more per model: left to the full run)
+        "laplace": {"ues": 16, "rows": 256, "iters": 20,
+                    "versions": ["ircce", "lazy"] +
+                                ([] if quick else ["strong"])},
     }
 
 
@@ -98,6 +104,48 @@ def _speed(rck, prog, nues, args, title, tables, log):
           for x in sp]
     tables.append("\n".join(t))
     return sp
+
+
+LAPLACE = re.compile(r"laplace version=(\S+) .*time_s=([0-9.e+-]+) "
+                     r"checksum=([0-9.e+-]+)")
+
+
+def _laplace(rck, prog, lp, log):
+    """apps/laplace under the three models: chip time of the slowest UE
+    (its time_s) and host time. @return (data, table, verdicts)."""
+    res = []
+    for version in lp["versions"]:
+        for model in ("host", "p54c-fast", "p54c"):
+            env = dict(os.environ, RCK_COMPUTE=model, RCK_SIM_REPORT="none")
+            t0 = time.monotonic()
+            p = subprocess.run(
+                [rck, "run", "-n", str(lp["ues"]), "--backend", "sim", prog,
+                 "-v", version, "-r", str(lp["rows"]), "-c", "512", "-i",
+                 str(lp["iters"])], env=env, capture_output=True, text=True,
+                timeout=3600)
+            wall = time.monotonic() - t0
+            m = LAPLACE.search(p.stdout)
+            if p.returncode != 0 or m is None:
+                raise RuntimeError("laplace -v %s (%s): exit %d: %s" % (
+                    version, model, p.returncode,
+                    (p.stdout + p.stderr)[-500:]))
+            res.append({"version": version, "model": model,
+                        "time_s": float(m.group(2)),
+                        "checksum": m.group(3), "host_s": wall})
+            log("p54c: laplace %s under %s done" % (version, model))
+    t = ["Laplace (apps/laplace), %d UEs, %d x 512, %d iterations: chip ms "
+         "of the slowest UE (host s)" % (lp["ues"], lp["rows"], lp["iters"]),
+         "%-8s %18s %18s %18s" % ("version", "host", "p54c-fast", "p54c")]
+    for version in lp["versions"]:
+        row = {r["model"]: r for r in res if r["version"] == version}
+        t.append("%-8s" % version + "".join(
+            " %10.2f (%5.1f)" % (row[m]["time_s"] * 1e3, row[m]["host_s"])
+            for m in ("host", "p54c-fast", "p54c")))
+    same = len({r["checksum"] for r in res}) == 1
+    verdicts = [("Laplace: every version under every model computes the same "
+                 "grid (checksum)", same,
+                 ", ".join(sorted({r["checksum"] for r in res})))]
+    return res, "\n".join(t), verdicts
 
 
 def _weak_point(rck, prog, n, w, model):
@@ -286,6 +334,11 @@ def run_p54c(build_dir, quick, log):
         data["mm32"] = _speed(
             rck, mm, 32, pl["mm"], "32-core matrix multiply (bench_power "
             "%s), compute-bound" % " ".join(map(str, pl["mm"])), tables, log)
+    lap = os.path.join(build_dir, "apps", "laplace", "laplace")
+    if os.path.exists(lap):
+        data["laplace"], lt, lv = _laplace(rck, lap, pl["laplace"], log)
+        tables.append(lt)
+        verdicts += lv
     return data, tables, verdicts
 
 
