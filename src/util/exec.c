@@ -34,7 +34,7 @@ static int give(const char *p, char *out, size_t len)
 int rck_exec_find(const char *name, char *out, size_t len)
 {
     const char *path = getenv("PATH");
-    char cand[4096];
+    char cand[4096], defpath[256];
     int denied = 0, rc;
 
     if (name == NULL || *name == '\0')
@@ -43,8 +43,11 @@ int rck_exec_find(const char *name, char *out, size_t len)
         rc = exec_ok(name);
         return rc != 0 ? rc : give(name, out, len);
     }
-    if (path == NULL)
-        path = "/usr/local/bin:/usr/bin:/bin";
+    if (path == NULL) {
+        /* execvp's default: the system's standard path */
+        size_t n = confstr(_CS_PATH, defpath, sizeof(defpath));
+        path = n > 0 && n <= sizeof(defpath) ? defpath : "/bin:/usr/bin";
+    }
     for (;;) {
         size_t n = strcspn(path, ":");
         /* an empty entry means the current directory */

@@ -132,7 +132,7 @@ static int begin_entered(sim_t *s)
 {
     if (sim_engine_order(s) != RCK_OK)
         return -1;
-    s->order_vt = s->me->vt;
+    s->floor_valid = 0;
     if (s->hdr->nparked_shm > 0)
         sim_poll_shm_waiters(s);
     return 0;
@@ -143,7 +143,7 @@ static int begin(sim_t *s)
     enter(s);
     if (sim_engine_order(s) != RCK_OK)
         return -1;
-    s->order_vt = s->me->vt;
+    s->floor_valid = 0;
     if (s->hdr->nparked_shm > 0)
         sim_poll_shm_waiters(s);
     return 0;
@@ -173,7 +173,7 @@ static int write_begin(sim_t *s, uint32_t len)
 ordered:
     if (sim_engine_order(s) != RCK_OK)
         return 0;
-    s->order_vt = s->me->vt;
+    s->floor_valid = 0;
     if (h->nparked_shm > 0)
         sim_poll_shm_waiters(s);
     return 0;

@@ -544,8 +544,15 @@ void sim_engine_horizon(sim_t *s)
 
 uint64_t sim_engine_floor(sim_t *s)
 {
+    uint64_t lo = sim_min(s->me->vt, sim_engine_others(s));
+
+    return lo > s->hdr->lookahead ? lo - s->hdr->lookahead : 0;
+}
+
+uint64_t sim_engine_others(sim_t *s)
+{
     sim_hdr_t *h = s->hdr;
-    uint64_t lo = s->me->vt;
+    uint64_t lo = SIM_INF;
 
     for (int i = 0; i < (int)h->nues && lo > 0; i++) {
         uint32_t st = atomic_load_explicit(&h->ue_state[i],
@@ -559,7 +566,7 @@ uint64_t sim_engine_floor(sim_t *s)
         else if (st == UE_ABSENT)
             lo = 0; /* not attached yet: starts at 0 */
     }
-    return lo > h->lookahead ? lo - h->lookahead : 0;
+    return lo;
 }
 
 rck_status_t sim_engine_order(sim_t *s)

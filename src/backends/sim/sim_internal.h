@@ -373,7 +373,8 @@ typedef struct {
 
     int ue, core;
     sim_ue_t *me;
-    uint64_t order_vt;
+    uint64_t floor_cache;      /* the controllers' floor (sim_mem.c), */
+    int floor_valid;           /* valid until the core orders again */
     uint64_t hz_vt;            /* horizon: min (wake, ue) of the others */
     int hz_ue;
     uint64_t wake_gen;         /* bumped when this core changes a wake */
@@ -485,6 +486,9 @@ void sim_engine_horizon(sim_t *s);
  *  parking can wake a core at its own, earlier, time), less the
  *  lookahead. A lower bound for the memory controllers' queues. */
 uint64_t sim_engine_floor(sim_t *s);
+/** The earliest clock among the other cores that may still run (SIM_INF:
+ *  none), without the lookahead. */
+uint64_t sim_engine_others(sim_t *s);
 /** UE @p ue (dormant) joins the run at this core's time (rck_hal_spawn);
  *  sim_engine_unjoin undoes it before its process was asked for. */
 void sim_engine_join(sim_t *s, int ue);

@@ -264,9 +264,10 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
 
     if (mc == NULL)
         return arrive; /* zero load (a core outside the order) */
-    /* Below a floor that did not rise there is nothing new to forget: a
-     * booking never starts before the floor it was made with, and floors
-     * only rise (sim_engine_floor). */
+    /* Below a floor that did not rise there is nothing new to forget:
+     * every request arrives at or after every floor passed so far (each
+     * floor bounds all the cores' future requests), so nothing booked
+     * since the last forgetting ends below it. */
     if (floor > mc->forgot) {
         forget(mc, floor);
         mc->forgot = floor;

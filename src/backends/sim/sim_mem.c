@@ -165,10 +165,16 @@ uint64_t sim_mpb_write_lines(sim_t *s, int target, uint32_t off,
  */
 #define SIM_SHM_ORDER_EVERY 1
 
-/* No request can reach a controller before this any more. */
+/* No request can reach a controller before this any more: computed once
+ * per stretch of this core's turn (while it holds the token nobody else
+ * moves, and a floor that lags is still a floor). */
 static uint64_t mc_floor(sim_t *s)
 {
-    return sim_engine_floor(s);
+    if (!s->floor_valid) {
+        s->floor_cache = sim_engine_floor(s);
+        s->floor_valid = 1;
+    }
+    return s->floor_cache;
 }
 
 /* Get back in line in the middle of a long call. */
@@ -177,7 +183,7 @@ static void shm_reorder(sim_t *s, unsigned *count)
     if (++*count % SIM_SHM_ORDER_EVERY != 0 || s->unordered)
         return;
     if (sim_engine_order(s) == RCK_OK)
-        s->order_vt = s->me->vt;
+        s->floor_valid = 0;
 }
 
 /* One transaction through controller @p mc, leaving the core at @p ready
@@ -413,7 +419,7 @@ static void touch_reorder(sim_t *s, unsigned *count)
     if (++*count % SIM_TOUCH_ORDER_EVERY != 0 || s->unordered)
         return;
     if (sim_engine_order(s) == RCK_OK)
-        s->order_vt = s->me->vt;
+        s->floor_valid = 0;
 }
 
 /* Code that touched shared DRAM with plain loads and stores (SVM pages):

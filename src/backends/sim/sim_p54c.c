@@ -131,13 +131,19 @@ int sim_p54c_available(void)
     return plugin && find_exec(rck_config_get("P54C_QEMU"), q, sizeof(q)) == 0;
 }
 
-/* RCK_P54C_ORDER: off, or the cycles a core may book ahead. */
+/* RCK_P54C_ORDER: off, or the cycles (of the chip's base clock) a core
+ * may book ahead. */
 static rck_status_t p54c_order_setting(sim_p54c_job_t *p)
 {
     const char *v = rck_config_get("P54C_ORDER");
     char *end;
     double cyc;
 
+    if (v != NULL && *v == '\0') {
+        rck_error("RCK_P54C_ORDER is empty: expected off or a number of "
+                  "cycles (0 = exact order)");
+        return RCK_ERR_CONFIG;
+    }
     if (v == NULL || !strcmp(v, "off")) {
         p->order = 0;
         p->order_window = 0;
@@ -145,7 +151,7 @@ static rck_status_t p54c_order_setting(sim_p54c_job_t *p)
     }
     cyc = strtod(v, &end);
     if (*end != '\0' || !(cyc >= 0) || cyc > 1e12) {
-        rck_error("RCK_P54C_ORDER='%s': expected off or a number of core "
+        rck_error("RCK_P54C_ORDER='%s': expected off or a number of "
                   "cycles (0 = exact order)", v);
         return RCK_ERR_CONFIG;
     }
@@ -701,6 +707,7 @@ static void p54c_book(sim_t *s, sim_p54c_book_t *b)
             b->mcs = NULL;
         }
         s->p54c.floor = sim_engine_floor(s);
+        b->others = sim_engine_others(s);
     }
     for (int mc = 0; mc < ch->nmc && mc < P54C_MAX_MC; mc++) {
         int mt = sim_tile_of_mc(ch, mc);
@@ -747,6 +754,8 @@ double sim_p54c_take(sim_t *s)
          * integers, as sim_ticks() would round it */
         b.exact = units < (1ull << 40) &&
                   (mhz <= 0 || mhz == s->chip->core_mhz);
+        b.lookahead = s->hdr->lookahead;
+        b.others = sim_engine_others(s);
         p->floor = sim_engine_floor(s);
         if (s->unordered || atomic_load(&s->hdr->token) != s->ue) {
             /* outside the order (an aborted run, a free core): the

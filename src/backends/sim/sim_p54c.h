@@ -67,6 +67,9 @@ typedef struct {
     double core_mhz, mhz;      /* else: the chip's clock and the core's */
     uint64_t limit;            /* stop before an entry issued after this
                                   (another core may ask first) */
+    uint64_t others;           /* the other cores' earliest clock: with
+                                  the entry's own time, the floor rises */
+    uint64_t lookahead;
     /* ---- out ---- */
     int32_t stopped;           /* 1: stopped at an entry issued at stop_t;
                                   the slot's cursors say where */

@@ -42,10 +42,15 @@ static uint64_t book_tx(sim_p54c_book_t *b, int mc, sim_tx_t kind, uint64_t t)
                          : 4;
     uint64_t start, served, done;
 
+    uint64_t lo = sim_min(t, b->others);
+
     start = write ? sim_max(t, sim_max(p->wr_next, p->wr_done))
                   : sim_max(t, p->rd_next);
+    /* the rest of this slice issues nothing before t, the other cores
+     * nothing before their clocks: the floor rises with the slice */
+    lo = lo > b->lookahead ? lo - b->lookahead : 0;
     served = sim_mc_reserve(m, start + k->before + k->one_way, k->mem,
-                            p->floor);
+                            sim_max(p->floor, lo));
     done = served + k->mem + k->one_way;
     if (write) {
         p->wr_next = start + k->interval;
@@ -112,6 +117,9 @@ void sim_p54c_book(sim_p54c_book_t *b)
 {
     p54c_slot_t *slot = b->slot;
     uint64_t mark = b->core->mark_units;
+    /* stamps at most the slice's whole cycles: the slice is charged at
+     * least those, so no entry lies past the core's clock at the end */
+    uint64_t whole = b->units / P54C_FIX * P54C_FIX;
 
     b->stopped = 0;
     for (uint64_t i = slot->tail; i < b->head; i++) {
@@ -119,8 +127,8 @@ void sim_p54c_book(sim_p54c_book_t *b)
         uint64_t u = e >> 16, w, t;
         int kind = (int)((e >> 8) & 0xff), mc = (int)(e & 0xff);
         u = u > mark ? u - mark : 0;
-        if (u > b->units)
-            u = b->units;
+        if (u > whole)
+            u = whole;
         if (mc >= (int)b->nmc)
             mc = 0;
         t = b->vt0 + book_ticks(b, u) + b->wait;
@@ -139,7 +147,7 @@ void sim_p54c_book(sim_p54c_book_t *b)
     for (int k = 0; k < P54C_TX_NKIND; k++) {
         for (int mc = 0; mc < P54C_MAX_MC && mc < (int)b->nmc; mc++) {
             while (slot->lost[k][mc] > 0) {
-                uint64_t t = b->vt0 + book_ticks(b, b->units) + b->wait;
+                uint64_t t = b->vt0 + book_ticks(b, whole) + b->wait;
                 uint64_t w;
                 if (!book_may(b, t)) {
                     b->stopped = 1;

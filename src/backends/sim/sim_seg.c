@@ -58,7 +58,8 @@ static const rck_config_entry_t sim_settings[] = {
      "rockcreek)"},
     {"P54C_ORDER", "1000", RCK_CONFIG_STRING,
      "sim, compute p54c: book a compute slice's DRAM transactions in time "
-     "order with the other cores, at most this many core cycles ahead of "
+     "order with the other cores, at most this many cycles (of the chip's "
+     "clock) ahead of "
      "the earliest (0: exact order; off: the whole slice at once, ahead of "
      "the cores that book later)"},
     {"P54C_NATIVE", "1", RCK_CONFIG_BOOL,

@@ -11,7 +11,7 @@
 /**
  * Find program @p name: the name itself if it has a slash, else the first
  * executable regular file of that name in PATH (an empty entry is the
- * current directory; no PATH: /usr/local/bin:/usr/bin:/bin).
+ * current directory; no PATH: confstr(_CS_PATH), as execvp).
  * @param [in]  name  the program.
  * @param [out] out   its path as found (may be NULL).
  * @param [in]  len   size of @p out.
