@@ -22,8 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define PARENT_VAR "RCK_MPI_PARENT"
 
@@ -44,7 +42,6 @@ static int fin_add(MPI_Comm c)
     sp.fin[sp.nfin++] = c;
     return MPI_SUCCESS;
 }
-
 
 /* "RCK_MPI_PARENT=ctx,ctx2,root:ue,..." for the parents @p c. */
 static char *parent_env(const rk_comm_t *c, uint32_t ctx, uint32_t ctx2,
@@ -83,7 +80,7 @@ static int spawn_root(const char *command, char *argv[], int maxprocs,
         snprintf(sp.msg, sizeof sp.msg, "only MPI_INFO_NULL is implemented");
         return MPI_ERR_INFO;
     }
-    if (command == NULL || rck_exec_find(command, NULL, 0) != 0) {
+    if (rck_exec_find(command, NULL, 0) != 0) {
         snprintf(sp.msg, sizeof sp.msg, "cannot execute '%s'",
                  command != NULL ? command : "(null)");
         return MPI_ERR_SPAWN;

@@ -97,11 +97,8 @@ static void sim_job_destroy(rck_job_t *job)
 
 static void enter(sim_t *s)
 {
-    double cyc;
-
-    s->p54c.in_enter = 1; /* the P54C model may get back in line */
-    cyc = sim_compute_take(s);
-    s->p54c.in_enter = 0;
+    /* a call's entry: the P54C model may get back in line meanwhile */
+    double cyc = sim_compute_take(s, 1);
 
     /* seq_cst: the handshake with the watchdog (sim_engine.c, steal) */
     atomic_store(&s->me->in_hal, 1);
@@ -1043,7 +1040,7 @@ static void sim_set_context(rck_hal_t *hal, const char *call, int peer)
     if (s->trace.fp != NULL && !s->detached) {
         /* the call starts after the program's code since the last HAL
          * call: charge it now (tracing only) */
-        double cyc = sim_compute_take(s);
+        double cyc = sim_compute_take(s, 0);
         if (cyc > 0)
             advance_cycles(s, cyc, CAT_COMPUTE);
         sim_compute_mark(s);

@@ -485,7 +485,7 @@ void sim_compute_mark(sim_t *s)
     }
 }
 
-double sim_compute_take(sim_t *s)
+double sim_compute_take(sim_t *s, int at_entry)
 {
     double cyc = 0;
     uint64_t d, now, wall;
@@ -529,7 +529,7 @@ double sim_compute_take(sim_t *s)
         break;
     case COMPUTE_P54C:
     case COMPUTE_P54C_FAST:
-        return sim_p54c_take(s); /* whole cycles; its own carry */
+        return sim_p54c_take(s, at_entry); /* whole cycles; its own carry */
     default:
         return 0;
     }

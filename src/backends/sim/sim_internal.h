@@ -558,8 +558,10 @@ uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to);
 rck_status_t sim_compute_configure(sim_hdr_t *h);
 void sim_compute_init(sim_t *s);
 void sim_compute_fini(sim_t *s);
-/** Cycles of compute since the last mark. */
-double sim_compute_take(sim_t *s);
+/** Cycles of compute since the last mark; @p at_entry: at a HAL call's
+ *  entry, where the core may get back in line (the P54C model's time-
+ *  ordered booking), else not. */
+double sim_compute_take(sim_t *s, int at_entry);
 void sim_compute_mark(sim_t *s);
 /** The core is about to sleep (a switch the clock need not detect). */
 void sim_compute_sleep(sim_t *s);
@@ -584,7 +586,7 @@ void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue);
 void sim_p54c_summary(sim_hdr_t *h);
 rck_status_t sim_p54c_core_init(sim_t *s);
 void sim_p54c_core_fini(sim_t *s);
-double sim_p54c_take(sim_t *s);
+double sim_p54c_take(sim_t *s, int at_entry);
 void sim_p54c_mark(sim_t *s);
 /* ---- monitoring (sim_monitor.c) ---- */
 rck_status_t sim_progress_configure(sim_hdr_t *h);

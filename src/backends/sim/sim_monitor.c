@@ -40,7 +40,7 @@ void sim_monitor_run(rck_hal_t *hal, void (*fn)(void *arg, double seconds),
                      void *arg)
 {
     sim_t *s = sim_of(hal);
-    double cyc = sim_compute_take(s);
+    double cyc = sim_compute_take(s, 0);
 
     if (cyc > 0)
         advance_cycles(s, cyc, CAT_COMPUTE);

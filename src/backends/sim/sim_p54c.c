@@ -688,13 +688,14 @@ static int p54c_reorder(sim_t *s, uint64_t t)
     return st == RCK_OK ? 0 : -1;
 }
 
-/* Book the whole slice; in a HAL call's entry, in time order with the
- * other cores (RCK_P54C_ORDER, docs/P54C.md "Booking in time order"). */
-static void p54c_book(sim_t *s, sim_p54c_book_t *b)
+/* Book the whole slice; at a HAL call's entry (@p at_entry), in time
+ * order with the other cores (RCK_P54C_ORDER, docs/P54C.md "Booking in
+ * time order"). */
+static void p54c_book(sim_t *s, sim_p54c_book_t *b, int at_entry)
 {
     const rck_chip_t *ch = s->chip;
     int tile = rck_chip_tile(ch, s->core);
-    int ordered = b->mcs != NULL && s->p54c.in_enter && s->hdr->p54c.order;
+    int ordered = b->mcs != NULL && at_entry && s->hdr->p54c.order;
 
     for (;;) {
         p54c_limit(s, b, ordered);
@@ -706,7 +707,6 @@ static void p54c_book(sim_t *s, sim_p54c_book_t *b)
             ordered = 0;
             b->mcs = NULL;
         }
-        s->p54c.floor = sim_engine_floor(s);
         b->others = sim_engine_others(s);
     }
     for (int mc = 0; mc < ch->nmc && mc < P54C_MAX_MC; mc++) {
@@ -722,7 +722,7 @@ static void p54c_book(sim_t *s, sim_p54c_book_t *b)
     s->me->nc_reads += b->uc_reads;
 }
 
-double sim_p54c_take(sim_t *s)
+double sim_p54c_take(sim_t *s, int at_entry)
 {
     sim_p54c_core_t *p = &s->p54c;
     p54c_slot_t *slot = p->slot;
@@ -740,9 +740,6 @@ double sim_p54c_take(sim_t *s)
     insns = slot->insns - p->mark_insns;
     units = slot->units - p->mark_units;
     head = slot->head;
-    /* No core can reach a controller before the floor any more: older
-     * bookings are done with (sim_mc_reserve forgets them; keeping them
-     * costs time). */
     if (head != slot->tail) {
         double mhz = rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv);
         sim_p54c_book_t b = {
@@ -756,14 +753,13 @@ double sim_p54c_take(sim_t *s)
                   (mhz <= 0 || mhz == s->chip->core_mhz);
         b.lookahead = s->hdr->lookahead;
         b.others = sim_engine_others(s);
-        p->floor = sim_engine_floor(s);
         if (s->unordered || atomic_load(&s->hdr->token) != s->ue) {
             /* outside the order (an aborted run, a free core): the
              * controllers at zero load */
             b.mcs = NULL;
         }
         p54c_costs(s);
-        p54c_book(s, &b);
+        p54c_book(s, &b, at_entry);
         wait = b.wait;
     }
     if (wait > 0)

@@ -34,10 +34,6 @@ typedef struct {
     double carry;              /* fractional cycles not charged yet */
     /* the core's port to memory for the program's own transactions */
     uint64_t rd_next, wr_next, wr_done;
-    uint64_t floor;            /* no booking can arrive before (take) */
-    int32_t in_enter;          /* take() runs at a HAL call's entry: it
-                                  may get back in line mid-slice */
-    int32_t pad0;
     /* Per controller, the transaction costs at the frequency divider
      * they were computed for (+1; 0: none yet): sim_cost_tx is floating
      * point, which the HAL runs under QEMU's soft float. */
@@ -56,7 +52,7 @@ typedef struct {
 typedef struct {
     /* ---- in ---- */
     p54c_slot_t *slot;         /* ring, lost entries; dram_tx, dram_ticks */
-    sim_p54c_core_t *core;     /* the port, the floor, the costs (filled) */
+    sim_p54c_core_t *core;     /* the port, the costs (filled) */
     void *mcs;                 /* the controllers (sim_mc_t[]); NULL: zero load */
     uint64_t vt0;              /* the slice's start (ticks) */
     uint64_t units;            /* the slice's length (1/P54C_FIX cycles) */
@@ -68,7 +64,8 @@ typedef struct {
     uint64_t limit;            /* stop before an entry issued after this
                                   (another core may ask first) */
     uint64_t others;           /* the other cores' earliest clock: with
-                                  the entry's own time, the floor rises */
+                                  each entry's own time, less the
+                                  lookahead, the controllers' floor */
     uint64_t lookahead;
     /* ---- out ---- */
     int32_t stopped;           /* 1: stopped at an entry issued at stop_t;

@@ -40,17 +40,15 @@ static uint64_t book_tx(sim_p54c_book_t *b, int mc, sim_tx_t kind, uint64_t t)
     uint64_t bytes = kind == SIM_TX_LINE_WRITE || kind == SIM_TX_LINE_READ
                          ? b->line_bytes
                          : 4;
-    uint64_t start, served, done;
+    /* No request can reach a controller before the floor any more (the
+     * rest of this slice issues nothing before t, the other cores nothing
+     * before their clocks): older bookings are forgotten. */
+    uint64_t floor = sim_min(t, b->others), start, served, done;
 
-    uint64_t lo = sim_min(t, b->others);
-
+    floor = floor > b->lookahead ? floor - b->lookahead : 0;
     start = write ? sim_max(t, sim_max(p->wr_next, p->wr_done))
                   : sim_max(t, p->rd_next);
-    /* the rest of this slice issues nothing before t, the other cores
-     * nothing before their clocks: the floor rises with the slice */
-    lo = lo > b->lookahead ? lo - b->lookahead : 0;
-    served = sim_mc_reserve(m, start + k->before + k->one_way, k->mem,
-                            sim_max(p->floor, lo));
+    served = sim_mc_reserve(m, start + k->before + k->one_way, k->mem, floor);
     done = served + k->mem + k->one_way;
     if (write) {
         p->wr_next = start + k->interval;

@@ -137,27 +137,47 @@ static int vex(unsigned map, unsigned op)
     return P54C_C_FADD;
 }
 
+/* The legacy prefixes and the REX byte of the instruction in @p b. */
+typedef struct {
+    size_t op;     /* index of the opcode (n: none) */
+    int rep, lock;
+    int width;     /* operand bytes: 4, 2 (0x66), 8 (REX.W) */
+} prefixes_t;
+
+static prefixes_t prefixes(const uint8_t *b, size_t n)
+{
+    prefixes_t x = {0, 0, 0, 4};
+
+    for (; x.op < n; x.op++) {
+        uint8_t p = b[x.op];
+        if (p == 0xf0)
+            x.lock = 1;
+        else if (p == 0xf2 || p == 0xf3)
+            x.rep = 1;
+        else if (p == 0x66)
+            x.width = 2;
+        else if (!(p == 0x67 || p == 0x2e || p == 0x36 || p == 0x3e ||
+                   p == 0x26 || p == 0x64 || p == 0x65))
+            break;
+    }
+    if (x.op < n && (b[x.op] & 0xf0) == 0x40) {
+        if (b[x.op] & 0x08)
+            x.width = 8; /* REX.W */
+        x.op++;
+    }
+    return x;
+}
+
 int p54c_classify(const uint8_t *b, size_t n)
 {
-    size_t i = 0;
-    int rep = 0, lock = 0;
+    prefixes_t px = prefixes(b, n);
+    size_t i = px.op;
+    int rep = px.rep;
     unsigned op, modrm = 0;
     int has_modrm;
 
-    for (; i < n; i++) {
-        uint8_t p = b[i];
-        if (p == 0xf0)
-            lock = 1;
-        else if (p == 0xf2 || p == 0xf3)
-            rep = 1;
-        else if (!(p == 0x66 || p == 0x67 || p == 0x2e || p == 0x36 ||
-                   p == 0x3e || p == 0x26 || p == 0x64 || p == 0x65))
-            break;
-    }
-    if (lock)
+    if (px.lock)
         return P54C_C_OTHER;
-    if (i < n && (b[i] & 0xf0) == 0x40)
-        i++; /* REX */
     if (i >= n)
         return P54C_C_OTHER;
     op = b[i];
@@ -219,24 +239,10 @@ int p54c_classify(const uint8_t *b, size_t n)
 
 int p54c_string_width(const uint8_t *b, size_t n)
 {
-    size_t i = 0;
-    int w = 4;
+    prefixes_t px = prefixes(b, n);
 
-    for (; i < n; i++) {
-        uint8_t p = b[i];
-        if (p == 0x66)
-            w = 2;
-        else if (!(p == 0xf0 || p == 0xf2 || p == 0xf3 || p == 0x67 ||
-                   p == 0x2e || p == 0x36 || p == 0x3e || p == 0x26 ||
-                   p == 0x64 || p == 0x65))
-            break;
-    }
-    if (i < n && (b[i] & 0xf0) == 0x40) {
-        if (b[i] & 0x08)
-            w = 8; /* REX.W */
-        i++;
-    }
-    if (i >= n || !is_string(b[i]))
+    if (px.op >= n || !is_string(b[px.op]))
         return 0;
-    return (b[i] & 1) == 0 ? 1 : w; /* even opcodes: the byte forms */
+    /* even opcodes: the byte forms */
+    return (b[px.op] & 1) == 0 ? 1 : px.width;
 }
