@@ -19,6 +19,23 @@
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
 #define P54C_FIX 16
 
+/* The compiled counters (docs/P54C.md, "Compiled counters"): code built
+ * by rckcc adds each block's instructions and cycles (at the default CPI
+ * table, p54c_cpi.h) to two words of a page at this fixed address, which
+ * librockcreek maps in every process before the program runs. Absolute
+ * addresses below 2 GiB need no register and no relocation: the same add
+ * works in executables (PIE or not) and shared libraries. */
+#define P54C_CTR_ADDR 0x100000ull
+#define P54C_CTR_MAGIC_OFF 0     /* P54C_CTR_MAGIC once librockcreek maps it */
+#define P54C_CTR_INSNS_OFF 64    /* instructions */
+#define P54C_CTR_UNITS_OFF 128   /* cycles x P54C_FIX */
+#define P54C_CTR_MAGIC 0x31544e43494b4352ull /* "RCKICNT1" */
+/* Every instrumented object carries a record in this section: the magic,
+ * then the P54C_NCLASS units per class it was built with (uint32 each),
+ * zero-padded to P54C_CTR_REC bytes. */
+#define P54C_CTR_SECTION ".rck_icount"
+#define P54C_CTR_REC 64
+
 /* Instruction classes of the CPI table (docs/P54C.md). */
 enum {
     P54C_C_INT = 0,   /* simple integer ALU, register or immediate */

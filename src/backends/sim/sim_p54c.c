@@ -19,6 +19,7 @@
  *             performance counters.
  */
 #include "sim_internal.h"
+#include "p54c_cpi.h"
 
 #include "rck/config.h"
 #include "rck/exec.h"
@@ -45,32 +46,9 @@
 #define RCK_P54C_PLUGIN_INSTALL ""
 #endif
 
-/* The CPI table's defaults, cycles per instruction of each class, from
- * the published Pentium (P54C) timings: Intel, "Pentium Processor Family
- * Developer's Manual, Volume 3", and A. Fog, "Instruction tables", section
- * "Intel Pentium and Pentium MMX"; the atomics from the SCC measurement in
- * the chip file (local_ops.lock_dec). Where a class mixes instructions of
- * different costs, the figure is an assumption, stated in docs/P54C.md. */
-static const struct {
-    const char *key;
-    double cpi;
-} cpi_default[P54C_NCLASS] = {
-    [P54C_C_INT] = {"int", 0.75},   /* 1 cycle, two pair in U+V: half pair */
-    [P54C_C_MEM] = {"mem", 1.5},    /* mov r,m / m,r 1; alu r,m 2; m,r 3 */
-    [P54C_C_BRANCH] = {"branch", 1.5}, /* 1 predicted; 3-4 mispredicted */
-    [P54C_C_MUL] = {"mul", 10},     /* IMUL r32 10 */
-    [P54C_C_DIV] = {"div", 41},     /* DIV r32 41 (IDIV 46) */
-    [P54C_C_FADD] = {"fadd", 2},    /* FADD throughput 1, latency 3 */
-    [P54C_C_FMUL] = {"fmul", 3},    /* FMUL throughput 2, latency 3 */
-    [P54C_C_FDIV] = {"fdiv", 39},   /* FDIV 39 (extended precision) */
-    [P54C_C_FSQRT] = {"fsqrt", 70}, /* FSQRT 70 */
-    [P54C_C_STRING] = {"string", 1},/* REP MOVSD ~1 per iteration */
-    [P54C_C_OTHER] = {"other", 36}, /* locked RMW on the SCC: 35-39 */
-};
-
 const char *sim_p54c_class_name(int c)
 {
-    return c >= 0 && c < P54C_NCLASS ? cpi_default[c].key : "?";
+    return c >= 0 && c < P54C_NCLASS ? p54c_cpi_default[c].key : "?";
 }
 
 /* ---- launcher ---- */
@@ -242,14 +220,14 @@ static rck_status_t chip_section(sim_p54c_job_t *p)
         }
         cpi = rck_json_get(sec, "cpi");
         for (int c = 0; cpi != NULL && c < P54C_NCLASS; c++) {
-            const rck_json_t *v = rck_json_get(cpi, cpi_default[c].key);
+            const rck_json_t *v = rck_json_get(cpi, p54c_cpi_default[c].key);
             double x;
             if (v == NULL)
                 continue;
             if (rck_json_number(v, &x) != 0 || !(x >= 0) || x > 1e6) {
                 rck_error("chip file %s: p54c.cpi.%s must be a number of "
                           "cycles >= 0",
-                          path, cpi_default[c].key);
+                          path, p54c_cpi_default[c].key);
                 st = RCK_ERR_CONFIG;
                 goto out;
             }
@@ -260,11 +238,6 @@ out:
     rck_json_free(doc);
     free(text);
     return st;
-}
-
-static uint32_t units_of(double cycles)
-{
-    return (uint32_t)llround(cycles * P54C_FIX);
 }
 
 rck_status_t sim_p54c_job_create(sim_hdr_t *h)
@@ -281,7 +254,7 @@ rck_status_t sim_p54c_job_create(sim_hdr_t *h)
         return RCK_OK;
     }
     for (int k = 0; k < P54C_NCLASS; k++)
-        p->cpi[k] = cpi_default[k].cpi;
+        p->cpi[k] = p54c_cpi_default[k].cpi;
     p->l1d_bytes = c->l1d_bytes;
     p->l1i_bytes = c->l1d_bytes;
     p->l2_bytes = c->l2_bytes;
@@ -330,10 +303,10 @@ rck_status_t sim_p54c_job_create(sim_hdr_t *h)
         s->nmc = (uint32_t)c->nmc;
         s->home_mc = (uint32_t)sim_mc_nearest(c, h->ue_core[u]);
         for (int k = 0; k < P54C_NCLASS; k++)
-            s->cpi[k] = units_of(p->cpi[k]);
-        s->l2_fill = units_of((double)sim_cost_l2_fill(c, c->default_fdiv) /
+            s->cpi[k] = p54c_units_of(p->cpi[k]);
+        s->l2_fill = p54c_units_of((double)sim_cost_l2_fill(c, c->default_fdiv) /
                               SIM_TICKS);
-        s->l2_store = units_of((double)sim_cost_l2_write(c, c->default_fdiv) /
+        s->l2_store = p54c_units_of((double)sim_cost_l2_write(c, c->default_fdiv) /
                                SIM_TICKS);
         /* The caches are modelled from the end of the core's attach:
          * before it the program starts (not charged) and the HAL's attach
@@ -435,7 +408,7 @@ void sim_p54c_report_model(FILE *fp, sim_hdr_t *h)
         return;
     fprintf(fp, ", \"cpi\": {");
     for (int k = 0; k < P54C_NCLASS; k++)
-        fprintf(fp, "%s\"%s\": %.4f", k ? ", " : "", cpi_default[k].key,
+        fprintf(fp, "%s\"%s\": %.4f", k ? ", " : "", p54c_cpi_default[k].key,
                 p->cpi[k]);
     fprintf(fp, "}");
     if (p->detailed)
