@@ -14,7 +14,8 @@ CASE is one of:
                .rck_icount record is present only in instrumented objects
                and holds the magic and the CPI table; a bad RCK_AS fails
                with a clear message
-  rckcc        rckcc -show has -B<asdir>/, RCKCC_COUNT=0 and -rck-nocount
+  rckcc        rckcc -show has -B<asdir>/ with RCKCC_COUNT=1 or -rck-count;
+               RCKCC_COUNT=0, -rck-nocount, -E and clang drop it
                drop it, -E drops it
 Needs gcc, objdump and readelf; no QEMU.
 """
@@ -270,18 +271,21 @@ def case_rckcc():
     def show(args, env=None):
         return run(["/bin/sh", A.rckcc, "-show"] + args, env=env).stdout
     b = "-B" + A.asdir + "/"
-    for args in (["-c", "x.c"], ["x.c", "-o", "x"]):
-        if b not in show(args).split():
-            fail("rckcc -show %s has no %s" % (args, b))
+    on = {"RCKCC_COUNT": "1"}
+    for args, env in ((["-c", "x.c"], on), (["x.c", "-o", "x"], on),
+                      (["-rck-count", "-c", "x.c"], {"RCKCC_COUNT": ""})):
+        if b not in show(args, env).split():
+            fail("rckcc -show %s (env %s) has no %s" % (args, env, b))
     for args, env in ((["-c", "x.c"], {"RCKCC_COUNT": "0"}),
-                      (["-rck-nocount", "-c", "x.c"], None),
-                      (["-E", "x.c"], None)):
+                      (["-rck-count", "-rck-nocount", "-c", "x.c"], None),
+                      (["-E", "x.c"], on), (["-c", "x.c"], {"CC": "clang", "RCKCC_COUNT": "1"})):
         out = show(args, env)
         if "-B" in out or "-rck-nocount" in out:
             fail("rckcc -show %s (env %s) still counts: %s" % (args, env, out))
     if "-rck-nocount" not in run(["/bin/sh", A.rckcc, "--help"]).stdout:
         fail("rckcc --help does not document -rck-nocount")
-    print("rckcc: -B present, dropped by RCKCC_COUNT=0, -rck-nocount and -E")
+    print("rckcc: -B with RCKCC_COUNT=1 and -rck-count, none with "
+          "RCKCC_COUNT=0, -rck-nocount, -E, clang")
 
 
 def main():
