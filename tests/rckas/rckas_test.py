@@ -16,7 +16,6 @@ CASE is one of:
                with a clear message
   rckcc        rckcc -show has -B<asdir>/ with RCKCC_COUNT=1 or -rck-count;
                RCKCC_COUNT=0, -rck-nocount, -E and clang drop it
-               drop it, -E drops it
 Needs gcc, objdump and readelf; no QEMU.
 """
 import argparse
