@@ -5,7 +5,7 @@
 
 CASE is one of:
   correct      flags.c built plain and through rck-as at -O0 -O2 -O3 -Os and
-               -O2 -g: identical output; the instrumented builds count, the
+               -O2 -g, except.cpp (C++) at -O0 -O2: identical output; the instrumented builds count, the
                plain ones do not; all three insertion kinds occur
   counts       loop.c: the instructions added are exactly linear in N, one
                iteration adds the loop body's instructions from objdump -d
@@ -21,6 +21,7 @@ Needs gcc, objdump and readelf; no QEMU.
 import argparse
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -49,8 +50,8 @@ def tmp(name):
     return os.path.join(A.tmp, name)
 
 
-def cc(flags, src, out, count, extra=()):
-    cmd = ["gcc"] + flags + (["-B" + A.asdir + "/"] if count else [])
+def cc(flags, src, out, count, extra=(), compiler="gcc"):
+    cmd = [compiler] + flags + (["-B" + A.asdir + "/"] if count else [])
     cmd += ["-I" + A.incdir, src, "-o", out] + list(extra)
     return run(cmd, env={"RCK_AS_STATS": "1"})
 
@@ -64,12 +65,18 @@ def ctr_obj():
 
 def case_correct():
     flags_c = os.path.join(A.src, "flags.c")
+    except_cc = os.path.join(A.src, "except.cpp")
     stats = {"pushfq": 0, "writer": 0, "rep": 0}
-    for opt in (["-O0"], ["-O2"], ["-O3"], ["-Os"], ["-O2", "-g"]):
-        tag = "".join(opt)
+    counted = {}
+    builds = [(flags_c, "gcc", o) for o in
+              (["-O0"], ["-O2"], ["-O3"], ["-Os"], ["-O2", "-g"])]
+    if shutil.which("g++"):
+        builds += [(except_cc, "g++", o) for o in (["-O0"], ["-O2"])]
+    for src, comp, opt in builds:
+        tag = comp + "".join(opt)
         plain, inst = tmp("flags_p" + tag), tmp("flags_i" + tag)
-        cc(opt, flags_c, plain, False, [ctr_obj()])
-        r = cc(opt, flags_c, inst, True, [ctr_obj()])
+        cc(opt, src, plain, False, [ctr_obj()], comp)
+        r = cc(opt, src, inst, True, [ctr_obj()], comp)
         m = re.search(r"(\d+) at a flag writer\), (\d+) with pushfq, "
                       r"(\d+) rep strings", r.stderr)
         if not m:
@@ -88,8 +95,12 @@ def case_correct():
         if not ci or int(ci.group(1)) < 10000 or int(ci.group(2)) <= 0:
             fail("%s: the instrumented build did not count: %s"
                  % (tag, i.stderr))
-        print("%-8s same output (%d lines), counted %s instructions"
+        counted[tag] = ci.groups()
+        print("%-12s same output (%d lines), counted %s instructions"
               % (tag, p.stdout.count("\n"), ci.group(1)))
+    if counted["gcc-O2"] != counted["gcc-O2-g"]:
+        fail("-g changed the counts: %s vs %s" % (counted["gcc-O2"],
+                                                  counted["gcc-O2-g"]))
     for k, v in stats.items():
         if v == 0:
             fail("no %s insertion in any build: the test no longer covers it"
