@@ -10,6 +10,10 @@ CASE is one of:
   counts       loop.c: the instructions added are exactly linear in N, one
                iteration adds the loop body's instructions from objdump -d
                of the uninstrumented object and its CPI-table cycles
+  placement    synthetic.s (GCC-like, by hand): where the adds go in each
+               function (its EXPECT lines): flags live across blocks and
+               sections, full writers, shifts, unknown instructions, calls,
+               inline asm, endbr64, rep strings
   passthrough  a hand-written .s is assembled byte-identically; the
                .rck_icount record is present only in instrumented objects
                and holds the magic and the CPI table; a bad RCK_AS fails
@@ -226,6 +230,57 @@ hand:
 """
 
 
+def abbreviate(insns):
+    """objdump mnemonics with the counters' sequences as ADD (1), PADD (2)
+    and REPADD (3)."""
+    out, i = [], 0
+    while i < len(insns):
+        mn, ops = insns[i]
+        nxt = [m for m, _ in insns[i + 1:i + 4]]
+        if mn == "lea" and ops.startswith("-0x80(%rsp)") and nxt[:2] == \
+                ["pushf", "push"]:
+            out.append("REPADD")
+            i += 9
+        elif mn == "lea" and ops.startswith("-0x80(%rsp)") and nxt[:2] == \
+                ["pushf", "addq"]:
+            out.append("PADD")
+            i += 6
+        elif mn == "addq" and ops.endswith(",0x100040"):
+            out.append("ADD")
+            i += 2
+        elif mn in ("rep", "repz", "repnz"):
+            out.append(mn + "-" + ops.split()[0])
+            i += 1
+        else:
+            out.append(mn)
+            i += 1
+    return out
+
+
+def case_placement():
+    s = os.path.join(A.src, "synthetic.s")
+    o = tmp("synthetic.o")
+    run([os.path.join(A.asdir, "as"), "--64", "-o", o, s])
+    funcs, cur = {}, None
+    for line in run(["objdump", "-d", "--no-show-raw-insn", o]).stdout \
+            .splitlines():
+        m = re.match(r"[0-9a-f]+ <(\S+)>:", line)
+        if m:
+            cur = funcs.setdefault(m.group(1), [])
+            continue
+        m = re.match(r"\s+[0-9a-f]+:\s+(\S+)\s*(.*)$", line)
+        if m and cur is not None:
+            cur.append((m.group(1), m.group(2)))
+    expect = re.findall(r"^# EXPECT (\S+): (.*)$", open(s).read(), re.M)
+    if len(expect) < 6:
+        fail("synthetic.s: too few EXPECT lines")
+    for name, want in expect:
+        got = " ".join(abbreviate(funcs.get(name, [])))
+        if got != want:
+            fail("%s:\n  want %s\n  got  %s" % (name, want, got))
+        print("%-14s %s" % (name, got))
+
+
 def case_passthrough():
     s = tmp("hand.s")
     with open(s, "w") as f:
@@ -301,8 +356,8 @@ def case_rckcc():
 def main():
     global A
     p = argparse.ArgumentParser()
-    p.add_argument("case", choices=["correct", "counts", "passthrough",
-                                    "rckcc"])
+    p.add_argument("case", choices=["correct", "counts", "placement",
+                                    "passthrough", "rckcc"])
     for o in ("asdir", "src", "simdir", "rckcc", "tmp"):
         p.add_argument("--" + o, required=True)
     A = p.parse_args()
@@ -310,6 +365,7 @@ def main():
     A.asdir = os.path.abspath(A.asdir)
     os.makedirs(A.tmp, exist_ok=True)
     {"correct": case_correct, "counts": case_counts,
+     "placement": case_placement,
      "passthrough": case_passthrough, "rckcc": case_rckcc}[A.case]()
     print("PASS")
 
