@@ -80,7 +80,7 @@ static int find_symtab(rck_elf_t *e)
         if (s->sh_type != SHT_SYMTAB || s->sh_link >= e->nsh)
             continue;
         const Elf64_Shdr *st = &e->sh[s->sh_link];
-        if (s->sh_type == SHT_NOBITS || st->sh_type == SHT_NOBITS ||
+        if (st->sh_type == SHT_NOBITS || s->sh_offset % 8 != 0 ||
             s->sh_entsize != sizeof(Elf64_Sym))
             return -1;
         e->sym = (const Elf64_Sym *)(e->data + s->sh_offset);
