@@ -195,7 +195,9 @@ static char **pass_argv(const args_t *a, const char *in, const char *out,
         return NULL;
     for (int i = 0; i < a->argc; i++) {
         char *s = a->argv[i];
-        if (quiet && strcmp(s, "-v") == 0)
+        /* pass 1 prints no version and no listing (-a...) */
+        if (quiet && (strcmp(s, "-v") == 0 ||
+                      (s[0] == '-' && s[1] == 'a' && i != a->in_idx)))
             continue;
         if (i == a->output && out)
             s = (char *)out;
