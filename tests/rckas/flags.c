@@ -3,7 +3,7 @@
  * blocks (three-way compares, carry chains, setcc/cmov), jump tables,
  * computed goto, recursion, long double, struct copies and memsets that
  * become rep movs/stos, function pointers, setjmp/longjmp, inline asm
- * with a flag output. Built plain and through the counting assembler at
+ * with a flag output, thread-local storage. Built plain and through the counting assembler at
  * several optimization levels; the outputs must be identical
  * (tests/rckas/rckas_test.py). The counters go to stderr.
  */
@@ -17,6 +17,16 @@ uint64_t ctr_insns(void);
 uint64_t ctr_units(void);
 
 static volatile int vol_seed = 7;
+
+/* thread-local: with -fPIC the general-dynamic sequence (data16 leaq;
+ * .value 0x6666; rex64 call __tls_get_addr) that the linker rewrites as
+ * one unit */
+__thread long tls_sum;
+
+__attribute__((noinline)) static void tls_add(long v)
+{
+    tls_sum += v > 0 ? v : -v;
+}
 
 __attribute__((noinline)) static int sgn3(long a, long b)
 {
@@ -201,6 +211,9 @@ int main(void)
         fa += flag_asm((unsigned long)arr[i], (unsigned long)arr[i + 1]);
     printf("asm %d\n", fa);
     printf("cmov %ld\n", cmov_sum(arr, 200));
+    for (int i = 0; i < 50; i++)
+        tls_add(arr[i]);
+    printf("tls %ld\n", tls_sum);
     fprintf(stderr, "counters %llu %llu\n", (unsigned long long)ctr_insns(),
             (unsigned long long)ctr_units());
     return 0;

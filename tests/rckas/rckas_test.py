@@ -4,8 +4,8 @@
   rckas_test.py CASE --asdir DIR --src DIR --incdir DIR --rckcc PATH --tmp DIR
 
 CASE is one of:
-  correct      flags.c built plain and through rck-as at -O0 -O2 -O3 -Os and
-               -O2 -g, except.cpp (C++) at -O0 -O2: identical output; the instrumented builds count, the
+  correct      flags.c built plain and through rck-as at -O0 -O2 -O3 -Os,
+               -O2 -g and -O2 -fPIC -fcf-protection (TLS, endbr64), except.cpp (C++) at -O0 -O2: identical output; the instrumented builds count, the
                plain ones do not; all three insertion kinds occur
   counts       loop.c: the instructions added are exactly linear in N, one
                iteration adds the loop body's instructions from objdump -d
@@ -73,7 +73,8 @@ def case_correct():
     stats = {"pushfq": 0, "writer": 0, "rep": 0}
     counted = {}
     builds = [(flags_c, "gcc", o) for o in
-              (["-O0"], ["-O2"], ["-O3"], ["-Os"], ["-O2", "-g"])]
+              (["-O0"], ["-O2"], ["-O3"], ["-Os"], ["-O2", "-g"],
+               ["-O2", "-fPIC", "-fcf-protection"])]
     if shutil.which("g++"):
         builds += [(except_cc, "g++", o) for o in (["-O0"], ["-O2"])]
     for src, comp, opt in builds:
