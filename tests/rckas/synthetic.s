@@ -93,6 +93,24 @@ f_misc:
 	ret
 	.size	f_misc, .-f_misc
 
+# SSE andpd/orps do not touch the flags, inc/dec keep CF (a jcc after
+# them reads older flags), imul and popcnt write them all, adc reads
+	.globl	f_alu
+	.type	f_alu, @function
+# EXPECT f_alu: PADD andpd orps inc jne ADD imul popcnt PADD dec adc ret
+f_alu:
+	andpd	%xmm1, %xmm0
+	orps	%xmm1, %xmm0
+	incl	%eax
+	jne	.L20
+	imull	$3, %eax, %eax
+	popcntl	%eax, %ecx
+.L20:
+	decl	%ecx
+	adcl	$0, %eax
+	ret
+	.size	f_alu, .-f_alu
+
 # rep movsq: counted at run time; repz cmpsb: statically, and a reader
 # (with %rcx = 0 it leaves the flags alone)
 	.globl	f_rep
