@@ -13,6 +13,7 @@
 #include "rck_as.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -79,9 +80,10 @@ static const char *real_as(void)
     return as;
 }
 
-/* Run @p argv; feed @p in (if not NULL) on its standard input.
- * @return its exit status (128+signal), or -1. */
-static int run(char *const *argv, const char *in, size_t in_len)
+/* Run @p argv; feed @p in (if not NULL) on its standard input; its
+ * standard error to /dev/null if @p quiet. @return its exit status
+ * (128+signal), or -1. */
+static int run(char *const *argv, const char *in, size_t in_len, int quiet)
 {
     int fd[2] = {-1, -1};
     if (in && pipe(fd) != 0)
@@ -94,6 +96,11 @@ static int run(char *const *argv, const char *in, size_t in_len)
             dup2(fd[0], 0);
             close(fd[0]);
             close(fd[1]);
+        }
+        if (quiet) {
+            int nul = open("/dev/null", O_WRONLY);
+            if (nul >= 0)
+                dup2(nul, 2);
         }
         execv(argv[0], argv);
         fprintf(stderr, "rck-as: %s: %s\n", argv[0], strerror(errno));
@@ -339,11 +346,12 @@ static int instrument(const args_t *a, const char *text, size_t len)
     char **v1 = pass_argv(a, tmp_s, tmp_o, 1);
     char **v2 = pass_argv(a, tmp_s, NULL, 0);
     int st = !v1 || !v2 ? -1 : write_text(&f, 1, units);
-    if (st == 0 && (st = run(v1, NULL, 0)) != 0) {
+    /* pass 1 is silent: pass 2 (or the rerun below) says it all */
+    if (st == 0 && (st = run(v1, NULL, 0, 1)) != 0) {
         /* the input's own error: let the real assembler say it */
         char **pt = pass_argv(a, a->input >= 0 ? a->argv[a->input] : "-",
                               NULL, 0);
-        st = pt ? run(pt, a->input >= 0 ? NULL : text, len) : -1;
+        st = pt ? run(pt, a->input >= 0 ? NULL : text, len, 0) : -1;
         free(pt);
         if (st == 0)
             st = die("the first pass failed (a bug in rck-as; RCKCC_COUNT=0 "
@@ -358,7 +366,7 @@ static int instrument(const args_t *a, const char *text, size_t len)
                     write_text(&f, 2, units) != 0))
         st = die("cannot write %s", tmp_s);
     rck_elf_free(e);
-    if (st == 0 && (st = run(v2, NULL, 0)) != 0)
+    if (st == 0 && (st = run(v2, NULL, 0, 0)) != 0)
         die("the instrumented assembly failed (a bug in rck-as; "
             "RCKCC_COUNT=0 builds without counting)");
     const char *stats = getenv("RCK_AS_STATS");
@@ -407,7 +415,7 @@ int main(int argc, char **argv)
     int st;
     if (!is_gcc_output(text)) {
         /* hand-written assembly: unchanged, no record */
-        st = run(argv, a.input >= 0 ? NULL : text, len);
+        st = run(argv, a.input >= 0 ? NULL : text, len, 0);
         if (st < 0)
             st = die("%s: %s", as, strerror(errno));
     } else {

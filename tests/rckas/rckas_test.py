@@ -17,7 +17,8 @@ CASE is one of:
   passthrough  a hand-written .s is assembled byte-identically; the
                .rck_icount record is present only in instrumented objects
                and holds the magic and the CPI table; a bad RCK_AS fails
-               with a clear message
+               with a clear message; an error in the input shows the real
+               assembler's message once
   rckcc        rckcc -show has -B<asdir>/ with RCKCC_COUNT=1 or -rck-count;
                RCKCC_COUNT=0, -rck-nocount, -E and clang drop it
 Needs gcc, objdump and readelf; no QEMU.
@@ -331,6 +332,17 @@ def case_passthrough():
             fail("RCK_AS=%s: exit %d, stderr %r" % (bad, r.returncode,
                                                     r.stderr))
     print("a bad RCK_AS stops the build with a clear message")
+    bad = tmp("bad_asm.c")
+    with open(bad, "w") as f:
+        f.write('int f(void) { __asm__("bogus_insn %eax"); return 0; }\n')
+    r = run(["gcc", "-O2", "-B" + A.asdir + "/", "-c", bad, "-o",
+             tmp("bad_asm.o")], check=False)
+    if r.returncode == 0 or "no such instruction: `bogus_insn" not in \
+            r.stderr or r.stderr.count("bogus_insn") != 1 or \
+            "rck-as" in r.stderr:
+        fail("an assembler error in the input: exit %d, stderr %r"
+             % (r.returncode, r.stderr))
+    print("an error in the input: the real assembler's message, once")
 
 
 def case_rckcc():
