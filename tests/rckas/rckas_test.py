@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Tests of rck-as, the compiled counters' assembler (docs/P54C-COUNTERS.md).
 
-  rckas_test.py CASE --asdir DIR --src DIR --incdir DIR --rckcc PATH --tmp DIR
+  rckas_test.py CASE --asdir DIR --src DIR --simdir DIR --rckcc PATH --tmp DIR
 
 CASE is one of:
   correct      flags.c built plain and through rck-as at -O0 -O2 -O3 -Os,
-               -O2 -g and -O2 -fPIC -fcf-protection (TLS, endbr64), except.cpp (C++) at -O0 -O2: identical output; the instrumented builds count, the
-               plain ones do not; all three insertion kinds occur
+               -O2 -g and -O2 -fPIC -fcf-protection (TLS, endbr64), and
+               except.cpp (C++) at -O0 -O2: identical output; the
+               instrumented builds count, the plain ones do not, -g does not
+               change the counts; all three insertion kinds occur
   counts       loop.c: the instructions added are exactly linear in N, one
                iteration adds the loop body's instructions from objdump -d
                of the uninstrumented object and its CPI-table cycles
