@@ -19,6 +19,11 @@ install(TARGETS rockcreek rockcreek_static rckmpi rckmpi_static
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
+if(TARGET rck_as)
+  # gcc -B<libexecdir>/rockcreek/ runs it as `as` (rckcc)
+  install(TARGETS rck_as RUNTIME
+    DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/rockcreek)
+endif()
 if(TARGET rck)
   install(TARGETS rck rccerun RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   # `rck report` runs this package (src/tools/report.c looks for it at
@@ -38,18 +43,24 @@ endif()
 
 # rckcc for the install tree, configured at install time so that
 # `cmake --install --prefix DIR` and DESTDIR give the right paths.
-foreach(_d INCLUDEDIR LIBDIR BINDIR)
+foreach(_d INCLUDEDIR LIBDIR BINDIR LIBEXECDIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${_d}}")
     set(_rck_${_d} "${CMAKE_INSTALL_${_d}}")
   else()
     set(_rck_${_d} "\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_${_d}}")
   endif()
 endforeach()
+if(TARGET rck_as)
+  set(_rck_asdir "${_rck_LIBEXECDIR}/rockcreek")
+else()
+  set(_rck_asdir "")
+endif()
 install(CODE "
   set(RCKCC_INCDIR \"${_rck_INCLUDEDIR}\")
   set(RCKCC_LIBDIR \"${_rck_LIBDIR}\")
   set(RCKCC_VERSION \"${PROJECT_VERSION}\")
   set(RCKCC_EXTRA \"${RCKCC_EXTRA}\")
+  set(RCKCC_ASDIR \"${_rck_asdir}\")
   foreach(_rck_lang c c++ mpi)
     set(RCKCC_LANG \${_rck_lang})
     set(RCKCC_LIB rockcreek)

@@ -1,0 +1,75 @@
+/*
+ * rck-as, the compiled counters' assembler (docs/P54C-COUNTERS.md): the
+ * parsed assembly file and the passes over it.
+ *   rck_as.c        command line, the real assembler, the two passes
+ *   rck_as_parse.c  statements, sections, the instructions' flag effects
+ *   rck_as_flow.c   blocks, flag liveness, placement, the output texts
+ */
+#ifndef RCK_TOOLS_RCK_AS_H
+#define RCK_TOOLS_RCK_AS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { IT_OTHER, IT_LABEL, IT_INSN, IT_APP };
+
+/* What an instruction does to the status flags (CF PF AF ZF SF OF). */
+enum {
+    FX_READ,   /* may read them (and anything unknown) */
+    FX_WRITE,  /* writes all of them, reads none: a safe insertion point */
+    FX_KILL,   /* they are dead before it by the ABI (call, ret, jmp *) */
+    FX_PASS    /* neither reads nor fully writes them */
+};
+
+/* Control flow at the end of an instruction. */
+enum { BR_NONE, BR_JMP, BR_JCC, BR_CALL, BR_RET, BR_STOP, BR_IJMP };
+
+typedef struct {
+    char *text;       /* emitted verbatim (may hold a newline: prefix line) */
+    int kind;         /* IT_* */
+    int text_sec;     /* 1: in .text or .text.* */
+    int app_begin;    /* IT_APP: the #APP line */
+    char *label;      /* IT_LABEL: the name */
+    /* IT_INSN */
+    int fx, br;       /* FX_*, BR_* */
+    int rep_string;   /* rep movs/stos/lods: counted at run time */
+    int endbr;        /* endbr64/32: nothing goes before it */
+    char *target;     /* direct jump/call target (NULL: none/indirect) */
+    int id;           /* pass 1 label number, -1 outside text sections */
+    int block;        /* its block, -1 if none */
+    uint32_t units;   /* after pass 1: its cycles (static) or per-iteration
+                         cycles (rep_string) in 1/P54C_FIX */
+} as_item_t;
+
+typedef struct {
+    as_item_t *it;
+    size_t n, cap;
+    int ninsn;        /* instructions in text sections (pass 1 labels) */
+} as_file_t;
+
+/* Parse @p text (@p len bytes, GCC's output) into @p f. @return 0 or -1
+ * (out of memory). */
+int as_parse(const char *text, size_t len, as_file_t *f);
+void as_file_free(as_file_t *f);
+
+/* @return FX_* of mnemonic @p mn (lower case, prefixes removed) with
+ * operands @p ops. */
+int as_flag_effect(const char *mn, const char *ops);
+
+/* Pass 1: @p f's text with a label __rck_i<id>: before every instruction
+ * of a text section. @return 0 or -1 (write error). */
+int as_write_pass1(const as_file_t *f, FILE *out);
+
+/* Blocks, liveness and placement; then pass 2: the text with the
+ * counters' adds and the .rck_icount record. @p units the units per
+ * class (P54C_NCLASS). @return 0 or -1. */
+int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out);
+
+/* Statistics of the last as_write_pass2 (for RCK_AS_STATS). */
+typedef struct {
+    int blocks, seq1, seq2, seq3, at_start, at_writer;
+} as_stats_t;
+extern as_stats_t as_stats;
+
+#endif

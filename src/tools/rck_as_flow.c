@@ -1,0 +1,348 @@
+/*
+ * rck-as: basic blocks, flag liveness over the file's control-flow graph,
+ * where each block's adds go, and the two texts the real assembler gets
+ * (docs/P54C-COUNTERS.md).
+ */
+#include "rck_as.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "p54c_abi.h"
+
+as_stats_t as_stats;
+
+typedef struct {
+    int first_insn;   /* item index of its first instruction, -1: none */
+    int last;         /* item index of its last item */
+    int opaque;       /* an inline-asm region */
+    int succ[2];      /* fall-through, jump target (-1: none) */
+    int ue, kill;     /* a read before any full write; a write before */
+    int live_in;
+    uint32_t ins, units;
+    int at, after;    /* insertion: before item `at` (after it if `after`) */
+    int seq2;
+} block_t;
+
+typedef struct {
+    const char *name;
+    int block;
+} label_t;
+
+static int label_cmp(const void *a, const void *b)
+{
+    return strcmp(((const label_t *)a)->name, ((const label_t *)b)->name);
+}
+
+/* Labels that only mark positions for debug information; GCC never jumps
+ * to them: .LVL, .LBB, .LBE, .LFB, .LFE, .LCFI, .Ltext, .LHOTB, ... (its
+ * branch targets are .L<digits> and real symbols). */
+static int debug_label(const char *s)
+{
+    return s[0] == '.' && s[1] == 'L' && s[2] && !(s[2] >= '0' && s[2] <= '9');
+}
+
+typedef struct {
+    block_t *b;
+    int n, cap;
+    label_t *lab;
+    int nlab, labcap;
+} cfg_t;
+
+static int new_block(cfg_t *g)
+{
+    if (g->n == g->cap) {
+        int cap = g->cap ? g->cap * 2 : 256;
+        block_t *nb = realloc(g->b, (size_t)cap * sizeof(*nb));
+        if (!nb)
+            return -1;
+        g->b = nb;
+        g->cap = cap;
+    }
+    block_t *b = &g->b[g->n];
+    memset(b, 0, sizeof(*b));
+    b->first_insn = b->at = -1;
+    b->succ[0] = b->succ[1] = -1;
+    return g->n++;
+}
+
+static int add_label(cfg_t *g, const char *name, int block)
+{
+    if (g->nlab == g->labcap) {
+        int cap = g->labcap ? g->labcap * 2 : 256;
+        label_t *nl = realloc(g->lab, (size_t)cap * sizeof(*nl));
+        if (!nl)
+            return -1;
+        g->lab = nl;
+        g->labcap = cap;
+    }
+    g->lab[g->nlab].name = name;
+    g->lab[g->nlab++].block = block;
+    return 0;
+}
+
+/* Text sections interleave with others; a block continues across them.
+ * `open`: the block new instructions join (-1: start one); `last`: the
+ * last block, which falls through into the next one unless it ended in
+ * an unconditional transfer. */
+typedef struct {
+    int open, last, last_falls;
+} flow_t;
+
+static int start_block(cfg_t *g, flow_t *fl, int opaque)
+{
+    int b = new_block(g);
+    if (b < 0)
+        return -1;
+    g->b[b].opaque = opaque;
+    if (fl->last >= 0 && fl->last_falls)
+        g->b[fl->last].succ[0] = b;
+    fl->open = fl->last = b;
+    fl->last_falls = 1;
+    return b;
+}
+
+static int place_item(cfg_t *g, flow_t *fl, as_file_t *f, size_t i)
+{
+    as_item_t *it = &f->it[i];
+    if (it->kind == IT_APP) {
+        if (it->app_begin && start_block(g, fl, 1) < 0)
+            return -1;
+        if (fl->open < 0)
+            return 0;   /* #APP outside text: no block */
+        it->block = fl->open;
+        g->b[fl->open].last = (int)i;
+        if (!it->app_begin && strstr(it->text, "#NO_APP"))
+            fl->open = -1;
+        return 0;
+    }
+    if (it->kind == IT_LABEL && !debug_label(it->label)) {
+        if (fl->open < 0 || g->b[fl->open].first_insn >= 0 ||
+            g->b[fl->open].opaque)
+            if (start_block(g, fl, 0) < 0)
+                return -1;
+        it->block = fl->open;
+        return add_label(g, it->label, fl->open);
+    }
+    if (it->kind != IT_INSN)
+        return 0;
+    if (fl->open < 0 && start_block(g, fl, 0) < 0)
+        return -1;
+    block_t *b = &g->b[fl->open];
+    it->block = fl->open;
+    if (b->first_insn < 0)
+        b->first_insn = (int)i;
+    b->last = (int)i;
+    if (it->br != BR_NONE) {
+        fl->open = -1;
+        fl->last_falls = it->br == BR_JCC || it->br == BR_CALL;
+    }
+    return 0;
+}
+
+/* The blocks of the file's text sections, in order, with their labels. */
+static int build(cfg_t *g, as_file_t *f)
+{
+    flow_t fl = {-1, -1, 0};
+    for (size_t i = 0; i < f->n; i++) {
+        as_item_t *it = &f->it[i];
+        if (!it->text_sec && !(it->kind == IT_APP && fl.open >= 0 &&
+                               g->b[fl.open].opaque))
+            continue;
+        if (place_item(g, &fl, f, i) != 0)
+            return -1;
+    }
+    if (g->nlab > 0)
+        qsort(g->lab, (size_t)g->nlab, sizeof(*g->lab), label_cmp);
+    return 0;
+}
+
+/* The block a direct jump goes to: -1 outside the file (flags dead
+ * there), -2 unknown (a numeric label such as 1f: taken as live). */
+static int target_block(const cfg_t *g, const char *name)
+{
+    label_t key = {name, 0};
+    label_t *l = g->nlab ? bsearch(&key, g->lab, (size_t)g->nlab,
+                                   sizeof(*g->lab), label_cmp)
+                         : NULL;
+    if (l)
+        return l->block;
+    size_t n = strlen(name);
+    if (n >= 2 && (name[n - 1] == 'f' || name[n - 1] == 'b') &&
+        name[0] >= '0' && name[0] <= '9')
+        return -2;
+    return -1;
+}
+
+/* Successors, and each block's own effect: ue (the flags are read before
+ * any full write) and kill (fully written before any read). */
+static void summarize(cfg_t *g, const as_file_t *f)
+{
+    for (int k = 0; k < g->n; k++) {
+        block_t *b = &g->b[k];
+        if (b->opaque) {
+            b->ue = 1;   /* inline asm: taken as reading them */
+            continue;
+        }
+        if (b->first_insn < 0)
+            continue;
+        for (int i = b->first_insn; i <= b->last; i++) {
+            const as_item_t *it = &f->it[i];
+            if (it->kind != IT_INSN || it->block != k)
+                continue;
+            if (!b->ue && !b->kill) {
+                if (it->fx == FX_READ)
+                    b->ue = 1;
+                else if (it->fx == FX_WRITE || it->fx == FX_KILL)
+                    b->kill = 1;
+            }
+            if (i == b->last && it->target &&
+                (it->br == BR_JMP || it->br == BR_JCC)) {
+                int t = target_block(g, it->target);
+                if (t == -2)
+                    b->ue |= !b->kill; /* unknown target: live */
+                b->succ[1] = t >= 0 ? t : -1;
+            }
+        }
+    }
+}
+
+static void liveness(cfg_t *g)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int k = g->n - 1; k >= 0; k--) {
+            block_t *b = &g->b[k];
+            int out = 0;
+            for (int s = 0; s < 2; s++)
+                if (b->succ[s] >= 0)
+                    out |= g->b[b->succ[s]].live_in;
+            int in = b->ue || (!b->kill && out);
+            if (in != b->live_in) {
+                b->live_in = in;
+                changed = 1;
+            }
+        }
+    }
+}
+
+/* Counts and the insertion point of every block. */
+static void place(cfg_t *g, as_file_t *f)
+{
+    for (int k = 0; k < g->n; k++) {
+        block_t *b = &g->b[k];
+        if (b->opaque || b->first_insn < 0)
+            continue;
+        int writer = -1, first = -1, endbr = -1;
+        for (int i = b->first_insn; i <= b->last; i++) {
+            const as_item_t *it = &f->it[i];
+            if (it->kind != IT_INSN || it->block != k)
+                continue;
+            if (!it->rep_string) {
+                b->ins++;
+                b->units += it->units;
+            }
+            if (it->endbr && first < 0)
+                endbr = i;
+            else if (first < 0)
+                first = i;
+            if (writer < 0 && it->fx == FX_WRITE)
+                writer = i;
+        }
+        as_stats.blocks++;
+        if (b->ins == 0)
+            continue;
+        /* nothing goes before an endbr (indirect branches land on it) */
+        b->after = first < 0;
+        if (!b->live_in) {
+            b->at = first >= 0 ? first : endbr;
+            as_stats.at_start++;
+        } else if (writer >= 0) {
+            b->at = writer;
+            as_stats.at_writer++;
+        } else {
+            b->at = first >= 0 ? first : endbr;
+            b->seq2 = 1;
+            as_stats.seq2++;
+        }
+        as_stats.seq1 += !b->seq2;
+    }
+}
+
+#define CTR_INS "0x100040"
+#define CTR_UNITS "0x100080"
+
+static void put_adds(FILE *out, const block_t *b)
+{
+    if (b->seq2)
+        fputs("\tleaq\t-128(%rsp), %rsp\n\tpushfq\n", out);
+    fprintf(out, "\taddq\t$%u, " CTR_INS "\n\taddq\t$%u, " CTR_UNITS "\n",
+            b->ins, b->units);
+    if (b->seq2)
+        fputs("\tpopfq\n\tleaq\t128(%rsp), %rsp\n", out);
+}
+
+static void put_rep(FILE *out, uint32_t per_iter)
+{
+    fprintf(out,
+            "\tleaq\t-128(%%rsp), %%rsp\n\tpushfq\n\tpushq\t%%rax\n"
+            "\timulq\t$%u, %%rcx, %%rax\n\taddq\t%%rax, " CTR_UNITS "\n"
+            "\taddq\t%%rcx, " CTR_INS "\n\tpopq\t%%rax\n\tpopfq\n"
+            "\tleaq\t128(%%rsp), %%rsp\n",
+            per_iter);
+}
+
+/* The .rck_icount record: magic, the units per class, zeros to 64. */
+static void put_record(FILE *out, const uint32_t *units)
+{
+    fprintf(out, "\t.pushsection\t%s,\"a\",@progbits\n\t.balign\t64\n"
+                 "\t.quad\t0x%llx\n",
+            P54C_CTR_SECTION, (unsigned long long)P54C_CTR_MAGIC);
+    for (int c = 0; c < P54C_NCLASS; c++)
+        fprintf(out, "\t.long\t%u\n", units[c]);
+    fprintf(out, "\t.zero\t%d\n\t.popsection\n",
+            P54C_CTR_REC - 8 - 4 * P54C_NCLASS);
+}
+
+int as_write_pass1(const as_file_t *f, FILE *out)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        const as_item_t *it = &f->it[i];
+        if (it->kind == IT_INSN && it->id >= 0)
+            fprintf(out, "__rck_i%d:\n", it->id);
+        fprintf(out, "%s\n", it->text);
+    }
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+}
+
+int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
+{
+    cfg_t g = {0};
+    int rc = -1;
+    memset(&as_stats, 0, sizeof(as_stats));
+    if (build(&g, f) != 0)
+        goto done;
+    summarize(&g, f);
+    liveness(&g);
+    place(&g, f);
+    for (size_t i = 0; i < f->n; i++) {
+        const as_item_t *it = &f->it[i];
+        const block_t *b = it->block >= 0 ? &g.b[it->block] : NULL;
+        int here = b && it->kind == IT_INSN && b->at == (int)i;
+        if (here && !b->after)
+            put_adds(out, b);
+        if (it->kind == IT_INSN && it->rep_string) {
+            put_rep(out, it->units);
+            as_stats.seq3++;
+        }
+        fprintf(out, "%s\n", it->text);
+        if (here && b->after)
+            put_adds(out, b);
+    }
+    put_record(out, units);
+    rc = fflush(out) == 0 && !ferror(out) ? 0 : -1;
+done:
+    free(g.b);
+    free(g.lab);
+    return rc;
+}
