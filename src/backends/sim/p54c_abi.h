@@ -30,6 +30,8 @@
 #define P54C_CTR_INSNS_OFF 64    /* instructions */
 #define P54C_CTR_UNITS_OFF 128   /* cycles x P54C_FIX */
 #define P54C_CTR_MAGIC 0x31544e43494b4352ull /* "RCKICNT1" */
+/* ... in rockcreek's own libraries above the HAL (RCK_AS_LIBRARY=1) */
+#define P54C_CTR_MAGIC_LIB 0x4c544e43494b4352ull /* "RCKICNTL" */
 /* Every instrumented object carries a record in this section: the magic,
  * then the P54C_NCLASS units per class it was built with (uint32 each),
  * zero-padded to P54C_CTR_REC bytes. */

@@ -603,28 +603,33 @@ int sim_p54c_counted(const char *program, const uint32_t *cpi_units)
         want[k] = cpi_units != NULL ? cpi_units[k]
                                     : p54c_units_of(p54c_cpi_default[k].cpi);
     sec = rck_elf_section(e, P54C_CTR_SECTION, &len);
+    /* counted if the program's own code has records (not only the
+     * libraries linked into it statically), all of the same table */
     if (sec != NULL && len > 0 && len % P54C_CTR_REC == 0) {
-        r = 1;
-        for (size_t off = 0; off < len && r == 1; off += P54C_CTR_REC) {
+        int own = 0, bad = 0;
+        for (size_t off = 0; off < len; off += P54C_CTR_REC) {
             uint64_t magic;
             uint32_t units[P54C_NCLASS];
             memcpy(&magic, sec + off, sizeof(magic));
             memcpy(units, sec + off + sizeof(magic), sizeof(units));
-            if (magic != P54C_CTR_MAGIC ||
-                memcmp(units, want, sizeof(units)) != 0)
-                r = -1;
+            own += magic == P54C_CTR_MAGIC;
+            bad += (magic != P54C_CTR_MAGIC && magic != P54C_CTR_MAGIC_LIB) ||
+                   memcmp(units, want, sizeof(units)) != 0;
         }
+        r = own == 0 ? 0 : bad ? -1 : 1;
     }
     rck_elf_free(e);
     return r;
 }
 
 /* The page the compiled counters add to, mapped when this library loads:
- * before the program's code runs (libraries' constructors run first). */
+ * before the program's code runs (libraries' constructors run first) and,
+ * by its priority, before any other constructor linked with it (the
+ * counted libraries' own, in a static link). */
 static volatile uint64_t *ctr_page;
 static const char *ctr_page_why = "not mapped";
 
-__attribute__((constructor)) static void ctr_page_map(void)
+__attribute__((constructor(101))) static void ctr_page_map(void)
 {
     void *want = (void *)(uintptr_t)P54C_CTR_ADDR;
     /* a hint, not MAP_FIXED: whatever is there stays (QEMU honours hints) */
