@@ -61,6 +61,8 @@ install(CODE "
   set(RCKCC_VERSION \"${PROJECT_VERSION}\")
   set(RCKCC_EXTRA \"${RCKCC_EXTRA}\")
   set(RCKCC_ASDIR \"${_rck_asdir}\")
+  set(RCKCC_COUNT_DEFAULT \"${RCKCC_COUNT_DEFAULT}\")
+  set(RCKCC_COUNT_DEFAULT_WORD \"${RCKCC_COUNT_DEFAULT_WORD}\")
   foreach(_rck_lang c c++ mpi)
     set(RCKCC_LANG \${_rck_lang})
     set(RCKCC_LIB rockcreek)

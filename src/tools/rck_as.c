@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -358,7 +359,9 @@ static int instrument(const args_t *a, const char *text, size_t len)
     if (st == 0 && (st = run(v2, NULL, 0)) != 0)
         die("the instrumented assembly failed (a bug in rck-as; "
             "RCKCC_COUNT=0 builds without counting)");
-    if (st == 0 && getenv("RCK_AS_STATS") && *getenv("RCK_AS_STATS") == '1')
+    const char *stats = getenv("RCK_AS_STATS");
+    if (st == 0 && stats && strchr("1yYtToO", stats[0]) &&
+        strcasecmp(stats, "off") != 0)
         fprintf(stderr, "rck-as: %s: %d instructions, %d blocks, %d plain "
                 "adds (%d at the start, %d at a flag writer), %d with "
                 "pushfq, %d rep strings\n",

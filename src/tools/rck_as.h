@@ -28,6 +28,7 @@ enum { BR_NONE, BR_JMP, BR_JCC, BR_CALL, BR_RET, BR_STOP, BR_IJMP };
 typedef struct {
     char *text;       /* emitted verbatim (may hold a newline: prefix line) */
     int kind;         /* IT_* */
+    int sec;          /* its section (as_file_t.sec_name) */
     int text_sec;     /* 1: in .text or .text.* */
     int app_begin;    /* IT_APP: the #APP line */
     char *label;      /* IT_LABEL: the name */
@@ -46,6 +47,9 @@ typedef struct {
     as_item_t *it;
     size_t n, cap;
     int ninsn;        /* instructions in text sections (pass 1 labels) */
+    char **sec_name;  /* the sections, by id */
+    int *sec_text;    /* 1: .text or .text.* */
+    int nsec;
 } as_file_t;
 
 /* Parse @p text (@p len bytes, GCC's output) into @p f. @return 0 or -1

@@ -81,10 +81,10 @@ static int add_label(cfg_t *g, const char *name, int block)
     return 0;
 }
 
-/* Text sections interleave with others; a block continues across them.
- * `open`: the block new instructions join (-1: start one); `last`: the
- * last block, which falls through into the next one unless it ended in
- * an unconditional transfer. */
+/* A section's flow (sections interleave in the text; a block continues
+ * across other sections' lines). `open`: the block new instructions join
+ * (-1: start one); `last`: the section's last block, which falls through
+ * into its next one unless it ended in an unconditional transfer. */
 typedef struct {
     int open, last, last_falls;
 } flow_t;
@@ -140,18 +140,24 @@ static int place_item(cfg_t *g, flow_t *fl, as_file_t *f, size_t i)
     return 0;
 }
 
-/* The blocks of the file's text sections, in order, with their labels. */
+/* The blocks of the file's text sections, in order, with their labels.
+ * Each section has its own flow: a block falls through into the next
+ * block of its own section. */
 static int build(cfg_t *g, as_file_t *f)
 {
-    flow_t fl = {-1, -1, 0};
+    flow_t *fl = malloc((size_t)(f->nsec > 0 ? f->nsec : 1) * sizeof(*fl));
+    if (!fl)
+        return -1;
+    for (int s = 0; s < f->nsec; s++)
+        fl[s] = (flow_t){-1, -1, 0};
     for (size_t i = 0; i < f->n; i++) {
         as_item_t *it = &f->it[i];
-        if (!it->text_sec && !(it->kind == IT_APP && fl.open >= 0 &&
-                               g->b[fl.open].opaque))
-            continue;
-        if (place_item(g, &fl, f, i) != 0)
+        if (it->text_sec && place_item(g, &fl[it->sec], f, i) != 0) {
+            free(fl);
             return -1;
+        }
     }
+    free(fl);
     if (g->nlab > 0)
         qsort(g->lab, (size_t)g->nlab, sizeof(*g->lab), label_cmp);
     return 0;

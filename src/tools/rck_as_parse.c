@@ -140,23 +140,14 @@ static as_item_t *add_item(as_file_t *f, int kind, const char *text,
     return it;
 }
 
-/* Section tracking: the current and the previous section's "is text",
- * and a stack for .pushsection. */
+/* Section tracking: the current and the previous section (ids into the
+ * file's section table), and a stack for .pushsection. */
 typedef struct {
+    as_file_t *f;
     int cur, prev;
     int stack[64][2];
     int depth;
 } sect_t;
-
-static int text_name(const char *s, size_t n)
-{
-    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
-        s++;
-        n -= 2;
-    }
-    return (n == 5 && memcmp(s, ".text", 5) == 0) ||
-           (n > 6 && memcmp(s, ".text.", 6) == 0);
-}
 
 static size_t word_len(const char *s)
 {
@@ -166,34 +157,65 @@ static size_t word_len(const char *s)
     return n;
 }
 
-static void set_sect(sect_t *st, int text)
+/* The id of section @p s (@p n bytes, maybe quoted); -1: out of memory. */
+static int sect_id(as_file_t *f, const char *s, size_t n)
 {
-    st->prev = st->cur;
-    st->cur = text;
+    if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+        s++;
+        n -= 2;
+    }
+    for (int i = 0; i < f->nsec; i++)
+        if (strlen(f->sec_name[i]) == n && !memcmp(f->sec_name[i], s, n))
+            return i;
+    if (f->nsec % 64 == 0) {
+        char **nn = realloc(f->sec_name, (f->nsec + 64) * sizeof(*nn));
+        int *nt = realloc(f->sec_text, (f->nsec + 64) * sizeof(*nt));
+        if (nn)
+            f->sec_name = nn;
+        if (nt)
+            f->sec_text = nt;
+        if (!nn || !nt)
+            return -1;
+    }
+    if (!(f->sec_name[f->nsec] = strndup(s, n)))
+        return -1;
+    f->sec_text[f->nsec] = (n == 5 && memcmp(s, ".text", 5) == 0) ||
+                           (n > 6 && memcmp(s, ".text.", 6) == 0);
+    return f->nsec++;
 }
 
-static void directive(sect_t *st, const char *s)
+static int set_sect(sect_t *st, const char *name, size_t n)
+{
+    int id = sect_id(st->f, name, n);
+    if (id < 0)
+        return -1;
+    st->prev = st->cur;
+    st->cur = id;
+    return 0;
+}
+
+static int directive(sect_t *st, const char *s)
 {
     size_t n = word_len(s);
     const char *arg = s + n;
     while (isspace((unsigned char)*arg))
         arg++;
     size_t an = word_len(arg);
-    if (n == 5 && !strncmp(s, ".text", 5))
-        set_sect(st, 1);
-    else if ((n == 5 && !strncmp(s, ".data", 5)) ||
-             (n == 4 && !strncmp(s, ".bss", 4)))
-        set_sect(st, 0);
-    else if (n == 8 && !strncmp(s, ".section", 8))
-        set_sect(st, text_name(arg, an));
-    else if (n == 12 && !strncmp(s, ".pushsection", 12)) {
+    if ((n == 5 && !strncmp(s, ".text", 5)) ||
+        (n == 5 && !strncmp(s, ".data", 5)) ||
+        (n == 4 && !strncmp(s, ".bss", 4)))
+        return set_sect(st, s, n);
+    if (n == 8 && !strncmp(s, ".section", 8))
+        return set_sect(st, arg, an);
+    if (n == 12 && !strncmp(s, ".pushsection", 12)) {
         if (st->depth < 64) {
             st->stack[st->depth][0] = st->cur;
             st->stack[st->depth][1] = st->prev;
         }
         st->depth++;
-        set_sect(st, text_name(arg, an));
-    } else if (n == 11 && !strncmp(s, ".popsection", 11)) {
+        return set_sect(st, arg, an);
+    }
+    if (n == 11 && !strncmp(s, ".popsection", 11)) {
         if (st->depth > 0 && --st->depth < 64) {
             st->cur = st->stack[st->depth][0];
             st->prev = st->stack[st->depth][1];
@@ -203,6 +225,7 @@ static void directive(sect_t *st, const char *s)
         st->cur = st->prev;
         st->prev = t;
     }
+    return 0;
 }
 
 static const char *const prefixes[] = {
@@ -390,7 +413,8 @@ static int emit_insn(parse_t *p, const char *s, size_t n)
         return free(text), -1;
     free(it->text);
     it->text = text;
-    it->text_sec = p->sect.cur;
+    it->sec = p->sect.cur;
+    it->text_sec = p->f->sec_text[it->sec];
     char *stmt = strndup(s, n);
     int rc = stmt ? insn(it, stmt) : -1;
     free(stmt);
@@ -442,7 +466,8 @@ static int statement(void *ctx, const char *s, size_t n)
         as_item_t *it = add_item(p->f, IT_LABEL, s, l + 1);
         if (!it || !(it->label = strndup(s, l)))
             return -1;
-        it->text_sec = p->sect.cur;
+        it->sec = p->sect.cur;
+        it->text_sec = p->f->sec_text[it->sec];
         p->whole = 0;
         s += l + 1;
         n -= l + 1;
@@ -455,8 +480,10 @@ static int statement(void *ctx, const char *s, size_t n)
         char *d = strndup(s, n);
         if (!d || flush_pending(p) != 0)
             return free(d), -1;
-        directive(&p->sect, d);
+        int rc = directive(&p->sect, d);
         free(d);
+        if (rc != 0)
+            return -1;
         return other_item(p, s, n);
     }
     if (only_prefixes(s, n)) {
@@ -496,7 +523,8 @@ static int app_line(parse_t *p, const char *s, size_t n, int *in_app)
     as_item_t *it = add_item(p->f, IT_APP, s, n);
     if (!it)
         return -1;
-    it->text_sec = p->sect.cur;
+    it->sec = p->sect.cur;
+    it->text_sec = p->f->sec_text[it->sec];
     it->app_begin = !*in_app;
     *in_app = !is_marker(s, n, "#NO_APP");
     return 1;
@@ -507,6 +535,10 @@ int as_parse(const char *text, size_t len, as_file_t *f)
     parse_t p = {.f = f};
     int in_app = 0;
     memset(f, 0, sizeof(*f));
+    p.sect.f = f;
+    /* the assembler starts in .text */
+    if ((p.sect.cur = p.sect.prev = sect_id(f, ".text", 5)) < 0)
+        return -1;
     for (size_t at = 0; at < len;) {
         const char *nl = memchr(text + at, '\n', len - at);
         size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
@@ -544,5 +576,9 @@ void as_file_free(as_file_t *f)
         free(f->it[i].target);
     }
     free(f->it);
+    for (int i = 0; i < f->nsec; i++)
+        free(f->sec_name[i]);
+    free(f->sec_name);
+    free(f->sec_text);
     memset(f, 0, sizeof(*f));
 }

@@ -26,6 +26,12 @@ static const rck_config_entry_t config_general[] = {
     {"KILL_GRACE_MS", "500", RCK_CONFIG_INT,
      "launcher: milliseconds between SIGTERM and SIGKILL when a run is "
      "torn down"},
+    {"AS", "", RCK_CONFIG_STRING,
+     "compiled counters (rckcc -rck-count): the real assembler rck-as runs; "
+     "empty = the one found at configure time (docs/P54C-COUNTERS.md)"},
+    {"AS_STATS", "0", RCK_CONFIG_BOOL,
+     "compiled counters: rck-as prints each file's blocks and inserted "
+     "sequences on stderr"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL}};
 
 /* The registered tables, by rank (the order `rck config --list` shows). */

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""Tests of rck-as, the compiled counters' assembler (docs/P54C-COUNTERS.md).
+
+  rckas_test.py CASE --asdir DIR --src DIR --incdir DIR --rckcc PATH --tmp DIR
+
+CASE is one of:
+  correct      flags.c built plain and through rck-as at -O0 -O2 -O3 -Os and
+               -O2 -g, except.cpp (C++) at -O0 -O2: identical output; the instrumented builds count, the
+               plain ones do not; all three insertion kinds occur
+  counts       loop.c: the instructions added are exactly linear in N, one
+               iteration adds the loop body's instructions from objdump -d
+               of the uninstrumented object and its CPI-table cycles
+  placement    synthetic.s (GCC-like, by hand): where the adds go in each
+               function (its EXPECT lines): flags live across blocks and
+               sections, full writers, shifts, unknown instructions, calls,
+               inline asm, endbr64, rep strings
+  passthrough  a hand-written .s is assembled byte-identically; the
+               .rck_icount record is present only in instrumented objects
+               and holds the magic and the CPI table; a bad RCK_AS fails
+               with a clear message
+  rckcc        rckcc -show has -B<asdir>/ with RCKCC_COUNT=1 or -rck-count;
+               RCKCC_COUNT=0, -rck-nocount, -E and clang drop it
+Needs gcc, objdump and readelf; no QEMU.
+"""
+import argparse
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+A = None
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(cmd, env=None, check=True):
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, env=e)
+    if check and r.returncode != 0:
+        fail("%s: exit %d\n%s%s" % (" ".join(cmd), r.returncode, r.stdout,
+                                    r.stderr))
+    return r
+
+
+def tmp(name):
+    return os.path.join(A.tmp, name)
+
+
+def cc(flags, src, out, count, extra=(), compiler="gcc"):
+    cmd = [compiler] + flags + (["-B" + A.asdir + "/"] if count else [])
+    cmd += ["-I" + A.incdir, src, "-o", out] + list(extra)
+    return run(cmd, env={"RCK_AS_STATS": "1"})
+
+
+def ctr_obj():
+    o = tmp("ctr_map.o")
+    if not os.path.exists(o):
+        cc(["-O2", "-c"], os.path.join(A.src, "ctr_map.c"), o, False)
+    return o
+
+
+def case_correct():
+    flags_c = os.path.join(A.src, "flags.c")
+    except_cc = os.path.join(A.src, "except.cpp")
+    stats = {"pushfq": 0, "writer": 0, "rep": 0}
+    counted = {}
+    builds = [(flags_c, "gcc", o) for o in
+              (["-O0"], ["-O2"], ["-O3"], ["-Os"], ["-O2", "-g"])]
+    if shutil.which("g++"):
+        builds += [(except_cc, "g++", o) for o in (["-O0"], ["-O2"])]
+    for src, comp, opt in builds:
+        tag = comp + "".join(opt)
+        plain, inst = tmp("flags_p" + tag), tmp("flags_i" + tag)
+        cc(opt, src, plain, False, [ctr_obj()], comp)
+        r = cc(opt, src, inst, True, [ctr_obj()], comp)
+        m = re.search(r"(\d+) at a flag writer\), (\d+) with pushfq, "
+                      r"(\d+) rep strings", r.stderr)
+        if not m:
+            fail("no RCK_AS_STATS line from rck-as at %s: %s" % (tag, r.stderr))
+        stats["writer"] += int(m.group(1))
+        stats["pushfq"] += int(m.group(2))
+        stats["rep"] += int(m.group(3))
+        p, i = run([plain]), run([inst])
+        if p.stdout != i.stdout:
+            fail("%s: outputs differ\nplain:\n%s\ninstrumented:\n%s"
+                 % (tag, p.stdout, i.stdout))
+        cp = re.search(r"counters (\d+) (\d+)", p.stderr)
+        ci = re.search(r"counters (\d+) (\d+)", i.stderr)
+        if not cp or cp.group(1) != "0" or cp.group(2) != "0":
+            fail("%s: the plain build counted: %s" % (tag, p.stderr))
+        if not ci or int(ci.group(1)) < 10000 or int(ci.group(2)) <= 0:
+            fail("%s: the instrumented build did not count: %s"
+                 % (tag, i.stderr))
+        counted[tag] = ci.groups()
+        print("%-12s same output (%d lines), counted %s instructions"
+              % (tag, p.stdout.count("\n"), ci.group(1)))
+    if counted["gcc-O2"] != counted["gcc-O2-g"]:
+        fail("-g changed the counts: %s vs %s" % (counted["gcc-O2"],
+                                                  counted["gcc-O2-g"]))
+    for k, v in stats.items():
+        if v == 0:
+            fail("no %s insertion in any build: the test no longer covers it"
+                 % k)
+    print("insertions: %s" % stats)
+
+
+def cpi_units():
+    """Units per class from p54c_cpi.h (the CPI table), by class key."""
+    text = open(os.path.join(A.simdir, "p54c_cpi.h")).read()
+    units = {}
+    for key, cpi in re.findall(r'\{"(\w+)",\s*([0-9.]+)\}', text):
+        units[key] = int(float(cpi) * 16 + 0.5)
+    if len(units) != 11:
+        fail("cannot read the CPI table: %s" % units)
+    return units
+
+
+def body_class(mn, ops):
+    """The P54C class of a loop-body instruction (objdump AT&T syntax),
+    by the rules of docs/P54C.md; None for one this test does not know."""
+    known = ("mov", "movabs", "movzbl", "movslq", "add", "sub", "xor", "and",
+             "or", "cmp", "test", "shr", "shl", "sar", "sal", "lea", "neg",
+             "not", "inc", "dec", "nop", "cltq", "cqto", "imul", "mul", "div",
+             "idiv")
+    base = mn
+    if mn not in known and mn[-1:] in ("b", "w", "l", "q") and \
+            mn[:-1] in known:
+        base = mn[:-1]
+    if mn.startswith("j") or mn.startswith("call") or mn.startswith("ret"):
+        return "branch"
+    if base in ("imul", "mul"):
+        return "mul"
+    if base in ("div", "idiv"):
+        return "div"
+    if base not in known:
+        return None
+    if "(" in ops and base not in ("lea", "nop"):
+        return "mem"
+    return "int"
+
+
+def loop_body(obj):
+    """The instructions of the one backward jump's loop in @obj."""
+    out = run(["objdump", "-d", "--no-show-raw-insn", obj]).stdout
+    insns = []
+    for line in out.splitlines():
+        m = re.match(r"\s+([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
+        if m:
+            insns.append((int(m.group(1), 16), m.group(2), m.group(3)))
+    back = [(a, t) for a, mn, ops in insns if mn.startswith("j")
+            for t in [int(ops.split()[0], 16)] if t < a]
+    if len(back) != 1:
+        fail("expected one backward jump in %s, found %s" % (obj, back))
+    a, t = back[0]
+    return [(mn, ops) for addr, mn, ops in insns if t <= addr <= a]
+
+
+def case_counts():
+    units = cpi_units()
+    loop_c = os.path.join(A.src, "loop.c")
+    main_o = tmp("count_main.o")
+    cc(["-O2", "-c"], os.path.join(A.src, "count_main.c"), main_o, False)
+    for opt in ("-O0", "-O2"):
+        plain_o, inst_o = tmp("loop_p%s.o" % opt), tmp("loop_i%s.o" % opt)
+        cc([opt, "-c"], loop_c, plain_o, False)
+        cc([opt, "-c"], loop_c, inst_o, True)
+        body = loop_body(plain_o)
+        want_units = 0
+        for mn, ops in body:
+            c = body_class(mn, ops)
+            if c is None:
+                fail("%s: loop body instruction %s %s: not known to the test"
+                     % (opt, mn, ops))
+            want_units += units[c]
+        exe = tmp("count" + opt)
+        run(["gcc", main_o, inst_o, ctr_obj(), "-o", exe])
+        ns = [0, 1, 1000, 2000, 7000]
+        rows = [tuple(int(x) for x in l.split())
+                for l in run([exe] + [str(n) for n in ns]).stdout.split("\n")
+                if l.strip()]
+        # N = 0 skips the loop's set-up: linear from N = 1 on
+        n0, i0, u0 = rows[1]
+        for n, i, u in rows[2:]:
+            n -= n0
+            if i - i0 != n * len(body):
+                fail("%s: N=%d: %d instructions more than N=0, want %d x %d "
+                     "(objdump: %s)" % (opt, n, i - i0, n, len(body), body))
+            if u - u0 != n * want_units:
+                fail("%s: N=%d: %d units more than N=0, want %d x %d"
+                     % (opt, n, u - u0, n, want_units))
+        print("%s: %d instructions and %d units (%.2f cycles) per iteration, "
+              "%d + (N-1) x %d instructions for N in %s (N=0: %d)"
+              % (opt, len(body), want_units, want_units / 16.0, i0,
+                 len(body), ns[1:], rows[0][1]))
+
+
+def section_bytes(obj, name):
+    r = run(["readelf", "-x", name, obj], check=False)
+    if "was not dumped" in r.stderr or r.returncode != 0 or \
+            "Hex dump" not in r.stdout:
+        return None
+    data = b""
+    for line in r.stdout.splitlines():
+        m = re.match(r"\s+0x[0-9a-f]+ ((?:[0-9a-f]{2,8} ){1,4})", line + " ")
+        if m:
+            data += bytes.fromhex(m.group(1).replace(" ", ""))
+    return data
+
+
+HAND_S = """\t.text
+\t.globl\thand
+\t.type\thand, @function
+hand:
+\txorl\t%eax, %eax
+1:\taddl\t$3, %eax
+\tcmpl\t$30, %eax
+\tjb\t1b
+\trep; movsb
+\tret
+\t.size\thand, .-hand
+\t.section\t.note.GNU-stack,"",@progbits
+"""
+
+
+def abbreviate(insns):
+    """objdump mnemonics with the counters' sequences as ADD (1), PADD (2)
+    and REPADD (3)."""
+    out, i = [], 0
+    while i < len(insns):
+        mn, ops = insns[i]
+        nxt = [m for m, _ in insns[i + 1:i + 4]]
+        if mn == "lea" and ops.startswith("-0x80(%rsp)") and nxt[:2] == \
+                ["pushf", "push"]:
+            out.append("REPADD")
+            i += 9
+        elif mn == "lea" and ops.startswith("-0x80(%rsp)") and nxt[:2] == \
+                ["pushf", "addq"]:
+            out.append("PADD")
+            i += 6
+        elif mn == "addq" and ops.endswith(",0x100040"):
+            out.append("ADD")
+            i += 2
+        elif mn in ("rep", "repz", "repnz"):
+            out.append(mn + "-" + ops.split()[0])
+            i += 1
+        else:
+            out.append(mn)
+            i += 1
+    return out
+
+
+def case_placement():
+    s = os.path.join(A.src, "synthetic.s")
+    o = tmp("synthetic.o")
+    run([os.path.join(A.asdir, "as"), "--64", "-o", o, s])
+    funcs, cur = {}, None
+    for line in run(["objdump", "-d", "--no-show-raw-insn", o]).stdout \
+            .splitlines():
+        m = re.match(r"[0-9a-f]+ <(\S+)>:", line)
+        if m:
+            cur = funcs.setdefault(m.group(1), [])
+            continue
+        m = re.match(r"\s+[0-9a-f]+:\s+(\S+)\s*(.*)$", line)
+        if m and cur is not None:
+            cur.append((m.group(1), m.group(2)))
+    expect = re.findall(r"^# EXPECT (\S+): (.*)$", open(s).read(), re.M)
+    if len(expect) < 6:
+        fail("synthetic.s: too few EXPECT lines")
+    for name, want in expect:
+        got = " ".join(abbreviate(funcs.get(name, [])))
+        if got != want:
+            fail("%s:\n  want %s\n  got  %s" % (name, want, got))
+        print("%-14s %s" % (name, got))
+
+
+def case_passthrough():
+    s = tmp("hand.s")
+    with open(s, "w") as f:
+        f.write(HAND_S)
+    real_o, ours_o = tmp("hand_real.o"), tmp("hand_ours.o")
+    run(["as", "--64", "-o", real_o, s])
+    run([os.path.join(A.asdir, "as"), "--64", "-o", ours_o, s])
+    if open(real_o, "rb").read() != open(ours_o, "rb").read():
+        fail("hand-written assembly: rck-as's object differs from as's")
+    # the same through standard input (gcc -pipe)
+    pipe_o = tmp("hand_pipe.o")
+    with open(s) as f:
+        r = subprocess.run([os.path.join(A.asdir, "as"), "--64", "-o",
+                            pipe_o], stdin=f)
+    if r.returncode != 0 or section_bytes(pipe_o, ".rck_icount") is not None:
+        fail("hand-written assembly on stdin")
+    if section_bytes(ours_o, ".rck_icount") is not None:
+        fail("hand-written assembly got a .rck_icount record")
+    print("hand-written .s: byte-identical to as, no record")
+    c = os.path.join(A.src, "loop.c")
+    inst_o, plain_o, pipe_i = tmp("pt_i.o"), tmp("pt_p.o"), tmp("pt_pipe.o")
+    cc(["-O2", "-c"], c, inst_o, True)
+    cc(["-O2", "-c"], c, plain_o, False)
+    cc(["-O2", "-c", "-pipe"], c, pipe_i, True)
+    if section_bytes(plain_o, ".rck_icount") is not None:
+        fail("a plain object has a .rck_icount record")
+    units = cpi_units()
+    keys = ["int", "mem", "branch", "mul", "div", "fadd", "fmul", "fdiv",
+            "fsqrt", "string", "other"]
+    for o in (inst_o, pipe_i):
+        rec = section_bytes(o, ".rck_icount")
+        if rec is None or len(rec) != 64:
+            fail("%s: no 64-byte .rck_icount record: %r" % (o, rec))
+        magic, = struct.unpack_from("<Q", rec, 0)
+        vals = struct.unpack_from("<11I", rec, 8)
+        if magic != 0x31544e43494b4352 or list(vals) != [units[k] for k in keys] \
+                or rec[52:] != bytes(12):
+            fail("%s: bad record %s" % (o, rec.hex()))
+    print("instrumented objects (also -pipe) carry the record: units %s"
+          % dict(zip(keys, vals)))
+    for bad, want in (("/nonexistent/as", "RCK_AS=/nonexistent/as: not an "
+                       "executable file"),
+                      (os.path.join(A.asdir, "as"), "is rck-as itself")):
+        r = run(["gcc", "-O2", "-B" + A.asdir + "/", "-c", c, "-o",
+                 tmp("bad.o")], env={"RCK_AS": bad}, check=False)
+        if r.returncode == 0 or want not in r.stderr:
+            fail("RCK_AS=%s: exit %d, stderr %r" % (bad, r.returncode,
+                                                    r.stderr))
+    print("a bad RCK_AS stops the build with a clear message")
+
+
+def case_rckcc():
+    def show(args, env=None):
+        return run(["/bin/sh", A.rckcc, "-show"] + args, env=env).stdout
+    b = "-B" + A.asdir + "/"
+    on = {"RCKCC_COUNT": "1"}
+    for args, env in ((["-c", "x.c"], on), (["x.c", "-o", "x"], on),
+                      (["-rck-count", "-c", "x.c"], {"RCKCC_COUNT": ""})):
+        if b not in show(args, env).split():
+            fail("rckcc -show %s (env %s) has no %s" % (args, env, b))
+    for args, env in ((["-c", "x.c"], {"RCKCC_COUNT": "0"}),
+                      (["-rck-count", "-rck-nocount", "-c", "x.c"], None),
+                      (["-E", "x.c"], on), (["-c", "x.c"], {"CC": "clang", "RCKCC_COUNT": "1"})):
+        out = show(args, env)
+        if "-B" in out or "-rck-nocount" in out:
+            fail("rckcc -show %s (env %s) still counts: %s" % (args, env, out))
+    if "-rck-nocount" not in run(["/bin/sh", A.rckcc, "--help"]).stdout:
+        fail("rckcc --help does not document -rck-nocount")
+    print("rckcc: -B with RCKCC_COUNT=1 and -rck-count, none with "
+          "RCKCC_COUNT=0, -rck-nocount, -E, clang")
+
+
+def main():
+    global A
+    p = argparse.ArgumentParser()
+    p.add_argument("case", choices=["correct", "counts", "placement",
+                                    "passthrough", "rckcc"])
+    for o in ("asdir", "src", "simdir", "rckcc", "tmp"):
+        p.add_argument("--" + o, required=True)
+    A = p.parse_args()
+    A.incdir = A.simdir
+    A.asdir = os.path.abspath(A.asdir)
+    os.makedirs(A.tmp, exist_ok=True)
+    {"correct": case_correct, "counts": case_counts,
+     "placement": case_placement,
+     "passthrough": case_passthrough, "rckcc": case_rckcc}[A.case]()
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
