@@ -46,6 +46,9 @@
 #ifndef RCK_P54C_PLUGIN_INSTALL
 #define RCK_P54C_PLUGIN_INSTALL ""
 #endif
+#ifndef RCK_COUNTED_LIBDIR_INSTALL
+#define RCK_COUNTED_LIBDIR_INSTALL ""
+#endif
 
 const char *sim_p54c_class_name(int c)
 {
@@ -155,6 +158,61 @@ static rck_status_t qemu_paths(sim_p54c_job_t *p, const char *spec)
                                                            : RCK_OK;
 }
 
+/* Does @p dir hold the counted libraries? */
+static int counted_dir_ok(const char *dir)
+{
+    char f[PATH_MAX];
+
+    return snprintf(f, sizeof(f), "%s/librockcreek.so.0", dir) <
+               (int)sizeof(f) &&
+           access(f, R_OK) == 0;
+}
+
+/* The counted copies of the libraries above the HAL that go with
+ * @p program (an absolute path): rockcreek/counted/ beside the
+ * librockcreek its run path names (the build tree and an installation
+ * have the same layout), else the installation's. @return 0 or -1. */
+static int counted_libdir(const char *program, char *out, size_t len)
+{
+    rck_elf_t *e = NULL;
+    const unsigned char *dyn, *str;
+    size_t dlen = 0, slen = 0;
+    int found = -1;
+
+    if (rck_elf_load(program, &e, NULL, 0) == 0 &&
+        (dyn = rck_elf_section(e, ".dynamic", &dlen)) != NULL &&
+        (str = rck_elf_section(e, ".dynstr", &slen)) != NULL) {
+        for (size_t off = 0; off + 16 <= dlen && found != 0; off += 16) {
+            int64_t tag;
+            uint64_t val;
+            memcpy(&tag, dyn + off, 8);
+            memcpy(&val, dyn + off + 8, 8);
+            if ((tag != 29 /* DT_RUNPATH */ && tag != 15 /* DT_RPATH */) ||
+                val >= slen || memchr(str + val, 0, slen - val) == NULL)
+                continue;
+            char paths[PATH_MAX], *save = NULL;
+            snprintf(paths, sizeof(paths), "%s", (const char *)str + val);
+            for (char *p = strtok_r(paths, ":", &save); p != NULL;
+                 p = strtok_r(NULL, ":", &save)) {
+                if (strstr(p, "$ORIGIN") != NULL)
+                    continue; /* not expanded: programs built by rckcc
+                                 name the library directory itself */
+                if (snprintf(out, len, "%s/rockcreek/counted", p) <
+                        (int)len &&
+                    counted_dir_ok(out)) {
+                    found = 0;
+                    break;
+                }
+            }
+        }
+    }
+    rck_elf_free(e);
+    if (found == 0)
+        return 0;
+    snprintf(out, len, "%s", RCK_COUNTED_LIBDIR_INSTALL);
+    return out[0] != '\0' && counted_dir_ok(out) ? 0 : -1;
+}
+
 /* RCK_P54C_ENGINE and the program: who counts (docs/P54C.md, "Compiled
  * counters"). The chip's CPI table is checked in sim_p54c_job_create. */
 static rck_status_t engine_choose(sim_p54c_job_t *p, const char *spec,
@@ -184,7 +242,18 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *spec,
     }
     counted = sim_p54c_counted(program, NULL);
     if (counted == 1) {
+        char path[PATH_MAX];
         p->engine = P54C_ENGINE_COMPILED;
+        p->libdir[0] = '\0';
+        if (find_exec(program, path, sizeof(path)) != 0 ||
+            counted_libdir(path, p->libdir, sizeof(p->libdir)) != 0) {
+            p->libdir[0] = '\0';
+            rck_warn("p54c-fast: the counted copies of rockcreek's "
+                     "libraries (rockcreek/counted/ beside librockcreek) "
+                     "were not found: the work of RCCE and the other "
+                     "libraries in '%s' is not counted",
+                     program);
+        }
     } else if (p->engine_forced) {
         rck_error("RCK_P54C_ENGINE=compiled: '%s' %s", program ? program : "?",
                   counted < 0 ? "was built by another rockcreek (its counters "
@@ -431,8 +500,17 @@ char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
     if (p->fd < 0)
         return NULL;
     if (p->engine == P54C_ENGINE_COMPILED) {
-        /* the program runs natively and counts itself; the HAL maps the
-         * slot from the inherited memory file */
+        /* the program runs natively and counts itself, with the counted
+         * copies of the libraries first in its search path; the HAL maps
+         * the slot from the inherited memory file */
+        if (p->libdir[0] != '\0') {
+            const char *old = getenv("LD_LIBRARY_PATH");
+            char lp[2 * PATH_MAX];
+            snprintf(lp, sizeof(lp), "%s%s%s", p->libdir,
+                     old != NULL && *old != '\0' ? ":" : "",
+                     old != NULL ? old : "");
+            setenv("LD_LIBRARY_PATH", lp, 1);
+        }
         fl = fcntl(p->fd, F_GETFD);
         if (fl >= 0)
             fcntl(p->fd, F_SETFD, fl & ~FD_CLOEXEC);

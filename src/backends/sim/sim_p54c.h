@@ -27,6 +27,8 @@ typedef struct {
     uint64_t order_window;     /* ... up to this many ticks ahead */
     char qemu[SIM_P54C_PATH];  /* absolute path of qemu-x86_64 */
     char plugin[SIM_P54C_PATH];/* absolute path of librck_p54c.so */
+    char libdir[SIM_P54C_PATH];/* the counted libraries (compiled engine),
+                                  "" if none */
 } sim_p54c_job_t;
 
 /* In each core's sim_t. */
