@@ -67,10 +67,13 @@ def plan(quick):
     }
 
 
-def _exec(rck, prog, nues, args, model, timeout):
-    """@p prog on @p nues cores of the sim under @p model: (the finished
-    process, host seconds); raises on a failed run."""
+def _exec(rck, prog, nues, args, model, timeout, engine=None):
+    """@p prog on @p nues cores of the sim under @p model (and
+    RCK_P54C_ENGINE=@p engine): (the finished process, host seconds);
+    raises on a failed run."""
     env = dict(os.environ, RCK_COMPUTE=model, RCK_SIM_REPORT="none")
+    if engine:
+        env["RCK_P54C_ENGINE"] = engine
     t0 = time.monotonic()
     p = subprocess.run([rck, "run", "-n", str(nues), "--backend", "sim",
                         prog] + [str(a) for a in args], env=env,
@@ -83,8 +86,8 @@ def _exec(rck, prog, nues, args, model, timeout):
     return p, wall
 
 
-def _run(rck, prog, nues, args, model, timeout=1800):
-    p, wall = _exec(rck, prog, nues, args, model, timeout)
+def _run(rck, prog, nues, args, model, timeout=1800, engine=None):
+    p, wall = _exec(rck, prog, nues, args, model, timeout, engine)
     rows = []
     for m in LINE.finditer(p.stdout):
         kv = dict(f.split("=", 1) for f in m.group(2).split())
@@ -95,18 +98,25 @@ def _run(rck, prog, nues, args, model, timeout=1800):
     return rows, chip, wall
 
 
-def _speed(rck, prog, nues, args, title, tables, log):
-    """@p prog on @p nues cores under host, p54c-fast and p54c: chip and
-    host seconds; appends the table. @return the rows."""
+def _speed(rck, prog, nues, args, title, tables, log, counted=None):
+    """@p prog on @p nues cores under host, p54c-fast (QEMU) and p54c, and
+    @p counted (the same program built with compiled counters, if given)
+    under p54c-fast on the compiled engine: chip and host seconds; appends
+    the table. @return the rows."""
     sp = []
-    for model in ("host", "p54c-fast", "p54c"):
-        _, chip, wall = _run(rck, prog, nues, args, model)
-        sp.append({"model": model, "chip_s": chip, "host_s": wall,
+    runs = [("host", prog, "host", None),
+            ("p54c-fast", prog, "p54c-fast", "qemu")]
+    if counted and os.path.exists(counted):
+        runs.append(("p54c-fast/compiled", counted, "p54c-fast", "compiled"))
+    runs.append(("p54c", prog, "p54c", None))
+    for label, exe, model, engine in runs:
+        _, chip, wall = _run(rck, exe, nues, args, model, engine=engine)
+        sp.append({"model": label, "chip_s": chip, "host_s": wall,
                    "host_per_chip": wall / chip if chip else None})
-        log("p54c: %s under %s done" % (title.split(" (")[0], model))
-    t = [title, "%-10s %12s %12s %12s" % ("model", "chip s", "host s",
+        log("p54c: %s under %s done" % (title.split(" (")[0], label))
+    t = [title, "%-18s %12s %12s %12s" % ("model", "chip s", "host s",
                                           "host/chip")]
-    t += ["%-10s %12.4f %12.2f %12.1f" % (x["model"], x["chip_s"],
+    t += ["%-18s %12.4f %12.2f %12.1f" % (x["model"], x["chip_s"],
                                          x["host_s"], x["host_per_chip"])
           for x in sp]
     tables.append("\n".join(t))
@@ -319,13 +329,15 @@ def run_p54c(build_dir, quick, log):
     stencil = os.path.join(build_dir, "examples", "stencil")
     if os.path.exists(stencil):
         sp = _speed(rck, stencil, 48, pl["stencil"], "48-core stencil %s"
-                    % " ".join(pl["stencil"]), tables, log)
+                    % " ".join(pl["stencil"]), tables, log,
+                    counted=stencil + "_counted")
         data["stencil48"] = sp
         by = {x["model"]: x for x in sp}
-        verdicts.append(("p54c-fast no slower than host (48-core stencil, "
-                         "host time)",
-                         by["p54c-fast"]["host_s"] <= by["host"]["host_s"],
-                         "%.2f s against %.2f s" % (by["p54c-fast"]["host_s"],
+        fast = by.get("p54c-fast/compiled", by["p54c-fast"])
+        verdicts.append(("%s no slower than host (48-core stencil, host "
+                         "time)" % fast["model"],
+                         fast["host_s"] <= by["host"]["host_s"],
+                         "%.2f s against %.2f s" % (fast["host_s"],
                                                     by["host"]["host_s"])))
         verdicts.append(("p54c within 20x of chip time (48-core stencil)",
                          by["p54c"]["host_per_chip"] <= 20,
@@ -334,7 +346,8 @@ def run_p54c(build_dir, quick, log):
     if os.path.exists(mm):
         data["mm32"] = _speed(
             rck, mm, 32, pl["mm"], "32-core matrix multiply (bench_power "
-            "%s), compute-bound" % " ".join(map(str, pl["mm"])), tables, log)
+            "%s), compute-bound" % " ".join(map(str, pl["mm"])), tables, log,
+            counted=mm + "_counted")
     lap = os.path.join(build_dir, "apps", "laplace", "laplace")
     if os.path.exists(lap):
         data["laplace"], lt, lv = _laplace(rck, lap, pl["laplace"], log)

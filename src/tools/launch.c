@@ -846,6 +846,7 @@ int rck_launch_run(const rck_launch_t *cfg)
     params.cores = cfg->cores;
     params.shm_bytes = cfg->shm_bytes;
     params.nstart = nstart;
+    params.program = cfg->argv[0];
     if (nstart < cfg->nues &&
         socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st.spawn_fd) !=
             0) {

@@ -298,12 +298,19 @@ static void put_rep(FILE *out, uint32_t per_iter)
             per_iter);
 }
 
-/* The .rck_icount record: magic, the units per class, zeros to 64. */
+/* The .rck_icount record: magic, the units per class, zeros to 64. The
+ * libraries above the HAL are built with RCK_AS_LIBRARY=1: their records
+ * say so, and a program is counted only if its own code has records. */
 static void put_record(FILE *out, const uint32_t *units)
 {
+    const char *lib = getenv("RCK_AS_LIBRARY");
+    unsigned long long magic = lib != NULL && !strcmp(lib, "1")
+                                   ? P54C_CTR_MAGIC_LIB
+                                   : P54C_CTR_MAGIC;
+
     fprintf(out, "\t.pushsection\t%s,\"a\",@progbits\n\t.balign\t64\n"
                  "\t.quad\t0x%llx\n",
-            P54C_CTR_SECTION, (unsigned long long)P54C_CTR_MAGIC);
+            P54C_CTR_SECTION, magic);
     for (int c = 0; c < P54C_NCLASS; c++)
         fprintf(out, "\t.long\t%u\n", units[c]);
     fprintf(out, "\t.zero\t%d\n\t.popsection\n",

@@ -5,6 +5,7 @@
 #   [-DENV_<k>=NAME=VALUE ...]  environment for the run (k = 1..9)
 #   -DEXPECT=ok|fail            exit status zero or not
 #   [-DMATCH_<k>=regex ...]     must match stdout+stderr
+#   [-DNOMATCH_<k>=regex ...]   must not match stdout+stderr
 #   [-DREPORT=file] [-DRMATCH_<k>=regex ...]  must match the JSON report
 #   [-DMAX_SECONDS=s]           the run must finish within s seconds
 #   [-DTIMEOUT=s]               rck run --timeout s
@@ -61,6 +62,9 @@ endif()
 foreach(k RANGE 1 9)
   if(DEFINED MATCH_${k} AND NOT all MATCHES "${MATCH_${k}}")
     message(FATAL_ERROR "output does not match '${MATCH_${k}}'")
+  endif()
+  if(DEFINED NOMATCH_${k} AND all MATCHES "${NOMATCH_${k}}")
+    message(FATAL_ERROR "output matches '${NOMATCH_${k}}'")
   endif()
 endforeach()
 if(DEFINED REPORT)

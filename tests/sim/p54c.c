@@ -6,6 +6,9 @@
  *                 two reads of performance counter 0 (instructions), and
  *                 the same with 0 iterations: the difference must be 3N
  *                 exactly ("ok" or "FAILED")
+ *   ccount N      UE 0: the same with a loop in C (its instruction count is
+ *                 the compiler's): prints the difference, which the
+ *                 compiled counters and QEMU must agree on exactly
  *   sweep KB...   every UE: for each working set, read it once (warm),
  *                 then read it twice more with 4-byte loads, timed: cycles
  *                 per 32-byte line and MiB/s
@@ -97,6 +100,34 @@ static int do_count(uint64_t n)
     return full - zero == 3 * n ? 0 : 1;
 }
 
+/* A loop in C: compiled by rckcc, its blocks count themselves. */
+static __attribute__((noipa)) uint64_t cspin(uint64_t n)
+{
+    uint64_t x = 1;
+    for (uint64_t i = 0; i < n; i++)
+        x += (i ^ (x >> 3)) + (x < i ? 7 : 1);
+    return x;
+}
+
+static int do_ccount(uint64_t n)
+{
+    uint64_t a, b, c, d, r1, r2;
+
+    if (hal->ue != 0)
+        return 0;
+    a = insns();
+    r1 = cspin(0);
+    b = insns();
+    r2 = cspin(n);
+    c = insns();
+    d = (c - b) - (b - a);
+    printf("p54c: C loop of %llu iterations (result %llu, %llu): %llu "
+           "instructions more than without the loop\n",
+           (unsigned long long)n, (unsigned long long)r1,
+           (unsigned long long)r2, (unsigned long long)d);
+    return 0;
+}
+
 static volatile uint32_t sink;
 
 /* Read @p bytes of @p a with 4-byte loads. */
@@ -144,13 +175,15 @@ int main(int argc, char **argv)
     int rc = 0;
 
     if (argc < 2) {
-        fprintf(stderr, "usage: p54c count N | sweep KB... | knee L2KB KB... "
+        fprintf(stderr, "usage: p54c count N | ccount N | sweep KB... | knee L2KB KB... "
                         "| stream KB | write KB\n");
         return 2;
     }
     ok(rck_hal_open(NULL, &hal), "rck_hal_open");
     if (!strcmp(argv[1], "count") && argc == 3) {
         rc = do_count(strtoull(argv[2], NULL, 10));
+    } else if (!strcmp(argv[1], "ccount") && argc == 3) {
+        rc = do_ccount(strtoull(argv[2], NULL, 10));
     } else if (!strcmp(argv[1], "sweep")) {
         for (int i = 2; i < argc; i++)
             sweep_one(strtoull(argv[i], NULL, 10));

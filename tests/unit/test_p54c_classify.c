@@ -103,8 +103,79 @@ static const struct {
     {"add rax, rbx", {0x48, 0x01, 0xd8}, 3, 0},
 };
 
+/* The compiled counters' sequences (docs/P54C-COUNTERS.md), as gas
+ * assembles them, and what the plugin skips of a block holding them. */
+static const struct {
+    uint8_t bytes[12];
+    size_t n;
+    int kind;
+} ctr_insns[] = {
+    {{0x48, 0x83, 0x04, 0x25, 0x40, 0x00, 0x10, 0x00, 0x05}, 9, P54C_CK_ADD},
+    {{0x48, 0x81, 0x04, 0x25, 0x80, 0x00, 0x10, 0x00, 0xe8, 0x03, 0, 0},
+     12, P54C_CK_ADD},
+    {{0x48, 0x8d, 0x64, 0x24, 0x80}, 5, P54C_CK_LEA_DOWN},
+    {{0x9c}, 1, P54C_CK_PUSHF},
+    {{0x50}, 1, P54C_CK_PUSH_RAX},
+    {{0x48, 0x6b, 0xc1, 0x18}, 4, P54C_CK_IMUL},
+    {{0x48, 0x01, 0x04, 0x25, 0x80, 0x00, 0x10, 0x00}, 8, P54C_CK_ADD},
+    {{0x48, 0x01, 0x0c, 0x25, 0x40, 0x00, 0x10, 0x00}, 8, P54C_CK_ADD},
+    {{0x58}, 1, P54C_CK_POP_RAX},
+    {{0x9d}, 1, P54C_CK_POPF},
+    {{0x48, 0x8d, 0xa4, 0x24, 0x80, 0x00, 0x00, 0x00}, 8, P54C_CK_LEA_UP},
+    /* not ours: another address, another register, a load */
+    {{0x48, 0x83, 0x04, 0x25, 0x48, 0x00, 0x10, 0x00, 0x05}, 9, P54C_CK_NONE},
+    {{0x48, 0x01, 0x14, 0x25, 0x80, 0x00, 0x10, 0x00}, 8, P54C_CK_ADD},
+    {{0x48, 0x03, 0x04, 0x25, 0x80, 0x00, 0x10, 0x00}, 8, P54C_CK_NONE},
+    {{0x48, 0x8d, 0x64, 0x24, 0x88}, 5, P54C_CK_NONE},
+};
+
+static int ctr_checks(void)
+{
+    enum { N = P54C_CK_NONE, A = P54C_CK_ADD, LD = P54C_CK_LEA_DOWN,
+           LU = P54C_CK_LEA_UP, PF = P54C_CK_PUSHF, QF = P54C_CK_POPF,
+           PA = P54C_CK_PUSH_RAX, QA = P54C_CK_POP_RAX, IM = P54C_CK_IMUL };
+    static const struct {
+        const char *what;
+        int kind[16];
+        size_t n;
+        const char *skip; /* 1 per instruction skipped */
+    } blocks[] = {
+        {"plain adds", {N, A, A, N}, 4, "0110"},
+        {"flags saved", {N, LD, PF, A, A, QF, LU, N}, 8, "01111110"},
+        {"string form", {LD, PF, PA, IM, A, A, QA, QF, LU, N}, 10,
+         "1111111110"},
+        {"program's push before plain adds", {PA, A, A, N}, 4, "0110"},
+        {"program's pushf, lea without restore", {LD, PF, A, A, N}, 5,
+         "00110"},
+        {"string form without its pop", {LD, PF, PA, IM, A, A, QF, LU}, 8,
+         "00001100"},
+    };
+    int bad = 0;
+
+    for (size_t i = 0; i < sizeof(ctr_insns) / sizeof(ctr_insns[0]); i++) {
+        int got = p54c_ctr_kind(ctr_insns[i].bytes, ctr_insns[i].n);
+        if (got != ctr_insns[i].kind) {
+            fprintf(stderr, "counter instruction %zu: kind %d, expected %d\n",
+                    i, got, ctr_insns[i].kind);
+            bad++;
+        }
+    }
+    for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
+        uint8_t skip[16];
+        p54c_ctr_mark(blocks[b].kind, blocks[b].n, skip);
+        for (size_t i = 0; i < blocks[b].n; i++)
+            if (skip[i] != (blocks[b].skip[i] == '1')) {
+                fprintf(stderr, "%s: instruction %zu skipped %d\n",
+                        blocks[b].what, i, skip[i]);
+                bad++;
+            }
+    }
+    return bad;
+}
+
 int main(void)
 {
+    CHECK(ctr_checks() == 0);
     for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
         int got = p54c_string_width(widths[i].bytes, widths[i].n);
         if (got != widths[i].width)

@@ -96,5 +96,6 @@ rck_status_t rck_seg_solo_params(rck_chip_t *chip, int *core0,
     p->cores = core0;
     p->shm_bytes = rck_config_get_size("SHM_SIZE");
     p->nstart = 0;
+    p->program = NULL;
     return RCK_OK;
 }

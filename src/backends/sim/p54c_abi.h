@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define P54C_ABI_MAGIC 0x5035344341424935ull /* "P54CABI5" */
+#define P54C_ABI_MAGIC 0x5035344341424936ull /* "P54CABI6" */
 #define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
 
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
@@ -30,11 +30,17 @@
 #define P54C_CTR_INSNS_OFF 64    /* instructions */
 #define P54C_CTR_UNITS_OFF 128   /* cycles x P54C_FIX */
 #define P54C_CTR_MAGIC 0x31544e43494b4352ull /* "RCKICNT1" */
+/* ... in rockcreek's own libraries above the HAL (RCK_AS_LIBRARY=1) */
+#define P54C_CTR_MAGIC_LIB 0x4c544e43494b4352ull /* "RCKICNTL" */
 /* Every instrumented object carries a record in this section: the magic,
  * then the P54C_NCLASS units per class it was built with (uint32 each),
  * zero-padded to P54C_CTR_REC bytes. */
 #define P54C_CTR_SECTION ".rck_icount"
 #define P54C_CTR_REC 64
+
+/* Who counts a core's instructions (the slot's engine). */
+#define P54C_ENGINE_QEMU 0     /* the plugin, in the slot */
+#define P54C_ENGINE_COMPILED 1 /* the program itself, in the page above */
 
 /* Instruction classes of the CPI table (docs/P54C.md). */
 enum {
@@ -79,6 +85,8 @@ typedef struct {
     /* ---- configuration: the launcher ---- */
     uint64_t magic;            /* P54C_ABI_MAGIC */
     uint32_t detailed;         /* 1: caches and DRAM; 0: CPI only */
+    uint32_t engine;           /* P54C_ENGINE_*: who counts */
+    uint32_t pad2;
     uint32_t line_bytes;       /* 32 */
     uint32_t l1i_bytes, l1d_bytes, l1_ways;
     uint32_t l2_bytes, l2_ways;

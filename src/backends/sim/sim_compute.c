@@ -85,7 +85,7 @@ static int parse_pos(const char *s, double *out)
     return 0;
 }
 
-rck_status_t sim_compute_configure(sim_hdr_t *h)
+rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program)
 {
     const char *s = rck_config_get("COMPUTE");
     const rck_chip_t *c = &h->chip;
@@ -94,10 +94,16 @@ rck_status_t sim_compute_configure(sim_hdr_t *h)
                          ? sim_costs(c)->relative_core_speed
                          : 0.05;
     h->compute_cpi = c->core_mhz / (h->compute_rel * SIM_REF_HOST_MHZ);
-    if (*s == '\0' || !strcmp(s, "host")) {
+    if (!strcmp(s, "auto")) {
+        /* the P54C model where it costs no more than host's: programs
+         * that count their own instructions (docs/P54C.md) */
+        if (sim_p54c_counted(program, 0) == 1)
+            return sim_p54c_configure(h, "p54c-fast", program);
+        h->compute = COMPUTE_HOST;
+    } else if (*s == '\0' || !strcmp(s, "host")) {
         h->compute = COMPUTE_HOST;
     } else if (!strncmp(s, "p54c", 4)) {
-        return sim_p54c_configure(h, s);
+        return sim_p54c_configure(h, s, program);
     } else if (!strcmp(s, "none")) {
         h->compute = COMPUTE_NONE;
     } else if (!strncmp(s, "host:", 5)) {
@@ -127,8 +133,8 @@ rck_status_t sim_compute_configure(sim_hdr_t *h)
     return RCK_OK;
 
 bad:
-    rck_error("RCK_COMPUTE='%s' is not one of none, host[:RELATIVE_SPEED], "
-              "instructions[:CPI], p54c, p54c-fast",
+    rck_error("RCK_COMPUTE='%s' is not one of auto, none, "
+              "host[:RELATIVE_SPEED], instructions[:CPI], p54c, p54c-fast",
               s);
     return RCK_ERR_CONFIG;
 }

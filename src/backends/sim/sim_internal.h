@@ -555,7 +555,7 @@ uint64_t sim_cost_fpga(const rck_chip_t *c, int core, int fdiv);
 uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to);
 
 /* ---- compute models (sim_compute.c) ---- */
-rck_status_t sim_compute_configure(sim_hdr_t *h);
+rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program);
 void sim_compute_init(sim_t *s);
 void sim_compute_fini(sim_t *s);
 /** Cycles of compute since the last mark; @p at_entry: at a HAL call's
@@ -571,13 +571,22 @@ const char *sim_compute_name(int kind);
 
 /* ---- the P54C compute model (sim_p54c.c) ---- */
 int sim_p54c_available(void);
+/* Does @p program (a path, or a name searched in PATH) count its own
+ * instructions (built by rckcc: docs/P54C.md, "Compiled counters")?
+ * @return 1 yes, with the chip's CPI table when @p cpi_units is given
+ * (P54C_NCLASS units), 0 no, -1 yes but built with another CPI table
+ * (logged when @p cpi_units is given). */
+int sim_p54c_counted(const char *program, const uint32_t *cpi_units);
+/* Who counted: "qemu" or "compiled" (the program's own counters). */
+const char *sim_p54c_engine_name(const sim_hdr_t *h);
 /* rck_hal_dcache_flush under the detailed model: adds the plugin's L2
  * lines to *clean and *dirty and has the plugin drop its caches. */
 void sim_p54c_flush(sim_t *s, uint64_t *clean, uint64_t *dirty);
 /* The core's shared-DRAM map (shm_set_map) into its P54C slot, where the
  * plugin times pointer accesses after it. */
 void sim_p54c_map(sim_t *s);
-rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec);
+rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec,
+                                const char *program);
 rck_status_t sim_p54c_job_create(sim_hdr_t *h);
 void sim_p54c_job_destroy(sim_hdr_t *h);
 char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv);

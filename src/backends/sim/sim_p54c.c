@@ -22,6 +22,7 @@
 #include "p54c_cpi.h"
 
 #include "rck/config.h"
+#include "rck/elf.h"
 #include "rck/exec.h"
 #include "rck/json.h"
 #include "rck/log.h"
@@ -44,6 +45,9 @@
 #endif
 #ifndef RCK_P54C_PLUGIN_INSTALL
 #define RCK_P54C_PLUGIN_INSTALL ""
+#endif
+#ifndef RCK_COUNTED_LIBDIR_INSTALL
+#define RCK_COUNTED_LIBDIR_INSTALL ""
 #endif
 
 const char *sim_p54c_class_name(int c)
@@ -138,10 +142,157 @@ static rck_status_t p54c_order_setting(sim_p54c_job_t *p)
     return RCK_OK;
 }
 
-rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec)
+/* QEMU and the plugin, for the QEMU engine. */
+static rck_status_t qemu_paths(sim_p54c_job_t *p, const char *spec)
+{
+    const char *qemu = rck_config_get("P54C_QEMU");
+
+    if (find_exec(qemu, p->qemu, sizeof(p->qemu)) != 0) {
+        rck_error("RCK_COMPUTE=%s needs QEMU's user-mode emulator, but "
+                  "RCK_P54C_QEMU='%s' is not an executable program here "
+                  "(install qemu-user: scripts/install-deps.sh)",
+                  spec, qemu);
+        return RCK_ERR_CONFIG;
+    }
+    return plugin_find(p->plugin, sizeof(p->plugin)) != 0 ? RCK_ERR_CONFIG
+                                                           : RCK_OK;
+}
+
+/* Does @p dir hold the counted libraries? */
+static int counted_dir_ok(const char *dir)
+{
+    char f[PATH_MAX];
+
+    return snprintf(f, sizeof(f), "%s/librockcreek.so.0", dir) <
+               (int)sizeof(f) &&
+           access(f, R_OK) == 0;
+}
+
+/* The counted copies of the libraries above the HAL that go with
+ * @p program (an absolute path): rockcreek/counted/ beside the
+ * librockcreek its run path names (the build tree and an installation
+ * have the same layout), else the installation's. @return 0 or -1. */
+static int counted_libdir(const char *program, char *out, size_t len)
+{
+    rck_elf_t *e = NULL;
+    const unsigned char *dyn, *str;
+    size_t dlen = 0, slen = 0;
+    int found = -1;
+
+    if (rck_elf_load(program, &e, NULL, 0) == 0 &&
+        (dyn = rck_elf_section(e, ".dynamic", &dlen)) != NULL &&
+        (str = rck_elf_section(e, ".dynstr", &slen)) != NULL) {
+        for (size_t off = 0; off + 16 <= dlen && found != 0; off += 16) {
+            int64_t tag;
+            uint64_t val;
+            memcpy(&tag, dyn + off, 8);
+            memcpy(&val, dyn + off + 8, 8);
+            if ((tag != 29 /* DT_RUNPATH */ && tag != 15 /* DT_RPATH */) ||
+                val >= slen || memchr(str + val, 0, slen - val) == NULL)
+                continue;
+            char paths[PATH_MAX], *save = NULL;
+            snprintf(paths, sizeof(paths), "%s", (const char *)str + val);
+            for (char *p = strtok_r(paths, ":", &save); p != NULL;
+                 p = strtok_r(NULL, ":", &save)) {
+                if (strstr(p, "$ORIGIN") != NULL)
+                    continue; /* not expanded: programs built by rckcc
+                                 name the library directory itself */
+                if (snprintf(out, len, "%s/rockcreek/counted", p) <
+                        (int)len &&
+                    counted_dir_ok(out)) {
+                    found = 0;
+                    break;
+                }
+            }
+        }
+    }
+    rck_elf_free(e);
+    if (found == 0)
+        return 0;
+    snprintf(out, len, "%s", RCK_COUNTED_LIBDIR_INSTALL);
+    return out[0] != '\0' && counted_dir_ok(out) ? 0 : -1;
+}
+
+/* RCK_P54C_ENGINE and the program: who counts (docs/P54C.md, "Compiled
+ * counters"). The chip's CPI table is checked in sim_p54c_job_create. */
+static rck_status_t engine_choose(sim_p54c_job_t *p, const char *spec,
+                                  const char *program)
+{
+    const char *e = rck_config_get("P54C_ENGINE");
+    int counted;
+
+    p->engine_forced = 0;
+    if (!strcmp(e, "compiled")) {
+        p->engine_forced = 1;
+    } else if (strcmp(e, "qemu") != 0 && strcmp(e, "auto") != 0) {
+        rck_error("RCK_P54C_ENGINE='%s': expected auto, compiled or qemu", e);
+        return RCK_ERR_CONFIG;
+    }
+    p->engine = P54C_ENGINE_QEMU;
+    if (!strcmp(e, "qemu"))
+        return RCK_OK;
+    if (p->detailed) {
+        if (p->engine_forced) {
+            rck_error("RCK_P54C_ENGINE=compiled: the compiled counters count "
+                      "instructions only; the caches of RCK_COMPUTE=p54c "
+                      "need the QEMU engine");
+            return RCK_ERR_CONFIG;
+        }
+        return RCK_OK;
+    }
+    counted = sim_p54c_counted(program, NULL);
+    if (counted == 1) {
+        char path[PATH_MAX];
+        p->engine = P54C_ENGINE_COMPILED;
+        p->libdir[0] = '\0';
+        if (find_exec(program, path, sizeof(path)) != 0 ||
+            counted_libdir(path, p->libdir, sizeof(p->libdir)) != 0) {
+            p->libdir[0] = '\0';
+            rck_warn("p54c-fast: the counted copies of rockcreek's "
+                     "libraries (rockcreek/counted/ beside librockcreek) "
+                     "were not found: the work of RCCE and the other "
+                     "libraries in '%s' is not counted",
+                     program);
+        }
+    } else if (p->engine_forced) {
+        rck_error("RCK_P54C_ENGINE=compiled: '%s' %s", program ? program : "?",
+                  counted < 0 ? "was built by another rockcreek (its counters "
+                                "use another CPI table): rebuild it with rckcc"
+                              : "has no compiled counters: build it with "
+                                "rckcc (without RCKCC_COUNT=0)");
+        return RCK_ERR_CONFIG;
+    }
+    (void)spec;
+    return RCK_OK;
+}
+
+/* The compiled counters were built with the default CPI table: under a
+ * chip file's own table the QEMU engine counts (or, forced, an error). */
+static rck_status_t engine_check_cpi(sim_p54c_job_t *p)
+{
+    int same = 1;
+
+    if (p->engine != P54C_ENGINE_COMPILED)
+        return RCK_OK;
+    for (int k = 0; k < P54C_NCLASS; k++)
+        same &= p54c_units_of(p->cpi[k]) ==
+                p54c_units_of(p54c_cpi_default[k].cpi);
+    if (same)
+        return RCK_OK;
+    if (p->engine_forced) {
+        rck_error("RCK_P54C_ENGINE=compiled: the chip file's p54c.cpi table "
+                  "differs from the one the program's counters were built "
+                  "with (docs/P54C.md); use RCK_P54C_ENGINE=qemu");
+        return RCK_ERR_CONFIG;
+    }
+    p->engine = P54C_ENGINE_QEMU;
+    return qemu_paths(p, "p54c-fast");
+}
+
+rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec,
+                                const char *program)
 {
     sim_p54c_job_t *p = &h->p54c;
-    const char *qemu = rck_config_get("P54C_QEMU");
 
     p->fd = -1;
     if (p54c_order_setting(p) != RCK_OK)
@@ -157,16 +308,11 @@ rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec)
                   spec);
         return RCK_ERR_CONFIG;
     }
-    if (find_exec(qemu, p->qemu, sizeof(p->qemu)) != 0) {
-        rck_error("RCK_COMPUTE=%s needs QEMU's user-mode emulator, but "
-                  "RCK_P54C_QEMU='%s' is not an executable program here "
-                  "(install qemu-user: scripts/install-deps.sh)",
-                  spec, qemu);
+    if (engine_choose(p, spec, program) != RCK_OK)
         return RCK_ERR_CONFIG;
-    }
-    if (plugin_find(p->plugin, sizeof(p->plugin)) != 0)
-        return RCK_ERR_CONFIG;
-    return RCK_OK;
+    /* the compiled engine needs no QEMU (sim_p54c_job_create falls back
+     * to it under a chip file's own CPI table) */
+    return p->engine == P54C_ENGINE_QEMU ? qemu_paths(p, spec) : RCK_OK;
 }
 
 /* The chip file's optional "p54c" section: {"l1i_bytes": N, "l1_ways": N,
@@ -261,6 +407,8 @@ rck_status_t sim_p54c_job_create(sim_hdr_t *h)
     p->l1_ways = 2;
     p->l2_ways = 4;
     st = chip_section(p);
+    if (st == RCK_OK)
+        st = engine_check_cpi(p);
     if (st != RCK_OK)
         return st;
     if (c->nmc < 1 || c->nmc > P54C_MAX_MC || c->line_bytes == 0 ||
@@ -294,6 +442,7 @@ rck_status_t sim_p54c_job_create(sim_hdr_t *h)
     for (uint32_t u = 0; u < h->nues; u++) {
         p54c_slot_t *s = (p54c_slot_t *)((char *)map + u * p->slot_bytes);
         s->detailed = p->detailed;
+        s->engine = p->engine;
         s->line_bytes = c->line_bytes;
         s->l1i_bytes = p->l1i_bytes;
         s->l1d_bytes = p->l1d_bytes;
@@ -319,7 +468,8 @@ rck_status_t sim_p54c_job_create(sim_hdr_t *h)
     p->fd = fd;
     /* program code runs 10-50 times slower under the instrumentation: the
      * watchdog's seconds of host time count ten times (docs/P54C.md) */
-    if (h->watchdog_s > 0 && h->watchdog_s < INT32_MAX / 10)
+    if (p->engine == P54C_ENGINE_QEMU && h->watchdog_s > 0 &&
+        h->watchdog_s < INT32_MAX / 10)
         h->watchdog_s *= 10;
     launcher_slots = map;
     launcher_bytes = bytes;
@@ -349,6 +499,23 @@ char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
 
     if (p->fd < 0)
         return NULL;
+    if (p->engine == P54C_ENGINE_COMPILED) {
+        /* the program runs natively and counts itself, with the counted
+         * copies of the libraries first in its search path; the HAL maps
+         * the slot from the inherited memory file */
+        if (p->libdir[0] != '\0') {
+            const char *old = getenv("LD_LIBRARY_PATH");
+            char lp[2 * PATH_MAX];
+            snprintf(lp, sizeof(lp), "%s%s%s", p->libdir,
+                     old != NULL && *old != '\0' ? ":" : "",
+                     old != NULL ? old : "");
+            setenv("LD_LIBRARY_PATH", lp, 1);
+        }
+        fl = fcntl(p->fd, F_GETFD);
+        if (fl >= 0)
+            fcntl(p->fd, F_SETFD, fl & ~FD_CLOEXEC);
+        return NULL;
+    }
     while (argv[n] != NULL)
         n++;
     /* qemu opens the program by its path: resolve it as execvp would */
@@ -392,6 +559,12 @@ char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
     return v;
 }
 
+const char *sim_p54c_engine_name(const sim_hdr_t *h)
+{
+    return h->p54c.engine == P54C_ENGINE_COMPILED ? "compiled"
+                                                  : "qemu";
+}
+
 static const p54c_slot_t *report_slot(sim_hdr_t *h, uint32_t ue)
 {
     if (launcher_slots == NULL || h->p54c.fd < 0 || ue >= h->nues)
@@ -406,7 +579,7 @@ void sim_p54c_report_model(FILE *fp, sim_hdr_t *h)
 
     if (h->compute != COMPUTE_P54C && h->compute != COMPUTE_P54C_FAST)
         return;
-    fprintf(fp, ", \"cpi\": {");
+    fprintf(fp, ", \"engine\": \"%s\", \"cpi\": {", sim_p54c_engine_name(h));
     for (int k = 0; k < P54C_NCLASS; k++)
         fprintf(fp, "%s\"%s\": %.4f", k ? ", " : "", p54c_cpi_default[k].key,
                 p->cpi[k]);
@@ -477,9 +650,10 @@ void sim_p54c_summary(sim_hdr_t *h)
             dram += s->dram_tx[m];
     }
     fprintf(stderr,
-            "rck sim: %s: %" PRIu64 " instructions in all cores, IPC %.3f "
-            "over their compute cycles",
-            h->p54c.detailed ? "p54c" : "p54c-fast", insns,
+            "rck sim: %s (%s): %" PRIu64 " instructions in all cores, IPC "
+            "%.3f over their compute cycles",
+            h->p54c.detailed ? "p54c" : "p54c-fast", sim_p54c_engine_name(h),
+            insns,
             ticks > 0 ? (double)insns / ((double)ticks / SIM_TICKS) : 0.0);
     if (h->p54c.detailed)
         fprintf(stderr, ", %" PRIu64 " L2 misses, %" PRIu64
@@ -487,6 +661,76 @@ void sim_p54c_summary(sim_hdr_t *h)
                         " slices booked natively in the plugin)",
                 l2m, dram, native);
     fprintf(stderr, "\n");
+}
+
+/* ---- compiled counters (docs/P54C.md, "Compiled counters") ---- */
+
+int sim_p54c_counted(const char *program, const uint32_t *cpi_units)
+{
+    char path[PATH_MAX];
+    uint32_t want[P54C_NCLASS];
+    rck_elf_t *e = NULL;
+    const unsigned char *sec;
+    size_t len = 0;
+    int r = 0;
+
+    if (program == NULL || find_exec(program, path, sizeof(path)) != 0 ||
+        rck_elf_load(path, &e, NULL, 0) != 0)
+        return 0;
+    for (int k = 0; k < P54C_NCLASS; k++)
+        want[k] = cpi_units != NULL ? cpi_units[k]
+                                    : p54c_units_of(p54c_cpi_default[k].cpi);
+    sec = rck_elf_section(e, P54C_CTR_SECTION, &len);
+    /* counted if the program's own code has records (not only the
+     * libraries linked into it statically), all of the same table */
+    if (sec != NULL && len > 0 && len % P54C_CTR_REC == 0) {
+        int own = 0, bad = 0;
+        for (size_t off = 0; off < len; off += P54C_CTR_REC) {
+            uint64_t magic;
+            uint32_t units[P54C_NCLASS];
+            memcpy(&magic, sec + off, sizeof(magic));
+            memcpy(units, sec + off + sizeof(magic), sizeof(units));
+            own += magic == P54C_CTR_MAGIC;
+            bad += (magic != P54C_CTR_MAGIC && magic != P54C_CTR_MAGIC_LIB) ||
+                   memcmp(units, want, sizeof(units)) != 0;
+        }
+        r = own == 0 ? 0 : bad ? -1 : 1;
+    }
+    rck_elf_free(e);
+    return r;
+}
+
+/* The page the compiled counters add to, mapped when this library loads:
+ * before the program's code runs (libraries' constructors run first) and,
+ * by its priority, before any other constructor linked with it (the
+ * counted libraries' own, in a static link). */
+static volatile uint64_t *ctr_page;
+static const char *ctr_page_why = "not mapped";
+
+__attribute__((constructor(101))) static void ctr_page_map(void)
+{
+    void *want = (void *)(uintptr_t)P54C_CTR_ADDR;
+    /* a hint, not MAP_FIXED: whatever is there stays (QEMU honours hints) */
+    void *m = mmap(want, 4096, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    if (m == want) {
+        ctr_page = m;
+        ctr_page[P54C_CTR_MAGIC_OFF / 8] = P54C_CTR_MAGIC;
+        return;
+    }
+    if (m != MAP_FAILED)
+        munmap(m, 4096);
+    ctr_page_why = m == MAP_FAILED ? "mmap failed" : "the address is taken";
+    if (sim_p54c_counted("/proc/self/exe", NULL) != 0) {
+        /* its first block would write to whatever is there */
+        fprintf(stderr,
+                "rockcreek: this program counts its instructions (built by "
+                "rckcc) into a page at %#llx, which cannot be mapped (%s); "
+                "rebuild it with RCKCC_COUNT=0\n",
+                (unsigned long long)P54C_CTR_ADDR, ctr_page_why);
+        _exit(127);
+    }
 }
 
 /* ---- core ---- */
@@ -504,6 +748,30 @@ __attribute__((noinline)) static void p54c_gate(void)
 static int p54c_native_wanted(void)
 {
     return rck_config_get_bool("P54C_NATIVE");
+}
+
+/* The compiled engine: the program adds to the counter page this library
+ * mapped at load (ctr_page_map); the slot keeps the report's figures. */
+static rck_status_t core_init_compiled(sim_t *s, p54c_slot_t *slot)
+{
+    const volatile uint64_t *page = ctr_page;
+
+    if (page == NULL || page[P54C_CTR_MAGIC_OFF / 8] != P54C_CTR_MAGIC) {
+        rck_error("RCK_COMPUTE=p54c-fast: the compiled counters' page at "
+                  "%#llx is not mapped in this core (%s); its instructions "
+                  "cannot be counted",
+                  (unsigned long long)P54C_CTR_ADDR, ctr_page_why);
+        munmap(slot, s->hdr->p54c.slot_bytes);
+        return RCK_ERR_CONFIG;
+    }
+    slot->plugin = 0;
+    s->p54c.slot = slot;
+    s->p54c.carry = 0;
+    s->p54c.insns = page + P54C_CTR_INSNS_OFF / 8;
+    s->p54c.units = page + P54C_CTR_UNITS_OFF / 8;
+    s->p54c.mark_insns = *s->p54c.insns;
+    s->p54c.mark_units = *s->p54c.units;
+    return RCK_OK;
 }
 
 rck_status_t sim_p54c_core_init(sim_t *s)
@@ -524,6 +792,8 @@ rck_status_t sim_p54c_core_init(sim_t *s)
         return RCK_ERR_CONFIG;
     }
     slot = map;
+    if (slot->magic == P54C_ABI_MAGIC && slot->engine == P54C_ENGINE_COMPILED)
+        return core_init_compiled(s, slot);
     if (slot->magic != P54C_ABI_MAGIC ||
         __atomic_load_n(&slot->plugin, __ATOMIC_ACQUIRE) != P54C_PLUGIN_MAGIC) {
         rck_error("RCK_COMPUTE=%s: this core does not run under the P54C "
@@ -558,6 +828,8 @@ rck_status_t sim_p54c_core_init(sim_t *s)
     slot->gate_pc = slot->detailed && p54c_native_wanted()
                         ? (uint64_t)(uintptr_t)&p54c_gate
                         : 0;
+    s->p54c.insns = &slot->insns;
+    s->p54c.units = &slot->units;
     s->p54c.mark_insns = slot->insns;
     s->p54c.mark_units = slot->units;
     return RCK_OK;
@@ -710,8 +982,8 @@ double sim_p54c_take(sim_t *s, int at_entry)
     atomic_store(&s->me->in_hal, 1);
     slot->in_hal = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    insns = slot->insns - p->mark_insns;
-    units = slot->units - p->mark_units;
+    insns = *p->insns - p->mark_insns;
+    units = *p->units - p->mark_units;
     head = slot->head;
     if (head != slot->tail) {
         double mhz = rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv);
@@ -752,8 +1024,8 @@ void sim_p54c_mark(sim_t *s)
 
     if (slot == NULL)
         return;
-    s->p54c.mark_insns = slot->insns;
-    s->p54c.mark_units = slot->units;
+    s->p54c.mark_insns = *s->p54c.insns;
+    s->p54c.mark_units = *s->p54c.units;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     slot->in_hal = 0;
 }

@@ -18,6 +18,8 @@
 typedef struct {
     int32_t fd;                /* memory file of the slots, -1: model off */
     uint32_t detailed;         /* p54c (1) or p54c-fast (0) */
+    uint32_t engine;           /* P54C_ENGINE_QEMU or _COMPILED */
+    uint32_t engine_forced;    /* RCK_P54C_ENGINE=compiled */
     uint64_t slot_bytes;       /* page-aligned size of one slot */
     double cpi[P54C_NCLASS];   /* cycles per instruction of each class */
     uint32_t l1i_bytes, l1d_bytes, l1_ways, l2_bytes, l2_ways;
@@ -25,11 +27,15 @@ typedef struct {
     uint64_t order_window;     /* ... up to this many ticks ahead */
     char qemu[SIM_P54C_PATH];  /* absolute path of qemu-x86_64 */
     char plugin[SIM_P54C_PATH];/* absolute path of librck_p54c.so */
+    char libdir[SIM_P54C_PATH];/* the counted libraries (compiled engine),
+                                  "" if none */
 } sim_p54c_job_t;
 
 /* In each core's sim_t. */
 typedef struct {
     p54c_slot_t *slot;         /* NULL: model off */
+    /* the counters: the slot's (the plugin's) or the compiled ones' page */
+    const volatile uint64_t *insns, *units;
     uint64_t mark_insns, mark_units; /* the counters at the last HAL exit */
     double carry;              /* fractional cycles not charged yet */
     /* the core's port to memory for the program's own transactions */

@@ -47,10 +47,12 @@
  * into the segment by settings_resolve (and the compute models and
  * schedule seeds, sim_compute.c, sim_sched.c). */
 static const rck_config_entry_t sim_settings[] = {
-    {"COMPUTE", "host", RCK_CONFIG_STRING,
-     "sim: compute model between HAL calls: host[:REL] (host CPU time, REL = "
-     "SCC speed relative to the host, default from the chip), none, or "
-     "instructions[:CPI] (retired instructions x CPI; falls back to host)"},
+    {"COMPUTE", "auto", RCK_CONFIG_STRING,
+     "sim: compute model between HAL calls: auto (p54c-fast when the program "
+     "was built by rckcc with its counters, else host), host[:REL] (host CPU "
+     "time, REL = SCC speed relative to the host, default from the chip), "
+     "none, instructions[:CPI] (retired instructions x CPI; falls back to "
+     "host), p54c or p54c-fast (docs/P54C.md)"},
     {"P54C_QEMU", "qemu-x86_64", RCK_CONFIG_STRING,
      "sim, compute p54c: QEMU's user-mode emulator each core runs under"},
     {"P54C_PLUGIN", "", RCK_CONFIG_STRING,
@@ -62,6 +64,10 @@ static const rck_config_entry_t sim_settings[] = {
      "clock) ahead of "
      "the earliest (0: exact order; off: the whole slice at once, ahead of "
      "the cores that book later)"},
+    {"P54C_ENGINE", "auto", RCK_CONFIG_STRING,
+     "sim, compute p54c-fast: what counts the instructions: compiled (the "
+     "program's own counters, built in by rckcc), qemu (the QEMU plugin), or "
+     "auto (compiled when the program has them)"},
     {"P54C_NATIVE", "1", RCK_CONFIG_BOOL,
      "sim, compute p54c: book the DRAM transactions natively in the plugin "
      "(0: in the HAL under QEMU, the same answers, slower; a check)"},
@@ -242,10 +248,11 @@ static rck_status_t setting_path(const char *name, char *buf, size_t len)
     return RCK_OK;
 }
 
-static rck_status_t settings_resolve(sim_hdr_t *h, int nues)
+static rck_status_t settings_resolve(sim_hdr_t *h, int nues,
+                                    const char *program)
 {
     const char *spin = rck_config_get("SIM_SPIN_NS");
-    rck_status_t st = sim_compute_configure(h);
+    rck_status_t st = sim_compute_configure(h, program);
     double v;
 
     if (st == RCK_OK)
@@ -364,7 +371,7 @@ rck_status_t sim_seg_create(const rck_job_params_t *p, rck_job_t **job_out)
     job->bytes = layout.seg_bytes;
     memcpy(job->hdr, &layout, sizeof(layout));
     job->pin_fd = -1;
-    st = settings_resolve(job->hdr, p->nues);
+    st = settings_resolve(job->hdr, p->nues, p->program);
     if (st != RCK_OK)
         goto err_unmap;
     if (job->hdr->pin_cpu == SIM_PIN_AUTO)

@@ -101,6 +101,9 @@ typedef struct {
     int nstart;               /* UEs started at once (0: all); the others
                                * are dormant until rck_hal_spawn claims them */
     size_t shm_bytes;         /* shared DRAM window size */
+    const char *program;      /* the program the cores run (argv[0]), or
+                               * NULL; the sim backend's default compute
+                               * model depends on how it was built */
 } rck_job_params_t;
 
 /**

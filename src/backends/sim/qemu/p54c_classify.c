@@ -246,3 +246,95 @@ int p54c_string_width(const uint8_t *b, size_t n)
     /* even opcodes: the byte forms */
     return (b[px.op] & 1) == 0 ? 1 : px.width;
 }
+
+/* ---- the compiled counters' own instructions (docs/P54C-COUNTERS.md) ---- */
+
+static int bytes_are(const uint8_t *b, size_t n, const uint8_t *want,
+                     size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (i >= n || b[i] != want[i])
+            return 0;
+    return n == len;
+}
+
+/* An add to one of the counters: REX.W 81 /0 or 83 /0 (immediate) or
+ * 01 /r (a register), absolute disp32 (ModRM mod 00 rm 100, SIB 25). */
+static int ctr_add(const uint8_t *b, size_t n)
+{
+    uint32_t disp;
+
+    if (n < 8 || b[0] != 0x48 || (b[2] & 0xc7) != 0x04 || b[3] != 0x25)
+        return 0;
+    if (!((b[1] == 0x81 && n == 12 && b[2] == 0x04) ||
+          (b[1] == 0x83 && n == 9 && b[2] == 0x04) ||
+          (b[1] == 0x01 && n == 8)))
+        return 0;
+    disp = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
+           (uint32_t)b[7] << 24;
+    return disp == P54C_CTR_ADDR + P54C_CTR_INSNS_OFF ||
+           disp == P54C_CTR_ADDR + P54C_CTR_UNITS_OFF;
+}
+
+int p54c_ctr_kind(const uint8_t *b, size_t n)
+{
+    static const uint8_t lea_down[] = {0x48, 0x8d, 0x64, 0x24, 0x80};
+    static const uint8_t lea_up[] = {0x48, 0x8d, 0xa4, 0x24,
+                                     0x80, 0x00, 0x00, 0x00};
+
+    if (ctr_add(b, n))
+        return P54C_CK_ADD;
+    if (bytes_are(b, n, lea_down, sizeof(lea_down)))
+        return P54C_CK_LEA_DOWN;
+    if (bytes_are(b, n, lea_up, sizeof(lea_up)))
+        return P54C_CK_LEA_UP;
+    if (n == 1 && b[0] == 0x9c)
+        return P54C_CK_PUSHF;
+    if (n == 1 && b[0] == 0x9d)
+        return P54C_CK_POPF;
+    if (n == 1 && b[0] == 0x50)
+        return P54C_CK_PUSH_RAX;
+    if (n == 1 && b[0] == 0x58)
+        return P54C_CK_POP_RAX;
+    /* imul $C, %rcx, %rax: REX.W 69 /r imm32 or 6b /r imm8, ModRM c1 */
+    if (n >= 4 && b[0] == 0x48 && b[2] == 0xc1 &&
+        ((b[1] == 0x69 && n == 7) || (b[1] == 0x6b && n == 4)))
+        return P54C_CK_IMUL;
+    return P54C_CK_NONE;
+}
+
+void p54c_ctr_mark(const int *kind, size_t n, uint8_t *skip)
+{
+    static const int before[] = {P54C_CK_IMUL, P54C_CK_PUSH_RAX,
+                                 P54C_CK_PUSHF, P54C_CK_LEA_DOWN};
+    static const int after[] = {P54C_CK_POP_RAX, P54C_CK_POPF,
+                                P54C_CK_LEA_UP};
+
+    for (size_t i = 0; i < n; i++)
+        skip[i] = kind[i] == P54C_CK_ADD;
+    for (size_t i = 0; i < n; i++) {
+        size_t j, e;
+        if (!skip[i] || (i > 0 && kind[i - 1] == P54C_CK_ADD))
+            continue; /* not the first add of a run */
+        e = i;
+        while (e + 1 < n && kind[e + 1] == P54C_CK_ADD)
+            e++;
+        /* the flags saved before the run and restored after it: lea,
+         * pushf (push and imul in the string form) ... popf, lea; all of
+         * it or nothing */
+        j = i;
+        for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++)
+            if (j > 0 && kind[j - 1] == before[k])
+                j--;
+        size_t m = e;
+        for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
+            if (m + 1 < n && kind[m + 1] == after[k])
+                m++;
+        if (j + 2 <= i && kind[j] == P54C_CK_LEA_DOWN &&
+            kind[j + 1] == P54C_CK_PUSHF && m >= e + 2 &&
+            kind[m] == P54C_CK_LEA_UP && kind[m - 1] == P54C_CK_POPF &&
+            ((i - j == 2 && m - e == 2) || (i - j == 4 && m - e == 3)))
+            for (size_t k = j; k <= m; k++)
+                skip[k] = 1;
+    }
+}

@@ -19,4 +19,23 @@ int p54c_classify(const uint8_t *b, size_t n);
  * charged width / 4 of the string class's cycles. */
 int p54c_string_width(const uint8_t *b, size_t n);
 
+/* The compiled counters' own instructions, which the plugin does not
+ * count (docs/P54C-COUNTERS.md): kinds of single instructions ... */
+enum {
+    P54C_CK_NONE = 0,  /* the program's */
+    P54C_CK_ADD,       /* add to a counter word (absolute address) */
+    P54C_CK_LEA_DOWN,  /* lea -128(%rsp), %rsp */
+    P54C_CK_LEA_UP,    /* lea 128(%rsp), %rsp */
+    P54C_CK_PUSHF,     /* pushfq */
+    P54C_CK_POPF,      /* popfq */
+    P54C_CK_PUSH_RAX,  /* push %rax */
+    P54C_CK_POP_RAX,   /* pop %rax */
+    P54C_CK_IMUL       /* imul $C, %rcx, %rax */
+};
+int p54c_ctr_kind(const uint8_t *b, size_t n);
+
+/* ... and of a block of @p n instructions of @p kind: @p skip[i] set for
+ * the counters' adds and the sequences that save the flags around them. */
+void p54c_ctr_mark(const int *kind, size_t n, uint8_t *skip);
+
 #endif

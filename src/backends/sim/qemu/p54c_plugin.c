@@ -387,6 +387,9 @@ static void gate_cb(unsigned int vcpu, void *ud)
     S->gate_done++;
 }
 
+/* Instructions of a block the stack arrays hold (QEMU's limit is 512). */
+#define CTR_TB_MAX 512
+
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
@@ -398,12 +401,29 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     if (S->gate_pc != 0 && qemu_plugin_tb_vaddr(tb) == S->gate_pc)
         qemu_plugin_register_vcpu_tb_exec_cb(tb, gate_cb,
                                              QEMU_PLUGIN_CB_NO_REGS, NULL);
+    /* the compiled counters' own instructions (code built by rckcc) are
+     * not the program's: neither counted nor traced */
+    int kind_s[CTR_TB_MAX];
+    uint8_t skip_s[CTR_TB_MAX];
+    int *kind = n <= CTR_TB_MAX ? kind_s : g_new(int, n);
+    uint8_t *skip = n <= CTR_TB_MAX ? skip_s : g_new(uint8_t, n);
+    size_t counted = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+        kind[i] = p54c_ctr_kind(qemu_plugin_insn_data(in),
+                                qemu_plugin_insn_size(in));
+    }
+    p54c_ctr_mark(kind, n, skip);
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
         uint64_t va = qemu_plugin_insn_vaddr(in);
         size_t sz = qemu_plugin_insn_size(in);
 
         const uint8_t *bytes = qemu_plugin_insn_data(in);
+        if (skip[i])
+            continue;
+        counted++;
         int cls = p54c_classify(bytes, sz);
         if (cls == P54C_C_STRING) /* per iteration, by its width */
             units += (uint64_t)S->cpi[cls] *
@@ -419,8 +439,12 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                              QEMU_PLUGIN_CB_NO_REGS,
                                              QEMU_PLUGIN_MEM_RW, NULL);
     }
+    if (kind != kind_s) {
+        g_free(kind);
+        g_free(skip);
+    }
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-                                             &S->insns, n);
+                                             &S->insns, counted);
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
                                              &S->units, units);
     if (S->detailed && n > 0) {
