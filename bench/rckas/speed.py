@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """The compiled counters' cost (docs/P54C-COUNTERS.md, "Measured slowdown").
 
-Each kernel is built plain (RCKCC_COUNT=0) and counted (rckcc -rck-count);
-the counted builds link tests/rckas/ctr_map.c (uninstrumented) for the
-counters' page until librockcreek maps it. Prints, per kernel, the best of
+Each kernel is built plain (RCKCC_COUNT=0) and counted (rckcc -rck-count;
+librockcreek maps the counters' page). Prints, per kernel, the best of
 REPS runs of the CPU time (user + system of the process tree: robust on a
 loaded machine) and of the wall time, and the counted/plain ratios.
 
@@ -46,10 +45,6 @@ def main():
     rckcc = os.path.join(a.build, "src", "tools", "rckcc")
     rck = os.path.join(a.build, "src", "tools", "rck")
     tmp = tempfile.mkdtemp(prefix="rckas-speed-")
-    ctr = os.path.join(tmp, "ctr.o")
-    subprocess.run(["cc", "-O2", "-I" + os.path.join(SRC, "src/backends/sim"),
-                    "-c", os.path.join(SRC, "tests/rckas/ctr_map.c"), "-o",
-                    ctr], check=True)
     env0 = dict(os.environ, RCKCC_COUNT="0")
     for name, src, flags in (("k", "bench/rckas/kernels.c", []),
                              ("s", "examples/stencil.c", []),
@@ -58,7 +53,7 @@ def main():
         subprocess.run([rckcc, "-O2"] + flags + [src, "-o",
                         os.path.join(tmp, name + "p"), "-lm"], check=True,
                        env=env0)
-        subprocess.run([rckcc, "-rck-count", "-O2"] + flags + [src, ctr, "-o",
+        subprocess.run([rckcc, "-rck-count", "-O2"] + flags + [src, "-o",
                         os.path.join(tmp, name + "i"), "-lm"], check=True)
     k = lambda v: [os.path.join(tmp, "k" + v)]
     s = lambda v, n, b="s": [rck, "run", "-n", str(n), "--backend", "native",

@@ -22,7 +22,10 @@ CASE is one of:
                with a clear message; an error in the input shows the real
                assembler's message once
   rckcc        rckcc -show has -B<asdir>/ with RCKCC_COUNT=1 or -rck-count;
-               RCKCC_COUNT=0, -rck-nocount, -E and clang drop it
+               RCKCC_COUNT=0, -rck-nocount, -E and clang drop it; a counted
+               program calling nothing in librockcreek still runs (the
+               library, which maps the counters' page, is linked although
+               gcc links --as-needed)
 Needs gcc, objdump and readelf; no QEMU.
 """
 import argparse
@@ -362,10 +365,22 @@ def case_rckcc():
         out = show(args, env)
         if "-B" in out or "-rck-nocount" in out:
             fail("rckcc -show %s (env %s) still counts: %s" % (args, env, out))
+    # a counted program that calls nothing in librockcreek still gets the
+    # library (and its counters' page) despite gcc's default --as-needed
+    plain_c, exe = tmp("plain.c"), tmp("plain")
+    with open(plain_c, "w") as f:
+        f.write('#include <stdio.h>\nint main(void) { puts("plain ok"); '
+                'return 0; }\n')
+    run(["/bin/sh", A.rckcc, "-rck-count", "-O2", plain_c, "-o", exe])
+    r = run([exe], check=False)
+    if r.returncode != 0 or r.stdout != "plain ok\n":
+        fail("a counted program without rockcreek calls: exit %d, %r %r"
+             % (r.returncode, r.stdout, r.stderr))
     if "-rck-nocount" not in run(["/bin/sh", A.rckcc, "--help"]).stdout:
         fail("rckcc --help does not document -rck-nocount")
     print("rckcc: -B with RCKCC_COUNT=1 and -rck-count, none with "
-          "RCKCC_COUNT=0, -rck-nocount, -E, clang")
+          "RCKCC_COUNT=0, -rck-nocount, -E, clang; a counted program that "
+          "calls nothing in the library runs")
 
 
 def main():
