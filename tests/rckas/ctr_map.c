@@ -1,6 +1,7 @@
 /*
- * The counters' page for the rck-as tests (librockcreek does not map it
- * yet): mapped before any instrumented code runs, by a constructor of
+ * The counters' page for the rck-as tests, whose programs are built by
+ * plain gcc without librockcreek (which maps it for rckcc's programs):
+ * mapped before any instrumented code runs, by a constructor of
  * priority 101 in this object, which is built WITHOUT the counting
  * assembler. Also the readers of the two words.
  */
