@@ -244,10 +244,11 @@ static void place(cfg_t *g, as_file_t *f)
             const as_item_t *it = &f->it[i];
             if (it->kind != IT_INSN || it->block != k)
                 continue;
-            if (!it->rep_string) {
-                b->ins++;
-                b->units += it->units;
-            }
+            /* a rep string instruction counts once here and once per
+             * iteration in its own sequence: QEMU runs it as one
+             * instruction per iteration plus the test that ends it */
+            b->ins++;
+            b->units += it->units;
             if (it->endbr && first < 0)
                 endbr = i;
             else if (first < 0)

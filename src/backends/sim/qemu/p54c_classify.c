@@ -303,38 +303,53 @@ int p54c_ctr_kind(const uint8_t *b, size_t n)
     return P54C_CK_NONE;
 }
 
-void p54c_ctr_mark(const int *kind, size_t n, uint8_t *skip)
+int p54c_ctr_mark(const int *kind, size_t n, uint8_t *skip, int open_head)
 {
     static const int before[] = {P54C_CK_IMUL, P54C_CK_PUSH_RAX,
                                  P54C_CK_PUSHF, P54C_CK_LEA_DOWN};
     static const int after[] = {P54C_CK_POP_RAX, P54C_CK_POPF,
                                 P54C_CK_LEA_UP};
+    int open_tail = 0;
 
     for (size_t i = 0; i < n; i++)
         skip[i] = kind[i] == P54C_CK_ADD;
+    /* the lea that closes a sequence the previous block ended with */
+    if (open_head && n > 0 && kind[0] == P54C_CK_LEA_UP)
+        skip[0] = 1;
     for (size_t i = 0; i < n; i++) {
-        size_t j, e;
-        if (!skip[i] || (i > 0 && kind[i - 1] == P54C_CK_ADD))
+        size_t j, e, m;
+        if (!skip[i] || kind[i] != P54C_CK_ADD ||
+            (i > 0 && kind[i - 1] == P54C_CK_ADD))
             continue; /* not the first add of a run */
         e = i;
         while (e + 1 < n && kind[e + 1] == P54C_CK_ADD)
             e++;
         /* the flags saved before the run and restored after it: lea,
          * pushf (push and imul in the string form) ... popf, lea; all of
-         * it or nothing */
+         * it or nothing. QEMU ends a block after popf, so the closing lea
+         * may be the next block's first instruction (an open tail). */
         j = i;
         for (size_t k = 0; k < sizeof(before) / sizeof(before[0]); k++)
             if (j > 0 && kind[j - 1] == before[k])
                 j--;
-        size_t m = e;
+        m = e;
         for (size_t k = 0; k < sizeof(after) / sizeof(after[0]); k++)
             if (m + 1 < n && kind[m + 1] == after[k])
                 m++;
-        if (j + 2 <= i && kind[j] == P54C_CK_LEA_DOWN &&
-            kind[j + 1] == P54C_CK_PUSHF && m >= e + 2 &&
-            kind[m] == P54C_CK_LEA_UP && kind[m - 1] == P54C_CK_POPF &&
-            ((i - j == 2 && m - e == 2) || (i - j == 4 && m - e == 3)))
-            for (size_t k = j; k <= m; k++)
-                skip[k] = 1;
+        int front = j + 2 <= i && kind[j] == P54C_CK_LEA_DOWN &&
+                    kind[j + 1] == P54C_CK_PUSHF;
+        size_t tail = m - e; /* parts found after the run */
+        int closed = tail >= 2 && kind[m] == P54C_CK_LEA_UP &&
+                     kind[m - 1] == P54C_CK_POPF;
+        int open = !closed && m == n - 1 && tail >= 1 &&
+                   kind[m] == P54C_CK_POPF;
+        size_t want = (i - j == 4 ? 3 : 2) - (open ? 1 : 0);
+        if (!front || (!closed && !open) || (i - j != 2 && i - j != 4) ||
+            tail != want)
+            continue;
+        for (size_t k = j; k <= m; k++)
+            skip[k] = 1;
+        open_tail = open;
     }
+    return open_tail;
 }

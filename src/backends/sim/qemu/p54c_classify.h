@@ -35,7 +35,11 @@ enum {
 int p54c_ctr_kind(const uint8_t *b, size_t n);
 
 /* ... and of a block of @p n instructions of @p kind: @p skip[i] set for
- * the counters' adds and the sequences that save the flags around them. */
-void p54c_ctr_mark(const int *kind, size_t n, uint8_t *skip);
+ * the counters' adds and the sequences that save the flags around them.
+ * QEMU ends a block after popf, so a sequence's closing lea may begin the
+ * next block: @p open_head says the block follows such an open tail (its
+ * first instruction, if that lea, is skipped). @return 1 if this block
+ * ends in an open tail. */
+int p54c_ctr_mark(const int *kind, size_t n, uint8_t *skip, int open_head);
 
 #endif

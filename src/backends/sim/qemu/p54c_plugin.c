@@ -387,6 +387,10 @@ static void gate_cb(unsigned int vcpu, void *ud)
     S->gate_done++;
 }
 
+/* Where a block that ends in an open tail of the counters' sequence (popf
+ * last, the closing lea next) is followed: the address of that lea. */
+static GHashTable *open_tails;
+
 /* Instructions of a block the stack arrays hold (QEMU's limit is 512). */
 #define CTR_TB_MAX 512
 
@@ -414,7 +418,21 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         kind[i] = p54c_ctr_kind(qemu_plugin_insn_data(in),
                                 qemu_plugin_insn_size(in));
     }
-    p54c_ctr_mark(kind, n, skip);
+    /* a block that follows an open tail starts where that one ended:
+     * addresses kept in a set (blocks are translated once, or again
+     * after a flush with the same answer) */
+    uint64_t tb_va = qemu_plugin_tb_vaddr(tb);
+    int open_head = open_tails != NULL &&
+                    g_hash_table_contains(open_tails, &tb_va);
+    if (p54c_ctr_mark(kind, n, skip, open_head) && n > 0) {
+        struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
+        uint64_t *next = g_new(uint64_t, 1);
+        *next = qemu_plugin_insn_vaddr(last) + qemu_plugin_insn_size(last);
+        if (open_tails == NULL)
+            open_tails = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+                                               g_free, NULL);
+        g_hash_table_add(open_tails, next);
+    }
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
         uint64_t va = qemu_plugin_insn_vaddr(in);
