@@ -309,7 +309,7 @@ static void put_record(FILE *out, const uint32_t *units)
                                    ? P54C_CTR_MAGIC_LIB
                                    : P54C_CTR_MAGIC;
 
-    fprintf(out, "\t.pushsection\t%s,\"a\",@progbits\n\t.balign\t64\n"
+    fprintf(out, "\t.pushsection\t%s,\"aR\",@progbits\n\t.balign\t64\n"
                  "\t.quad\t0x%llx\n",
             P54C_CTR_SECTION, magic);
     for (int c = 0; c < P54C_NCLASS; c++)

@@ -328,6 +328,15 @@ def case_passthrough():
             fail("%s: bad record %s" % (o, rec.hex()))
     print("instrumented objects (also -pipe) carry the record: units %s"
           % dict(zip(keys, vals)))
+    # the record survives a link that drops unreferenced sections
+    gc_o, gc_x = tmp("gc.o"), tmp("gc")
+    cc(["-O2", "-c", "-ffunction-sections"], c, gc_o, True)
+    r = run(["gcc", "-Wl,--gc-sections", "-nostartfiles", "-e", "0",
+             gc_o, "-o", gc_x], check=False)
+    if r.returncode != 0 or section_bytes(gc_x, ".rck_icount") is None:
+        fail("-Wl,--gc-sections dropped the .rck_icount record (exit %d: %s)"
+             % (r.returncode, r.stderr[-300:]))
+    print("the record survives -Wl,--gc-sections")
     for bad, want in (("/nonexistent/as", "RCK_AS=/nonexistent/as: not an "
                        "executable file"),
                       (os.path.join(A.asdir, "as"), "is rck-as itself")):

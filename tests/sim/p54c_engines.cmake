@@ -48,3 +48,12 @@ message("own CPI table:\n${out}${err}")
 if(NOT rc EQUAL 0 OR NOT "${err}" MATCHES "p54c-fast \\(qemu\\)")
   message(FATAL_ERROR "under a chip file's own CPI table the counted binary did not fall back to QEMU")
 endif()
+
+# ... and under the default model (auto), the host model instead
+set(ENV{RCK_COMPUTE} auto)
+execute_process(COMMAND ${RCK} run -n 1 --backend sim ${COUNTED} stream 4
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("own CPI table, auto:\n${out}${err}")
+if(NOT rc EQUAL 0 OR NOT "${err}" MATCHES "compute model host")
+  message(FATAL_ERROR "under a chip file's own CPI table auto did not fall back to host")
+endif()

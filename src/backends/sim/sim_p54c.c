@@ -267,8 +267,9 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *spec,
 }
 
 /* The compiled counters were built with the default CPI table: under a
- * chip file's own table the QEMU engine counts (or, forced, an error). */
-static rck_status_t engine_check_cpi(sim_p54c_job_t *p)
+ * chip file's own table the QEMU engine counts (or, forced, an error;
+ * chosen by RCK_COMPUTE=auto, the host model). */
+static rck_status_t engine_check_cpi(sim_hdr_t *h, sim_p54c_job_t *p)
 {
     int same = 1;
 
@@ -279,6 +280,13 @@ static rck_status_t engine_check_cpi(sim_p54c_job_t *p)
                 p54c_units_of(p54c_cpi_default[k].cpi);
     if (same)
         return RCK_OK;
+    if (p->from_auto) {
+        rck_warn("the chip file's p54c.cpi table differs from the one the "
+                 "program's compiled counters carry: compute model host "
+                 "(RCK_COMPUTE=p54c-fast counts the program under QEMU)");
+        h->compute = COMPUTE_HOST;
+        return RCK_OK;
+    }
     if (p->engine_forced) {
         rck_error("RCK_P54C_ENGINE=compiled: the chip file's p54c.cpi table "
                   "differs from the one the program's counters were built "
@@ -408,9 +416,11 @@ rck_status_t sim_p54c_job_create(sim_hdr_t *h)
     p->l2_ways = 4;
     st = chip_section(p);
     if (st == RCK_OK)
-        st = engine_check_cpi(p);
+        st = engine_check_cpi(h, p);
     if (st != RCK_OK)
         return st;
+    if (h->compute == COMPUTE_HOST) /* auto, under another CPI table */
+        return RCK_OK;
     if (c->nmc < 1 || c->nmc > P54C_MAX_MC || c->line_bytes == 0 ||
         p->l1d_bytes % (p->l1_ways * c->line_bytes) != 0 ||
         p->l1i_bytes % (p->l1_ways * c->line_bytes) != 0 ||
@@ -761,6 +771,17 @@ static rck_status_t core_init_compiled(sim_t *s, p54c_slot_t *slot)
                   "%#llx is not mapped in this core (%s); its instructions "
                   "cannot be counted",
                   (unsigned long long)P54C_CTR_ADDR, ctr_page_why);
+        munmap(slot, s->hdr->p54c.slot_bytes);
+        return RCK_ERR_CONFIG;
+    }
+    /* the engine was chosen for the job's program; a core may run another
+     * (rck_hal_spawn, MPI_Comm_spawn), which must count itself too */
+    if (sim_p54c_counted("/proc/self/exe", slot->cpi) != 1) {
+        rck_error("RCK_COMPUTE=p54c-fast: UE %d runs a program without "
+                  "compiled counters (or built with another CPI table) in a "
+                  "job on the compiled engine; build it with rckcc too, or "
+                  "use RCK_P54C_ENGINE=qemu",
+                  s->ue);
         munmap(slot, s->hdr->p54c.slot_bytes);
         return RCK_ERR_CONFIG;
     }

@@ -20,6 +20,8 @@ typedef struct {
     uint32_t detailed;         /* p54c (1) or p54c-fast (0) */
     uint32_t engine;           /* P54C_ENGINE_QEMU or _COMPILED */
     uint32_t engine_forced;    /* RCK_P54C_ENGINE=compiled */
+    uint32_t from_auto;        /* chosen by RCK_COMPUTE=auto */
+    uint32_t pad;
     uint64_t slot_bytes;       /* page-aligned size of one slot */
     double cpi[P54C_NCLASS];   /* cycles per instruction of each class */
     uint32_t l1i_bytes, l1d_bytes, l1_ways, l2_bytes, l2_ways;
