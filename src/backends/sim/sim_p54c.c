@@ -509,21 +509,37 @@ char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
 
     if (p->fd < 0)
         return NULL;
+    /* The same addresses in every run: code paths (memcpy's alignment
+     * cases, malloc's) and so the counts depend on them. */
+    {
+        int pers = personality(0xffffffff);
+        if (pers != -1)
+            personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
+    }
+    fl = fcntl(p->fd, F_GETFD);
+    if (fl < 0 || fcntl(p->fd, F_SETFD, fl & ~FD_CLOEXEC) < 0) {
+        rck_error("UE %d: cannot pass the P54C counters' memory file to the "
+                  "core: %s", ue, strerror(errno));
+        _exit(127);
+    }
     if (p->engine == P54C_ENGINE_COMPILED) {
         /* the program runs natively and counts itself, with the counted
          * copies of the libraries first in its search path; the HAL maps
          * the slot from the inherited memory file */
         if (p->libdir[0] != '\0') {
             const char *old = getenv("LD_LIBRARY_PATH");
-            char lp[2 * PATH_MAX];
-            snprintf(lp, sizeof(lp), "%s%s%s", p->libdir,
+            size_t len = strlen(p->libdir) + (old ? strlen(old) : 0) + 2;
+            char *lp = malloc(len);
+            if (lp == NULL) {
+                rck_error("UE %d: out of memory", ue);
+                _exit(127);
+            }
+            snprintf(lp, len, "%s%s%s", p->libdir,
                      old != NULL && *old != '\0' ? ":" : "",
                      old != NULL ? old : "");
             setenv("LD_LIBRARY_PATH", lp, 1);
+            free(lp);
         }
-        fl = fcntl(p->fd, F_GETFD);
-        if (fl >= 0)
-            fcntl(p->fd, F_SETFD, fl & ~FD_CLOEXEC);
         return NULL;
     }
     while (argv[n] != NULL)
@@ -534,21 +550,11 @@ char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
                   argv[0]);
         return NULL;
     }
-    /* The same addresses in every run: code paths (memcpy's alignment
-     * cases, malloc's) and so the counts depend on them. */
-    {
-        int pers = personality(0xffffffff);
-        if (pers != -1)
-            personality((unsigned long)pers | ADDR_NO_RANDOMIZE);
-    }
     /* Every symbol bound at load time: lazy binding runs the dynamic
      * linker at a function's first call, which falls in the program's
      * code or in the HAL's depending on which runs it first, and that
      * depends on timing (whether a core slept for the token). */
     if (setenv("LD_BIND_NOW", "1", 1) != 0)
-        return NULL;
-    fl = fcntl(p->fd, F_GETFD);
-    if (fl < 0 || fcntl(p->fd, F_SETFD, fl & ~FD_CLOEXEC) < 0)
         return NULL;
     snprintf(arg, sizeof(arg), "%s,fd=%d,off=%" PRIu64, p->plugin, p->fd,
              (uint64_t)ue * p->slot_bytes);
