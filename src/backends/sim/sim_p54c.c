@@ -27,6 +27,7 @@
 #include "rck/json.h"
 #include "rck/log.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -158,14 +159,35 @@ static rck_status_t qemu_paths(sim_p54c_job_t *p, const char *spec)
                                                            : RCK_OK;
 }
 
-/* Does @p dir hold the counted libraries? */
+/* Does @p dir hold counted libraries that carry the default CPI table
+ * (built by this rockcreek, not another version's)? */
 static int counted_dir_ok(const char *dir)
 {
     char f[PATH_MAX];
+    rck_elf_t *e = NULL;
+    const unsigned char *sec;
+    size_t len = 0;
+    int ok = 0;
 
-    return snprintf(f, sizeof(f), "%s/librockcreek.so.0", dir) <
-               (int)sizeof(f) &&
-           access(f, R_OK) == 0;
+    if (snprintf(f, sizeof(f), "%s/librockcreek.so.0", dir) >=
+            (int)sizeof(f) ||
+        rck_elf_load(f, &e, NULL, 0) != 0)
+        return 0;
+    sec = rck_elf_section(e, P54C_CTR_SECTION, &len);
+    if (sec != NULL && len > 0 && len % P54C_CTR_REC == 0) {
+        ok = 1;
+        for (size_t off = 0; off < len; off += P54C_CTR_REC) {
+            uint64_t magic;
+            uint32_t units[P54C_NCLASS];
+            memcpy(&magic, sec + off, sizeof(magic));
+            memcpy(units, sec + off + sizeof(magic), sizeof(units));
+            for (int k = 0; k < P54C_NCLASS; k++)
+                ok &= units[k] == p54c_units_of(p54c_cpi_default[k].cpi);
+            ok &= magic == P54C_CTR_MAGIC_LIB;
+        }
+    }
+    rck_elf_free(e);
+    return ok;
 }
 
 /* The counted copies of the libraries above the HAL that go with
@@ -187,8 +209,10 @@ static int counted_libdir(const char *program, char *out, size_t len)
             uint64_t val;
             memcpy(&tag, dyn + off, 8);
             memcpy(&val, dyn + off + 8, 8);
-            if ((tag != 29 /* DT_RUNPATH */ && tag != 15 /* DT_RPATH */) ||
-                val >= slen || memchr(str + val, 0, slen - val) == NULL)
+            /* DT_RUNPATH only: LD_LIBRARY_PATH does not override an old
+             * DT_RPATH, which would load the uncounted libraries */
+            if (tag != 29 /* DT_RUNPATH */ || val >= slen ||
+                memchr(str + val, 0, slen - val) == NULL)
                 continue;
             char paths[PATH_MAX], *save = NULL;
             snprintf(paths, sizeof(paths), "%s", (const char *)str + val);
@@ -249,8 +273,9 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *spec,
             counted_libdir(path, p->libdir, sizeof(p->libdir)) != 0) {
             p->libdir[0] = '\0';
             rck_warn("p54c-fast: the counted copies of rockcreek's "
-                     "libraries (rockcreek/counted/ beside librockcreek) "
-                     "were not found: the work of RCCE and the other "
+                     "libraries (rockcreek/counted/ beside librockcreek, "
+                     "found through the program's DT_RUNPATH, else "
+                     "installed) were not found: the work of RCCE and the other "
                      "libraries in '%s' is not counted",
                      program);
         }
@@ -790,6 +815,20 @@ static rck_status_t core_init_compiled(sim_t *s, p54c_slot_t *slot)
                   s->ue);
         munmap(slot, s->hdr->p54c.slot_bytes);
         return RCK_ERR_CONFIG;
+    }
+    /* the counted copies of the libraries must be the ones loaded (a
+     * program with an old DT_RPATH gets the run path's instead) */
+    {
+        Dl_info info;
+        const char *dir = s->hdr->p54c.libdir;
+        if (s->ue == 0 && dir[0] != '\0' &&
+            dladdr((void *)ctr_page_map, &info) != 0 &&
+            info.dli_fname != NULL && strstr(info.dli_fname, ".so") != NULL &&
+            strncmp(info.dli_fname, dir, strlen(dir)) != 0)
+            rck_warn("p54c-fast: the program loaded %s, not the counted copy "
+                     "in %s: the libraries' work is not counted (a DT_RPATH "
+                     "run path? rebuild with rckcc)",
+                     info.dli_fname, dir);
     }
     slot->plugin = 0;
     s->p54c.slot = slot;
