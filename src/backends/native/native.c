@@ -703,23 +703,6 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
 
     if (timeout_ns == 0)
         return wait_poll(hal, conds, nc, want_irq, which);
-    /* A short spin before the clock is read, when the last wait could
-     * spin: in a busy exchange the answer mostly comes within it, and two
-     * clock reads cost as much as the rest of a small message's path. */
-    if (n->last_spin > 0) {
-        for (int k = 0; k < 64; k++) {
-            rck_be_cpu_relax();
-            if ((want_irq || hal->irq_handler != NULL) &&
-                irq_any_pending(n, hal->core))
-                break;
-            i = conds_check(n, conds, nc);
-            if (i >= 0) {
-                *which = i;
-                progress_bump(n);
-                return RCK_OK;
-            }
-        }
-    }
     wait_doorbell(n, conds, nc, hal->core, &bell, &waiters);
     start = rck_be_now_ns();
     if (timeout_ns >= 0)
@@ -743,7 +726,6 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         }
         int64_t yield_ns;
         int64_t spin = spin_now(n, hal->nues, t, &yield_ns);
-        n->last_spin = spin;
         if ((int64_t)(t - start) < spin) {
             /* Spin on the words themselves; look at the clock, interrupts
              * and failures only now and then. */

@@ -103,7 +103,6 @@ typedef struct {
     int64_t yield_ns;
     int load_fd;               /* /proc/loadavg, or -1 */
     int64_t loaded_spin_ns;    /* RCK_SPIN_LOADED_NS */
-    int64_t last_spin;         /* the spin budget the last wait had */
     int load_running;          /* its runnable count, -1 if unknown */
     uint64_t load_at;          /* when it was read */
     int in_handler;
