@@ -49,16 +49,25 @@ typedef struct {
     int nlab, labcap;
 } cfg_t;
 
+/* Room for one more element in the array *@p arr of *@p cap elements of
+ * @p size bytes, @p n in use (doubling). @return 0 or -1. */
+static int grow(void **arr, int *cap, int n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    int c = *cap ? *cap * 2 : 256;
+    void *p = realloc(*arr, (size_t)c * size);
+    if (p == NULL)
+        return -1;
+    *arr = p;
+    *cap = c;
+    return 0;
+}
+
 static int new_block(cfg_t *g)
 {
-    if (g->n == g->cap) {
-        int cap = g->cap ? g->cap * 2 : 256;
-        block_t *nb = realloc(g->b, (size_t)cap * sizeof(*nb));
-        if (!nb)
-            return -1;
-        g->b = nb;
-        g->cap = cap;
-    }
+    if (grow((void **)&g->b, &g->cap, g->n, sizeof(*g->b)) != 0)
+        return -1;
     block_t *b = &g->b[g->n];
     memset(b, 0, sizeof(*b));
     b->first_insn = b->at = -1;
@@ -68,14 +77,8 @@ static int new_block(cfg_t *g)
 
 static int add_label(cfg_t *g, const char *name, int block)
 {
-    if (g->nlab == g->labcap) {
-        int cap = g->labcap ? g->labcap * 2 : 256;
-        label_t *nl = realloc(g->lab, (size_t)cap * sizeof(*nl));
-        if (!nl)
-            return -1;
-        g->lab = nl;
-        g->labcap = cap;
-    }
+    if (grow((void **)&g->lab, &g->labcap, g->nlab, sizeof(*g->lab)) != 0)
+        return -1;
     g->lab[g->nlab].name = name;
     g->lab[g->nlab++].block = block;
     return 0;
