@@ -159,35 +159,58 @@ static rck_status_t qemu_paths(sim_p54c_job_t *p, const char *spec)
                                                            : RCK_OK;
 }
 
+/* The default CPI table in the counters' units: what rck-as bakes in. */
+static void default_units(uint32_t out[P54C_NCLASS])
+{
+    for (int k = 0; k < P54C_NCLASS; k++)
+        out[k] = p54c_units_of(p54c_cpi_default[k].cpi);
+}
+
+/* The .rck_icount records of the ELF file @p path: n[0] the program's own
+ * (P54C_CTR_MAGIC), n[1] the libraries' (P54C_CTR_MAGIC_LIB), n[2] those
+ * with another magic or a table other than @p want (P54C_NCLASS units; the
+ * default table if NULL). All 0 when the file or its section cannot be
+ * read. */
+static void ctr_records(const char *path, const uint32_t *want, int n[3])
+{
+    uint32_t def[P54C_NCLASS];
+    rck_elf_t *e = NULL;
+    const unsigned char *sec;
+    size_t len = 0;
+
+    n[0] = n[1] = n[2] = 0;
+    if (want == NULL) {
+        default_units(def);
+        want = def;
+    }
+    if (rck_elf_load(path, &e, NULL, 0) != 0)
+        return;
+    sec = rck_elf_section(e, P54C_CTR_SECTION, &len);
+    for (size_t off = 0; sec != NULL && len % P54C_CTR_REC == 0 && off < len;
+         off += P54C_CTR_REC) {
+        uint64_t magic;
+        uint32_t units[P54C_NCLASS];
+        memcpy(&magic, sec + off, sizeof(magic));
+        memcpy(units, sec + off + sizeof(magic), sizeof(units));
+        n[0] += magic == P54C_CTR_MAGIC;
+        n[1] += magic == P54C_CTR_MAGIC_LIB;
+        n[2] += (magic != P54C_CTR_MAGIC && magic != P54C_CTR_MAGIC_LIB) ||
+                memcmp(units, want, sizeof(units)) != 0;
+    }
+    rck_elf_free(e);
+}
+
 /* Does @p dir hold counted libraries that carry the default CPI table
  * (built by this rockcreek, not another version's)? */
 static int counted_dir_ok(const char *dir)
 {
     char f[PATH_MAX];
-    rck_elf_t *e = NULL;
-    const unsigned char *sec;
-    size_t len = 0;
-    int ok = 0;
+    int n[3];
 
-    if (snprintf(f, sizeof(f), "%s/librockcreek.so.0", dir) >=
-            (int)sizeof(f) ||
-        rck_elf_load(f, &e, NULL, 0) != 0)
+    if (snprintf(f, sizeof(f), "%s/librockcreek.so.0", dir) >= (int)sizeof(f))
         return 0;
-    sec = rck_elf_section(e, P54C_CTR_SECTION, &len);
-    if (sec != NULL && len > 0 && len % P54C_CTR_REC == 0) {
-        ok = 1;
-        for (size_t off = 0; off < len; off += P54C_CTR_REC) {
-            uint64_t magic;
-            uint32_t units[P54C_NCLASS];
-            memcpy(&magic, sec + off, sizeof(magic));
-            memcpy(units, sec + off + sizeof(magic), sizeof(units));
-            for (int k = 0; k < P54C_NCLASS; k++)
-                ok &= units[k] == p54c_units_of(p54c_cpi_default[k].cpi);
-            ok &= magic == P54C_CTR_MAGIC_LIB;
-        }
-    }
-    rck_elf_free(e);
-    return ok;
+    ctr_records(f, NULL, n);
+    return n[1] > 0 && n[0] == 0 && n[2] == 0;
 }
 
 /* The counted copies of the libraries above the HAL that go with
@@ -239,8 +262,7 @@ static int counted_libdir(const char *program, char *out, size_t len)
 
 /* RCK_P54C_ENGINE and the program: who counts (docs/P54C.md, "Compiled
  * counters"). The chip's CPI table is checked in sim_p54c_job_create. */
-static rck_status_t engine_choose(sim_p54c_job_t *p, const char *spec,
-                                  const char *program)
+static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
 {
     const char *e = rck_config_get("P54C_ENGINE");
     int counted;
@@ -266,11 +288,10 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *spec,
     }
     counted = sim_p54c_counted(program, NULL);
     if (counted == 1) {
-        char path[PATH_MAX];
         p->engine = P54C_ENGINE_COMPILED;
         p->libdir[0] = '\0';
-        if (find_exec(program, path, sizeof(path)) != 0 ||
-            counted_libdir(path, p->libdir, sizeof(p->libdir)) != 0) {
+        if (find_exec(program, p->program, sizeof(p->program)) != 0 ||
+            counted_libdir(p->program, p->libdir, sizeof(p->libdir)) != 0) {
             p->libdir[0] = '\0';
             rck_warn("p54c-fast: the counted copies of rockcreek's "
                      "libraries (rockcreek/counted/ beside librockcreek, "
@@ -287,7 +308,6 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *spec,
                                 "rckcc (without RCKCC_COUNT=0)");
         return RCK_ERR_CONFIG;
     }
-    (void)spec;
     return RCK_OK;
 }
 
@@ -296,13 +316,14 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *spec,
  * chosen by RCK_COMPUTE=auto, the host model). */
 static rck_status_t engine_check_cpi(sim_hdr_t *h, sim_p54c_job_t *p)
 {
+    uint32_t def[P54C_NCLASS];
     int same = 1;
 
     if (p->engine != P54C_ENGINE_COMPILED)
         return RCK_OK;
+    default_units(def);
     for (int k = 0; k < P54C_NCLASS; k++)
-        same &= p54c_units_of(p->cpi[k]) ==
-                p54c_units_of(p54c_cpi_default[k].cpi);
+        same &= p54c_units_of(p->cpi[k]) == def[k];
     if (same)
         return RCK_OK;
     if (p->from_auto) {
@@ -341,7 +362,7 @@ rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec,
                   spec);
         return RCK_ERR_CONFIG;
     }
-    if (engine_choose(p, spec, program) != RCK_OK)
+    if (engine_choose(p, program) != RCK_OK)
         return RCK_ERR_CONFIG;
     /* the compiled engine needs no QEMU (sim_p54c_job_create falls back
      * to it under a chip file's own CPI table) */
@@ -709,36 +730,14 @@ void sim_p54c_summary(sim_hdr_t *h)
 int sim_p54c_counted(const char *program, const uint32_t *cpi_units)
 {
     char path[PATH_MAX];
-    uint32_t want[P54C_NCLASS];
-    rck_elf_t *e = NULL;
-    const unsigned char *sec;
-    size_t len = 0;
-    int r = 0;
+    int n[3];
 
-    if (program == NULL || find_exec(program, path, sizeof(path)) != 0 ||
-        rck_elf_load(path, &e, NULL, 0) != 0)
+    if (program == NULL || find_exec(program, path, sizeof(path)) != 0)
         return 0;
-    for (int k = 0; k < P54C_NCLASS; k++)
-        want[k] = cpi_units != NULL ? cpi_units[k]
-                                    : p54c_units_of(p54c_cpi_default[k].cpi);
-    sec = rck_elf_section(e, P54C_CTR_SECTION, &len);
+    ctr_records(path, cpi_units, n);
     /* counted if the program's own code has records (not only the
      * libraries linked into it statically), all of the same table */
-    if (sec != NULL && len > 0 && len % P54C_CTR_REC == 0) {
-        int own = 0, bad = 0;
-        for (size_t off = 0; off < len; off += P54C_CTR_REC) {
-            uint64_t magic;
-            uint32_t units[P54C_NCLASS];
-            memcpy(&magic, sec + off, sizeof(magic));
-            memcpy(units, sec + off + sizeof(magic), sizeof(units));
-            own += magic == P54C_CTR_MAGIC;
-            bad += (magic != P54C_CTR_MAGIC && magic != P54C_CTR_MAGIC_LIB) ||
-                   memcmp(units, want, sizeof(units)) != 0;
-        }
-        r = own == 0 ? 0 : bad ? -1 : 1;
-    }
-    rck_elf_free(e);
-    return r;
+    return n[0] == 0 ? 0 : n[2] ? -1 : 1;
 }
 
 /* The page the compiled counters add to, mapped when this library loads:
@@ -807,7 +806,10 @@ static rck_status_t core_init_compiled(sim_t *s, p54c_slot_t *slot)
     }
     /* the engine was chosen for the job's program; a core may run another
      * (rck_hal_spawn, MPI_Comm_spawn), which must count itself too */
-    if (sim_p54c_counted("/proc/self/exe", slot->cpi) != 1) {
+    char self[PATH_MAX];
+    if ((realpath("/proc/self/exe", self) == NULL ||
+         strcmp(self, s->hdr->p54c.program) != 0) &&
+        sim_p54c_counted("/proc/self/exe", slot->cpi) != 1) {
         rck_error("RCK_COMPUTE=p54c-fast: UE %d runs a program without "
                   "compiled counters (or built with another CPI table) in a "
                   "job on the compiled engine; build it with rckcc too, or "

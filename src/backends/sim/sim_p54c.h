@@ -31,6 +31,8 @@ typedef struct {
     char plugin[SIM_P54C_PATH];/* absolute path of librck_p54c.so */
     char libdir[SIM_P54C_PATH];/* the counted libraries (compiled engine),
                                   "" if none */
+    char program[SIM_P54C_PATH];/* the job's program, resolved (compiled
+                                   engine): found counted by the launcher */
 } sim_p54c_job_t;
 
 /* In each core's sim_t. */
