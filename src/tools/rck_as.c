@@ -228,16 +228,11 @@ static int is_gcc_output(const char *text)
 static void classify_item(as_item_t *it, const uint8_t *b, size_t n,
                           const uint32_t *units)
 {
-    int cls = p54c_classify(b, n);
-    if (cls == P54C_C_STRING) {
-        int w = p54c_string_width(b, n);
-        it->units = (uint32_t)((uint64_t)units[cls] * (uint64_t)w / 4);
-        if (w == 0)
-            it->rep_string = 0;
-    } else {
-        it->units = units[cls];
-        it->rep_string = 0;  /* not a string instruction after all */
-    }
+    int cls;
+    it->units = p54c_insn_units(b, n, units, &cls);
+    /* not a string instruction after all */
+    if (cls != P54C_C_STRING || p54c_string_width(b, n) == 0)
+        it->rep_string = 0;
 }
 
 typedef struct {

@@ -247,6 +247,19 @@ int p54c_string_width(const uint8_t *b, size_t n)
     return (b[px.op] & 1) == 0 ? 1 : px.width;
 }
 
+uint32_t p54c_insn_units(const uint8_t *b, size_t n, const uint32_t *units,
+                         int *cls)
+{
+    int c = p54c_classify(b, n);
+
+    if (cls != NULL)
+        *cls = c;
+    if (c == P54C_C_STRING)
+        return (uint32_t)((uint64_t)units[c] *
+                          (uint64_t)p54c_string_width(b, n) / 4);
+    return units[c];
+}
+
 /* ---- the compiled counters' own instructions (docs/P54C-COUNTERS.md) ---- */
 
 static int bytes_are(const uint8_t *b, size_t n, const uint8_t *want,

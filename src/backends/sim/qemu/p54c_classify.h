@@ -19,6 +19,15 @@ int p54c_classify(const uint8_t *b, size_t n);
  * charged width / 4 of the string class's cycles. */
 int p54c_string_width(const uint8_t *b, size_t n);
 
+/* @return the units (1/P54C_FIX cycle) one execution of the instruction
+ * in @p b (@p n bytes) costs under the table @p units (P54C_NCLASS
+ * entries): its class's, and for a string instruction one iteration's, by
+ * its width (p54c_string_width). *@p cls (if not NULL): its class. The
+ * plugin and the compiled counters' assembler (tools/rck_as.c) charge by
+ * it alike. */
+uint32_t p54c_insn_units(const uint8_t *b, size_t n, const uint32_t *units,
+                         int *cls);
+
 /* The compiled counters' own instructions, which the plugin does not
  * count (docs/P54C-COUNTERS.md): kinds of single instructions ... */
 enum {

@@ -442,12 +442,7 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         if (skip[i])
             continue;
         counted++;
-        int cls = p54c_classify(bytes, sz);
-        if (cls == P54C_C_STRING) /* per iteration, by its width */
-            units += (uint64_t)S->cpi[cls] *
-                     (uint64_t)p54c_string_width(bytes, sz) / 4;
-        else
-            units += S->cpi[cls];
+        units += p54c_insn_units(bytes, sz, S->cpi, NULL);
         if (va < lo)
             lo = va;
         if (va + sz > hi)
