@@ -327,8 +327,7 @@ static int write_text(as_file_t *f, int pass, const uint32_t *units)
 static int instrument(const args_t *a, const char *text, size_t len)
 {
     uint32_t units[P54C_NCLASS];
-    for (int c = 0; c < P54C_NCLASS; c++)
-        units[c] = p54c_units_of(p54c_cpi_default[c].cpi);
+    p54c_default_units(units);
     as_file_t f;
     if (as_parse(text, len, &f) != 0)
         return die("out of memory");

@@ -42,4 +42,11 @@ static inline uint32_t p54c_units_of(double cycles)
     return u <= 0 ? 0u : (uint32_t)u;
 }
 
+/* The default table in those units: what the compiled counters carry. */
+static inline void p54c_default_units(uint32_t out[P54C_NCLASS])
+{
+    for (int k = 0; k < P54C_NCLASS; k++)
+        out[k] = p54c_units_of(p54c_cpi_default[k].cpi);
+}
+
 #endif

@@ -159,13 +159,6 @@ static rck_status_t qemu_paths(sim_p54c_job_t *p, const char *spec)
                                                            : RCK_OK;
 }
 
-/* The default CPI table in the counters' units: what rck-as bakes in. */
-static void default_units(uint32_t out[P54C_NCLASS])
-{
-    for (int k = 0; k < P54C_NCLASS; k++)
-        out[k] = p54c_units_of(p54c_cpi_default[k].cpi);
-}
-
 /* The .rck_icount records of the ELF file @p path: n[0] the program's own
  * (P54C_CTR_MAGIC), n[1] the libraries' (P54C_CTR_MAGIC_LIB), n[2] those
  * with another magic or a table other than @p want (P54C_NCLASS units; the
@@ -180,7 +173,7 @@ static void ctr_records(const char *path, const uint32_t *want, int n[3])
 
     n[0] = n[1] = n[2] = 0;
     if (want == NULL) {
-        default_units(def);
+        p54c_default_units(def);
         want = def;
     }
     if (rck_elf_load(path, &e, NULL, 0) != 0)
@@ -321,7 +314,7 @@ static rck_status_t engine_check_cpi(sim_hdr_t *h, sim_p54c_job_t *p)
 
     if (p->engine != P54C_ENGINE_COMPILED)
         return RCK_OK;
-    default_units(def);
+    p54c_default_units(def);
     for (int k = 0; k < P54C_NCLASS; k++)
         same &= p54c_units_of(p->cpi[k]) == def[k];
     if (same)
