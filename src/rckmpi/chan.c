@@ -4,12 +4,16 @@
  * the MPBs, after RCKMPI's SCCMPB channel and its improved version
  * (sccmpb-ext) presented at the 4th MARC symposium.
  *
- * Each receiver's MPB holds one exclusive write section (EWS) per sender:
+ * Each receiver's MPB holds one exclusive write section (EWS) per sender,
+ * and only that sender writes it:
  *   word 0  send sequence number (the sender writes it last: the flag)
  *   word 1  gEWS bitmap: the sender's gEWS slots holding the rest of the
  *           packet, most significant bit = slot 0 (sccmpb-ext)
  *   word 2  packet bytes (base payload + gEWS part)
- *   word 3  receive sequence number (the receiver's acknowledgement)
+ *   word 3  the sender's receive sequence number: how many packets it has
+ *           consumed from this MPB's owner (the acknowledgement of the
+ *           opposite pipe, so a sender reads its acknowledgements in its
+ *           own MPB, and a reply carries the acknowledgement with it)
  *   payload
  * sccmpb: the reserved MPB space split evenly among the senders (at 48
  * processes 160 B: 144 B payload). sccmpb-ext: 48 base EWS of 64 B (48 B
@@ -151,7 +155,7 @@ int rk_chan_ready(int d)
     if (c->sent[d] == c->acked[d])
         return 1;
     rck_hal_cl1invmb(rk.hal);
-    if (rck_hal_mpb_load32(rk.hal, core_of(d), ews_at(rk.ue) + 12, &ack) !=
+    if (rck_hal_mpb_load32(rk.hal, rk.hal->core, ews_at(d) + 12, &ack) !=
         RCK_OK)
         return 0;
     if (ack != c->sent[d])
@@ -256,7 +260,7 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
     hdr = (uint32_t *)(void *)stage;
     hdr[0] = map;
     hdr[1] = (uint32_t)total;
-    hdr[2] = c->acked[d]; /* the receiver's own value: unchanged */
+    hdr[2] = c->seen[d]; /* my acknowledgement of d's packets */
     rck_hal_mpb_write(rk.hal, core_of(d), ews_at(rk.ue) + 4, stage,
                       12 + base);
     rck_hal_wcb_flush(rk.hal);
@@ -310,7 +314,9 @@ size_t rk_chan_get(int s, void *buf)
         k += run - 1;
     }
     c->seen[s] = w[0];
-    rck_hal_mpb_store32(rk.hal, rk.hal->core, ews_at(s) + 12, w[0]);
+    /* acknowledge in the sender's MPB, in my EWS there (I am its only
+     * writer: the next packet to s carries the same value) */
+    rck_hal_mpb_store32(rk.hal, core_of(s), ews_at(rk.ue) + 12, w[0]);
     return total;
 }
 
@@ -331,8 +337,8 @@ int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack)
     for (int d = 0; waiting_ack != NULL && d < rk.nues; d++)
         if (waiting_ack[d])
             conds[n++] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
-                                          .core = core_of(d),
-                                          .offset = ews_at(rk.ue) + 12,
+                                          .core = rk.hal->core,
+                                          .offset = ews_at(d) + 12,
                                           .mask = 0xffffffffu,
                                           .value = c->sent[d],
                                           .op = RCK_COND_EQ};
