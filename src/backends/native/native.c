@@ -11,7 +11,18 @@
  *   writer:  store the data; seq_cst fence; if (waiters) { doorbell++;
  *            rck_be_futex_wake(doorbell) }.
  *   With seq_cst on both sides either the writer sees the waiter (and
- *   wakes it) or the waiter's re-check sees the data. Each core's MPB has
+ *   wakes it) or the waiter's re-check sees the data.
+ *   The writer's fence waits until its stores reach the target's cache
+ *   line, which costs a cross-core round trip on every message. Where the
+ *   kernel has membarrier(2) (RCK_NATIVE_MEMBARRIER=auto) the fence moves
+ *   to the sleeper, which is rare: every core registers for
+ *   MEMBARRIER_CMD_GLOBAL_EXPEDITED at attach, writers then order their
+ *   stores before the waiters load only for the compiler, and a sleeper
+ *   issues MEMBARRIER_CMD_GLOBAL_EXPEDITED between counting itself in and
+ *   its re-check. That makes every running core execute a full barrier:
+ *   a writer whose data store came before it has the data visible to the
+ *   re-check, and one whose store came after it loads waiters after the
+ *   barrier and sees the sleeper (the asymmetric fence of userspace RCU). Each core's MPB has
  *   its own doorbell; waits that span several MPBs, shared DRAM or TAS
  *   registers of other cores sleep on the segment-wide doorbell, which
  *   writers ring only while someone sleeps on it.
@@ -47,6 +58,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -70,6 +82,10 @@ static const rck_config_entry_t native_settings[] = {
     {"SPIN_LOADED_NS", "5000", RCK_CONFIG_INT,
      "native, auto spin: how long a wait spins before it sleeps while the "
      "host's other runnable tasks fill its CPUs (nanoseconds; no yield then)"},
+    {"NATIVE_MEMBARRIER", "auto", RCK_CONFIG_STRING,
+     "native: auto = writers skip the wake-up protocol's fence and a "
+     "sleeping core issues membarrier(2) instead, when the kernel has "
+     "MEMBARRIER_CMD_GLOBAL_EXPEDITED; off = a fence in every write"},
     {"DEADLOCK_S", "3", RCK_CONFIG_INT,
      "native: seconds every running core may wait with nothing changing "
      "before the run is reported as deadlocked and stopped (0 = off)"},
@@ -322,6 +338,41 @@ static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
     return RCK_OK;
 }
 
+/* The asymmetric fence (see the top): register this process, so that a
+ * sleeper's MEMBARRIER_CMD_GLOBAL_EXPEDITED reaches its CPU. A core that
+ * cannot register keeps its fences as a writer. */
+static void asym_setup(native_t *n)
+{
+    const char *how = rck_config_get("NATIVE_MEMBARRIER");
+    long q;
+
+    if (strcmp(how, "off") == 0)
+        return;
+    if (strcmp(how, "auto") != 0)
+        rck_warn("RCK_NATIVE_MEMBARRIER=%s: unknown (auto or off); using "
+                 "auto", how);
+    q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (q < 0 || !(q & MEMBARRIER_CMD_GLOBAL_EXPEDITED)) {
+        rck_debug("membarrier(2) has no global expedited command here: "
+                  "writers fence");
+        return;
+    }
+    n->asym_sleep = 1;
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0,
+                0) == 0)
+        n->asym = 1;
+}
+
+/* The sleeper's half of the asymmetric fence; false if it failed (the
+ * sleep must then be short: a writer may not have seen this sleeper). */
+static int asym_sleeper_fence(native_t *n)
+{
+    if (!n->asym_sleep)
+        return 1;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0) ==
+           0;
+}
+
 static rck_status_t native_attach(rck_hal_t *hal)
 {
     const char *fds = getenv("RCK_NATIVE_FD");
@@ -385,6 +436,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
     }
     if (!dl_atexit_set && atexit(dl_atexit) == 0)
         dl_atexit_set = 1;
+    asym_setup(n);
     atomic_store(&n->cores[hal->core].pid, (int32_t)getpid());
     atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
     snprintf(tag, sizeof(tag), "core %d", hal->core);
@@ -419,7 +471,12 @@ static void native_detach(rck_hal_t *hal)
 static inline void ring(native_t *n, int core)
 {
     progress_bump(n);
-    atomic_thread_fence(memory_order_seq_cst);
+    /* the protocol's fence (see the top): a sleeper's membarrier stands in
+     * for it when this core is registered */
+    if (n->asym)
+        atomic_signal_fence(memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
     rck_be_bell_ring(&n->cores[core].waiters, &n->cores[core].doorbell);
     rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell);
 }
@@ -751,13 +808,14 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         /* sleep */
         atomic_fetch_add(waiters, 1);
         uint32_t seq = atomic_load(bell);
+        int fenced = asym_sleeper_fence(n);
         i = conds_check(n, conds, nc);
         if (i < 0 && !(irq_matters && irq_any_pending(n, hal->core)) &&
             atomic_load(&n->hdr->failed_core) < 0) {
             int64_t ns = deadline == UINT64_MAX ? -1 : (int64_t)(deadline - t);
             /* Shared DRAM is written with plain stores that ring no bell:
              * poll it. */
-            if (shm && (ns < 0 || ns > 200000))
+            if ((shm || !fenced) && (ns < 0 || ns > 200000))
                 ns = 200000;
             native_publish_context(hal);
             if (n->dl_ns > 0 && deadline == UINT64_MAX)

@@ -116,6 +116,9 @@ typedef struct {
     int dl_seen;               /* observing a state where all are blocked */
     uint64_t dl_sum, dl_since, dl_next;
     int dl_failed;             /* a wait of this core failed by deadlock */
+    int asym;                  /* registered for membarrier: writers skip
+                                  the wake-up protocol's fence */
+    int asym_sleep;            /* sleepers issue the membarrier */
 } native_t;
 
 static inline native_t *nat(rck_hal_t *hal)
