@@ -599,6 +599,46 @@ void rk_start_recv_msg(MPI_Request h, void *msg)
     take_unexpected(r, h, msg);
 }
 
+/* MPI_Send's short way (docs/MPI.md, "Protocols"): a standard-mode send of
+ * contiguous data that fits one eager packet, to a pipe with nothing queued
+ * and free, goes out at once without a request: the same packet push()
+ * would write. Returns 0 (nothing done) whenever anything differs, an
+ * argument is wrong included: the general path then reports it. */
+int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm)
+{
+    const rk_comm_t *c;
+    const rk_type_t *t;
+    const void *parts[2];
+    size_t lens[2], bytes;
+    uint32_t hdr[4];
+    int d;
+
+    if (!rk.init || rk.finalized || count < 0 || tag < 0 ||
+        tag > RK_TAG_UB || dest < 0)
+        return 0;
+    c = rk_comm(comm);
+    t = rk_type_live(type);
+    if (c == NULL || dest >= c->psize || t == NULL || !t->committed ||
+        !t->contig || type == MPI_UB || type == MPI_LB)
+        return 0;
+    bytes = t->size * (size_t)count;
+    d = c->peer[dest];
+    if (bytes > rk.eager || p2p.head[d] != NULL || !rk_chan_ready(d) ||
+        rk_chan_room(d, HDR + bytes) < HDR + bytes)
+        return 0;
+    rck_hal_comm_count(rk.hal, RCK_LIB_MPI, rk.hal->ue_core[d], bytes);
+    hdr[0] = (uint32_t)F_EAGER << 24 | (c->ctx & 0xffffffu);
+    hdr[1] = (uint32_t)tag;
+    hdr[2] = (uint32_t)bytes;
+    hdr[3] = 0;
+    parts[0] = hdr;
+    lens[0] = HDR;
+    parts[1] = buf;
+    lens[1] = bytes;
+    return rk_chan_put(d, parts, lens, bytes > 0 ? 2 : 1) == MPI_SUCCESS;
+}
+
 int rk_start_send(MPI_Request h)
 {
     rk_req_t *r = rk_req(h);

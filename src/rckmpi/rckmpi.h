@@ -208,6 +208,9 @@ int rk_p2p_init(void);
 void rk_p2p_finalize(void);
 /* Start a send/receive on context @p ctx of comm (@p peer a comm rank). */
 int rk_start_send(MPI_Request h);
+/* MPI_Send without a request when the packet can go at once; 0: not done */
+int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm);
 int rk_start_recv(MPI_Request h);
 /* One pass of the progress engine (never blocks). */
 void rk_progress(void);
