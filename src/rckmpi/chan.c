@@ -126,8 +126,16 @@ int rk_chan_init(void)
     c->sent = calloc((size_t)rk.nues, sizeof(uint32_t));
     c->acked = calloc((size_t)rk.nues, sizeof(uint32_t));
     c->seen = calloc((size_t)rk.nues, sizeof(uint32_t));
-    if (!c->lent || !c->sent || !c->acked || !c->seen)
+    c->in = calloc(2 * (size_t)rk.nues, sizeof(*c->in));
+    if (!c->lent || !c->sent || !c->acked || !c->seen || !c->in)
         return MPI_ERR_NO_MEM;
+    for (int i = 0; i < 2 * rk.nues; i++)
+        c->in[i] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
+                                    .core = rk.hal->core,
+                                    .offset = ews_at(i % rk.nues),
+                                    .mask = 0xffffffffu,
+                                    .value = 0,
+                                    .op = RCK_COND_NE};
     return MPI_SUCCESS;
 }
 
@@ -139,7 +147,9 @@ void rk_chan_finalize(void)
     free(c->sent);
     free(c->acked);
     free(c->seen);
+    free(c->in);
     c->lent = c->sent = c->acked = c->seen = NULL;
+    c->in = NULL;
 }
 
 size_t rk_chan_maxpkt(void)
@@ -314,26 +324,24 @@ size_t rk_chan_get(int s, void *buf)
         k += run - 1;
     }
     c->seen[s] = w[0];
+    c->in[s].value = c->in[s + rk.nues].value = w[0];
     /* acknowledge in the sender's MPB, in my EWS there (I am its only
      * writer: the next packet to s carries the same value) */
     rck_hal_mpb_store32(rk.hal, core_of(s), ews_at(rk.ue) + 12, w[0]);
     return total;
 }
 
+const rck_hal_cond_t *rk_chan_incoming(int first)
+{
+    return rk.chan.in + first;
+}
+
 int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack)
 {
     rk_chan_t *c = &rk.chan;
-    int n = 0;
+    int n = rk.nues;
 
-    for (int i = 0; i < rk.nues; i++) {
-        int s = (first + i) % rk.nues;
-        conds[n++] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
-                                      .core = rk.hal->core,
-                                      .offset = ews_at(s),
-                                      .mask = 0xffffffffu,
-                                      .value = c->seen[s],
-                                      .op = RCK_COND_NE};
-    }
+    memcpy(conds, c->in + first, (size_t)n * sizeof(*conds));
     for (int d = 0; waiting_ack != NULL && d < rk.nues; d++)
         if (waiting_ack[d])
             conds[n++] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
@@ -346,11 +354,12 @@ int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack)
 }
 
 /* Index of a sender with a packet waiting, or -1; never blocks. */
-int rk_chan_poll(rck_hal_cond_t *conds, int first)
+int rk_chan_poll(int first)
 {
-    int which = -1, n = rk_chan_conds(conds, first, NULL);
+    int which = -1;
 
-    if (rck_hal_wait(rk.hal, conds, n, 0, 0, &which) != RCK_OK)
+    if (rck_hal_wait(rk.hal, rk.chan.in + first, rk.nues, 0, 0, &which) !=
+        RCK_OK)
         return -1;
     return (first + which) % rk.nues;
 }

@@ -522,7 +522,7 @@ void rk_progress(void)
     /* out first (a send just queued leaves at once), then in, then out
      * again (what the packets just read may have queued: CTS, DATA) */
     push_all();
-    while (budget-- > 0 && (s = rk_chan_poll(p2p.conds, p2p.first)) >= 0) {
+    while (budget-- > 0 && (s = rk_chan_poll(p2p.first)) >= 0) {
         p2p.first = (s + 1) % rk.nues;
         packet(s);
     }
@@ -531,7 +531,8 @@ void rk_progress(void)
 
 void rk_progress_wait(const char *call)
 {
-    int n, which;
+    int n = rk.nues, which, acks = 0;
+    const rck_hal_cond_t *conds;
     rck_status_t st;
 
     for (int d = 0; d < rk.nues; d++) {
@@ -540,11 +541,17 @@ void rk_progress_wait(const char *call)
             if (rk_chan_ready(d))
                 return; /* something to send now */
             p2p.ack_wait[d] = 1;
+            acks = 1;
         }
     }
-    n = rk_chan_conds(p2p.conds, p2p.first, p2p.ack_wait);
+    if (acks) {
+        n = rk_chan_conds(p2p.conds, p2p.first, p2p.ack_wait);
+        conds = p2p.conds;
+    } else {
+        conds = rk_chan_incoming(p2p.first);
+    }
     rck_hal_set_context(rk.hal, call, -1);
-    st = rck_hal_wait(rk.hal, p2p.conds, n, 0, rk.wait_timeout_ns, &which);
+    st = rck_hal_wait(rk.hal, conds, n, 0, rk.wait_timeout_ns, &which);
     rck_hal_set_context(rk.hal, NULL, -1);
     if (st == RCK_OK && which >= 0 && which < rk.nues) {
         /* a packet: take it now (the conditions start at p2p.first) */

@@ -128,6 +128,8 @@ typedef struct {
     uint32_t *sent;      /* per receiver: sequence number sent */
     uint32_t *acked;     /* per receiver: last ack seen */
     uint32_t *seen;      /* per sender: last sequence consumed */
+    rck_hal_cond_t *in;  /* "a packet from s": senders 0..n-1 twice, so
+                            that in + first lists them from first on */
     uint64_t fallbacks;  /* packets sent base-only for want of slots */
 } rk_chan_t;
 
@@ -141,16 +143,20 @@ size_t rk_chan_room(int d, size_t want);
  * pieces to @p d. */
 int rk_chan_put(int d, const void *const *parts, const size_t *lens,
                 int nparts);
-/* A sender with a packet waiting (senders tried from @p first on), or -1;
- * @p conds has room for 2 * nues conditions. Never blocks. */
-int rk_chan_poll(rck_hal_cond_t *conds, int first);
+/* A sender with a packet waiting (senders tried from @p first on), or -1.
+ * Never blocks. */
+int rk_chan_poll(int first);
+/* The nues conditions "a packet from s" for s = first, first + 1, ...
+ * (kept up to date by rk_chan_get; not to be written). */
+const rck_hal_cond_t *rk_chan_incoming(int first);
 /* Read the packet from @p s into @p buf (room for rk_chan_maxpkt()),
  * acknowledge it; returns its length. */
 size_t rk_chan_get(int s, void *buf);
 size_t rk_chan_maxpkt(void);
 /* Conditions for a blocking wait: incoming packets on every channel (from
  * sender @p first on) and the acks of the receivers flagged in
- * @p waiting_ack (nues flags, or NULL); returns how many. */
+ * @p waiting_ack (nues flags, or NULL); returns how many (at most 2 *
+ * nues). */
 int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack);
 
 /* ---- point-to-point (p2p.c, req.c) ---- */
