@@ -85,7 +85,8 @@ static const rck_config_entry_t native_settings[] = {
     {"NATIVE_MEMBARRIER", "auto", RCK_CONFIG_STRING,
      "native: auto = writers skip the wake-up protocol's fence and a "
      "sleeping core issues membarrier(2) instead, when the kernel has "
-     "MEMBARRIER_CMD_GLOBAL_EXPEDITED; off = a fence in every write"},
+     "MEMBARRIER_CMD_GLOBAL_EXPEDITED and the job's cores fit the host's "
+     "CPUs; off = a fence in every write"},
     {"DEADLOCK_S", "3", RCK_CONFIG_INT,
      "native: seconds every running core may wait with nothing changing "
      "before the run is reported as deadlocked and stopped (0 = off)"},
@@ -340,13 +341,17 @@ static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
 
 /* The asymmetric fence (see the top): register this process, so that a
  * sleeper's MEMBARRIER_CMD_GLOBAL_EXPEDITED reaches its CPU. A core that
- * cannot register keeps its fences as a writer. */
-static void asym_setup(native_t *n)
+ * cannot register keeps its fences as a writer. Only while the job's cores
+ * fit the host's CPUs and waits spin: oversubscribed, waits sleep all the
+ * time, and a membarrier per sleep doubled the time of a 48-core
+ * collective on 2 CPUs. Every core of a job decides alike (same UE count,
+ * host and settings). */
+static void asym_setup(native_t *n, int nues)
 {
     const char *how = rck_config_get("NATIVE_MEMBARRIER");
     long q;
 
-    if (strcmp(how, "off") == 0)
+    if (strcmp(how, "off") == 0 || nues > n->ncpu || n->spin_ns == 0)
         return;
     if (strcmp(how, "auto") != 0)
         rck_warn("RCK_NATIVE_MEMBARRIER=%s: unknown (auto or off); using "
@@ -436,7 +441,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
     }
     if (!dl_atexit_set && atexit(dl_atexit) == 0)
         dl_atexit_set = 1;
-    asym_setup(n);
+    asym_setup(n, hal->nues);
     atomic_store(&n->cores[hal->core].pid, (int32_t)getpid());
     atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
     snprintf(tag, sizeof(tag), "core %d", hal->core);
