@@ -366,6 +366,10 @@ static void asym_setup(native_t *n, int nues)
     if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0,
                 0) == 0)
         n->asym = 1;
+    rck_debug("wake-ups: %s", n->asym ? "sleepers issue membarrier, writers "
+                                        "do not fence"
+                                      : "registering for membarrier failed: "
+                                        "writers fence");
 }
 
 /* The sleeper's half of the asymmetric fence; false if it failed (the
