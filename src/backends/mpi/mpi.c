@@ -113,7 +113,7 @@ rck_status_t wake(rck_hal_t *hal, int core)
     uint32_t old = 0;
     rck_status_t st;
 
-    if (ue < 0 || core == hal->core)
+    if (ue < 0 || core == hal->core || m->no_wake)
         return RCK_OK;
     /* the data is visible before the look at wake (store -> load) */
     atomic_thread_fence(memory_order_seq_cst);

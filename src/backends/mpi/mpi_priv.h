@@ -79,6 +79,9 @@ typedef struct {
     int in_handler;
     int64_t spin_ns;
     int poll_sleep;        /* oversubscribed: sleep by polling, not recv */
+    int no_wake;           /* RMA path, no rank of the job ever blocks for
+                              a wake message: waits on own words poll until
+                              satisfied, writers skip the wake check */
     double t0;
     unsigned char *mpb_view; /* reserved addresses for mpb_map */
     size_t mpb_view_len;
