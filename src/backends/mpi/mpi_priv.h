@@ -139,6 +139,7 @@ rck_status_t fop(mpib_t *m, int rank, MPI_Aint disp, uint32_t in, MPI_Op op,
                  uint32_t *old);
 rck_status_t cas(mpib_t *m, int rank, MPI_Aint disp, uint32_t cmp,
                  uint32_t val, uint32_t *old);
+rck_status_t wake_take(mpib_t *m, int rank, MPI_Aint disp, uint32_t *old);
 void progress(mpib_t *m);
 rck_status_t wake(rck_hal_t *hal, int core);
 

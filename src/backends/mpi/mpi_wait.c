@@ -180,8 +180,8 @@ static rck_status_t sleep_cancel(rck_hal_t *hal)
 {
     mpib_t *m = mb(hal);
     uint32_t old = 0;
-    rck_status_t st = cas(m, hal->ue, st_disp(m, hal->core, ST_WAKE), 1, 0,
-                          &old);
+    rck_status_t st = wake_take(m, hal->ue, st_disp(m, hal->core, ST_WAKE),
+                                &old);
 
     if (st != RCK_OK || old == 1)
         return st;
