@@ -94,17 +94,21 @@ rck_status_t cas(mpib_t *m, int rank, MPI_Aint disp, uint32_t cmp,
     return RCK_OK;
 }
 
-/* Let the MPI library move data: MPICH's RMA needs the target to enter
- * MPI (MPI_Win_sync alone does not), so every call that reads the own
- * core's memory, which is how a program polls, comes here; Open MPI's
- * windows do not need it, and it costs little. */
+/* Let the MPI library move data: both MPIs serve RMA on these windows
+ * only while the target is inside MPI (Open MPI's atomics, every MPICH
+ * operation), so every call that reads the own core's memory, which is
+ * how a program polls, comes here. Open MPI's MPI_Win_sync (osc/rdma) is
+ * a full progress call, which is enough; MPICH's is not, so there an
+ * MPI_Iprobe follows. */
 void progress(mpib_t *m)
 {
+    MPI_Win_sync(m->win);
+#ifndef OPEN_MPI
     int flag;
 
-    MPI_Win_sync(m->win);
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, m->comm, &flag,
                MPI_STATUS_IGNORE);
+#endif
 }
 
 /* Take the wake word at @p disp of @p rank (1 -> 0), @p old its value
