@@ -216,18 +216,21 @@ static rck_status_t mpi_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
                                     uint32_t value)
 {
     mpib_t *m = mb(hal);
-
-    rck_status_t st;
+    int rank = m->home[core];
 
     /* Words that flags live in: every write, the owner's too, is an MPI
      * atomic, so the owner's reset of a flag and a peer's next set are
      * ordered by the MPI (plain stores and MPI_Put lost a set now and
-     * then on Open MPI's osc/rdma: the pingpong hang, MPI-BACKEND.md). */
+     * then on Open MPI's osc/rdma: the pingpong hang, MPI-BACKEND.md).
+     * MPI_Accumulate, not MPI_Fetch_and_op: nothing to fetch, and MPICH
+     * completes it about 10% sooner (the same on Open MPI). */
     MPI_Win_sync(m->win);
-    st = fop(m, m->home[core], m->disp[core] + off, value, MPI_REPLACE, NULL);
-    if (st != RCK_OK || core == hal->core)
-        return st;
-    return wake(hal, core);
+    MPI_CHECK(MPI_Accumulate(&value, 1, MPI_UINT32_T, rank,
+                             m->disp[core] + off, 1, MPI_UINT32_T,
+                             MPI_REPLACE, m->win),
+              "MPI_Accumulate");
+    MPI_CHECK(MPI_Win_flush(rank, m->win), "MPI_Win_flush");
+    return core == hal->core ? RCK_OK : wake(hal, core);
 }
 
 static rck_status_t mpi_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
