@@ -7,7 +7,11 @@ of one run:
 
   * RCCE pingpong (bench/rcce_pingpong) vs MPI_Send/MPI_Recv pingpong
     (bench/mpi_pingpong.c built with that MPI's compiler wrapper);
-  * the 48-UE RCCE_barrier vs MPI_Barrier.
+  * the 48-UE RCCE_barrier vs MPI_Barrier;
+  * the RMA floor (tests/mpi/mpi_rma_floor.c, plain MPI): one RMA
+    operation + flush between two ranks on a window like the split
+    path's, beside the MPI's one-way send/recv latency: what an RCCE
+    message on that path is built from (docs/MPI-BACKEND.md).
 
 Targets (issue 13): one-way latency <= 1.5 x the MPI's for small messages
 (<= 1 KiB) and bandwidth >= 70% of the MPI's from 64 KiB.
@@ -59,11 +63,12 @@ def latency_factor_verdict(ours_label, ref_label, ours, ref):
            report.format_value(worst["ratio"])), pts)
 
 
-def _mpi_program(ctx, flavor, name, build_mpi_program, source_dir):
-    """bench/mpi_<name> for this MPI: CMake's build for Open MPI, else
-    built here into the output directory."""
+def _mpi_program(ctx, flavor, name, build_mpi_program, source_dir,
+                 subdir="bench"):
+    """<subdir>/mpi_<name> for this MPI: CMake's build of bench/ for Open
+    MPI, else built here into the output directory."""
     a = ctx.args
-    if flavor == "openmpi":
+    if flavor == "openmpi" and subdir == "bench":
         exe = os.path.join(a.build_dir, "bench", "mpi_" + name)
         if os.access(exe, os.X_OK):
             return exe, None
@@ -73,7 +78,7 @@ def _mpi_program(ctx, flavor, name, build_mpi_program, source_dir):
     out = os.path.join(a.out, "mpi-build-" + flavor)
     os.makedirs(out, exist_ok=True)
     exe = os.path.join(out, "mpi_" + name)
-    err = build_mpi_program(mpicc, os.path.join(source_dir, "bench",
+    err = build_mpi_program(mpicc, os.path.join(source_dir, subdir,
                                                 "mpi_%s.c" % name), exe)
     return (None, err) if err else (exe, None)
 
@@ -121,9 +126,57 @@ def impls_for(ctx, flavor, Impl, build_mpi_program, source_dir):
 
     def launch_raw(prog, nproc, prog_args):
         return [mpirun, "-n", str(nproc)] + f["opts"] + [prog] + prog_args
+    if why is None:
+        exe, err = _mpi_program(ctx, flavor, "rma_floor", build_mpi_program,
+                                source_dir, subdir=os.path.join("tests",
+                                                                "mpi"))
+        if exe:
+            raw["rma_floor"] = exe
+        else:
+            problems.append(err)
     out.append(Impl("mpi-" + flavor, f["label"], raw, launch_raw,
                     bool(raw), why or "; ".join(problems)))
     return out
+
+
+def parse_floor_output(text, source=None):
+    """mpi_rma_floor's lines "op=NAME us=VALUE" -> [{"op", "us"}]."""
+    res = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        f = dict(t.partition("=")[::2] for t in line.split())
+        try:
+            us = float(f["us"])
+            if set(f) != {"op", "us"} or not f["op"] or us < 0:
+                raise ValueError
+        except (KeyError, ValueError):
+            raise report.BenchParseError("expected op=NAME us=VALUE", line,
+                                         lineno, source) from None
+        res.append({"op": f["op"], "us": us})
+    if not res:
+        raise report.BenchParseError("no results", source=source)
+    return res
+
+
+def floor_table(label, recs):
+    """The RMA floor's medians over the rounds, one row per operation."""
+    per_op = {}
+    for rec in recs:
+        for r in rec.get("results", []) if rec.get("ok") else []:
+            per_op.setdefault(r["op"], []).append(r["us"])
+    rows = []
+    for op, vals in per_op.items():
+        agg = report.aggregate(vals)
+        rows.append([op, report.format_value(agg["median"]),
+                     "%s-%s" % (report.format_value(agg["min"]),
+                                report.format_value(agg["max"])),
+                     str(len(vals))])
+    title = ("%s: RMA floor (2 ranks, MPI_Win_create window, every "
+             "operation + MPI_Win_flush; tests/mpi/mpi_rma_floor.c)" % label)
+    return title + "\n" + report.format_table(
+        ["operation", "median us", "range", "rounds"], rows), per_op
 
 
 def suite(ctx, Impl, SuiteResult, csv_rows_for, build_mpi_program,
@@ -155,6 +208,7 @@ def suite(ctx, Impl, SuiteResult, csv_rows_for, build_mpi_program,
             continue
         pp = {i.name: [] for i in live}
         bar = {i.name: [] for i in live}
+        floor = []
         for rnd in range(1, rounds + 1):
             order = live if rnd % 2 else list(reversed(live))
             for impl in order:
@@ -170,6 +224,13 @@ def suite(ctx, Impl, SuiteResult, csv_rows_for, build_mpi_program,
                         impl, "barrier", suite_key, bar_ues, bar_args, rnd,
                         lambda out, source: [report.parse_barrier_output(
                             out, source)], rounds=rounds, timeout=240))
+            suite_key = "mpi-backend rma_floor %s" % raw_impl.name
+            if raw_impl.has("rma_floor") and not ctx.gave_up(raw_impl,
+                                                             suite_key):
+                floor.append(ctx.run_bench(
+                    raw_impl, "rma_floor", suite_key, 2,
+                    ["5000" if quick else "20000"], rnd, parse_floor_output,
+                    rounds=rounds))
         ok = lambda recs: [r["results"] for r in recs if r.get("ok")]
         lat = {n: report.aggregate_rounds(ok(r), "size", "lat_us")
                for n, r in pp.items()}
@@ -178,6 +239,12 @@ def suite(ctx, Impl, SuiteResult, csv_rows_for, build_mpi_program,
                   if k > 0} for n, r in pp.items()}
         bsum = {n: report.aggregate_rounds(ok(r), "ues", "us_per_barrier")
                 for n, r in bar.items()}
+        if floor:
+            text, per_op = floor_table(raw_impl.label, floor)
+            tables.append(text)
+            fdata["rma_floor_us"] = {op: report.aggregate(v)
+                                     for op, v in per_op.items()}
+            fdata["raw_rma_floor"] = floor
         fdata.update({"raw_pingpong": pp, "raw_barrier": bar,
                       "lat_us": lat, "bw_mbs": bw,
                       "us_per_barrier": bsum})

@@ -366,11 +366,26 @@ static rck_status_t attach_misc(mpib_t *m, const rck_chip_t *chip)
             return RCK_ERR_NOMEM;
         }
     }
-    if (strcmp(s, "auto") != 0 && *s != '\0' && *end == '\0' && v >= 0)
+    int given = strcmp(s, "auto") != 0 && *s != '\0' && *end == '\0' &&
+                v >= 0;
+    int may_block, any_blocks = 1;
+
+    if (given)
         m->spin_ns = v;
     else
         m->spin_ns = m->node_size <= ncpu ? 50000 : 0;
     m->poll_sleep = m->node_size > ncpu;
+    /* RMA path: a rank with a CPU of its own gains nothing by blocking
+     * (a blocked MPI_Recv spins in both MPIs, as the poll does), so
+     * unless some rank is oversubscribed or a spin time is given, no rank
+     * blocks and writers skip the wake check (a remote compare-and-swap
+     * per MPB write). Every rank must agree: a writer decides for its
+     * target. */
+    if (m->chip == NULL) {
+        may_block = given || m->poll_sleep;
+        MPI_Allreduce(&may_block, &any_blocks, 1, MPI_INT, MPI_MAX, m->comm);
+    }
+    m->no_wake = !any_blocks;
     m->ctx_peer = -1;
     return RCK_OK;
 }

@@ -79,6 +79,9 @@ typedef struct {
     int in_handler;
     int64_t spin_ns;
     int poll_sleep;        /* oversubscribed: sleep by polling, not recv */
+    int no_wake;           /* RMA path, no rank of the job ever blocks for
+                              a wake message: waits on own words poll until
+                              satisfied, writers skip the wake check */
     double t0;
     unsigned char *mpb_view; /* reserved addresses for mpb_map */
     size_t mpb_view_len;
@@ -136,6 +139,7 @@ rck_status_t fop(mpib_t *m, int rank, MPI_Aint disp, uint32_t in, MPI_Op op,
                  uint32_t *old);
 rck_status_t cas(mpib_t *m, int rank, MPI_Aint disp, uint32_t cmp,
                  uint32_t val, uint32_t *old);
+rck_status_t wake_take(mpib_t *m, int rank, MPI_Aint disp, uint32_t *old);
 void progress(mpib_t *m);
 rck_status_t wake(rck_hal_t *hal, int core);
 

@@ -21,7 +21,9 @@ static const rck_config_entry_t mpi_settings[] = {
     {"MPI_SPIN_NS", "auto", RCK_CONFIG_STRING,
      "mpi: how long a wait polls before it blocks for a wake-up message "
      "(RMA path) or sleeps on a futex (on-node path) (nanoseconds; auto = "
-     "50 us when a node's ranks <= its CPUs, else 0)"},
+     "50 us when a node's ranks <= its CPUs, else 0; on the RMA path auto "
+     "with every node's ranks <= its CPUs: waits poll until satisfied and "
+     "writers skip the wake-up check)"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL}};
 
 #endif

@@ -180,8 +180,8 @@ static rck_status_t sleep_cancel(rck_hal_t *hal)
 {
     mpib_t *m = mb(hal);
     uint32_t old = 0;
-    rck_status_t st = cas(m, hal->ue, st_disp(m, hal->core, ST_WAKE), 1, 0,
-                          &old);
+    rck_status_t st = wake_take(m, hal->ue, st_disp(m, hal->core, ST_WAKE),
+                                &old);
 
     if (st != RCK_OK || old == 1)
         return st;
@@ -328,21 +328,22 @@ rck_status_t mpi_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                              int *which)
 {
     mpib_t *m = mb(hal);
-    int want_irq = (flags & RCK_WAIT_IRQ) != 0, shm, local;
+    int want_irq = (flags & RCK_WAIT_IRQ) != 0, shm, local, forever;
     uint64_t start = rck_be_now_ns(), deadline = UINT64_MAX, t;
     rck_status_t rc;
 
     if (timeout_ns >= 0)
         deadline = start + (uint64_t)timeout_ns;
     local = conds_local(hal, conds, nc, &shm);
-    /* poll */
+    /* poll (without end when nobody would wake us: m->no_wake) */
+    forever = local && !shm && m->no_wake;
     for (;;) {
         if (wait_look(hal, conds, nc, want_irq, which, &rc))
             return rc;
         t = rck_be_now_ns();
         if (t >= deadline)
             return RCK_ERR_TIMEDOUT;
-        if ((int64_t)(t - start) >= m->spin_ns)
+        if ((int64_t)(t - start) >= m->spin_ns && !forever)
             break;
         progress(m);
     }
