@@ -81,10 +81,13 @@ static inline int rck_be_futex_wait(_Atomic uint32_t *addr, uint32_t val,
     return 0;
 }
 
-/* Wake every process asleep on @p addr. */
-static inline void rck_be_futex_wake(_Atomic uint32_t *addr)
+/* Wake every process asleep on @p addr. @return how many woke (0 on
+ * error). */
+static inline int rck_be_futex_wake(_Atomic uint32_t *addr)
 {
-    syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+    long k = syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE, INT_MAX, NULL,
+                     NULL, 0);
+    return k > 0 ? (int)k : 0;
 }
 
 /* A doorbell in memory shared between processes: sleepers count
@@ -93,19 +96,21 @@ static inline void rck_be_futex_wake(_Atomic uint32_t *addr)
  * fences (seq_cst) and rings: with seq_cst on both sides either the writer
  * sees the sleeper or the sleeper's re-check sees the data. */
 
-/* Ring @p bell for whoever sleeps on it. */
-static inline void rck_be_bell_wake(_Atomic uint32_t *bell)
+/* Ring @p bell for whoever sleeps on it. @return how many woke. */
+static inline int rck_be_bell_wake(_Atomic uint32_t *bell)
 {
     atomic_fetch_add(bell, 1);
-    rck_be_futex_wake(bell);
+    return rck_be_futex_wake(bell);
 }
 
-/* Ring @p bell only while someone counts himself in @p waiters. */
-static inline void rck_be_bell_ring(_Atomic uint32_t *waiters,
-                                    _Atomic uint32_t *bell)
+/* Ring @p bell only while someone counts himself in @p waiters. @return
+ * how many woke. */
+static inline int rck_be_bell_ring(_Atomic uint32_t *waiters,
+                                   _Atomic uint32_t *bell)
 {
     if (atomic_load_explicit(waiters, memory_order_relaxed))
-        rck_be_bell_wake(bell);
+        return rck_be_bell_wake(bell);
+    return 0;
 }
 
 /* Does the word value @p v satisfy the wait condition @p c? */

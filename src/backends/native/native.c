@@ -318,10 +318,14 @@ static int64_t spin_now(native_t *n, int nues, uint64_t now, int64_t *yield)
     *yield = n->yield_ns;
     if (n->spin_ns >= 0)
         return n->spin_ns;
+    int woken = atomic_load_explicit(&n->hdr->woken, memory_order_relaxed);
+
+    /* the woken sleepers that wait for a CPU count as awake: a core that
+     * spun while they waited kept them off the CPU for its whole spin */
     awake = nues - atomic_load_explicit(&n->hdr->dormant,
                                         memory_order_relaxed) -
-            atomic_load_explicit(&n->hdr->sleepers,
-                                        memory_order_relaxed);
+            atomic_load_explicit(&n->hdr->sleepers, memory_order_relaxed) +
+            (woken > 0 ? woken : 0);
     run = host_runnable(n, now);
     if (run < 0)
         return awake <= n->ncpu ? 200000 : 0;
@@ -485,6 +489,14 @@ static void native_detach(rck_hal_t *hal)
 /* ---- MPB ---- */
 
 
+/* @p k sleepers were just woken: until they run they compete for the CPUs
+ * but are still counted as sleepers (spin_now). */
+static inline void woke(native_t *n, int k)
+{
+    if (k > 0)
+        atomic_fetch_add_explicit(&n->hdr->woken, k, memory_order_relaxed);
+}
+
 static inline void ring(native_t *n, int core)
 {
     progress_bump(n);
@@ -494,8 +506,9 @@ static inline void ring(native_t *n, int core)
         atomic_signal_fence(memory_order_seq_cst);
     else
         atomic_thread_fence(memory_order_seq_cst);
-    rck_be_bell_ring(&n->cores[core].waiters, &n->cores[core].doorbell);
-    rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell);
+    woke(n, rck_be_bell_ring(&n->cores[core].waiters,
+                             &n->cores[core].doorbell) +
+                rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
 }
 
 static rck_status_t native_mpb_map(rck_hal_t *hal, int core, void **base)
@@ -604,9 +617,9 @@ static rck_status_t native_irq_raise(rck_hal_t *hal, int core,
     /* Interrupts always ring: the target may sleep on its own doorbell
      * without having registered as a waiter for data. */
     progress_bump(n);
-    rck_be_bell_wake(&t->doorbell);
+    woke(n, rck_be_bell_wake(&t->doorbell));
     atomic_thread_fence(memory_order_seq_cst);
-    rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell);
+    woke(n, rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
     return RCK_OK;
 }
 
@@ -839,8 +852,11 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
                 ns = dl_before_sleep(n, hal->core, conds, nc, irq_matters,
                                      bell, seq, start, &blocked, ns);
             atomic_fetch_add(&n->hdr->sleepers, 1);
-            rck_be_futex_wait(bell, seq, ns);
+            int slept = rck_be_futex_wait(bell, seq, ns);
             atomic_fetch_sub(&n->hdr->sleepers, 1);
+            if (slept == 0) /* woken: running now */
+                atomic_fetch_sub_explicit(&n->hdr->woken, 1,
+                                          memory_order_relaxed);
         }
         atomic_fetch_sub(waiters, 1);
         if (blocked) {
@@ -917,7 +933,7 @@ static rck_status_t native_shm_flush(rck_hal_t *hal)
 
     progress_bump(n);
     atomic_thread_fence(memory_order_seq_cst);
-    rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell);
+    woke(n, rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
     return RCK_OK;
 }
 

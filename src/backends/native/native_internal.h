@@ -80,6 +80,8 @@ typedef struct {
     _Atomic uint32_t any_waiters;
     _Atomic int32_t failed_core; /* -1 while every core is healthy */
     _Atomic int32_t sleepers;    /* cores asleep in futex_wait */
+    _Atomic int32_t woken;       /* of those, woken but not yet running
+                                    (may dip below 0 for a moment) */
     _Atomic int32_t deadlock;    /* 1 while one core reports, 2 after */
     _Atomic uint64_t progress;   /* job events (a core ended) */
     _Atomic int32_t dormant;     /* UEs not started (CORE_DORMANT) */
@@ -140,10 +142,12 @@ static inline void progress_bump(native_t *n)
 static inline void wake_everyone(seg_hdr_t *h)
 {
     core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
+    int k = 0;
 
     for (int c = 0; c < h->chip.ncores; c++)
-        rck_be_bell_wake(&cs[c].doorbell);
-    rck_be_bell_wake(&h->any_doorbell);
+        k += rck_be_bell_wake(&cs[c].doorbell);
+    k += rck_be_bell_wake(&h->any_doorbell);
+    atomic_fetch_add_explicit(&h->woken, k, memory_order_relaxed);
 }
 
 static inline unsigned char *mpb_at(native_t *n, int core, uint32_t off)
