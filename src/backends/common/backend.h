@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,6 +112,43 @@ static inline int rck_be_bell_ring(_Atomic uint32_t *waiters,
     if (atomic_load_explicit(waiters, memory_order_relaxed))
         return rck_be_bell_wake(bell);
     return 0;
+}
+
+/* The asymmetric fence of the doorbell protocol (docs/ARCHITECTURE.md,
+ * "The native backend"): writers may check for sleepers without a fence
+ * when every writer is registered for MEMBARRIER_CMD_GLOBAL_EXPEDITED and
+ * every sleeper issues it between counting itself in and its last look.
+ * Does the kernel offer it? */
+static inline int rck_be_asym_available(void)
+{
+    long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    return q >= 0 && (q & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0;
+}
+
+/* Register this process as a writer that skips the fence; 0 if refused
+ * (it must fence then). */
+static inline int rck_be_asym_register(void)
+{
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED,
+                   0, 0) == 0;
+}
+
+/* The sleeper's half; 0 if it failed (the sleep must be short then: a
+ * writer may not have seen this sleeper). */
+static inline int rck_be_asym_fence(void)
+{
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0) ==
+           0;
+}
+
+/* The writer's half: a full fence, or only the compiler's when this
+ * process is registered (@p asym). */
+static inline void rck_be_writer_fence(int asym)
+{
+    if (asym)
+        atomic_signal_fence(memory_order_seq_cst);
+    else
+        atomic_thread_fence(memory_order_seq_cst);
 }
 
 /* Does the word value @p v satisfy the wait condition @p c? */

@@ -386,6 +386,20 @@ static rck_status_t attach_misc(mpib_t *m, const rck_chip_t *chip)
         MPI_Allreduce(&may_block, &any_blocks, 1, MPI_INT, MPI_MAX, m->comm);
     }
     m->no_wake = !any_blocks;
+    /* on-node path: the doorbell protocol's fence moves to the sleepers
+     * while waits spin (oversubscribed ranks sleep all the time, and a
+     * membarrier per sleep would cost more than the fences); every rank
+     * of the node decides alike (same node size, CPUs and settings) */
+    if (m->chip != NULL && m->spin_ns > 0 &&
+        strcmp(rck_config_get("MPI_MEMBARRIER"), "off") != 0 &&
+        rck_be_asym_available()) {
+        m->asym_sleep = 1;
+        m->asym = rck_be_asym_register();
+        rck_debug("mpi backend: wake-ups: %s",
+                  m->asym ? "sleepers issue membarrier, writers do not fence"
+                          : "registering for membarrier failed: writers "
+                            "fence");
+    }
     m->ctx_peer = -1;
     return RCK_OK;
 }

@@ -52,7 +52,7 @@ static inline _Atomic uint32_t *glob32(mpib_t *m, size_t off)
 /* After a write that may satisfy a wait of core @p core. */
 static void ring(mpib_t *m, int core)
 {
-    atomic_thread_fence(memory_order_seq_cst);
+    rck_be_writer_fence(m->asym);
     rck_be_bell_ring(stw(m, core, ST_WAITERS), stw(m, core, ST_BELL));
     rck_be_bell_ring(m->any_waiters, m->any_bell);
 }
@@ -295,6 +295,9 @@ static void node_sleep(rck_hal_t *hal, const rck_hal_cond_t *conds, int nc,
 
     atomic_fetch_add(waiters, 1);
     seq = atomic_load(bell);
+    /* the asymmetric fence's sleeper half (backend.h); if it fails, a
+     * writer may have missed this sleeper: sleep briefly */
+    int fenced = !m->asym_sleep || rck_be_asym_fence();
     if (node_conds_check(m, conds, nc) < 0 &&
         !(irq_matters && node_irq_pending(m, hal->core, hal->chip.ncores))) {
         uint64_t t = rck_be_now_ns();
@@ -302,7 +305,7 @@ static void node_sleep(rck_hal_t *hal, const rck_hal_cond_t *conds, int nc,
                          ? -1
                          : (deadline > t ? (int64_t)(deadline - t) : 0);
 
-        if (shm && (ns < 0 || ns > MPI_NODE_SHM_POLL_NS))
+        if ((shm || !fenced) && (ns < 0 || ns > MPI_NODE_SHM_POLL_NS))
             ns = MPI_NODE_SHM_POLL_NS;
         if (ns != 0)
             rck_be_futex_wait(bell, seq, ns);

@@ -79,6 +79,9 @@ typedef struct {
     int in_handler;
     int64_t spin_ns;
     int poll_sleep;        /* oversubscribed: sleep by polling, not recv */
+    int asym;              /* on-node path: registered for membarrier,
+                              writers skip the doorbell protocol's fence */
+    int asym_sleep;        /* on-node path: sleepers issue the membarrier */
     int no_wake;           /* RMA path, no rank of the job ever blocks for
                               a wake message: waits on own words poll until
                               satisfied, writers skip the wake check */

@@ -24,6 +24,11 @@ static const rck_config_entry_t mpi_settings[] = {
      "50 us when a node's ranks <= its CPUs, else 0; on the RMA path auto "
      "with every node's ranks <= its CPUs: waits poll until satisfied and "
      "writers skip the wake-up check)"},
+    {"MPI_MEMBARRIER", "auto", RCK_CONFIG_STRING,
+     "mpi, on-node path: auto = writers skip the wake-up protocol's fence "
+     "and a sleeping rank issues membarrier(2) instead, when the kernel has "
+     "MEMBARRIER_CMD_GLOBAL_EXPEDITED and waits spin (RCK_MPI_SPIN_NS > 0); "
+     "off = a fence in every write"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL}};
 
 #endif

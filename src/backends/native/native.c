@@ -58,7 +58,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
-#include <linux/membarrier.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -361,23 +360,19 @@ static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
 static void asym_setup(native_t *n, int nues)
 {
     const char *how = rck_config_get("NATIVE_MEMBARRIER");
-    long q;
 
     if (strcmp(how, "off") == 0 || nues > n->ncpu || n->spin_ns == 0)
         return;
     if (strcmp(how, "auto") != 0)
         rck_warn("RCK_NATIVE_MEMBARRIER=%s: unknown (auto or off); using "
                  "auto", how);
-    q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-    if (q < 0 || !(q & MEMBARRIER_CMD_GLOBAL_EXPEDITED)) {
+    if (!rck_be_asym_available()) {
         rck_debug("membarrier(2) has no global expedited command here: "
                   "writers fence");
         return;
     }
     n->asym_sleep = 1;
-    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0,
-                0) == 0)
-        n->asym = 1;
+    n->asym = rck_be_asym_register();
     rck_debug("wake-ups: %s", n->asym ? "sleepers issue membarrier, writers "
                                         "do not fence"
                                       : "registering for membarrier failed: "
@@ -388,10 +383,7 @@ static void asym_setup(native_t *n, int nues)
  * sleep must then be short: a writer may not have seen this sleeper). */
 static int asym_sleeper_fence(native_t *n)
 {
-    if (!n->asym_sleep)
-        return 1;
-    return syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0) ==
-           0;
+    return !n->asym_sleep || rck_be_asym_fence();
 }
 
 static rck_status_t native_attach(rck_hal_t *hal)
@@ -502,10 +494,7 @@ static inline void ring(native_t *n, int core)
     progress_bump(n);
     /* the protocol's fence (see the top): a sleeper's membarrier stands in
      * for it when this core is registered */
-    if (n->asym)
-        atomic_signal_fence(memory_order_seq_cst);
-    else
-        atomic_thread_fence(memory_order_seq_cst);
+    rck_be_writer_fence(n->asym);
     woke(n, rck_be_bell_ring(&n->cores[core].waiters,
                              &n->cores[core].doorbell) +
                 rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
