@@ -22,10 +22,13 @@
  *   its re-check. That makes every running core execute a full barrier:
  *   a writer whose data store came before it has the data visible to the
  *   re-check, and one whose store came after it loads waiters after the
- *   barrier and sees the sleeper (the asymmetric fence of userspace RCU). Each core's MPB has
- *   its own doorbell; waits that span several MPBs, shared DRAM or TAS
- *   registers of other cores sleep on the segment-wide doorbell, which
- *   writers ring only while someone sleeps on it.
+ *   barrier and sees the sleeper (the asymmetric fence of userspace RCU).
+ *   Each core's MPB has its own doorbell; waits that span several MPBs,
+ *   shared DRAM or TAS registers of other cores sleep on the segment-wide
+ *   doorbell, which writers ring only while someone sleeps on it. The
+ *   asymmetric fence holds only while the job's cores fit the host's CPUs
+ *   (asym_setup); a woken sleeper counts as awake until it runs
+ *   (hdr->woken, spin_now).
  *
  * Deadlock detection (RCK_DEADLOCK_S seconds, 0 = off). A core asleep in
  * a wait without a deadline publishes it (seqlock dl_pub: the conditions,
