@@ -173,6 +173,12 @@ rck_status_t rck_hal_mpb_copy(rck_hal_t *hal, int dst_core, uint32_t dst_off,
 static rck_status_t hal_check_word(const rck_hal_t *hal, int core,
                                    uint32_t off, const char *what)
 {
+    /* the usual case in a few instructions (every flag access, and the
+     * MPI library's polls pass one condition per process); the checks
+     * below name what is wrong */
+    if (rck_hal_core_valid(hal, core) && off <= hal->chip.mpb_bytes - 4 &&
+        (off & 3) == 0)
+        return RCK_OK;
     rck_status_t st = hal_check_mpb(hal, core, off, 4, what);
     if (st == RCK_OK && (off & 3) != 0) {
         rck_error("%s: MPB offset %u is not 4-byte aligned", what, off);
@@ -318,14 +324,6 @@ rck_status_t rck_hal_wait(rck_hal_t *hal, const rck_hal_cond_t *conds, int n,
     }
     for (int i = 0; i < n; i++) {
         rck_status_t st = RCK_OK;
-        /* the usual case in a few instructions (the MPI library passes
-         * one condition per process on every poll); the checks below
-         * name what is wrong */
-        if (conds[i].space == RCK_SPACE_MPB &&
-            rck_hal_core_valid(hal, conds[i].core) &&
-            conds[i].offset <= hal->chip.mpb_bytes - 4 &&
-            (conds[i].offset & 3) == 0)
-            continue;
         if (conds[i].space == RCK_SPACE_MPB)
             st = hal_check_word(hal, conds[i].core, conds[i].offset, "wait");
         else if (conds[i].space == RCK_SPACE_TAS)
