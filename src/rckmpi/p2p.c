@@ -115,6 +115,16 @@ static void out_release(rk_out_t *o)
     out_free = o;
 }
 
+/* A frame's header (see the top). */
+static void frame_hdr(uint32_t hdr[4], int kind, uint32_t ctx, uint32_t w1,
+                      size_t size, uint32_t w3)
+{
+    hdr[0] = (uint32_t)kind << 24 | (ctx & 0xffffffu);
+    hdr[1] = w1;
+    hdr[2] = (uint32_t)size;
+    hdr[3] = w3;
+}
+
 static int enqueue(int d, int kind, uint32_t ctx, uint32_t w1, size_t size,
                    uint32_t w3, const void *data, size_t len, MPI_Request req)
 {
@@ -126,10 +136,7 @@ static int enqueue(int d, int kind, uint32_t ctx, uint32_t w1, size_t size,
     } else if ((o = calloc(1, sizeof *o)) == NULL) {
         return MPI_ERR_NO_MEM;
     }
-    o->hdr[0] = (uint32_t)kind << 24 | (ctx & 0xffffffu);
-    o->hdr[1] = w1;
-    o->hdr[2] = (uint32_t)size;
-    o->hdr[3] = w3;
+    frame_hdr(o->hdr, kind, ctx, w1, size, w3);
     o->data = data;
     o->len = len;
     o->req = req;
@@ -622,12 +629,12 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
     int d;
 
     if (!rk.init || rk.finalized || count < 0 || tag < 0 ||
-        tag > RK_TAG_UB || dest < 0)
+        tag > RK_TAG_UB || dest < 0 ||
+        rckmpi_type_check(type) != MPI_SUCCESS)
         return 0;
     c = rk_comm(comm);
-    t = rk_type_live(type);
-    if (c == NULL || dest >= c->psize || t == NULL || !t->committed ||
-        !t->contig || type == MPI_UB || type == MPI_LB)
+    t = rk_type(type);
+    if (c == NULL || dest >= c->psize || !t->contig)
         return 0;
     bytes = t->size * (size_t)count;
     d = c->peer[dest];
@@ -635,10 +642,7 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
         rk_chan_room(d, HDR + bytes) < HDR + bytes)
         return 0;
     rck_hal_comm_count(rk.hal, RCK_LIB_MPI, rk.hal->ue_core[d], bytes);
-    hdr[0] = (uint32_t)F_EAGER << 24 | (c->ctx & 0xffffffu);
-    hdr[1] = (uint32_t)tag;
-    hdr[2] = (uint32_t)bytes;
-    hdr[3] = 0;
+    frame_hdr(hdr, F_EAGER, c->ctx, (uint32_t)tag, bytes, 0);
     parts[0] = hdr;
     lens[0] = HDR;
     parts[1] = buf;
