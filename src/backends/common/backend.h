@@ -13,6 +13,7 @@
 #define RCK_BACKEND_COMMON_H
 
 #include "rck/hal.h"
+#include "rck/log.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -118,19 +120,34 @@ static inline int rck_be_bell_ring(_Atomic uint32_t *waiters,
  * "The native backend"): writers may check for sleepers without a fence
  * when every writer is registered for MEMBARRIER_CMD_GLOBAL_EXPEDITED and
  * every sleeper issues it between counting itself in and its last look.
- * Does the kernel offer it? */
-static inline int rck_be_asym_available(void)
+ * Turn it on for this process as the setting @p name (auto or off) with
+ * value @p how says, where the kernel offers it: *asym_sleep = 1 (this
+ * process's sleepers issue the membarrier) and *asym = 1 once registered
+ * (its writes may skip the fence; a process that cannot register keeps
+ * fencing). The caller decides first whether the job's waits spin at all:
+ * every process of a job must decide alike. */
+static inline void rck_be_asym_setup(const char *name, const char *how,
+                                     int *asym, int *asym_sleep)
 {
-    long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-    return q >= 0 && (q & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0;
-}
+    long q;
 
-/* Register this process as a writer that skips the fence; 0 if refused
- * (it must fence then). */
-static inline int rck_be_asym_register(void)
-{
-    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED,
-                   0, 0) == 0;
+    if (strcmp(how, "off") == 0)
+        return;
+    if (strcmp(how, "auto") != 0)
+        rck_warn("RCK_%s=%s: unknown (auto or off); using auto", name, how);
+    q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (q < 0 || !(q & MEMBARRIER_CMD_GLOBAL_EXPEDITED)) {
+        rck_debug("membarrier(2) has no global expedited command here: "
+                  "writers fence");
+        return;
+    }
+    *asym_sleep = 1;
+    *asym = syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED,
+                    0, 0) == 0;
+    rck_debug("wake-ups: %s", *asym ? "sleepers issue membarrier, writers "
+                                      "do not fence"
+                                    : "registering for membarrier failed: "
+                                      "writers fence");
 }
 
 /* The sleeper's half; 0 if it failed (the sleep must be short then: a

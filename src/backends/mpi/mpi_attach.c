@@ -390,16 +390,9 @@ static rck_status_t attach_misc(mpib_t *m, const rck_chip_t *chip)
      * while waits spin (oversubscribed ranks sleep all the time, and a
      * membarrier per sleep would cost more than the fences); every rank
      * of the node decides alike (same node size, CPUs and settings) */
-    if (m->chip != NULL && m->spin_ns > 0 &&
-        strcmp(rck_config_get("MPI_MEMBARRIER"), "off") != 0 &&
-        rck_be_asym_available()) {
-        m->asym_sleep = 1;
-        m->asym = rck_be_asym_register();
-        rck_debug("mpi backend: wake-ups: %s",
-                  m->asym ? "sleepers issue membarrier, writers do not fence"
-                          : "registering for membarrier failed: writers "
-                            "fence");
-    }
+    if (m->chip != NULL && m->spin_ns > 0)
+        rck_be_asym_setup("MPI_MEMBARRIER", rck_config_get("MPI_MEMBARRIER"),
+                          &m->asym, &m->asym_sleep);
     m->ctx_peer = -1;
     return RCK_OK;
 }

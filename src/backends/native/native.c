@@ -362,24 +362,10 @@ static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
  * host and settings). */
 static void asym_setup(native_t *n, int nues)
 {
-    const char *how = rck_config_get("NATIVE_MEMBARRIER");
-
-    if (strcmp(how, "off") == 0 || nues > n->ncpu || n->spin_ns == 0)
-        return;
-    if (strcmp(how, "auto") != 0)
-        rck_warn("RCK_NATIVE_MEMBARRIER=%s: unknown (auto or off); using "
-                 "auto", how);
-    if (!rck_be_asym_available()) {
-        rck_debug("membarrier(2) has no global expedited command here: "
-                  "writers fence");
-        return;
-    }
-    n->asym_sleep = 1;
-    n->asym = rck_be_asym_register();
-    rck_debug("wake-ups: %s", n->asym ? "sleepers issue membarrier, writers "
-                                        "do not fence"
-                                      : "registering for membarrier failed: "
-                                        "writers fence");
+    if (nues <= n->ncpu && n->spin_ns != 0)
+        rck_be_asym_setup("NATIVE_MEMBARRIER",
+                          rck_config_get("NATIVE_MEMBARRIER"), &n->asym,
+                          &n->asym_sleep);
 }
 
 /* The sleeper's half of the asymmetric fence; false if it failed (the
