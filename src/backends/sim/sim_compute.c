@@ -98,9 +98,8 @@ rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program)
         /* the P54C model where it costs no more than host's: programs
          * that count their own instructions (docs/P54C.md) */
         if (sim_p54c_counted(program, 0) == 1) {
-            rck_status_t st = sim_p54c_configure(h, "p54c-fast", program);
-            h->p54c.from_auto = 1;
-            return st;
+            h->p54c.from_auto = 1; /* engine_choose: counted, known */
+            return sim_p54c_configure(h, "p54c-fast", program);
         }
         h->compute = COMPUTE_HOST;
     } else if (*s == '\0' || !strcmp(s, "host")) {

@@ -279,7 +279,9 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
         }
         return RCK_OK;
     }
-    counted = sim_p54c_counted(program, NULL);
+    /* RCK_COMPUTE=auto chose this model because the program is counted:
+     * no second read of its ELF file */
+    counted = p->from_auto ? 1 : sim_p54c_counted(program, NULL);
     if (counted == 1) {
         p->engine = P54C_ENGINE_COMPILED;
         p->libdir[0] = '\0';
