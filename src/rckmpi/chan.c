@@ -12,9 +12,15 @@
  *   word 2  packet bytes (base payload + gEWS part)
  *   word 3  the sender's receive sequence number: how many packets it has
  *           consumed from this MPB's owner (the acknowledgement of the
- *           opposite pipe, so a sender reads its acknowledgements in its
- *           own MPB, and a reply carries the acknowledgement with it)
+ *           opposite pipe carried by a packet, so a reply acknowledges)
  *   payload
+ * After the base EWS, every MPB holds one acknowledgement word per
+ * receiver (the ack area): a receiver stores there, in the sender's MPB,
+ * how many of its packets it has consumed. The acknowledgement does not
+ * share a line with the EWS the sender polls for the reply: a store there
+ * would pull that line away from the poller once more per round trip.
+ * A sender reads the ack area only when no packet came back with the
+ * acknowledgement in word 3 (a stream in one direction).
  * sccmpb: the reserved MPB space split evenly among the senders (at 48
  * processes 160 B: 144 B payload). sccmpb-ext: 48 base EWS of 64 B (48 B
  * payload) whatever the process count, and in every sender's MPB a 4 KiB
@@ -42,6 +48,11 @@ static uint32_t ews_at(int sender)
     return rk.chan.ews_off + (uint32_t)sender * rk.chan.ews_size;
 }
 
+static uint32_t ack_at(int receiver)
+{
+    return rk.chan.ack_off + 4u * (uint32_t)receiver;
+}
+
 static int core_of(int ue)
 {
     return rk.hal->ue_core[ue];
@@ -62,21 +73,30 @@ static int chan_layout(rk_chan_t *c, uint32_t *need)
     uint32_t line = hal->chip.line_bytes;
     /* the HAL keeps one line for the rest of the MPB */
     uint32_t avail = hal->chip.mpb_bytes - hal->mpb_reserved - line;
+    int nbase = rk.nues > EXT_BASE_EWS ? rk.nues : EXT_BASE_EWS;
+    /* the ack area: a word per receiver, whole lines */
+    uint32_t acks = ((uint32_t)nbase * 4u + line - 1) / line * line;
 
+    c->ack_bytes = acks;
+    if (avail < acks) {
+        rck_error("MPI_Init: the MPB has %u bytes free, fewer than the "
+                  "channel's %u bytes of acknowledgements", avail, acks);
+        return MPI_ERR_NO_MEM;
+    }
     if (c->kind == RK_CHAN_SCCMPB_EXT) {
-        int nbase = rk.nues > EXT_BASE_EWS ? rk.nues : EXT_BASE_EWS;
         c->ews_size = EXT_EWS;
         c->gews_slots = RK_GEWS_SLOTS;
-        *need = RK_GEWS_SLOTS * RK_GEWS_SLOT + (uint32_t)nbase * EXT_EWS;
+        *need = RK_GEWS_SLOTS * RK_GEWS_SLOT + (uint32_t)nbase * EXT_EWS +
+                acks;
         if (EXT_EWS % line != 0 || RK_GEWS_SLOT % line != 0) {
             rck_error("MPI_Init: the sccmpb-ext channel needs MPB lines "
                       "that divide 64 bytes; the chip has %u", line);
             return MPI_ERR_OTHER;
         }
     } else {
-        c->ews_size = avail / (uint32_t)rk.nues / line * line;
+        c->ews_size = (avail - acks) / (uint32_t)rk.nues / line * line;
         c->gews_slots = 0;
-        *need = c->ews_size * (uint32_t)rk.nues;
+        *need = c->ews_size * (uint32_t)rk.nues + acks;
     }
     c->payload = c->ews_size - RK_EWS_HDR;
     if (c->ews_size < 2 * RK_EWS_HDR || *need > avail) {
@@ -121,6 +141,7 @@ int rk_chan_init(void)
     c->base = off;
     c->gews_off = off;
     c->ews_off = off + (uint32_t)c->gews_slots * RK_GEWS_SLOT;
+    c->ack_off = off + need - c->ack_bytes;
     c->gews_free = c->gews_slots ? 0xffffffffu : 0;
     c->lent = calloc((size_t)rk.nues, sizeof(uint32_t));
     c->sent = calloc((size_t)rk.nues, sizeof(uint32_t));
@@ -157,6 +178,14 @@ size_t rk_chan_maxpkt(void)
     return rk.chan.payload + (size_t)rk.chan.gews_slots * RK_GEWS_SLOT;
 }
 
+/* Receiver @p d has consumed every packet I sent it: its slots are free. */
+static void acked(rk_chan_t *c, int d)
+{
+    c->acked[d] = c->sent[d];
+    c->gews_free |= c->lent[d];
+    c->lent[d] = 0;
+}
+
 int rk_chan_ready(int d)
 {
     rk_chan_t *c = &rk.chan;
@@ -165,14 +194,11 @@ int rk_chan_ready(int d)
     if (c->sent[d] == c->acked[d])
         return 1;
     rck_hal_cl1invmb(rk.hal);
-    if (rck_hal_mpb_load32(rk.hal, rk.hal->core, ews_at(d) + 12, &ack) !=
-        RCK_OK)
+    if (rck_hal_mpb_load32(rk.hal, rk.hal->core, ack_at(d), &ack) != RCK_OK)
         return 0;
     if (ack != c->sent[d])
         return 0;
-    c->acked[d] = ack;
-    c->gews_free |= c->lent[d];
-    c->lent[d] = 0;
+    acked(c, d);
     return 1;
 }
 
@@ -325,9 +351,11 @@ size_t rk_chan_get(int s, void *buf)
     }
     c->seen[s] = w[0];
     c->in[s].value = c->in[s + rk.nues].value = w[0];
-    /* acknowledge in the sender's MPB, in my EWS there (I am its only
-     * writer: the next packet to s carries the same value) */
-    rck_hal_mpb_store32(rk.hal, core_of(s), ews_at(rk.ue) + 12, w[0]);
+    /* the packet acknowledges mine (written after s read them) */
+    if (w[3] == c->sent[s] && c->acked[s] != c->sent[s])
+        acked(c, s);
+    /* acknowledge in the sender's MPB, in my word of its ack area */
+    rck_hal_mpb_store32(rk.hal, core_of(s), ack_at(rk.ue), w[0]);
     return total;
 }
 
@@ -346,7 +374,7 @@ int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack)
         if (waiting_ack[d])
             conds[n++] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
                                           .core = rk.hal->core,
-                                          .offset = ews_at(d) + 12,
+                                          .offset = ack_at(d),
                                           .mask = 0xffffffffu,
                                           .value = c->sent[d],
                                           .op = RCK_COND_EQ};
