@@ -389,5 +389,6 @@ int rk_chan_poll(int first)
     if (rck_hal_wait(rk.hal, rk.chan.in + first, rk.nues, 0, 0, &which) !=
         RCK_OK)
         return -1;
-    return (first + which) % rk.nues;
+    which += first;
+    return which < rk.nues ? which : which - rk.nues;
 }

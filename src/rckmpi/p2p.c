@@ -64,6 +64,7 @@ static struct {
     rck_hal_cond_t *conds;
     char *pkt, *ack_wait;
     int first;
+    int busy; /* destinations with frames queued */
 } p2p;
 
 int rk_p2p_init(void)
@@ -140,10 +141,12 @@ static int enqueue(int d, int kind, uint32_t ctx, uint32_t w1, size_t size,
     o->data = data;
     o->len = len;
     o->req = req;
-    if (p2p.tail[d] != NULL)
+    if (p2p.tail[d] != NULL) {
         p2p.tail[d]->next = o;
-    else
+    } else {
         p2p.head[d] = o;
+        p2p.busy++;
+    }
     p2p.tail[d] = o;
     return MPI_SUCCESS;
 }
@@ -193,8 +196,10 @@ static void push(int d)
     if (o->off < o->len)
         return;
     p2p.head[d] = o->next;
-    if (p2p.head[d] == NULL)
+    if (p2p.head[d] == NULL) {
         p2p.tail[d] = NULL;
+        p2p.busy--;
+    }
     if (o->req != MPI_REQUEST_NULL) {
         rk_req_t *r = rk_req(o->req);
         if (r != NULL)
@@ -485,10 +490,11 @@ static void frame_data(int s, const char *p, size_t n)
     in->left -= n;
 }
 
-static void packet(int s)
+/* The packet from @p s, @p len bytes read into p2p.pkt: frames start,
+ * continue and end. */
+static void packet_in(int s, size_t len)
 {
     rk_in_t *in = &p2p.in[s];
-    size_t len = rk_chan_get(s, p2p.pkt);
     const char *p = p2p.pkt;
 
     if (!in->active) {
@@ -515,6 +521,11 @@ static void packet(int s)
         frame_done(s);
 }
 
+static void packet(int s)
+{
+    packet_in(s, rk_chan_get(s, p2p.pkt));
+}
+
 static void push_all(void)
 {
     for (int d = 0; d < rk.nues; d++)
@@ -530,19 +541,53 @@ void rk_progress(void)
      * again (what the packets just read may have queued: CTS, DATA) */
     push_all();
     while (budget-- > 0 && (s = rk_chan_poll(p2p.first)) >= 0) {
-        p2p.first = (s + 1) % rk.nues;
+        p2p.first = s + 1 < rk.nues ? s + 1 : 0;
         packet(s);
     }
     push_all();
+}
+
+/* Block in the HAL until one of @p n conditions holds: its index, or -1
+ * once the failure is reported. */
+static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
+{
+    int which = -1;
+    rck_status_t st;
+
+    rck_hal_set_context(rk.hal, call, -1);
+    st = rck_hal_wait(rk.hal, conds, n, 0, rk.wait_timeout_ns, &which);
+    rck_hal_set_context(rk.hal, NULL, -1);
+    if (st == RCK_OK)
+        return which;
+    if (st == RCK_ERR_TIMEDOUT) {
+        rk_err(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
+               "no progress within RCK_WAIT_TIMEOUT: probable deadlock");
+    } else {
+        rck_error("%s: waiting for messages failed: %s", call,
+                  rck_status_string(st));
+        rk_err(MPI_COMM_WORLD, MPI_ERR_OTHER, call, "the wait failed");
+    }
+    return -1;
+}
+
+/* The sender of condition @p which of the incoming list from p2p.first,
+ * and the list starts after it next time. */
+static int sender_of(int which)
+{
+    int s = p2p.first + which;
+
+    if (s >= rk.nues)
+        s -= rk.nues;
+    p2p.first = s + 1 < rk.nues ? s + 1 : 0;
+    return s;
 }
 
 void rk_progress_wait(const char *call)
 {
     int n = rk.nues, which, acks = 0;
     const rck_hal_cond_t *conds;
-    rck_status_t st;
 
-    for (int d = 0; d < rk.nues; d++) {
+    for (int d = 0; p2p.busy > 0 && d < rk.nues; d++) {
         p2p.ack_wait[d] = 0;
         if (p2p.head[d] != NULL) {
             if (rk_chan_ready(d))
@@ -557,24 +602,72 @@ void rk_progress_wait(const char *call)
     } else {
         conds = rk_chan_incoming(p2p.first);
     }
-    rck_hal_set_context(rk.hal, call, -1);
-    st = rck_hal_wait(rk.hal, conds, n, 0, rk.wait_timeout_ns, &which);
-    rck_hal_set_context(rk.hal, NULL, -1);
-    if (st == RCK_OK && which >= 0 && which < rk.nues) {
-        /* a packet: take it now (the conditions start at p2p.first) */
-        int s = (p2p.first + which) % rk.nues;
-        p2p.first = (s + 1) % rk.nues;
-        packet(s);
-        return;
+    which = wait_conds(conds, n, call);
+    /* a packet: take it now (the conditions start at p2p.first) */
+    if (which >= 0 && which < rk.nues)
+        packet(sender_of(which));
+}
+
+int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
+                  int tag, MPI_Comm comm, MPI_Status *status)
+{
+    const rk_comm_t *c;
+    const rk_type_t *t;
+    uint32_t hdr[4];
+    size_t len, size;
+    int s, want;
+
+    if (!rk.init || rk.finalized || count < 0 || p2p.uq != NULL ||
+        p2p.posted != NULL || p2p.busy > 0 ||
+        (tag != MPI_ANY_TAG && (tag < 0 || tag > RK_TAG_UB)))
+        return 0;
+    t = rk_type_live(type);
+    if (t == NULL || !t->committed || !t->contig || type == MPI_UB ||
+        type == MPI_LB)
+        return 0;
+    c = rk_comm(comm);
+    if (c == NULL || c->inter)
+        return 0;
+    if (source == MPI_ANY_SOURCE)
+        want = -1;
+    else if (source >= 0 && source < c->psize)
+        want = c->peer[source];
+    else
+        return 0; /* MPI_PROC_NULL and bad ranks: the general path */
+    s = rk_chan_poll(p2p.first);
+    if (s >= 0) {
+        p2p.first = s + 1 < rk.nues ? s + 1 : 0;
+    } else {
+        int which = wait_conds(rk_chan_incoming(p2p.first), rk.nues,
+                               "MPI_Recv");
+        if (which < 0)
+            return 0;
+        s = sender_of(which);
     }
-    if (st == RCK_ERR_TIMEDOUT) {
-        rk_err(MPI_COMM_WORLD, MPI_ERR_OTHER, call,
-               "no progress within RCK_WAIT_TIMEOUT: probable deadlock");
-    } else if (st != RCK_OK) {
-        rck_error("%s: waiting for messages failed: %s", call,
-                  rck_status_string(st));
-        rk_err(MPI_COMM_WORLD, MPI_ERR_OTHER, call, "the wait failed");
+    len = rk_chan_get(s, p2p.pkt);
+    if (p2p.in[s].active || len < HDR) {
+        packet_in(s, len);
+        return 0;
     }
+    memcpy(hdr, p2p.pkt, HDR);
+    size = hdr[2];
+    if ((int)(hdr[0] >> 24) != F_EAGER || (hdr[0] & 0xffffffu) != c->ctx ||
+        !tag_match(tag, (int)hdr[1]) ||
+        (want >= 0 ? s != want : c->rank_of[s] < 0) || size != len - HDR ||
+        size > t->size * (size_t)count) {
+        packet_in(s, len);
+        return 0;
+    }
+    if (size > 0)
+        memcpy(buf, p2p.pkt + HDR, size);
+    if (status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = c->rank_of[s];
+        status->MPI_TAG = (int)hdr[1];
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->rck_cancelled = 0;
+        status->rck_bytes = (long long)size;
+    }
+    return 1;
 }
 
 int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,
@@ -629,16 +722,22 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
     int d;
 
     if (!rk.init || rk.finalized || count < 0 || tag < 0 ||
-        tag > RK_TAG_UB || dest < 0 ||
-        rckmpi_type_check(type) != MPI_SUCCESS)
+        tag > RK_TAG_UB || dest < 0)
+        return 0;
+    /* rckmpi_type_check's conditions, on the one lookup */
+    t = rk_type_live(type);
+    if (t == NULL || !t->committed || !t->contig || type == MPI_UB ||
+        type == MPI_LB)
         return 0;
     c = rk_comm(comm);
-    t = rk_type(type);
-    if (c == NULL || dest >= c->psize || !t->contig)
+    if (c == NULL || dest >= c->psize)
         return 0;
     bytes = t->size * (size_t)count;
     d = c->peer[dest];
-    if (bytes > rk.eager || p2p.head[d] != NULL || !rk_chan_ready(d) ||
+    if (bytes > rk.eager || p2p.head[d] != NULL || !rk_chan_ready(d))
+        return 0;
+    /* the base payload is always there; the gEWS may not be */
+    if (HDR + bytes > rk.chan.payload &&
         rk_chan_room(d, HDR + bytes) < HDR + bytes)
         return 0;
     rck_hal_comm_count(rk.hal, RCK_LIB_MPI, rk.hal->ue_core[d], bytes);

@@ -219,6 +219,12 @@ int rk_start_send(MPI_Request h);
 /* MPI_Send without a request when the packet can go at once; 0: not done */
 int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
                   int tag, MPI_Comm comm);
+/* MPI_Recv without a request: with nothing else pending, wait for the
+ * next packet; a whole eager message that matches and fits goes straight
+ * into @p buf (1). Anything else is taken as the progress engine takes it
+ * and the general path does the rest (0). */
+int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
+                  int tag, MPI_Comm comm, MPI_Status *status);
 int rk_start_recv(MPI_Request h);
 /* One pass of the progress engine (never blocks). */
 void rk_progress(void);

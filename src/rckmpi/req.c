@@ -340,8 +340,11 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
              MPI_Comm comm, MPI_Status *status)
 {
     MPI_Request r;
-    int err = rk_irecv(buf, count, type, source, tag, comm, 0, &r,
-                       "MPI_Recv");
+    int err;
+
+    if (rk_recv_short(buf, count, type, source, tag, comm, status))
+        return MPI_SUCCESS;
+    err = rk_irecv(buf, count, type, source, tag, comm, 0, &r, "MPI_Recv");
     return blocking(err, &r, status, comm, "MPI_Recv");
 }
 

@@ -763,11 +763,16 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     int want_irq = (flags & RCK_WAIT_IRQ) != 0;
     int shm = wait_has_shm(conds, nc);
     int i;
+    rck_status_t st0;
 
     int blocked = 0;
 
     if (timeout_ns == 0)
         return wait_poll(hal, conds, nc, want_irq, which);
+    /* what is there already takes one look, without the clock */
+    st0 = wait_poll(hal, conds, nc, want_irq, which);
+    if (st0 != RCK_ERR_TIMEDOUT)
+        return st0;
     wait_doorbell(n, conds, nc, hal->core, &bell, &waiters);
     start = rck_be_now_ns();
     if (timeout_ns >= 0)
