@@ -210,6 +210,13 @@ void rck_hal_cl1invmb(rck_hal_t *hal)
     hal->ops->cl1invmb(hal);
 }
 
+void rck_hal_mpb_prefetch(rck_hal_t *hal, int core, uint32_t off, size_t len)
+{
+    if (hal->ops->mpb_prefetch != NULL && rck_hal_core_valid(hal, core) &&
+        off < hal->chip.mpb_bytes && len <= hal->chip.mpb_bytes - off)
+        hal->ops->mpb_prefetch(hal, core, off, len);
+}
+
 void rck_hal_wcb_flush(rck_hal_t *hal)
 {
     hal->ops->wcb_flush(hal);

@@ -147,8 +147,11 @@ int rk_chan_init(void)
     c->sent = calloc((size_t)rk.nues, sizeof(uint32_t));
     c->acked = calloc((size_t)rk.nues, sizeof(uint32_t));
     c->seen = calloc((size_t)rk.nues, sizeof(uint32_t));
+    c->last_map = calloc((size_t)rk.nues, sizeof(uint32_t));
+    c->last_rest = calloc((size_t)rk.nues, sizeof(uint32_t));
     c->in = calloc(2 * (size_t)rk.nues, sizeof(*c->in));
-    if (!c->lent || !c->sent || !c->acked || !c->seen || !c->in)
+    if (!c->lent || !c->sent || !c->acked || !c->seen || !c->in ||
+        !c->last_map || !c->last_rest)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < 2 * rk.nues; i++)
         c->in[i] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
@@ -168,6 +171,9 @@ void rk_chan_finalize(void)
     free(c->sent);
     free(c->acked);
     free(c->seen);
+    free(c->last_map);
+    free(c->last_rest);
+    c->last_map = c->last_rest = NULL;
     free(c->in);
     c->lent = c->sent = c->acked = c->seen = NULL;
     c->in = NULL;
@@ -318,6 +324,13 @@ size_t rk_chan_get(int s, void *buf)
     uint32_t first = c->payload < FIRST_READ ? c->payload : FIRST_READ;
     char head[RK_EWS_HDR + FIRST_READ];
 
+    /* the sender's gEWS slots of its last packet are likely this one's:
+     * start their transfer before the header is read (a hint) */
+    if (c->last_rest[s] > 0)
+        rck_hal_mpb_prefetch(rk.hal, core_of(s),
+                             c->gews_off + (uint32_t)__builtin_clz(
+                                               c->last_map[s]) * RK_GEWS_SLOT,
+                             c->last_rest[s] < 256 ? c->last_rest[s] : 256);
     rck_hal_cl1invmb(rk.hal);
     rck_hal_mpb_read(rk.hal, rk.hal->core, ews_at(s), head,
                      RK_EWS_HDR + first);
@@ -332,6 +345,8 @@ size_t rk_chan_get(int s, void *buf)
                          base - first);
     dst += base;
     rest = total - base;
+    c->last_map[s] = map;
+    c->last_rest[s] = map != 0 ? (uint32_t)rest : 0;
     for (k = 0; rest > 0 && k < RK_GEWS_SLOTS; k++) {
         int run = 0;
         size_t n;

@@ -130,6 +130,8 @@ typedef struct {
     uint32_t *sent;      /* per receiver: sequence number sent */
     uint32_t *acked;     /* per receiver: last ack seen */
     uint32_t *seen;      /* per sender: last sequence consumed */
+    uint32_t *last_map;  /* per sender: gEWS slots of its last packet */
+    uint32_t *last_rest; /* ... and their bytes (0: none) */
     rck_hal_cond_t *in;  /* "a packet from s": senders 0..n-1 twice, so
                             that in + first lists them from first on */
     uint64_t fallbacks;  /* packets sent base-only for want of slots */

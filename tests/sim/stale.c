@@ -10,6 +10,8 @@
  *   core 1: acquire core 0's TAS (a wait on a TAS register: no CL1INVMB);
  *           read X without CL1INVMB -> A (stale, in context "stale_test");
  *           CL1INVMB; read X -> B
+ * A prefetch hint (rck_hal_mpb_prefetch) before the stale read, and hints
+ * with bad arguments, change nothing: the chip has no prefetch.
  * Exit status 0 when core 1 saw exactly that.
  */
 #include "rck/hal.h"
@@ -58,6 +60,10 @@ int main(void)
         }
         ok(rck_hal_mpb_store32(hal, c0, G, 1), "flag G");
         ok(rck_hal_tas_acquire(hal, c0), "tas_acquire");
+        rck_hal_mpb_prefetch(hal, c0, X, 32);
+        rck_hal_mpb_prefetch(hal, 100000, X, 32);
+        rck_hal_mpb_prefetch(hal, c0, 0xfffffff0u, 64);
+        rck_hal_mpb_prefetch(hal, c0, X, (size_t)-1);
         rck_hal_set_context(hal, "stale_test", peer);
         ok(rck_hal_mpb_load32(hal, c0, X, &v), "stale read");
         rck_hal_set_context(hal, NULL, -1);

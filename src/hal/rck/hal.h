@@ -180,6 +180,10 @@ struct rck_hal_ops {
                                uint32_t *value);
     /** CL1INVMB: drop every MPBT-tagged line from this core's L1. */
     void (*cl1invmb)(rck_hal_t *hal);
+    /** Optional (NULL: nothing): a hint that this core reads @p len bytes
+     *  at @p off of @p core's MPB next. The chip has no such thing (the
+     *  P54C does not prefetch); a host backend may start the transfer. */
+    void (*mpb_prefetch)(rck_hal_t *hal, int core, uint32_t off, size_t len);
     /** Force the write-combine buffer out. */
     void (*wcb_flush)(rck_hal_t *hal);
 
@@ -420,6 +424,9 @@ rck_status_t rck_hal_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
 rck_status_t rck_hal_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
                                 uint32_t *value);
 void rck_hal_cl1invmb(rck_hal_t *hal);
+/** A hint, no effect on the data or on chip time: see mpb_prefetch. Bad
+ *  arguments make it do nothing (it reports nothing). */
+void rck_hal_mpb_prefetch(rck_hal_t *hal, int core, uint32_t off, size_t len);
 void rck_hal_wcb_flush(rck_hal_t *hal);
 rck_status_t rck_hal_tas_try(rck_hal_t *hal, int core, int *acquired);
 /** Spin-free acquire: waits (through the backend) until the TAS is free. */
