@@ -1,0 +1,60 @@
+"""Tests of the mpi suite's output parsing and its round-by-round ratios
+(rckmpibench), on synthetic data."""
+
+import pytest
+
+from rckbench import rckmpibench, report
+
+
+def test_parse_op_lines():
+    out = ("[ 0] op=pingpong ues=2 size=64 reps=100 us=0.25\n"
+           "noise\nop=bcast ues=3 size=4 reps=10 us=1.5\n")
+    got = rckmpibench.parse(out)
+    assert got == [
+        {"op": "pingpong", "ues": 2, "size": 64, "reps": 100, "us": 0.25},
+        {"op": "bcast", "ues": 3, "size": 4, "reps": 10, "us": 1.5}]
+
+
+def test_parse_rejects_empty():
+    with pytest.raises(report.BenchParseError):
+        rckmpibench.parse("nothing here\n", source="x")
+
+
+def test_paired_ratios_pair_within_rounds():
+    rounds = [
+        {"rockcreek": {0: 0.2, 64: 0.3}, "openmpi": {0: 0.4, 64: 0.3}},
+        # a round in the far placement: both slow, ratio still 0.5 / 1
+        {"rockcreek": {0: 0.5, 64: 0.9}, "openmpi": {0: 1.0, 64: 0.9}},
+        # a round that lost Open MPI's 64 B point: only 0 B pairs
+        {"rockcreek": {0: 0.3, 64: 0.3}, "openmpi": {0: 0.3}},
+        {"rockcreek": {0: 0.3}},  # no Open MPI at all: nothing
+    ]
+    got = rckmpibench.paired_ratios(rounds)
+    assert list(got) == [0, 64]
+    assert got[0] == pytest.approx([0.5, 0.5, 1.0])
+    assert got[64] == pytest.approx([1.0, 1.0])
+
+
+def test_paired_ratios_skip_zero_reference():
+    got = rckmpibench.paired_ratios(
+        [{"rockcreek": {4: 1.0}, "openmpi": {4: 0.0}}])
+    assert got == {}
+
+
+def test_paired_verdict_met_and_not_met():
+    met = rckmpibench.paired_verdict({0: [0.9, 1.1, 0.95], 1024: [0.8],
+                                      4096: [3.0]})
+    assert met.status == "MET"  # 4 KiB is above the target's sizes
+    assert "0/2 sizes slower" in met.detail
+    bad = rckmpibench.paired_verdict({0: [0.9], 64: [1.2, 1.1, 0.9]})
+    assert bad.status == "NOT MET"
+    assert "worst 64 B" in bad.detail and "1.10" in bad.detail
+    assert rckmpibench.paired_verdict({}).status == "NOT EVALUATED"
+
+
+def test_paired_table_rows():
+    text = rckmpibench.paired_table("t", {0: [1.0, 2.0, 3.0]})
+    assert text.startswith("t [ratio rockcreek / Open MPI")
+    row = [ln for ln in text.splitlines() if ln.startswith("0 B")][0]
+    assert row.split()[:3] == ["0", "B", "3"]
+    assert "2.00" in row
