@@ -608,6 +608,18 @@ void rk_progress_wait(const char *call)
         packet(sender_of(which));
 }
 
+/* The short ways' datatype: valid, committed and contiguous
+ * (rckmpi_type_check's conditions on one lookup), or NULL. */
+static const rk_type_t *short_type(MPI_Datatype type)
+{
+    const rk_type_t *t = rk_type_live(type);
+
+    if (t == NULL || !t->committed || !t->contig || type == MPI_UB ||
+        type == MPI_LB)
+        return NULL;
+    return t;
+}
+
 int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
                   int tag, MPI_Comm comm, MPI_Status *status)
 {
@@ -621,12 +633,9 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
         p2p.posted != NULL || p2p.busy > 0 ||
         (tag != MPI_ANY_TAG && (tag < 0 || tag > RK_TAG_UB)))
         return 0;
-    t = rk_type_live(type);
-    if (t == NULL || !t->committed || !t->contig || type == MPI_UB ||
-        type == MPI_LB)
-        return 0;
+    t = short_type(type);
     c = rk_comm(comm);
-    if (c == NULL || c->inter)
+    if (t == NULL || c == NULL || c->inter)
         return 0;
     if (source == MPI_ANY_SOURCE)
         want = -1;
@@ -724,13 +733,9 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
     if (!rk.init || rk.finalized || count < 0 || tag < 0 ||
         tag > RK_TAG_UB || dest < 0)
         return 0;
-    /* rckmpi_type_check's conditions, on the one lookup */
-    t = rk_type_live(type);
-    if (t == NULL || !t->committed || !t->contig || type == MPI_UB ||
-        type == MPI_LB)
-        return 0;
+    t = short_type(type);
     c = rk_comm(comm);
-    if (c == NULL || dest >= c->psize)
+    if (t == NULL || c == NULL || dest >= c->psize)
         return 0;
     bytes = t->size * (size_t)count;
     d = c->peer[dest];
