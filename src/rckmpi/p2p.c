@@ -635,7 +635,9 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
         return 0;
     t = short_type(type);
     c = rk_comm(comm);
-    if (t == NULL || c == NULL || c->inter)
+    /* beyond 4 GiB: the general path reports MPI_ERR_COUNT */
+    if (t == NULL || c == NULL || c->inter ||
+        t->size * (size_t)count > UINT32_MAX)
         return 0;
     if (source == MPI_ANY_SOURCE)
         want = -1;

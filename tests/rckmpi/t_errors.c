@@ -7,6 +7,8 @@
  *   t_errors truncate   a truncated receive under the default handler */
 #include "mpitest.h"
 
+#include <limits.h>
+
 static int handled;
 
 static void on_error(MPI_Comm *comm, int *err, ...)
@@ -73,6 +75,16 @@ static void classes(int rank, int size)
           err);
     free(huge);
     free(part);
+    /* a receive of more than 4 GiB is refused even with a message waiting
+     * and nothing posted (MPI_Recv's short way); the message stays */
+    double d = 2.5, e = 0;
+    err = MPI_Send(&d, 1, MPI_DOUBLE, rank, 7, MPI_COMM_WORLD);
+    CHECK(err == MPI_SUCCESS, "send to self: %d", err);
+    err = MPI_Recv(&e, INT_MAX, MPI_DOUBLE, rank, 7, MPI_COMM_WORLD, &st);
+    CHECK(err == MPI_ERR_COUNT && e == 0, "receive of %d doubles: %d",
+          INT_MAX, err);
+    err = MPI_Recv(&e, 1, MPI_DOUBLE, rank, 7, MPI_COMM_WORLD, &st);
+    CHECK(err == MPI_SUCCESS && e == 2.5, "the message after: %d", err);
 
     MPI_Error_class(MPI_ERR_TRUNCATE, &cls);
     MPI_Error_string(MPI_ERR_TRUNCATE, text, &len);
