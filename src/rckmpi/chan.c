@@ -77,7 +77,6 @@ static int chan_layout(rk_chan_t *c, uint32_t *need)
     /* the ack area: a word per receiver, whole lines */
     uint32_t acks = ((uint32_t)nbase * 4u + line - 1) / line * line;
 
-    c->ack_bytes = acks;
     if (avail < acks) {
         rck_error("MPI_Init: the MPB has %u bytes free, fewer than the "
                   "channel's %u bytes of acknowledgements", avail, acks);
@@ -99,6 +98,8 @@ static int chan_layout(rk_chan_t *c, uint32_t *need)
         *need = c->ews_size * (uint32_t)rk.nues + acks;
     }
     c->payload = c->ews_size - RK_EWS_HDR;
+    /* the ack area ends the reservation (rk_chan_init adds its offset) */
+    c->ack_off = *need - acks;
     if (c->ews_size < 2 * RK_EWS_HDR || *need > avail) {
         rck_error("MPI_Init: the %s channel needs %u bytes of every MPB "
                   "for %d processes; %u are free (MPB %u bytes, %u "
@@ -141,7 +142,7 @@ int rk_chan_init(void)
     c->base = off;
     c->gews_off = off;
     c->ews_off = off + (uint32_t)c->gews_slots * RK_GEWS_SLOT;
-    c->ack_off = off + need - c->ack_bytes;
+    c->ack_off += off;
     c->gews_free = c->gews_slots ? 0xffffffffu : 0;
     c->lent = calloc((size_t)rk.nues, sizeof(uint32_t));
     c->sent = calloc((size_t)rk.nues, sizeof(uint32_t));

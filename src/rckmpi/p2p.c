@@ -533,6 +533,13 @@ static void push_all(void)
             push(d);
 }
 
+/* A packet from @p s is taken: the next poll starts after it. */
+static int took_from(int s)
+{
+    p2p.first = s + 1 < rk.nues ? s + 1 : 0;
+    return s;
+}
+
 void rk_progress(void)
 {
     int s, budget = 4 * rk.nues;
@@ -540,10 +547,8 @@ void rk_progress(void)
     /* out first (a send just queued leaves at once), then in, then out
      * again (what the packets just read may have queued: CTS, DATA) */
     push_all();
-    while (budget-- > 0 && (s = rk_chan_poll(p2p.first)) >= 0) {
-        p2p.first = s + 1 < rk.nues ? s + 1 : 0;
-        packet(s);
-    }
+    while (budget-- > 0 && (s = rk_chan_poll(p2p.first)) >= 0)
+        packet(took_from(s));
     push_all();
 }
 
@@ -570,16 +575,13 @@ static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
     return -1;
 }
 
-/* The sender of condition @p which of the incoming list from p2p.first,
- * and the list starts after it next time. */
+/* The sender of condition @p which of the incoming list from p2p.first;
+ * the list starts after it next time (took_from). */
 static int sender_of(int which)
 {
     int s = p2p.first + which;
 
-    if (s >= rk.nues)
-        s -= rk.nues;
-    p2p.first = s + 1 < rk.nues ? s + 1 : 0;
-    return s;
+    return took_from(s < rk.nues ? s : s - rk.nues);
 }
 
 void rk_progress_wait(const char *call)
@@ -606,6 +608,19 @@ void rk_progress_wait(const char *call)
     /* a packet: take it now (the conditions start at p2p.first) */
     if (which >= 0 && which < rk.nues)
         packet(sender_of(which));
+}
+
+/* The status of a message found whole (unless @p st is
+ * MPI_STATUS_IGNORE). */
+static void status_of(MPI_Status *st, int rank, int tag, size_t bytes)
+{
+    if (st == MPI_STATUS_IGNORE)
+        return;
+    st->MPI_SOURCE = rank;
+    st->MPI_TAG = tag;
+    st->MPI_ERROR = MPI_SUCCESS;
+    st->rck_cancelled = 0;
+    st->rck_bytes = (long long)bytes;
 }
 
 /* The short ways' datatype: valid, committed and contiguous
@@ -647,7 +662,7 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
         return 0; /* MPI_PROC_NULL and bad ranks: the general path */
     s = rk_chan_poll(p2p.first);
     if (s >= 0) {
-        p2p.first = s + 1 < rk.nues ? s + 1 : 0;
+        took_from(s);
     } else {
         int which = wait_conds(rk_chan_incoming(p2p.first), rk.nues,
                                "MPI_Recv");
@@ -671,13 +686,7 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
     }
     if (size > 0)
         memcpy(buf, p2p.pkt + HDR, size);
-    if (status != MPI_STATUS_IGNORE) {
-        status->MPI_SOURCE = c->rank_of[s];
-        status->MPI_TAG = (int)hdr[1];
-        status->MPI_ERROR = MPI_SUCCESS;
-        status->rck_cancelled = 0;
-        status->rck_bytes = (long long)size;
-    }
+    status_of(status, c->rank_of[s], (int)hdr[1], size);
     return 1;
 }
 
@@ -694,13 +703,7 @@ int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,
             uq_remove(m, prev);
             *take = m;
         }
-        if (st != MPI_STATUS_IGNORE) {
-            st->MPI_SOURCE = c->rank_of[m->src];
-            st->MPI_TAG = m->tag;
-            st->MPI_ERROR = MPI_SUCCESS;
-            st->rck_bytes = (long long)m->size;
-            st->rck_cancelled = 0;
-        }
+        status_of(st, c->rank_of[m->src], m->tag, m->size);
         return 1;
     }
     return 0;

@@ -121,7 +121,6 @@ typedef struct {
     uint32_t gews_off;   /* gEWS in every MPB (ext only) */
     uint32_t ews_off;    /* first base EWS */
     uint32_t ack_off;    /* the ack area: a word per receiver */
-    uint32_t ack_bytes;
     uint32_t ews_size;   /* bytes of one base EWS */
     uint32_t payload;    /* ews_size - RK_EWS_HDR */
     int gews_slots;      /* 32 on ext, 0 on sccmpb */
