@@ -141,22 +141,29 @@ rck_status_t rck_hal_mpb_map(rck_hal_t *hal, int core, void **base)
     return hal->ops->mpb_map(hal, core, base);
 }
 
+/* The usual case of hal_check_mpb in a few instructions (every message
+ * passes here); hal_check_mpb names what is wrong. */
+static inline int hal_mpb_ok(const rck_hal_t *hal, int core, uint32_t off,
+                             size_t len)
+{
+    return (unsigned)core < (unsigned)hal->chip.ncores && len > 0 &&
+           len <= hal->chip.mpb_bytes && off <= hal->chip.mpb_bytes - len;
+}
+
 rck_status_t rck_hal_mpb_write(rck_hal_t *hal, int core, uint32_t off,
                                const void *src, size_t len)
 {
-    rck_status_t st = hal_check_mpb(hal, core, off, len, "mpb_write");
-    if (st != RCK_OK || len == 0)
-        return st;
-    return hal->ops->mpb_write(hal, core, off, src, len);
+    if (hal_mpb_ok(hal, core, off, len))
+        return hal->ops->mpb_write(hal, core, off, src, len);
+    return hal_check_mpb(hal, core, off, len, "mpb_write");
 }
 
 rck_status_t rck_hal_mpb_read(rck_hal_t *hal, int core, uint32_t off,
                               void *dst, size_t len)
 {
-    rck_status_t st = hal_check_mpb(hal, core, off, len, "mpb_read");
-    if (st != RCK_OK || len == 0)
-        return st;
-    return hal->ops->mpb_read(hal, core, off, dst, len);
+    if (hal_mpb_ok(hal, core, off, len))
+        return hal->ops->mpb_read(hal, core, off, dst, len);
+    return hal_check_mpb(hal, core, off, len, "mpb_read");
 }
 
 rck_status_t rck_hal_mpb_copy(rck_hal_t *hal, int dst_core, uint32_t dst_off,
@@ -170,21 +177,28 @@ rck_status_t rck_hal_mpb_copy(rck_hal_t *hal, int dst_core, uint32_t dst_off,
     return hal->ops->mpb_copy(hal, dst_core, dst_off, src_core, src_off, len);
 }
 
-static rck_status_t hal_check_word(const rck_hal_t *hal, int core,
+static __attribute__((cold, noinline)) rck_status_t
+hal_word_error(const rck_hal_t *hal, int core,
                                    uint32_t off, const char *what)
 {
-    /* the usual case in a few instructions (every flag access, and the
-     * MPI library's polls pass one condition per process); the checks
-     * below name what is wrong */
-    if (rck_hal_core_valid(hal, core) && off <= hal->chip.mpb_bytes - 4 &&
-        (off & 3) == 0)
-        return RCK_OK;
     rck_status_t st = hal_check_mpb(hal, core, off, 4, what);
     if (st == RCK_OK && (off & 3) != 0) {
         rck_error("%s: MPB offset %u is not 4-byte aligned", what, off);
         st = RCK_ERR_ALIGN;
     }
     return st;
+}
+
+/* The usual case in a few instructions, inline (every flag access, and the
+ * MPI library's polls pass one condition per process); hal_word_error
+ * names what is wrong. */
+static inline rck_status_t hal_check_word(const rck_hal_t *hal, int core,
+                                          uint32_t off, const char *what)
+{
+    if ((unsigned)core < (unsigned)hal->chip.ncores &&
+        off <= hal->chip.mpb_bytes - 4 && (off & 3) == 0)
+        return RCK_OK;
+    return hal_word_error(hal, core, off, what);
 }
 
 rck_status_t rck_hal_mpb_store32(rck_hal_t *hal, int core, uint32_t off,

@@ -287,7 +287,7 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
     /* stage: [words 1-3 of the header][payload][gEWS part] */
     p = stage + 12;
     for (int i = 0; i < nparts; i++) {
-        memcpy(p, parts[i], lens[i]);
+        rck_copy(p, parts[i], lens[i]);
         p += lens[i];
         total += lens[i];
     }
@@ -339,7 +339,7 @@ size_t rk_chan_get(int s, void *buf)
     map = w[1];
     total = w[2];
     base = total < c->payload ? total : c->payload;
-    memcpy(dst, head + RK_EWS_HDR, base < first ? base : first);
+    rck_copy(dst, head + RK_EWS_HDR, base < first ? base : first);
     if (base > first)
         rck_hal_mpb_read(rk.hal, rk.hal->core,
                          ews_at(s) + RK_EWS_HDR + first, dst + first,

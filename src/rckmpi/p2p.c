@@ -684,8 +684,7 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
         packet_in(s, len);
         return 0;
     }
-    if (size > 0)
-        memcpy(buf, p2p.pkt + HDR, size);
+    rck_copy(buf, p2p.pkt + HDR, size);
     status_of(status, c->rank_of[s], (int)hdr[1], size);
     return 1;
 }

@@ -20,10 +20,12 @@
 #include "mpi.h"
 #include "rckmpi_coll.h"
 
+#include "rck/copy.h"
 #include "rck/hal.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
 
 /* ---- datatypes (type.c) ---- */
 typedef struct {

@@ -55,6 +55,7 @@
 #include "common/seg.h"
 
 #include "rck/config.h"
+#include "rck/copy.h"
 #include "rck/log.h"
 
 #include <errno.h>
@@ -410,6 +411,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
     n->cores = (core_state_t *)((char *)map + hdr.cores_off);
     n->counters = (_Atomic int32_t *)((char *)map + hdr.counters_off);
     n->mpb = (unsigned char *)map + hdr.mpb_off;
+    n->mpb_bytes = hdr.chip.mpb_bytes;
     n->shm = (unsigned char *)map + hdr.shm_off;
     if (hal->ue < 0 || hal->ue >= (int)hdr.nues) {
         rck_error("RCK_UE=%d outside the job's %u UEs", hal->ue, hdr.nues);
@@ -478,15 +480,27 @@ static inline void woke(native_t *n, int k)
         atomic_fetch_add_explicit(&n->hdr->woken, k, memory_order_relaxed);
 }
 
+static __attribute__((noinline)) void ring_bells(native_t *n, int core)
+{
+    woke(n, rck_be_bell_ring(&n->cores[core].waiters,
+                             &n->cores[core].doorbell) +
+                rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
+}
+
 static inline void ring(native_t *n, int core)
 {
     progress_bump(n);
     /* the protocol's fence (see the top): a sleeper's membarrier stands in
      * for it when this core is registered */
     rck_be_writer_fence(n->asym);
-    woke(n, rck_be_bell_ring(&n->cores[core].waiters,
-                             &n->cores[core].doorbell) +
-                rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
+    /* nobody asleep, the usual case while the cores spin: two loads */
+    if (__builtin_expect(
+            (atomic_load_explicit(&n->cores[core].waiters,
+                                  memory_order_relaxed) |
+             atomic_load_explicit(&n->hdr->any_waiters,
+                                  memory_order_relaxed)) != 0,
+            0))
+        ring_bells(n, core);
 }
 
 static rck_status_t native_mpb_map(rck_hal_t *hal, int core, void **base)
@@ -500,7 +514,7 @@ static rck_status_t native_mpb_write(rck_hal_t *hal, int core, uint32_t off,
 {
     native_t *n = nat(hal);
 
-    memcpy(mpb_at(n, core, off), src, len);
+    rck_copy(mpb_at(n, core, off), src, len);
     ring(n, core);
     return RCK_OK;
 }
@@ -509,7 +523,7 @@ static rck_status_t native_mpb_read(rck_hal_t *hal, int core, uint32_t off,
                                     void *dst, size_t len)
 {
     atomic_thread_fence(memory_order_acquire);
-    memcpy(dst, mpb_at(nat(hal), core, off), len);
+    rck_copy(dst, mpb_at(nat(hal), core, off), len);
     return RCK_OK;
 }
 

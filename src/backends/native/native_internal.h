@@ -99,6 +99,7 @@ typedef struct {
     core_state_t *cores;
     _Atomic int32_t *counters;
     unsigned char *mpb;
+    size_t mpb_bytes;          /* one core's MPB (the chip's, cached) */
     unsigned char *shm;
     int64_t spin_ns;           /* < 0: decide from the awake cores */
     int ncpu;
@@ -152,7 +153,7 @@ static inline void wake_everyone(seg_hdr_t *h)
 
 static inline unsigned char *mpb_at(native_t *n, int core, uint32_t off)
 {
-    return n->mpb + (size_t)core * n->hdr->chip.mpb_bytes + off;
+    return n->mpb + (size_t)core * n->mpb_bytes + off;
 }
 
 static inline _Atomic uint32_t *word_at(native_t *n, rck_space_t space,
