@@ -236,6 +236,30 @@ void rck_hal_wcb_flush(rck_hal_t *hal)
     hal->ops->wcb_flush(hal);
 }
 
+rck_status_t rck_hal_mpb_write_flag(rck_hal_t *hal, int core, uint32_t off,
+                                    const void *src, size_t len,
+                                    uint32_t flag_off, uint32_t flag)
+{
+    rck_status_t st;
+
+    if (!hal_mpb_ok(hal, core, off, len)) {
+        st = hal_check_mpb(hal, core, off, len, "mpb_write_flag");
+        if (st != RCK_OK)
+            return st;
+    }
+    st = hal_check_word(hal, core, flag_off, "mpb_write_flag");
+    if (st != RCK_OK)
+        return st;
+    if (hal->ops->mpb_write_flag != NULL)
+        return hal->ops->mpb_write_flag(hal, core, off, src, len, flag_off,
+                                        flag);
+    if (len > 0 && (st = hal->ops->mpb_write(hal, core, off, src, len)) !=
+                       RCK_OK)
+        return st;
+    hal->ops->wcb_flush(hal);
+    return hal->ops->mpb_store32(hal, core, flag_off, flag);
+}
+
 rck_status_t rck_hal_tas_try(rck_hal_t *hal, int core, int *acquired)
 {
     rck_status_t st = hal_check_core(hal, core, "tas_try");

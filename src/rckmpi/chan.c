@@ -144,16 +144,16 @@ int rk_chan_init(void)
     c->ews_off = off + (uint32_t)c->gews_slots * RK_GEWS_SLOT;
     c->ack_off += off;
     c->gews_free = c->gews_slots ? 0xffffffffu : 0;
-    c->lent = calloc((size_t)rk.nues, sizeof(uint32_t));
-    c->sent = calloc((size_t)rk.nues, sizeof(uint32_t));
-    c->acked = calloc((size_t)rk.nues, sizeof(uint32_t));
-    c->seen = calloc((size_t)rk.nues, sizeof(uint32_t));
-    c->last_map = calloc((size_t)rk.nues, sizeof(uint32_t));
-    c->last_rest = calloc((size_t)rk.nues, sizeof(uint32_t));
+    c->my_ews = ews_at(rk.ue);
+    c->my_ack = ack_at(rk.ue);
+    c->pipe = calloc((size_t)rk.nues, sizeof(*c->pipe));
     c->in = calloc(2 * (size_t)rk.nues, sizeof(*c->in));
-    if (!c->lent || !c->sent || !c->acked || !c->seen || !c->in ||
-        !c->last_map || !c->last_rest)
+    if (!c->pipe || !c->in)
         return MPI_ERR_NO_MEM;
+    for (int i = 0; i < rk.nues; i++) {
+        c->pipe[i].core = core_of(i);
+        c->pipe[i].ews = ews_at(i);
+    }
     for (int i = 0; i < 2 * rk.nues; i++)
         c->in[i] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
                                     .core = rk.hal->core,
@@ -168,15 +168,9 @@ void rk_chan_finalize(void)
 {
     rk_chan_t *c = &rk.chan;
 
-    free(c->lent);
-    free(c->sent);
-    free(c->acked);
-    free(c->seen);
-    free(c->last_map);
-    free(c->last_rest);
-    c->last_map = c->last_rest = NULL;
+    free(c->pipe);
     free(c->in);
-    c->lent = c->sent = c->acked = c->seen = NULL;
+    c->pipe = NULL;
     c->in = NULL;
 }
 
@@ -186,26 +180,27 @@ size_t rk_chan_maxpkt(void)
 }
 
 /* Receiver @p d has consumed every packet I sent it: its slots are free. */
-static void acked(rk_chan_t *c, int d)
+static void acked(rk_chan_t *c, rk_pipe_t *p)
 {
-    c->acked[d] = c->sent[d];
-    c->gews_free |= c->lent[d];
-    c->lent[d] = 0;
+    p->acked = p->sent;
+    c->gews_free |= p->lent;
+    p->lent = 0;
 }
 
 int rk_chan_ready(int d)
 {
     rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + d;
     uint32_t ack;
 
-    if (c->sent[d] == c->acked[d])
+    if (p->sent == p->acked)
         return 1;
     rck_hal_cl1invmb(rk.hal);
     if (rck_hal_mpb_load32(rk.hal, rk.hal->core, ack_at(d), &ack) != RCK_OK)
         return 0;
-    if (ack != c->sent[d])
+    if (ack != p->sent)
         return 0;
-    acked(c, d);
+    acked(c, p);
     return 1;
 }
 
@@ -219,7 +214,7 @@ size_t rk_chan_room(int d, size_t want)
         return room;
     /* take back the slots of packets acknowledged since */
     for (int r = 0; r < rk.nues; r++)
-        if (c->lent[r] != 0 && r != d)
+        if (c->pipe[r].lent != 0 && r != d)
             rk_chan_ready(r);
     room = c->payload + (size_t)__builtin_popcount(c->gews_free) *
                             RK_GEWS_SLOT;
@@ -274,6 +269,7 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
                 int nparts)
 {
     rk_chan_t *c = &rk.chan;
+    rk_pipe_t *pp = c->pipe + d;
     static char *stage;
     char *p;
     size_t total = 0, base, rest;
@@ -296,59 +292,25 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
     if (rest > 0) {
         map = take_slots(c, rest);
         write_slots(c, map, stage + 12 + base, rest);
-        c->lent[d] = map;
+        pp->lent = map;
         if (map == 0 || (size_t)__builtin_popcount(map) * RK_GEWS_SLOT < rest)
             return MPI_ERR_INTERN; /* callers stay within rk_chan_room */
     }
     hdr = (uint32_t *)(void *)stage;
     hdr[0] = map;
     hdr[1] = (uint32_t)total;
-    hdr[2] = c->seen[d]; /* my acknowledgement of d's packets */
-    rck_hal_mpb_write(rk.hal, core_of(d), ews_at(rk.ue) + 4, stage,
-                      12 + base);
-    rck_hal_wcb_flush(rk.hal);
-    c->sent[d]++;
-    rck_hal_mpb_store32(rk.hal, core_of(d), ews_at(rk.ue), c->sent[d]);
+    hdr[2] = pp->seen; /* my acknowledgement of d's packets */
+    rck_hal_mpb_write_flag(rk.hal, pp->core, c->my_ews + 4, stage, 12 + base,
+                           c->my_ews, ++pp->sent);
     return MPI_SUCCESS;
 }
 
-size_t rk_chan_get(int s, void *buf)
+/* The gEWS part of a packet from @p p: @p rest bytes in the slots of
+ * @p map, in slot order, runs of consecutive slots in one read. */
+static void read_slots(const rk_chan_t *c, const rk_pipe_t *p, uint32_t map,
+                       char *dst, size_t rest)
 {
-    rk_chan_t *c = &rk.chan;
-    uint32_t w[4], map;
-    size_t total, base, rest;
-    char *dst = buf;
-    int k;
-
-    /* the header and the first line or so of payload in one read (a
-     * whole base EWS on sccmpb-ext), the rest of the base payload after */
-    uint32_t first = c->payload < FIRST_READ ? c->payload : FIRST_READ;
-    char head[RK_EWS_HDR + FIRST_READ];
-
-    /* the sender's gEWS slots of its last packet are likely this one's:
-     * start their transfer before the header is read (a hint) */
-    if (c->last_rest[s] > 0)
-        rck_hal_mpb_prefetch(rk.hal, core_of(s),
-                             c->gews_off + (uint32_t)__builtin_clz(
-                                               c->last_map[s]) * RK_GEWS_SLOT,
-                             c->last_rest[s] < 256 ? c->last_rest[s] : 256);
-    rck_hal_cl1invmb(rk.hal);
-    rck_hal_mpb_read(rk.hal, rk.hal->core, ews_at(s), head,
-                     RK_EWS_HDR + first);
-    memcpy(w, head, sizeof w);
-    map = w[1];
-    total = w[2];
-    base = total < c->payload ? total : c->payload;
-    rck_copy(dst, head + RK_EWS_HDR, base < first ? base : first);
-    if (base > first)
-        rck_hal_mpb_read(rk.hal, rk.hal->core,
-                         ews_at(s) + RK_EWS_HDR + first, dst + first,
-                         base - first);
-    dst += base;
-    rest = total - base;
-    c->last_map[s] = map;
-    c->last_rest[s] = map != 0 ? (uint32_t)rest : 0;
-    for (k = 0; rest > 0 && k < RK_GEWS_SLOTS; k++) {
+    for (int k = 0; rest > 0 && k < RK_GEWS_SLOTS; k++) {
         int run = 0;
         size_t n;
 
@@ -359,19 +321,57 @@ size_t rk_chan_get(int s, void *buf)
         n = (size_t)run * RK_GEWS_SLOT;
         if (n > rest)
             n = rest;
-        rck_hal_mpb_read(rk.hal, core_of(s),
+        rck_hal_mpb_read(rk.hal, p->core,
                          c->gews_off + (uint32_t)k * RK_GEWS_SLOT, dst, n);
         dst += n;
         rest -= n;
         k += run - 1;
     }
-    c->seen[s] = w[0];
+}
+
+size_t rk_chan_get(int s, void *buf)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + s;
+    uint32_t w[4], map;
+    size_t total, base;
+    char *dst = buf;
+
+    /* the header and the first line or so of payload in one read (a
+     * whole base EWS on sccmpb-ext), the rest of the base payload after */
+    uint32_t first = c->payload < FIRST_READ ? c->payload : FIRST_READ;
+    char head[RK_EWS_HDR + FIRST_READ];
+
+    /* the sender's gEWS slots of its last packet are likely this one's:
+     * start their transfer before the header is read (a hint) */
+    if (p->last_rest > 0)
+        rck_hal_mpb_prefetch(rk.hal, p->core,
+                             c->gews_off + (uint32_t)__builtin_clz(
+                                               p->last_map) * RK_GEWS_SLOT,
+                             p->last_rest < 256 ? p->last_rest : 256);
+    rck_hal_cl1invmb(rk.hal);
+    rck_hal_mpb_read(rk.hal, rk.hal->core, p->ews, head, RK_EWS_HDR + first);
+    memcpy(w, head, sizeof w);
+    map = w[1];
+    total = w[2];
+    base = total < c->payload ? total : c->payload;
+    rck_copy(dst, head + RK_EWS_HDR, base < first ? base : first);
+    if (base > first)
+        rck_hal_mpb_read(rk.hal, rk.hal->core, p->ews + RK_EWS_HDR + first,
+                         dst + first, base - first);
+    p->last_map = map;
+    p->last_rest = 0;
+    if (total > base) {
+        p->last_rest = map != 0 ? (uint32_t)(total - base) : 0;
+        read_slots(c, p, map, dst + base, total - base);
+    }
+    p->seen = w[0];
     c->in[s].value = c->in[s + rk.nues].value = w[0];
     /* the packet acknowledges mine (written after s read them) */
-    if (w[3] == c->sent[s] && c->acked[s] != c->sent[s])
-        acked(c, s);
+    if (w[3] == p->sent && p->acked != p->sent)
+        acked(c, p);
     /* acknowledge in the sender's MPB, in my word of its ack area */
-    rck_hal_mpb_store32(rk.hal, core_of(s), ack_at(rk.ue), w[0]);
+    rck_hal_mpb_store32(rk.hal, p->core, c->my_ack, w[0]);
     return total;
 }
 
@@ -392,7 +392,7 @@ int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack)
                                           .core = rk.hal->core,
                                           .offset = ack_at(d),
                                           .mask = 0xffffffffu,
-                                          .value = c->sent[d],
+                                          .value = c->pipe[d].sent,
                                           .op = RCK_COND_EQ};
     return n;
 }

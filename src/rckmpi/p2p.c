@@ -627,12 +627,7 @@ static void status_of(MPI_Status *st, int rank, int tag, size_t bytes)
  * (rckmpi_type_check's conditions on one lookup), or NULL. */
 static const rk_type_t *short_type(MPI_Datatype type)
 {
-    const rk_type_t *t = rk_type_live(type);
-
-    if (t == NULL || !t->committed || !t->contig || type == MPI_UB ||
-        type == MPI_LB)
-        return NULL;
-    return t;
+    return rk_type_fast(type);
 }
 
 int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,

@@ -41,6 +41,9 @@ typedef struct {
     MPI_Aint lb, extent;        /* MPI lower bound and extent */
     MPI_Aint true_lb, true_ub;  /* bounds of the data */
     int contig;                 /* one block [0, size), extent == size */
+    int fast;                   /* live, committed, contig and not a bounds
+                                   marker: the short ways' test in one load
+                                   (kept by type.c) */
     int nblocks;
     rk_block_t *blocks;
     MPI_Datatype basic;         /* rckmpi_type_basic */
@@ -52,6 +55,8 @@ typedef struct {
  * use it stays here for them (rk_type_live: NULL for it). */
 rk_type_t *rk_type(MPI_Datatype t);
 rk_type_t *rk_type_live(MPI_Datatype t);
+/* The type if the short ways may take it (its fast flag), or NULL. */
+const rk_type_t *rk_type_fast(MPI_Datatype t);
 /* A request holds @p t until it is released. */
 void rk_type_hold(MPI_Datatype t);
 void rk_type_drop(MPI_Datatype t);
@@ -117,22 +122,32 @@ enum { RK_CHAN_SCCMPB = 0, RK_CHAN_SCCMPB_EXT = 1 };
 #define RK_GEWS_SLOTS 32
 #define RK_GEWS_SLOT 128u
 
+/* The channel's state for one peer (both directions), in one place for
+ * the latency path. */
+typedef struct {
+    int core;            /* the peer's core */
+    uint32_t ews;        /* its EWS in my MPB (its packets to me) */
+    uint32_t sent;       /* to it: sequence number sent */
+    uint32_t acked;      /* ... last acknowledged */
+    uint32_t lent;       /* ... my gEWS slots its packet holds */
+    uint32_t seen;       /* from it: last sequence consumed */
+    uint32_t last_map;   /* ... gEWS slots of its last packet */
+    uint32_t last_rest;  /* ... and their bytes (0: none) */
+} rk_pipe_t;
+
 typedef struct {
     int kind;
     uint32_t base;       /* reserved range in every MPB */
     uint32_t gews_off;   /* gEWS in every MPB (ext only) */
     uint32_t ews_off;    /* first base EWS */
     uint32_t ack_off;    /* the ack area: a word per receiver */
+    uint32_t my_ews;     /* my EWS in every receiver's MPB */
+    uint32_t my_ack;     /* my word in every sender's ack area */
     uint32_t ews_size;   /* bytes of one base EWS */
     uint32_t payload;    /* ews_size - RK_EWS_HDR */
     int gews_slots;      /* 32 on ext, 0 on sccmpb */
     uint32_t gews_free;  /* my gEWS slots not lent (bit 31 = slot 0) */
-    uint32_t *lent;      /* per receiver: slots lent to its packet */
-    uint32_t *sent;      /* per receiver: sequence number sent */
-    uint32_t *acked;     /* per receiver: last ack seen */
-    uint32_t *seen;      /* per sender: last sequence consumed */
-    uint32_t *last_map;  /* per sender: gEWS slots of its last packet */
-    uint32_t *last_rest; /* ... and their bytes (0: none) */
+    rk_pipe_t *pipe;     /* per peer, both directions */
     rck_hal_cond_t *in;  /* "a packet from s": senders 0..n-1 twice, so
                             that in + first lists them from first on */
     uint64_t fallbacks;  /* packets sent base-only for want of slots */

@@ -119,6 +119,18 @@ rk_type_t *rk_type_live(MPI_Datatype t)
     return p != NULL && !p->freed ? p : NULL;
 }
 
+const rk_type_t *rk_type_fast(MPI_Datatype t)
+{
+    return (unsigned)t < (unsigned)ty.n && ty.tab[t].fast ? &ty.tab[t] : NULL;
+}
+
+/* After any change of used, freed, committed or contig. */
+static void refresh_fast(rk_type_t *t)
+{
+    t->fast = t->used && !t->freed && t->committed && t->contig &&
+              t != &ty.tab[MPI_UB] && t != &ty.tab[MPI_LB];
+}
+
 static void type_release(rk_type_t *t)
 {
     free(t->blocks);
@@ -177,6 +189,7 @@ static void set_bounds(rk_type_t *t)
     t->contig = t->lb == 0 && t->extent == (MPI_Aint)t->size &&
                 (t->size == 0 ||
                  (t->nblocks == 1 && t->blocks[0].off == 0));
+    refresh_fast(t);
 }
 
 void rk_pack(const void *in, int count, const rk_type_t *t, void *out)
@@ -525,8 +538,10 @@ int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
     int err = build(1, NULL, 1, NULL, 0, 0, NULL, old, MPI_COMBINER_DUP,
                     newtype, "MPI_Type_dup");
-    if (err == MPI_SUCCESS && rk_type(old)->committed)
+    if (err == MPI_SUCCESS && rk_type(old)->committed) {
         rk_type(*newtype)->committed = 1;
+        refresh_fast(rk_type(*newtype));
+    }
     return err;
 }
 
@@ -546,8 +561,10 @@ int MPI_Type_commit(MPI_Datatype *type)
 {
     int err = type_arg(type ? *type : 0, "MPI_Type_commit");
 
-    if (err == MPI_SUCCESS)
+    if (err == MPI_SUCCESS) {
         rk_type(*type)->committed = 1;
+        refresh_fast(rk_type(*type));
+    }
     return err;
 }
 
@@ -563,9 +580,10 @@ int MPI_Type_free(MPI_Datatype *type)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free",
                       "datatype %d is predefined", *type);
     /* requests still using it keep it until they are released */
-    if (t->refs > 0)
+    if (t->refs > 0) {
         t->freed = 1;
-    else
+        refresh_fast(t);
+    } else
         type_release(t);
     *type = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;

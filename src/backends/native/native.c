@@ -581,6 +581,23 @@ static void native_wcb_flush(rck_hal_t *hal)
     atomic_thread_fence(memory_order_release);
 }
 
+/* The data, then the flag with release order, then one ring: a sleeper
+ * waits on the flag, and a poller finds the line with both. */
+static rck_status_t native_mpb_write_flag(rck_hal_t *hal, int core,
+                                          uint32_t off, const void *src,
+                                          size_t len, uint32_t flag_off,
+                                          uint32_t flag)
+{
+    native_t *n = nat(hal);
+    unsigned char *mpb = mpb_at(n, core, 0);
+
+    rck_copy(mpb + off, src, len);
+    atomic_store_explicit((_Atomic uint32_t *)(void *)(mpb + flag_off), flag,
+                          memory_order_release);
+    ring(n, core);
+    return RCK_OK;
+}
+
 /* ---- TAS ---- */
 
 static rck_status_t native_tas_try(rck_hal_t *hal, int core, int *acquired)
@@ -1121,6 +1138,7 @@ const rck_hal_ops_t rck_native_ops = {
     .cl1invmb = native_cl1invmb,
     .mpb_prefetch = native_mpb_prefetch,
     .wcb_flush = native_wcb_flush,
+    .mpb_write_flag = native_mpb_write_flag,
     .tas_try = native_tas_try,
     .tas_release = native_tas_release,
     .irq_raise = native_irq_raise,

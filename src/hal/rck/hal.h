@@ -186,6 +186,13 @@ struct rck_hal_ops {
     void (*mpb_prefetch)(rck_hal_t *hal, int core, uint32_t off, size_t len);
     /** Force the write-combine buffer out. */
     void (*wcb_flush)(rck_hal_t *hal);
+    /** Optional (NULL: the HAL calls mpb_write, wcb_flush and
+     *  mpb_store32): copy @p len bytes to @p off of @p core's MPB, then
+     *  store the word @p flag at @p flag_off of the same MPB, seen by any
+     *  core only after the data: a message and its flag in one call. */
+    rck_status_t (*mpb_write_flag)(rck_hal_t *hal, int core, uint32_t off,
+                                   const void *src, size_t len,
+                                   uint32_t flag_off, uint32_t flag);
 
     /** Read core @p core's TAS register: *acquired = 1 if it was free. */
     rck_status_t (*tas_try)(rck_hal_t *hal, int core, int *acquired);
@@ -428,6 +435,12 @@ void rck_hal_cl1invmb(rck_hal_t *hal);
  *  arguments make it do nothing (it reports nothing). */
 void rck_hal_mpb_prefetch(rck_hal_t *hal, int core, uint32_t off, size_t len);
 void rck_hal_wcb_flush(rck_hal_t *hal);
+/** mpb_write, wcb_flush, then mpb_store32 of @p flag at @p flag_off of the
+ *  same MPB (a message, then its flag). @p len may be 0 (the flag alone).
+ *  Nothing is written when an argument is wrong. */
+rck_status_t rck_hal_mpb_write_flag(rck_hal_t *hal, int core, uint32_t off,
+                                    const void *src, size_t len,
+                                    uint32_t flag_off, uint32_t flag);
 rck_status_t rck_hal_tas_try(rck_hal_t *hal, int core, int *acquired);
 /** Spin-free acquire: waits (through the backend) until the TAS is free. */
 rck_status_t rck_hal_tas_acquire(rck_hal_t *hal, int core);
