@@ -300,27 +300,16 @@ static int peer_ue(rck_hal_t *hal, int lib, int core, const char *what)
     return lib < 0 || lib >= RCK_LIB_N ? -1 : ue;
 }
 
-void rck_hal_comm_count(rck_hal_t *hal, rck_lib_t lib, int dest_core,
-                        size_t bytes)
+/* rck_hal_comm_count's cases beyond the usual: a message log, a core that
+ * is not the job's, a library that is not one. */
+static __attribute__((noinline)) void comm_count_slow(rck_hal_t *hal, int l,
+                                                      int dest_core,
+                                                      size_t bytes)
 {
     struct rck_monitor *m = hal->mon;
-    int l = (int)lib, ue;
+    int ue = peer_ue(hal, l, dest_core, "rck_hal_comm_count");
     uint64_t *r;
 
-    if (m == NULL)
-        return;
-    if (m->as >= 0)
-        l = m->as;
-    /* every message of every library passes here: the usual case first,
-     * in a few instructions */
-    if ((unsigned)dest_core < RCK_CHIP_MAX_CORES && (unsigned)l < RCK_LIB_N &&
-        m->log_fd < 0 && (ue = m->core_ue[dest_core]) >= 0) {
-        r = m->row + (size_t)l * 2 * (size_t)m->nues;
-        r[ue] += bytes;
-        r[(size_t)m->nues + (size_t)ue]++;
-        return;
-    }
-    ue = peer_ue(hal, l, dest_core, "rck_hal_comm_count");
     if (ue < 0)
         return;
     r = m->row + (size_t)l * 2 * (size_t)m->nues;
@@ -328,6 +317,27 @@ void rck_hal_comm_count(rck_hal_t *hal, rck_lib_t lib, int dest_core,
     r[(size_t)m->nues + (size_t)ue]++;
     if (m->log_fd >= 0)
         log_msg(hal, "send", l, ue, bytes);
+}
+
+void rck_hal_comm_count(rck_hal_t *hal, rck_lib_t lib, int dest_core,
+                        size_t bytes)
+{
+    struct rck_monitor *m = hal->mon;
+    int l, ue;
+
+    if (m == NULL)
+        return;
+    l = m->as >= 0 ? m->as : (int)lib;
+    /* every message of every library passes here: the usual case in a
+     * few instructions */
+    if ((unsigned)dest_core < RCK_CHIP_MAX_CORES && (unsigned)l < RCK_LIB_N &&
+        m->log_fd < 0 && (ue = m->core_ue[dest_core]) >= 0) {
+        uint64_t *r = m->row + (size_t)l * 2 * (size_t)m->nues;
+        r[ue] += bytes;
+        r[(size_t)m->nues + (size_t)ue]++;
+        return;
+    }
+    comm_count_slow(hal, l, dest_core, bytes);
 }
 
 void rck_hal_comm_recv(rck_hal_t *hal, rck_lib_t lib, int src_core,

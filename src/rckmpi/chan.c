@@ -40,8 +40,6 @@
 
 #define EXT_BASE_EWS 48
 #define EXT_EWS 64u
-/* payload bytes read with the header (then the rest of a larger EWS) */
-#define FIRST_READ 96u
 
 static uint32_t ews_at(int sender)
 {
@@ -272,6 +270,7 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
     rk_pipe_t *pp = c->pipe + d;
     static char *stage;
     char *p;
+    const char *src_rest = NULL;
     size_t total = 0, base, rest;
     uint32_t map = 0, *hdr;
 
@@ -280,18 +279,26 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
         if (stage == NULL)
             return MPI_ERR_NO_MEM;
     }
-    /* stage: [words 1-3 of the header][payload][gEWS part] */
-    p = stage + 12;
-    for (int i = 0; i < nparts; i++) {
-        rck_copy(p, parts[i], lens[i]);
-        p += lens[i];
+    for (int i = 0; i < nparts; i++)
         total += lens[i];
-    }
     base = total < c->payload ? total : c->payload;
     rest = total - base;
+    /* stage: [words 1-3 of the header][base payload], and the gEWS part
+     * after it unless that part lies in the last piece (the data of a
+     * message: written from there, no copy) */
+    p = stage + 12;
+    for (int i = 0; i < nparts; i++) {
+        size_t at = (size_t)(p - (stage + 12)), n = lens[i];
+        if (i == nparts - 1 && rest > 0 && at <= base) {
+            n -= rest; /* the rest stays where it is */
+            src_rest = (const char *)parts[i] + n;
+        }
+        rck_copy(p, parts[i], n);
+        p += n;
+    }
     if (rest > 0) {
         map = take_slots(c, rest);
-        write_slots(c, map, stage + 12 + base, rest);
+        write_slots(c, map, src_rest ? src_rest : stage + 12 + base, rest);
         pp->lent = map;
         if (map == 0 || (size_t)__builtin_popcount(map) * RK_GEWS_SLOT < rest)
             return MPI_ERR_INTERN; /* callers stay within rk_chan_room */
@@ -329,18 +336,11 @@ static void read_slots(const rk_chan_t *c, const rk_pipe_t *p, uint32_t map,
     }
 }
 
-size_t rk_chan_get(int s, void *buf)
+size_t rk_chan_peek(int s, void *head)
 {
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + s;
-    uint32_t w[4], map;
-    size_t total, base;
-    char *dst = buf;
-
-    /* the header and the first line or so of payload in one read (a
-     * whole base EWS on sccmpb-ext), the rest of the base payload after */
-    uint32_t first = c->payload < FIRST_READ ? c->payload : FIRST_READ;
-    char head[RK_EWS_HDR + FIRST_READ];
+    uint32_t total;
 
     /* the sender's gEWS slots of its last packet are likely this one's:
      * start their transfer before the header is read (a hint) */
@@ -349,21 +349,49 @@ size_t rk_chan_get(int s, void *buf)
                              c->gews_off + (uint32_t)__builtin_clz(
                                                p->last_map) * RK_GEWS_SLOT,
                              p->last_rest < 256 ? p->last_rest : 256);
+    /* the header and the first line or so of payload in one read (a
+     * whole base EWS on sccmpb-ext); rk_chan_take reads the rest */
     rck_hal_cl1invmb(rk.hal);
-    rck_hal_mpb_read(rk.hal, rk.hal->core, p->ews, head, RK_EWS_HDR + first);
+    rck_hal_mpb_read(rk.hal, rk.hal->core, p->ews, head,
+                     RK_EWS_HDR + (c->payload < RK_CHAN_FIRST
+                                       ? c->payload
+                                       : RK_CHAN_FIRST));
+    memcpy(&total, (const char *)head + 8, 4);
+    return total;
+}
+
+void rk_chan_take(int s, const void *head, size_t skip, void *buf)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + s;
+    uint32_t w[4];
+    size_t total, base, first = c->payload < RK_CHAN_FIRST ? c->payload
+                                                           : RK_CHAN_FIRST;
+    char *dst = buf;
+
     memcpy(w, head, sizeof w);
-    map = w[1];
     total = w[2];
     base = total < c->payload ? total : c->payload;
-    rck_copy(dst, head + RK_EWS_HDR, base < first ? base : first);
-    if (base > first)
-        rck_hal_mpb_read(rk.hal, rk.hal->core, p->ews + RK_EWS_HDR + first,
-                         dst + first, base - first);
-    p->last_map = map;
+    if (first > base)
+        first = base;
+    /* payload bytes [skip, total): from the head, the rest of the base
+     * EWS, the gEWS slots */
+    if (skip < first) {
+        rck_copy(dst, (const char *)head + RK_EWS_HDR + skip, first - skip);
+        dst += first - skip;
+        skip = first;
+    }
+    if (skip < base) {
+        rck_hal_mpb_read(rk.hal, rk.hal->core,
+                         p->ews + RK_EWS_HDR + (uint32_t)skip, dst,
+                         base - skip);
+        dst += base - skip;
+    }
+    p->last_map = w[1];
     p->last_rest = 0;
     if (total > base) {
-        p->last_rest = map != 0 ? (uint32_t)(total - base) : 0;
-        read_slots(c, p, map, dst + base, total - base);
+        p->last_rest = w[1] != 0 ? (uint32_t)(total - base) : 0;
+        read_slots(c, p, w[1], dst, total - base);
     }
     p->seen = w[0];
     c->in[s].value = c->in[s + rk.nues].value = w[0];
@@ -372,6 +400,14 @@ size_t rk_chan_get(int s, void *buf)
         acked(c, p);
     /* acknowledge in the sender's MPB, in my word of its ack area */
     rck_hal_mpb_store32(rk.hal, p->core, c->my_ack, w[0]);
+}
+
+size_t rk_chan_get(int s, void *buf)
+{
+    char head[RK_CHAN_HEAD];
+    size_t total = rk_chan_peek(s, head);
+
+    rk_chan_take(s, head, 0, buf);
     return total;
 }
 

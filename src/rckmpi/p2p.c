@@ -635,6 +635,7 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
 {
     const rk_comm_t *c;
     const rk_type_t *t;
+    char head[RK_CHAN_HEAD];
     uint32_t hdr[4];
     size_t len, size;
     int s, want;
@@ -665,21 +666,20 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
             return 0;
         s = sender_of(which);
     }
-    len = rk_chan_get(s, p2p.pkt);
-    if (p2p.in[s].active || len < HDR) {
-        packet_in(s, len);
-        return 0;
-    }
-    memcpy(hdr, p2p.pkt, HDR);
+    /* the packet's first bytes say whether it is this receive's whole
+     * message: then its data go straight to @p buf */
+    len = rk_chan_peek(s, head);
+    memcpy(hdr, head + RK_EWS_HDR, HDR);
     size = hdr[2];
-    if ((int)(hdr[0] >> 24) != F_EAGER || (hdr[0] & 0xffffffu) != c->ctx ||
-        !tag_match(tag, (int)hdr[1]) ||
+    if (p2p.in[s].active || len < HDR || (int)(hdr[0] >> 24) != F_EAGER ||
+        (hdr[0] & 0xffffffu) != c->ctx || !tag_match(tag, (int)hdr[1]) ||
         (want >= 0 ? s != want : c->rank_of[s] < 0) || size != len - HDR ||
         size > t->size * (size_t)count) {
+        rk_chan_take(s, head, 0, p2p.pkt);
         packet_in(s, len);
         return 0;
     }
-    rck_copy(buf, p2p.pkt + HDR, size);
+    rk_chan_take(s, head, HDR, buf);
     status_of(status, c->rank_of[s], (int)hdr[1], size);
     return 1;
 }

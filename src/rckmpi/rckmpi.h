@@ -172,6 +172,18 @@ const rck_hal_cond_t *rk_chan_incoming(int first);
 /* Read the packet from @p s into @p buf (room for rk_chan_maxpkt()),
  * acknowledge it; returns its length. */
 size_t rk_chan_get(int s, void *buf);
+/* rk_chan_get in two steps, so that the caller can look at the packet's
+ * first bytes before it says where the packet goes: rk_chan_peek reads the
+ * header and up to RK_CHAN_FIRST bytes of payload into @p head
+ * (RK_CHAN_HEAD bytes; the payload at head + RK_EWS_HDR) and returns the
+ * packet's length; rk_chan_take then copies the payload from byte @p skip
+ * on (skip <= the smaller of the length and the base payload, which is at
+ * least RK_EWS_HDR) into @p buf, frees the EWS and acknowledges. Nothing
+ * may come between the two for the same sender. */
+#define RK_CHAN_FIRST 96u
+#define RK_CHAN_HEAD (RK_EWS_HDR + RK_CHAN_FIRST)
+size_t rk_chan_peek(int s, void *head);
+void rk_chan_take(int s, const void *head, size_t skip, void *buf);
 size_t rk_chan_maxpkt(void);
 /* Conditions for a blocking wait: incoming packets on every channel (from
  * sender @p first on) and the acks of the receivers flagged in
