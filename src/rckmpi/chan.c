@@ -340,7 +340,7 @@ size_t rk_chan_peek(int s, void *head)
 {
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + s;
-    uint32_t total;
+    uint32_t total, map;
 
     /* the sender's gEWS slots of its last packet are likely this one's:
      * start their transfer before the header is read (a hint) */
@@ -357,6 +357,15 @@ size_t rk_chan_peek(int s, void *head)
                                        ? c->payload
                                        : RK_CHAN_FIRST));
     memcpy(&total, (const char *)head + 8, 4);
+    memcpy(&map, (const char *)head + 4, 4);
+    /* the slots it names, if not those hinted: their transfer starts
+     * while the caller looks at the head */
+    if (map != 0 && map != p->last_map && total > c->payload)
+        rck_hal_mpb_prefetch(rk.hal, p->core,
+                             c->gews_off + (uint32_t)__builtin_clz(map) *
+                                               RK_GEWS_SLOT,
+                             total - c->payload < 256 ? total - c->payload
+                                                      : 256);
     return total;
 }
 
