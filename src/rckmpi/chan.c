@@ -35,6 +35,7 @@
 #include "rck/config.h"
 #include "rck/log.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,6 +384,7 @@ void rk_chan_take(int s, const void *head, size_t skip, void *buf)
     base = total < c->payload ? total : c->payload;
     if (first > base)
         first = base;
+    assert(skip <= base); /* callers skip a frame header at most */
     /* payload bytes [skip, total): from the head, the rest of the base
      * EWS, the gEWS slots */
     if (skip < first) {

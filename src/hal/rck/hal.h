@@ -186,13 +186,6 @@ struct rck_hal_ops {
     void (*mpb_prefetch)(rck_hal_t *hal, int core, uint32_t off, size_t len);
     /** Force the write-combine buffer out. */
     void (*wcb_flush)(rck_hal_t *hal);
-    /** Optional (NULL: the HAL calls mpb_write, wcb_flush and
-     *  mpb_store32): copy @p len bytes to @p off of @p core's MPB, then
-     *  store the word @p flag at @p flag_off of the same MPB, seen by any
-     *  core only after the data: a message and its flag in one call. */
-    rck_status_t (*mpb_write_flag)(rck_hal_t *hal, int core, uint32_t off,
-                                   const void *src, size_t len,
-                                   uint32_t flag_off, uint32_t flag);
 
     /** Read core @p core's TAS register: *acquired = 1 if it was free. */
     rck_status_t (*tas_try)(rck_hal_t *hal, int core, int *acquired);
@@ -336,6 +329,14 @@ struct rck_hal_ops {
     /** Give claimed UEs back (the launcher could not be asked to start
      *  them). Required when spawn_claim is set. */
     void (*spawn_release)(rck_hal_t *hal, int n, const int *ues);
+    /** Optional (NULL: the HAL calls mpb_write, wcb_flush and
+     *  mpb_store32): copy @p len bytes to @p off of @p core's MPB, then
+     *  store the word @p flag at @p flag_off of the same MPB, seen by any
+     *  core only after the data: a message and its flag in one call.
+     *  (Last, so that a table built before it still reads right.) */
+    rck_status_t (*mpb_write_flag)(rck_hal_t *hal, int core, uint32_t off,
+                                   const void *src, size_t len,
+                                   uint32_t flag_off, uint32_t flag);
 };
 
 /**
