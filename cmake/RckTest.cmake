@@ -108,3 +108,13 @@ function(rck_add_update_ref_target)
   list(REMOVE_DUPLICATES deps)
   add_dependencies(update-ref ${deps})
 endfunction()
+
+# rck_add_hal_program(<target> <source>...): a test program that calls the
+# HAL itself. HAL calls are not exported from the shared library, so it
+# links the static one, with the HAL's and util's headers.
+function(rck_add_hal_program target)
+  add_executable(${target} ${ARGN})
+  target_include_directories(${target} PRIVATE
+    ${CMAKE_SOURCE_DIR}/src/hal ${CMAKE_SOURCE_DIR}/src/util)
+  target_link_libraries(${target} PRIVATE rockcreek_static)
+endfunction()

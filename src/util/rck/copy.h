@@ -11,6 +11,18 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The first and the last @p w bytes of @p n (w <= n <= 2w, w <= 32),
+ * overlapping; with w a constant the moves are fixed-size. */
+static inline void rck_copy_ends(char *d, const char *s, size_t n, size_t w)
+{
+    char a[32], b[32];
+
+    memcpy(a, s, w);
+    memcpy(b, s + n - w, w);
+    memcpy(d, a, w);
+    memcpy(d + n - w, b, w);
+}
+
 /* Copy @p n bytes: up to 64 in a few moves without a call (the headers
  * and short messages of the latency path), more with memcpy. */
 static inline void rck_copy(void *dst, const void *src, size_t n)
@@ -21,31 +33,13 @@ static inline void rck_copy(void *dst, const void *src, size_t n)
     if (n > 64) {
         memcpy(d, s, n);
     } else if (n > 32) {
-        /* the first and the last 32 bytes, overlapping */
-        char a[32], b[32];
-        memcpy(a, s, 32);
-        memcpy(b, s + n - 32, 32);
-        memcpy(d, a, 32);
-        memcpy(d + n - 32, b, 32);
+        rck_copy_ends(d, s, n, 32);
     } else if (n >= 16) {
-        /* two overlapping 16-byte moves */
-        char a[16], b[16];
-        memcpy(a, s, 16);
-        memcpy(b, s + n - 16, 16);
-        memcpy(d, a, 16);
-        memcpy(d + n - 16, b, 16);
+        rck_copy_ends(d, s, n, 16);
     } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(d, &a, 8);
-        memcpy(d + n - 8, &b, 8);
+        rck_copy_ends(d, s, n, 8);
     } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        memcpy(d, &a, 4);
-        memcpy(d + n - 4, &b, 4);
+        rck_copy_ends(d, s, n, 4);
     } else if (n > 0) {
         char a = s[0], b = s[n / 2], c = s[n - 1];
         d[0] = a;
