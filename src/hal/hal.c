@@ -178,8 +178,7 @@ rck_status_t rck_hal_mpb_copy(rck_hal_t *hal, int dst_core, uint32_t dst_off,
 }
 
 static __attribute__((cold, noinline)) rck_status_t
-hal_word_error(const rck_hal_t *hal, int core,
-                                   uint32_t off, const char *what)
+hal_word_error(const rck_hal_t *hal, int core, uint32_t off, const char *what)
 {
     rck_status_t st = hal_check_mpb(hal, core, off, 4, what);
     if (st == RCK_OK && (off & 3) != 0) {
@@ -226,8 +225,7 @@ void rck_hal_cl1invmb(rck_hal_t *hal)
 
 void rck_hal_mpb_prefetch(rck_hal_t *hal, int core, uint32_t off, size_t len)
 {
-    if (hal->ops->mpb_prefetch != NULL && rck_hal_core_valid(hal, core) &&
-        off < hal->chip.mpb_bytes && len <= hal->chip.mpb_bytes - off)
+    if (hal->ops->mpb_prefetch != NULL && hal_mpb_ok(hal, core, off, len))
         hal->ops->mpb_prefetch(hal, core, off, len);
 }
 

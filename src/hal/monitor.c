@@ -300,6 +300,17 @@ static int peer_ue(rck_hal_t *hal, int lib, int core, const char *what)
     return lib < 0 || lib >= RCK_LIB_N ? -1 : ue;
 }
 
+/* One message of library @p l to UE @p ue in this UE's row: its bytes,
+ * and one more message. */
+static inline void count_in_row(struct rck_monitor *m, int l, int ue,
+                                size_t bytes)
+{
+    uint64_t *r = m->row + (size_t)l * 2 * (size_t)m->nues;
+
+    r[ue] += bytes;
+    r[(size_t)m->nues + (size_t)ue]++;
+}
+
 /* rck_hal_comm_count's cases beyond the usual: a message log, a core that
  * is not the job's, a library that is not one. */
 static __attribute__((noinline)) void comm_count_slow(rck_hal_t *hal, int l,
@@ -308,13 +319,10 @@ static __attribute__((noinline)) void comm_count_slow(rck_hal_t *hal, int l,
 {
     struct rck_monitor *m = hal->mon;
     int ue = peer_ue(hal, l, dest_core, "rck_hal_comm_count");
-    uint64_t *r;
 
     if (ue < 0)
         return;
-    r = m->row + (size_t)l * 2 * (size_t)m->nues;
-    r[ue] += bytes;
-    r[(size_t)m->nues + (size_t)ue]++;
+    count_in_row(m, l, ue, bytes);
     if (m->log_fd >= 0)
         log_msg(hal, "send", l, ue, bytes);
 }
@@ -332,9 +340,7 @@ void rck_hal_comm_count(rck_hal_t *hal, rck_lib_t lib, int dest_core,
      * few instructions */
     if ((unsigned)dest_core < RCK_CHIP_MAX_CORES && (unsigned)l < RCK_LIB_N &&
         m->log_fd < 0 && (ue = m->core_ue[dest_core]) >= 0) {
-        uint64_t *r = m->row + (size_t)l * 2 * (size_t)m->nues;
-        r[ue] += bytes;
-        r[(size_t)m->nues + (size_t)ue]++;
+        count_in_row(m, l, ue, bytes);
         return;
     }
     comm_count_slow(hal, l, dest_core, bytes);

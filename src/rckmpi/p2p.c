@@ -470,24 +470,37 @@ static void frame_done(int s)
 }
 
 /* Copy @p n bytes of the current frame's data. */
+/* Where the frame's next data bytes go: the unexpected message being
+ * filled, the receive's target (its own buffer when the message fits,
+ * else staging: recv_target), or NULL (dropped). The target holds the
+ * whole message. */
+static char *frame_to(const rk_in_t *in)
+{
+    return in->msg != NULL ? in->msg->data + in->msg->got : in->dst;
+}
+
+/* @p n more data bytes of the frame are where frame_to said. */
+static void frame_advance(rk_in_t *in, size_t n)
+{
+    if (in->msg != NULL)
+        in->msg->got += n;
+    else if (in->dst != NULL)
+        in->dst += n;
+    in->left -= n;
+}
+
 static void frame_data(int s, const char *p, size_t n)
 {
     rk_in_t *in = &p2p.in[s];
+    char *to = frame_to(in);
 
-    /* the target holds the whole message: the receive's own buffer when
-     * it fits, else staging (recv_target) */
     if (n > in->left)
         n = in->left;
     if (n == 0)
         return;
-    if (in->msg != NULL) {
-        memcpy(in->msg->data + in->msg->got, p, n);
-        in->msg->got += n;
-    } else if (in->dst != NULL) {
-        memcpy(in->dst, p, n);
-        in->dst += n;
-    }
-    in->left -= n;
+    if (to != NULL)
+        memcpy(to, p, n);
+    frame_advance(in, n);
 }
 
 /* The packet from @p s, @p len bytes read into p2p.pkt: frames start,
@@ -525,10 +538,10 @@ static void packet(int s)
 {
     rk_in_t *in = &p2p.in[s];
     char head[RK_CHAN_HEAD];
+    char *to = in->active ? frame_to(in) : NULL;
     size_t len;
-    char *to;
 
-    if (!in->active || (in->msg == NULL && in->dst == NULL)) {
+    if (to == NULL) {
         packet_in(s, rk_chan_get(s, p2p.pkt));
         return;
     }
@@ -541,13 +554,8 @@ static void packet(int s)
         packet_in(s, len);
         return;
     }
-    to = in->msg != NULL ? in->msg->data + in->msg->got : in->dst;
     rk_chan_take(s, head, 0, to);
-    if (in->msg != NULL)
-        in->msg->got += len;
-    else
-        in->dst += len;
-    in->left -= len;
+    frame_advance(in, len);
     if (in->left == 0)
         frame_done(s);
 }
@@ -649,13 +657,6 @@ static void status_of(MPI_Status *st, int rank, int tag, size_t bytes)
     st->rck_bytes = (long long)bytes;
 }
 
-/* The short ways' datatype: valid, committed and contiguous
- * (rckmpi_type_check's conditions on one lookup), or NULL. */
-static const rk_type_t *short_type(MPI_Datatype type)
-{
-    return rk_type_fast(type);
-}
-
 int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
                   int tag, MPI_Comm comm, MPI_Status *status)
 {
@@ -670,7 +671,7 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
         p2p.posted != NULL || p2p.busy > 0 ||
         (tag != MPI_ANY_TAG && (tag < 0 || tag > RK_TAG_UB)))
         return 0;
-    t = short_type(type);
+    t = rk_type_fast(type);
     c = rk_comm(comm);
     /* beyond 4 GiB: the general path reports MPI_ERR_COUNT */
     if (t == NULL || c == NULL || c->inter ||
@@ -758,7 +759,7 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
     if (!rk.init || rk.finalized || count < 0 || tag < 0 ||
         tag > RK_TAG_UB || dest < 0)
         return 0;
-    t = short_type(type);
+    t = rk_type_fast(type);
     c = rk_comm(comm);
     if (t == NULL || c == NULL || dest >= c->psize)
         return 0;

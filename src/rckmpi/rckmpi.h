@@ -26,7 +26,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-
 /* ---- datatypes (type.c) ---- */
 typedef struct {
     MPI_Aint off;   /* bytes from the item's start */
