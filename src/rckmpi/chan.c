@@ -178,7 +178,8 @@ size_t rk_chan_maxpkt(void)
     return rk.chan.payload + (size_t)rk.chan.gews_slots * RK_GEWS_SLOT;
 }
 
-/* Receiver @p d has consumed every packet I sent it: its slots are free. */
+/* The receiver of pipe @p p has consumed every packet I sent it: its
+ * slots are free. */
 static void acked(rk_chan_t *c, rk_pipe_t *p)
 {
     p->acked = p->sent;
@@ -272,7 +273,7 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
     static char *stage;
     char *p;
     const char *src_rest = NULL;
-    size_t total = 0, base, rest;
+    size_t total = 0, base, rest, last;
     uint32_t map = 0, *hdr;
 
     if (stage == NULL) {
@@ -284,19 +285,21 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
         total += lens[i];
     base = total < c->payload ? total : c->payload;
     rest = total - base;
+    last = nparts > 0 ? lens[nparts - 1] : 0; /* bytes staged of it */
     /* stage: [words 1-3 of the header][base payload], and the gEWS part
      * after it unless that part lies in the last piece (the data of a
      * message: written from there, no copy) */
-    p = stage + 12;
-    for (int i = 0; i < nparts; i++) {
-        size_t at = (size_t)(p - (stage + 12)), n = lens[i];
-        if (i == nparts - 1 && rest > 0 && at <= base) {
-            n -= rest; /* the rest stays where it is */
-            src_rest = (const char *)parts[i] + n;
-        }
-        rck_copy(p, parts[i], n);
-        p += n;
+    if (rest > 0 && nparts > 0 && total - lens[nparts - 1] <= base) {
+        last = lens[nparts - 1] - rest;
+        src_rest = (const char *)parts[nparts - 1] + last;
     }
+    p = stage + 12;
+    for (int i = 0; i + 1 < nparts; i++) {
+        rck_copy(p, parts[i], lens[i]);
+        p += lens[i];
+    }
+    if (nparts > 0)
+        rck_copy(p, parts[nparts - 1], last);
     if (rest > 0) {
         map = take_slots(c, rest);
         write_slots(c, map, src_rest ? src_rest : stage + 12 + base, rest);
@@ -337,6 +340,23 @@ static void read_slots(const rk_chan_t *c, const rk_pipe_t *p, uint32_t map,
     }
 }
 
+/* Payload bytes rk_chan_peek reads with the header. */
+static size_t first_read(const rk_chan_t *c)
+{
+    return c->payload < RK_CHAN_FIRST ? c->payload : RK_CHAN_FIRST;
+}
+
+/* Hint the first lines (up to 256 bytes of @p rest) of the gEWS slots
+ * @p map (not 0) of @p p's sender. */
+static void hint_slots(const rk_chan_t *c, const rk_pipe_t *p, uint32_t map,
+                       size_t rest)
+{
+    rck_hal_mpb_prefetch(rk.hal, p->core,
+                         c->gews_off +
+                             (uint32_t)__builtin_clz(map) * RK_GEWS_SLOT,
+                         rest < 256 ? rest : 256);
+}
+
 size_t rk_chan_peek(int s, void *head)
 {
     rk_chan_t *c = &rk.chan;
@@ -344,29 +364,20 @@ size_t rk_chan_peek(int s, void *head)
     uint32_t total, map;
 
     /* the sender's gEWS slots of its last packet are likely this one's:
-     * start their transfer before the header is read (a hint) */
+     * start their transfer before the header is read */
     if (p->last_rest > 0)
-        rck_hal_mpb_prefetch(rk.hal, p->core,
-                             c->gews_off + (uint32_t)__builtin_clz(
-                                               p->last_map) * RK_GEWS_SLOT,
-                             p->last_rest < 256 ? p->last_rest : 256);
+        hint_slots(c, p, p->last_map, p->last_rest);
     /* the header and the first line or so of payload in one read (a
      * whole base EWS on sccmpb-ext); rk_chan_take reads the rest */
     rck_hal_cl1invmb(rk.hal);
     rck_hal_mpb_read(rk.hal, rk.hal->core, p->ews, head,
-                     RK_EWS_HDR + (c->payload < RK_CHAN_FIRST
-                                       ? c->payload
-                                       : RK_CHAN_FIRST));
+                     RK_EWS_HDR + first_read(c));
     memcpy(&total, (const char *)head + 8, 4);
     memcpy(&map, (const char *)head + 4, 4);
     /* the slots it names, if not those hinted: their transfer starts
      * while the caller looks at the head */
     if (map != 0 && map != p->last_map && total > c->payload)
-        rck_hal_mpb_prefetch(rk.hal, p->core,
-                             c->gews_off + (uint32_t)__builtin_clz(map) *
-                                               RK_GEWS_SLOT,
-                             total - c->payload < 256 ? total - c->payload
-                                                      : 256);
+        hint_slots(c, p, map, total - c->payload);
     return total;
 }
 
@@ -375,8 +386,7 @@ void rk_chan_take(int s, const void *head, size_t skip, void *buf)
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + s;
     uint32_t w[4];
-    size_t total, base, first = c->payload < RK_CHAN_FIRST ? c->payload
-                                                           : RK_CHAN_FIRST;
+    size_t total, base, first = first_read(c);
     char *dst = buf;
 
     memcpy(w, head, sizeof w);

@@ -13,7 +13,8 @@
 
 /* The first and the last @p w bytes of @p n (w <= n <= 2w, w <= 32),
  * overlapping; with w a constant the moves are fixed-size. */
-static inline void rck_copy_ends(char *d, const char *s, size_t n, size_t w)
+static inline __attribute__((always_inline)) void
+rck_copy_ends(char *d, const char *s, size_t n, size_t w)
 {
     char a[32], b[32];
 
@@ -24,8 +25,11 @@ static inline void rck_copy_ends(char *d, const char *s, size_t n, size_t w)
 }
 
 /* Copy @p n bytes: up to 64 in a few moves without a call (the headers
- * and short messages of the latency path), more with memcpy. */
-static inline void rck_copy(void *dst, const void *src, size_t n)
+ * and short messages of the latency path), more with memcpy. Always
+ * inline: out of line (as link-time optimisation chose once) it is the
+ * call it is here to avoid. */
+static inline __attribute__((always_inline)) void
+rck_copy(void *dst, const void *src, size_t n)
 {
     char *d = dst;
     const char *s = src;
