@@ -28,6 +28,7 @@
  */
 #include "../sim_p54c.h"
 #include "p54c_classify.h"
+#include "../p54c_cache.h"
 
 #include <glib.h>
 #include <qemu-plugin.h>
@@ -45,223 +46,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 static p54c_slot_t *S;
 static unsigned line_shift; /* log2 of the line size */
 
-typedef struct {
-    uint32_t sets, ways;
-    uint64_t set_mask; /* sets - 1 when sets is a power of two, else 0 */
-    uint64_t *tag;     /* line + 1; 0 = empty */
-    uint64_t *lru;
-    unsigned char *dirty;
-    uint64_t clock;
-    /* The entry stamped last, and its line + 1 (0: none). It holds the
-     * cache's highest stamp, so another hit on it changes no LRU order:
-     * the lookup returns it without searching or stamping (exact). */
-    uint64_t mru;
-    long mru_e;
-} cache_t;
-
-static cache_t L1I, L1D, L2;
-
-static int cache_init(cache_t *c, uint32_t bytes, uint32_t ways,
-                      uint32_t line)
-{
-    uint32_t lines = bytes / line;
-
-    if (ways == 0 || lines < ways || lines % ways != 0)
-        return -1;
-    c->ways = ways;
-    c->sets = lines / ways;
-    c->tag = g_new0(uint64_t, lines);
-    c->lru = g_new0(uint64_t, lines);
-    c->dirty = g_new0(unsigned char, lines);
-    c->clock = 0;
-    c->set_mask = (c->sets & (c->sets - 1)) == 0 ? c->sets - 1 : 0;
-    c->mru = 0;
-    return 0;
-}
-
-/* The first entry of @p line's set (no division on the usual geometry). */
-static inline uint64_t cache_set(const cache_t *c, uint64_t line)
-{
-    if (c->set_mask != 0 || c->sets == 1)
-        return (line & c->set_mask) * c->ways;
-    return (line % c->sets) * c->ways;
-}
-
-/* @return the entry holding @p line, or -1. */
-static inline long cache_find(cache_t *c, uint64_t line)
-{
-    uint64_t base;
-
-    if (c->mru == line + 1)
-        return c->mru_e;
-    base = cache_set(c, line);
-    for (uint32_t w = 0; w < c->ways; w++) {
-        if (c->tag[base + w] == line + 1) {
-            c->lru[base + w] = ++c->clock;
-            c->mru = line + 1;
-            c->mru_e = (long)(base + w);
-            return c->mru_e;
-        }
-    }
-    return -1;
-}
-
-/* Install @p line (LRU victim). @return the entry; *old the line it
- * held + 1 (0: empty), *was_dirty its dirty bit. */
-static inline long cache_install(cache_t *c, uint64_t line, uint64_t *old,
-                                 int *was_dirty)
-{
-    uint64_t base = cache_set(c, line), v = base;
-
-    for (uint32_t w = 1; w < c->ways; w++) {
-        if (c->lru[base + w] < c->lru[v])
-            v = base + w;
-    }
-    *old = c->tag[v];
-    *was_dirty = c->dirty[v];
-    c->tag[v] = line + 1;
-    c->dirty[v] = 0;
-    c->lru[v] = ++c->clock;
-    c->mru = line + 1;
-    c->mru_e = (long)v;
-    return (long)v;
-}
-
-static inline void ring_push(int kind, uint32_t mc)
-{
-    p54c_slot_t *s = S;
-
-    if (s->head - s->tail < P54C_RING) {
-        s->ring[s->head % P54C_RING] =
-            (s->units << 16) | ((uint64_t)kind << 8) | mc;
-        s->head++;
-    } else {
-        s->lost[kind][mc % P54C_MAX_MC]++;
-    }
-}
-
-/* A line read into L1 (data or instructions) after an L1 miss. */
-static void l2_read(uint64_t line, uint32_t mc)
-{
-    uint64_t old;
-    int dirty;
-    long e;
-
-    if (cache_find(&L2, line) >= 0) {
-        S->l2_hits++;
-        S->units += S->l2_fill;
-        return;
-    }
-    S->l2_misses++;
-    ring_push(P54C_TX_FILL, mc);
-    e = cache_install(&L2, line, &old, &dirty);
-    (void)e;
-    if (old == 0)
-        S->l2_valid++;
-    if (old != 0 && dirty) {
-        S->l2_writebacks++;
-        S->l2_dirty--;
-        ring_push(P54C_TX_WB, mc);
-    }
-}
-
-static void data_read(uint64_t line, uint32_t mc)
-{
-    uint64_t old;
-    int dirty;
-
-    S->l1d_reads++;
-    if (cache_find(&L1D, line) >= 0)
-        return;
-    S->l1d_misses++;
-    l2_read(line, mc);
-    cache_install(&L1D, line, &old, &dirty);
-}
-
-/* A store of @p dwords DWORDs (the P54C is a 32-bit core). The L1 is
- * write-through and does not allocate; the L2 takes the store if it holds
- * the line (one outstanding write: a store waits for the previous one),
- * else the store goes around the caches to memory. */
-static void data_write(uint64_t line, uint32_t dwords, uint32_t mc)
-{
-    long e;
-
-    S->l1d_writes++;
-    if (cache_find(&L1D, line) < 0)
-        S->l1d_misses++;
-    e = cache_find(&L2, line);
-    if (e >= 0) {
-        for (uint32_t i = 0; i < dwords; i++) {
-            if (S->wr_free > S->units)
-                S->units = S->wr_free;
-            S->wr_free = S->units + S->l2_store;
-        }
-        if (!L2.dirty[e]) {
-            L2.dirty[e] = 1;
-            S->l2_dirty++;
-        }
-        return;
-    }
-    for (uint32_t i = 0; i < dwords; i++) {
-        S->write_arounds++;
-        ring_push(P54C_TX_WRITE, mc);
-    }
-}
-
-/* The line the write-combine buffer holds (MPBT stores), + 1. */
-static uint64_t wcb_line;
-
-/* An access to shared DRAM through a plain pointer, timed as its mapping
- * (rck_hal_shm_set_map) says: uncached (the default) DWORD transactions;
- * cached like private memory (L1, L2, write-around) on the range's
- * controller; MPBT in L1 only, line reads from memory on a miss, stores
- * through the write-combine buffer (a line written out when a store goes
- * to another line). */
-static void shm_access(uint64_t va, uint32_t dwords, int store)
-{
-    p54c_slot_t *s = S;
-    uint64_t off = va - s->shm_base, line = va >> line_shift, old;
-    uint32_t mc = (uint32_t)((off >> 24) % s->nmc);
-    int type = 0, dirty;
-
-    s->shm_accesses++;
-    for (uint32_t i = 0; i < s->nmap && i < P54C_MAP_MAX; i++) {
-        const p54c_map_t *m = &s->map[i];
-        if (off - m->off < m->len) {
-            type = m->type;
-            if (m->mc >= 0)
-                mc = (uint32_t)m->mc;
-            break;
-        }
-    }
-    if (type == 2) {
-        if (store)
-            data_write(line, dwords, mc);
-        else
-            data_read(line, mc);
-        return;
-    }
-    if (type == 1) {
-        if (store) {
-            s->l1d_writes++;
-            if (wcb_line != line + 1) {
-                if (wcb_line != 0)
-                    ring_push(P54C_TX_WB, mc);
-                wcb_line = line + 1;
-            }
-            return;
-        }
-        s->l1d_reads++;
-        if (cache_find(&L1D, line) >= 0)
-            return;
-        s->l1d_misses++;
-        ring_push(P54C_TX_LINE_READ, mc);
-        cache_install(&L1D, line, &old, &dirty);
-        return;
-    }
-    for (uint32_t i = 0; i < dwords; i++)
-        ring_push(store ? P54C_TX_WRITE : P54C_TX_UC_READ, mc);
-}
+/* The caches (p54c_cache.c, shared with the compiled engine) */
+static p54c_mem_t M;
+/* The DWORD the previous modelled store ended in (p54c_mem_access). */
+static uint64_t last_store_dw = UINT64_MAX;
 
 static uint64_t flush_seen;
 
@@ -270,59 +58,21 @@ static uint64_t flush_seen;
  * here the lines go. */
 static void caches_drop(void)
 {
-    cache_t *cs[3] = {&L1I, &L1D, &L2};
-
-    for (int k = 0; k < 3; k++) {
-        size_t n = (size_t)cs[k]->sets * cs[k]->ways;
-        memset(cs[k]->tag, 0, n * sizeof(*cs[k]->tag));
-        memset(cs[k]->dirty, 0, n * sizeof(*cs[k]->dirty));
-        cs[k]->mru = 0;
-    }
-    S->l2_valid = S->l2_dirty = 0;
+    p54c_mem_drop(&M);
     flush_seen = S->flush_req;
 }
-
-/* The DWORD the previous modelled store ended in. The P54C writes at
- * most a DWORD per store; the host's code may store less at a time (x86-64
- * glibc's memset and memcpy use `rep stosb` / `rep movsb`, which QEMU
- * executes a byte at a time): a store that continues in the DWORD the
- * previous one ended in is taken as part of it, as the P54C's own string
- * instructions (`rep stosd`) would have written it. */
-static uint64_t last_store_dw = UINT64_MAX;
 
 static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
                    uint64_t va, void *ud)
 {
-    p54c_slot_t *s = S;
-    uint32_t bytes = 1u << qemu_plugin_mem_size_shift(info);
-    uint32_t dwords = (uint32_t)(((va + bytes - 1) >> 2) - (va >> 2)) + 1;
-    int store = qemu_plugin_mem_is_store(info);
-
     (void)vcpu;
     (void)ud;
-    if (s->in_hal)
+    if (S->in_hal)
         return;
-    if (s->flush_req != flush_seen)
+    if (S->flush_req != flush_seen)
         caches_drop();
-    if (store) {
-        if ((va >> 2) == last_store_dw)
-            dwords--;
-        last_store_dw = (va + bytes - 1) >> 2;
-        if (dwords == 0) {
-            s->merged_stores++;
-            return;
-        }
-    }
-    if (va - s->shm_base < s->shm_len) {
-        shm_access(va, dwords, store);
-        return;
-    }
-    if (va - s->mpb_base < s->mpb_len)
-        return; /* MPB through mpb_map: not modelled (docs/P54C.md) */
-    if (store)
-        data_write(va >> line_shift, dwords, s->home_mc);
-    else
-        data_read(va >> line_shift, s->home_mc);
+    p54c_mem_access(&M, va, 1u << qemu_plugin_mem_size_shift(info),
+                    qemu_plugin_mem_is_store(info));
 }
 
 typedef struct {
@@ -338,15 +88,7 @@ static void tb_exec_cb(unsigned int vcpu, void *ud)
         return;
     if (S->flush_req != flush_seen)
         caches_drop();
-    for (uint64_t l = t->first; l <= t->last; l++) {
-        uint64_t old;
-        int dirty;
-        if (cache_find(&L1I, l) >= 0)
-            continue;
-        S->l1i_misses++;
-        l2_read(l, S->home_mc);
-        cache_install(&L1I, l, &old, &dirty);
-    }
+    p54c_mem_fetch(&M, t->first, t->last);
 }
 
 /* ---- the gate (docs/P54C.md, "Native booking") ----
@@ -513,11 +255,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         return fail("the line size in the slot is not a power of two");
     while ((1u << line_shift) < S->line_bytes)
         line_shift++;
-    if (S->nmc == 0 ||
-        cache_init(&L1D, S->l1d_bytes, S->l1_ways, S->line_bytes) != 0 ||
-        cache_init(&L1I, S->l1i_bytes, S->l1_ways, S->line_bytes) != 0 ||
-        cache_init(&L2, S->l2_bytes, S->l2_ways, S->line_bytes) != 0)
+    bytes = p54c_mem_bytes(S);
+    if (bytes == 0 || p54c_mem_init(&M, S, g_malloc0(bytes)) != 0)
         return fail("bad cache geometry in the slot");
+    M.last_dw = &last_store_dw;
     qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_cb);
     __atomic_store_n(&S->plugin, P54C_PLUGIN_MAGIC, __ATOMIC_RELEASE);
     return 0;

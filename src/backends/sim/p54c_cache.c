@@ -1,0 +1,380 @@
+/*
+ * The P54C's caches, one model for both engines (p54c_cache.h has the
+ * owner's note and the filters' invariants; docs/P54C.md the rules).
+ */
+#include "p54c_cache.h"
+
+#include <string.h>
+
+static int cache_init(p54c_cache_t *c, uint32_t bytes, uint32_t ways,
+                      uint32_t line, unsigned char **buf)
+{
+    uint32_t lines = line ? bytes / line : 0;
+
+    if (ways == 0 || lines < ways || lines % ways != 0)
+        return -1;
+    c->ways = ways;
+    c->sets = lines / ways;
+    c->tag = (uint64_t *)*buf;
+    *buf += (size_t)lines * 8;
+    c->lru = (uint64_t *)*buf;
+    *buf += (size_t)lines * 8;
+    c->dirty = *buf;
+    *buf += ((size_t)lines + 7) / 8 * 8;
+    c->clock = 0;
+    c->set_mask = (c->sets & (c->sets - 1)) == 0 ? c->sets - 1 : 0;
+    c->mru = 0;
+    c->mru_e = 0;
+    return 0;
+}
+
+static size_t cache_bytes(uint32_t bytes, uint32_t line)
+{
+    size_t lines = line ? bytes / line : 0;
+    return lines * 16 + (lines + 7) / 8 * 8;
+}
+
+size_t p54c_mem_bytes(const p54c_slot_t *s)
+{
+    if (s->line_bytes == 0 || (s->line_bytes & (s->line_bytes - 1)) != 0)
+        return 0;
+    return cache_bytes(s->l1i_bytes, s->line_bytes) +
+           cache_bytes(s->l1d_bytes, s->line_bytes) +
+           cache_bytes(s->l2_bytes, s->line_bytes);
+}
+
+int p54c_mem_init(p54c_mem_t *m, p54c_slot_t *s, void *buf)
+{
+    unsigned char *b = buf;
+
+    memset(m, 0, sizeof(*m));
+    if (p54c_mem_bytes(s) == 0 || s->nmc == 0)
+        return -1;
+    m->s = s;
+    while ((1u << m->line_shift) < s->line_bytes)
+        m->line_shift++;
+    if (cache_init(&m->l1d, s->l1d_bytes, s->l1_ways, s->line_bytes, &b) ||
+        cache_init(&m->l1i, s->l1i_bytes, s->l1_ways, s->line_bytes, &b) ||
+        cache_init(&m->l2, s->l2_bytes, s->l2_ways, s->line_bytes, &b))
+        return -1;
+    m->units = &s->units;
+    m->wr_free = &s->wr_free;
+    m->l1d_reads = &s->l1d_reads;
+    m->l1d_writes = &s->l1d_writes;
+    m->last_dw = NULL; /* the caller's: see p54c_mem_access */
+    return 0;
+}
+
+/* ---- the filters (compiled engine) ---- */
+
+/* Clear the entries of filter @p f that name a line of set @p set of
+ * cache @p c, other than @p keep (a line, or P54C_FILT_EMPTY: none); with
+ * @p only0, only those with flag bit 0. */
+static void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
+                           const p54c_cache_t *c, uint64_t set, uint64_t keep,
+                           int only0)
+{
+    uint32_t step = c->sets >= P54C_FILT_N ? P54C_FILT_N : c->sets;
+
+    for (uint64_t k = set % step; k < P54C_FILT_N; k += step) {
+        uint64_t e = f[k], line;
+        if (e == P54C_FILT_EMPTY)
+            continue;
+        line = e >> m->line_shift;
+        if ((line & c->set_mask) != set || line == keep || (only0 && (e & 1)))
+            continue;
+        f[k] = P54C_FILT_EMPTY;
+    }
+}
+
+/* @p line became the most recently used line of its set in cache @p c
+ * (@p installed: it was just brought in). */
+static void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
+                     int installed)
+{
+    uint64_t set = line & c->set_mask;
+
+    if (m->fd == NULL)
+        return;
+    if (c == &m->l1d) {
+        filt_clear_set(m, m->fd, c, set, line, 0);
+        /* a hit: entries of other lines that were their set's L1D MRU no
+         * longer are; an install: all of the set's (conservative: the
+         * line's own flag-1 entry no longer holds) */
+        filt_clear_set(m, m->fs, c, set, installed ? P54C_FILT_EMPTY : line,
+                       !installed);
+    } else if (c == &m->l2) {
+        filt_clear_set(m, m->fs, c, set, installed ? P54C_FILT_EMPTY : line,
+                       0);
+    } else {
+        filt_clear_set(m, m->fi, c, set, line, 0);
+    }
+}
+
+void p54c_mem_filters_clear(p54c_mem_t *m)
+{
+    if (m->fd == NULL)
+        return;
+    for (int k = 0; k < P54C_FILT_N; k++)
+        m->fd[k] = m->fs[k] = m->fi[k] = P54C_FILT_EMPTY;
+}
+
+/* ---- the caches ---- */
+
+/* The first entry of @p line's set (no division on the usual geometry). */
+static inline uint64_t cache_set(const p54c_cache_t *c, uint64_t line)
+{
+    if (c->set_mask != 0 || c->sets == 1)
+        return (line & c->set_mask) * c->ways;
+    return (line % c->sets) * c->ways;
+}
+
+/* @return the entry holding @p line, or -1. */
+static inline long cache_find(p54c_mem_t *m, p54c_cache_t *c, uint64_t line)
+{
+    uint64_t base;
+
+    if (c->mru == line + 1)
+        return c->mru_e;
+    base = cache_set(c, line);
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (c->tag[base + w] == line + 1) {
+            c->lru[base + w] = ++c->clock;
+            c->mru = line + 1;
+            c->mru_e = (long)(base + w);
+            filt_mru(m, c, line, 0);
+            return c->mru_e;
+        }
+    }
+    return -1;
+}
+
+/* Install @p line (LRU victim). @return the entry; *old the line it
+ * held + 1 (0: empty), *was_dirty its dirty bit. */
+static inline long cache_install(p54c_mem_t *m, p54c_cache_t *c,
+                                 uint64_t line, uint64_t *old,
+                                 int *was_dirty)
+{
+    uint64_t base = cache_set(c, line), v = base;
+
+    for (uint32_t w = 1; w < c->ways; w++) {
+        if (c->lru[base + w] < c->lru[v])
+            v = base + w;
+    }
+    *old = c->tag[v];
+    *was_dirty = c->dirty[v];
+    c->tag[v] = line + 1;
+    c->dirty[v] = 0;
+    c->lru[v] = ++c->clock;
+    c->mru = line + 1;
+    c->mru_e = (long)v;
+    filt_mru(m, c, line, 1);
+    return (long)v;
+}
+
+static inline void ring_push(p54c_mem_t *m, int kind, uint32_t mc)
+{
+    p54c_slot_t *s = m->s;
+
+    if (s->head - s->tail < P54C_RING) {
+        s->ring[s->head % P54C_RING] =
+            (*m->units << 16) | ((uint64_t)kind << 8) | mc;
+        s->head++;
+    } else {
+        s->lost[kind][mc % P54C_MAX_MC]++;
+    }
+}
+
+/* A line read into L1 (data or instructions) after an L1 miss. */
+static void l2_read(p54c_mem_t *m, uint64_t line, uint32_t mc)
+{
+    p54c_slot_t *s = m->s;
+    uint64_t old;
+    int dirty;
+
+    if (cache_find(m, &m->l2, line) >= 0) {
+        s->l2_hits++;
+        *m->units += s->l2_fill;
+        return;
+    }
+    s->l2_misses++;
+    ring_push(m, P54C_TX_FILL, mc);
+    cache_install(m, &m->l2, line, &old, &dirty);
+    if (old == 0)
+        s->l2_valid++;
+    if (old != 0 && dirty) {
+        s->l2_writebacks++;
+        s->l2_dirty--;
+        ring_push(m, P54C_TX_WB, mc);
+    }
+}
+
+static void data_read(p54c_mem_t *m, uint64_t line, uint32_t mc)
+{
+    uint64_t old;
+    int dirty;
+
+    (*m->l1d_reads)++;
+    if (cache_find(m, &m->l1d, line) >= 0)
+        return;
+    m->s->l1d_misses++;
+    l2_read(m, line, mc);
+    cache_install(m, &m->l1d, line, &old, &dirty);
+}
+
+/* A store of @p dwords DWORDs (the P54C is a 32-bit core). The L1 is
+ * write-through and does not allocate; the L2 takes the store if it holds
+ * the line (one outstanding write: a store waits for the previous one),
+ * else the store goes around the caches to memory. @return 1 if the L2
+ * took it (*l1_hit: L1D held the line), 0 if it went around. */
+static int data_write(p54c_mem_t *m, uint64_t line, uint32_t dwords,
+                      uint32_t mc, int *l1_hit)
+{
+    p54c_slot_t *s = m->s;
+    long e;
+
+    (*m->l1d_writes)++;
+    *l1_hit = cache_find(m, &m->l1d, line) >= 0;
+    if (!*l1_hit)
+        s->l1d_misses++;
+    e = cache_find(m, &m->l2, line);
+    if (e >= 0) {
+        for (uint32_t i = 0; i < dwords; i++) {
+            if (*m->wr_free > *m->units)
+                *m->units = *m->wr_free;
+            *m->wr_free = *m->units + s->l2_store;
+        }
+        if (!m->l2.dirty[e]) {
+            m->l2.dirty[e] = 1;
+            s->l2_dirty++;
+        }
+        return 1;
+    }
+    for (uint32_t i = 0; i < dwords; i++) {
+        s->write_arounds++;
+        ring_push(m, P54C_TX_WRITE, mc);
+    }
+    return 0;
+}
+
+/* An access to shared DRAM through a plain pointer, timed as its mapping
+ * (rck_hal_shm_set_map) says: uncached (the default) DWORD transactions;
+ * cached like private memory (L1, L2, write-around) on the range's
+ * controller; MPBT in L1 only, line reads from memory on a miss, stores
+ * through the write-combine buffer (a line written out when a store goes
+ * to another line). */
+static void shm_access(p54c_mem_t *m, uint64_t va, uint32_t dwords, int store)
+{
+    p54c_slot_t *s = m->s;
+    uint64_t off = va - s->shm_base, line = va >> m->line_shift, old;
+    uint32_t mc = (uint32_t)((off >> 24) % s->nmc);
+    int type = 0, dirty, l1_hit;
+
+    s->shm_accesses++;
+    for (uint32_t i = 0; i < s->nmap && i < P54C_MAP_MAX; i++) {
+        const p54c_map_t *r = &s->map[i];
+        if (off - r->off < r->len) {
+            type = r->type;
+            if (r->mc >= 0)
+                mc = (uint32_t)r->mc;
+            break;
+        }
+    }
+    if (type == 2) {
+        if (store)
+            data_write(m, line, dwords, mc, &l1_hit);
+        else
+            data_read(m, line, mc);
+        return;
+    }
+    if (type == 1) {
+        if (store) {
+            (*m->l1d_writes)++;
+            if (m->wcb_line != line + 1) {
+                if (m->wcb_line != 0)
+                    ring_push(m, P54C_TX_WB, mc);
+                m->wcb_line = line + 1;
+            }
+            return;
+        }
+        (*m->l1d_reads)++;
+        if (cache_find(m, &m->l1d, line) >= 0)
+            return;
+        s->l1d_misses++;
+        ring_push(m, P54C_TX_LINE_READ, mc);
+        cache_install(m, &m->l1d, line, &old, &dirty);
+        return;
+    }
+    for (uint32_t i = 0; i < dwords; i++)
+        ring_push(m, store ? P54C_TX_WRITE : P54C_TX_UC_READ, mc);
+}
+
+/* Stores continue the previous one's DWORD: the P54C writes at most a
+ * DWORD per store; the host's code may store less at a time (x86-64
+ * glibc's memset and memcpy use `rep stosb` / `rep movsb`, which QEMU
+ * executes a byte at a time): a store that continues in the DWORD the
+ * previous one ended in is taken as part of it, as the P54C's own string
+ * instructions (`rep stosd`) would have written it. */
+void p54c_mem_access(p54c_mem_t *m, uint64_t va, uint32_t bytes, int store)
+{
+    p54c_slot_t *s = m->s;
+    uint32_t dwords = (uint32_t)(((va + bytes - 1) >> 2) - (va >> 2)) + 1;
+    uint64_t line = va >> m->line_shift;
+    int l1_hit;
+
+    if (store) {
+        if ((va >> 2) == *m->last_dw)
+            dwords--;
+        *m->last_dw = (va + bytes - 1) >> 2;
+        if (dwords == 0) {
+            s->merged_stores++;
+            return;
+        }
+    }
+    if (va - s->shm_base < s->shm_len) {
+        shm_access(m, va, dwords, store);
+        return;
+    }
+    if (va - s->mpb_base < s->mpb_len)
+        return; /* MPB through mpb_map: not modelled (docs/P54C.md) */
+    if (!store) {
+        data_read(m, line, s->home_mc);
+        if (m->fd != NULL)
+            m->fd[line % P54C_FILT_N] = line << m->line_shift;
+        return;
+    }
+    if (data_write(m, line, dwords, s->home_mc, &l1_hit) && m->fd != NULL)
+        m->fs[line % P54C_FILT_N] =
+            (line << m->line_shift) | (uint64_t)!l1_hit;
+}
+
+void p54c_mem_fetch(p54c_mem_t *m, uint64_t first, uint64_t last)
+{
+    p54c_slot_t *s = m->s;
+
+    for (uint64_t l = first; l <= last; l++) {
+        uint64_t old;
+        int dirty;
+        if (cache_find(m, &m->l1i, l) < 0) {
+            s->l1i_misses++;
+            l2_read(m, l, s->home_mc);
+            cache_install(m, &m->l1i, l, &old, &dirty);
+        }
+        if (m->fi != NULL)
+            m->fi[l % P54C_FILT_N] = l << m->line_shift;
+    }
+}
+
+void p54c_mem_drop(p54c_mem_t *m)
+{
+    p54c_cache_t *cs[3] = {&m->l1i, &m->l1d, &m->l2};
+
+    for (int k = 0; k < 3; k++) {
+        size_t n = (size_t)cs[k]->sets * cs[k]->ways;
+        memset(cs[k]->tag, 0, n * sizeof(*cs[k]->tag));
+        memset(cs[k]->dirty, 0, n * sizeof(*cs[k]->dirty));
+        cs[k]->mru = 0;
+    }
+    m->s->l2_valid = m->s->l2_dirty = 0;
+    p54c_mem_filters_clear(m);
+}

@@ -1,0 +1,96 @@
+/*
+ * The P54C's caches as the compute model sees them (docs/P54C.md, "The
+ * timing model"): L1 instruction and data caches, the unified L2 with
+ * write-around, the L2 write port, the write-combine buffer for MPBT
+ * lines, and shared DRAM by the core's mapping. One model, used by both
+ * engines: the QEMU plugin (qemu/p54c_plugin.c) calls it for every access
+ * QEMU shows it, the compiled engine (sim_p54c_mem.c) for every access
+ * that the code rck-as instrumented could not settle inline.
+ *
+ * Owns: p54c_cache_*, p54c_mem_*. May call: nothing (plain C, no
+ * rockcreek headers but the slot's ABI: the plugin is built against QEMU's
+ * API only). Integer arithmetic only, and no library call on the access
+ * paths: the compiled engine runs it between two instructions of the
+ * program, with only the general registers saved (built with
+ * -mgeneral-regs-only there).
+ *
+ * Invariants of the filters (compiled engine only; NULL in the plugin):
+ * 256 words each, indexed by line & 255, holding a line's address
+ * (line << line_shift) or P54C_FILT_EMPTY.
+ *   fd[k] == L   => line L is the most recently used line of its L1D set
+ *                   (a load of it changes nothing but the read count);
+ *   fs[k] == L|f => line L is the most recently used line of its L2 set
+ *                   and dirty there, and (f == 0) the most recently used
+ *                   of its L1D set or (f == 1) not in L1D at all (a store
+ *                   of it changes nothing but the counts and the write
+ *                   port's timing);
+ *   fi[k] == L   => line L is the most recently used line of its L1I set.
+ * Every change of a set's most recently used line clears the entries that
+ * no longer hold; only private memory enters the filters (shared DRAM and
+ * MPB accesses always take the slow path, whose counts differ).
+ */
+#ifndef RCK_SIM_P54C_CACHE_H
+#define RCK_SIM_P54C_CACHE_H
+
+#include "p54c_abi.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define P54C_FILT_N 256
+#define P54C_FILT_EMPTY (~0ull)
+
+typedef struct {
+    uint32_t sets, ways;
+    uint64_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
+    uint64_t *tag;      /* line + 1; 0 = empty */
+    uint64_t *lru;
+    unsigned char *dirty;
+    uint64_t clock;
+    /* The entry stamped last, and its line + 1 (0: none). It holds the
+     * cache's highest stamp, so another hit on it changes no LRU order:
+     * the lookup returns it without searching or stamping (exact). */
+    uint64_t mru;
+    long mru_e;
+} p54c_cache_t;
+
+typedef struct {
+    p54c_slot_t *s;               /* configuration, counts, ring */
+    /* the counters that differ between the engines: the slot's (plugin)
+     * or the compiled counters' page (compiled engine) */
+    volatile uint64_t *units;     /* cycles x P54C_FIX */
+    uint64_t *wr_free;            /* units: the L2 write port is free */
+    uint64_t *last_dw;            /* DWORD the previous store ended in */
+    uint64_t *l1d_reads, *l1d_writes;
+    unsigned line_shift;
+    p54c_cache_t l1i, l1d, l2;
+    uint64_t wcb_line;            /* the write-combine buffer's line + 1 */
+    uint64_t *fd, *fs, *fi;       /* the filters (header), or NULL */
+} p54c_mem_t;
+
+/* Bytes p54c_mem_init needs for the caches of slot @p s (0: bad
+ * geometry). */
+size_t p54c_mem_bytes(const p54c_slot_t *s);
+
+/* Set up @p m for slot @p s with @p buf (p54c_mem_bytes(s) bytes, zeroed)
+ * for the caches. The counter pointers start at the slot's own fields;
+ * the compiled engine points them at its page afterwards. @return 0, or
+ * -1 on a bad geometry. */
+int p54c_mem_init(p54c_mem_t *m, p54c_slot_t *s, void *buf);
+
+/* A load (@p store 0) or store of @p bytes bytes at @p va, as QEMU shows
+ * one to a plugin. */
+void p54c_mem_access(p54c_mem_t *m, uint64_t va, uint32_t bytes, int store);
+
+/* An instruction fetch of lines @p first to @p last (inclusive). */
+void p54c_mem_fetch(p54c_mem_t *m, uint64_t first, uint64_t last);
+
+/* Drop every line (WBINVD: the HAL charged the write-backs from the
+ * slot's l2_valid and l2_dirty). Calls memset: never from the compiled
+ * engine's slow path. */
+void p54c_mem_drop(p54c_mem_t *m);
+
+/* Clear the filters (all entries empty). */
+void p54c_mem_filters_clear(p54c_mem_t *m);
+
+#endif
