@@ -25,6 +25,16 @@ enum {
 /* Control flow at the end of an instruction. */
 enum { BR_NONE, BR_JMP, BR_JCC, BR_CALL, BR_RET, BR_STOP, BR_IJMP };
 
+/* One memory access of an instruction (rck_as_mem.c): its address as an
+ * operand of lea, its size, load or store. */
+#define AS_MEM_MAX 4
+#define AS_MEM_ADDR 136
+typedef struct {
+    char addr[AS_MEM_ADDR];
+    uint8_t size;
+    uint8_t store;   /* 0 load, 1 store, 1 + P54C_MK_* a rep string */
+} as_mem_t;
+
 typedef struct {
     char *text;       /* emitted verbatim (may hold a newline: prefix line) */
     int kind;         /* IT_* */
@@ -39,6 +49,9 @@ typedef struct {
     char *target;     /* direct jump/call target (NULL: none/indirect) */
     int id;           /* pass 1 label number, -1 outside text sections */
     int block;        /* its block, -1 if none */
+    as_mem_t *mem;    /* its memory accesses in QEMU's order (NULL: none) */
+    int nmem;
+    int flags_live;   /* pass 2: the flags are live before it */
     uint32_t units;   /* after pass 1: its cycles (static) or per-iteration
                          cycles (rep_string) in 1/P54C_FIX */
 } as_item_t;
@@ -56,6 +69,13 @@ typedef struct {
  * (out of memory). */
 int as_parse(const char *text, size_t len, as_file_t *f);
 void as_file_free(as_file_t *f);
+
+/* The memory accesses of instruction item @p it (mnemonic @p mn, lower
+ * case, prefixes removed; operands @p ops) into it->mem / it->nmem. */
+void as_mem_analyze(as_item_t *it, const char *mn, const char *ops);
+
+/* @return 1 if the memory accesses are instrumented (RCK_AS_MEM=1). */
+int as_mem_on(void);
 
 /* @return FX_* of mnemonic @p mn (lower case, prefixes removed) with
  * operands @p ops. */

@@ -20,6 +20,7 @@ typedef struct {
     int ue, kill;     /* a read before any full write; a write before */
     int live_in;
     uint32_t ins, units;
+    uint32_t rd, wr;  /* modelled loads and stores (RCK_AS_MEM) */
     int at, after;    /* insertion: before item `at` (after it if `after`) */
     int seq2;
 } block_t;
@@ -235,6 +236,35 @@ static void liveness(cfg_t *g)
     }
 }
 
+/* Whether the flags are live before each instruction (it->flags_live):
+ * backwards through each block from what its successors need. */
+static void item_liveness(cfg_t *g, as_file_t *f)
+{
+    for (int k = 0; k < g->n; k++) {
+        block_t *b = &g->b[k];
+        int live = 0;
+        if (b->opaque || b->first_insn < 0)
+            continue;
+        for (int s = 0; s < 2; s++)
+            if (b->succ[s] >= 0)
+                live |= g->b[b->succ[s]].live_in;
+        for (int i = b->last; i >= b->first_insn; i--) {
+            as_item_t *it = &f->it[i];
+            if (it->kind != IT_INSN || it->block != k)
+                continue;
+            if (i == b->last && it->target &&
+                (it->br == BR_JMP || it->br == BR_JCC) &&
+                target_block(g, it->target) == -2)
+                live = 1; /* a numeric label: taken as reading them */
+            if (it->fx == FX_READ)
+                live = 1;
+            else if (it->fx == FX_WRITE || it->fx == FX_KILL)
+                live = 0;
+            it->flags_live = live;
+        }
+    }
+}
+
 /* Counts and the insertion point of every block. */
 static void place(cfg_t *g, as_file_t *f)
 {
@@ -252,6 +282,12 @@ static void place(cfg_t *g, as_file_t *f)
              * instruction per iteration plus the test that ends it */
             b->ins++;
             b->units += it->units;
+            for (int j = 0; j < it->nmem; j++) {
+                if (it->mem[j].store == 0)
+                    b->rd++;
+                else if (it->mem[j].store == 1)
+                    b->wr++;
+            }
             if (it->endbr && first < 0)
                 endbr = i;
             else if (first < 0)
@@ -288,6 +324,12 @@ static void put_adds(FILE *out, const block_t *b)
         fputs("\tleaq\t-128(%rsp), %rsp\n\tpushfq\n", out);
     fprintf(out, "\taddq\t$%u, " CTR_INS "\n\taddq\t$%u, " CTR_UNITS "\n",
             b->ins, b->units);
+    if (b->rd > 0)
+        fprintf(out, "\taddq\t$%u, %#llx\n", b->rd,
+                (unsigned long long)(P54C_CTR_ADDR + P54C_CTR_RD_OFF));
+    if (b->wr > 0)
+        fprintf(out, "\taddq\t$%u, %#llx\n", b->wr,
+                (unsigned long long)(P54C_CTR_ADDR + P54C_CTR_WR_OFF));
     if (b->seq2)
         fputs("\tpopfq\n\tleaq\t128(%rsp), %rsp\n", out);
 }
@@ -300,6 +342,150 @@ static void put_rep(FILE *out, uint32_t per_iter)
             "\taddq\t%%rcx, " CTR_INS "\n\tpopq\t%%rax\n\tpopfq\n"
             "\tleaq\t128(%%rsp), %%rsp\n",
             per_iter);
+}
+
+/* ---- the compiled memory model's checks (RCK_AS_MEM=1) ----
+ * Every check starts by saving %rax (the plugin's start marker) and ends
+ * by restoring it (its end marker); nothing of the program's lies between
+ * (docs/P54C-COUNTERS.md, "Memory accesses"). With the flags live, the
+ * check saves them too, below the red zone. */
+#define PG(off) ((unsigned long long)(P54C_CTR_ADDR + (off)))
+
+static int check_no;
+
+static void seq_open(FILE *out, const char *addr, int live)
+{
+    fprintf(out, "\tmovq\t%%rax, %#llx\n\tmovq\t%%rcx, %#llx\n",
+            PG(P54C_CTR_SA_OFF), PG(P54C_CTR_SC_OFF));
+    if (addr != NULL)
+        fprintf(out, "\tleaq\t%s, %%rax\n", addr);
+    if (live)
+        fputs("\tleaq\t-128(%rsp), %rsp\n\tpushfq\n", out);
+}
+
+/* The call of a slow path (%ecx: @p kind, unless negative). */
+static void seq_slow(FILE *out, int live, unsigned slow_off, long kind)
+{
+    if (!live)
+        fputs("\tleaq\t-128(%rsp), %rsp\n", out);
+    if (kind >= 0)
+        fprintf(out, "\tmovl\t$%ld, %%ecx\n", kind);
+    fprintf(out, "\tcall\t*%#llx\n", PG(slow_off));
+    if (!live)
+        fputs("\tleaq\t128(%rsp), %rsp\n", out);
+}
+
+static void seq_close(FILE *out, int live)
+{
+    if (live)
+        fputs("\tpopfq\n\tleaq\t128(%rsp), %rsp\n", out);
+    fprintf(out, "\tmovq\t%#llx, %%rcx\n\tmovq\t%#llx, %%rax\n",
+            PG(P54C_CTR_SC_OFF), PG(P54C_CTR_SA_OFF));
+}
+
+/* %rcx = the filter entry at @p filt_off of %rax's line, xor %rax: below
+ * 32 if it names that line. */
+static void seq_probe(FILE *out, unsigned filt_off)
+{
+    fprintf(out,
+            "\tmovq\t%%rax, %%rcx\n\tshrq\t$5, %%rcx\n"
+            "\tmovzbl\t%%cl, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
+            "\txorq\t%%rax, %%rcx\n\tcmpq\t$31, %%rcx\n",
+            PG(filt_off));
+}
+
+static void put_load(FILE *out, const as_mem_t *a, int live)
+{
+    int n = check_no++;
+    seq_open(out, a->addr, live);
+    seq_probe(out, P54C_CTR_FD_OFF);
+    fprintf(out, "\tjbe\t.Lrck_m%d\n", n);
+    seq_slow(out, live, P54C_CTR_SLOWD_OFF, a->size);
+    fprintf(out, ".Lrck_m%d:\n", n);
+    seq_close(out, live);
+}
+
+/* A store's fast path: not merged with the previous store, aligned, its
+ * line in the store filter; then the counts and the L2 write port as
+ * p54c_cache.c's data_write would do them. */
+static void put_store(FILE *out, const as_mem_t *a, int live)
+{
+    int n = check_no++;
+    unsigned sz = a->size;
+    seq_open(out, a->addr, live);
+    fprintf(out,
+            "\tmovq\t%%rax, %%rcx\n\tshrq\t$2, %%rcx\n"
+            "\tcmpq\t%#llx, %%rcx\n\tje\t.Lrck_s%d\n",
+            PG(P54C_CTR_LASTDW_OFF), n);
+    if (sz > 1)
+        fprintf(out, "\ttestb\t$%u, %%al\n\tjne\t.Lrck_s%d\n", sz - 1, n);
+    seq_probe(out, P54C_CTR_FS_OFF);
+    fprintf(out, "\tja\t.Lrck_s%d\n", n);
+    fprintf(out,
+            "\txorl\t%%eax, %%ecx\n\tandl\t$1, %%ecx\n"
+            "\taddq\t%%rcx, %#llx\n"
+            "\tleaq\t%u(%%rax), %%rcx\n\tshrq\t$2, %%rcx\n"
+            "\tmovq\t%%rcx, %#llx\n"
+            "\tmovq\t%#llx, %%rcx\n\tcmpq\t%#llx, %%rcx\n"
+            "\tcmovbq\t%#llx, %%rcx\n",
+            PG(P54C_CTR_L1DMISS_OFF), sz - 1, PG(P54C_CTR_LASTDW_OFF),
+            PG(P54C_CTR_UNITS_OFF), PG(P54C_CTR_WRFREE_OFF),
+            PG(P54C_CTR_WRFREE_OFF));
+    if (sz == 8)
+        fprintf(out, "\taddq\t%#llx, %%rcx\n", PG(P54C_CTR_L2S_OFF));
+    fprintf(out,
+            "\tmovq\t%%rcx, %#llx\n\taddq\t%#llx, %%rcx\n"
+            "\tmovq\t%%rcx, %#llx\n\tjmp\t.Lrck_d%d\n.Lrck_s%d:\n",
+            PG(P54C_CTR_UNITS_OFF), PG(P54C_CTR_L2S_OFF),
+            PG(P54C_CTR_WRFREE_OFF), n, n);
+    seq_slow(out, live, P54C_CTR_SLOWD_OFF, (long)sz | P54C_MK_STORE);
+    fprintf(out, ".Lrck_d%d:\n", n);
+    seq_close(out, live);
+}
+
+static void put_rep_mem(FILE *out, const as_mem_t *a, int live)
+{
+    seq_open(out, NULL, live);
+    seq_slow(out, live, P54C_CTR_SLOWD_OFF,
+             (long)a->size | P54C_MK_REP |
+                 (long)(a->store - 1) << P54C_MK_OP_SHIFT);
+    seq_close(out, live);
+}
+
+/* The block's instruction lines: from its first instruction to the last
+ * byte of its last one (labels .Lrck_b<k>, .Lrck_e<k>). */
+static void put_fetch(FILE *out, int k, int live)
+{
+    int n = check_no++;
+    seq_open(out, NULL, live);
+    fprintf(out,
+            "\tleaq\t.Lrck_b%d(%%rip), %%rax\n"
+            "\tleaq\t.Lrck_e%d-1(%%rip), %%rcx\n"
+            "\txorq\t%%rax, %%rcx\n\tcmpq\t$31, %%rcx\n"
+            "\tja\t.Lrck_f%d\n",
+            k, k, n);
+    seq_probe(out, P54C_CTR_FI_OFF);
+    fprintf(out, "\tjbe\t.Lrck_g%d\n.Lrck_f%d:\n"
+                 "\tleaq\t.Lrck_e%d-1(%%rip), %%rcx\n",
+            n, n, k);
+    seq_slow(out, live, P54C_CTR_SLOWI_OFF, -1);
+    fprintf(out, ".Lrck_g%d:\n", n);
+    seq_close(out, live);
+}
+
+static void put_checks(FILE *out, const as_item_t *it)
+{
+    for (int j = 0; j < it->nmem; j++) {
+        const as_mem_t *a = &it->mem[j];
+        if (a->store > 1) {
+            if (it->rep_string)
+                put_rep_mem(out, a, it->flags_live);
+        } else if (a->store) {
+            put_store(out, a, it->flags_live);
+        } else {
+            put_load(out, a, it->flags_live);
+        }
+    }
 }
 
 /* The .rck_icount record: magic, the units per class, zeros to 64. The
@@ -317,8 +503,9 @@ static void put_record(FILE *out, const uint32_t *units)
             P54C_CTR_SECTION, magic);
     for (int c = 0; c < P54C_NCLASS; c++)
         fprintf(out, "\t.long\t%u\n", units[c]);
+    fprintf(out, "\t.long\t%u\n", as_mem_on() ? P54C_CTR_FLAG_MEM : 0u);
     fprintf(out, "\t.zero\t%d\n\t.popsection\n",
-            P54C_CTR_REC - 8 - 4 * P54C_NCLASS);
+            P54C_CTR_REC - 8 - 4 * P54C_NCLASS - 4);
 }
 
 int as_write_pass1(const as_file_t *f, FILE *out)
@@ -341,20 +528,36 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
         goto done;
     summarize(&g, f);
     liveness(&g);
+    item_liveness(&g, f);
     place(&g, f);
+    int mem = as_mem_on();
     for (size_t i = 0; i < f->n; i++) {
         const as_item_t *it = &f->it[i];
         const block_t *b = it->block >= 0 ? &g.b[it->block] : NULL;
         int here = b && it->kind == IT_INSN && b->at == (int)i;
-        if (here && !b->after)
+        int checked = mem && b && it->kind == IT_INSN && !b->opaque &&
+                      b->at >= 0;
+        if (here && !b->after) {
             put_adds(out, b);
+            if (mem)
+                put_fetch(out, it->block, b->seq2);
+        }
+        if (checked)
+            put_checks(out, it);
+        if (checked && b->first_insn == (int)i)
+            fprintf(out, ".Lrck_b%d:\n", it->block);
         if (it->kind == IT_INSN && it->rep_string) {
             put_rep(out, it->units);
             as_stats.seq3++;
         }
         fprintf(out, "%s\n", it->text);
-        if (here && b->after)
+        if (checked && b->last == (int)i)
+            fprintf(out, ".Lrck_e%d:\n", it->block);
+        if (here && b->after) {
             put_adds(out, b);
+            if (mem)
+                put_fetch(out, it->block, b->seq2);
+        }
     }
     put_record(out, units);
     rc = fflush(out) == 0 && !ferror(out) ? 0 : -1;

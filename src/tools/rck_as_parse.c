@@ -320,6 +320,8 @@ static int insn(as_item_t *it, const char *s)
         if (!it->target)
             return -1;
     }
+    if (as_mem_on())
+        as_mem_analyze(it, mn, ops);
     return 0;
 }
 
@@ -574,6 +576,7 @@ void as_file_free(as_file_t *f)
         free(f->it[i].text);
         free(f->it[i].label);
         free(f->it[i].target);
+        free(f->it[i].mem);
     }
     free(f->it);
     for (int i = 0; i < f->nsec; i++)

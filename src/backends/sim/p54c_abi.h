@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define P54C_ABI_MAGIC 0x5035344341424936ull /* "P54CABI6" */
+#define P54C_ABI_MAGIC 0x5035344341424937ull /* "P54CABI7" */
 #define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
 
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
@@ -30,6 +30,38 @@
 #define P54C_CTR_INSNS_OFF 64    /* instructions */
 #define P54C_CTR_UNITS_OFF 128   /* cycles x P54C_FIX */
 #define P54C_CTR_MAGIC 0x31544e43494b4352ull /* "RCKICNT1" */
+/* The compiled memory model (docs/P54C.md, "The compiled memory model";
+ * code built with RCK_AS_MEM=1): more words of the same mapping, which is
+ * P54C_CTR_PAGES pages long. Counters the blocks add to (static counts of
+ * their modelled loads and stores), the two registers a check saves, the
+ * slow paths' addresses, the store fast path's state, the filters
+ * (p54c_cache.h: 256 words each). */
+#define P54C_CTR_PAGES 4
+#define P54C_CTR_RD_OFF 0xc0      /* L1D reads the blocks counted */
+#define P54C_CTR_WR_OFF 0x100     /* L1D writes the blocks counted */
+#define P54C_CTR_SA_OFF 0x140     /* %rax saved by a check */
+#define P54C_CTR_SC_OFF 0x148     /* %rcx saved by a check */
+#define P54C_CTR_SLOWD_OFF 0x180  /* the data slow path (address in %rax,
+                                     kind in %ecx: P54C_MK_*) */
+#define P54C_CTR_SLOWI_OFF 0x188  /* the fetch slow path (first byte in
+                                     %rax, last byte in %rcx) */
+#define P54C_CTR_LASTDW_OFF 0x1c0 /* the DWORD the last store ended in */
+#define P54C_CTR_WRFREE_OFF 0x1c8 /* units: the L2 write port is free */
+#define P54C_CTR_L2S_OFF 0x1d0    /* units the port is busy per DWORD */
+#define P54C_CTR_L1DMISS_OFF 0x1d8/* L1D misses of fast-path stores */
+#define P54C_CTR_FD_OFF 0x1000    /* filter: loads */
+#define P54C_CTR_FS_OFF 0x1800    /* filter: stores */
+#define P54C_CTR_FI_OFF 0x2000    /* filter: instruction fetches */
+/* A record's flags word (after the units), and its bits. */
+#define P54C_CTR_FLAGS_OFF 52
+#define P54C_CTR_FLAG_MEM 1u      /* memory accesses instrumented */
+/* Kinds the data slow path takes in %ecx: the size in bytes, with */
+#define P54C_MK_STORE 0x100       /* a store (else a load) */
+#define P54C_MK_REP 0x200         /* a rep string instruction: the size is
+                                     one iteration's; op in bits 12-13 */
+#define P54C_MK_OP_SHIFT 12
+enum { P54C_MK_MOVS = 1, P54C_MK_STOS = 2, P54C_MK_LODS = 3 };
+
 /* ... in rockcreek's own libraries above the HAL (RCK_AS_LIBRARY=1) */
 #define P54C_CTR_MAGIC_LIB 0x4c544e43494b4352ull /* "RCKICNTL" */
 /* Every instrumented object carries a record in this section: the magic,
@@ -124,6 +156,9 @@ typedef struct {
     volatile uint32_t gate_ok; /* plugin: the core's addresses are its own */
     uint32_t pad1;
     volatile uint64_t gate_done; /* plugin: calls it booked natively */
+    /* ---- the compiled memory model's slow paths (HAL): code the plugin
+     * neither counts nor models, [skip_lo, skip_hi) ---- */
+    uint64_t skip_lo, skip_hi;
     /* ---- written by the HAL, read by the report ---- */
     uint64_t dram_tx[P54C_MAX_MC];
     uint64_t dram_ticks[P54C_MAX_MC]; /* ticks the core waited, by MC */

@@ -97,9 +97,13 @@ rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program)
     if (!strcmp(s, "auto")) {
         /* the P54C model where it costs no more than host's: programs
          * that count their own instructions (docs/P54C.md) */
-        if (sim_p54c_counted(program, 0) == 1) {
-            h->p54c.from_auto = 1; /* engine_choose: counted, known */
-            return sim_p54c_configure(h, "p54c-fast", program);
+        int counted = sim_p54c_counted(program, 0);
+        if (counted >= 1) {
+            /* engine_choose: counted, known; with memory checks
+             * (rckcc -rck-mem), the caches too */
+            h->p54c.from_auto = (uint32_t)counted;
+            return sim_p54c_configure(h, counted == 2 ? "p54c" : "p54c-fast",
+                                      program);
         }
         h->compute = COMPUTE_HOST;
     } else if (*s == '\0' || !strcmp(s, "host")) {

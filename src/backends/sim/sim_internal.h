@@ -574,8 +574,9 @@ int sim_p54c_available(void);
 /* Does @p program (a path, or a name searched in PATH) count its own
  * instructions (built by rckcc: docs/P54C.md, "Compiled counters")?
  * @return 1 yes, with the chip's CPI table when @p cpi_units is given
- * (P54C_NCLASS units), 0 no, -1 yes but built with another CPI table
- * (logged when @p cpi_units is given). */
+ * (P54C_NCLASS units), 2 yes and every object of its own checks its memory
+ * accesses too (rckcc -rck-mem), 0 no, -1 yes but built with another CPI
+ * table (logged when @p cpi_units is given). */
 int sim_p54c_counted(const char *program, const uint32_t *cpi_units);
 /* Who counted: "qemu" or "compiled" (the program's own counters). */
 const char *sim_p54c_engine_name(const sim_hdr_t *h);

@@ -19,6 +19,7 @@
  *             performance counters.
  */
 #include "sim_internal.h"
+#include "sim_p54c_mem.h"
 #include "p54c_cpi.h"
 
 #include "rck/config.h"
@@ -162,16 +163,17 @@ static rck_status_t qemu_paths(sim_p54c_job_t *p, const char *spec)
 /* The .rck_icount records of the ELF file @p path: n[0] the program's own
  * (P54C_CTR_MAGIC), n[1] the libraries' (P54C_CTR_MAGIC_LIB), n[2] those
  * with another magic or a table other than @p want (P54C_NCLASS units; the
- * default table if NULL). All 0 when the file or its section cannot be
- * read. */
-static void ctr_records(const char *path, const uint32_t *want, int n[3])
+ * default table if NULL), n[3] those of the program's own code whose
+ * memory accesses are instrumented (P54C_CTR_FLAG_MEM). All 0 when the
+ * file or its section cannot be read. */
+static void ctr_records(const char *path, const uint32_t *want, int n[4])
 {
     uint32_t def[P54C_NCLASS];
     rck_elf_t *e = NULL;
     const unsigned char *sec;
     size_t len = 0;
 
-    n[0] = n[1] = n[2] = 0;
+    n[0] = n[1] = n[2] = n[3] = 0;
     if (want == NULL) {
         p54c_default_units(def);
         want = def;
@@ -182,9 +184,11 @@ static void ctr_records(const char *path, const uint32_t *want, int n[3])
     for (size_t off = 0; sec != NULL && len % P54C_CTR_REC == 0 && off < len;
          off += P54C_CTR_REC) {
         uint64_t magic;
-        uint32_t units[P54C_NCLASS];
+        uint32_t units[P54C_NCLASS], flags;
         memcpy(&magic, sec + off, sizeof(magic));
         memcpy(units, sec + off + sizeof(magic), sizeof(units));
+        memcpy(&flags, sec + off + P54C_CTR_FLAGS_OFF, sizeof(flags));
+        n[3] += magic == P54C_CTR_MAGIC && (flags & P54C_CTR_FLAG_MEM) != 0;
         n[0] += magic == P54C_CTR_MAGIC;
         n[1] += magic == P54C_CTR_MAGIC_LIB;
         n[2] += (magic != P54C_CTR_MAGIC && magic != P54C_CTR_MAGIC_LIB) ||
@@ -198,7 +202,7 @@ static void ctr_records(const char *path, const uint32_t *want, int n[3])
 static int counted_dir_ok(const char *dir)
 {
     char f[PATH_MAX];
-    int n[3];
+    int n[4];
 
     if (snprintf(f, sizeof(f), "%s/librockcreek.so.0", dir) >= (int)sizeof(f))
         return 0;
@@ -270,18 +274,29 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
     p->engine = P54C_ENGINE_QEMU;
     if (!strcmp(e, "qemu"))
         return RCK_OK;
-    if (p->detailed) {
-        if (p->engine_forced) {
-            rck_error("RCK_P54C_ENGINE=compiled: the compiled counters count "
-                      "instructions only; the caches of RCK_COMPUTE=p54c "
-                      "need the QEMU engine");
-            return RCK_ERR_CONFIG;
-        }
-        return RCK_OK;
-    }
     /* RCK_COMPUTE=auto chose this model because the program is counted:
      * no second read of its ELF file */
-    counted = p->from_auto ? 1 : sim_p54c_counted(program, NULL);
+    counted = p->from_auto ? (int)p->from_auto
+                           : sim_p54c_counted(program, NULL);
+    if (p->detailed) {
+        /* the caches need the memory checks (rckcc -rck-mem) */
+        if (counted == 2) {
+            counted = 1;
+        } else {
+            if (p->engine_forced) {
+                rck_error("RCK_P54C_ENGINE=compiled: '%s' does not check its "
+                          "memory accesses, which the caches of "
+                          "RCK_COMPUTE=p54c need on the compiled engine: "
+                          "build it with rckcc -rck-mem (or use the QEMU "
+                          "engine)",
+                          program ? program : "?");
+                return RCK_ERR_CONFIG;
+            }
+            return RCK_OK;
+        }
+    } else if (counted == 2) {
+        counted = 1;
+    }
     if (counted == 1) {
         p->engine = P54C_ENGINE_COMPILED;
         p->libdir[0] = '\0';
@@ -335,7 +350,7 @@ static rck_status_t engine_check_cpi(sim_hdr_t *h, sim_p54c_job_t *p)
         return RCK_ERR_CONFIG;
     }
     p->engine = P54C_ENGINE_QEMU;
-    return qemu_paths(p, "p54c-fast");
+    return qemu_paths(p, p->detailed ? "p54c" : "p54c-fast");
 }
 
 rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec,
@@ -725,15 +740,19 @@ void sim_p54c_summary(sim_hdr_t *h)
 int sim_p54c_counted(const char *program, const uint32_t *cpi_units)
 {
     char path[PATH_MAX];
-    int n[3];
+    int n[4];
 
     if (program == NULL || find_exec(program, path, sizeof(path)) != 0)
         return 0;
     ctr_records(path, cpi_units, n);
+    /* the memory model needs every object of the program's own checked */
+    if (n[0] > 0 && n[2] == 0 && n[3] == n[0])
+        return 2;
     /* counted if the program's own code has records (not only the
      * libraries linked into it statically), all of the same table */
     return n[0] == 0 ? 0 : n[2] ? -1 : 1;
 }
+
 
 /* The page the compiled counters add to, mapped when this library loads:
  * before the program's code runs (libraries' constructors run first) and,
@@ -746,16 +765,18 @@ __attribute__((constructor(101))) static void ctr_page_map(void)
 {
     void *want = (void *)(uintptr_t)P54C_CTR_ADDR;
     /* a hint, not MAP_FIXED: whatever is there stays (QEMU honours hints) */
-    void *m = mmap(want, 4096, PROT_READ | PROT_WRITE,
+    size_t len = (size_t)P54C_CTR_PAGES * 4096;
+    void *m = mmap(want, len, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
     if (m == want) {
         ctr_page = m;
         ctr_page[P54C_CTR_MAGIC_OFF / 8] = P54C_CTR_MAGIC;
+        sim_p54c_mem_page_init(ctr_page);
         return;
     }
     if (m != MAP_FAILED)
-        munmap(m, 4096);
+        munmap(m, len);
     ctr_page_why = m == MAP_FAILED ? "mmap failed" : "the address is taken";
     if (sim_p54c_counted("/proc/self/exe", NULL) != 0) {
         /* its first block would write to whatever is there */
@@ -785,6 +806,8 @@ static int p54c_native_wanted(void)
     return rck_config_get_bool("P54C_NATIVE");
 }
 
+static void slot_regions(sim_t *s, p54c_slot_t *slot);
+
 /* The compiled engine: the program adds to the counter page this library
  * mapped at load (ctr_page_map); the slot keeps the report's figures. */
 static rck_status_t core_init_compiled(sim_t *s, p54c_slot_t *slot)
@@ -804,7 +827,7 @@ static rck_status_t core_init_compiled(sim_t *s, p54c_slot_t *slot)
     char self[PATH_MAX];
     if ((realpath("/proc/self/exe", self) == NULL ||
          strcmp(self, s->hdr->p54c.program) != 0) &&
-        sim_p54c_counted("/proc/self/exe", slot->cpi) != 1) {
+        sim_p54c_counted("/proc/self/exe", slot->cpi) < 1) {
         rck_error("RCK_COMPUTE=p54c-fast: UE %d runs a program without "
                   "compiled counters (or built with another CPI table) in a "
                   "job on the compiled engine; build it with rckcc too, or "
@@ -828,6 +851,17 @@ static rck_status_t core_init_compiled(sim_t *s, p54c_slot_t *slot)
                      info.dli_fname, dir);
     }
     slot->plugin = 0;
+    if (slot->detailed) {
+        /* the caches, driven by the program's own checks */
+        slot_regions(s, slot);
+        if (sim_p54c_mem_attach(slot) != 0) {
+            rck_error("RCK_COMPUTE=p54c: the compiled memory model cannot "
+                      "start in this core (a line size other than 32 bytes, "
+                      "or no memory for the caches)");
+            munmap(slot, s->hdr->p54c.slot_bytes);
+            return RCK_ERR_CONFIG;
+        }
+    }
     s->p54c.slot = slot;
     s->p54c.carry = 0;
     s->p54c.insns = page + P54C_CTR_INSNS_OFF / 8;
@@ -835,6 +869,26 @@ static rck_status_t core_init_compiled(sim_t *s, p54c_slot_t *slot)
     s->p54c.mark_insns = *s->p54c.insns;
     s->p54c.mark_units = *s->p54c.units;
     return RCK_OK;
+}
+
+/* The regions the caches see, from the core's mappings, and the counts
+ * from zero: what ran before the core attached (the loader, constructors)
+ * is not charged, its transactions are dropped. */
+static void slot_regions(sim_t *s, p54c_slot_t *slot)
+{
+    /* shared DRAM through plain pointers: uncached DWORDs; MPBs through
+     * mpb_map pointers: not modelled (as without the model) */
+    slot->shm_base = (uint64_t)(uintptr_t)s->shm;
+    slot->shm_len = s->hdr->shm_bytes;
+    slot->mpb_base = (uint64_t)(uintptr_t)s->mpb;
+    slot->mpb_len = (uint64_t)s->chip->mpb_bytes * (uint64_t)s->chip->ncores;
+    s->p54c.rd_next = s->p54c.wr_next = s->p54c.wr_done = 0;
+    slot->tail = slot->head;
+    memset(slot->lost, 0, sizeof(slot->lost));
+    slot->l1d_reads = slot->l1d_writes = slot->l1d_misses = 0;
+    slot->l1i_misses = slot->l2_hits = slot->l2_misses = 0;
+    slot->l2_writebacks = slot->write_arounds = slot->shm_accesses = 0;
+    slot->merged_stores = 0;
 }
 
 rck_status_t sim_p54c_core_init(sim_t *s)
@@ -867,23 +921,12 @@ rck_status_t sim_p54c_core_init(sim_t *s)
         return RCK_ERR_CONFIG;
     }
     slot->in_hal = 1;
-    /* shared DRAM through plain pointers: uncached DWORDs; MPBs through
-     * mpb_map pointers: not modelled (as without the model) */
-    slot->shm_base = (uint64_t)(uintptr_t)s->shm;
-    slot->shm_len = s->hdr->shm_bytes;
-    slot->mpb_base = (uint64_t)(uintptr_t)s->mpb;
-    slot->mpb_len = (uint64_t)s->chip->mpb_bytes * (uint64_t)s->chip->ncores;
+    slot_regions(s, slot);
+    /* the compiled memory model's slow paths (a program built with
+     * rckcc -rck-mem runs its checks under QEMU too): not the program's */
+    sim_p54c_mem_slow_range(&slot->skip_lo, &slot->skip_hi);
     s->p54c.slot = slot;
     s->p54c.carry = 0;
-    s->p54c.rd_next = s->p54c.wr_next = s->p54c.wr_done = 0;
-    /* what ran before the core attached (the loader, constructors) is
-     * not charged: its transactions are dropped */
-    slot->tail = slot->head;
-    memset(slot->lost, 0, sizeof(slot->lost));
-    slot->l1d_reads = slot->l1d_writes = slot->l1d_misses = 0;
-    slot->l1i_misses = slot->l2_hits = slot->l2_misses = 0;
-    slot->l2_writebacks = slot->write_arounds = slot->shm_accesses = 0;
-    slot->merged_stores = 0;
     /* the gate: the detailed mode's bookings run natively in the plugin
      * (RCK_P54C_NATIVE=0: here, under QEMU; the answers are the same) */
     slot->gate_ok = 0;
@@ -900,6 +943,8 @@ rck_status_t sim_p54c_core_init(sim_t *s)
 
 void sim_p54c_core_fini(sim_t *s)
 {
+    if (s->p54c.slot != NULL && s->p54c.slot->engine == P54C_ENGINE_COMPILED)
+        sim_p54c_mem_detach();
     if (s->p54c.slot != NULL)
         munmap(s->p54c.slot, s->hdr->p54c.slot_bytes);
     s->p54c.slot = NULL;
@@ -1045,6 +1090,7 @@ double sim_p54c_take(sim_t *s, int at_entry)
     atomic_store(&s->me->in_hal, 1);
     slot->in_hal = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    sim_p54c_mem_take(slot);
     insns = *p->insns - p->mark_insns;
     units = *p->units - p->mark_units;
     head = slot->head;
@@ -1101,7 +1147,10 @@ void sim_p54c_flush(sim_t *s, uint64_t *clean, uint64_t *dirty)
         return;
     *dirty += slot->l2_dirty;
     *clean += slot->l2_valid - slot->l2_dirty;
-    slot->flush_req++; /* the plugin drops the lines before the next access */
+    if (slot->engine == P54C_ENGINE_COMPILED)
+        sim_p54c_mem_flush(); /* the caches are this process's */
+    else
+        slot->flush_req++; /* the plugin drops them before its next access */
 }
 
 void sim_p54c_map(sim_t *s)

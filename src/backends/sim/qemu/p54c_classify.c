@@ -286,7 +286,9 @@ static int ctr_add(const uint8_t *b, size_t n)
     disp = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
            (uint32_t)b[7] << 24;
     return disp == P54C_CTR_ADDR + P54C_CTR_INSNS_OFF ||
-           disp == P54C_CTR_ADDR + P54C_CTR_UNITS_OFF;
+           disp == P54C_CTR_ADDR + P54C_CTR_UNITS_OFF ||
+           disp == P54C_CTR_ADDR + P54C_CTR_RD_OFF ||
+           disp == P54C_CTR_ADDR + P54C_CTR_WR_OFF;
 }
 
 int p54c_ctr_kind(const uint8_t *b, size_t n)
@@ -365,4 +367,45 @@ int p54c_ctr_mark(const int *kind, size_t n, uint8_t *skip, int open_head)
         open_tail = open;
     }
     return open_tail;
+}
+
+/* ---- the compiled memory model's checks (docs/P54C-COUNTERS.md) ---- */
+
+/* movq %rax, <abs32> (REX.W 89 /0, ModRM 04, SIB 25) or movq <abs32>,
+ * %rax (8b): @return the address, 0 if not that form. */
+static uint32_t rax_abs(const uint8_t *b, size_t n, uint8_t op)
+{
+    if (n != 8 || b[0] != 0x48 || b[1] != op || b[2] != 0x04 || b[3] != 0x25)
+        return 0;
+    return (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
+           (uint32_t)b[7] << 24;
+}
+
+int p54c_check_edge(const uint8_t *b, size_t n)
+{
+    if (rax_abs(b, n, 0x89) == P54C_CTR_ADDR + P54C_CTR_SA_OFF)
+        return 1;
+    if (rax_abs(b, n, 0x8b) == P54C_CTR_ADDR + P54C_CTR_SA_OFF)
+        return 2;
+    return 0;
+}
+
+int p54c_direct_target(const uint8_t *b, size_t n, uint64_t va,
+                       uint64_t *target)
+{
+    int64_t rel;
+
+    if (n == 2 && ((b[0] >= 0x70 && b[0] <= 0x7f) || b[0] == 0xeb)) {
+        rel = (int8_t)b[1];
+    } else if (n == 5 && b[0] == 0xe9) {
+        rel = (int32_t)((uint32_t)b[1] | (uint32_t)b[2] << 8 |
+                        (uint32_t)b[3] << 16 | (uint32_t)b[4] << 24);
+    } else if (n == 6 && b[0] == 0x0f && b[1] >= 0x80 && b[1] <= 0x8f) {
+        rel = (int32_t)((uint32_t)b[2] | (uint32_t)b[3] << 8 |
+                        (uint32_t)b[4] << 16 | (uint32_t)b[5] << 24);
+    } else {
+        return 0;
+    }
+    *target = va + n + (uint64_t)rel;
+    return 1;
 }

@@ -51,4 +51,15 @@ int p54c_ctr_kind(const uint8_t *b, size_t n);
  * ends in an open tail. */
 int p54c_ctr_mark(const int *kind, size_t n, uint8_t *skip, int open_head);
 
+/* The compiled memory model's checks (code built with RCK_AS_MEM=1,
+ * docs/P54C-COUNTERS.md "Memory accesses"): each begins by saving %rax to
+ * the page (@return 1) and ends by restoring it (@return 2); everything in
+ * between is the check's, 0 for any other instruction. */
+int p54c_check_edge(const uint8_t *b, size_t n);
+
+/* A direct jump or conditional jump at @p va (@p n bytes @p b): @return 1
+ * and its *@p target, else 0. */
+int p54c_direct_target(const uint8_t *b, size_t n, uint64_t va,
+                       uint64_t *target);
+
 #endif

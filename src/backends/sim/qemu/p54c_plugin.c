@@ -133,6 +133,54 @@ static void gate_cb(unsigned int vcpu, void *ud)
  * last, the closing lea next) is followed: the address of that lea. */
 static GHashTable *open_tails;
 
+/* Where execution continues inside a memory check (code built with
+ * RCK_AS_MEM=1): a block that ends inside one is followed, and its direct
+ * jump's target is, by instructions of the same check. */
+static GHashTable *in_heads;
+
+static void in_head_add(uint64_t va)
+{
+    uint64_t *k = g_new(uint64_t, 1);
+    *k = va;
+    if (in_heads == NULL)
+        in_heads = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                         NULL);
+    g_hash_table_add(in_heads, k);
+}
+
+/* The checks' instructions into @p skip (from the check's first to its
+ * last, across blocks). */
+static void checks_mark(struct qemu_plugin_tb *tb, size_t n, uint8_t *skip)
+{
+    uint64_t va0 = qemu_plugin_tb_vaddr(tb);
+    int in = in_heads != NULL && g_hash_table_contains(in_heads, &va0);
+
+    for (size_t i = 0; i < n; i++) {
+        struct qemu_plugin_insn *in_ = qemu_plugin_tb_get_insn(tb, i);
+        int e = p54c_check_edge(qemu_plugin_insn_data(in_),
+                                qemu_plugin_insn_size(in_));
+        if (!in && e == 1)
+            in = 1;
+        if (in) {
+            skip[i] = 1;
+            if (e == 2)
+                in = 0;
+        }
+    }
+    if (in && n > 0) {
+        struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
+        uint64_t va = qemu_plugin_insn_vaddr(last), t;
+        size_t sz = qemu_plugin_insn_size(last);
+        in_head_add(va + sz);
+        /* QEMU 7.2 may show an instruction that crosses into the next page
+         * at the end of a block (with the first page's bytes only), then
+         * translate it again as the next block's first (docs/P54C.md) */
+        in_head_add(va);
+        if (p54c_direct_target(qemu_plugin_insn_data(last), sz, va, &t))
+            in_head_add(t);
+    }
+}
+
 /* Instructions of a block the stack arrays hold (QEMU's limit is 512). */
 #define CTR_TB_MAX 512
 
@@ -144,6 +192,9 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     (void)id;
     if (!gate_checked && S->self != 0 && S->gate_pc != 0)
         gate_check();
+    /* the compiled memory model's slow paths: neither counted nor modelled */
+    if (qemu_plugin_tb_vaddr(tb) - S->skip_lo < S->skip_hi - S->skip_lo)
+        return;
     if (S->gate_pc != 0 && qemu_plugin_tb_vaddr(tb) == S->gate_pc)
         qemu_plugin_register_vcpu_tb_exec_cb(tb, gate_cb,
                                              QEMU_PLUGIN_CB_NO_REGS, NULL);
@@ -174,6 +225,13 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             open_tails = g_hash_table_new_full(g_int64_hash, g_int64_equal,
                                                g_free, NULL);
         g_hash_table_add(open_tails, next);
+    }
+    checks_mark(tb, n, skip);
+    if (getenv("RCK_P54C_TBDEBUG") != NULL) {
+        fprintf(stderr, "tb %#llx n=%zu skip=", (unsigned long long)tb_va, n);
+        for (size_t i = 0; i < n; i++)
+            fputc(skip[i] ? 's' : '.', stderr);
+        fputc('\n', stderr);
     }
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);

@@ -1,0 +1,241 @@
+/*
+ * The compiled memory model's runtime (docs/P54C.md, "The compiled memory
+ * model"): code built with RCK_AS_MEM=1 checks every load, store and block
+ * fetch inline against three filters in the counters' page and calls a
+ * slow path here for what the filters cannot settle. The slow paths run
+ * the caches of p54c_cache.c (the model the QEMU plugin runs) for the
+ * core that attached in the compiled engine's detailed mode (mode MODEL);
+ * everywhere else (native, mpi, sim without caches, under QEMU, before
+ * attach) they only fill the filters (mode FILL), which makes the checks
+ * cheap and changes no figure.
+ *
+ * Owns: the slow paths and their trampolines (section rck_p54c_slow, which
+ * the QEMU plugin skips), sim_p54c_mem_*. May call: p54c_cache.c.
+ *
+ * The slow paths run between two instructions of the program: the
+ * trampolines save the flags and the caller-saved general registers that
+ * the check itself did not (%rax and %rcx are in the page); this file and
+ * p54c_cache.c are built with -mgeneral-regs-only, so the program's vector
+ * and x87 registers are never touched. Nothing on those paths may call
+ * the C library. One program thread per core (the counters are not
+ * atomic).
+ */
+#include "sim_p54c_mem.h"
+
+#include "p54c_cache.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define SLOW __attribute__((section("rck_p54c_slow"), used, noinline))
+#define PW(off) (page[(off) / 8])
+
+enum { MODE_FILL = 0, MODE_MODEL = 1 };
+
+static volatile uint64_t *page;
+static int mode = MODE_FILL;
+static p54c_mem_t M;
+static void *cache_buf;
+static size_t cache_len;
+
+/* The trampolines: entered from a check with %rsp 128 bytes below the
+ * red zone. Data: %rax the address, %ecx the kind (P54C_MK_*). Fetch:
+ * %rax the block's first byte, %rcx its last. */
+__asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
+        ".p2align 4\n"
+        ".type rck__p54c_tramp_data,@function\n"
+        "rck__p54c_tramp_data:\n"
+        "\tpushfq\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
+        "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
+        "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
+        "\tcld\n"
+        "\tmovq %rax, %rdi\n\tmovl %ecx, %esi\n\tleaq 8(%rbp), %rdx\n"
+        "\tcall rck__p54c_slow_data\n"
+        "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
+        "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopfq\n\tret\n"
+        ".size rck__p54c_tramp_data, .-rck__p54c_tramp_data\n"
+        ".p2align 4\n"
+        ".type rck__p54c_tramp_fetch,@function\n"
+        "rck__p54c_tramp_fetch:\n"
+        "\tpushfq\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
+        "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
+        "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
+        "\tcld\n"
+        "\tmovq %rax, %rdi\n\tmovq %rcx, %rsi\n"
+        "\tcall rck__p54c_slow_fetch\n"
+        "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
+        "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopfq\n\tret\n"
+        ".size rck__p54c_tramp_fetch, .-rck__p54c_tramp_fetch\n"
+        ".popsection\n");
+
+void rck__p54c_tramp_data(void);
+void rck__p54c_tramp_fetch(void);
+void rck__p54c_slow_data(uint64_t va, uint32_t kind, const uint64_t *regs);
+void rck__p54c_slow_fetch(uint64_t first, uint64_t last);
+
+/* Saved by the data trampoline, from its last push up. */
+enum { R_R11, R_R10, R_R9, R_R8, R_RDI, R_RSI, R_RDX, R_FLAGS };
+
+SLOW static void rep_string(uint32_t kind, const uint64_t *regs)
+{
+    uint64_t n = PW(P54C_CTR_SC_OFF), w = kind & 0xff;
+    uint64_t si = regs[R_RSI], di = regs[R_RDI];
+    int op = (int)(kind >> P54C_MK_OP_SHIFT) & 3;
+
+    if (mode != MODE_MODEL)
+        return;
+    for (uint64_t i = 0; i < n; i++) {
+        if (op != P54C_MK_STOS)
+            p54c_mem_access(&M, si + i * w, (uint32_t)w, 0);
+        if (op != P54C_MK_LODS)
+            p54c_mem_access(&M, di + i * w, (uint32_t)w, 1);
+    }
+}
+
+SLOW void rck__p54c_slow_data(uint64_t va, uint32_t kind, const uint64_t *regs)
+{
+    uint32_t size = kind & 0xff;
+    int store = (kind & P54C_MK_STORE) != 0;
+
+    if (kind & P54C_MK_REP) {
+        rep_string(kind, regs);
+        return;
+    }
+    if (mode != MODE_MODEL) {
+        uint64_t at = va & ~(uint64_t)31;
+        if (store) {
+            PW(P54C_CTR_FS_OFF + ((va >> 5) & 255) * 8) = at;
+            PW(P54C_CTR_LASTDW_OFF) = (va + size - 1) >> 2;
+        } else {
+            PW(P54C_CTR_FD_OFF + ((va >> 5) & 255) * 8) = at;
+        }
+        return;
+    }
+    /* the block counted it; the model counts it as the plugin would (or
+     * not: shared DRAM uncached, MPBs, merged stores) */
+    if (store)
+        PW(P54C_CTR_WR_OFF)--;
+    else
+        PW(P54C_CTR_RD_OFF)--;
+    p54c_mem_access(&M, va, size, store);
+}
+
+SLOW void rck__p54c_slow_fetch(uint64_t first, uint64_t last)
+{
+    uint64_t l0 = first >> 5, l1 = last >> 5;
+
+    if (last < first)
+        return;
+    if (mode != MODE_MODEL) {
+        for (uint64_t l = l0; l <= l1 && l - l0 < 256; l++)
+            PW(P54C_CTR_FI_OFF + (l & 255) * 8) = l << 5;
+        return;
+    }
+    p54c_mem_fetch(&M, l0, l1);
+}
+
+/* ---- set-up, from the HAL ---- */
+
+static void filters_empty(void)
+{
+    for (int k = 0; k < P54C_FILT_N; k++) {
+        PW(P54C_CTR_FD_OFF + k * 8) = P54C_FILT_EMPTY;
+        PW(P54C_CTR_FS_OFF + k * 8) = P54C_FILT_EMPTY;
+        PW(P54C_CTR_FI_OFF + k * 8) = P54C_FILT_EMPTY;
+    }
+}
+
+void sim_p54c_mem_page_init(volatile uint64_t *pg)
+{
+    page = pg;
+    PW(P54C_CTR_SLOWD_OFF) = (uint64_t)(uintptr_t)&rck__p54c_tramp_data;
+    PW(P54C_CTR_SLOWI_OFF) = (uint64_t)(uintptr_t)&rck__p54c_tramp_fetch;
+    PW(P54C_CTR_LASTDW_OFF) = UINT64_MAX;
+    PW(P54C_CTR_WRFREE_OFF) = 0;
+    PW(P54C_CTR_L2S_OFF) = 0;
+    filters_empty();
+}
+
+int sim_p54c_mem_attach(p54c_slot_t *slot)
+{
+    size_t len = p54c_mem_bytes(slot);
+    void *buf;
+
+    if (page == NULL || len == 0 || slot->line_bytes != 32)
+        return -1;
+    /* mmap, not malloc: the program's heap must not move */
+    buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+               -1, 0);
+    if (buf == MAP_FAILED)
+        return -1;
+    if (p54c_mem_init(&M, slot, buf) != 0) {
+        munmap(buf, len);
+        return -1;
+    }
+    cache_buf = buf;
+    cache_len = len;
+    M.units = &PW(P54C_CTR_UNITS_OFF);
+    M.wr_free = (uint64_t *)&PW(P54C_CTR_WRFREE_OFF);
+    M.last_dw = (uint64_t *)&PW(P54C_CTR_LASTDW_OFF);
+    M.l1d_reads = (uint64_t *)&PW(P54C_CTR_RD_OFF);
+    M.l1d_writes = (uint64_t *)&PW(P54C_CTR_WR_OFF);
+    /* the filters need a power-of-two number of sets in every cache;
+     * without, every access takes the slow path (exact, slower) */
+    if ((M.l1d.set_mask || M.l1d.sets == 1) &&
+        (M.l1i.set_mask || M.l1i.sets == 1) &&
+        (M.l2.set_mask || M.l2.sets == 1)) {
+        M.fd = (uint64_t *)&PW(P54C_CTR_FD_OFF);
+        M.fs = (uint64_t *)&PW(P54C_CTR_FS_OFF);
+        M.fi = (uint64_t *)&PW(P54C_CTR_FI_OFF);
+    }
+    filters_empty();
+    PW(P54C_CTR_LASTDW_OFF) = UINT64_MAX;
+    PW(P54C_CTR_WRFREE_OFF) = PW(P54C_CTR_UNITS_OFF);
+    PW(P54C_CTR_L2S_OFF) = slot->l2_store;
+    PW(P54C_CTR_RD_OFF) = PW(P54C_CTR_WR_OFF) = PW(P54C_CTR_L1DMISS_OFF) = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    mode = MODE_MODEL;
+    return 0;
+}
+
+void sim_p54c_mem_take(p54c_slot_t *slot)
+{
+    if (mode != MODE_MODEL)
+        return;
+    slot->l1d_reads = PW(P54C_CTR_RD_OFF);
+    slot->l1d_writes = PW(P54C_CTR_WR_OFF);
+    slot->l1d_misses += PW(P54C_CTR_L1DMISS_OFF);
+    PW(P54C_CTR_L1DMISS_OFF) = 0;
+}
+
+void sim_p54c_mem_flush(void)
+{
+    if (mode == MODE_MODEL)
+        p54c_mem_drop(&M);
+}
+
+void sim_p54c_mem_detach(void)
+{
+    if (mode != MODE_MODEL)
+        return;
+    mode = MODE_FILL;
+    if (page != NULL) {
+        filters_empty();
+        PW(P54C_CTR_L2S_OFF) = 0;
+        PW(P54C_CTR_WRFREE_OFF) = 0;
+    }
+    munmap(cache_buf, cache_len);
+    cache_buf = NULL;
+}
+
+extern const char __start_rck_p54c_slow[], __stop_rck_p54c_slow[];
+
+void sim_p54c_mem_slow_range(uint64_t *lo, uint64_t *hi)
+{
+    *lo = (uint64_t)(uintptr_t)__start_rck_p54c_slow;
+    *hi = (uint64_t)(uintptr_t)__stop_rck_p54c_slow;
+}

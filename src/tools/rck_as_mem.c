@@ -1,0 +1,424 @@
+/*
+ * rck-as: the memory accesses of an instruction, from its AT&T text, for
+ * the compiled memory model (docs/P54C-COUNTERS.md, "Memory accesses"):
+ * which operand is read or written, how many bytes, in the order QEMU
+ * shows them to a plugin, and the implicit stack accesses of push, pop,
+ * call, ret and leave.
+ *
+ * Owns: as_mem_analyze. May call: nothing but the C library.
+ */
+#include "rck_as.h"
+
+#include "p54c_abi.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+static int ends(const char *s, const char *p)
+{
+    size_t n = strlen(s), m = strlen(p);
+    return n >= m && strcmp(s + n - m, p) == 0;
+}
+
+static int one_of(const char *mn, const char *const *names)
+{
+    for (; *names; names++)
+        if (strcmp(mn, *names) == 0)
+            return 1;
+    return 0;
+}
+
+/* @p mn is one of @p bases with an optional size suffix (b w l q). */
+static int sized_any(const char *mn, const char *const *bases, int *sz)
+{
+    for (; *bases; bases++) {
+        size_t n = strlen(*bases);
+        if (strncmp(mn, *bases, n) != 0)
+            continue;
+        if (mn[n] == 0) {
+            *sz = 0;
+            return 1;
+        }
+        if (mn[n + 1] == 0 && strchr("bwlq", mn[n])) {
+            *sz = mn[n] == 'b' ? 1 : mn[n] == 'w' ? 2 : mn[n] == 'l' ? 4 : 8;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Operands of @p ops split at top-level commas: up to 4, trimmed. */
+typedef struct {
+    char op[4][128];
+    int n;
+} ops_t;
+
+static int split_ops(const char *ops, ops_t *o)
+{
+    int depth = 0;
+    size_t k = 0;
+
+    o->n = 0;
+    while (isspace((unsigned char)*ops))
+        ops++;
+    if (*ops == 0)
+        return 0;
+    for (const char *p = ops;; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')')
+            depth--;
+        if (*p == 0 || (*p == ',' && depth == 0)) {
+            while (k > 0 && isspace((unsigned char)o->op[o->n][k - 1]))
+                k--;
+            o->op[o->n][k] = 0;
+            o->n++;
+            k = 0;
+            if (*p == 0)
+                return 0;
+            if (o->n == 4)
+                return -1;
+            while (isspace((unsigned char)p[1]))
+                p++;
+            continue;
+        }
+        if (*p == '#')
+            break;
+        if (k + 1 >= sizeof(o->op[0]))
+            return -1;
+        o->op[o->n][k++] = *p;
+    }
+    while (k > 0 && isspace((unsigned char)o->op[o->n][k - 1]))
+        k--;
+    o->op[o->n][k] = 0;
+    o->n++;
+    return 0;
+}
+
+/* Is operand @p s a memory operand (not a register, not an immediate)? */
+static int is_mem(const char *s)
+{
+    if (*s == '*')
+        s++;
+    if (*s == '$' || *s == 0)
+        return 0;
+    if (*s == '%')
+        return strchr(s, ':') != NULL; /* %fs:... */
+    return 1;
+}
+
+/* The width of register operand @p s in bytes, 0 if none or unknown. */
+static int reg_width(const char *s)
+{
+    static const char *const b8[] = {"al", "bl", "cl", "dl", "ah", "bh",
+                                     "ch", "dh", "sil", "dil", "bpl", "spl",
+                                     NULL};
+    static const char *const b16[] = {"ax", "bx", "cx", "dx", "si", "di",
+                                      "bp", "sp", NULL};
+    if (*s == '*')
+        s++;
+    if (*s != '%')
+        return 0;
+    s++;
+    if (starts(s, "xmm"))
+        return 16;
+    if (starts(s, "ymm"))
+        return 32;
+    if (starts(s, "st") || starts(s, "mm"))
+        return 0;
+    if (s[0] == 'r' && isdigit((unsigned char)s[1])) {
+        size_t n = strlen(s);
+        return s[n - 1] == 'd' ? 4 : s[n - 1] == 'w' ? 2 : s[n - 1] == 'b' ? 1
+                                                                           : 8;
+    }
+    if (s[0] == 'r')
+        return 8;
+    if (s[0] == 'e')
+        return 4;
+    if (one_of(s, b8))
+        return 1;
+    if (one_of(s, b16))
+        return 2;
+    return 0;
+}
+
+/* Bytes an x87 memory operand of @p mn moves, 0: not x87 with memory. */
+static int x87_size(const char *mn)
+{
+    static const char *const ctl[] = {"fnstcw", "fstcw", "fldcw", "fnstsw",
+                                      "fstsw", NULL};
+    if (mn[0] != 'f')
+        return 0;
+    if (one_of(mn, ctl))
+        return 2;
+    if (starts(mn, "fi")) { /* integer operands: s 16, l 32, ll/q 64 */
+        if (ends(mn, "ll") || ends(mn, "q"))
+            return 8;
+        if (ends(mn, "l"))
+            return 4;
+        if (ends(mn, "s"))
+            return 2;
+        return 4;
+    }
+    if (ends(mn, "t"))
+        return 10;
+    if (ends(mn, "l"))
+        return 8;
+    if (ends(mn, "s"))
+        return 4;
+    return 8;
+}
+
+/* Bytes an SSE/AVX memory operand of @p mn moves, with the register
+ * operand width @p rw (16 or 32). */
+static int vec_size(const char *mn, int rw)
+{
+    const char *m = mn[0] == 'v' ? mn + 1 : mn;
+    size_t n = strlen(m);
+
+    if (starts(m, "cvtsi2") || starts(m, "cvtusi2"))
+        return m[n - 1] == 'q' ? 8 : 4;
+    if (!strcmp(m, "movq") || starts(m, "movhp") || starts(m, "movlp") ||
+        !strcmp(m, "movddup") || !strcmp(m, "cvtps2pd") ||
+        !strcmp(m, "cvtdq2pd") || !strcmp(m, "broadcastsd") ||
+        !strcmp(m, "pinsrq") || !strcmp(m, "pextrq"))
+        return 8;
+    if (!strcmp(m, "movd") || !strcmp(m, "pinsrd") || !strcmp(m, "pextrd") ||
+        !strcmp(m, "extractps") || !strcmp(m, "insertps") ||
+        !strcmp(m, "broadcastss"))
+        return 4;
+    if (!strcmp(m, "pinsrw") || !strcmp(m, "pextrw"))
+        return 2;
+    if (!strcmp(m, "pinsrb") || !strcmp(m, "pextrb"))
+        return 1;
+    if (starts(m, "pmovzx") || starts(m, "pmovsx")) {
+        /* from bw bd bq wd wq dq: the narrow elements of a 16-byte result */
+        const char *t = m + 6;
+        int from = t[0] == 'b' ? 1 : t[0] == 'w' ? 2 : 4;
+        int to = t[1] == 'w' ? 2 : t[1] == 'd' ? 4 : 8;
+        return rw / to * from;
+    }
+    /* scalar forms: movsd, addsd, cvtsd2si, ucomisd, ... */
+    if (ends(m, "sd") || strstr(m, "sd2") != NULL)
+        return 8;
+    if (ends(m, "ss") || strstr(m, "ss2") != NULL)
+        return 4;
+    return rw;
+}
+
+/* Mnemonics whose memory destination is written without being read. */
+static int pure_store(const char *mn)
+{
+    const char *m = mn[0] == 'v' ? mn + 1 : mn;
+    if (starts(m, "mov") || starts(m, "set") || starts(m, "stmxcsr") ||
+        starts(m, "pextr") || starts(m, "extract") || starts(m, "cvtps2ph"))
+        return 1;
+    if (mn[0] == 'f' && (starts(mn, "fst") || starts(mn, "fist") ||
+                         starts(mn, "fisttp") || starts(mn, "fnst")))
+        return 1;
+    return 0;
+}
+
+/* Mnemonics that read and write a memory destination. */
+static int rmw(const char *mn, int *sz)
+{
+    static const char *const b[] = {
+        "add", "sub", "and", "or", "xor", "adc", "sbb", "inc", "dec", "neg",
+        "not", "shl", "sal", "shr", "sar", "rol", "ror", "rcl", "rcr", "shld",
+        "shrd", "xadd", "cmpxchg", "bts", "btr", "btc", "xchg", NULL};
+    return sized_any(mn, b, sz);
+}
+
+/* Integer mnemonics with a size suffix that names the memory operand's
+ * size. */
+static int sized_int(const char *mn, int *sz)
+{
+    static const char *const b[] = {
+        "mov", "cmp", "test", "bt", "imul", "mul", "div", "idiv", "push",
+        "pop", "bsf", "bsr", "lzcnt", "tzcnt", "popcnt", "movbe", "andn",
+        "crc32", NULL};
+    return sized_any(mn, b, sz) || rmw(mn, sz);
+}
+
+static void add_access(as_item_t *it, const char *addr, int size, int store)
+{
+    if (it->nmem >= AS_MEM_MAX)
+        return;
+    if (it->mem == NULL && (it->mem = calloc(AS_MEM_MAX, sizeof(*it->mem))) ==
+                               NULL)
+        return; /* out of memory: the access is not modelled */
+    as_mem_t *a = &it->mem[it->nmem++];
+    snprintf(a->addr, sizeof(a->addr), "%s", addr);
+    a->size = (uint8_t)size;
+    a->store = (uint8_t)store;
+}
+
+/* Split an access of @p size bytes as QEMU 7.2 issues it: at most 8 bytes
+ * each (16- and 32-byte vectors as 8-byte halves, an x87 10-byte operand
+ * as 8 + 2). */
+static void add_split(as_item_t *it, const char *addr, int size, int store)
+{
+    char a2[AS_MEM_ADDR];
+    for (int off = 0; off < size; off += 8) {
+        int n = size - off < 8 ? size - off : 8;
+        if (off == 0) {
+            add_access(it, addr, n, store);
+            continue;
+        }
+        if (addr[0] == '(')
+            snprintf(a2, sizeof(a2), "%d%s", off, addr);
+        else
+            snprintf(a2, sizeof(a2), "%d+%s", off, addr);
+        add_access(it, a2, n, store);
+    }
+}
+
+/* An %fs:/%gs: operand (the compiled engine's lea cannot form the linear
+ * address), or one with a relocation operator (@GOTPCREL, @gottpoff, ...:
+ * the linker may rewrite the instruction so that it reads nothing): not
+ * modelled (docs/P54C-COUNTERS.md). */
+static int segmented(const char *s)
+{
+    return (s[0] == '%' && strchr(s, ':') != NULL) || strchr(s, '@') != NULL;
+}
+
+int as_mem_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("RCK_AS_MEM");
+        on = e != NULL && !strcmp(e, "1");
+    }
+    return on;
+}
+
+void as_mem_analyze(as_item_t *it, const char *mn, const char *ops)
+{
+    static const char *const none[] = {"lea", "leaq", "leal", "leaw",
+                                       "nop", "nopw", "nopl", "nopq",
+                                       "clflush", "clflushopt", "clwb",
+                                       "invlpg", NULL};
+    ops_t o;
+    int mi = -1, sz = 0, rw = 0;
+
+    it->nmem = 0;
+    if (it->br == BR_JMP || it->br == BR_JCC || it->br == BR_STOP)
+        return; /* direct targets are no memory operands */
+    if (one_of(mn, none) || starts(mn, "prefetch") || starts(mn, "bnd") ||
+        starts(mn, "fxsave") || starts(mn, "fxrstor") || starts(mn, "xsave") ||
+        starts(mn, "xrstor") || starts(mn, "fnsave") || starts(mn, "frstor") ||
+        starts(mn, "fldenv") || starts(mn, "fnstenv"))
+        return;
+    if (it->rep_string) {
+        /* rep movs/stos/lods: the iterations at run time (the slow path
+         * reads %rcx, %rsi, %rdi); store = 2 + the operation */
+        char w = mn[4] ? mn[4] : 'b';
+        int size = w == 'b' ? 1 : w == 'w' ? 2 : w == 'l' || w == 'd' ? 4 : 8;
+        int op = starts(mn, "movs") ? P54C_MK_MOVS
+                 : starts(mn, "stos") ? P54C_MK_STOS : P54C_MK_LODS;
+        add_access(it, "", size, 1 + op);
+        return;
+    }
+    if (split_ops(ops, &o) != 0)
+        return;
+    for (int i = 0; i < o.n; i++) {
+        if (is_mem(o.op[i]) && mi < 0)
+            mi = i;
+        if (!is_mem(o.op[i]) && reg_width(o.op[i]) > rw)
+            rw = reg_width(o.op[i]);
+    }
+    /* the stack: push, pop, call, ret, leave */
+    int s;
+    static const char *const pushb[] = {"push", NULL};
+    static const char *const popb[] = {"pop", NULL};
+    if (sized_any(mn, pushb, &s)) {
+        if (mi >= 0 && !segmented(o.op[mi]))
+            add_access(it, o.op[mi], 8, 0);
+        add_access(it, "-8(%rsp)", 8, 1);
+        return;
+    }
+    if (sized_any(mn, popb, &s)) {
+        add_access(it, "(%rsp)", 8, 0);
+        return; /* pop to memory: not in GCC's output, its store not modelled */
+    }
+    if (it->br == BR_CALL) {
+        if (mi >= 0 && o.op[mi][0] == '*' && !segmented(o.op[mi] + 1))
+            add_access(it, o.op[mi] + 1, 8, 0);
+        add_access(it, "-8(%rsp)", 8, 1);
+        return;
+    }
+    if (it->br == BR_RET) {
+        add_access(it, "(%rsp)", 8, 0);
+        return;
+    }
+    if (!strcmp(mn, "leave") || !strcmp(mn, "leaveq")) {
+        add_access(it, "(%rbp)", 8, 0);
+        return;
+    }
+    if (mi < 0)
+        return;
+    const char *addr = o.op[mi] + (o.op[mi][0] == '*');
+    if (segmented(addr))
+        return;
+    if (it->br == BR_IJMP) {
+        add_access(it, addr, 8, 0);
+        return;
+    }
+    int last = mi == o.n - 1 && o.n > 1;
+    int x = x87_size(mn);
+    if (x > 0) {
+        int store = pure_store(mn);
+        add_split(it, addr, x, store);
+        return;
+    }
+    const char *v = mn[0] == 'v' ? mn + 1 : mn;
+    if (starts(v, "cvt") || starts(v, "ucomis") || starts(v, "comis"))
+        rw = rw < 16 ? 16 : rw;
+    if (rw >= 16) {
+        int size = vec_size(mn, rw);
+        /* the memory operand is the destination: a store (moves,
+         * extracts); otherwise a source */
+        add_split(it, addr, size, last && pure_store(mn));
+        return;
+    }
+    if (!strcmp(mn, "movsbw") || !strcmp(mn, "movsbl") ||
+        !strcmp(mn, "movsbq") || !strcmp(mn, "movzbw") ||
+        !strcmp(mn, "movzbl") || !strcmp(mn, "movzbq")) {
+        add_access(it, addr, 1, 0);
+        return;
+    }
+    if (!strcmp(mn, "movswl") || !strcmp(mn, "movswq") ||
+        !strcmp(mn, "movzwl") || !strcmp(mn, "movzwq")) {
+        add_access(it, addr, 2, 0);
+        return;
+    }
+    if (!strcmp(mn, "movslq")) {
+        add_access(it, addr, 4, 0);
+        return;
+    }
+    if (starts(mn, "set")) {
+        add_access(it, addr, 1, 1);
+        return;
+    }
+    if (!sized_int(mn, &sz) || sz == 0)
+        sz = rw > 0 ? rw : 8;
+    if (sz > 8)
+        sz = 8;
+    if (rmw(mn, &s) && (last || o.n == 1 || !strncmp(mn, "xchg", 4))) {
+        add_access(it, addr, sz, 0);
+        add_access(it, addr, sz, 1);
+        return;
+    }
+    if (last && pure_store(mn)) {
+        add_access(it, addr, sz, 1);
+        return;
+    }
+    add_access(it, addr, sz, 0);
+}

@@ -1,0 +1,177 @@
+/*
+ * p54c_mem.c: kernels for the compiled memory model (docs/P54C.md, "The
+ * compiled memory model"), run on both engines with the caches
+ * (RCK_COMPUTE=p54c): the compiled engine (this program built with
+ * rckcc -rck-mem) and QEMU (the same binary, its checks skipped by the
+ * plugin) must see the same loads, stores and misses. Nothing in the
+ * kernels calls the C library (built with
+ * -fno-tree-loop-distribute-patterns: no memset or memcpy made up), and
+ * the arrays are static, so that both engines see exactly the program.
+ *
+ *   read KB       UE 0: KB KiB of 4-byte loads, three passes
+ *   write KB      UE 0: KB KiB of 8-byte stores, three passes
+ *   rmw KB        UE 0: a[i] += i over KB KiB, twice
+ *   bytes KB      UE 0: byte stores and loads (merged stores)
+ *   stencil N I   every UE: a 5-point stencil on N x N doubles, I sweeps
+ *   calls N       UE 0: N calls of a small recursive function (the stack)
+ *   copy KB       UE 0: a struct array copied by assignment (rep movs)
+ *   shm KB        UE 0: shared DRAM read and written through a pointer
+ * Each prints a checksum; the run's report has the counts.
+ */
+#include "rck/hal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXW (1u << 17) /* 512 KiB of uint32 */
+static uint32_t wbuf[MAXW];
+static uint64_t qbuf[MAXW / 2];
+static unsigned char bbuf[1u << 16];
+#define MAXN 258
+static double g0[MAXN * MAXN], g1[MAXN * MAXN];
+
+struct rec {
+    long a, b, c, d, e, f, g, h;
+};
+static struct rec ra[512], rb[512];
+
+static __attribute__((noipa)) uint64_t k_read(size_t words, int passes)
+{
+    uint64_t s = 0;
+    for (int p = 0; p < passes; p++)
+        for (size_t i = 0; i < words; i++)
+            s += wbuf[i];
+    return s;
+}
+
+static __attribute__((noipa)) uint64_t k_write(size_t n, int passes)
+{
+    for (int p = 0; p < passes; p++)
+        for (size_t i = 0; i < n; i++)
+            qbuf[i] = i + (uint64_t)p;
+    return qbuf[n - 1];
+}
+
+static __attribute__((noipa)) uint64_t k_rmw(size_t words)
+{
+    for (int p = 0; p < 2; p++)
+        for (size_t i = 0; i < words; i++)
+            wbuf[i] += (uint32_t)i;
+    return wbuf[words / 2];
+}
+
+static __attribute__((noipa)) uint64_t k_bytes(size_t n)
+{
+    uint64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        bbuf[i] = (unsigned char)(i * 7);
+    for (size_t i = 0; i < n; i += 3)
+        s += bbuf[i];
+    return s;
+}
+
+static __attribute__((noipa)) double k_stencil(int n, int iters, int ue)
+{
+    double *a = g0, *b = g1;
+    for (int i = 0; i < n * n; i++)
+        a[i] = b[i] = (double)((i + ue) % 17);
+    for (int it = 0; it < iters; it++) {
+        for (int y = 1; y < n - 1; y++)
+            for (int x = 1; x < n - 1; x++)
+                b[y * n + x] = 0.25 * (a[(y - 1) * n + x] + a[(y + 1) * n + x] +
+                                       a[y * n + x - 1] + a[y * n + x + 1]);
+        double *t = a;
+        a = b;
+        b = t;
+    }
+    return a[n * n / 2 + n / 2];
+}
+
+static __attribute__((noipa)) long k_fib(long n)
+{
+    return n < 2 ? n : k_fib(n - 1) + k_fib(n - 2);
+}
+
+static __attribute__((noipa)) long k_copy(int reps)
+{
+    long s = 0;
+    for (int r = 0; r < reps; r++) {
+        for (int i = 0; i < 512; i++)
+            rb[i] = ra[(i + r) % 512];
+        s += rb[r % 512].a;
+    }
+    return s;
+}
+
+static __attribute__((noipa)) uint64_t k_shm(volatile uint32_t *p, size_t words)
+{
+    uint64_t s = 0;
+    for (size_t i = 0; i < words; i++)
+        p[i] = (uint32_t)i;
+    for (size_t i = 0; i < words; i++)
+        s += p[i];
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    rck_hal_t *hal;
+    int ue;
+    uint64_t r = 0;
+
+    if (argc < 3 || rck_hal_open(NULL, &hal) != RCK_OK) {
+        fprintf(stderr, "usage: p54c_mem KERNEL SIZE [ITERS] under rck run\n");
+        return 2;
+    }
+    ue = hal->ue;
+    long kb = atol(argv[2]);
+    if (!strcmp(argv[1], "stencil")) {
+        int n = (int)kb, iters = argc > 3 ? atoi(argv[3]) : 10;
+        if (n < 3 || n > MAXN)
+            return 2;
+        r = (uint64_t)(k_stencil(n, iters, ue) * 1000);
+    } else if (ue != 0) {
+        r = 0;
+    } else if (!strcmp(argv[1], "read")) {
+        size_t w = (size_t)kb * 256;
+        if (w > MAXW)
+            return 2;
+        for (size_t i = 0; i < w; i++)
+            wbuf[i] = (uint32_t)i;
+        r = k_read(w, 3);
+    } else if (!strcmp(argv[1], "write")) {
+        size_t n = (size_t)kb * 128;
+        if (n > MAXW / 2)
+            return 2;
+        r = k_write(n, 3);
+    } else if (!strcmp(argv[1], "rmw")) {
+        size_t w = (size_t)kb * 256;
+        if (w > MAXW)
+            return 2;
+        r = k_rmw(w);
+    } else if (!strcmp(argv[1], "bytes")) {
+        size_t n = (size_t)kb * 1024;
+        if (n > sizeof(bbuf))
+            return 2;
+        r = k_bytes(n);
+    } else if (!strcmp(argv[1], "calls")) {
+        r = (uint64_t)k_fib(kb);
+    } else if (!strcmp(argv[1], "copy")) {
+        r = (uint64_t)k_copy((int)kb);
+    } else if (!strcmp(argv[1], "shm")) {
+        void *p;
+        size_t len, w = (size_t)kb * 256;
+        if (rck_hal_shm_map(hal, &p, &len) != RCK_OK || w * 4 > len)
+            return 3;
+        r = k_shm(p, w);
+    } else {
+        return 2;
+    }
+    /* the C library's work (printf) after the last HAL call: not counted
+     * by either engine */
+    rck_hal_close(hal);
+    printf("%s %ld: %llu\n", argv[1], kb, (unsigned long long)r);
+    return 0;
+}
