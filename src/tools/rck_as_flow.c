@@ -452,22 +452,21 @@ static void put_rep_mem(FILE *out, const as_mem_t *a, int live)
     seq_close(out, live);
 }
 
-/* The block's instruction lines: from its first instruction to the last
- * byte of its last one (labels .Lrck_b<k>, .Lrck_e<k>). */
+/* The block's instruction lines, from its first instruction to the last
+ * byte of its last one (labels .Lrck_b<k>, .Lrck_e<k>): settled inline
+ * when the fetch filter holds the block in the current epoch. */
 static void put_fetch(FILE *out, int k, int live)
 {
     int n = check_no++;
     seq_open(out, NULL, live);
     fprintf(out,
             "\tleaq\t.Lrck_b%d(%%rip), %%rax\n"
-            "\tleaq\t.Lrck_e%d-1(%%rip), %%rcx\n"
-            "\txorq\t%%rax, %%rcx\n\tcmpq\t$31, %%rcx\n"
-            "\tja\t.Lrck_f%d\n",
-            k, k, n);
-    seq_probe(out, P54C_CTR_FI_OFF);
-    fprintf(out, "\tjbe\t.Lrck_g%d\n.Lrck_f%d:\n"
-                 "\tleaq\t.Lrck_e%d-1(%%rip), %%rcx\n",
-            n, n, k);
+            "\tmovq\t%%rax, %%rcx\n\tshrq\t$4, %%rcx\n"
+            "\tmovzbl\t%%cl, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
+            "\txorq\t%%rax, %%rcx\n\txorq\t%#llx, %%rcx\n"
+            "\tje\t.Lrck_g%d\n"
+            "\tleaq\t.Lrck_e%d-1(%%rip), %%rcx\n",
+            k, PG(P54C_CTR_FI_OFF), PG(P54C_CTR_FIKEY_OFF), n, k);
     seq_slow(out, live, P54C_CTR_SLOWI_OFF, -1);
     fprintf(out, ".Lrck_g%d:\n", n);
     seq_close(out, live);

@@ -16,6 +16,11 @@ CASE is one of:
                function (its EXPECT lines): flags live across blocks and
                sections, full writers, shifts, unknown instructions, calls,
                inline asm, endbr64, rep strings
+  memcorrect   flags.c and except.cpp built through rckcc -rck-mem (every
+               load, store and block fetch checked inline, slow paths in
+               librockcreek) at -O0 -O2 -O3 -Os and -O2 -fPIC
+               -fcf-protection: the same output as the plain builds; the
+               objects carry the memory flag in their records
   passthrough  a hand-written .s is assembled byte-identically; the
                .rck_icount record is present only in instrumented objects
                and holds the magic and the CPI table; a bad RCK_AS fails
@@ -392,11 +397,40 @@ def case_rckcc():
           "calls nothing in the library runs")
 
 
+def case_memcorrect():
+    flags_c = os.path.join(A.src, "flags.c")
+    except_cc = os.path.join(A.src, "except.cpp")
+    builds = [(flags_c, "gcc", o) for o in
+              (["-O0"], ["-O2"], ["-O3"], ["-Os"],
+               ["-O2", "-fPIC", "-fcf-protection"])]
+    if shutil.which("g++"):
+        builds += [(except_cc, "g++", o) for o in (["-O0"], ["-O2"])]
+    for src, comp, opt in builds:
+        tag = comp + "".join(opt)
+        plain, inst = tmp("mem_p" + tag), tmp("mem_i" + tag)
+        cc(opt, src, plain, False, [ctr_obj()], comp)
+        env = {"CC": comp, "RCK_AS_STATS": "1"}
+        r = run([A.rckcc, "-rck-mem"] + opt +
+                ["-I" + A.incdir, src, ctr_obj(), "-o", inst], env=env)
+        p, i = run([plain]), run([inst])
+        if p.stdout != i.stdout:
+            fail("%s: outputs differ with memory checks\nplain:\n%s\n"
+                 "checked:\n%s" % (tag, p.stdout, i.stdout))
+        rec = section_bytes(inst, ".rck_icount")
+        own = [rec[k:k + 64] for k in range(0, len(rec), 64)
+               if rec[k:k + 8] == b"RCKICNT1"]
+        if not own or any(struct.unpack_from("<I", x, 52)[0] & 1 == 0
+                          for x in own):
+            fail("%s: the records do not carry the memory flag" % tag)
+        print("%-14s same output (%d lines) with memory checks"
+              % (tag, p.stdout.count("\n")))
+
+
 def main():
     global A
     p = argparse.ArgumentParser()
     p.add_argument("case", choices=["correct", "counts", "placement",
-                                    "passthrough", "rckcc"])
+                                    "passthrough", "rckcc", "memcorrect"])
     for o in ("asdir", "src", "simdir", "rckcc", "tmp"):
         p.add_argument("--" + o, required=True)
     A = p.parse_args()
@@ -405,7 +439,8 @@ def main():
     os.makedirs(A.tmp, exist_ok=True)
     {"correct": case_correct, "counts": case_counts,
      "placement": case_placement,
-     "passthrough": case_passthrough, "rckcc": case_rckcc}[A.case]()
+     "passthrough": case_passthrough, "rckcc": case_rckcc,
+     "memcorrect": case_memcorrect}[A.case]()
     print("PASS")
 
 

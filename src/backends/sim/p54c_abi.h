@@ -49,9 +49,10 @@
 #define P54C_CTR_WRFREE_OFF 0x1c8 /* units: the L2 write port is free */
 #define P54C_CTR_L2S_OFF 0x1d0    /* units the port is busy per DWORD */
 #define P54C_CTR_L1DMISS_OFF 0x1d8/* L1D misses of fast-path stores */
+#define P54C_CTR_FIKEY_OFF 0x1e0  /* the fetch filter's epoch (bits 47-63) */
 #define P54C_CTR_FD_OFF 0x1000    /* filter: loads */
 #define P54C_CTR_FS_OFF 0x1800    /* filter: stores */
-#define P54C_CTR_FI_OFF 0x2000    /* filter: instruction fetches */
+#define P54C_CTR_FI_OFF 0x2000    /* filter: blocks fetched (by address) */
 /* A record's flags word (after the units), and its bits. */
 #define P54C_CTR_FLAGS_OFF 52
 #define P54C_CTR_FLAG_MEM 1u      /* memory accesses instrumented */

@@ -70,21 +70,30 @@ int p54c_mem_init(p54c_mem_t *m, p54c_slot_t *s, void *buf)
 /* Clear the entries of filter @p f that name a line of set @p set of
  * cache @p c, other than @p keep (a line, or P54C_FILT_EMPTY: none); with
  * @p only0, only those with flag bit 0. */
+static inline void filt_clear_one(const p54c_mem_t *m, uint64_t *f,
+                                  const p54c_cache_t *c, uint64_t k,
+                                  uint64_t set, uint64_t keep, int only0)
+{
+    uint64_t e = f[k], line;
+
+    if (e == P54C_FILT_EMPTY)
+        return;
+    line = e >> m->line_shift;
+    if ((line & c->set_mask) != set || line == keep || (only0 && (e & 1)))
+        return;
+    f[k] = P54C_FILT_EMPTY;
+}
+
 static void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
                            const p54c_cache_t *c, uint64_t set, uint64_t keep,
                            int only0)
 {
-    uint32_t step = c->sets >= P54C_FILT_N ? P54C_FILT_N : c->sets;
-
-    for (uint64_t k = set % step; k < P54C_FILT_N; k += step) {
-        uint64_t e = f[k], line;
-        if (e == P54C_FILT_EMPTY)
-            continue;
-        line = e >> m->line_shift;
-        if ((line & c->set_mask) != set || line == keep || (only0 && (e & 1)))
-            continue;
-        f[k] = P54C_FILT_EMPTY;
+    if (c->sets >= P54C_FILT_N) {
+        filt_clear_one(m, f, c, set & (P54C_FILT_N - 1), set, keep, only0);
+        return;
     }
+    for (uint64_t k = set; k < P54C_FILT_N; k += c->sets)
+        filt_clear_one(m, f, c, k, set, keep, only0);
 }
 
 /* @p line became the most recently used line of its set in cache @p c
@@ -107,7 +116,11 @@ static void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
         filt_clear_set(m, m->fs, c, set, installed ? P54C_FILT_EMPTY : line,
                        0);
     } else {
-        filt_clear_set(m, m->fi, c, set, line, 0);
+        /* the blocks' entries: all outdated at once */
+        *m->fi_key += 1ull << 47;
+        if (*m->fi_key == 0)
+            for (int k = 0; k < P54C_FILT_N; k++)
+                m->fi[k] = P54C_FILT_EMPTY;
     }
 }
 
@@ -360,8 +373,6 @@ void p54c_mem_fetch(p54c_mem_t *m, uint64_t first, uint64_t last)
             l2_read(m, l, s->home_mc);
             cache_install(m, &m->l1i, l, &old, &dirty);
         }
-        if (m->fi != NULL)
-            m->fi[l % P54C_FILT_N] = l << m->line_shift;
     }
 }
 

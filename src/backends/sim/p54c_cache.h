@@ -24,7 +24,12 @@
  *                   of its L1D set or (f == 1) not in L1D at all (a store
  *                   of it changes nothing but the counts and the write
  *                   port's timing);
- *   fi[k] == L   => line L is the most recently used line of its L1I set.
+ *   fi[k] == B ^ *fi_key => every line of the block of instructions that
+ *                   starts at address B (indexed by B >> 4 & 255) is the
+ *                   most recently used of its L1I set: any change of an
+ *                   L1I set's most recently used line advances the epoch
+ *                   *fi_key (bits 47-63; the table is emptied when it
+ *                   wraps), which outdates every entry at once.
  * Every change of a set's most recently used line clears the entries that
  * no longer hold; only private memory enters the filters (shared DRAM and
  * MPB accesses always take the slow path, whose counts differ).
@@ -66,6 +71,7 @@ typedef struct {
     p54c_cache_t l1i, l1d, l2;
     uint64_t wcb_line;            /* the write-combine buffer's line + 1 */
     uint64_t *fd, *fs, *fi;       /* the filters (header), or NULL */
+    uint64_t *fi_key;             /* the fetch filter's epoch */
 } p54c_mem_t;
 
 /* Bytes p54c_mem_init needs for the caches of slot @p s (0: bad

@@ -9,6 +9,9 @@
  * attach) they only fill the filters (mode FILL), which makes the checks
  * cheap and changes no figure.
  *
+ * The fetch filter holds blocks, not lines: a block whose every line was
+ * its set's most recently used when it last ran, in the same epoch.
+ *
  * Owns: the slow paths and their trampolines (section rck_p54c_slow, which
  * the QEMU plugin skips), sim_p54c_mem_*. May call: p54c_cache.c.
  *
@@ -130,12 +133,11 @@ SLOW void rck__p54c_slow_fetch(uint64_t first, uint64_t last)
 
     if (last < first)
         return;
-    if (mode != MODE_MODEL) {
-        for (uint64_t l = l0; l <= l1 && l - l0 < 256; l++)
-            PW(P54C_CTR_FI_OFF + (l & 255) * 8) = l << 5;
-        return;
-    }
-    p54c_mem_fetch(&M, l0, l1);
+    if (mode == MODE_MODEL)
+        p54c_mem_fetch(&M, l0, l1);
+    /* every line of the block is now its set's most recently used */
+    PW(P54C_CTR_FI_OFF + ((first >> 4) & 255) * 8) =
+        first ^ PW(P54C_CTR_FIKEY_OFF);
 }
 
 /* ---- set-up, from the HAL ---- */
@@ -157,6 +159,7 @@ void sim_p54c_mem_page_init(volatile uint64_t *pg)
     PW(P54C_CTR_LASTDW_OFF) = UINT64_MAX;
     PW(P54C_CTR_WRFREE_OFF) = 0;
     PW(P54C_CTR_L2S_OFF) = 0;
+    PW(P54C_CTR_FIKEY_OFF) = 0;
     filters_empty();
 }
 
@@ -191,6 +194,7 @@ int sim_p54c_mem_attach(p54c_slot_t *slot)
         M.fd = (uint64_t *)&PW(P54C_CTR_FD_OFF);
         M.fs = (uint64_t *)&PW(P54C_CTR_FS_OFF);
         M.fi = (uint64_t *)&PW(P54C_CTR_FI_OFF);
+        M.fi_key = (uint64_t *)&PW(P54C_CTR_FIKEY_OFF);
     }
     filters_empty();
     PW(P54C_CTR_LASTDW_OFF) = UINT64_MAX;
