@@ -289,6 +289,48 @@ static int segmented(const char *s)
     return (s[0] == '%' && strchr(s, ':') != NULL) || strchr(s, '@') != NULL;
 }
 
+/* The stack accesses of push, pop, call, ret and leave (with a memory
+ * operand's load first). @return 1 if @p mn is one of them. */
+static int stack_accesses(as_item_t *it, const char *mn, const char *ops,
+                          const ops_t *o, int mi)
+{
+    static const char *const pushb[] = {"push", NULL};
+    static const char *const popb[] = {"pop", NULL};
+    int s;
+
+    if (sized_any(mn, pushb, &s)) {
+        if (mi >= 0 && !segmented(o->op[mi]))
+            add_access(it, o->op[mi], 8, 0);
+        add_access(it, "-8(%rsp)", 8, 1);
+        return 1;
+    }
+    if (sized_any(mn, popb, &s)) {
+        add_access(it, "(%rsp)", 8, 0);
+        return 1; /* pop to memory: not in GCC's output, its store not
+                     modelled */
+    }
+    if (it->br == BR_CALL) {
+        /* GCC's TLS sequences (.byte 0x66; leaq x@tlsgd(%rip), %rdi;
+         * .value 0x6666; rex64; call __tls_get_addr) are rewritten by the
+         * linker as a unit: nothing may go between their parts */
+        if (strstr(ops, "__tls_get_addr") != NULL)
+            return 1;
+        if (mi >= 0 && o->op[mi][0] == '*' && !segmented(o->op[mi] + 1))
+            add_access(it, o->op[mi] + 1, 8, 0);
+        add_access(it, "-8(%rsp)", 8, 1);
+        return 1;
+    }
+    if (it->br == BR_RET) {
+        add_access(it, "(%rsp)", 8, 0);
+        return 1;
+    }
+    if (!strcmp(mn, "leave") || !strcmp(mn, "leaveq")) {
+        add_access(it, "(%rbp)", 8, 0);
+        return 1;
+    }
+    return 0;
+}
+
 int as_mem_on(void)
 {
     static int on = -1;
@@ -334,39 +376,8 @@ void as_mem_analyze(as_item_t *it, const char *mn, const char *ops)
         if (!is_mem(o.op[i]) && reg_width(o.op[i]) > rw)
             rw = reg_width(o.op[i]);
     }
-    /* the stack: push, pop, call, ret, leave */
-    int s;
-    static const char *const pushb[] = {"push", NULL};
-    static const char *const popb[] = {"pop", NULL};
-    if (sized_any(mn, pushb, &s)) {
-        if (mi >= 0 && !segmented(o.op[mi]))
-            add_access(it, o.op[mi], 8, 0);
-        add_access(it, "-8(%rsp)", 8, 1);
+    if (stack_accesses(it, mn, ops, &o, mi))
         return;
-    }
-    if (sized_any(mn, popb, &s)) {
-        add_access(it, "(%rsp)", 8, 0);
-        return; /* pop to memory: not in GCC's output, its store not modelled */
-    }
-    if (it->br == BR_CALL) {
-        /* GCC's TLS sequences (.byte 0x66; leaq x@tlsgd(%rip), %rdi;
-         * .value 0x6666; rex64; call __tls_get_addr) are rewritten by the
-         * linker as a unit: nothing may go between their parts */
-        if (strstr(ops, "__tls_get_addr") != NULL)
-            return;
-        if (mi >= 0 && o.op[mi][0] == '*' && !segmented(o.op[mi] + 1))
-            add_access(it, o.op[mi] + 1, 8, 0);
-        add_access(it, "-8(%rsp)", 8, 1);
-        return;
-    }
-    if (it->br == BR_RET) {
-        add_access(it, "(%rsp)", 8, 0);
-        return;
-    }
-    if (!strcmp(mn, "leave") || !strcmp(mn, "leaveq")) {
-        add_access(it, "(%rbp)", 8, 0);
-        return;
-    }
     if (mi < 0)
         return;
     const char *addr = o.op[mi] + (o.op[mi][0] == '*');
@@ -416,6 +427,7 @@ void as_mem_analyze(as_item_t *it, const char *mn, const char *ops)
         sz = rw > 0 ? rw : 8;
     if (sz > 8)
         sz = 8;
+    int s;
     if (rmw(mn, &s) && (last || o.n == 1 || !strncmp(mn, "xchg", 4))) {
         add_access(it, addr, sz, 0);
         add_access(it, addr, sz, 1);

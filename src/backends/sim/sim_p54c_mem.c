@@ -47,6 +47,8 @@ static size_t cache_len;
  * red zone. Data: %rax the address, %ecx the kind (P54C_MK_*). Fetch:
  * %rax the block's first byte, %rcx its last. */
 __asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
+        ".globl rck__p54c_slow_begin\n.hidden rck__p54c_slow_begin\n"
+        "rck__p54c_slow_begin:\n"
         ".p2align 4\n"
         ".type rck__p54c_tramp_data,@function\n"
         "rck__p54c_tramp_data:\n"
@@ -236,10 +238,18 @@ void sim_p54c_mem_detach(void)
     cache_buf = NULL;
 }
 
-extern const char __start_rck_p54c_slow[], __stop_rck_p54c_slow[];
+/* The section's first and last bytes: this file is built with
+ * -fno-toplevel-reorder, so the first label (in the asm at its top) comes
+ * before every function of the section; the last is in a later
+ * subsection. */
+__asm__(".pushsection rck_p54c_slow, 9\n"
+        ".globl rck__p54c_slow_end\n.hidden rck__p54c_slow_end\n"
+        "rck__p54c_slow_end:\n"
+        ".popsection\n");
+extern const char rck__p54c_slow_begin[], rck__p54c_slow_end[];
 
 void sim_p54c_mem_slow_range(uint64_t *lo, uint64_t *hi)
 {
-    *lo = (uint64_t)(uintptr_t)__start_rck_p54c_slow;
-    *hi = (uint64_t)(uintptr_t)__stop_rck_p54c_slow;
+    *lo = (uint64_t)(uintptr_t)rck__p54c_slow_begin;
+    *hi = (uint64_t)(uintptr_t)rck__p54c_slow_end;
 }
