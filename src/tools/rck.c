@@ -139,8 +139,8 @@ static void usage_run(FILE *fp)
             "as '[ 5] text'. The cores read no input. When a core fails\n"
             "(non-zero exit, signal) every other core is stopped (SIGTERM,\n"
             "then SIGKILL after RCK_KILL_GRACE_MS) and rck exits with the\n"
-            "first failure's status (128+N for signal N). Exit status 2: bad\n"
-            "input, nothing was started. Every core sees RCK_RUN_UE,\n"
+            "first failure's status (128+N for signal N; 3 when the run\n"
+            "deadlocked). Exit status 2: bad input, nothing was started. Every core sees RCK_RUN_UE,\n"
             "RCK_RUN_CORE and RCK_RUN_NUES in its environment.\n",
             rck_hal_backend_names());
 }

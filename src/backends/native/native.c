@@ -45,7 +45,7 @@
  * The observer that decides (hdr->deadlock 0 -> 1) prints the report (the
  * sim's format) while every other wait stays in place, then sets
  * hdr->deadlock to 2 and wakes everyone: every wait then fails with
- * RCK_ERR_DEADLOCK, and the core ends with NATIVE_EXIT_DEADLOCK (at its
+ * RCK_ERR_DEADLOCK, and the core ends with RCK_HAL_EXIT_DEADLOCK (at its
  * next wait, or at exit) so the run fails even if the program ignores
  * the error.
  */
@@ -229,18 +229,6 @@ static void native_job_destroy(rck_job_t *job)
 }
 
 /* ---- attach ---- */
-
-static int dl_exit_armed, dl_atexit_set;
-
-/* A core whose wait failed by deadlock ends with NATIVE_EXIT_DEADLOCK even
- * if the program returns 0. */
-static void dl_atexit(void)
-{
-    if (dl_exit_armed) {
-        fflush(NULL);
-        _exit(NATIVE_EXIT_DEADLOCK);
-    }
-}
 
 /* RCK_SPIN_NS: a number fixes the budget; "auto" (-1 here) decides at
  * each wait from how many cores are awake. */
@@ -438,8 +426,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
         long dl = rck_config_get_int("DEADLOCK_S");
         n->dl_ns = dl > 0 ? (int64_t)dl * 1000000000 : 0;
     }
-    if (!dl_atexit_set && atexit(dl_atexit) == 0)
-        dl_atexit_set = 1;
+    rck_be_deadlock_exit_setup(NULL);
     asym_setup(n, hal->nues);
     atomic_store(&n->cores[hal->core].pid, (int32_t)getpid());
     atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
@@ -732,10 +719,10 @@ static rck_status_t wait_deadlocked(native_t *n)
     if (n->dl_failed) {
         /* the program went on waiting after a failed wait */
         fflush(NULL);
-        _exit(NATIVE_EXIT_DEADLOCK);
+        _exit(RCK_HAL_EXIT_DEADLOCK);
     }
     n->dl_failed = 1;
-    dl_exit_armed = 1;
+    rck_be_deadlock_exit_arm();
     rck_error("deadlock reported; abandoning the wait");
     return RCK_ERR_DEADLOCK;
 }

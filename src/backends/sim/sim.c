@@ -246,6 +246,8 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     if (!atexit_done) {
         atexit_done = 1;
         atexit(sim_atexit);
+        /* runs first: a deadlocked core leaves, then ends with status 3 */
+        rck_be_deadlock_exit_setup(sim_atexit);
     }
     return RCK_OK;
 }
@@ -577,6 +579,8 @@ static rck_status_t wait_unordered(sim_t *s, rck_hal_t *hal,
     }
     atomic_store(&s->me->end, st == RCK_ERR_DEADLOCK ? UE_END_DEADLOCK
                                                      : UE_END_ABORTED);
+    if (st == RCK_ERR_DEADLOCK)
+        rck_be_deadlock_exit_arm();
     return st;
 }
 
@@ -671,6 +675,8 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         if (st != RCK_OK) {
             atomic_store(&me->end, st == RCK_ERR_DEADLOCK ? UE_END_DEADLOCK
                                                           : UE_END_ABORTED);
+            if (st == RCK_ERR_DEADLOCK)
+                rck_be_deadlock_exit_arm();
             break; /* stays published for the reports */
         }
         sim_wait_unpublish(s);

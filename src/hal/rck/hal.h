@@ -31,6 +31,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** Exit status of a core whose wait failed because the run deadlocked
+ * (RCK_ERR_DEADLOCK), even if its program then returns 0: the same on
+ * every backend that detects deadlocks (native, sim), so a deadlocked run
+ * ends with this status (README, "Exit status"). */
+#define RCK_HAL_EXIT_DEADLOCK 3
+
 typedef struct rck_hal rck_hal_t;
 typedef struct rck_job rck_job_t;
 typedef struct rck_hal_ops rck_hal_ops_t;
