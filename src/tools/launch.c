@@ -880,7 +880,9 @@ int rck_launch_run(const rck_launch_t *cfg)
     /* Anything the cores left behind in their group goes too. */
     if (st.tearing && st.pgid > 0)
         kill(-st.pgid, SIGKILL);
-    cfg->ops->job_destroy(st.job);
+    /* outputs the backend could not write fail a run that went well */
+    if (cfg->ops->job_destroy(st.job) != RCK_OK)
+        decide(&st, RCK_EXIT_OUTPUT);
 
 err_job:
     signals_restore();

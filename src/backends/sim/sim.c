@@ -83,14 +83,17 @@ static int sim_job_tick(rck_job_t *job)
     return sim_progress_tick(job->hdr);
 }
 
-static void sim_job_destroy(rck_job_t *job)
+static rck_status_t sim_job_destroy(rck_job_t *job)
 {
+    rck_status_t st;
+
     if (job == NULL)
-        return;
+        return RCK_OK;
     sim_progress_end(job->hdr);
-    sim_report_write(job->hdr);
+    st = sim_report_write(job->hdr);
     sim_p54c_job_destroy(job->hdr);
     sim_seg_destroy(job);
+    return st;
 }
 
 /* ---- entry and exit of every HAL call ---- */

@@ -150,8 +150,13 @@ struct rck_hal_ops {
      *         prints other output; 0 otherwise.
      */
     int (*job_tick)(rck_job_t *job);
-    /** Release the job's shared state (no segment may survive this). */
-    void (*job_destroy)(rck_job_t *job);
+    /**
+     * Write the run's outputs (report, trace) and release the job's
+     * shared state (no segment may survive this, whatever the outputs).
+     * @return RCK_OK, or RCK_ERR_IO when an output could not be written
+     *         (logged, naming the user's path): the run then fails.
+     */
+    rck_status_t (*job_destroy)(rck_job_t *job);
 
     /* ---- core side ---- */
     /**
