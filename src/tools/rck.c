@@ -13,6 +13,7 @@
 #include "explore.h"
 #include "launch.h"
 #include "mpirun.h"
+#include "preflight.h"
 #include "report.h"
 
 #include "rck/chip.h"
@@ -140,7 +141,9 @@ static void usage_run(FILE *fp)
             "(non-zero exit, signal) every other core is stopped (SIGTERM,\n"
             "then SIGKILL after RCK_KILL_GRACE_MS) and rck exits with the\n"
             "first failure's status (128+N for signal N; 3 when the run\n"
-            "deadlocked). Exit status 2: bad input, nothing was started. Every core sees RCK_RUN_UE,\n"
+            "deadlocked; 1 if an output could not be written at the end).\n"
+            "Exit status 2: bad input (options, RCK_* values, output paths\n"
+            "that cannot be written), nothing was started. Every core sees RCK_RUN_UE,\n"
             "RCK_RUN_CORE and RCK_RUN_NUES in its environment.\n",
             rck_hal_backend_names());
 }
@@ -686,6 +689,23 @@ static int run_settings_export(const run_opts_t *o, const rck_hal_ops_t *ops,
     return 0;
 }
 
+/* rck run: the settings (every RCK_* variable and --compute) and the
+ * outputs, after the options were exported. @return 0, or -1 (reported). */
+static int run_preflight(const run_opts_t *o, const rck_hal_ops_t *ops)
+{
+    rck_preflight_outputs_t out = {.report = o->report,
+                                   .trace = o->trace,
+                                   .msglog = o->msglog,
+                                   .sim = !strcmp(ops->name, "sim")};
+
+    if (o->compute != NULL &&
+        rck_preflight_option(tool, "--compute", "COMPUTE", o->compute) != 0)
+        return -1;
+    if (rck_preflight_settings(tool) != 0)
+        return -1;
+    return rck_preflight_outputs(tool, &out);
+}
+
 /* rck run / rccerun. */
 static int cmd_run(int argc, char **argv, int rccerun)
 {
@@ -761,7 +781,8 @@ static int cmd_run(int argc, char **argv, int rccerun)
                     "\n", tool, o.clock, chip.name, chip.core_mhz);
     }
 
-    if (run_settings_export(&o, ops, chip_path, shm_text) != 0)
+    if (run_settings_export(&o, ops, chip_path, shm_text) != 0 ||
+        run_preflight(&o, ops) != 0)
         goto out;
     if (o.dry_run) {
         ret = 0;
