@@ -101,7 +101,7 @@ elseif(MODE STREQUAL "bad")
     "--schedule 'abc': not a schedule seed|${RCK}^run^-n^2^--backend^sim^--schedule^abc^${PROG}"
     "--schedule '-1': not a schedule seed|${RCK}^run^-n^2^--backend^sim^--schedule^-1^${PROG}"
     "--schedule 5: schedules are a sim backend feature|${RCK}^run^-n^2^--backend^native^--schedule^5^${PROG}"
-    "RCK_SIM_SCHEDULE='1x' is not a schedule seed|${CMAKE_COMMAND}^-E^env^RCK_SIM_SCHEDULE=1x^${RCK}^run^-n^2^--backend^sim^${PROG}")
+    "RCK_SIM_SCHEDULE='1x': not an integer from 0 to 18446744073709551615|${CMAKE_COMMAND}^-E^env^RCK_SIM_SCHEDULE=1x^${RCK}^run^-n^2^--backend^sim^${PROG}")
   foreach(c IN LISTS cases)
     string(FIND "${c}" "|" bar)
     string(SUBSTRING "${c}" 0 ${bar} msg)
