@@ -115,7 +115,8 @@ static void usage(FILE *fp)
             "  --timeout S     seconds each run may take (default %.0f)\n"
             "  -h, --help      this text\n"
             "run options (passed to every run, see 'rck run --help'):\n"
-            "  -n N, --nues N, --cores LIST, --chip FILE, --shm-size SIZE,\n"
+            "  -n N, -np N, --nues N, --cores LIST, --chip FILE, --shm-size"
+            " SIZE,\n"
             "  --compute MODEL (default here: none, so that a seed replays"
             " exactly),\n"
             "  --prefix, --no-prefix, --backend sim\n"
@@ -209,7 +210,7 @@ static int refused_option(const char *arg)
 /* @return 0 go on, 1 help printed, -1 bad input (reported). */
 static int parse(explore_t *x, int argc, char **argv)
 {
-    static const char *const passed[] = {"-n",      "--nues",
+    static const char *const passed[] = {"-n",      "-np", "--nues",
                                          "--cores", "--chip",
                                          "--shm-size", "--compute", NULL};
     int i;

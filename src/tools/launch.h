@@ -14,6 +14,8 @@
 #ifndef RCK_TOOLS_LAUNCH_H
 #define RCK_TOOLS_LAUNCH_H
 
+#include "launch_stdin.h"
+
 #include "rck/hal.h"
 
 #include <stddef.h>
@@ -40,6 +42,8 @@ typedef struct {
     size_t shm_bytes;
     int prefix;                 /* prefix output lines with the UE id */
     double timeout_s;           /* > 0: kill the run after this long */
+    int stdin_ue;               /* the UE that reads the launcher's stdin,
+                                 * RCK_STDIN_ALL or RCK_STDIN_NONE */
     long kill_grace_ms;         /* SIGTERM to SIGKILL delay on teardown */
     char *const *argv;          /* program and arguments, NULL-terminated */
 } rck_launch_t;

@@ -57,6 +57,7 @@ typedef struct {
     const char *trace;
     const char *schedule;
     const char *universe;   /* --universe U: U UEs, -n of them started */
+    const char *stdin_to;   /* --stdin UE|all|none */
     int dry_run;            /* check everything, start nothing */
     const char *mpi_hostfile; /* mpi: mpirun --hostfile */
     const char *mpi_hosts;    /* mpi: mpirun --host */
@@ -96,7 +97,8 @@ static void usage_run(FILE *fp)
             "Start N processes of program, UE i on physical core cores[i].\n"
             "\n"
             "options:\n"
-            "  -n N, --nues N      number of UEs (default: the length of"
+            "  -n N, -np N, --nues N\n"
+            "                      number of UEs (default: the length of"
             " --cores)\n"
             "  --cores LIST        physical cores, e.g. 0,2,4-7 (sorted;"
             " default 0..N-1)\n"
@@ -132,19 +134,22 @@ static void usage_run(FILE *fp)
             "\n"
             "                      starts programs on the others (native, sim)"
             "\n"
+            "  --stdin UE|all|none who reads rck's standard input: UE (default"
+            " 0, as\n"
+            "                      mpirun), every UE (a copy each), or none\n"
             "  --hostfile FILE     mpi: mpirun's host file\n"
             "  --host LIST         mpi: hosts, e.g. a,b or a:4,b:4\n"
             "  -h, --help          this text\n"
             "\n"
             "Each core's stdout and stderr reach the launcher's line by line,\n"
-            "as '[ 5] text'. The cores read no input. When a core fails\n"
-            "(non-zero exit, signal) every other core is stopped (SIGTERM,\n"
-            "then SIGKILL after RCK_KILL_GRACE_MS) and rck exits with the\n"
-            "first failure's status (128+N for signal N; 3 when the run\n"
-            "deadlocked; 1 if an output could not be written at the end).\n"
+            "as '[ 5] text'; UE 0 reads rck's input (--stdin). When a core\n"
+            "fails (non-zero exit, signal) every other core is stopped\n"
+            "(SIGTERM, then SIGKILL after RCK_KILL_GRACE_MS) and rck exits\n"
+            "with the first failure's status (128+N for signal N; 3 when the\n"
+            "run deadlocked; 1 if an output could not be written at the end).\n"
             "Exit status 2: bad input (options, RCK_* values, output paths\n"
-            "that cannot be written), nothing was started. Every core sees RCK_RUN_UE,\n"
-            "RCK_RUN_CORE and RCK_RUN_NUES in its environment.\n",
+            "that cannot be written), nothing was started. Every core sees\n"
+            "RCK_RUN_UE, RCK_RUN_CORE and RCK_RUN_NUES in its environment.\n",
             rck_hal_backend_names());
 }
 
@@ -237,11 +242,12 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
             OPT("-nue", nues_text)
             OPT("-f", hostfile)
             OPT("-clock", clock)
-        } else if (!strncmp(arg, "-n", 2) && arg[2] != '\0' &&
-                   arg[2] != '=') {
-            o->nues_text = arg + 2; /* -n4 */
-            continue;
         } else {
+            OPT("-np", nues_text) /* mpirun's spelling */
+            if (!strncmp(arg, "-n", 2) && arg[2] != '\0' && arg[2] != '=') {
+                o->nues_text = arg + 2; /* -n4 */
+                continue;
+            }
             OPT("-n", nues_text)
         }
         OPT("--nues", nues_text)
@@ -256,6 +262,7 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--trace", trace)
         OPT("--schedule", schedule)
         OPT("--universe", universe)
+        OPT("--stdin", stdin_to)
         OPT("--hostfile", mpi_hostfile)
         OPT("--host", mpi_hosts)
 #undef OPT
@@ -655,6 +662,35 @@ static int run_universe_resolve(const run_opts_t *o, const rck_hal_ops_t *ops,
     return (int)u;
 }
 
+/* --stdin UE|all|none (default UE 0, as mpirun). @return 0, or -1
+ * (reported). */
+static int run_stdin_resolve(const run_opts_t *o, const rck_hal_ops_t *ops,
+                             int nues, int *stdin_ue)
+{
+    long ue;
+
+    *stdin_ue = 0;
+    if (o->stdin_to == NULL)
+        return 0;
+    if (!strcmp(ops->name, "mpi")) {
+        fprintf(stderr, "%s: --stdin: on the mpi backend, mpirun decides who "
+                        "reads the input (rank 0)\n", tool);
+        return -1;
+    }
+    if (!strcmp(o->stdin_to, "all")) {
+        *stdin_ue = RCK_STDIN_ALL;
+    } else if (!strcmp(o->stdin_to, "none")) {
+        *stdin_ue = RCK_STDIN_NONE;
+    } else if (parse_long(o->stdin_to, &ue) == 0 && ue >= 0 && ue < nues) {
+        *stdin_ue = (int)ue;
+    } else {
+        fprintf(stderr, "%s: --stdin '%s': give a UE (0-%d), all or none\n",
+                tool, o->stdin_to, nues - 1);
+        return -1;
+    }
+    return 0;
+}
+
 /* The settings the run options give (the cores read them too). */
 static int options_export(const run_opts_t *o)
 {
@@ -760,7 +796,8 @@ static int cmd_run(int argc, char **argv, int rccerun)
     if (ncores < 0)
         goto out;
     launch.nues = run_universe_resolve(&o, ops, &chip, ncores, cores);
-    if (launch.nues < 0)
+    if (launch.nues < 0 ||
+        run_stdin_resolve(&o, ops, launch.nues, &launch.stdin_ue) != 0)
         goto out;
     if (program_check(o.argv[0]) != 0)
         goto out;

@@ -13,6 +13,7 @@
 extern const char *rck, *rccerun, *lt_core, *rckcc;
 extern char dir[256]; /* this case's directory (LT_DIR) */
 extern int failures;
+extern const char *run_stdin; /* run(): the launcher's stdin (a file) */
 
 #define CHECK(cond, ...)                                                      \
     do {                                                                      \
@@ -66,5 +67,6 @@ void expect_usage_error(char *const argv[], const char *const env[],
 /* The cases of issue 26 (lt_hardening.c). */
 void case_preflight(void);
 void case_outputs(void);
+void case_mpirun_habits(void);
 
 #endif

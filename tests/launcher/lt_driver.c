@@ -29,6 +29,7 @@
 const char *rck, *rccerun, *lt_core, *rckcc;
 char dir[256];
 int failures;
+const char *run_stdin;
 
 double now_s(void)
 {
@@ -278,6 +279,11 @@ void run(result_t *r, char *const argv[], const char *const env[],
         if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
             _exit(200);
         setenv("LT_DIR", dir, 1);
+        if (run_stdin != NULL) {
+            int i = open(run_stdin, O_RDONLY);
+            if (i < 0 || dup2(i, 0) < 0)
+                _exit(202);
+        }
         for (int i = 0; env != NULL && env[i] != NULL; i++)
             putenv((char *)env[i]);
         execv(argv[0], argv);
@@ -876,6 +882,7 @@ static const struct {
     {"rckcc", case_rckcc},
     {"preflight", case_preflight},
     {"outputs", case_outputs},
+    {"mpirun_habits", case_mpirun_habits},
 };
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,

@@ -141,3 +141,77 @@ void case_outputs(void)
           "sim report lost: stderr does not name the path: %s", r.err);
     result_free(&r);
 }
+
+/* What mpirun users type: -np N; stdin reaches UE 0 (--stdin to choose). */
+void case_mpirun_habits(void)
+{
+    char input[300];
+    const char *c = lt_core;
+    result_t r;
+
+    run(&r, ARGV((char *)rck, "run", "-np", "3", (char *)c, "*:out=hi"),
+        NULL, NULL, 30);
+    CHECK(r.code == 0 && count_lines(r.out) == 3, "-np 3: status %d, %d lines",
+          r.code, count_lines(r.out));
+    result_free(&r);
+    expect_usage_error(ARGV((char *)rck, "run", "-np", "x", (char *)c), NULL,
+                       "-n 'x'");
+
+    snprintf(input, sizeof(input), "%s/input", dir);
+    write_file(input, "first line\nsecond line\n");
+    run_stdin = input;
+    /* default: UE 0 reads it, the others see end of input */
+    run(&r, ARGV((char *)rck, "run", "-n", "3", (char *)c, "*:stdin"), NULL,
+        NULL, 30);
+    CHECK(r.code == 0, "exit status %d", r.code);
+    CHECK(has(r.out, "[ 0] in:first line\n[ 0] in:second line\n[ 0] in:EOF\n"),
+          "UE 0 did not read the input: %s", r.out);
+    CHECK(has(r.out, "[ 1] in:EOF\n") && has(r.out, "[ 2] in:EOF\n") &&
+              count_lines(r.out) == 5,
+          "other UEs read input: %s", r.out);
+    result_free(&r);
+    /* on the sim backend the same */
+    run(&r, ARGV((char *)rck, "run", "-n", "2", "--backend", "sim",
+                 (char *)c, "*:stdin"),
+        ENV("RCK_SIM_SUMMARY=0", "RCK_SIM_REPORT=none"), NULL, 30);
+    CHECK(has(r.out, "[ 0] in:second line\n") && count_lines(r.out) == 4,
+          "sim: %s", r.out);
+    result_free(&r);
+    /* every UE a copy */
+    run(&r, ARGV((char *)rck, "run", "-n", "3", "--stdin", "all", (char *)c,
+                 "*:stdin"),
+        NULL, NULL, 30);
+    for (int ue = 0; ue < 3; ue++) {
+        char want[64];
+        snprintf(want, sizeof(want), "[ %d] in:second line\n", ue);
+        CHECK(has(r.out, want), "--stdin all: no '%s'", want);
+    }
+    CHECK(count_lines(r.out) == 9, "--stdin all: %s", r.out);
+    result_free(&r);
+    /* another UE, or nobody */
+    run(&r, ARGV((char *)rck, "run", "-n", "3", "--stdin", "2", (char *)c,
+                 "*:stdin"),
+        NULL, NULL, 30);
+    CHECK(has(r.out, "[ 2] in:first line\n") && count_lines(r.out) == 5,
+          "--stdin 2: %s", r.out);
+    result_free(&r);
+    run(&r, ARGV((char *)rck, "run", "-n", "2", "--stdin", "none", (char *)c,
+                 "*:stdin"),
+        NULL, NULL, 30);
+    CHECK(!has(r.out, "line") && count_lines(r.out) == 2, "--stdin none: %s",
+          r.out);
+    result_free(&r);
+    /* a UE that does not read does not hold the run up */
+    run(&r, ARGV((char *)rck, "run", "-n", "2", (char *)c, "*:out=done"),
+        NULL, NULL, 30);
+    CHECK(r.code == 0 && r.elapsed < 5, "status %d in %.1f s", r.code,
+          r.elapsed);
+    result_free(&r);
+    run_stdin = NULL;
+    expect_usage_error(ARGV((char *)rck, "run", "-n", "2", "--stdin", "2",
+                            (char *)c),
+                       NULL, "--stdin '2'");
+    expect_usage_error(ARGV((char *)rck, "run", "-n", "2", "--stdin", "some",
+                            (char *)c),
+                       NULL, "--stdin 'some'");
+}
