@@ -6,6 +6,7 @@
  *   rck explore -n N [--runs K] [options] [--] program [args...]
  *   rck config --list | --dump [--chip FILE]
  *   rccerun -nue N [-f hostfile] [-clock GHz] program [args...]
+ *           (program from the working directory first, as Intel's did)
  *
  * Everything wrong with the input is reported as one line on stderr and
  * exit status 2, before any core starts.
@@ -169,6 +170,9 @@ static void usage_rccerun(FILE *fp)
             " environment);\n"
             "              core frequencies come from the chip file (--chip,"
             " RCK_CHIP)\n"
+            "A program named without a slash is the working directory's when"
+            " it is\n"
+            "there (as Intel's launcher ran `pwd`/program), else PATH's.\n"
             "See 'rck run --help' for the other options.\n");
 }
 
@@ -492,6 +496,29 @@ static int program_check(const char *prog)
     return -1;
 }
 
+/*
+ * rccerun: Intel's launcher ran `pwd`/PROGRAM, so a program named without
+ * a slash is the working directory's when it is there (else PATH's).
+ * @return 0, or -1 (out of memory).
+ */
+static int rccerun_program_resolve(char **argv)
+{
+    struct stat sb;
+    char *local;
+
+    if (strchr(argv[0], '/') != NULL || stat(argv[0], &sb) != 0 ||
+        !S_ISREG(sb.st_mode))
+        return 0;
+    local = malloc(strlen(argv[0]) + 3);
+    if (local == NULL) {
+        fprintf(stderr, "%s: out of memory\n", tool);
+        return -1;
+    }
+    sprintf(local, "./%s", argv[0]);
+    argv[0] = local; /* lives as long as the run */
+    return 0;
+}
+
 static int setting_export(const char *name, const char *value)
 {
     char var[64];
@@ -799,7 +826,8 @@ static int cmd_run(int argc, char **argv, int rccerun)
     if (launch.nues < 0 ||
         run_stdin_resolve(&o, ops, launch.nues, &launch.stdin_ue) != 0)
         goto out;
-    if (program_check(o.argv[0]) != 0)
+    if ((rccerun && rccerun_program_resolve(o.argv) != 0) ||
+        program_check(o.argv[0]) != 0)
         goto out;
     if ((o.mpi_hostfile != NULL || o.mpi_hosts != NULL) &&
         strcmp(ops->name, "mpi") != 0) {

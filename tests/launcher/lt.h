@@ -68,5 +68,6 @@ void expect_usage_error(char *const argv[], const char *const env[],
 void case_preflight(void);
 void case_outputs(void);
 void case_mpirun_habits(void);
+void case_rccerun_cwd(void);
 
 #endif

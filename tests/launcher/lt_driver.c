@@ -883,6 +883,7 @@ static const struct {
     {"preflight", case_preflight},
     {"outputs", case_outputs},
     {"mpirun_habits", case_mpirun_habits},
+    {"rccerun_cwd", case_rccerun_cwd},
 };
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,

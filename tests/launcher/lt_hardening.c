@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* How many times @p needle occurs in @p hay. */
 static int occurrences(const char *hay, const char *needle)
@@ -214,4 +215,35 @@ void case_mpirun_habits(void)
     expect_usage_error(ARGV((char *)rck, "run", "-n", "2", "--stdin", "some",
                             (char *)c),
                        NULL, "--stdin 'some'");
+}
+
+/* Intel's run scripts say `rccerun -nue 4 -f hosts stencil_synch`: the
+ * program in the working directory (Intel's launcher ran `pwd`/$EXE). */
+void case_rccerun_cwd(void)
+{
+    char prog[300], hosts[300], cwd[4096];
+    result_t r;
+
+    snprintf(prog, sizeof(prog), "%s/stencil_synch", dir);
+    snprintf(hosts, sizeof(hosts), "%s/hosts", dir);
+    CHECK(symlink(lt_core, prog) == 0, "symlink %s", prog);
+    write_file(hosts, "0\n1\n2\n3\n");
+    CHECK(getcwd(cwd, sizeof(cwd)) != NULL && chdir(dir) == 0, "chdir");
+    run(&r, ARGV((char *)rccerun, "-nue", "4", "-f", "hosts",
+                 "stencil_synch", "*:out=stencil"),
+        NULL, NULL, 30);
+    CHECK(r.code == 0, "exit status %d, want 0", r.code);
+    CHECK(count_lines(r.out) == 4 && has(r.out, "[ 3] stencil\n"),
+          "stdout: %s", r.out);
+    result_free(&r);
+    /* not there: PATH's, as before; neither: the same message */
+    run(&r, ARGV((char *)rccerun, "-nue", "1", "true"), NULL, NULL, 30);
+    CHECK(r.code == 0, "rccerun true: exit status %d", r.code);
+    result_free(&r);
+    expect_usage_error(ARGV((char *)rccerun, "-nue", "2", "no_such_stencil"),
+                       NULL, "cannot execute 'no_such_stencil'");
+    /* rck run keeps execvp's rule (no ./ added) */
+    expect_usage_error(ARGV((char *)rck, "run", "-n", "2", "stencil_synch"),
+                       NULL, "command not found");
+    CHECK(chdir(cwd) == 0, "chdir back");
 }
