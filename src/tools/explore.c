@@ -254,6 +254,22 @@ static int parse_output_option(explore_t *x, int argc, char **argv, int *i)
     return 0;
 }
 
+/* What the options say together. @return 0, or -1 (reported). */
+static int parse_combinations(const explore_t *x)
+{
+    if (x->out.nignore > 0 && !x->out.compare) {
+        fprintf(stderr, "rck explore: --ignore filters the compared output: "
+                        "add --compare-output\n");
+        return -1;
+    }
+    if (x->runs > 0 && x->first > ULLONG_MAX - (x->runs - 1)) {
+        fprintf(stderr, "rck explore: --first %llu --runs %llu: the seeds "
+                        "run past 18446744073709551615\n", x->first, x->runs);
+        return -1;
+    }
+    return 0;
+}
+
 /* @return 0 go on, 1 help printed, -1 bad input (reported). */
 static int parse(explore_t *x, int argc, char **argv)
 {
@@ -367,17 +383,7 @@ static int parse(explore_t *x, int argc, char **argv)
         return -1;
     }
     x->prog = argv + i;
-    if (x->out.nignore > 0 && !x->out.compare) {
-        fprintf(stderr, "rck explore: --ignore filters the compared output: "
-                        "add --compare-output\n");
-        return -1;
-    }
-    if (x->runs > 0 && x->first > ULLONG_MAX - (x->runs - 1)) {
-        fprintf(stderr, "rck explore: --first %llu --runs %llu: the seeds "
-                        "run past 18446744073709551615\n", x->first, x->runs);
-        return -1;
-    }
-    return 0;
+    return parse_combinations(x);
 }
 
 /* argv of `rck run` for @p seed (@p dry: --dry-run, no report). Strings
