@@ -31,12 +31,13 @@ static const char *const not_settings[] = {
      * MPI_Comm_spawn (src/rckmpi/spawn.c) */
     RCK_SPAWN_FD_VAR, RCK_WORLD_VAR, RCK_MPIRUN_WRAP_VAR, "RCK_MPI_FLUSH_FD",
     "RCK_MPI_PARENT",
-    /* other tools': rck report (report.c), rck-as (rck_as_flow.c), the
-     * --check hooks of rck explore (explore_output.c),
-     * scripts/install-deps.sh, the conformance tests' watchdog, the
-     * build's backends under test */
-    "RCK_PYTHONDIR", "RCK_AS_LIBRARY", "RCK_EXPLORE_SEED",
-    "RCK_QEMU_SRC_CACHE", "RCK_CONF_WATCHDOG", "RCK_TEST_BACKENDS", NULL};
+    /* other tools': rck report (report.c), rck-as (rck_as*.c), the P54C
+     * plugin's debugging, the --check hooks of rck explore
+     * (explore_output.c), scripts/install-deps.sh, the conformance tests'
+     * watchdog, the build's backends under test */
+    "RCK_PYTHONDIR", "RCK_AS_LIBRARY", "RCK_AS_MEM", "RCK_P54C_TBDEBUG",
+    "RCK_EXPLORE_SEED", "RCK_QEMU_SRC_CACHE", "RCK_CONF_WATCHDOG",
+    "RCK_TEST_BACKENDS", NULL};
 
 static int not_setting(const char *var)
 {
