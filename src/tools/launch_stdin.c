@@ -34,7 +34,6 @@ int rck_fwd_init(rck_fwd_t *f, int mode, int nues)
     f->off = calloc((size_t)nues, sizeof(*f->off));
     f->chunk = malloc(RCK_FWD_CHUNK);
     if (f->r == NULL || f->w == NULL || f->off == NULL || f->chunk == NULL) {
-        fprintf(stderr, "out of memory for the cores' stdin\n");
         rck_fwd_fini(f);
         return -1;
     }

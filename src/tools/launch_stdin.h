@@ -37,7 +37,7 @@ typedef struct {
     char *chunk;
 } rck_fwd_t;
 
-/** @return 0, or -1 (out of memory; reported). */
+/** @return 0, or -1 (out of memory; the caller reports it). */
 int rck_fwd_init(rck_fwd_t *f, int mode, int nues);
 void rck_fwd_fini(rck_fwd_t *f);
 
