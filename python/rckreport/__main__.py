@@ -32,7 +32,13 @@ def main(argv=None):
         from . import text
         sys.stdout.write(text.render(run))
         return 0
-    from . import page
+    try:
+        from . import page
+    except ImportError as e:  # matplotlib missing: a message, not a trace
+        print("rck report: the HTML page needs the Python module %s "
+              "(scripts/install-deps.sh installs it; --text works without "
+              "it)" % (e.name or e), file=sys.stderr)
+        return 2
     out = a.output
     if out is None:
         base = a.report[:-5] if a.report.endswith(".json") else a.report

@@ -101,3 +101,26 @@ def test_main_writes_next_to_the_report(tmp_path):
     dst.write_text(open(NATIVE).read())
     assert main([str(dst)]) == 0
     assert (tmp_path / "run.html").exists()
+
+
+def test_without_matplotlib_a_message_and_status_2(tmp_path, capsys,
+                                                   monkeypatch):
+    """docs/REPORT.md: no traceback when matplotlib is missing (issue 26)."""
+    import sys
+    import rckreport
+    for name in list(sys.modules):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+    for mod in ("rckreport.page", "rckreport.figures"):
+        monkeypatch.delitem(sys.modules, mod, raising=False)
+    for attr in ("page", "figures"):
+        monkeypatch.delattr(rckreport, attr, raising=False)
+    out = tmp_path / "r.html"
+    assert main([SIM, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "rck report: the HTML page needs the Python module matplotlib" \
+        in err and "Traceback" not in err
+    assert not out.exists()
+    # the text summary needs no matplotlib
+    assert main([SIM, "--text"]) == 0

@@ -36,15 +36,16 @@ static const rck_config_entry_t monitor_settings[] = {
      "the run's JSON report (communication matrix, and on sim everything "
      "RCK_SIM_REPORT has): a file name, none, or empty for the backend's "
      "default (sim: RCK_SIM_REPORT; native, mpi: no file); rck run "
-     "--report"},
+     "--report", NULL},
     {"MSGLOG", "", RCK_CONFIG_STRING,
      "message log: every send and receive of the libraries, one JSON "
-     "object per line (docs/MONITORING.md); empty or none = off"},
+     "object per line (docs/MONITORING.md); empty or none = off", NULL},
     {"PROGRESS", "auto", RCK_CONFIG_STRING,
      "sim: progress line on stderr about once per host second: auto (when "
      "stderr is a terminal), on, off, or a period in seconds (forces it "
-     "on)"},
-    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+     "on)",
+     "auto|on|off|#.#"},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 __attribute__((constructor)) static void monitor_settings_register(void)
 {

@@ -9,15 +9,17 @@ static const rck_config_entry_t rckmpi_settings[] = {
     {"MPI_CHANNEL", "sccmpb-ext", RCK_CONFIG_STRING,
      "channel of the MPI library on the MPBs: sccmpb-ext (48 base EWS of "
      "64 B and a 4 KiB gEWS per core) or sccmpb (the MPB split among the "
-     "senders)"},
+     "senders)",
+     "sccmpb-ext|sccmpb"},
     {"MPI_EAGER", "16k", RCK_CONFIG_SIZE,
      "MPI messages above this many bytes go by rendezvous (RTS/CTS); "
-     "smaller ones are sent eagerly and buffered by the receiver"},
+     "smaller ones are sent eagerly and buffered by the receiver", NULL},
     {"MPI_TREE_MAX", "auto", RCK_CONFIG_STRING,
      "MPI_Gather/MPI_Scatter: blocks of at most this many bytes go through "
      "a binomial tree, larger ones directly; auto = by channel (docs/"
-     "MPI-COLLECTIVES.md)"},
-    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+     "MPI-COLLECTIVES.md)",
+     "auto|#"},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 const int rckmpi_settings_registered = 1;
 

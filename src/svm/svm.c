@@ -42,8 +42,8 @@ svm_t svm_state = {.acquiring = -1};
 static const rck_config_entry_t svm_settings[] = {
     {"SVM_SIZE", "24m", RCK_CONFIG_SIZE,
      "bytes SVM takes from the top of the shared window at svm_init (unset: "
-     "24m, or 3/8 of RCK_SHM_SIZE if that is less)"},
-    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+     "24m, or 3/8 of RCK_SHM_SIZE if that is less)", NULL},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 /* Referenced by the static library's users (its link options), so that
  * `rck config --list` lists SVM's settings there too. */

@@ -17,8 +17,13 @@
  *
  * Runs use a deterministic compute model (`--compute none` unless one is
  * given), so the printed command replays the failing run exactly.
+ *
+ * Beyond the exit status (explore_output.c): --compare-output fails the
+ * seeds whose stdout differs from the first seed's (--ignore REGEX: lines
+ * that may differ), --check CMD runs a hook on each seed's stdout.
  */
 #include "explore.h"
+#include "explore_output.h"
 #include "launch.h"
 
 #include <ctype.h>
@@ -56,6 +61,8 @@ typedef struct {
     int status;             /* wait status */
     int done;
     int failed;
+    int differs;            /* --compare-output: at this line, else -1 */
+    int check_failed;       /* --check: its output is worth showing */
     char reason[256];
 } explore_run_t;
 
@@ -70,6 +77,7 @@ typedef struct {
     long jobs;
     double timeout_s;
     const char *timeout_text;
+    explore_out_t out;      /* --compare-output, --ignore, --check */
     char dir[PATH_MAX];     /* private temporary directory */
 } explore_t;
 
@@ -113,9 +121,24 @@ static void usage(FILE *fp)
             " order)\n"
             "  --jobs J        runs at a time (default: the host's CPUs)\n"
             "  --timeout S     seconds each run may take (default %.0f)\n"
+            "  --compare-output  also fail the seeds whose output (stdout,"
+            " each UE's\n"
+            "                  lines in order) differs from the first seed's;"
+            " the\n"
+            "                  differing lines are shown\n"
+            "  --ignore REGEX  with --compare-output: leave out the lines"
+            " (after their\n"
+            "                  '[ N] ' prefix) that match this extended"
+            " regex, e.g.\n"
+            "                  'wall time'; may be repeated\n"
+            "  --check CMD     run 'CMD FILE' (sh) on each seed's stdout,"
+            " with\n"
+            "                  RCK_EXPLORE_SEED set: a non-zero exit fails"
+            " the seed\n"
             "  -h, --help      this text\n"
             "run options (passed to every run, see 'rck run --help'):\n"
-            "  -n N, --nues N, --cores LIST, --chip FILE, --shm-size SIZE,\n"
+            "  -n N, -np N, --nues N, --cores LIST, --chip FILE, --shm-size"
+            " SIZE,\n"
             "  --compute MODEL (default here: none, so that a seed replays"
             " exactly),\n"
             "  --prefix, --no-prefix, --backend sim\n"
@@ -206,10 +229,51 @@ static int refused_option(const char *arg)
     return 0;
 }
 
+/* --compare-output, --ignore REGEX, --check CMD at argv[*i].
+ * @return 1 taken, 0 another option, -1 bad input (reported). */
+static int parse_output_option(explore_t *x, int argc, char **argv, int *i)
+{
+    const char *v;
+    int m;
+
+    if (!strcmp(argv[*i], "--compare-output")) {
+        x->out.compare = 1;
+        return 1;
+    }
+    if ((m = opt_value(argc, argv, i, "--ignore", &v)) != 0)
+        return m < 0 || rck_explore_ignore_add(&x->out, v) != 0 ? -1 : 1;
+    if ((m = opt_value(argc, argv, i, "--check", &v)) != 0) {
+        if (m < 0 || *v == '\0') {
+            if (m > 0)
+                fprintf(stderr, "rck explore: --check: an empty command\n");
+            return -1;
+        }
+        x->out.check = v;
+        return 1;
+    }
+    return 0;
+}
+
+/* What the options say together. @return 0, or -1 (reported). */
+static int parse_combinations(const explore_t *x)
+{
+    if (x->out.nignore > 0 && !x->out.compare) {
+        fprintf(stderr, "rck explore: --ignore filters the compared output: "
+                        "add --compare-output\n");
+        return -1;
+    }
+    if (x->runs > 0 && x->first > ULLONG_MAX - (x->runs - 1)) {
+        fprintf(stderr, "rck explore: --first %llu --runs %llu: the seeds "
+                        "run past 18446744073709551615\n", x->first, x->runs);
+        return -1;
+    }
+    return 0;
+}
+
 /* @return 0 go on, 1 help printed, -1 bad input (reported). */
 static int parse(explore_t *x, int argc, char **argv)
 {
-    static const char *const passed[] = {"-n",      "--nues",
+    static const char *const passed[] = {"-n",      "-np", "--nues",
                                          "--cores", "--chip",
                                          "--shm-size", "--compute", NULL};
     int i;
@@ -266,6 +330,11 @@ static int parse(explore_t *x, int argc, char **argv)
                 return -1;
             continue;
         }
+        if ((m = parse_output_option(x, argc, argv, &i)) != 0) {
+            if (m < 0)
+                return -1;
+            continue;
+        }
         if ((m = opt_value(argc, argv, &i, "--backend", &v)) != 0) {
             if (m < 0)
                 return -1;
@@ -314,12 +383,7 @@ static int parse(explore_t *x, int argc, char **argv)
         return -1;
     }
     x->prog = argv + i;
-    if (x->runs > 0 && x->first > ULLONG_MAX - (x->runs - 1)) {
-        fprintf(stderr, "rck explore: --first %llu --runs %llu: the seeds "
-                        "run past 18446744073709551615\n", x->first, x->runs);
-        return -1;
-    }
-    return 0;
+    return parse_combinations(x);
 }
 
 /* argv of `rck run` for @p seed (@p dry: --dry-run, no report). Strings
@@ -417,7 +481,9 @@ static void print_replay(const explore_t *x, const explore_run_t *r)
     putchar('\n');
 }
 
-static pid_t spawn(const explore_t *x, const char **av, const char *out)
+/* @p out, @p err: the run's stdout and stderr (NULL: ours). */
+static pid_t spawn(const explore_t *x, const char **av, const char *out,
+                   const char *err)
 {
     pid_t parent = getpid();
     pid_t pid = fork();
@@ -433,10 +499,11 @@ static pid_t spawn(const explore_t *x, const char **av, const char *out)
     signal(SIGHUP, SIG_DFL);
     if (out != NULL) {
         int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        int efd = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
-        if (fd < 0 || nul < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 ||
-            dup2(nul, 0) < 0)
+        if (fd < 0 || efd < 0 || nul < 0 || dup2(fd, 1) < 0 ||
+            dup2(efd, 2) < 0 || dup2(nul, 0) < 0)
             _exit(127);
         /* the verdict needs the deadlock report, not the summary */
         setenv("RCK_SIM_SUMMARY", "0", 1);
@@ -497,6 +564,33 @@ static void cat_reason(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A file of run @p seed in the private directory: "out" (its stdout),
+ * "err" (its stderr), "check" (the --check hook's output). */
+static void run_file(const explore_t *x, const char *kind,
+                     unsigned long long seed, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s-%llu.txt", x->dir, kind, seed);
+}
+
+/* --check CMD on the run's stdout. */
+static void judge_check(const explore_t *x, explore_run_t *r)
+{
+    char out[PATH_MAX + 64], log[PATH_MAX + 64];
+    int rc;
+
+    run_file(x, "out", r->seed, out, sizeof(out));
+    run_file(x, "check", r->seed, log, sizeof(log));
+    rc = rck_explore_check_run(x->out.check, out, r->seed, log, x->timeout_s);
+    if (rc == 0)
+        return;
+    r->check_failed = 1;
+    if (rc < 0)
+        cat_reason(r->reason, sizeof(r->reason), "--check could not start");
+    else
+        cat_reason(r->reason, sizeof(r->reason), "--check failed (exit %d)",
+                   rc);
+}
+
 /* The verdict of a finished run, from its exit status and its report. */
 static void judge(const explore_t *x, explore_run_t *r)
 {
@@ -537,6 +631,8 @@ static void judge(const explore_t *x, explore_run_t *r)
     } else if (!r->killed && code == 0) {
         cat_reason(r->reason, sizeof(r->reason), "no sim report written");
     }
+    if (x->out.check != NULL && !r->killed)
+        judge_check(x, r);
     r->failed = r->reason[0] != '\0';
 }
 
@@ -588,10 +684,91 @@ static void remove_dir(const explore_t *x, explore_run_t *runs,
         snprintf(path, sizeof(path), "%s/report-%llu.json", x->dir,
                  runs[k].seed);
         unlink(path);
-        snprintf(path, sizeof(path), "%s/out-%llu.txt", x->dir, runs[k].seed);
+        run_file(x, "out", runs[k].seed, path, sizeof(path));
+        unlink(path);
+        run_file(x, "err", runs[k].seed, path, sizeof(path));
+        unlink(path);
+        run_file(x, "check", runs[k].seed, path, sizeof(path));
         unlink(path);
     }
     rmdir(x->dir);
+}
+
+/* --compare-output: every seed's stdout against the first seed's.
+ * @return how many seeds failed that had not failed already. */
+static unsigned long long compare_outputs(const explore_t *x,
+                                          explore_run_t *runs)
+{
+    explore_lines_t ref, got;
+    unsigned long long nnew = 0;
+    char path[PATH_MAX + 64];
+
+    run_file(x, "out", runs[0].seed, path, sizeof(path));
+    if (rck_explore_lines_load(&x->out, path, &ref) != 0)
+        return 0;
+    for (unsigned long long k = 1; k < x->runs; k++) {
+        explore_run_t *r = &runs[k];
+
+        run_file(x, "out", r->seed, path, sizeof(path));
+        if (rck_explore_lines_load(&x->out, path, &got) != 0)
+            continue;
+        r->differs = rck_explore_lines_differ(&ref, &got);
+        if (r->differs >= 0) {
+            cat_reason(r->reason, sizeof(r->reason),
+                       "its output differs from seed %llu's", runs[0].seed);
+            nnew += !r->failed;
+            r->failed = 1;
+        }
+        rck_explore_lines_free(&got);
+    }
+    rck_explore_lines_free(&ref);
+    return nnew;
+}
+
+static long long file_size(const char *path)
+{
+    struct stat sb;
+
+    return stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
+}
+
+/* A failing seed: why, its output (and what differs, the hook's), and
+ * the command that replays it. */
+static void print_verdict(const explore_t *x, const explore_run_t *r,
+                          const explore_run_t *first)
+{
+    char path[PATH_MAX + 64];
+
+    if (!r->failed)
+        return;
+    printf("seed %llu: FAILED: %s\n", r->seed, r->reason);
+    run_file(x, "out", r->seed, path, sizeof(path));
+    print_output(path);
+    run_file(x, "err", r->seed, path, sizeof(path));
+    print_output(path);
+    if (r->differs >= 0) {
+        explore_lines_t ref = {0}, got = {0};
+        char rpath[PATH_MAX + 64];
+
+        run_file(x, "out", first->seed, rpath, sizeof(rpath));
+        run_file(x, "out", r->seed, path, sizeof(path));
+        if (rck_explore_lines_load(&x->out, rpath, &ref) == 0 &&
+            rck_explore_lines_load(&x->out, path, &got) == 0) {
+            printf("  differs from seed %llu's output at its line %d "
+                   "(each UE's lines in order):\n", first->seed,
+                   r->differs + 1);
+            rck_explore_lines_print(&ref, first->seed, &got, r->seed,
+                                    r->differs);
+        }
+        rck_explore_lines_free(&ref);
+        rck_explore_lines_free(&got);
+    }
+    run_file(x, "check", r->seed, path, sizeof(path));
+    if (r->check_failed && access(path, R_OK) == 0 && file_size(path) > 0) {
+        printf("  --check's output:\n");
+        print_output(path);
+    }
+    print_replay(x, r);
 }
 
 static int explore_runs(explore_t *x, explore_run_t *runs)
@@ -615,13 +792,15 @@ static int explore_runs(explore_t *x, explore_run_t *runs)
             break;
         while (running < x->jobs && next < x->runs) {
             char seedbuf[32], report[PATH_MAX + 64], out[PATH_MAX + 64];
+            char err[PATH_MAX + 64];
             explore_run_t *r = &runs[next++];
 
             run_argv(x, av, 0, r->seed, seedbuf, sizeof(seedbuf), report,
                      sizeof(report));
-            snprintf(out, sizeof(out), "%s/out-%llu.txt", x->dir, r->seed);
+            run_file(x, "out", r->seed, out, sizeof(out));
+            run_file(x, "err", r->seed, err, sizeof(err));
             r->started = now_s();
-            r->pid = spawn(x, av, out);
+            r->pid = spawn(x, av, out, err);
             if (r->pid < 0) {
                 fprintf(stderr, "rck explore: fork: %s\n", strerror(errno));
                 r->pid = 0;
@@ -682,17 +861,10 @@ static int explore_runs(explore_t *x, explore_run_t *runs)
                         "%llu runs\n", (int)explore_signal, ndone, x->runs);
         return 128 + (int)explore_signal;
     }
-    for (unsigned long long k = 0; k < x->runs; k++) {
-        explore_run_t *r = &runs[k];
-        char out[PATH_MAX + 64];
-
-        if (!r->failed)
-            continue;
-        printf("seed %llu: FAILED: %s\n", r->seed, r->reason);
-        snprintf(out, sizeof(out), "%s/out-%llu.txt", x->dir, r->seed);
-        print_output(out);
-        print_replay(x, r);
-    }
+    if (x->out.compare)
+        nfail += compare_outputs(x, runs);
+    for (unsigned long long k = 0; k < x->runs; k++)
+        print_verdict(x, &runs[k], &runs[0]);
     printf("%llu runs, %llu failed\n", x->runs, nfail);
     fflush(stdout);
     return nfail > 0 ? 1 : 0;
@@ -736,7 +908,7 @@ int rck_explore_main(int argc, char **argv, const char *self)
         return RCK_EXIT_USAGE;
     run_argv(&x, av, 1, x.first, seedbuf, sizeof(seedbuf), NULL, 0);
     fflush(stdout);
-    pid = spawn(&x, av, NULL);
+    pid = spawn(&x, av, NULL, NULL);
     free(av);
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
         WEXITSTATUS(status) != 0)
@@ -755,8 +927,10 @@ int rck_explore_main(int argc, char **argv, const char *self)
         rmdir(x.dir);
         return RCK_EXIT_USAGE;
     }
-    for (unsigned long long k = 0; k < x.runs; k++)
+    for (unsigned long long k = 0; k < x.runs; k++) {
         runs[k].seed = x.first + k;
+        runs[k].differs = -1;
+    }
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
@@ -765,5 +939,6 @@ int rck_explore_main(int argc, char **argv, const char *self)
     rc = explore_runs(&x, runs);
     remove_dir(&x, runs, x.runs);
     free(runs);
+    rck_explore_out_fini(&x.out);
     return rc;
 }

@@ -71,6 +71,7 @@ typedef struct {
     int spawn_fd[2];            /* [0] ours, [1] the cores'; -1: none */
     rck_spawn_req_t *reqs;      /* requests served (they own argv, env) */
     int nreqs;
+    rck_fwd_t fwd;              /* the cores' stdin (launch_stdin.h) */
 } launch_state_t;
 
 static int sig_pipe[2] = {-1, -1};
@@ -383,6 +384,7 @@ static void core_reaped(launch_state_t *st, int ue, int wstatus)
             close_fd(&p->fd[s]);
         }
     }
+    rck_fwd_core_exited(&st->fwd, ue);
     failed = !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
     st->cfg->ops->job_core_exited(st->job, ue, failed);
     if (!failed || st->tearing)
@@ -612,7 +614,7 @@ static void loop(launch_state_t *st)
     int nues = st->cfg->nues;
 
     while (st->nrunning > 0) {
-        int n = 1, first, spawn = -1;
+        int n = 1, first, spawn = -1, fwd, nfwd;
 
         st->pfds[0].fd = sig_pipe[0];
         st->pfds[0].events = POLLIN;
@@ -632,6 +634,9 @@ static void loop(launch_state_t *st)
                 n++;
             }
         }
+        fwd = n;
+        nfwd = st->tearing ? 0 : rck_fwd_poll(&st->fwd, st->pfds + fwd);
+        n += nfwd;
         if (st->cfg->ops->job_tick != NULL && !st->tearing)
             st->status_line = st->cfg->ops->job_tick(st->job);
         if (poll(st->pfds, (nfds_t)n, poll_timeout(st)) < 0) {
@@ -641,7 +646,8 @@ static void loop(launch_state_t *st)
             decide(st, 1);
             teardown(st, SIGKILL);
         } else {
-            for (int i = first; i < n; i++) {
+            rck_fwd_handle(&st->fwd, st->pfds + fwd, nfwd);
+            for (int i = first; i < fwd; i++) {
                 if (st->pfds[i].revents == 0)
                     continue;
                 stream_read(st, st->pfd_ue[i] / NSTREAMS,
@@ -676,7 +682,6 @@ static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
     const core_proc_t *p = &st->procs[ue];
     char *const *argv = p->argv != NULL ? p->argv : cfg->argv;
     char num[32];
-    int devnull;
     rck_status_t status;
 
     signals_restore();
@@ -686,12 +691,8 @@ static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
     setpgid(0, st->pgid);
     if (dup2(out_w, STDOUT_FILENO) < 0 || dup2(err_w, STDERR_FILENO) < 0)
         _exit(RCK_EXIT_NOEXEC);
-    /* Only the launcher reads the terminal; cores get no input. */
-    devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0 && devnull != STDIN_FILENO) {
-        dup2(devnull, STDIN_FILENO);
-        close(devnull);
-    }
+    /* its stdin: a pipe the launcher fills (--stdin), or /dev/null */
+    rck_fwd_child(&st->fwd, ue);
     snprintf(num, sizeof(num), "%d", ue);
     setenv("RCK_RUN_UE", num, 1);
     snprintf(num, sizeof(num), "%d", cfg->cores[ue]);
@@ -754,15 +755,19 @@ static int core_start(launch_state_t *st, int ue)
                 st->cfg->tool, ue, strerror(errno));
         goto err_pipes;
     }
+    if (rck_fwd_pipe(&st->fwd, ue) != 0)
+        goto err_pipes;
     /* No handler may run in the child before it resets them. */
     sigfillset(&all);
     sigprocmask(SIG_SETMASK, &all, &old);
     pid = fork();
     if (pid == 0)
         child_run(st, ue, out[1], err[1], parent, &old);
+    rck_fwd_forked(&st->fwd, ue);
     if (pid < 0) {
         int e = errno;
         sigprocmask(SIG_SETMASK, &old, NULL);
+        rck_fwd_core_exited(&st->fwd, ue);
         fprintf(stderr, "%s: cannot start UE %d: fork: %s\n", st->cfg->tool,
                 ue, strerror(e));
         goto err_pipes;
@@ -819,12 +824,15 @@ int rck_launch_run(const rck_launch_t *cfg)
     for (int n = cfg->nues - 1; n >= 100; n /= 10)
         st.width++;
     st.procs = calloc((size_t)cfg->nues, sizeof(*st.procs));
-    st.pfds = calloc((size_t)cfg->nues * NSTREAMS + 2, sizeof(*st.pfds));
-    st.pfd_ue = calloc((size_t)cfg->nues * NSTREAMS + 2, sizeof(*st.pfd_ue));
+    /* two streams and a stdin pipe per core; signals, spawns, stdin */
+    st.pfds = calloc((size_t)cfg->nues * (NSTREAMS + 1) + 3, sizeof(*st.pfds));
+    st.pfd_ue = calloc((size_t)cfg->nues * (NSTREAMS + 1) + 3,
+                       sizeof(*st.pfd_ue));
     st.spawn_fd[0] = st.spawn_fd[1] = -1;
     nstart = cfg->nstart > 0 && cfg->nstart < cfg->nues ? cfg->nstart
                                                          : cfg->nues;
-    if (st.procs == NULL || st.pfds == NULL || st.pfd_ue == NULL) {
+    if (st.procs == NULL || st.pfds == NULL || st.pfd_ue == NULL ||
+        rck_fwd_init(&st.fwd, cfg->stdin_ue, cfg->nues) != 0) {
         fprintf(stderr, "%s: out of memory\n", cfg->tool);
         st.status = RCK_EXIT_USAGE;
         goto err_alloc;
@@ -880,7 +888,9 @@ int rck_launch_run(const rck_launch_t *cfg)
     /* Anything the cores left behind in their group goes too. */
     if (st.tearing && st.pgid > 0)
         kill(-st.pgid, SIGKILL);
-    cfg->ops->job_destroy(st.job);
+    /* outputs the backend could not write fail a run that went well */
+    if (cfg->ops->job_destroy(st.job) != RCK_OK)
+        decide(&st, RCK_EXIT_OUTPUT);
 
 err_job:
     signals_restore();
@@ -904,6 +914,7 @@ err_alloc:
     free(st.procs);
     free(st.pfds);
     free(st.pfd_ue);
+    rck_fwd_fini(&st.fwd);
     return st.status;
 }
 

@@ -14,12 +14,17 @@
 #ifndef RCK_TOOLS_LAUNCH_H
 #define RCK_TOOLS_LAUNCH_H
 
+#include "launch_stdin.h"
+
 #include "rck/hal.h"
 
 #include <stddef.h>
 
 /** Exit status when the run could not start (bad input, setup failure). */
 #define RCK_EXIT_USAGE 2
+/** Exit status of a run whose outputs (report, trace) could not be
+ * written at its end (a core's failure takes precedence). */
+#define RCK_EXIT_OUTPUT 1
 /** Exit status of a run that hit its --timeout. */
 #define RCK_EXIT_TIMEOUT 124
 /** Exit status of a core whose program could not be executed. */
@@ -37,6 +42,8 @@ typedef struct {
     size_t shm_bytes;
     int prefix;                 /* prefix output lines with the UE id */
     double timeout_s;           /* > 0: kill the run after this long */
+    int stdin_ue;               /* the UE that reads the launcher's stdin,
+                                 * RCK_STDIN_ALL or RCK_STDIN_NONE */
     long kill_grace_ms;         /* SIGTERM to SIGKILL delay on teardown */
     char *const *argv;          /* program and arguments, NULL-terminated */
 } rck_launch_t;
@@ -47,7 +54,8 @@ typedef struct {
  * @return the exit status for the launcher: 0 when every core exited 0,
  *         the first non-zero status of a core (128 + N for signal N),
  *         128 + N when the launcher got signal N, RCK_EXIT_TIMEOUT on a
- *         timeout, RCK_EXIT_USAGE if the job could not be created.
+ *         timeout, RCK_EXIT_USAGE if the job could not be created,
+ *         RCK_EXIT_OUTPUT if the run's outputs could not be written.
  */
 int rck_launch_run(const rck_launch_t *launch);
 

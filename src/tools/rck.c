@@ -6,6 +6,7 @@
  *   rck explore -n N [--runs K] [options] [--] program [args...]
  *   rck config --list | --dump [--chip FILE]
  *   rccerun -nue N [-f hostfile] [-clock GHz] program [args...]
+ *           (program from the working directory first, as Intel's did)
  *
  * Everything wrong with the input is reported as one line on stderr and
  * exit status 2, before any core starts.
@@ -13,6 +14,7 @@
 #include "explore.h"
 #include "launch.h"
 #include "mpirun.h"
+#include "preflight.h"
 #include "report.h"
 
 #include "rck/chip.h"
@@ -56,6 +58,7 @@ typedef struct {
     const char *trace;
     const char *schedule;
     const char *universe;   /* --universe U: U UEs, -n of them started */
+    const char *stdin_to;   /* --stdin UE|all|none */
     int dry_run;            /* check everything, start nothing */
     const char *mpi_hostfile; /* mpi: mpirun --hostfile */
     const char *mpi_hosts;    /* mpi: mpirun --host */
@@ -95,7 +98,8 @@ static void usage_run(FILE *fp)
             "Start N processes of program, UE i on physical core cores[i].\n"
             "\n"
             "options:\n"
-            "  -n N, --nues N      number of UEs (default: the length of"
+            "  -n N, -np N, --nues N\n"
+            "                      number of UEs (default: the length of"
             " --cores)\n"
             "  --cores LIST        physical cores, e.g. 0,2,4-7 (sorted;"
             " default 0..N-1)\n"
@@ -131,17 +135,22 @@ static void usage_run(FILE *fp)
             "\n"
             "                      starts programs on the others (native, sim)"
             "\n"
+            "  --stdin UE|all|none who reads rck's standard input: UE (default"
+            " 0, as\n"
+            "                      mpirun), every UE (a copy each), or none\n"
             "  --hostfile FILE     mpi: mpirun's host file\n"
             "  --host LIST         mpi: hosts, e.g. a,b or a:4,b:4\n"
             "  -h, --help          this text\n"
             "\n"
             "Each core's stdout and stderr reach the launcher's line by line,\n"
-            "as '[ 5] text'. The cores read no input. When a core fails\n"
-            "(non-zero exit, signal) every other core is stopped (SIGTERM,\n"
-            "then SIGKILL after RCK_KILL_GRACE_MS) and rck exits with the\n"
-            "first failure's status (128+N for signal N). Exit status 2: bad\n"
-            "input, nothing was started. Every core sees RCK_RUN_UE,\n"
-            "RCK_RUN_CORE and RCK_RUN_NUES in its environment.\n",
+            "as '[ 5] text'; UE 0 reads rck's input (--stdin). When a core\n"
+            "fails (non-zero exit, signal) every other core is stopped\n"
+            "(SIGTERM, then SIGKILL after RCK_KILL_GRACE_MS) and rck exits\n"
+            "with the first failure's status (128+N for signal N; 3 when the\n"
+            "run deadlocked; 1 if an output could not be written at the end).\n"
+            "Exit status 2: bad input (options, RCK_* values, output paths\n"
+            "that cannot be written), nothing was started. Every core sees\n"
+            "RCK_RUN_UE, RCK_RUN_CORE and RCK_RUN_NUES in its environment.\n",
             rck_hal_backend_names());
 }
 
@@ -161,6 +170,9 @@ static void usage_rccerun(FILE *fp)
             " environment);\n"
             "              core frequencies come from the chip file (--chip,"
             " RCK_CHIP)\n"
+            "A program named without a slash is the working directory's when"
+            " it is\n"
+            "there (as Intel's launcher ran `pwd`/program), else PATH's.\n"
             "See 'rck run --help' for the other options.\n");
 }
 
@@ -234,11 +246,12 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
             OPT("-nue", nues_text)
             OPT("-f", hostfile)
             OPT("-clock", clock)
-        } else if (!strncmp(arg, "-n", 2) && arg[2] != '\0' &&
-                   arg[2] != '=') {
-            o->nues_text = arg + 2; /* -n4 */
-            continue;
         } else {
+            OPT("-np", nues_text) /* mpirun's spelling */
+            if (!strncmp(arg, "-n", 2) && arg[2] != '\0' && arg[2] != '=') {
+                o->nues_text = arg + 2; /* -n4 */
+                continue;
+            }
             OPT("-n", nues_text)
         }
         OPT("--nues", nues_text)
@@ -253,6 +266,7 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--trace", trace)
         OPT("--schedule", schedule)
         OPT("--universe", universe)
+        OPT("--stdin", stdin_to)
         OPT("--hostfile", mpi_hostfile)
         OPT("--host", mpi_hosts)
 #undef OPT
@@ -482,6 +496,29 @@ static int program_check(const char *prog)
     return -1;
 }
 
+/*
+ * rccerun: Intel's launcher ran `pwd`/PROGRAM, so a program named without
+ * a slash is the working directory's when it is there (else PATH's).
+ * @return 0, or -1 (out of memory).
+ */
+static int rccerun_program_resolve(char **argv)
+{
+    struct stat sb;
+    char *local;
+
+    if (strchr(argv[0], '/') != NULL || stat(argv[0], &sb) != 0 ||
+        !S_ISREG(sb.st_mode))
+        return 0;
+    local = malloc(strlen(argv[0]) + 3);
+    if (local == NULL) {
+        fprintf(stderr, "%s: out of memory\n", tool);
+        return -1;
+    }
+    sprintf(local, "./%s", argv[0]);
+    argv[0] = local; /* lives as long as the run */
+    return 0;
+}
+
 static int setting_export(const char *name, const char *value)
 {
     char var[64];
@@ -652,6 +689,35 @@ static int run_universe_resolve(const run_opts_t *o, const rck_hal_ops_t *ops,
     return (int)u;
 }
 
+/* --stdin UE|all|none (default UE 0, as mpirun). @return 0, or -1
+ * (reported). */
+static int run_stdin_resolve(const run_opts_t *o, const rck_hal_ops_t *ops,
+                             int nues, int *stdin_ue)
+{
+    long ue;
+
+    *stdin_ue = 0;
+    if (o->stdin_to == NULL)
+        return 0;
+    if (!strcmp(ops->name, "mpi")) {
+        fprintf(stderr, "%s: --stdin: on the mpi backend, mpirun decides who "
+                        "reads the input (rank 0)\n", tool);
+        return -1;
+    }
+    if (!strcmp(o->stdin_to, "all")) {
+        *stdin_ue = RCK_STDIN_ALL;
+    } else if (!strcmp(o->stdin_to, "none")) {
+        *stdin_ue = RCK_STDIN_NONE;
+    } else if (parse_long(o->stdin_to, &ue) == 0 && ue >= 0 && ue < nues) {
+        *stdin_ue = (int)ue;
+    } else {
+        fprintf(stderr, "%s: --stdin '%s': give a UE (0-%d), all or none\n",
+                tool, o->stdin_to, nues - 1);
+        return -1;
+    }
+    return 0;
+}
+
 /* The settings the run options give (the cores read them too). */
 static int options_export(const run_opts_t *o)
 {
@@ -684,6 +750,23 @@ static int run_settings_export(const run_opts_t *o, const rck_hal_ops_t *ops,
         options_export(o) != 0)
         return -1;
     return 0;
+}
+
+/* rck run: the settings (every RCK_* variable and --compute) and the
+ * outputs, after the options were exported. @return 0, or -1 (reported). */
+static int run_preflight(const run_opts_t *o, const rck_hal_ops_t *ops)
+{
+    rck_preflight_outputs_t out = {.report = o->report,
+                                   .trace = o->trace,
+                                   .msglog = o->msglog,
+                                   .sim = !strcmp(ops->name, "sim")};
+
+    if (o->compute != NULL &&
+        rck_preflight_option(tool, "--compute", "COMPUTE", o->compute) != 0)
+        return -1;
+    if (rck_preflight_settings(tool) != 0)
+        return -1;
+    return rck_preflight_outputs(tool, &out);
 }
 
 /* rck run / rccerun. */
@@ -740,9 +823,11 @@ static int cmd_run(int argc, char **argv, int rccerun)
     if (ncores < 0)
         goto out;
     launch.nues = run_universe_resolve(&o, ops, &chip, ncores, cores);
-    if (launch.nues < 0)
+    if (launch.nues < 0 ||
+        run_stdin_resolve(&o, ops, launch.nues, &launch.stdin_ue) != 0)
         goto out;
-    if (program_check(o.argv[0]) != 0)
+    if ((rccerun && rccerun_program_resolve(o.argv) != 0) ||
+        program_check(o.argv[0]) != 0)
         goto out;
     if ((o.mpi_hostfile != NULL || o.mpi_hosts != NULL) &&
         strcmp(ops->name, "mpi") != 0) {
@@ -761,7 +846,8 @@ static int cmd_run(int argc, char **argv, int rccerun)
                     "\n", tool, o.clock, chip.name, chip.core_mhz);
     }
 
-    if (run_settings_export(&o, ops, chip_path, shm_text) != 0)
+    if (run_settings_export(&o, ops, chip_path, shm_text) != 0 ||
+        run_preflight(&o, ops) != 0)
         goto out;
     if (o.dry_run) {
         ret = 0;

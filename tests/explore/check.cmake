@@ -1,5 +1,6 @@
 # The explore tests (tests/explore/CMakeLists.txt).
-#   -DRCK=rck -DMODE=finds|same_seed|seed0|bad|passes|timeout -DPROG=program
+#   -DRCK=rck -DMODE=finds|same_seed|seed0|bad|passes|timeout|compare
+#   -DPROG=program
 #   [-DNUES=N] [-DARGS=a,b,c] [-DRUNS=K] [-DDIR=output dir] [-DMATCH=regex]
 set(args)
 if(DEFINED ARGS AND NOT ARGS STREQUAL "")
@@ -101,7 +102,7 @@ elseif(MODE STREQUAL "bad")
     "--schedule 'abc': not a schedule seed|${RCK}^run^-n^2^--backend^sim^--schedule^abc^${PROG}"
     "--schedule '-1': not a schedule seed|${RCK}^run^-n^2^--backend^sim^--schedule^-1^${PROG}"
     "--schedule 5: schedules are a sim backend feature|${RCK}^run^-n^2^--backend^native^--schedule^5^${PROG}"
-    "RCK_SIM_SCHEDULE='1x' is not a schedule seed|${CMAKE_COMMAND}^-E^env^RCK_SIM_SCHEDULE=1x^${RCK}^run^-n^2^--backend^sim^${PROG}")
+    "RCK_SIM_SCHEDULE='1x': not an integer from 0 to 18446744073709551615|${CMAKE_COMMAND}^-E^env^RCK_SIM_SCHEDULE=1x^${RCK}^run^-n^2^--backend^sim^${PROG}")
   foreach(c IN LISTS cases)
     string(FIND "${c}" "|" bar)
     string(SUBSTRING "${c}" 0 ${bar} msg)
@@ -119,6 +120,46 @@ elseif(MODE STREQUAL "bad")
       message(FATAL_ERROR "no '${msg}' in: ${err}")
     endif()
   endforeach()
+elseif(MODE STREQUAL "compare")
+  # seedy.sh: "result <seed % 2>", "wall time <pid>", "done" from every UE.
+  # --compare-output fails seed 2 (result 0 where seed 1 said 1), showing
+  # the differing lines and the replay; --ignore makes them pass; --check
+  # runs a hook on each seed's output.
+  function(explore_expect want_rc)
+    execute_process(COMMAND ${RCK} explore -n 2 --runs 3 ${ARGN} ${PROG}
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    message("explore ${ARGN}: exit ${rc}\n${out}${err}")
+    if(NOT rc EQUAL want_rc)
+      message(FATAL_ERROR "explore ${ARGN}: exit ${rc}, not ${want_rc}")
+    endif()
+    set(out "${out}" PARENT_SCOPE)
+  endfunction()
+  explore_expect(1 --compare-output --ignore "wall time")
+  foreach(re "\n3 runs, 1 failed\n"
+      "seed 2: FAILED: its output differs from seed 1's\n"
+      "    - seed 1: \\[ 0\\] result 1\n    \\+ seed 2: \\[ 0\\] result 0\n"
+      "reproduce: [^\n]* run --backend sim --schedule 2 ")
+    if(NOT out MATCHES "${re}")
+      message(FATAL_ERROR "no '${re}' in the output")
+    endif()
+  endforeach()
+  if(out MATCHES "seed [13]: FAILED")
+    message(FATAL_ERROR "a seed with the first seed's output failed")
+  endif()
+  # the process ids differ in every run: without --ignore all fail
+  explore_expect(1 --compare-output)
+  if(NOT out MATCHES "\n3 runs, 2 failed\n")
+    message(FATAL_ERROR "the varying line did not fail the seeds")
+  endif()
+  explore_expect(0 --compare-output --ignore "wall time" --ignore "^result")
+  explore_expect(1 --check "grep -q 'result 1'")
+  if(NOT out MATCHES "seed 2: FAILED: --check failed \\(exit 1\\)\n" OR
+     NOT out MATCHES "\n3 runs, 1 failed\n")
+    message(FATAL_ERROR "--check did not fail seed 2 alone")
+  endif()
+  explore_expect(0 --check "test \"$RCK_EXPLORE_SEED\" -ge 1 && grep -q done")
+  explore_expect(2 --ignore "wall time")
+  explore_expect(2 --compare-output --ignore "(")
 elseif(MODE STREQUAL "passes")
   run_ok("explore" ${RCK} explore -n ${NUES} --runs ${RUNS} ${PROG} ${args})
   if(NOT out MATCHES "\n?${RUNS} runs, 0 failed\n")

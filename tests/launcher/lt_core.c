@@ -12,6 +12,9 @@
  *   pid        write "pid pgid" to $LT_DIR/ue<U>.pid
  *   ignterm    ignore SIGTERM            sleep=SECONDS
  *   exit=N     exit now with status N    segv  die of SIGSEGV
+ *   rmdir=DIR  remove the (empty) directory DIR
+ *   stdin      copy standard input to stdout, each line as "in:LINE",
+ *              then "in:EOF"
  * After the last action the program exits 0.
  */
 #include <errno.h>
@@ -111,6 +114,16 @@ static void action(const char *a)
         sleep_s(atof(a + 6));
     } else if (!strncmp(a, "exit=", 5)) {
         exit(atoi(a + 5));
+    } else if (!strncmp(a, "rmdir=", 6)) {
+        if (rmdir(a + 6) != 0)
+            exit(99);
+    } else if (!strcmp(a, "stdin")) {
+        char line[200];
+        while (fgets(line, sizeof(line), stdin) != NULL) {
+            snprintf(buf, sizeof(buf), "in:%s", line);
+            write_all(1, buf, strlen(buf));
+        }
+        write_all(1, "in:EOF\n", 7);
     } else if (!strcmp(a, "segv")) {
         /* raise(), not a NULL store, which sanitizers would intercept. */
         signal(SIGSEGV, SIG_DFL);

@@ -24,30 +24,14 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *rck, *rccerun, *lt_core, *rckcc;
-static char dir[256];
-static int failures;
+#include "lt.h"
 
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);              \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fputc('\n', stderr);                                              \
-            failures++;                                                       \
-        }                                                                     \
-    } while (0)
+const char *rck, *rccerun, *lt_core, *rckcc;
+char dir[256];
+int failures;
+const char *run_stdin;
 
-typedef struct {
-    int wstatus;
-    int code;        /* exit status, or 128 + signal */
-    double elapsed;  /* seconds from start to exit */
-    double since;    /* seconds from the mark (see mark_now) to exit */
-    char *out, *err;
-    int nlines_err;
-} result_t;
-
-static double now_s(void)
+double now_s(void)
 {
     struct timespec ts;
 
@@ -55,7 +39,7 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void sleep_s(double s)
+void sleep_s(double s)
 {
     struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
 
@@ -63,7 +47,7 @@ static void sleep_s(double s)
         ;
 }
 
-static char *slurp(const char *path)
+char *slurp(const char *path)
 {
     FILE *fp = fopen(path, "rb");
     size_t cap = 4096, len = 0, n;
@@ -88,7 +72,7 @@ static char *slurp(const char *path)
     return buf;
 }
 
-static int count_lines(const char *s)
+int count_lines(const char *s)
 {
     int n = 0;
 
@@ -266,14 +250,12 @@ static void check_shm(const shm_list_t *before)
 
 /* ---- running the launcher ---- */
 
-typedef void during_fn(pid_t pid, double *mark);
-
 /*
  * Run argv (NULL-terminated) with the given extra environment ("NAME=V",
  * NULL-terminated), output to files; kill it after @p limit seconds.
  * @p during runs while it does and may set *mark to a time (now_s()).
  */
-static void run(result_t *r, char *const argv[], const char *const env[],
+void run(result_t *r, char *const argv[], const char *const env[],
                 during_fn *during, double limit)
 {
     char outp[300], errp[300];
@@ -297,6 +279,11 @@ static void run(result_t *r, char *const argv[], const char *const env[],
         if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0)
             _exit(200);
         setenv("LT_DIR", dir, 1);
+        if (run_stdin != NULL) {
+            int i = open(run_stdin, O_RDONLY);
+            if (i < 0 || dup2(i, 0) < 0)
+                _exit(202);
+        }
         for (int i = 0; env != NULL && env[i] != NULL; i++)
             putenv((char *)env[i]);
         execv(argv[0], argv);
@@ -336,14 +323,14 @@ static void run(result_t *r, char *const argv[], const char *const env[],
     shm_free(&before);
 }
 
-static void result_free(result_t *r)
+void result_free(result_t *r)
 {
     free(r->out);
     free(r->err);
 }
 
 /* Wait until the cores of UEs 0..n-1 have written their pid files. */
-static int pid_of(int ue, double limit)
+int pid_of(int ue, double limit)
 {
     char path[300];
     double end = now_s() + limit;
@@ -363,13 +350,13 @@ static int pid_of(int ue, double limit)
     return -1;
 }
 
-static void pids_wait(int n)
+void pids_wait(int n)
 {
     for (int ue = 0; ue < n; ue++)
         CHECK(pid_of(ue, 10) > 0, "UE %d never started", ue);
 }
 
-static void pids_clear(int n)
+void pids_clear(int n)
 {
     char path[300];
 
@@ -379,17 +366,14 @@ static void pids_clear(int n)
     }
 }
 
-#define ARGV(...) ((char *const[]){__VA_ARGS__, NULL})
-#define ENV(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static int has(const char *hay, const char *needle)
+int has(const char *hay, const char *needle)
 {
     return strstr(hay, needle) != NULL;
 }
 
 /* ---- cases ---- */
 
-static void expect_usage_error(char *const argv[], const char *const env[],
+void expect_usage_error(char *const argv[], const char *const env[],
                                const char *needle)
 {
     result_t r;
@@ -816,7 +800,7 @@ static void case_config(void)
     result_free(&r);
 }
 
-static void write_file(const char *path, const char *text)
+void write_file(const char *path, const char *text)
 {
     FILE *fp = fopen(path, "w");
 
@@ -896,6 +880,10 @@ static const struct {
     {"rccerun", case_rccerun},
     {"config", case_config},
     {"rckcc", case_rckcc},
+    {"preflight", case_preflight},
+    {"outputs", case_outputs},
+    {"mpirun_habits", case_mpirun_habits},
+    {"rccerun_cwd", case_rccerun_cwd},
 };
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,

@@ -3,7 +3,7 @@
 #   -DRCK=rck -DNUES=N [-DCORES=list] -DPROG=program [-DARGS=a,b,c]
 #   [-DBACKEND=sim|native]      the launcher's backend (default sim)
 #   [-DENV_<k>=NAME=VALUE ...]  environment for the run (k = 1..9)
-#   -DEXPECT=ok|fail            exit status zero or not
+#   -DEXPECT=ok|fail|N          exit status zero, not zero, or N
 #   [-DMATCH_<k>=regex ...]     must match stdout+stderr
 #   [-DNOMATCH_<k>=regex ...]   must not match stdout+stderr
 #   [-DREPORT=file] [-DRMATCH_<k>=regex ...]  must match the JSON report
@@ -52,6 +52,9 @@ if(EXPECT STREQUAL "ok" AND NOT rc EQUAL 0)
 endif()
 if(EXPECT STREQUAL "fail" AND rc EQUAL 0)
   message(FATAL_ERROR "expected a failure, rck exited with 0")
+endif()
+if(EXPECT MATCHES "^[0-9]+$" AND NOT rc EQUAL EXPECT)
+  message(FATAL_ERROR "expected exit status ${EXPECT}, rck exited with ${rc}")
 endif()
 if(DEFINED MAX_SECONDS)
   math(EXPR took "${t1} - ${t0}")

@@ -123,12 +123,12 @@ static void test_table(void)
 static void test_register(void)
 {
     static const rck_config_entry_t late[] = {
-        {"TEST_LATE", "7", RCK_CONFIG_INT, "a setting of rank 90"},
-        {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+        {"TEST_LATE", "7", RCK_CONFIG_INT, "a setting of rank 90", NULL},
+        {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
     static const rck_config_entry_t early[] = {
-        {"TEST_EARLY", "x", RCK_CONFIG_STRING, "a setting of rank 5"},
-        {"TEST_EARLY2", "1k", RCK_CONFIG_SIZE, "another one"},
-        {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+        {"TEST_EARLY", "x", RCK_CONFIG_STRING, "a setting of rank 5", NULL},
+        {"TEST_EARLY2", "1k", RCK_CONFIG_SIZE, "another one", NULL},
+        {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
     const rck_config_entry_t *e;
     int pos = 0, at_early = -1, at_late = -1, at_general = -1;
 
@@ -252,6 +252,56 @@ static void test_print(void)
     CHECK(strstr(buf, "RCK_SHM_SIZE=2m") != NULL);
 }
 
+/* rck_config_check: each type's syntax and the values lists (issue 26). */
+static void test_check(void)
+{
+    static const rck_config_entry_t t[] = {
+        {"T_INT", "0", RCK_CONFIG_INT, "any integer", NULL},
+        {"T_NONNEG", "3", RCK_CONFIG_INT, "from 0", "0.."},
+        {"T_RANGE", "0", RCK_CONFIG_INT, "a seed", "0..18446744073709551615"},
+        {"T_SIZE", "1k", RCK_CONFIG_SIZE, "a size", NULL},
+        {"T_BOOL", "1", RCK_CONFIG_BOOL, "a bool", NULL},
+        {"T_WORDS", "warn", RCK_CONFIG_STRING, "words", "error|warn"},
+        {"T_NUM", "auto", RCK_CONFIG_STRING, "numbers", "auto|#|host:#.#"},
+        {"T_FREE", "", RCK_CONFIG_STRING, "any text", NULL}};
+    char why[128];
+
+    CHECK(rck_config_check(&t[0], "-5", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[0], "0x10", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[0], "abc", why, sizeof(why)) == -1);
+    CHECK(strcmp(why, "not an integer") == 0);
+    CHECK(rck_config_check(&t[0], "", NULL, 0) == -1);
+    CHECK(rck_config_check(&t[0], "4x", NULL, 0) == -1);
+    CHECK(rck_config_check(&t[1], "3", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[1], "-1", why, sizeof(why)) == -1);
+    CHECK(strcmp(why, "not an integer from 0") == 0);
+    CHECK(rck_config_check(&t[2], "18446744073709551615", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[2], "18446744073709551616", NULL, 0) == -1);
+    CHECK(rck_config_check(&t[3], "64m", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[3], "lots", NULL, 0) == -1);
+    CHECK(rck_config_check(&t[4], "Yes", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[4], "off", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[4], "maybe", NULL, 0) == -1);
+    CHECK(rck_config_check(&t[5], "warn", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[5], "ERROR", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[5], "verbose", why, sizeof(why)) == -1);
+    CHECK(strcmp(why, "not one of: error, warn") == 0);
+    CHECK(rck_config_check(&t[6], "auto", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[6], "250", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[6], "2.5", NULL, 0) == -1);
+    CHECK(rck_config_check(&t[6], "host:0.25", NULL, 0) == 0);
+    CHECK(rck_config_check(&t[6], "host:", NULL, 0) == -1);
+    CHECK(rck_config_check(&t[6], "-3", why, sizeof(why)) == -1);
+    CHECK(strcmp(why, "not one of: auto, INTEGER, host:NUMBER") == 0);
+    CHECK(rck_config_check(&t[7], "anything at all", NULL, 0) == 0);
+    /* every registered setting accepts its own default */
+    for (const rck_config_entry_t *e = rck_config_next(NULL); e != NULL;
+         e = rck_config_next(e))
+        CHECK(rck_config_check(e, e->dflt, NULL, 0) == 0);
+    CHECK(rck_config_find("LOG") != NULL);
+    CHECK(rck_config_find("NO_SUCH_SETTING") == NULL);
+}
+
 /* rck_exec_find answers as execvp would search. */
 static void test_exec_find(void)
 {
@@ -302,6 +352,7 @@ int main(void)
     test_register();
     test_env();
     test_print();
+    test_check();
     test_exec_find();
     if (failures != 0) {
         fprintf(stderr, "test_util: %d check(s) failed\n", failures);

@@ -6,7 +6,38 @@
 
 #include "rck/log.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+
+static int dl_armed, dl_registered;
+static void (*dl_before)(void);
+
+/* atexit: the status of a deadlocked core, even if its program returned 0
+ * (exit's status cannot be changed but by ending here). */
+static void dl_atexit(void)
+{
+    if (!dl_armed)
+        return;
+    if (dl_before != NULL)
+        dl_before();
+    fflush(NULL);
+    _exit(RCK_HAL_EXIT_DEADLOCK);
+}
+
+void rck_be_deadlock_exit_setup(void (*before)(void))
+{
+    dl_before = before;
+    if (!dl_registered && atexit(dl_atexit) == 0)
+        dl_registered = 1;
+}
+
+int rck_be_deadlock_exit_arm(void)
+{
+    int was = dl_armed;
+
+    dl_armed = 1;
+    return was;
+}
 
 uint32_t rck_be_lut_default(const rck_chip_t *chip, int core, int idx)
 {

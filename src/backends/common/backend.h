@@ -194,6 +194,22 @@ rck_status_t rck_be_volt_wait_instant(rck_hal_t *hal, int island);
  *  with a message naming the backend (docs/POWER.md). */
 rck_status_t rck_be_power_unsupported(rck_hal_t *hal, double *watts);
 
+/**
+ * Deadlocked cores end with RCK_HAL_EXIT_DEADLOCK, whatever their program
+ * returns. Called at attach: registers the exit hook once.
+ * @param [in] before  run at exit, before the process ends with that
+ *                     status (the backend's own leave-at-exit), or NULL.
+ */
+void rck_be_deadlock_exit_setup(void (*before)(void));
+
+/**
+ * A wait of this core failed with RCK_ERR_DEADLOCK: from now on the
+ * process ends with RCK_HAL_EXIT_DEADLOCK.
+ * @return 1 if it was armed already (the program waits again after a
+ *         failed wait), 0 the first time.
+ */
+int rck_be_deadlock_exit_arm(void);
+
 rck_status_t rck_be_solo_job(rck_status_t (*create)(const rck_job_params_t *p,
                                                     rck_job_t **job),
                              rck_job_t **job);

@@ -70,7 +70,7 @@ rck_status_t rck_be_report_write(const char *path, const char *backend,
     snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
     fp = fopen(tmp, "w");
     if (fp == NULL) {
-        rck_error("cannot write the report %s: %s", tmp, strerror(errno));
+        rck_error("cannot write the report %s: %s", path, strerror(errno));
         return RCK_ERR_IO;
     }
     fprintf(fp,

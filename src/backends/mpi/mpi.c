@@ -560,8 +560,9 @@ static void mpi_job_core_exited(rck_job_t *job, int ue, int failed)
 {
 }
 
-static void mpi_job_destroy(rck_job_t *job)
+static rck_status_t mpi_job_destroy(rck_job_t *job)
 {
+    return RCK_OK;
 }
 
 __attribute__((visibility("default"))) const rck_hal_ops_t

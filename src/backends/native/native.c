@@ -45,7 +45,7 @@
  * The observer that decides (hdr->deadlock 0 -> 1) prints the report (the
  * sim's format) while every other wait stays in place, then sets
  * hdr->deadlock to 2 and wakes everyone: every wait then fails with
- * RCK_ERR_DEADLOCK, and the core ends with NATIVE_EXIT_DEADLOCK (at its
+ * RCK_ERR_DEADLOCK, and the core ends with RCK_HAL_EXIT_DEADLOCK (at its
  * next wait, or at exit) so the run fails even if the program ignores
  * the error.
  */
@@ -78,22 +78,27 @@
 static const rck_config_entry_t native_settings[] = {
     {"SPIN_NS", "auto", RCK_CONFIG_STRING,
      "native: how long a wait spins before it sleeps in the kernel "
-     "(nanoseconds; auto = long when cores <= host CPUs, short otherwise)"},
+     "(nanoseconds; auto = long when cores <= host CPUs, short otherwise)",
+     "auto|#"},
     {"YIELD_NS", "100000", RCK_CONFIG_INT,
      "native: after spinning, how long a wait yields the CPU to other cores "
-     "(sched_yield) before it sleeps in the kernel (nanoseconds)"},
+     "(sched_yield) before it sleeps in the kernel (nanoseconds)",
+     "0.."},
     {"SPIN_LOADED_NS", "5000", RCK_CONFIG_INT,
      "native, auto spin: how long a wait spins before it sleeps while the "
-     "host's other runnable tasks fill its CPUs (nanoseconds; no yield then)"},
+     "host's other runnable tasks fill its CPUs (nanoseconds; no yield then)",
+     "0.."},
     {"NATIVE_MEMBARRIER", "auto", RCK_CONFIG_STRING,
      "native: auto = writers skip the wake-up protocol's fence and a "
      "sleeping core issues membarrier(2) instead, when the kernel has "
      "MEMBARRIER_CMD_GLOBAL_EXPEDITED and the job's cores fit the host's "
-     "CPUs; off = a fence in every write"},
+     "CPUs; off = a fence in every write",
+     "auto|off"},
     {"DEADLOCK_S", "3", RCK_CONFIG_INT,
      "native: seconds every running core may wait with nothing changing "
-     "before the run is reported as deadlocked and stopped (0 = off)"},
-    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+     "before the run is reported as deadlocked and stopped (0 = off)",
+     "0.."},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 __attribute__((constructor)) static void native_settings_register(void)
 {
@@ -212,35 +217,25 @@ static void native_job_core_exited(rck_job_t *job, int ue, int failed)
     }
 }
 
-static void native_job_destroy(rck_job_t *job)
+static rck_status_t native_job_destroy(rck_job_t *job)
 {
     const char *report = rck_be_report_path();
+    rck_status_t st = RCK_OK;
 
     if (job == NULL)
-        return;
+        return RCK_OK;
     if (*report != '\0')
-        rck_be_report_write(
+        st = rck_be_report_write(
             report, "native", &job->hdr->chip, (int)job->hdr->nues,
             (double)(rck_be_now_ns() - job->hdr->t0_ns) * 1e-9,
             (const uint64_t *)((char *)job->hdr + job->hdr->comm_off));
     munmap(job->hdr, job->bytes);
     close(job->fd);
     free(job);
+    return st;
 }
 
 /* ---- attach ---- */
-
-static int dl_exit_armed, dl_atexit_set;
-
-/* A core whose wait failed by deadlock ends with NATIVE_EXIT_DEADLOCK even
- * if the program returns 0. */
-static void dl_atexit(void)
-{
-    if (dl_exit_armed) {
-        fflush(NULL);
-        _exit(NATIVE_EXIT_DEADLOCK);
-    }
-}
 
 /* RCK_SPIN_NS: a number fixes the budget; "auto" (-1 here) decides at
  * each wait from how many cores are awake. */
@@ -438,8 +433,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
         long dl = rck_config_get_int("DEADLOCK_S");
         n->dl_ns = dl > 0 ? (int64_t)dl * 1000000000 : 0;
     }
-    if (!dl_atexit_set && atexit(dl_atexit) == 0)
-        dl_atexit_set = 1;
+    rck_be_deadlock_exit_setup(NULL);
     asym_setup(n, hal->nues);
     atomic_store(&n->cores[hal->core].pid, (int32_t)getpid());
     atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
@@ -732,10 +726,10 @@ static rck_status_t wait_deadlocked(native_t *n)
     if (n->dl_failed) {
         /* the program went on waiting after a failed wait */
         fflush(NULL);
-        _exit(NATIVE_EXIT_DEADLOCK);
+        _exit(RCK_HAL_EXIT_DEADLOCK);
     }
     n->dl_failed = 1;
-    dl_exit_armed = 1;
+    rck_be_deadlock_exit_arm();
     rck_error("deadlock reported; abandoning the wait");
     return RCK_ERR_DEADLOCK;
 }

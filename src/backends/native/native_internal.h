@@ -27,8 +27,6 @@
 #define NATIVE_CTX_LEN 40
 #define NATIVE_GIC_WORDS (RCK_CHIP_MAX_CORES / 64)
 #define NATIVE_DL_CONDS 8
-/* Exit status of a core of a run stopped by a deadlock report. */
-#define NATIVE_EXIT_DEADLOCK 3
 
 /* CORE_DORMANT: a UE of the job's universe not started yet
  * (rck_hal_spawn claims it: CORE_IDLE until it attaches). */

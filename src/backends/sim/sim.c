@@ -83,14 +83,17 @@ static int sim_job_tick(rck_job_t *job)
     return sim_progress_tick(job->hdr);
 }
 
-static void sim_job_destroy(rck_job_t *job)
+static rck_status_t sim_job_destroy(rck_job_t *job)
 {
+    rck_status_t st;
+
     if (job == NULL)
-        return;
+        return RCK_OK;
     sim_progress_end(job->hdr);
-    sim_report_write(job->hdr);
+    st = sim_report_write(job->hdr);
     sim_p54c_job_destroy(job->hdr);
     sim_seg_destroy(job);
+    return st;
 }
 
 /* ---- entry and exit of every HAL call ---- */
@@ -246,6 +249,8 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     if (!atexit_done) {
         atexit_done = 1;
         atexit(sim_atexit);
+        /* runs first: a deadlocked core leaves, then ends with status 3 */
+        rck_be_deadlock_exit_setup(sim_atexit);
     }
     return RCK_OK;
 }
@@ -577,6 +582,8 @@ static rck_status_t wait_unordered(sim_t *s, rck_hal_t *hal,
     }
     atomic_store(&s->me->end, st == RCK_ERR_DEADLOCK ? UE_END_DEADLOCK
                                                      : UE_END_ABORTED);
+    if (st == RCK_ERR_DEADLOCK)
+        rck_be_deadlock_exit_arm();
     return st;
 }
 
@@ -671,6 +678,8 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         if (st != RCK_OK) {
             atomic_store(&me->end, st == RCK_ERR_DEADLOCK ? UE_END_DEADLOCK
                                                           : UE_END_ABORTED);
+            if (st == RCK_ERR_DEADLOCK)
+                rck_be_deadlock_exit_arm();
             break; /* stays published for the reports */
         }
         sim_wait_unpublish(s);

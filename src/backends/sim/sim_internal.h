@@ -687,8 +687,10 @@ void sim_map_lookup(sim_map_t *m, size_t off, int *type, int *mc,
                     size_t *until);
 
 /* ---- reports (sim_report.c) ---- */
-/** Write the JSON report and print the summary (once per job). */
-void sim_report_write(sim_hdr_t *h);
+/** Write the JSON report and the trace and print the summary (once per
+ * job). @return RCK_OK, or RCK_ERR_IO if an output could not be written
+ * (logged, naming its path). */
+rck_status_t sim_report_write(sim_hdr_t *h);
 /** Start / finish this core's part of the trace. */
 void sim_trace_open(sim_t *s);
 void sim_trace_close(sim_t *s);
@@ -783,7 +785,8 @@ static inline uint32_t sim_word(sim_hdr_t *h, const rck_hal_cond_t *c)
 /* sim_report.c / sim_trace.c */
 /** Write @p s as a JSON string literal. */
 void sim_json_string(FILE *fp, const char *s);
-/** Join the cores' trace parts into the trace file (end of the run). */
-void sim_trace_merge(sim_hdr_t *h);
+/** Join the cores' trace parts into the trace file (end of the run).
+ * @return RCK_OK, or RCK_ERR_IO (logged, naming the trace's path). */
+rck_status_t sim_trace_merge(sim_hdr_t *h);
 
 #endif

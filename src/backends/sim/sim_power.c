@@ -27,8 +27,9 @@
 static const rck_config_entry_t sim_power_settings[] = {
     {"SIM_POWER_PERIOD_US", "100", RCK_CONFIG_STRING,
      "sim: period of the modelled power sensor, microseconds of chip time "
-     "(the report's power.series; longer runs merge samples two by two)"},
-    {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+     "(the report's power.series; longer runs merge samples two by two)",
+     "#.#"},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 __attribute__((constructor)) static void sim_power_register(void)
 {

@@ -512,33 +512,39 @@ static void summary(sim_hdr_t *h, const char *path, int written)
 }
 
 
-void sim_report_write(sim_hdr_t *h)
+rck_status_t sim_report_write(sim_hdr_t *h)
 {
     int32_t zero = 0;
     const char *path = h->report_path;
     char tmp[SIM_PATH_LEN + 32];
     int written = 0;
+    rck_status_t st = RCK_OK;
     FILE *fp;
 
     if (!atomic_compare_exchange_strong(&h->reported, &zero, 1))
-        return;
+        return RCK_OK;
     if (path[0] != '\0') {
         snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
         fp = fopen(tmp, "w");
         if (fp == NULL) {
-            rck_error("sim: cannot write the report %s: %s", tmp,
+            /* the user's path, not the temporary one */
+            rck_error("sim: cannot write the report %s: %s", path,
                       strerror(errno));
+            st = RCK_ERR_IO;
         } else {
             json_write(fp, h);
             if (fclose(fp) != 0 || rename(tmp, path) != 0) {
                 rck_error("sim: cannot write the report %s: %s", path,
                           strerror(errno));
                 unlink(tmp);
+                st = RCK_ERR_IO;
             } else {
                 written = 1;
             }
         }
     }
     summary(h, path, written);
-    sim_trace_merge(h);
+    if (sim_trace_merge(h) != RCK_OK)
+        st = RCK_ERR_IO;
+    return st;
 }

@@ -52,49 +52,57 @@ static const rck_config_entry_t sim_settings[] = {
      "was built by rckcc with its counters, else host), host[:REL] (host CPU "
      "time, REL = SCC speed relative to the host, default from the chip), "
      "none, instructions[:CPI] (retired instructions x CPI; falls back to "
-     "host), p54c or p54c-fast (docs/P54C.md)"},
+     "host), p54c or p54c-fast (docs/P54C.md)",
+     "auto|none|host|host:#.#|instructions|instructions:#.#|p54c|p54c-fast"},
     {"P54C_QEMU", "qemu-x86_64", RCK_CONFIG_STRING,
-     "sim, compute p54c: QEMU's user-mode emulator each core runs under"},
+     "sim, compute p54c: QEMU's user-mode emulator each core runs under", NULL},
     {"P54C_PLUGIN", "", RCK_CONFIG_STRING,
      "sim, compute p54c: the P54C QEMU plugin (empty = the one built with "
-     "rockcreek)"},
+     "rockcreek)", NULL},
     {"P54C_ORDER", "1000", RCK_CONFIG_STRING,
      "sim, compute p54c: book a compute slice's DRAM transactions in time "
      "order with the other cores, at most this many cycles (of the chip's "
      "clock) ahead of "
      "the earliest (0: exact order; off: the whole slice at once, ahead of "
-     "the cores that book later)"},
+     "the cores that book later)",
+     "off|#.#"},
     {"P54C_ENGINE", "auto", RCK_CONFIG_STRING,
      "sim, compute p54c-fast: what counts the instructions: compiled (the "
      "program's own counters, built in by rckcc), qemu (the QEMU plugin), or "
-     "auto (compiled when the program has them)"},
+     "auto (compiled when the program has them)",
+     "auto|compiled|qemu"},
     {"P54C_NATIVE", "1", RCK_CONFIG_BOOL,
      "sim, compute p54c: book the DRAM transactions natively in the plugin "
-     "(0: in the HAL under QEMU, the same answers, slower; a check)"},
+     "(0: in the HAL under QEMU, the same answers, slower; a check)", NULL},
     {"SIM_REPORT", "rck-sim-report.json", RCK_CONFIG_STRING,
-     "sim: where the deterministic JSON report goes (none = no file)"},
+     "sim: where the deterministic JSON report goes (none = no file)", NULL},
     {"SIM_TRACE", "none", RCK_CONFIG_STRING,
-     "sim: Chrome trace-event JSON file (opens in Perfetto); none = off"},
+     "sim: Chrome trace-event JSON file (opens in Perfetto); none = off", NULL},
     {"SIM_SUMMARY", "1", RCK_CONFIG_BOOL,
-     "sim: print the short human summary on stderr at exit"},
+     "sim: print the short human summary on stderr at exit", NULL},
     {"SIM_HAZARDS", "0", RCK_CONFIG_BOOL,
-     "sim: report every stale MPB read (a read skipped CL1INVMB)"},
+     "sim: report every stale MPB read (a read skipped CL1INVMB)", NULL},
     {"SIM_PIN", "auto", RCK_CONFIG_STRING,
      "sim: pin every core of the run to one host CPU: auto = one no other "
-     "sim run holds (none: no pinning), off, or a CPU number"},
+     "sim run holds (none: no pinning), off, or a CPU number",
+     "auto|none|off|no|-1|#"},
     {"SIM_SPIN_NS", "auto", RCK_CONFIG_STRING,
      "sim: how long a core spins for the run token before it sleeps "
-     "(nanoseconds; auto = spin only when cores <= host CPUs)"},
+     "(nanoseconds; auto = spin only when cores <= host CPUs)",
+     "auto|#.#"},
     {"SIM_LOOKAHEAD", "0", RCK_CONFIG_INT,
      "sim: cycles a core may run ahead of the earliest core (0 = strict "
-     "order; larger is faster but can reorder nearby events)"},
+     "order; larger is faster but can reorder nearby events)",
+     "0.."},
     {"SIM_SCHEDULE", "0", RCK_CONFIG_INT,
      "sim: schedule seed: 0 = the model's own order; another number takes "
-     "another legal interleaving (seeded jitter), the same one every time"},
+     "another legal interleaving (seeded jitter), the same one every time",
+     "0..18446744073709551615"},
     {"SIM_WATCHDOG", "5", RCK_CONFIG_INT,
      "sim: seconds a core may hold the run token without a HAL call before "
-     "it is warned about and the others proceed"},
-        {NULL, NULL, RCK_CONFIG_STRING, NULL}};
+     "it is warned about and the others proceed",
+     "0..2147483647"},
+        {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 __attribute__((constructor)) static void sim_settings_register(void)
 {

@@ -217,18 +217,23 @@ static void trace_copy(FILE *out, const char *path)
     fclose(in);
 }
 
-void sim_trace_merge(sim_hdr_t *h)
+rck_status_t sim_trace_merge(sim_hdr_t *h)
 {
     char tmp[SIM_PATH_LEN + 32], part[SIM_PATH_LEN + 32];
     FILE *fp;
 
     if (h->trace_path[0] == '\0')
-        return;
+        return RCK_OK;
     snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", h->trace_path, (long)getpid());
     fp = fopen(tmp, "w");
     if (fp == NULL) {
-        rck_error("sim: cannot write the trace %s: %s", tmp, strerror(errno));
-        return;
+        rck_error("sim: cannot write the trace %s: %s", h->trace_path,
+                  strerror(errno));
+        for (uint32_t i = 0; i < h->nues; i++) {
+            trace_part_name(h, (int)i, part, sizeof(part));
+            unlink(part);
+        }
+        return RCK_ERR_IO;
     }
     fprintf(fp, "{\"displayTimeUnit\": \"ns\",\n\"otherData\": "
                 "{\"generator\": \"rockcreek sim\", \"chip\": ");
@@ -259,8 +264,9 @@ void sim_trace_merge(sim_hdr_t *h)
         rck_error("sim: cannot write the trace %s: %s", h->trace_path,
                   strerror(errno));
         unlink(tmp);
-        return;
+        return RCK_ERR_IO;
     }
     if (h->summary)
         fprintf(stderr, "rck sim: trace in %s\n", h->trace_path);
+    return RCK_OK;
 }

@@ -31,6 +31,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/** Exit status of a core whose wait failed because the run deadlocked
+ * (RCK_ERR_DEADLOCK), even if its program then returns 0: the same on
+ * every backend that detects deadlocks (native, sim), so a deadlocked run
+ * ends with this status (README, "Exit status"). */
+#define RCK_HAL_EXIT_DEADLOCK 3
+
 typedef struct rck_hal rck_hal_t;
 typedef struct rck_job rck_job_t;
 typedef struct rck_hal_ops rck_hal_ops_t;
@@ -144,8 +150,13 @@ struct rck_hal_ops {
      *         prints other output; 0 otherwise.
      */
     int (*job_tick)(rck_job_t *job);
-    /** Release the job's shared state (no segment may survive this). */
-    void (*job_destroy)(rck_job_t *job);
+    /**
+     * Write the run's outputs (report, trace) and release the job's
+     * shared state (no segment may survive this, whatever the outputs).
+     * @return RCK_OK, or RCK_ERR_IO when an output could not be written
+     *         (logged, naming the user's path): the run then fails.
+     */
+    rck_status_t (*job_destroy)(rck_job_t *job);
 
     /* ---- core side ---- */
     /**

@@ -22,6 +22,13 @@ typedef struct {
     const char *dflt;   /* default value as text */
     rck_config_type_t type;
     const char *help;
+    /* The values allowed beyond the type's syntax (NULL: any; checked by
+     * rck_config_check, listed by rck_config_print). RCK_CONFIG_INT:
+     * a range "MIN..MAX", either end may be left out ("0.."). STRING:
+     * alternatives separated by '|', each a word (matched ignoring case)
+     * in which '#' stands for a non-negative integer and '#.#' for a
+     * non-negative decimal number: "auto|off|#", "host|host:#.#". */
+    const char *values;
 } rck_config_entry_t;
 
 /** @return the general table (the job's, the HAL's, the log's, RCCE's
@@ -48,6 +55,22 @@ void rck_config_register(const rck_config_entry_t *table, int rank);
 /** Every registered setting in listing order: rck_config_next(NULL) is
  * the first, NULL follows the last. */
 const rck_config_entry_t *rck_config_next(const rck_config_entry_t *e);
+
+/** @return the registered setting named @p name (without RCK_), or NULL. */
+const rck_config_entry_t *rck_config_find(const char *name);
+
+/**
+ * Is @p value a valid value of setting @p e: its type's syntax (INT: an
+ * integer, SIZE: a size, BOOL: 1/0/yes/no/true/false/on/off) and its
+ * values? The launcher checks every RCK_* variable with it before a run.
+ * @param [in]  e      the setting.
+ * @param [in]  value  the text.
+ * @param [out] why    on failure, what a valid value is, e.g. "not an
+ *                     integer from 0"; may be NULL.
+ * @return 0 if valid, -1 if not.
+ */
+int rck_config_check(const rck_config_entry_t *e, const char *value,
+                     char *why, size_t len);
 
 /**
  * Resolved text of a setting: the environment variable RCK_<name> if set,
