@@ -727,11 +727,19 @@ void sim_p54c_summary(sim_hdr_t *h)
             h->p54c.detailed ? "p54c" : "p54c-fast", sim_p54c_engine_name(h),
             insns,
             ticks > 0 ? (double)insns / ((double)ticks / SIM_TICKS) : 0.0);
-    if (h->p54c.detailed)
+    if (h->p54c.detailed && h->p54c.engine == P54C_ENGINE_QEMU)
         fprintf(stderr, ", %" PRIu64 " L2 misses, %" PRIu64
                         " DRAM transactions of the program (%" PRIu64
                         " slices booked natively in the plugin)",
                 l2m, dram, native);
+    else if (h->p54c.detailed)
+        fprintf(stderr, ", %" PRIu64 " L2 misses, %" PRIu64
+                        " DRAM transactions of the program (memory checked "
+                        "by the program's own code)",
+                l2m, dram);
+    else
+        fprintf(stderr, "; memory not modelled (every access an L1 hit: "
+                        "RCK_COMPUTE=p54c models the caches and DRAM)");
     fprintf(stderr, "\n");
 }
 
