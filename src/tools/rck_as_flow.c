@@ -353,7 +353,13 @@ static void put_rep(FILE *out, uint32_t per_iter)
 
 static int check_no;
 
-static void seq_open(FILE *out, const char *addr, int live)
+static void seq_fetch(FILE *out, int seg, int live);
+
+/* A check's start: %rax and %rcx saved, %rax the address @p addr (if not
+ * NULL), the flags saved if @p live; with @p seg >= 0, first the fetch of
+ * the segment of instructions that starts at item @p seg (the check's
+ * address waits in the page meanwhile). */
+static void seq_open(FILE *out, const char *addr, int live, int seg)
 {
     fprintf(out, "\tmovq\t%%rax, %#llx\n\tmovq\t%%rcx, %#llx\n",
             PG(P54C_CTR_SA_OFF), PG(P54C_CTR_SC_OFF));
@@ -361,6 +367,13 @@ static void seq_open(FILE *out, const char *addr, int live)
         fprintf(out, "\tleaq\t%s, %%rax\n", addr);
     if (live)
         fputs("\tleaq\t-128(%rsp), %rsp\n\tpushfq\n", out);
+    if (seg < 0)
+        return;
+    if (addr != NULL)
+        fprintf(out, "\tmovq\t%%rax, %#llx\n", PG(P54C_CTR_SD_OFF));
+    seq_fetch(out, seg, live);
+    if (addr != NULL)
+        fprintf(out, "\tmovq\t%#llx, %%rax\n", PG(P54C_CTR_SD_OFF));
 }
 
 /* The call of a slow path (%ecx: @p kind, unless negative). */
@@ -394,10 +407,10 @@ static void seq_probe(FILE *out, unsigned filt_off)
             PG(filt_off));
 }
 
-static void put_load(FILE *out, const as_mem_t *a, int live)
+static void put_load(FILE *out, const as_mem_t *a, int live, int seg)
 {
     int n = check_no++;
-    seq_open(out, a->addr, live);
+    seq_open(out, a->addr, live, seg);
     seq_probe(out, P54C_CTR_FD_OFF);
     fprintf(out, "\tjbe\t.Lrck_m%d\n", n);
     seq_slow(out, live, P54C_CTR_SLOWD_OFF, a->size);
@@ -408,11 +421,11 @@ static void put_load(FILE *out, const as_mem_t *a, int live)
 /* A store's fast path: not merged with the previous store, aligned, its
  * line in the store filter; then the counts and the L2 write port as
  * p54c_cache.c's data_write would do them. */
-static void put_store(FILE *out, const as_mem_t *a, int live)
+static void put_store(FILE *out, const as_mem_t *a, int live, int seg)
 {
     int n = check_no++;
     unsigned sz = a->size;
-    seq_open(out, a->addr, live);
+    seq_open(out, a->addr, live, seg);
     fprintf(out,
             "\tmovq\t%%rax, %%rcx\n\tshrq\t$2, %%rcx\n"
             "\tcmpq\t%#llx, %%rcx\n\tje\t.Lrck_s%d\n",
@@ -443,48 +456,83 @@ static void put_store(FILE *out, const as_mem_t *a, int live)
     seq_close(out, live);
 }
 
-static void put_rep_mem(FILE *out, const as_mem_t *a, int live)
+static void put_rep_mem(FILE *out, const as_mem_t *a, int live, int seg)
 {
-    seq_open(out, NULL, live);
+    seq_open(out, NULL, live, seg);
     seq_slow(out, live, P54C_CTR_SLOWD_OFF,
              (long)a->size | P54C_MK_REP |
                  (long)(a->store - 1) << P54C_MK_OP_SHIFT);
     seq_close(out, live);
 }
 
-/* The block's instruction lines, from its first instruction to the last
- * byte of its last one (labels .Lrck_b<k>, .Lrck_e<k>): settled inline
- * when the fetch filter holds the block in the current epoch. */
-static void put_fetch(FILE *out, int k, int live)
+/* The fetch of the lines of a segment: the program's instructions from
+ * item @p seg (label .Lrck_sa<seg>) up to the next check (.Lrck_sz<seg>),
+ * as QEMU fetches the lines of its block of them; settled inline when the
+ * fetch filter holds the segment in the current epoch. */
+static void seq_fetch(FILE *out, int seg, int live)
 {
     int n = check_no++;
-    seq_open(out, NULL, live);
     fprintf(out,
-            "\tleaq\t.Lrck_b%d(%%rip), %%rax\n"
+            "\tleaq\t.Lrck_sa%d(%%rip), %%rax\n"
             "\tmovq\t%%rax, %%rcx\n\tshrq\t$4, %%rcx\n"
             "\tmovzbl\t%%cl, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
             "\txorq\t%%rax, %%rcx\n\txorq\t%#llx, %%rcx\n"
             "\tje\t.Lrck_g%d\n"
-            "\tleaq\t.Lrck_e%d-1(%%rip), %%rcx\n",
-            k, PG(P54C_CTR_FI_OFF), PG(P54C_CTR_FIKEY_OFF), n, k);
+            "\tleaq\t.Lrck_sz%d-1(%%rip), %%rcx\n",
+            seg, PG(P54C_CTR_FI_OFF), PG(P54C_CTR_FIKEY_OFF), n, seg);
     seq_slow(out, live, P54C_CTR_SLOWI_OFF, -1);
     fprintf(out, ".Lrck_g%d:\n", n);
+}
+
+/* A check that only fetches (a block's start). */
+static void put_fetch(FILE *out, int seg, int live)
+{
+    seq_open(out, NULL, live, seg);
     seq_close(out, live);
 }
 
-static void put_checks(FILE *out, const as_item_t *it)
+/* The checks before instruction item @p it; the first also fetches the
+ * segment that starts at item @p seg (-1: none). */
+static void put_checks(FILE *out, const as_item_t *it, int seg)
 {
     for (int j = 0; j < it->nmem; j++) {
         const as_mem_t *a = &it->mem[j];
         if (a->store > 1) {
-            if (it->rep_string)
-                put_rep_mem(out, a, it->flags_live);
+            if (!it->rep_string)
+                continue;
+            put_rep_mem(out, a, it->flags_live, seg);
         } else if (a->store) {
-            put_store(out, a, it->flags_live);
+            put_store(out, a, it->flags_live, seg);
         } else {
-            put_load(out, a, it->flags_live);
+            put_load(out, a, it->flags_live, seg);
         }
+        seg = -1;
     }
+    if (seg >= 0)
+        put_fetch(out, seg, it->flags_live);
+}
+
+/* Do checks go before instruction item @p i of block @p b? A block's
+ * first instruction always has one (its segment's fetch), after it if it
+ * is an endbr (nothing goes before those). */
+static int has_checks(const block_t *b, const as_item_t *it, int i)
+{
+    return (it->nmem > 0 && !(it->endbr)) ||
+           (b->first_insn == i && !it->endbr);
+}
+
+/* Is instruction item @p i the last of its segment: the block's last, or
+ * followed in its block by an instruction with checks? */
+static int seg_last(const as_file_t *f, const block_t *b, size_t i)
+{
+    if (b->last == (int)i)
+        return 1;
+    for (size_t j = i + 1; j < f->n && (int)j <= b->last; j++) {
+        const as_item_t *n = &f->it[j];
+        if (n->kind == IT_INSN && n->block == f->it[i].block)
+            return has_checks(b, n, (int)j);
+    }
+    return 1;
 }
 
 /* The .rck_icount record: magic, the units per class, zeros to 64. The
@@ -529,33 +577,34 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
     liveness(&g);
     item_liveness(&g, f);
     place(&g, f);
-    int mem = as_mem_on();
+    int mem = as_mem_on(), seg = -1;
     for (size_t i = 0; i < f->n; i++) {
         const as_item_t *it = &f->it[i];
         const block_t *b = it->block >= 0 ? &g.b[it->block] : NULL;
         int here = b && it->kind == IT_INSN && b->at == (int)i;
         int checked = mem && b && it->kind == IT_INSN && !b->opaque &&
                       b->at >= 0;
-        if (here && !b->after) {
+        if (here && !b->after)
             put_adds(out, b);
-            if (mem)
-                put_fetch(out, it->block, b->seq2);
+        if (checked && (has_checks(b, it, (int)i) ||
+                        (b->first_insn == (int)i && it->endbr))) {
+            seg = (int)i;
+            if (!it->endbr)
+                put_checks(out, it, seg);
+            fprintf(out, ".Lrck_sa%d:\n", seg);
         }
-        if (checked)
-            put_checks(out, it);
-        if (checked && b->first_insn == (int)i)
-            fprintf(out, ".Lrck_b%d:\n", it->block);
         if (it->kind == IT_INSN && it->rep_string) {
             put_rep(out, it->units);
             as_stats.seq3++;
         }
         fprintf(out, "%s\n", it->text);
-        if (checked && b->last == (int)i)
-            fprintf(out, ".Lrck_e%d:\n", it->block);
-        if (here && b->after) {
+        if (here && b->after)
             put_adds(out, b);
-            if (mem)
-                put_fetch(out, it->block, b->seq2);
+        if (checked && it->endbr && b->first_insn == (int)i)
+            put_fetch(out, seg, it->flags_live); /* after the endbr */
+        if (checked && seg >= 0 && seg_last(f, b, i)) {
+            fprintf(out, ".Lrck_sz%d:\n", seg);
+            seg = -1;
         }
     }
     put_record(out, units);

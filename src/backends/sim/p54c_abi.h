@@ -41,6 +41,7 @@
 #define P54C_CTR_WR_OFF 0x100     /* L1D writes the blocks counted */
 #define P54C_CTR_SA_OFF 0x140     /* %rax saved by a check */
 #define P54C_CTR_SC_OFF 0x148     /* %rcx saved by a check */
+#define P54C_CTR_SD_OFF 0x150     /* a check's address, while it fetches */
 #define P54C_CTR_SLOWD_OFF 0x180  /* the data slow path (address in %rax,
                                      kind in %ecx: P54C_MK_*) */
 #define P54C_CTR_SLOWI_OFF 0x188  /* the fetch slow path (first byte in
