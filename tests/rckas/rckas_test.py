@@ -78,16 +78,21 @@ def ctr_obj():
     return o
 
 
+def test_builds(c_opts):
+    """(source, compiler, options): flags.c by gcc at each of @p c_opts,
+    except.cpp by g++ at -O0 and -O2 (when there is a g++)."""
+    builds = [(os.path.join(A.src, "flags.c"), "gcc", o) for o in c_opts]
+    if shutil.which("g++"):
+        builds += [(os.path.join(A.src, "except.cpp"), "g++", o)
+                   for o in (["-O0"], ["-O2"])]
+    return builds
+
+
 def case_correct():
-    flags_c = os.path.join(A.src, "flags.c")
-    except_cc = os.path.join(A.src, "except.cpp")
     stats = {"pushfq": 0, "writer": 0, "rep": 0}
     counted = {}
-    builds = [(flags_c, "gcc", o) for o in
-              (["-O0"], ["-O2"], ["-O3"], ["-Os"], ["-O2", "-g"],
-               ["-O2", "-fPIC", "-fcf-protection"])]
-    if shutil.which("g++"):
-        builds += [(except_cc, "g++", o) for o in (["-O0"], ["-O2"])]
+    builds = test_builds((["-O0"], ["-O2"], ["-O3"], ["-Os"], ["-O2", "-g"],
+                          ["-O2", "-fPIC", "-fcf-protection"]))
     for src, comp, opt in builds:
         tag = comp + "".join(opt)
         plain, inst = tmp("flags_p" + tag), tmp("flags_i" + tag)
@@ -398,13 +403,8 @@ def case_rckcc():
 
 
 def case_memcorrect():
-    flags_c = os.path.join(A.src, "flags.c")
-    except_cc = os.path.join(A.src, "except.cpp")
-    builds = [(flags_c, "gcc", o) for o in
-              (["-O0"], ["-O2"], ["-O3"], ["-Os"],
-               ["-O2", "-fPIC", "-fcf-protection"])]
-    if shutil.which("g++"):
-        builds += [(except_cc, "g++", o) for o in (["-O0"], ["-O2"])]
+    builds = test_builds((["-O0"], ["-O2"], ["-O3"], ["-Os"],
+                          ["-O2", "-fPIC", "-fcf-protection"]))
     for src, comp, opt in builds:
         tag = comp + "".join(opt)
         plain, inst = tmp("mem_p" + tag), tmp("mem_i" + tag)

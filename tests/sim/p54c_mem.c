@@ -16,6 +16,7 @@
  *   calls N       UE 0: N calls of a small recursive function (the stack)
  *   copy KB       UE 0: a struct array copied by assignment (rep movs)
  *   shm KB        UE 0: shared DRAM read and written through a pointer
+ *   mpbt KB       UE 0: the same, the window mapped MPBT (the WCB)
  * Each prints a checksum; the run's report has the counts.
  */
 #include "rck/hal.h"
@@ -160,10 +161,13 @@ int main(int argc, char **argv)
         r = (uint64_t)k_fib(kb);
     } else if (!strcmp(argv[1], "copy")) {
         r = (uint64_t)k_copy((int)kb);
-    } else if (!strcmp(argv[1], "shm")) {
+    } else if (!strcmp(argv[1], "shm") || !strcmp(argv[1], "mpbt")) {
         void *p;
         size_t len, w = (size_t)kb * 256;
         if (rck_hal_shm_map(hal, &p, &len) != RCK_OK || w * 4 > len)
+            return 3;
+        if (argv[1][0] == 'm' &&
+            rck_hal_shm_set_map(hal, 0, w * 4, RCK_MAP_MPBT, -1) != RCK_OK)
             return 3;
         r = k_shm(p, w);
     } else {
