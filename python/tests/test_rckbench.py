@@ -402,3 +402,22 @@ def test_plots_without_data_still_write_png(tmp_path):
     q = plots.plot_bars({"rockcreek": None}, str(tmp_path / "bars.png"),
                         "barrier", "us")
     assert is_png(p) and is_png(q)
+
+
+def test_p54c_compiled_verdicts():
+    from rckbench import p54cbench
+    by = {"p54c/compiled": {"chip_s": 0.10, "host_s": 3.0,
+                            "host_per_chip": 30.0},
+          "p54c/qemu, checked": {"chip_s": 0.104, "host_s": 16.0,
+                                 "host_per_chip": 150.0},
+          "p54c-fast/compiled": {"chip_s": 0.02, "host_s": 0.5,
+                                 "host_per_chip": 25.0}}
+    v = p54cbench._compiled_verdicts(by, "stencil")
+    agree = [x for x in v if "within 5%" in x[0]][0]
+    speed = [x for x in v if "within 3x" in x[0]][0]
+    assert agree[1] is True          # 0.10 against 0.104: 3.8%
+    assert speed[1] is False         # 3.0 s against 0.5 s: 6x
+    by["p54c/compiled"]["chip_s"] = 0.08
+    assert p54cbench._compiled_verdicts(by, "stencil")[0][1] is False
+    assert p54cbench._compiled_verdicts({}, "stencil") == []
+    assert "mpbt_write" in p54cbench.ENGINES_EXCLUDED

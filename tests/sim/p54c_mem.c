@@ -106,13 +106,24 @@ static __attribute__((noipa)) long k_copy(int reps)
     return s;
 }
 
-static __attribute__((noipa)) uint64_t k_shm(volatile uint32_t *p, size_t words)
+/* The phases' cycles (rck_hal_cycles between them), printed at the end. */
+static uint64_t phase_cyc[4];
+
+static __attribute__((noipa)) uint64_t k_shm(rck_hal_t *hal,
+                                             volatile uint32_t *p,
+                                             size_t words)
 {
     uint64_t s = 0;
+    rck_hal_cycles(hal, &phase_cyc[0]);
     for (size_t i = 0; i < words; i++)
         p[i] = (uint32_t)i;
+    rck_hal_cycles(hal, &phase_cyc[1]);
     for (size_t i = 0; i < words; i++)
         s += p[i];
+    rck_hal_cycles(hal, &phase_cyc[2]);
+    for (size_t i = 0; i < words; i++)
+        p[i] = (uint32_t)(i + s);
+    rck_hal_cycles(hal, &phase_cyc[3]);
     return s;
 }
 
@@ -169,7 +180,7 @@ int main(int argc, char **argv)
         if (argv[1][0] == 'm' &&
             rck_hal_shm_set_map(hal, 0, w * 4, RCK_MAP_MPBT, -1) != RCK_OK)
             return 3;
-        r = k_shm(p, w);
+        r = k_shm(hal, p, w);
     } else {
         return 2;
     }
@@ -177,5 +188,10 @@ int main(int argc, char **argv)
      * by either engine */
     rck_hal_close(hal);
     printf("%s %ld: %llu\n", argv[1], kb, (unsigned long long)r);
+    if (phase_cyc[3] != 0)
+        printf("phases (cycles): write %llu, read %llu, write %llu\n",
+               (unsigned long long)(phase_cyc[1] - phase_cyc[0]),
+               (unsigned long long)(phase_cyc[2] - phase_cyc[1]),
+               (unsigned long long)(phase_cyc[3] - phase_cyc[2]));
     return 0;
 }
