@@ -26,6 +26,7 @@
 #include "sim_mem.h"
 #include "sim_wait.h"
 #include "sim_seg.h"
+#include "sim_stack.h"
 
 #include "rck/log.h"
 
@@ -65,10 +66,21 @@ static rck_status_t sim_job_child_setup(rck_job_t *job, int ue)
     return sim_seg_child_setup(job, ue);
 }
 
-/* The P54C compute model runs every core under QEMU (sim_p54c.c). */
+/* The P54C compute model runs every core under QEMU (sim_p54c.c), or
+ * natively on its compiled counters; either way its stack starts at the
+ * same address whatever the environment (sim_stack.c). */
 static char **sim_job_child_wrap(rck_job_t *job, int ue, char *const *argv)
 {
-    return sim_p54c_child_wrap(job->hdr, ue, argv);
+    const sim_p54c_job_t *p = &job->hdr->p54c;
+    char **v = sim_p54c_child_wrap(job->hdr, ue, argv);
+
+    if (p->fd >= 0 &&
+        sim_stack_pad(argv, v != NULL,
+                      sim_stack_quantum(p->l1i_bytes, p->l1d_bytes,
+                                        p->l1_ways, p->l2_bytes,
+                                        p->l2_ways)) == RCK_ERR_NOMEM)
+        _exit(127);
+    return v;
 }
 
 static void sim_job_core_exited(rck_job_t *job, int ue, int failed)
