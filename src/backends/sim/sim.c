@@ -109,6 +109,7 @@ static void sim_job_destroy(rck_job_t *job)
 
 static void enter(sim_t *s)
 {
+    uint64_t exit_t = s->me->vt; /* the previous call's exit */
     /* a call's entry: the P54C model may get back in line meanwhile */
     double cyc = sim_compute_take(s, 1);
 
@@ -120,6 +121,8 @@ static void enter(sim_t *s)
     if (s->hdr->sched_seed != 0)
         advance(s, sim_sched_compute_ticks(s->hdr, s->ue, s->me->events),
                 CAT_COMPUTE);
+    if (s->trace.fp != NULL)
+        sim_trace_context(s, exit_t);
     if (!s->unordered && atomic_load(&s->hdr->token) != s->ue)
         sim_engine_reclaim(s);
 }
@@ -252,8 +255,8 @@ static rck_status_t sim_attach(rck_hal_t *hal)
         return st;
     }
     sim_engine_horizon(s);
-    sim_compute_init(s);
     sim_trace_open(s);
+    sim_compute_init(s);
     sim_live = s;
     if (!atexit_done) {
         atexit_done = 1;
@@ -262,9 +265,20 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     return RCK_OK;
 }
 
+/* The HAL's own part of the attach is done: the program's work is charged
+ * from here (its reads of the environment, its allocations are not). */
+static void sim_attach_end(rck_hal_t *hal)
+{
+    sim_t *s = sim_of(hal);
+
+    if (s != NULL)
+        sim_compute_start(s);
+}
+
 /* Leave the simulation: the core's time stops here. */
 static void sim_quit(sim_t *s, uint32_t end)
 {
+    sim_compute_start(s); /* (rck_hal_open failed after the attach) */
     enter(s);
     sim_engine_leave(s, end);
     s->detached = 1;
@@ -1042,22 +1056,15 @@ static rck_status_t sim_console_write(rck_hal_t *hal, const char *buf,
 }
 
 /* Remembered locally; copied to the segment when the core parks, which is
- * when a deadlock report may need it. */
+ * when a deadlock report may need it. The trace sees it at the next entry
+ * (sim_trace_context): this runs as the program's code (under the P54C
+ * models, counted), so it does the same whether the run is traced or not. */
 static void sim_set_context(rck_hal_t *hal, const char *call, int peer)
 {
     sim_t *s = sim_of(hal);
 
     s->ctx_call = call;
     s->ctx_peer = peer;
-    if (s->trace.fp != NULL && !s->detached) {
-        /* the call starts after the program's code since the last HAL
-         * call: charge it now (tracing only) */
-        double cyc = sim_compute_take(s, 0);
-        if (cyc > 0)
-            advance_cycles(s, cyc, CAT_COMPUTE);
-        sim_compute_mark(s);
-        sim_trace_call(s, call, peer);
-    }
 }
 
 const rck_hal_ops_t rck_sim_ops = {
@@ -1069,6 +1076,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .job_destroy = sim_job_destroy,
     .job_tick = sim_job_tick,
     .attach = sim_attach,
+    .attach_end = sim_attach_end,
     .detach = sim_detach,
     .mpb_map = sim_mpb_map,
     .mpb_write = sim_mpb_write,

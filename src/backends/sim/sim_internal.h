@@ -379,6 +379,7 @@ typedef struct {
     int hz_ue;
     uint64_t wake_gen;         /* bumped when this core changes a wake */
     int detached;
+    int compute_started;       /* sim_compute_start was called */
     int in_handler;
     int unordered;             /* the run was aborted: no ordering */
 
@@ -557,6 +558,9 @@ uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to);
 /* ---- compute models (sim_compute.c) ---- */
 rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program);
 void sim_compute_init(sim_t *s);
+/** The program's work is charged from here on (the first mark; the P54C
+ *  model's caches start here): at the end of rck_hal_open. */
+void sim_compute_start(sim_t *s);
 void sim_compute_fini(sim_t *s);
 /** Cycles of compute since the last mark; @p at_entry: at a HAL call's
  *  entry, where the core may get back in line (the P54C model's time-
@@ -699,8 +703,13 @@ void sim_trace_slice(sim_t *s, const char *name, const char *cat,
  *  @p t1 (a flow arrow to the target's timeline). */
 void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
                     uint64_t t1, uint64_t bytes);
-/** set_context: close the open call's slice, open @p call's (NULL: none). */
+/** Close the open call's slice, open @p call's (NULL: none). */
 void sim_trace_call(sim_t *s, const char *call, int peer);
+/** At a HAL call's entry, once the program's work before it is charged:
+ *  if set_context changed the library call since the previous entry,
+ *  close the open call's slice at @p exit_t (the previous call's exit)
+ *  and open the new one now. */
+void sim_trace_context(sim_t *s, uint64_t exit_t);
 /** Print what every parked core waits for (deadlock). */
 void sim_report_deadlock(sim_hdr_t *h);
 /** The watchdog took the token from UE @p k (outside the HAL for @p secs

@@ -143,9 +143,10 @@ void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
     s->trace.n += 2;
 }
 
-/* The library call named by set_context: one slice from the call that
- * names it to the call that clears or replaces it. */
-void sim_trace_call(sim_t *s, const char *call, int peer)
+/* Close the open call's slice at @p end, open @p call's (NULL: none) at
+ * the core's time. */
+static void sim_trace_call_at(sim_t *s, uint64_t end, const char *call,
+                              int peer)
 {
     sim_trace_t *t = &s->trace;
 
@@ -155,12 +156,28 @@ void sim_trace_call(sim_t *s, const char *call, int peer)
         char args[48];
 
         snprintf(args, sizeof(args), "{\"peer\": %d}", t->call_peer);
-        sim_trace_slice(s, t->call, "call", t->call_t, s->me->vt,
+        sim_trace_slice(s, t->call, "call", t->call_t, end,
                         t->call_peer >= 0 ? args : NULL);
     }
     t->call = call;
     t->call_peer = peer;
     t->call_t = s->me->vt;
+}
+
+/* The library call named by set_context: one slice from the call that
+ * names it to the call that clears or replaces it. */
+void sim_trace_call(sim_t *s, const char *call, int peer)
+{
+    sim_trace_call_at(s, s->me->vt, call, peer);
+}
+
+void sim_trace_context(sim_t *s, uint64_t exit_t)
+{
+    sim_trace_t *t = &s->trace;
+
+    if (s->ctx_call != t->call ||
+        (t->call != NULL && s->ctx_peer != t->call_peer))
+        sim_trace_call_at(s, exit_t, s->ctx_call, s->ctx_peer);
 }
 
 void sim_trace_close(sim_t *s)
