@@ -121,7 +121,7 @@ static void enter(sim_t *s)
     if (s->hdr->sched_seed != 0)
         advance(s, sim_sched_compute_ticks(s->hdr, s->ue, s->me->events),
                 CAT_COMPUTE);
-    if (s->trace.fp != NULL)
+    if (s->trace.buf != NULL)
         sim_trace_context(s, exit_t);
     if (!s->unordered && atomic_load(&s->hdr->token) != s->ue)
         sim_engine_reclaim(s);
@@ -524,7 +524,7 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
             sim_engine_wake(s, c->ue, t, u->sat_which);
         }
     }
-    if (s->trace.fp != NULL)
+    if (s->trace.buf != NULL)
         sim_trace_flow(s, kind == RCK_IRQ_PIN ? "interrupt (pin)"
                                               : "interrupt (GIC)",
                        core, s->me->vt, at, 0);
@@ -706,7 +706,7 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         advance_to(s, *sim_wake(s->hdr, s->ue), CAT_WAIT);
         atomic_store(sim_state(s->hdr, s->ue), UE_RUN);
     }
-    if (parked && s->trace.fp != NULL)
+    if (parked && s->trace.buf != NULL)
         sim_trace_wait(s, conds, nc, start, st);
     leave(s);
     return st;
@@ -1065,6 +1065,9 @@ static void sim_set_context(rck_hal_t *hal, const char *call, int peer)
 
     s->ctx_call = call;
     s->ctx_peer = peer;
+    s->ctx_log[s->ctx_n % SIM_CTX_LOG].call = call;
+    s->ctx_log[s->ctx_n % SIM_CTX_LOG].peer = peer;
+    s->ctx_n++;
 }
 
 const rck_hal_ops_t rck_sim_ops = {

@@ -340,9 +340,14 @@ typedef struct {
     uint64_t wr_start, wr_next, wr_done;
 } sim_port_t;
 
+#define SIM_CTX_LOG 8
+
 /* This core's part of the trace (sim_report.c). */
 typedef struct {
-    FILE *fp;                  /* NULL: not tracing */
+    char *buf;                 /* NULL: not tracing (sim_trace.c's buffer) */
+    size_t len;                /* bytes in it */
+    int fd;                    /* the part's file */
+    int failed;                /* a write failed: no more */
     uint64_t n, max;           /* events written, at most */
     int truncated;
     const char *call;          /* open library call (set_context) */
@@ -411,6 +416,14 @@ typedef struct {
 
     const char *ctx_call;
     int ctx_peer;
+    /* set_context's changes since the trace last saw them (it sees them
+     * at the next HAL entry: sim_trace_context); the oldest are lost
+     * beyond SIM_CTX_LOG */
+    struct {
+        const char *call;
+        int peer;
+    } ctx_log[SIM_CTX_LOG];
+    uint32_t ctx_n, ctx_seen;
     sim_l1_t l1;
     sim_l2_t l2;
     sim_map_t map;
@@ -706,9 +719,9 @@ void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
 /** Close the open call's slice, open @p call's (NULL: none). */
 void sim_trace_call(sim_t *s, const char *call, int peer);
 /** At a HAL call's entry, once the program's work before it is charged:
- *  if set_context changed the library call since the previous entry,
- *  close the open call's slice at @p exit_t (the previous call's exit)
- *  and open the new one now. */
+ *  replay set_context's changes since the previous entry (sim_t.ctx_log):
+ *  close the open call's slice at @p exit_t (the previous call's exit),
+ *  open the last call named now (those before it: empty, at @p exit_t). */
 void sim_trace_context(sim_t *s, uint64_t exit_t);
 /** Print what every parked core waits for (deadlock). */
 void sim_report_deadlock(sim_hdr_t *h);
