@@ -87,6 +87,8 @@ rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
     }
     hal_self = hal;
     *hal_out = hal;
+    if (hal->ops->attach_end != NULL)
+        hal->ops->attach_end(hal);
     return RCK_OK;
 }
 

@@ -979,6 +979,10 @@ int RCCE_init_shape(int *argc, char ***argv, int shape)
 
     if (rcce.initialized)
         return RCCE_SUCCESS;
+    /* Before the attach: a setting is the simulator's business, and under
+     * the P54C models reading the environment after it counted as the
+     * program's work, which then changed with the environment's size. */
+    tmo = rck_config_get_int("WAIT_TIMEOUT");
     if (rck_hal_open(NULL, &hal) != RCK_OK) {
         rck_error("RCCE_init: cannot attach to the chip");
         return RCCE_ERROR_NUM_UES;
@@ -999,7 +1003,6 @@ int RCCE_init_shape(int *argc, char ***argv, int shape)
     rcce.ue_core = hal->ue_core;
     rcce.mpb_bytes = hal->chip.mpb_bytes;
     rcce.line = hal->chip.line_bytes;
-    tmo = rck_config_get_int("WAIT_TIMEOUT");
     rcce.wait_timeout_ns = tmo > 0 ? tmo * 1000000000ll : -1;
     if (rcce.line != RCCE_LINE_SIZE) {
         rck_error("RCCE_init: RCCE needs %d-byte lines; the chip has %u",

@@ -4,9 +4,10 @@
 #   [-DCOMPUTE=none] [-DTRACE=1] [-DRUN_ARGS=--universe,6] (more rck run
 #   options)
 # With -DENV_RUN1=NAME=VALUE and -DENV_RUN2=NAME=VALUE, each run has its
-# own setting too (the same report is still required; give both runs
-# settings of the same length: the environment's size moves the program's
-# addresses); with -DMATCH_RUN1=regex, run 1's output must match.
+# own setting too (the same report is still required; the environment's
+# size no longer moves the program's addresses under the P54C models:
+# docs/P54C.md, "Determinism"); with -DMATCH_RUN1=regex, run 1's output
+# must match.
 # With -DREF_REPORT=file (and -DCHIP=chip file), run 1's report must also
 # be byte for byte the checked-in reference (refcmp.cmake; -DUPDATE=1
 # rewrites it).

@@ -103,6 +103,83 @@ static const struct {
     {"add rax, rbx", {0x48, 0x01, 0xd8}, 3, 0},
 };
 
+/* The floating-point elements of a packed SSE/AVX instruction (each is
+ * charged its class's cycles: the P54C had x87 only). */
+static const struct {
+    const char *what;
+    uint8_t bytes[8];
+    size_t n;
+    int elements;
+} elems[] = {
+    {"addsd %xmm1, %xmm0", {0xf2, 0x0f, 0x58, 0xc1}, 4, 1},
+    {"addss %xmm1, %xmm0", {0xf3, 0x0f, 0x58, 0xc1}, 4, 1},
+    {"addpd %xmm1, %xmm0", {0x66, 0x0f, 0x58, 0xc1}, 4, 2},
+    {"addps %xmm1, %xmm0", {0x0f, 0x58, 0xc1}, 3, 4},
+    {"mulpd %xmm1, %xmm0", {0x66, 0x0f, 0x59, 0xc1}, 4, 2},
+    {"divpd %xmm1, %xmm0", {0x66, 0x0f, 0x5e, 0xc1}, 4, 2},
+    {"sqrtps %xmm1, %xmm0", {0x0f, 0x51, 0xc1}, 3, 4},
+    {"movaps (%rax), %xmm0", {0x0f, 0x28, 0x00}, 3, 4},
+    {"movapd %xmm1, %xmm0", {0x66, 0x0f, 0x28, 0xc1}, 4, 2},
+    {"movups %xmm0, (%rdi)", {0x0f, 0x11, 0x07}, 3, 4},
+    {"movsd (%rax), %xmm0", {0xf2, 0x0f, 0x10, 0x00}, 4, 1},
+    {"shufps $0, %xmm0, %xmm0", {0x0f, 0xc6, 0xc0, 0x00}, 4, 4},
+    {"cvtdq2ps %xmm1, %xmm0", {0x0f, 0x5b, 0xc1}, 3, 4},
+    {"cvtps2pd %xmm1, %xmm0", {0x0f, 0x5a, 0xc1}, 3, 2},
+    {"cvtpd2ps %xmm1, %xmm0", {0x66, 0x0f, 0x5a, 0xc1}, 4, 2},
+    {"cvtsd2ss %xmm1, %xmm0", {0xf2, 0x0f, 0x5a, 0xc1}, 4, 1},
+    {"comisd %xmm1, %xmm0", {0x66, 0x0f, 0x2f, 0xc1}, 4, 1},
+    {"vaddpd %ymm2, %ymm1, %ymm0", {0xc5, 0xf5, 0x58, 0xc2}, 4, 4},
+    {"vaddps %ymm2, %ymm1, %ymm0", {0xc5, 0xf4, 0x58, 0xc2}, 4, 8},
+    {"vmulsd %xmm2, %xmm1, %xmm0", {0xc5, 0xf3, 0x59, 0xc2}, 4, 1},
+    {"vfmadd231pd %xmm2, %xmm1, %xmm0", {0xc4, 0xe2, 0xf1, 0xb8, 0xc2}, 5,
+     2},
+    {"vfmadd231ps %ymm2, %ymm1, %ymm0", {0xc4, 0xe2, 0x75, 0xb8, 0xc2}, 5,
+     8},
+    {"vfmadd231sd %xmm2, %xmm1, %xmm0", {0xc4, 0xe2, 0xf1, 0xb9, 0xc2}, 5,
+     1},
+    {"vaddpd %zmm2, %zmm1, %zmm0", {0x62, 0xf1, 0xf5, 0x48, 0x58, 0xc2}, 6,
+     8},
+    /* integer SIMD and everything else: one */
+    {"pxor %xmm0, %xmm0", {0x66, 0x0f, 0xef, 0xc0}, 4, 1},
+    {"vmovdqu (%rsi), %ymm0", {0xc5, 0xfe, 0x6f, 0x06}, 4, 1},
+    {"faddp", {0xde, 0xc1}, 2, 1},
+    {"addl %esi, %edi", {0x01, 0xf7}, 2, 1},
+};
+
+/* The units p54c_insn_units charges: the class's, once per element. */
+static int units_checks(void)
+{
+    static const struct {
+        const char *what;
+        uint8_t bytes[8];
+        size_t n;
+        int cls, times; /* units[cls] x times */
+    } u[] = {
+        {"addsd", {0xf2, 0x0f, 0x58, 0xc1}, 4, P54C_C_FADD, 1},
+        {"addpd", {0x66, 0x0f, 0x58, 0xc1}, 4, P54C_C_FADD, 2},
+        {"mulps", {0x0f, 0x59, 0xc1}, 3, P54C_C_FMUL, 4},
+        {"vdivpd ymm", {0xc5, 0xf5, 0x5e, 0xc2}, 4, P54C_C_FDIV, 4},
+        {"sqrtpd", {0x66, 0x0f, 0x51, 0xc1}, 4, P54C_C_FSQRT, 2},
+        {"movl (%rdi), %eax", {0x8b, 0x07}, 2, P54C_C_MEM, 1},
+    };
+    uint32_t units[P54C_NCLASS];
+    int bad = 0;
+
+    for (int k = 0; k < P54C_NCLASS; k++)
+        units[k] = 100u + 7u * (uint32_t)k;
+    for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+        int cls = -1;
+        uint32_t got = p54c_insn_units(u[i].bytes, u[i].n, units, &cls);
+        if (cls != u[i].cls || got != units[u[i].cls] * (uint32_t)u[i].times) {
+            fprintf(stderr, "%s: %u units of class %d, expected %u of %d\n",
+                    u[i].what, got, cls,
+                    units[u[i].cls] * (uint32_t)u[i].times, u[i].cls);
+            bad++;
+        }
+    }
+    return bad;
+}
+
 /* The compiled counters' sequences (docs/P54C-COUNTERS.md), as gas
  * assembles them, and what the plugin skips of a block holding them. */
 static const struct {
@@ -191,6 +268,14 @@ static int ctr_checks(void)
 int main(void)
 {
     CHECK(ctr_checks() == 0);
+    CHECK(units_checks() == 0);
+    for (size_t i = 0; i < sizeof(elems) / sizeof(elems[0]); i++) {
+        int got = p54c_simd_elements(elems[i].bytes, elems[i].n);
+        if (got != elems[i].elements)
+            fprintf(stderr, "%s: %d elements, expected %d\n", elems[i].what,
+                    got, elems[i].elements);
+        CHECK(got == elems[i].elements);
+    }
     for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
         int got = p54c_string_width(widths[i].bytes, widths[i].n);
         if (got != widths[i].width)

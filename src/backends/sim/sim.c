@@ -26,6 +26,7 @@
 #include "sim_mem.h"
 #include "sim_wait.h"
 #include "sim_seg.h"
+#include "sim_stack.h"
 
 #include "rck/log.h"
 
@@ -65,10 +66,21 @@ static rck_status_t sim_job_child_setup(rck_job_t *job, int ue)
     return sim_seg_child_setup(job, ue);
 }
 
-/* The P54C compute model runs every core under QEMU (sim_p54c.c). */
+/* The P54C compute model runs every core under QEMU (sim_p54c.c), or
+ * natively on its compiled counters; either way its stack starts at the
+ * same address whatever the environment (sim_stack.c). */
 static char **sim_job_child_wrap(rck_job_t *job, int ue, char *const *argv)
 {
-    return sim_p54c_child_wrap(job->hdr, ue, argv);
+    const sim_p54c_job_t *p = &job->hdr->p54c;
+    char **v = sim_p54c_child_wrap(job->hdr, ue, argv);
+
+    if (p->fd >= 0 &&
+        sim_stack_pad(argv, v != NULL,
+                      sim_stack_quantum(p->l1i_bytes, p->l1d_bytes,
+                                        p->l1_ways, p->l2_bytes,
+                                        p->l2_ways)) == RCK_ERR_NOMEM)
+        _exit(127);
+    return v;
 }
 
 static void sim_job_core_exited(rck_job_t *job, int ue, int failed)
@@ -100,6 +112,7 @@ static rck_status_t sim_job_destroy(rck_job_t *job)
 
 static void enter(sim_t *s)
 {
+    uint64_t exit_t = s->me->vt; /* the previous call's exit */
     /* a call's entry: the P54C model may get back in line meanwhile */
     double cyc = sim_compute_take(s, 1);
 
@@ -111,6 +124,8 @@ static void enter(sim_t *s)
     if (s->hdr->sched_seed != 0)
         advance(s, sim_sched_compute_ticks(s->hdr, s->ue, s->me->events),
                 CAT_COMPUTE);
+    if (s->trace.buf != NULL)
+        sim_trace_context(s, exit_t);
     if (!s->unordered && atomic_load(&s->hdr->token) != s->ue)
         sim_engine_reclaim(s);
 }
@@ -243,8 +258,8 @@ static rck_status_t sim_attach(rck_hal_t *hal)
         return st;
     }
     sim_engine_horizon(s);
-    sim_compute_init(s);
     sim_trace_open(s);
+    sim_compute_init(s);
     sim_live = s;
     if (!atexit_done) {
         atexit_done = 1;
@@ -255,9 +270,20 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     return RCK_OK;
 }
 
+/* The HAL's own part of the attach is done: the program's work is charged
+ * from here (its reads of the environment, its allocations are not). */
+static void sim_attach_end(rck_hal_t *hal)
+{
+    sim_t *s = sim_of(hal);
+
+    if (s != NULL)
+        sim_compute_start(s);
+}
+
 /* Leave the simulation: the core's time stops here. */
 static void sim_quit(sim_t *s, uint32_t end)
 {
+    sim_compute_start(s); /* (rck_hal_open failed after the attach) */
     enter(s);
     sim_engine_leave(s, end);
     s->detached = 1;
@@ -503,7 +529,7 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
             sim_engine_wake(s, c->ue, t, u->sat_which);
         }
     }
-    if (s->trace.fp != NULL)
+    if (s->trace.buf != NULL)
         sim_trace_flow(s, kind == RCK_IRQ_PIN ? "interrupt (pin)"
                                               : "interrupt (GIC)",
                        core, s->me->vt, at, 0);
@@ -689,7 +715,7 @@ static rck_status_t sim_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         advance_to(s, *sim_wake(s->hdr, s->ue), CAT_WAIT);
         atomic_store(sim_state(s->hdr, s->ue), UE_RUN);
     }
-    if (parked && s->trace.fp != NULL)
+    if (parked && s->trace.buf != NULL)
         sim_trace_wait(s, conds, nc, start, st);
     leave(s);
     return st;
@@ -1039,22 +1065,18 @@ static rck_status_t sim_console_write(rck_hal_t *hal, const char *buf,
 }
 
 /* Remembered locally; copied to the segment when the core parks, which is
- * when a deadlock report may need it. */
+ * when a deadlock report may need it. The trace sees it at the next entry
+ * (sim_trace_context): this runs as the program's code (under the P54C
+ * models, counted), so it does the same whether the run is traced or not. */
 static void sim_set_context(rck_hal_t *hal, const char *call, int peer)
 {
     sim_t *s = sim_of(hal);
 
     s->ctx_call = call;
     s->ctx_peer = peer;
-    if (s->trace.fp != NULL && !s->detached) {
-        /* the call starts after the program's code since the last HAL
-         * call: charge it now (tracing only) */
-        double cyc = sim_compute_take(s, 0);
-        if (cyc > 0)
-            advance_cycles(s, cyc, CAT_COMPUTE);
-        sim_compute_mark(s);
-        sim_trace_call(s, call, peer);
-    }
+    s->ctx_log[s->ctx_n % SIM_CTX_LOG].call = call;
+    s->ctx_log[s->ctx_n % SIM_CTX_LOG].peer = peer;
+    s->ctx_n++;
 }
 
 const rck_hal_ops_t rck_sim_ops = {
@@ -1066,6 +1088,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .job_destroy = sim_job_destroy,
     .job_tick = sim_job_tick,
     .attach = sim_attach,
+    .attach_end = sim_attach_end,
     .detach = sim_detach,
     .mpb_map = sim_mpb_map,
     .mpb_write = sim_mpb_write,

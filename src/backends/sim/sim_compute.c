@@ -464,6 +464,13 @@ void sim_compute_init(sim_t *s)
         qsort(d, SIM_OVH_SAMPLES, sizeof(*d), cmp_u64);
         s->compute_ovh = d[SIM_OVH_SAMPLES / 2];
     }
+}
+
+void sim_compute_start(sim_t *s)
+{
+    if (s->compute_started)
+        return;
+    s->compute_started = 1;
     sim_compute_mark(s);
 }
 

@@ -340,9 +340,14 @@ typedef struct {
     uint64_t wr_start, wr_next, wr_done;
 } sim_port_t;
 
+#define SIM_CTX_LOG 8
+
 /* This core's part of the trace (sim_report.c). */
 typedef struct {
-    FILE *fp;                  /* NULL: not tracing */
+    char *buf;                 /* NULL: not tracing (sim_trace.c's buffer) */
+    size_t len;                /* bytes in it */
+    int fd;                    /* the part's file */
+    int failed;                /* a write failed: no more */
     uint64_t n, max;           /* events written, at most */
     int truncated;
     const char *call;          /* open library call (set_context) */
@@ -379,6 +384,7 @@ typedef struct {
     int hz_ue;
     uint64_t wake_gen;         /* bumped when this core changes a wake */
     int detached;
+    int compute_started;       /* sim_compute_start was called */
     int in_handler;
     int unordered;             /* the run was aborted: no ordering */
 
@@ -410,6 +416,14 @@ typedef struct {
 
     const char *ctx_call;
     int ctx_peer;
+    /* set_context's changes since the trace last saw them (it sees them
+     * at the next HAL entry: sim_trace_context); the oldest are lost
+     * beyond SIM_CTX_LOG */
+    struct {
+        const char *call;
+        int peer;
+    } ctx_log[SIM_CTX_LOG];
+    uint32_t ctx_n, ctx_seen;
     sim_l1_t l1;
     sim_l2_t l2;
     sim_map_t map;
@@ -557,6 +571,9 @@ uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to);
 /* ---- compute models (sim_compute.c) ---- */
 rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program);
 void sim_compute_init(sim_t *s);
+/** The program's work is charged from here on (the first mark; the P54C
+ *  model's caches start here): at the end of rck_hal_open. */
+void sim_compute_start(sim_t *s);
 void sim_compute_fini(sim_t *s);
 /** Cycles of compute since the last mark; @p at_entry: at a HAL call's
  *  entry, where the core may get back in line (the P54C model's time-
@@ -702,8 +719,13 @@ void sim_trace_slice(sim_t *s, const char *name, const char *cat,
  *  @p t1 (a flow arrow to the target's timeline). */
 void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
                     uint64_t t1, uint64_t bytes);
-/** set_context: close the open call's slice, open @p call's (NULL: none). */
+/** Close the open call's slice, open @p call's (NULL: none). */
 void sim_trace_call(sim_t *s, const char *call, int peer);
+/** At a HAL call's entry, once the program's work before it is charged:
+ *  replay set_context's changes since the previous entry (sim_t.ctx_log):
+ *  close the open call's slice at @p exit_t (the previous call's exit),
+ *  open the last call named now (those before it: empty, at @p exit_t). */
+void sim_trace_context(sim_t *s, uint64_t exit_t);
 /** Print what every parked core waits for (deadlock). */
 void sim_report_deadlock(sim_hdr_t *h);
 /** The watchdog took the token from UE @p k (outside the HAL for @p secs

@@ -21,6 +21,7 @@
 #include "sim_internal.h"
 #include "sim_p54c_mem.h"
 #include "p54c_cpi.h"
+#include "sim_charge.h"
 
 #include "rck/config.h"
 #include "rck/elf.h"
@@ -967,20 +968,6 @@ static uint64_t p54c_ticks(sim_t *s, double cycles)
     return sim_ticks(cycles * s->chip->core_mhz / mhz);
 }
 
-/* The DRAM part of the compute: as advance() in sim.c, category DRAM. */
-static void p54c_advance_dram(sim_t *s, uint64_t ticks)
-{
-    sim_ue_t *me = s->me;
-    double mhz = rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv);
-
-    me->vt += ticks;
-    me->cat[CAT_DRAM] += ticks;
-    if (mhz <= 0 || mhz == s->chip->core_mhz)
-        me->cyc += ticks;
-    else
-        me->cyc += (uint64_t)llround((double)ticks * mhz / s->chip->core_mhz);
-}
-
 /* Fill the transaction costs of every controller at the core's divider
  * (floating point: once per divider, since the HAL runs under soft float),
  * so that the booking needs none of the chip's functions. */
@@ -1125,7 +1112,7 @@ double sim_p54c_take(sim_t *s, int at_entry)
         wait = b.wait;
     }
     if (wait > 0)
-        p54c_advance_dram(s, wait);
+        advance(s, wait, CAT_DRAM); /* with its power (docs/POWER.md) */
     s->me->instructions += insns;
     slot->charged_insns += insns;
     cyc = (double)units / P54C_FIX + p->carry;

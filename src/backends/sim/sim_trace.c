@@ -12,8 +12,10 @@
 #include "rck/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,74 @@
  * event says the rest was left out. */
 
 #define SIM_TRACE_MAX_EVENTS 4000000ull
+
+/* A core writes its part through a buffer in static storage with
+ * write(2), never through stdio: a FILE and its buffer come from the
+ * program's heap, and a traced run's program then got other addresses
+ * from malloc than an untraced one (under the P54C models, other cache
+ * sets and other code paths: docs/P54C.md, "Determinism"). One core per
+ * process, so one buffer. An event longer than the buffer is left out. */
+#define SIM_TRACE_BUF (64u << 10)
+static char trace_buf[SIM_TRACE_BUF];
+
+static void part_flush(sim_trace_t *t)
+{
+    size_t off = 0;
+
+    while (off < t->len && !t->failed) {
+        ssize_t n = write(t->fd, t->buf + off, t->len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            rck_warn("sim: the trace part of this core is incomplete: %s",
+                     n < 0 ? strerror(errno) : "nothing written");
+            t->failed = 1;
+            break;
+        }
+        off += (size_t)n;
+    }
+    t->len = 0;
+}
+
+static void part_printf(sim_trace_t *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void part_printf(sim_trace_t *t, const char *fmt, ...)
+{
+    for (int tries = 0; tries < 2; tries++) {
+        va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vsnprintf(t->buf + t->len, SIM_TRACE_BUF - t->len, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            return;
+        if ((size_t)n < SIM_TRACE_BUF - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        part_flush(t);
+    }
+}
+
+/* @p s as a JSON string (rck_json_write_string's escapes). */
+static void part_string(sim_trace_t *t, const char *s)
+{
+    part_printf(t, "\"");
+    for (; *s != '\0'; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (t->len + 8 > SIM_TRACE_BUF)
+            part_flush(t);
+        if (ch == '"' || ch == '\\')
+            t->len += (size_t)snprintf(t->buf + t->len, 3, "\\%c", ch);
+        else if (ch < 0x20)
+            t->len += (size_t)snprintf(t->buf + t->len, 7, "\\u%04x", ch);
+        else
+            t->buf[t->len++] = (char)ch;
+    }
+    part_printf(t, "\"");
+}
 
 static void trace_part_name(const sim_hdr_t *h, int ue, char *buf,
                             size_t len)
@@ -59,16 +129,18 @@ void sim_trace_open(sim_t *s)
     char path[SIM_PATH_LEN + 32];
 
     memset(&s->trace, 0, sizeof(s->trace));
+    s->trace.fd = -1;
     if (h->trace_path[0] == '\0')
         return;
     trace_part_name(h, s->ue, path, sizeof(path));
-    s->trace.fp = fopen(path, "w");
-    if (s->trace.fp == NULL) {
+    s->trace.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (s->trace.fd < 0) {
         rck_warn("sim: cannot write the trace part %s: %s; this core is "
                  "left out of the trace",
                  path, strerror(errno));
         return;
     }
+    s->trace.buf = trace_buf;
     s->trace.max = SIM_TRACE_MAX_EVENTS / h->nues;
 }
 
@@ -78,7 +150,7 @@ static int trace_room(sim_t *s)
     sim_trace_t *t = &s->trace;
     char ts[32];
 
-    if (t->fp == NULL)
+    if (t->buf == NULL)
         return 0;
     if (t->n < t->max) {
         t->n++;
@@ -87,7 +159,7 @@ static int trace_room(sim_t *s)
     if (!t->truncated) {
         t->truncated = 1;
         trace_us(trace_ns(s->hdr, s->me->vt), ts, sizeof(ts));
-        fprintf(t->fp,
+        part_printf(t,
                 "{\"name\": \"trace truncated: %llu events per core\", "
                 "\"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": %d, "
                 "\"ts\": %s},\n",
@@ -108,9 +180,9 @@ void sim_trace_slice(sim_t *s, const char *name, const char *cat,
     n1 = trace_ns(s->hdr, t1 > t0 ? t1 : t0);
     trace_us(n0, ts, sizeof(ts));
     trace_us(n1 - n0, dur, sizeof(dur));
-    fprintf(s->trace.fp, "{\"name\": ");
-    rck_json_write_string(s->trace.fp, name);
-    fprintf(s->trace.fp,
+    part_printf(&s->trace, "{\"name\": ");
+    part_string(&s->trace, name);
+    part_printf(&s->trace,
             ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, "
             "\"ts\": %s, \"dur\": %s%s%s},\n",
             cat, s->core, ts, dur, args != NULL ? ", \"args\": " : "",
@@ -123,7 +195,7 @@ void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
     char ts[32], te[32], args[64];
     uint64_t id;
 
-    if (s->trace.fp == NULL || s->trace.n + 3 > s->trace.max) {
+    if (s->trace.buf == NULL || s->trace.n + 3 > s->trace.max) {
         trace_room(s);
         return;
     }
@@ -133,7 +205,7 @@ void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
     sim_trace_slice(s, name, "mpb", t0, t1, args);
     trace_us(trace_ns(s->hdr, t0), ts, sizeof(ts));
     trace_us(trace_ns(s->hdr, t1), te, sizeof(te));
-    fprintf(s->trace.fp,
+    part_printf(&s->trace,
             "{\"name\": \"%s\", \"cat\": \"flow\", \"ph\": \"s\", \"id\": "
             "%llu, \"pid\": 1, \"tid\": %d, \"ts\": %s},\n"
             "{\"name\": \"%s\", \"cat\": \"flow\", \"ph\": \"f\", \"bp\": "
@@ -143,36 +215,60 @@ void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
     s->trace.n += 2;
 }
 
-/* The library call named by set_context: one slice from the call that
- * names it to the call that clears or replaces it. */
-void sim_trace_call(sim_t *s, const char *call, int peer)
+/* Close the open call's slice at @p end, open @p call's (NULL: none) at
+ * @p start. */
+static void sim_trace_call_at(sim_t *s, uint64_t end, uint64_t start,
+                              const char *call, int peer)
 {
     sim_trace_t *t = &s->trace;
 
-    if (t->fp == NULL)
+    if (t->buf == NULL)
         return;
     if (t->call != NULL) {
         char args[48];
 
         snprintf(args, sizeof(args), "{\"peer\": %d}", t->call_peer);
-        sim_trace_slice(s, t->call, "call", t->call_t, s->me->vt,
+        sim_trace_slice(s, t->call, "call", t->call_t, end,
                         t->call_peer >= 0 ? args : NULL);
     }
     t->call = call;
     t->call_peer = peer;
-    t->call_t = s->me->vt;
+    t->call_t = start;
+}
+
+/* The library call named by set_context: one slice from the call that
+ * names it to the call that clears or replaces it. */
+void sim_trace_call(sim_t *s, const char *call, int peer)
+{
+    sim_trace_call_at(s, s->me->vt, s->me->vt, call, peer);
+}
+
+void sim_trace_context(sim_t *s, uint64_t exit_t)
+{
+    if (s->ctx_n - s->ctx_seen > SIM_CTX_LOG)
+        s->ctx_seen = s->ctx_n - SIM_CTX_LOG;
+    for (; s->ctx_seen != s->ctx_n; s->ctx_seen++) {
+        /* a call named and ended between two HAL calls made none: it is
+         * empty, at the previous exit; the last one named opens now */
+        uint64_t start = s->ctx_seen + 1 == s->ctx_n ? s->me->vt : exit_t;
+        sim_trace_call_at(s, exit_t, start,
+                          s->ctx_log[s->ctx_seen % SIM_CTX_LOG].call,
+                          s->ctx_log[s->ctx_seen % SIM_CTX_LOG].peer);
+    }
 }
 
 void sim_trace_close(sim_t *s)
 {
-    if (s->trace.fp == NULL)
+    if (s->trace.buf == NULL)
         return;
     if (s->trace.call != NULL)
         sim_trace_call(s, NULL, -1);
-    if (fclose(s->trace.fp) != 0)
+    part_flush(&s->trace);
+    if (close(s->trace.fd) != 0 && !s->trace.failed)
         rck_warn("sim: the trace part of this core is incomplete: %s",
                  strerror(errno));
-    s->trace.fp = NULL;
+    s->trace.buf = NULL;
+    s->trace.fd = -1;
 }
 
 /* Copy a part up to its last complete line (a core that was killed may

@@ -165,6 +165,14 @@ struct rck_hal_ops {
      * @param [in,out] hal  zeroed handle with hal->ops set.
      */
     rck_status_t (*attach)(rck_hal_t *hal);
+    /**
+     * Optional (NULL: nothing). Called by rck_hal_open once the HAL's own
+     * part of the attach (the world, the monitor) is done: what runs from
+     * here on is the program's. The sim starts charging the program's
+     * work here, so that the HAL's reads of the environment and its
+     * allocations are never the program's (docs/P54C.md, "Determinism").
+     */
+    void (*attach_end)(rck_hal_t *hal);
     /** Detach; after this no other slot may be called. */
     void (*detach)(rck_hal_t *hal);
 

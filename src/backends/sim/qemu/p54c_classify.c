@@ -23,6 +23,8 @@
  *   a memory operand (ModRM mod != 3, or a string instruction without
  *        rep), except lea and the hint nops                -> MEM
  *   anything else                                       -> INT
+ * A packed SSE/AVX floating-point instruction is charged its class's
+ * cycles once per element (p54c_simd_elements): the P54C had x87 only.
  * tests/unit/test_p54c_classify.c holds one case per rule.
  *
  * Plain C, no rockcreek or QEMU headers (built into the plugin and into
@@ -247,6 +249,60 @@ int p54c_string_width(const uint8_t *b, size_t n)
     return (b[px.op] & 1) == 0 ? 1 : px.width;
 }
 
+/* Legacy-encoded (0F map) floating-point opcodes with packed forms:
+ * moves (movups/movaps/movntps and their pd forms), unpcklps/unpckhps,
+ * 51-5F (sqrt ... max, conversions), cmpps, shufps. The prefix picks the
+ * form: none ps, 66 pd, F3/F2 the scalar ss/sd (one element). */
+static int packed_fp_op(unsigned op)
+{
+    return op == 0x10 || op == 0x11 || op == 0x14 || op == 0x15 ||
+           op == 0x28 || op == 0x29 || op == 0x2b ||
+           (op >= 0x51 && op <= 0x5f) || op == 0xc2 || op == 0xc6;
+}
+
+/* Elements of a @p bytes-wide vector of the form @p pp (0 ps, 1 pd, 2 ss,
+ * 3 sd, as VEX's pp field) for 0F-map opcode @p op. */
+static int fp_elements(unsigned op, unsigned pp, unsigned bytes)
+{
+    if (!packed_fp_op(op) || pp >= 2)
+        return 1;
+    if (op == 0x5a)
+        return (int)(bytes / 8); /* cvtps2pd, cvtpd2ps: the doubles */
+    if (op == 0x5b)
+        return (int)(bytes / 4); /* cvtdq2ps, cvt(t)ps2dq: 4-byte items */
+    return (int)(bytes / (pp == 1 ? 8 : 4));
+}
+
+int p54c_simd_elements(const uint8_t *b, size_t n)
+{
+    prefixes_t px = prefixes(b, n);
+    size_t i = px.op;
+
+    if (i >= n)
+        return 1;
+    if (b[i] == 0x0f && i + 1 < n) /* legacy SSE: 16 bytes */
+        return fp_elements(b[i + 1], px.rep ? 2 : px.width == 2 ? 1 : 0, 16);
+    if (b[i] == 0xc5 && i + 2 < n) /* VEX2: map 1, R vvvv L pp */
+        return fp_elements(b[i + 2], b[i + 1] & 3,
+                           (b[i + 1] & 4) ? 32 : 16);
+    if ((b[i] == 0xc4 && i + 3 < n) || (b[i] == 0x62 && i + 4 < n)) {
+        int evex = b[i] == 0x62;
+        unsigned map = b[i + 1] & (evex ? 0x07 : 0x1f);
+        unsigned wpp = b[i + 2], op = b[i + (evex ? 4 : 3)];
+        unsigned bytes = evex ? 16u << ((b[i + 3] >> 5) & 3)
+                              : (wpp & 4) ? 32 : 16;
+        unsigned lo = op & 0xf;
+        if (map == 1)
+            return fp_elements(op, wpp & 3, bytes);
+        /* fused multiply-adds (x6-xf of 96-bf): the scalar forms end in
+         * 9, b, d, f; W is the element size */
+        if (map == 2 && op >= 0x96 && op <= 0xbf && lo >= 6 && lo != 9 &&
+            lo != 0xb && lo != 0xd && lo != 0xf)
+            return (int)(bytes / ((wpp & 0x80) ? 8 : 4));
+    }
+    return 1;
+}
+
 uint32_t p54c_insn_units(const uint8_t *b, size_t n, const uint32_t *units,
                          int *cls)
 {
@@ -257,6 +313,9 @@ uint32_t p54c_insn_units(const uint8_t *b, size_t n, const uint32_t *units,
     if (c == P54C_C_STRING)
         return (uint32_t)((uint64_t)units[c] *
                           (uint64_t)p54c_string_width(b, n) / 4);
+    if (c == P54C_C_FADD || c == P54C_C_FMUL || c == P54C_C_FDIV ||
+        c == P54C_C_FSQRT)
+        return units[c] * (uint32_t)p54c_simd_elements(b, n);
     return units[c];
 }
 

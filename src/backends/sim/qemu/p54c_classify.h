@@ -19,10 +19,22 @@ int p54c_classify(const uint8_t *b, size_t n);
  * charged width / 4 of the string class's cycles. */
 int p54c_string_width(const uint8_t *b, size_t n);
 
+/* @return the floating-point elements the SSE/AVX instruction in @p b
+ * operates on: 4 for a packed single-precision instruction on xmm
+ * registers (8 on ymm, 16 on zmm), 2 for a packed double (4, 8), 1 for
+ * the scalar forms and every other instruction. Packed floating-point
+ * arithmetic, conversions, compares, shuffles and whole-register moves
+ * (movaps, movups, movapd, ...) and the packed fused multiply-adds count;
+ * integer SIMD (paddd, movdqa, ...) does not (1). */
+int p54c_simd_elements(const uint8_t *b, size_t n);
+
 /* @return the units (1/P54C_FIX cycle) one execution of the instruction
  * in @p b (@p n bytes) costs under the table @p units (P54C_NCLASS
- * entries): its class's, and for a string instruction one iteration's, by
- * its width (p54c_string_width). *@p cls (if not NULL): its class. The
+ * entries): its class's, for a string instruction one iteration's, by
+ * its width (p54c_string_width), for a packed floating-point one once per
+ * element (p54c_simd_elements: the P54C had x87 only, so an auto-
+ * vectorised loop costs what its scalar form would). *@p cls (if not
+ * NULL): its class. The
  * plugin and the compiled counters' assembler (tools/rck_as.c) charge by
  * it alike. */
 uint32_t p54c_insn_units(const uint8_t *b, size_t n, const uint32_t *units,

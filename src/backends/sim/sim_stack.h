@@ -1,0 +1,77 @@
+/*
+ * The initial stack of a core's program under a P54C model (sim_stack.c):
+ * the same addresses whatever the sizes of its environment, arguments and
+ * path (docs/P54C.md, "Determinism").
+ *
+ * Owns: the RCK_SIM_STACK_PAD and RCK_SIM_STACK_EVEN variables of a
+ * core's environment. May call: util (rck/exec.h, the log). Called by
+ * sim.c in the child of a core, after every other change to its
+ * environment, just before the exec.
+ */
+#ifndef RCK_SIM_STACK_H
+#define RCK_SIM_STACK_H
+
+#include "rck/status.h"
+
+#include <stddef.h>
+
+/* Names of the padding variables (the padding itself, and the one added
+ * when the number of pointers must be made even). */
+#define SIM_STACK_PAD_VAR "RCK_SIM_STACK_PAD"
+#define SIM_STACK_EVEN_VAR "RCK_SIM_STACK_EVEN"
+
+/* The largest padding quantum: one environment string may hold at most
+ * 32 pages (Linux's MAX_ARG_STRLEN). */
+#define SIM_STACK_QUANTUM_MAX (64u << 10)
+
+/**
+ * The quantum the initial stack is placed to: the largest way of the
+ * modelled caches (bytes / ways), rounded up to a power of two, at least a
+ * page and at most SIM_STACK_QUANTUM_MAX. Two runs whose environments
+ * differ by more than that still see the same cache sets and page offsets.
+ * @param [in] l1i_bytes, l1d_bytes, l1_ways, l2_bytes, l2_ways  the model's
+ *             caches (a zero size or way count is ignored).
+ * @return the quantum in bytes.
+ */
+size_t sim_stack_quantum(unsigned l1i_bytes, unsigned l1d_bytes,
+                         unsigned l1_ways, unsigned l2_bytes,
+                         unsigned l2_ways);
+
+/**
+ * The bytes the loader places above the initial stack pointer that depend
+ * on the program's inputs: the strings of the path, the arguments and the
+ * environment (each with its NUL), and one pointer per argument and
+ * environment string.
+ * @param [in]  path  the path the loader copies (the one given to execve;
+ *                    the emulator's: the program's real path).
+ * @param [in]  argv  the program's arguments, NULL-terminated.
+ * @param [in]  envp  its environment, NULL-terminated.
+ * @param [out] npointers  how many pointers (arguments + environment).
+ * @return the bytes.
+ */
+size_t sim_stack_bytes(const char *path, char *const *argv, char *const *envp,
+                       size_t *npointers);
+
+/**
+ * In the child of a core, just before its exec: add to the environment the
+ * padding that puts the program's initial stack pointer at the same
+ * address whatever its environment, arguments and path, as long as their
+ * sizes stay within the same multiple of @p quantum (beyond, it moves by
+ * whole multiples of it). Any padding inherited is replaced.
+ *
+ * Both loaders (Linux's and qemu-x86_64's) place the strings at the fixed
+ * top of the stack, align down to 16 bytes, add fixed items (platform
+ * string, random bytes, auxiliary vector) and the pointers, and align down
+ * to 16 again: the stack pointer is fixed when the strings' bytes plus 8
+ * per pointer are, and the number of pointers is even.
+ * @param [in] argv     the program's arguments as it will see them.
+ * @param [in] emulated the program runs under qemu-x86_64 (which copies
+ *                      the program's real path, where execvp copies the
+ *                      path it found).
+ * @param [in] quantum  sim_stack_quantum's.
+ * @return RCK_OK, RCK_ERR_NOT_FOUND (the program was not found: the exec
+ *         fails and says so), RCK_ERR_NOMEM (logged).
+ */
+rck_status_t sim_stack_pad(char *const *argv, int emulated, size_t quantum);
+
+#endif
