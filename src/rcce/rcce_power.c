@@ -56,21 +56,38 @@ int RCCE_power_domain_size(void)
     return n;
 }
 
-/* Voltage level: index of @p volts among the distinct voltages of the
- * DVFS table, lowest first. */
-static int volt_level(double volts)
-{
-    const rck_chip_t *c = &rcce.hal->chip;
-    int level = 0;
+/* Intel's numbering of the voltage levels, which programs print and
+ * compare: levels 0-6 are 0.7-1.3 V, and a divider needs the lowest level
+ * whose frequency cap reaches its frequency (the table RC_V_MHz_cap of
+ * Intel's RCCE_power_management.c: 0.7 V up to 460 MHz, 0.8 V 598, 0.9 V
+ * 644, 1.0 V 748, 1.1 V 875, 1.2 V 1024, 1.3 V 1198). The voltage the
+ * model applies is the chip file's (rck_chip_fdiv_need_mv). */
+static const struct {
+    int mv, mhz_cap;
+} intel_levels[] = {{700, 460}, {800, 598},   {900, 644},  {1000, 748},
+                    {1100, 875}, {1200, 1024}, {1300, 1198}};
+#define INTEL_NLEVELS ((int)(sizeof(intel_levels) / sizeof(intel_levels[0])))
 
-    for (int i = 0; i < c->ndvfs; i++) {
-        int seen = 0;
-        for (int j = 0; j < i; j++)
-            seen |= fabs(c->dvfs_volts[j] - c->dvfs_volts[i]) < 1e-9;
-        if (!seen && c->dvfs_volts[i] < volts - 1e-9)
-            level++;
+/* The level Intel's RCCE gives divider @p fdiv (RC_voltage_level). */
+static int fdiv_level(int fdiv)
+{
+    double mhz = rck_chip_fdiv_mhz(&rcce.hal->chip, fdiv);
+
+    for (int k = 0; k < INTEL_NLEVELS; k++) {
+        if (intel_levels[k].mhz_cap >= mhz)
+            return k;
     }
-    return level;
+    return INTEL_NLEVELS - 1;
+}
+
+/* The level of a domain at @p mv millivolts: the lowest that supplies it. */
+static int volt_level(int mv)
+{
+    for (int k = 0; k < INTEL_NLEVELS; k++) {
+        if (intel_levels[k].mv >= mv)
+            return k;
+    }
+    return INTEL_NLEVELS - 1;
 }
 
 static int domain_set_fdiv(int fdiv)
@@ -122,9 +139,9 @@ int RCCE_iset_power(int fdiv, RCCE_REQUEST *req, int *fdiv_new,
     d = my_domain();
     rck_hal_volt_get(rcce.hal, d, &cur_mv);
     rck_hal_freq_get(rcce.hal, rcce_core_of(rcce.ue), &cur_fdiv);
-    req->old_voltage_level = volt_level(cur_mv / 1000.0);
+    req->old_voltage_level = volt_level(cur_mv);
     req->old_frequency_divider = cur_fdiv;
-    req->new_voltage_level = volt_level(mv / 1000.0);
+    req->new_voltage_level = fdiv_level(fdiv);
     req->new_frequency_divider = fdiv;
     req->release = 0;
     req->start_cycle = 0;

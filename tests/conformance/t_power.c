@@ -14,8 +14,11 @@
  *
  * Voltage table (the power-model paper's operating points, docs/POWER.md):
  * fdiv 2 needs 1.1 V, 3 0.8 V, 4 and slower the regulator's lowest, 0.7 V.
- * Only relations between the returned voltage levels are checked
- * (strictly lower voltage for 2 > 3 > 4, equal from 4 on), not their unit.
+ * The returned voltage levels are Intel's numbers (RC_voltage_level of
+ * Intel's RCCE_power_management.c: levels 0-6 for 0.7-1.3 V, a divider
+ * the lowest level whose frequency cap reaches 1600/fdiv MHz): 4 for
+ * fdiv 2 (800 MHz, cap 875), 1 for fdiv 3 (533, cap 598), 0 from fdiv 4
+ * on (400 MHz and less, cap 460).
  */
 #include "conf.h"
 
@@ -143,6 +146,8 @@ static void master_steps(void)
 
     int v3 = set_power(3);
     CHECKF(v3 > v8, "level %d for fdiv 3, %d for fdiv 8", v3, v8);
+    CHECKF(v3 == 1 && v8 == 0, "levels %d (fdiv 3) and %d (fdiv 8): Intel's "
+           "table gives 1 and 0", v3, v8);
     conf_phase("set_frequency_divider at fdiv 3's voltage");
     EXPECT_RC(RCCE_set_frequency_divider(2, &f), RCCE_ERROR_FDIVIDER);
     CHECK_OK(RCCE_set_frequency_divider(4, &f));
@@ -152,6 +157,7 @@ static void master_steps(void)
 
     int v2 = set_power(2);
     CHECKF(v2 > v3, "level %d for fdiv 2, %d for fdiv 3", v2, v3);
+    CHECKF(v2 == 4, "level %d for fdiv 2: Intel's table gives 4", v2);
     CHECK_OK(RCCE_set_frequency_divider(2, &f));
     CHECK_EQ(f, 2);
 
