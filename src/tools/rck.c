@@ -78,7 +78,7 @@ static void usage_rck(FILE *fp)
             "       rck config --list | --dump [--chip FILE]\n"
             "       rck report RUN.json [-o FILE.html] [--trace TRACE.json]"
             " [--text]\n"
-            "       rck --help | --version\n"
+            "       rck --help | --version   (each command also takes --version)\n"
             "       rccerun -nue N [-f hostfile] [-clock GHz] program"
             " [args...]\n"
             "\n"
@@ -957,6 +957,13 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage_rck(stderr);
         return RCK_EXIT_USAGE;
+    }
+    /* every subcommand answers --version, as mpirun's do */
+    if (argc == 3 && !strcmp(argv[2], "--version") &&
+        (!strcmp(argv[1], "run") || !strcmp(argv[1], "config") ||
+         !strcmp(argv[1], "report") || !strcmp(argv[1], "explore"))) {
+        printf("rck %s (rockcreek) %s\n", argv[1], RCK_VERSION);
+        return 0;
     }
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc - 2, argv + 2, 0);

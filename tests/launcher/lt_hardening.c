@@ -221,6 +221,17 @@ void case_mpirun_habits(void)
     expect_usage_error(ARGV((char *)rck, "run", "-n", "2", "--stdin", "some",
                             (char *)c),
                        NULL, "--stdin 'some'");
+    /* --version on every subcommand */
+    static const char *const subs[] = {"run", "explore", "config", "report"};
+    for (size_t k = 0; k < sizeof(subs) / sizeof(subs[0]); k++) {
+        run(&r, ARGV((char *)rck, (char *)subs[k], "--version"), NULL, NULL,
+            30);
+        CHECK(r.code == 0 && has(r.out, "(rockcreek) ") &&
+                  has(r.out, subs[k]),
+              "rck %s --version: status %d: %s%s", subs[k], r.code, r.out,
+              r.err);
+        result_free(&r);
+    }
 }
 
 /* Intel's run scripts say `rccerun -nue 4 -f hosts stencil_synch`: the
