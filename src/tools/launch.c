@@ -6,6 +6,7 @@
  * the termination signals, job control), so no work happens in a handler.
  */
 #include "launch.h"
+#include "launch_output.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
@@ -72,6 +73,7 @@ typedef struct {
     rck_spawn_req_t *reqs;      /* requests served (they own argv, env) */
     int nreqs;
     rck_fwd_t fwd;              /* the cores' stdin (launch_stdin.h) */
+    rck_out_t files;            /* per-UE files, timestamps (launch_output.h) */
 } launch_state_t;
 
 static int sig_pipe[2] = {-1, -1};
@@ -229,16 +231,17 @@ static void stream_broken(launch_state_t *st, int stream)
 static void lines_emit(launch_state_t *st, int ue, int stream, int flush)
 {
     linebuf_t *lb = &st->procs[ue].line[stream];
-    char prefix[32];
-    size_t plen = 0, start = 0, outlen = 0, nlines = 0;
+    char prefix[96];
+    size_t plen, slen, start = 0, outlen = 0, nlines = 0;
     char *out;
     int rc;
 
     if (lb->len == 0 || st->out_broken[stream])
         return;
+    plen = slen = rck_out_stamp(&st->files, prefix, sizeof(prefix));
     if (st->cfg->prefix)
-        plen = (size_t)snprintf(prefix, sizeof(prefix), "[%*d] ", st->width,
-                                ue);
+        plen += (size_t)snprintf(prefix + slen, sizeof(prefix) - slen,
+                                 "[%*d] ", st->width, ue);
     for (size_t i = 0; i < lb->len; i++) {
         if (lb->buf[i] == '\n' || i + 1 - start >= LAUNCH_LINE_MAX) {
             nlines++;
@@ -259,12 +262,18 @@ static void lines_emit(launch_state_t *st, int ue, int stream, int flush)
         if (lb->buf[i] != '\n' && !(flush && i + 1 == lb->len) &&
             i + 1 - start < LAUNCH_LINE_MAX)
             continue;
+        size_t line0 = outlen + slen;   /* the file gets no UE prefix */
         memcpy(out + outlen, prefix, plen);
         outlen += plen;
         memcpy(out + outlen, lb->buf + start, i + 1 - start);
         outlen += i + 1 - start;
         if (lb->buf[i] != '\n')
             out[outlen++] = '\n';
+        if (st->files.fd != NULL) {
+            rck_out_write(&st->files, ue, stream, prefix, slen);
+            rck_out_write(&st->files, ue, stream, out + line0 + plen - slen,
+                          outlen - (line0 + plen - slen));
+        }
         start = i + 1;
     }
     if (st->status_line) { /* the backend's progress line (job_tick) */
@@ -837,6 +846,11 @@ int rck_launch_run(const rck_launch_t *cfg)
         st.status = RCK_EXIT_USAGE;
         goto err_alloc;
     }
+    if (rck_out_init(&st.files, cfg->tool, cfg->output_dir, cfg->nues,
+                     cfg->timestamps) != 0) {
+        st.status = RCK_EXIT_USAGE;
+        goto err_alloc;
+    }
     for (int ue = 0; ue < cfg->nues; ue++)
         st.procs[ue].fd[STREAM_OUT] = st.procs[ue].fd[STREAM_ERR] = -1;
     nofile_raise(cfg->nues);
@@ -915,6 +929,7 @@ err_alloc:
     free(st.pfds);
     free(st.pfd_ue);
     rck_fwd_fini(&st.fwd);
+    rck_out_fini(&st.files);
     return st.status;
 }
 

@@ -41,6 +41,8 @@ typedef struct {
     const int *cores;           /* physical core of each UE, ascending */
     size_t shm_bytes;
     int prefix;                 /* prefix output lines with the UE id */
+    const char *output_dir;     /* --output-filename: per-UE files, or NULL */
+    int timestamps;             /* --timestamp-output */
     double timeout_s;           /* > 0: kill the run after this long */
     int stdin_ue;               /* the UE that reads the launcher's stdin,
                                  * RCK_STDIN_ALL or RCK_STDIN_NONE */

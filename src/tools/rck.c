@@ -59,6 +59,8 @@ typedef struct {
     const char *schedule;
     const char *universe;   /* --universe U: U UEs, -n of them started */
     const char *stdin_to;   /* --stdin UE|all|none */
+    const char *output_dir; /* --output-filename DIR */
+    int timestamps;         /* --timestamp-output */
     int dry_run;            /* check everything, start nothing */
     const char *mpi_hostfile; /* mpi: mpirun --hostfile */
     const char *mpi_hosts;    /* mpi: mpirun --host */
@@ -138,6 +140,9 @@ static void usage_run(FILE *fp)
             "  --stdin UE|all|none who reads rck's standard input: UE (default"
             " 0, as\n"
             "                      mpirun), every UE (a copy each), or none\n"
+            "  --output-filename DIR  also write each UE's output to\n"
+            "                      DIR/1/rank.N/stdout and stderr (as Open MPI)\n"
+            "  --timestamp-output  prefix every output line with the time\n"
             "  --hostfile FILE     mpi: mpirun's host file\n"
             "  --host LIST         mpi: hosts, e.g. a,b or a:4,b:4\n"
             "  -h, --help          this text\n"
@@ -267,6 +272,11 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--schedule", schedule)
         OPT("--universe", universe)
         OPT("--stdin", stdin_to)
+        OPT("--output-filename", output_dir)
+        if (!strcmp(arg, "--timestamp-output")) {
+            o->timestamps = 1;
+            continue;
+        }
         OPT("--hostfile", mpi_hostfile)
         OPT("--host", mpi_hosts)
 #undef OPT
@@ -860,6 +870,8 @@ static int cmd_run(int argc, char **argv, int rccerun)
     launch.nstart = ncores;
     launch.cores = cores;
     launch.prefix = o.prefix >= 0 ? o.prefix : rck_config_get_bool("PREFIX");
+    launch.output_dir = o.output_dir;
+    launch.timestamps = o.timestamps;
     launch.timeout_s = timeout_s;
     launch.kill_grace_ms = rck_config_get_int("KILL_GRACE_MS");
     if (launch.kill_grace_ms < 0)

@@ -69,5 +69,6 @@ void case_preflight(void);
 void case_outputs(void);
 void case_mpirun_habits(void);
 void case_rccerun_cwd(void);
+void case_output_files(void);
 
 #endif

@@ -884,6 +884,7 @@ static const struct {
     {"outputs", case_outputs},
     {"mpirun_habits", case_mpirun_habits},
     {"rccerun_cwd", case_rccerun_cwd},
+    {"output_files", case_output_files},
 };
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,

@@ -264,3 +264,43 @@ void case_rccerun_cwd(void)
                        NULL, "command not found");
     CHECK(chdir(cwd) == 0, "chdir back");
 }
+
+/* mpirun's --output-filename DIR (each UE's output also in
+ * DIR/1/rank.N/stdout and stderr, as Open MPI) and --timestamp-output. */
+void case_output_files(void)
+{
+    char odir[300], path[400];
+    result_t r;
+
+    snprintf(odir, sizeof(odir), "%s/out", dir);
+    run(&r, ARGV((char *)rck, "run", "-n", "2", "--output-filename", odir,
+                 "--timestamp-output", (char *)lt_core,
+                 "*:out=hello,err=oops"),
+        NULL, NULL, 30);
+    CHECK(r.code == 0, "status %d: %s", r.code, r.err);
+    /* the terminal: time, then the UE prefix */
+    CHECK(count_lines(r.out) == 2 && has(r.out, "] hello\n") &&
+              r.out[4] == '-' && r.out[10] == 'T' && has(r.out, " [ 1] hello"),
+          "stamped lines: %s", r.out);
+    result_free(&r);
+    for (int ue = 0; ue < 2; ue++) {
+        for (int s = 0; s < 2; s++) {
+            snprintf(path, sizeof(path), "%s/1/rank.%d/%s", odir, ue,
+                     s ? "stderr" : "stdout");
+            FILE *f = fopen(path, "r");
+            char line[256] = "";
+            CHECK(f != NULL, "no %s", path);
+            if (f == NULL)
+                continue;
+            CHECK(fgets(line, sizeof(line), f) != NULL &&
+                      strstr(line, s ? " oops\n" : " hello\n") != NULL &&
+                      strchr(line, '[') == NULL,
+                  "%s holds '%s'", path, line);
+            fclose(f);
+        }
+    }
+    /* a directory that cannot be made: refused before anything starts */
+    expect_usage_error(ARGV((char *)rck, "run", "-n", "2", "--output-filename",
+                            "/proc/rck-none", (char *)lt_core),
+                       NULL, "--output-filename /proc/rck-none");
+}
