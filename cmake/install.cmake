@@ -1,6 +1,7 @@
 # Install rules: headers, the shared and static library, the tools, the
-# chip files, a pkg-config file and a CMake package (find_package(rockcreek)
-# gives rockcreek::rockcreek and rockcreek::rockcreek_static).
+# chip files, pkg-config files (rockcreek.pc, rckmpi.pc) and a CMake
+# package (find_package(rockcreek) gives rockcreek::rockcreek and
+# rockcreek::rockcreek_static).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -111,13 +112,31 @@ Requires.private: jansson
 Libs: -L\${libdir} -lrockcreek
 Libs.private: -Wl,--undefined=rck_backends_registered -Wl,--undefined=rck_svm_settings_registered -lpthread -lm
 ")
+# `cc $(pkg-config --cflags --libs rckmpi) ...`, as rckmpicc does: the
+# shared librckmpi carries librockcreek; a --static link adds librockcreek.a
+# (Requires.private) after librckmpi.a.
+file(WRITE ${CMAKE_BINARY_DIR}/rckmpi.pc.in-prefix
+"prefix=@_RCK_PC_PREFIX@
+includedir=${_rck_pc_incdir}
+libdir=${_rck_pc_libdir}
+
+Name: rckmpi
+Description: MPI on the message passing buffers of the SCC (librckmpi)
+Version: ${PROJECT_VERSION}
+Cflags: -I\${includedir}/rckmpi -I\${includedir}
+Requires.private: rockcreek = ${PROJECT_VERSION}
+Libs: -L\${libdir} -lrckmpi
+Libs.private: -Wl,--undefined=rckmpi_settings_registered
+")
 install(CODE "
   set(_RCK_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
-  set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/rockcreek.pc\")
-  configure_file(\"${CMAKE_BINARY_DIR}/rockcreek.pc.in-prefix\"
-    \"\${_rck_tmp}\" @ONLY)
-  file(INSTALL DESTINATION \"${_rck_LIBDIR}/pkgconfig\" TYPE FILE
-    FILES \"\${_rck_tmp}\")
+  foreach(_rck_pc rockcreek rckmpi)
+    set(_rck_tmp \"${CMAKE_BINARY_DIR}/install-rckcc/\${_rck_pc}.pc\")
+    configure_file(\"${CMAKE_BINARY_DIR}/\${_rck_pc}.pc.in-prefix\"
+      \"\${_rck_tmp}\" @ONLY)
+    file(INSTALL DESTINATION \"${_rck_LIBDIR}/pkgconfig\" TYPE FILE
+      FILES \"\${_rck_tmp}\")
+  endforeach()
 ")
 
 # CMake package.

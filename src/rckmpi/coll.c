@@ -11,12 +11,12 @@
 
 static int waitall(int n, MPI_Request *reqs)
 {
-    return n > 0 ? MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    return n > 0 ? PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
 }
 
 /* ---- barrier: dissemination, ceil(log2 p) rounds of zero-byte messages */
 
-int MPI_Barrier(MPI_Comm comm)
+int PMPI_Barrier(MPI_Comm comm)
 {
     int rank, size, err = rkc_begin(comm, "MPI_Barrier", &rank, &size);
 
@@ -28,10 +28,11 @@ int MPI_Barrier(MPI_Comm comm)
             err = rckmpi_coll_recv(NULL, 0, MPI_BYTE, (rank - k + size) % size,
                                    RKC_TAG_BARRIER, comm, MPI_STATUS_IGNORE);
         if (err == MPI_SUCCESS)
-            err = MPI_Wait(&r, MPI_STATUS_IGNORE);
+            err = PMPI_Wait(&r, MPI_STATUS_IGNORE);
     }
     return err;
 }
+RK_MPI_ALIAS(Barrier);
 
 /* ---- broadcast: binomial tree rooted at root (relative ranks) */
 
@@ -40,8 +41,8 @@ int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
 {
     int rank, size, mask = 1, err = MPI_SUCCESS;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     int rel = (rank - root + size) % size;
     while (mask < size) {
         if (rel & mask) {
@@ -60,8 +61,8 @@ int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
     return err;
 }
 
-int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
-              MPI_Comm comm)
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
+               MPI_Comm comm)
 {
     static const char f[] = "MPI_Bcast";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
@@ -75,6 +76,7 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
     err = rkc_bcast(buffer, count, datatype, root, comm);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Bcast);
 
 /* ---- gather / scatter: the root posts every transfer at once, the MPB
  * channels move them in parallel */
@@ -85,8 +87,8 @@ int rkc_gatherv(const void *sendbuf, int scount, MPI_Datatype stype,
 {
     int rank, size, n = 0, err;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     if (rank != root)
         return rckmpi_coll_send(sendbuf, scount, stype, root, tag, comm);
     MPI_Request *reqs = malloc(sizeof *reqs * (size_t)size);
@@ -116,8 +118,8 @@ int rkc_scatterv(const void *sendbuf, const int scounts[], const int displs[],
 {
     int rank, size, n = 0, err = MPI_SUCCESS;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     if (rank != root)
         return rckmpi_coll_recv(recvbuf, rcount, rtype, root,
                                 RKC_TAG_SCATTER, comm, MPI_STATUS_IGNORE);
@@ -173,7 +175,7 @@ static int tree_block(int gather, int use_r, int rcount, MPI_Datatype rtype,
 {
     int tsize;
 
-    MPI_Type_size(use_r ? rtype : stype, &tsize);
+    PMPI_Type_size(use_r ? rtype : stype, &tsize);
     return (long)tsize * (use_r ? rcount : scount) <= tree_max(gather);
 }
 
@@ -227,9 +229,9 @@ static int rooted_args(MPI_Comm comm, const char *f, int root, int *rank,
     return err;
 }
 
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-               MPI_Comm comm)
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
 {
     static const char f[] = "MPI_Gather";
     int rank, size, *displs;
@@ -252,10 +254,11 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     free(counts);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Gather);
 
-int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                void *recvbuf, const int recvcounts[], const int displs[],
-                MPI_Datatype recvtype, int root, MPI_Comm comm)
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, const int recvcounts[], const int displs[],
+                 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     static const char f[] = "MPI_Gatherv";
     int rank, size;
@@ -270,10 +273,11 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       displs, recvtype, root, comm, RKC_TAG_GATHER);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Gatherv);
 
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                int root, MPI_Comm comm)
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
 {
     static const char f[] = "MPI_Scatter";
     int rank, size, *displs;
@@ -296,11 +300,12 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     free(counts);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Scatter);
 
-int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
-                 const int displs[], MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
+                  const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root,
+                  MPI_Comm comm)
 {
     static const char f[] = "MPI_Scatterv";
     int rank, size;
@@ -315,6 +320,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
                        recvcount, recvtype, root, comm);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Scatterv);
 
 /* ---- allgather: a ring, p-1 steps, each rank forwards the block it
  * received last (every link busy, no root bottleneck) */
@@ -325,8 +331,8 @@ static int ring_allgatherv(void *recvbuf, const int counts[],
 {
     int rank, size, err = MPI_SUCCESS;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     int right = (rank + 1) % size, left = (rank - 1 + size) % size;
     for (int s = 0; s < size - 1 && err == MPI_SUCCESS; s++) {
         int sb = (rank - s + size) % size, rb = (rank - s - 1 + size) % size;
@@ -355,9 +361,9 @@ static int allgather_args(MPI_Comm comm, const char *f, int *rank, int *size,
     return err;
 }
 
-int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                   void *recvbuf, const int recvcounts[], const int displs[],
-                   MPI_Datatype recvtype, MPI_Comm comm)
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm)
 {
     static const char f[] = "MPI_Allgatherv";
     int rank, size;
@@ -375,10 +381,11 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     err = ring_allgatherv(recvbuf, recvcounts, displs, recvtype, comm);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Allgatherv);
 
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  MPI_Comm comm)
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm)
 {
     static const char f[] = "MPI_Allgather";
     int rank, size, *displs;
@@ -397,3 +404,4 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     free(counts);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Allgather);

@@ -31,8 +31,8 @@ static int exchange(const struct a2a *a, MPI_Comm comm)
 {
     int rank, size, n = 0, err = MPI_SUCCESS;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     MPI_Request *reqs = malloc(sizeof *reqs * (size_t)size * 2);
     if (reqs == NULL)
         return MPI_ERR_NO_MEM;
@@ -52,7 +52,7 @@ static int exchange(const struct a2a *a, MPI_Comm comm)
     }
     rkc_copy(sblock(a, rank), a->scounts[rank], a->stypes[rank],
              rblock(a, rank), a->rcounts[rank], a->rtypes[rank]);
-    int werr = n > 0 ? MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+    int werr = n > 0 ? PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
     free(reqs);
     return err != MPI_SUCCESS ? err : werr;
 }
@@ -68,8 +68,8 @@ static int run(struct a2a *a, MPI_Comm comm, int size, const char *f)
         MPI_Aint hi = 0;
         for (int i = 0; i < size; i++) {
             MPI_Aint lb, ext, tlb, text;
-            MPI_Type_get_extent(a->rtypes[i], &lb, &ext);
-            MPI_Type_get_true_extent(a->rtypes[i], &tlb, &text);
+            PMPI_Type_get_extent(a->rtypes[i], &lb, &ext);
+            PMPI_Type_get_true_extent(a->rtypes[i], &tlb, &text);
             MPI_Aint end = (rblock(a, i) - a->rbuf) + tlb + text +
                            (a->rcounts[i] > 0 ? (a->rcounts[i] - 1) * ext : 0);
             if (a->rcounts[i] > 0 && end > hi)
@@ -148,18 +148,19 @@ static int a2a_uniform(const void *sendbuf, int scount, MPI_Datatype stype,
     return err;
 }
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 MPI_Comm comm)
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm)
 {
     return a2a_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                        recvtype, comm, "MPI_Alltoall");
 }
+RK_MPI_ALIAS(Alltoall);
 
-int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
-                  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int rdispls[],
-                  MPI_Datatype recvtype, MPI_Comm comm)
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int rdispls[],
+                   MPI_Datatype recvtype, MPI_Comm comm)
 {
     static const char f[] = "MPI_Alltoallv";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
@@ -179,14 +180,16 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
     free(t);
     return err;
 }
+RK_MPI_ALIAS(Alltoallv);
 
-int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
-                  const int sdispls[], const MPI_Datatype sendtypes[],
-                  void *recvbuf, const int recvcounts[], const int rdispls[],
-                  const MPI_Datatype recvtypes[], MPI_Comm comm)
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                   const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     struct a2a a = {sendbuf, recvbuf, sendcounts, sdispls, recvcounts,
                     rdispls, sendtypes, recvtypes, 1};
 
     return a2a_checked(&a, comm, "MPI_Alltoallw");
 }
+RK_MPI_ALIAS(Alltoallw);

@@ -70,7 +70,7 @@ static int poll(void *p, int *done)
         if (!s->posted && (err = post(s)) != MPI_SUCCESS)
             return err;
         if (st->n > 0)
-            err = MPI_Testall(st->n, s->req, &flag, MPI_STATUSES_IGNORE);
+            err = PMPI_Testall(st->n, s->req, &flag, MPI_STATUSES_IGNORE);
         if (err != MPI_SUCCESS || !flag)
             break;
         if (st->act == ACT_LEFT) {
@@ -142,7 +142,7 @@ static int log2ceil(int size)
     return k;
 }
 
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     static const char f[] = "MPI_Ibarrier";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
@@ -160,9 +160,10 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
             (rank - k + size) % size, NULL);
     return start(s, comm, request, f);
 }
+RK_MPI_ALIAS(Ibarrier);
 
-int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
-               MPI_Comm comm, MPI_Request *request)
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
+                MPI_Comm comm, MPI_Request *request)
 {
     static const char f[] = "MPI_Ibcast";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
@@ -189,6 +190,7 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
             add(s, ACT_NONE, 1, (rank + mask) % size, buffer, 0, -1, NULL);
     return start(s, comm, request, f);
 }
+RK_MPI_ALIAS(Ibcast);
 
 /* recursive doubling over pof2 ranks; the first 2 * rem ranks fold in
  * pairs (even into odd) first so that rank order holds */
@@ -219,9 +221,9 @@ static void iallreduce_steps(struct sched *s, int rank, int size)
         add(s, ACT_NONE, 1, rank - 1, s->buf, 0, -1, NULL);
 }
 
-int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
-                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                   MPI_Request *request)
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
+                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request)
 {
     static const char f[] = "MPI_Iallreduce";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
@@ -251,3 +253,4 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
     iallreduce_steps(s, rank, size);
     return start(s, comm, request, f);
 }
+RK_MPI_ALIAS(Iallreduce);

@@ -29,8 +29,8 @@ int rkc_reduce(const void *sendbuf, void *recvbuf, int count,
     int rank, size, err = MPI_SUCCESS;
     void *b1, *b2;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     int top = rkop_commutative(op) ? root : 0;
     void *acc = rkc_tmpbuf(count, type, &b1), *tmp = rkc_tmpbuf(count, type, &b2);
     if (acc == NULL || tmp == NULL) {
@@ -88,8 +88,8 @@ static int reduce_args(MPI_Comm comm, const char *f, int *rank, int *size,
     return err;
 }
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count,
-               MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
     static const char f[] = "MPI_Reduce";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
@@ -108,6 +108,7 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count,
     err = rkc_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Reduce);
 
 /* Recursive doubling for commutative operations on short vectors (log2 p
  * steps, every rank ends with the result; the ranks above the largest
@@ -121,8 +122,8 @@ static int allreduce_rd(void *recvbuf, int count, MPI_Datatype type,
     int rank, size, pof2 = 1, err = MPI_SUCCESS;
     void *base;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     while (pof2 * 2 <= size)
         pof2 *= 2;
     void *tmp = rkc_tmpbuf(count, type, &base);
@@ -148,7 +149,7 @@ static int allreduce_rd(void *recvbuf, int count, MPI_Datatype type,
             err = rckmpi_coll_recv(tmp, count, type, peer, RKC_TAG_ALLREDUCE,
                                    comm, MPI_STATUS_IGNORE);
         if (err == MPI_SUCCESS)
-            err = MPI_Wait(&r, MPI_STATUS_IGNORE);
+            err = PMPI_Wait(&r, MPI_STATUS_IGNORE);
         if (err == MPI_SUCCESS)
             err = rkop_apply(op, tmp, recvbuf, count, type);
     }
@@ -162,8 +163,8 @@ static int allreduce_rd(void *recvbuf, int count, MPI_Datatype type,
     return err;
 }
 
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
-                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
+                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     static const char f[] = "MPI_Allreduce";
     int rank, size, tsize;
@@ -172,7 +173,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
 
     if (err != MPI_SUCCESS)
         return err;
-    MPI_Type_size(datatype, &tsize);
+    PMPI_Type_size(datatype, &tsize);
     if (rkop_commutative(op) && (long)tsize * count <= RKC_ALLREDUCE_RD_MAX) {
         if (sendbuf != MPI_IN_PLACE)
             rkc_copy(sendbuf, count, datatype, recvbuf, count, datatype);
@@ -184,6 +185,7 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     }
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Allreduce);
 
 /* reduce the whole vector to rank 0, scatter the pieces */
 static int reduce_scatter(const void *sendbuf, void *recvbuf,
@@ -193,8 +195,8 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf,
     int rank, size, total = 0, err;
     void *base;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     int *displs = malloc(sizeof *displs * (size_t)size);
     if (displs == NULL)
         return MPI_ERR_NO_MEM;
@@ -217,9 +219,9 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf,
     return err;
 }
 
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
-                       const int recvcounts[], MPI_Datatype datatype,
-                       MPI_Op op, MPI_Comm comm)
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
+                        const int recvcounts[], MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm)
 {
     static const char f[] = "MPI_Reduce_scatter";
     int rank, size, err = rkc_begin(comm, f, &rank, &size), total = 0;
@@ -244,10 +246,11 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
     err = reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Reduce_scatter);
 
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
-                             int recvcount, MPI_Datatype datatype, MPI_Op op,
-                             MPI_Comm comm)
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
+                              int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm)
 {
     static const char f[] = "MPI_Reduce_scatter_block";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
@@ -261,10 +264,11 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
         return rckmpi_error(comm, MPI_ERR_NO_MEM, f);
     for (int i = 0; i < size; i++)
         counts[i] = recvcount;
-    err = MPI_Reduce_scatter(sendbuf, recvbuf, counts, datatype, op, comm);
+    err = PMPI_Reduce_scatter(sendbuf, recvbuf, counts, datatype, op, comm);
     free(counts);
     return err;
 }
+RK_MPI_ALIAS(Reduce_scatter_block);
 
 /* Scan and exscan: recursive doubling. partial holds the reduction of the
  * aligned block of ranks around this one seen so far; a partner below
@@ -275,8 +279,8 @@ static int scan(const void *sendbuf, void *recvbuf, int count,
     int rank, size, have = !exclusive, err = MPI_SUCCESS;
     void *b1, *b2;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     void *part = rkc_tmpbuf(count, type, &b1), *tmp = rkc_tmpbuf(count, type, &b2);
     if (part == NULL || tmp == NULL) {
         free(b1);
@@ -298,7 +302,7 @@ static int scan(const void *sendbuf, void *recvbuf, int count,
             err = rckmpi_coll_recv(tmp, count, type, peer, RKC_TAG_SCAN, comm,
                                    MPI_STATUS_IGNORE);
         if (err == MPI_SUCCESS)
-            err = MPI_Wait(&r, MPI_STATUS_IGNORE);
+            err = PMPI_Wait(&r, MPI_STATUS_IGNORE);
         if (err != MPI_SUCCESS)
             break;
         if (peer < rank) {
@@ -327,8 +331,8 @@ static int scan_args(MPI_Comm comm, const char *f, const void *sbuf,
     return reduce_args(comm, f, &rank, &size, sbuf, rbuf, count, type, op, 1);
 }
 
-int MPI_Scan(const void *sendbuf, void *recvbuf, int count,
-             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
+              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     static const char f[] = "MPI_Scan";
     int err = scan_args(comm, f, sendbuf, recvbuf, count, datatype, op);
@@ -338,9 +342,10 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count,
     err = scan(sendbuf, recvbuf, count, datatype, op, comm, 0);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Scan);
 
-int MPI_Exscan(const void *sendbuf, void *recvbuf, int count,
-               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     static const char f[] = "MPI_Exscan";
     int err = scan_args(comm, f, sendbuf, recvbuf, count, datatype, op);
@@ -350,3 +355,4 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count,
     err = scan(sendbuf, recvbuf, count, datatype, op, comm, 1);
     return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
 }
+RK_MPI_ALIAS(Exscan);

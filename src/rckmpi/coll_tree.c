@@ -22,22 +22,22 @@ int rkc_tree_gather(const void *sendbuf, int scount, MPI_Datatype stype,
 {
     int rank, size, psize, pos = 0, err = MPI_SUCCESS;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     int rel = (rank - root + size) % size, have = 1;
     int in_place = rank == root && sendbuf == MPI_IN_PLACE;
     if (in_place)
-        MPI_Pack_size(rcount, rtype, comm, &psize);
+        PMPI_Pack_size(rcount, rtype, comm, &psize);
     else
-        MPI_Pack_size(scount, stype, comm, &psize);
+        PMPI_Pack_size(scount, stype, comm, &psize);
     char *tmp = malloc((size_t)psize * (size_t)subtree(rel, size) + 1);
     if (tmp == NULL)
         return MPI_ERR_NO_MEM;
     if (in_place)
-        MPI_Pack(rkc_at(recvbuf, (MPI_Aint)root * rcount, rtype), rcount,
-                 rtype, tmp, psize, &pos, comm);
+        PMPI_Pack(rkc_at(recvbuf, (MPI_Aint)root * rcount, rtype), rcount,
+                  rtype, tmp, psize, &pos, comm);
     else
-        MPI_Pack(sendbuf, scount, stype, tmp, psize, &pos, comm);
+        PMPI_Pack(sendbuf, scount, stype, tmp, psize, &pos, comm);
     for (int mask = 1; mask < size && err == MPI_SUCCESS; mask <<= 1) {
         if (rel & mask) {
             err = rckmpi_coll_send(tmp, have * psize, MPI_BYTE,
@@ -57,9 +57,9 @@ int rkc_tree_gather(const void *sendbuf, int scount, MPI_Datatype stype,
         int r = (j + root) % size;
         pos = 0;
         if (!(in_place && r == root))
-            MPI_Unpack(tmp + (size_t)j * psize, psize, &pos,
-                       rkc_at(recvbuf, (MPI_Aint)r * rcount, rtype), rcount,
-                       rtype, comm);
+            PMPI_Unpack(tmp + (size_t)j * psize, psize, &pos,
+                        rkc_at(recvbuf, (MPI_Aint)r * rcount, rtype), rcount,
+                        rtype, comm);
     }
     free(tmp);
     return err;
@@ -71,21 +71,21 @@ int rkc_tree_scatter(const void *sendbuf, int scount, MPI_Datatype stype,
 {
     int rank, size, psize, pos, err = MPI_SUCCESS;
 
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
     int rel = (rank - root + size) % size, n = subtree(rel, size);
     if (rank == root)
-        MPI_Pack_size(scount, stype, comm, &psize);
+        PMPI_Pack_size(scount, stype, comm, &psize);
     else
-        MPI_Pack_size(rcount, rtype, comm, &psize);
+        PMPI_Pack_size(rcount, rtype, comm, &psize);
     char *tmp = malloc((size_t)psize * (size_t)n + 1);
     if (tmp == NULL)
         return MPI_ERR_NO_MEM;
     for (int j = 0; rank == root && j < size; j++) {
         pos = 0;
-        MPI_Pack(rkc_at(sendbuf, (MPI_Aint)((j + root) % size) * scount,
-                        stype),
-                 scount, stype, tmp + (size_t)j * psize, psize, &pos, comm);
+        PMPI_Pack(rkc_at(sendbuf, (MPI_Aint)((j + root) % size) * scount,
+                         stype),
+                  scount, stype, tmp + (size_t)j * psize, psize, &pos, comm);
     }
     int mask = 1;
     while (mask < size && !(rel & mask))
@@ -103,7 +103,7 @@ int rkc_tree_scatter(const void *sendbuf, int scount, MPI_Datatype stype,
     }
     pos = 0;
     if (err == MPI_SUCCESS && !(rank == root && recvbuf == MPI_IN_PLACE))
-        MPI_Unpack(tmp, psize, &pos, recvbuf, rcount, rtype, comm);
+        PMPI_Unpack(tmp, psize, &pos, recvbuf, rcount, rtype, comm);
     free(tmp);
     return err;
 }

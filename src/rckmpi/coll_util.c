@@ -9,8 +9,8 @@ void *rkc_tmpbuf(int count, MPI_Datatype type, void **base)
 {
     MPI_Aint lb, extent, tlb, text;
 
-    MPI_Type_get_extent(type, &lb, &extent);
-    MPI_Type_get_true_extent(type, &tlb, &text);
+    PMPI_Type_get_extent(type, &lb, &extent);
+    PMPI_Type_get_true_extent(type, &tlb, &text);
     size_t bytes = count > 0 ? (size_t)(text + (MPI_Aint)(count - 1) * extent)
                              : 0;
     *base = malloc(bytes + 16);
@@ -23,7 +23,7 @@ char *rkc_at(const void *buf, MPI_Aint i, MPI_Datatype type)
 {
     MPI_Aint lb, extent;
 
-    MPI_Type_get_extent(type, &lb, &extent);
+    PMPI_Type_get_extent(type, &lb, &extent);
     return (char *)buf + i * extent;
 }
 
@@ -34,15 +34,15 @@ void rkc_copy(const void *src, int scount, MPI_Datatype stype, void *dst,
 
     if (src == dst && stype == rtype && scount == rcount)
         return;
-    MPI_Pack_size(scount, stype, MPI_COMM_SELF, &size);
+    PMPI_Pack_size(scount, stype, MPI_COMM_SELF, &size);
     if (size == 0)
         return;
     char *tmp = malloc((size_t)size);
     if (tmp == NULL)
         return;
-    MPI_Pack(src, scount, stype, tmp, size, &pos, MPI_COMM_SELF);
+    PMPI_Pack(src, scount, stype, tmp, size, &pos, MPI_COMM_SELF);
     pos = 0;
-    MPI_Unpack(tmp, size, &pos, dst, rcount, rtype, MPI_COMM_SELF);
+    PMPI_Unpack(tmp, size, &pos, dst, rcount, rtype, MPI_COMM_SELF);
     free(tmp);
 }
 
@@ -54,8 +54,8 @@ int rkc_begin(MPI_Comm comm, const char *func, int *rank, int *size)
         return err;
     if (rckmpi_comm_check(comm) != MPI_SUCCESS)
         return rckmpi_error(MPI_COMM_WORLD, MPI_ERR_COMM, func);
-    MPI_Comm_rank(comm, rank);
-    MPI_Comm_size(comm, size);
+    PMPI_Comm_rank(comm, rank);
+    PMPI_Comm_size(comm, size);
     return MPI_SUCCESS;
 }
 

@@ -362,15 +362,16 @@ static int split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     return split(comm, color, key, newcomm, "MPI_Comm_split");
 }
+RK_MPI_ALIAS(Comm_split);
 
 /* Every process of a job is on one chip: MPI_COMM_TYPE_SHARED groups them
  * all. */
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
-                        MPI_Info info, MPI_Comm *newcomm)
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
+                         MPI_Info info, MPI_Comm *newcomm)
 {
     (void)info;
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
@@ -379,8 +380,9 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
     return split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key,
                  newcomm, "MPI_Comm_split_type");
 }
+RK_MPI_ALIAS(Comm_split_type);
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_dup");
@@ -389,8 +391,9 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         return err;
     return split(comm, 0, c->rank, newcomm, "MPI_Comm_dup");
 }
+RK_MPI_ALIAS(Comm_dup);
 
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     rk_comm_t *c;
     rk_group_t *g;
@@ -416,11 +419,12 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return split(comm, pos < 0 ? MPI_UNDEFINED : 0, pos, newcomm,
                  "MPI_Comm_create");
 }
+RK_MPI_ALIAS(Comm_create);
 
 /* Collective over the group's members only: the agreement runs among
  * them (tag-separated on the parent's collective context). */
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
-                          MPI_Comm *newcomm)
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+                           MPI_Comm *newcomm)
 {
     rk_comm_t *c;
     rk_group_t *g;
@@ -476,8 +480,9 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
         rk_comm(*newcomm)->eh = eh;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Comm_create_group);
 
-int MPI_Comm_free(MPI_Comm *comm)
+int PMPI_Comm_free(MPI_Comm *comm)
 {
     rk_comm_t *c;
     int err = rk_comm_arg(comm ? *comm : MPI_COMM_NULL, &c, "MPI_Comm_free");
@@ -496,6 +501,7 @@ int MPI_Comm_free(MPI_Comm *comm)
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Comm_free);
 
 void rk_comm_release(MPI_Comm h)
 {
@@ -513,7 +519,7 @@ void rk_comm_release(MPI_Comm h)
         rk_comm_release(local);
 }
 
-int MPI_Comm_size(MPI_Comm comm, int *size)
+int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_size");
@@ -522,8 +528,9 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
         *size = c->size;
     return err;
 }
+RK_MPI_ALIAS(Comm_size);
 
-int MPI_Comm_rank(MPI_Comm comm, int *rank)
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_rank");
@@ -532,8 +539,9 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
         *rank = c->rank;
     return err;
 }
+RK_MPI_ALIAS(Comm_rank);
 
-int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_test_inter");
@@ -542,8 +550,9 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
         *flag = c->inter;
     return err;
 }
+RK_MPI_ALIAS(Comm_test_inter);
 
-int MPI_Comm_set_name(MPI_Comm comm, const char *name)
+int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_set_name");
@@ -552,8 +561,9 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *name)
         snprintf(c->name, sizeof c->name, "%s", name);
     return err;
 }
+RK_MPI_ALIAS(Comm_set_name);
 
-int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
+int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_get_name");
@@ -564,6 +574,7 @@ int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
     }
     return err;
 }
+RK_MPI_ALIAS(Comm_get_name);
 
 /* IDENT, SIMILAR (same members) or UNEQUAL for two UE lists */
 static int members_compare(const int *a, int na, const int *b, int nb)
@@ -584,7 +595,7 @@ static int members_compare(const int *a, int na, const int *b, int nb)
     return same_order ? MPI_IDENT : MPI_SIMILAR;
 }
 
-int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     rk_comm_t *a, *b;
     int err = rk_comm_arg(comm1, &a, "MPI_Comm_compare");
@@ -613,6 +624,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_CONGRUENT;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Comm_compare);
 
 int rk_group_of(const int *ue, int n, MPI_Group *group, const char *func)
 {
@@ -622,7 +634,7 @@ int rk_group_of(const int *ue, int n, MPI_Group *group, const char *func)
                : MPI_SUCCESS;
 }
 
-int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_group");
@@ -631,6 +643,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
         return err;
     return rk_group_of(c->ue, c->size, group, "MPI_Comm_group");
 }
+RK_MPI_ALIAS(Comm_group);
 
 /* ---- groups ---- */
 
@@ -655,7 +668,7 @@ static int group_out(MPI_Group *out, const int *ue, int n, const char *func)
                : MPI_SUCCESS;
 }
 
-int MPI_Group_size(MPI_Group group, int *size)
+int PMPI_Group_size(MPI_Group group, int *size)
 {
     rk_group_t *g;
     int err = group_arg(group, &g, "MPI_Group_size");
@@ -664,6 +677,7 @@ int MPI_Group_size(MPI_Group group, int *size)
         *size = g->size;
     return err;
 }
+RK_MPI_ALIAS(Group_size);
 
 static int rank_in(const rk_group_t *g, int ue)
 {
@@ -673,7 +687,7 @@ static int rank_in(const rk_group_t *g, int ue)
     return MPI_UNDEFINED;
 }
 
-int MPI_Group_rank(MPI_Group group, int *rank)
+int PMPI_Group_rank(MPI_Group group, int *rank)
 {
     rk_group_t *g;
     int err = group_arg(group, &g, "MPI_Group_rank");
@@ -682,9 +696,10 @@ int MPI_Group_rank(MPI_Group group, int *rank)
         *rank = rank_in(g, rk.ue);
     return err;
 }
+RK_MPI_ALIAS(Group_rank);
 
-int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
-                              MPI_Group group2, int ranks2[])
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
+                               MPI_Group group2, int ranks2[])
 {
     rk_group_t *a, *b;
     int err = group_arg(group1, &a, "MPI_Group_translate_ranks");
@@ -707,8 +722,9 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
     }
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Group_translate_ranks);
 
-int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
     rk_group_t *a, *b;
     int err = group_arg(group1, &a, "MPI_Group_compare");
@@ -719,6 +735,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
         *result = members_compare(a->ue, a->size, b->ue, b->size);
     return err;
 }
+RK_MPI_ALIAS(Group_compare);
 
 /* op 0 union, 1 intersection, 2 difference */
 static int group_setop(MPI_Group g1, MPI_Group g2, MPI_Group *out, int op,
@@ -747,22 +764,25 @@ static int group_setop(MPI_Group g1, MPI_Group g2, MPI_Group *out, int op,
     return err;
 }
 
-int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
     return group_setop(group1, group2, newgroup, 0, "MPI_Group_union");
 }
+RK_MPI_ALIAS(Group_union);
 
-int MPI_Group_intersection(MPI_Group group1, MPI_Group group2,
-                           MPI_Group *newgroup)
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2,
+                            MPI_Group *newgroup)
 {
     return group_setop(group1, group2, newgroup, 1, "MPI_Group_intersection");
 }
+RK_MPI_ALIAS(Group_intersection);
 
-int MPI_Group_difference(MPI_Group group1, MPI_Group group2,
-                         MPI_Group *newgroup)
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2,
+                          MPI_Group *newgroup)
 {
     return group_setop(group1, group2, newgroup, 2, "MPI_Group_difference");
 }
+RK_MPI_ALIAS(Group_difference);
 
 /* the members of @p g at @p n ranks (incl) or all but them (excl) */
 static int group_pick(MPI_Group group, int n, const int ranks[], int excl,
@@ -803,17 +823,19 @@ static int group_pick(MPI_Group group, int n, const int ranks[], int excl,
     return err;
 }
 
-int MPI_Group_incl(MPI_Group group, int n, const int ranks[],
-                   MPI_Group *newgroup)
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[],
+                    MPI_Group *newgroup)
 {
     return group_pick(group, n, ranks, 0, newgroup, "MPI_Group_incl");
 }
+RK_MPI_ALIAS(Group_incl);
 
-int MPI_Group_excl(MPI_Group group, int n, const int ranks[],
-                   MPI_Group *newgroup)
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[],
+                    MPI_Group *newgroup)
 {
     return group_pick(group, n, ranks, 1, newgroup, "MPI_Group_excl");
 }
+RK_MPI_ALIAS(Group_excl);
 
 /* expand (first, last, stride) triplets into ranks */
 static int ranges(MPI_Group group, int n, int r[][3], int excl,
@@ -849,19 +871,21 @@ static int ranges(MPI_Group group, int n, int r[][3], int excl,
     return err;
 }
 
-int MPI_Group_range_incl(MPI_Group group, int n, int r[][3],
-                         MPI_Group *newgroup)
+int PMPI_Group_range_incl(MPI_Group group, int n, int r[][3],
+                          MPI_Group *newgroup)
 {
     return ranges(group, n, r, 0, newgroup, "MPI_Group_range_incl");
 }
+RK_MPI_ALIAS(Group_range_incl);
 
-int MPI_Group_range_excl(MPI_Group group, int n, int r[][3],
-                         MPI_Group *newgroup)
+int PMPI_Group_range_excl(MPI_Group group, int n, int r[][3],
+                          MPI_Group *newgroup)
 {
     return ranges(group, n, r, 1, newgroup, "MPI_Group_range_excl");
 }
+RK_MPI_ALIAS(Group_range_excl);
 
-int MPI_Group_free(MPI_Group *group)
+int PMPI_Group_free(MPI_Group *group)
 {
     rk_group_t *g;
     int err = group_arg(group ? *group : MPI_GROUP_NULL, &g, "MPI_Group_free");
@@ -875,3 +899,4 @@ int MPI_Group_free(MPI_Group *group)
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Group_free);

@@ -169,7 +169,7 @@ static int init(void)
     return rk_spawn_init();
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int err;
 
@@ -191,13 +191,15 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         *provided = rk.thread;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Init_thread);
 
-int MPI_Init(int *argc, char ***argv)
+int PMPI_Init(int *argc, char ***argv)
 {
-    return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, NULL);
+    return PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, NULL);
 }
+RK_MPI_ALIAS(Init);
 
-int MPI_Finalize(void)
+int PMPI_Finalize(void)
 {
     int err = rk_check_init("MPI_Finalize");
 
@@ -220,13 +222,13 @@ int MPI_Finalize(void)
         rk_isend(NULL, 0, MPI_BYTE, to, RK_TAG_FINALIZE, MPI_COMM_WORLD, 1,
                  RK_MODE_STD, &r[1], "MPI_Finalize");
         MPI_Status st[2];
-        MPI_Waitall(2, r, st);
+        PMPI_Waitall(2, r, st);
     }
     {
         MPI_Request *r = malloc((size_t)rk.nues * 2 * sizeof(*r));
         int nr = r != NULL ? rk_spawn_finalize_post(r) : 0;
         if (nr > 0)
-            MPI_Waitall(nr, r, MPI_STATUSES_IGNORE);
+            PMPI_Waitall(nr, r, MPI_STATUSES_IGNORE);
         free(r);
     }
     rk.finalized = 1;
@@ -237,20 +239,23 @@ int MPI_Finalize(void)
     rk_types_finalize();
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Finalize);
 
-int MPI_Initialized(int *flag)
+int PMPI_Initialized(int *flag)
 {
     *flag = rk.init;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Initialized);
 
-int MPI_Finalized(int *flag)
+int PMPI_Finalized(int *flag)
 {
     *flag = rk.finalized;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Finalized);
 
-int MPI_Query_thread(int *provided)
+int PMPI_Query_thread(int *provided)
 {
     int err = rk_check_init("MPI_Query_thread");
 
@@ -258,8 +263,9 @@ int MPI_Query_thread(int *provided)
         *provided = rk.thread;
     return err;
 }
+RK_MPI_ALIAS(Query_thread);
 
-int MPI_Is_thread_main(int *flag)
+int PMPI_Is_thread_main(int *flag)
 {
     int err = rk_check_init("MPI_Is_thread_main");
 
@@ -267,8 +273,9 @@ int MPI_Is_thread_main(int *flag)
         *flag = 1; /* single and funneled: only the main thread calls MPI */
     return err;
 }
+RK_MPI_ALIAS(Is_thread_main);
 
-int MPI_Abort(MPI_Comm comm, int errorcode)
+int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     (void)comm;
     fprintf(stderr, "MPI_Abort: rank %d aborts the job with code %d\n",
@@ -276,8 +283,9 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     die(errorcode);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Abort);
 
-double MPI_Wtime(void)
+double PMPI_Wtime(void)
 {
     double s = 0;
     rck_hal_t *hal = rk.hal != NULL ? rk.hal : rck_hal_self();
@@ -286,8 +294,9 @@ double MPI_Wtime(void)
         rck_hal_wtime(hal, &s);
     return s;
 }
+RK_MPI_ALIAS(Wtime);
 
-double MPI_Wtick(void)
+double PMPI_Wtick(void)
 {
     /* the core's clock counts cycles */
     rck_hal_t *hal = rk.hal != NULL ? rk.hal : rck_hal_self();
@@ -295,8 +304,9 @@ double MPI_Wtick(void)
                                                        : 533;
     return 1e-6 / mhz;
 }
+RK_MPI_ALIAS(Wtick);
 
-int MPI_Get_processor_name(char *name, int *resultlen)
+int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     int err = rk_check_init("MPI_Get_processor_name");
 
@@ -307,23 +317,26 @@ int MPI_Get_processor_name(char *name, int *resultlen)
                           rk.hal->core);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Get_processor_name);
 
-int MPI_Get_version(int *version, int *subversion)
+int PMPI_Get_version(int *version, int *subversion)
 {
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Get_version);
 
-int MPI_Get_library_version(char *version, int *resultlen)
+int PMPI_Get_library_version(char *version, int *resultlen)
 {
     *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
                           "rockcreek RCKMPI-style MPI on the MPBs (channel "
                           "%s)", rck_config_get("MPI_CHANNEL"));
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Get_library_version);
 
-int MPI_Error_string(int errorcode, char *string, int *resultlen)
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
@@ -332,8 +345,9 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
                           err_string(errorcode));
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Error_string);
 
-int MPI_Error_class(int errorcode, int *errorclass)
+int PMPI_Error_class(int errorcode, int *errorclass)
 {
     if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
@@ -341,8 +355,9 @@ int MPI_Error_class(int errorcode, int *errorclass)
     *errorclass = errorcode; /* every code is its own class */
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Error_class);
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 {
     int err = rk_check_init("MPI_Comm_set_errhandler");
     rk_comm_t *c = rk_comm(comm);
@@ -359,8 +374,9 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
     c->eh = eh;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Comm_set_errhandler);
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 {
     int err = rk_check_init("MPI_Comm_get_errhandler");
     rk_comm_t *c = rk_comm(comm);
@@ -373,19 +389,22 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
     *eh = c->eh;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Comm_get_errhandler);
 
-int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh)
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh)
 {
-    return MPI_Comm_set_errhandler(comm, eh);
+    return PMPI_Comm_set_errhandler(comm, eh);
 }
+RK_MPI_ALIAS(Errhandler_set);
 
-int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
 {
-    return MPI_Comm_get_errhandler(comm, eh);
+    return PMPI_Comm_get_errhandler(comm, eh);
 }
+RK_MPI_ALIAS(Errhandler_get);
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
-                               MPI_Errhandler *eh)
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+                                MPI_Errhandler *eh)
 {
     int err = rk_check_init("MPI_Comm_create_errhandler");
 
@@ -403,23 +422,26 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
     return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
                   "more than %d error handlers", RK_MAX_EH - 3);
 }
+RK_MPI_ALIAS(Comm_create_errhandler);
 
-int MPI_Errhandler_free(MPI_Errhandler *eh)
+int PMPI_Errhandler_free(MPI_Errhandler *eh)
 {
     /* the predefined ones stay; a user handler stays while communicators
      * use it (they keep its handle), so it is kept */
     *eh = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Errhandler_free);
 
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     return rk_fatal(comm, errorcode, "MPI_Comm_call_errhandler",
                     "called by the program");
 }
+RK_MPI_ALIAS(Comm_call_errhandler);
 
-int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
-                      int *flag)
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
+                       int *flag)
 {
     static int tag_ub = RK_TAG_UB, wtime_global = 1, host = MPI_PROC_NULL,
                io = MPI_ANY_SOURCE, universe;
@@ -458,8 +480,10 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
     }
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Comm_get_attr);
 
-int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
-    return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
+    return PMPI_Comm_get_attr(comm, keyval, attribute_val, flag);
 }
+RK_MPI_ALIAS(Attr_get);

@@ -63,7 +63,7 @@ int rk_inter_new(const int *ue, int n, int me, uint32_t ctx,
         return MPI_ERR_NO_MEM;
     inter = rk_comm_new(ue, n, me, ctx, peer, psize);
     if (inter == MPI_COMM_NULL) {
-        MPI_Comm_free(&hidden);
+        PMPI_Comm_free(&hidden);
         return MPI_ERR_NO_MEM;
     }
     rk_comm(inter)->local = hidden;
@@ -90,9 +90,9 @@ static int leaders_swap(MPI_Comm comm, int peer, int tag, const int *out,
     return rk_wait_req(&r[0], MPI_STATUS_IGNORE, "MPI_Intercomm");
 }
 
-int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
-                         MPI_Comm peer_comm, int remote_leader, int tag,
-                         MPI_Comm *newintercomm)
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
+                          MPI_Comm peer_comm, int remote_leader, int tag,
+                          MPI_Comm *newintercomm)
 {
     rk_comm_t *lc;
     int err = rk_comm_arg(local_comm, &lc, "MPI_Intercomm_create");
@@ -169,6 +169,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
                       "peer communicator?)");
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Intercomm_create);
 
 static int inter_arg(MPI_Comm comm, rk_comm_t **c, const char *func)
 {
@@ -180,7 +181,7 @@ static int inter_arg(MPI_Comm comm, rk_comm_t **c, const char *func)
     return err;
 }
 
-int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
 {
     rk_comm_t *c;
     int err = inter_arg(intercomm, &c, "MPI_Intercomm_merge");
@@ -236,8 +237,9 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
                       "no communicator made");
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Intercomm_merge);
 
-int MPI_Comm_remote_size(MPI_Comm comm, int *size)
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
     rk_comm_t *c;
     int err = inter_arg(comm, &c, "MPI_Comm_remote_size");
@@ -246,8 +248,9 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size)
         *size = c->psize;
     return err;
 }
+RK_MPI_ALIAS(Comm_remote_size);
 
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
     rk_comm_t *c;
     int err = inter_arg(comm, &c, "MPI_Comm_remote_group");
@@ -256,3 +259,4 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
         return err;
     return rk_group_of(c->peer, c->psize, group, "MPI_Comm_remote_group");
 }
+RK_MPI_ALIAS(Comm_remote_group);

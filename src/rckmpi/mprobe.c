@@ -74,23 +74,25 @@ static int improbe(int source, int tag, MPI_Comm comm, int block, int *flag,
     return MPI_SUCCESS;
 }
 
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
-                MPI_Message *message, MPI_Status *status)
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
+                 MPI_Message *message, MPI_Status *status)
 {
     return improbe(source, tag, comm, 0, flag, message, status,
                    "MPI_Improbe");
 }
+RK_MPI_ALIAS(Improbe);
 
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
-               MPI_Status *status)
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+                MPI_Status *status)
 {
     int flag;
     return improbe(source, tag, comm, 1, &flag, message, status,
                    "MPI_Mprobe");
 }
+RK_MPI_ALIAS(Mprobe);
 
-int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-               MPI_Request *request)
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                MPI_Request *request)
 {
     int err = rk_check_init("MPI_Imrecv"), i;
     void *m;
@@ -103,8 +105,8 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
     if (*message == MPI_MESSAGE_NO_PROC) {
         /* a receive from MPI_PROC_NULL */
         *message = MPI_MESSAGE_NULL;
-        return MPI_Irecv(buf, count, type, MPI_PROC_NULL, 0, MPI_COMM_SELF,
-                         request);
+        return PMPI_Irecv(buf, count, type, MPI_PROC_NULL, 0, MPI_COMM_SELF,
+                          request);
     }
     i = *message - 1;
     if (i < 0 || i >= mp.n || mp.msg[i] == NULL)
@@ -121,14 +123,16 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
     rk_start_recv_msg(*request, m);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Imrecv);
 
-int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-              MPI_Status *status)
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+               MPI_Status *status)
 {
     MPI_Request r;
-    int err = MPI_Imrecv(buf, count, type, message, &r);
+    int err = PMPI_Imrecv(buf, count, type, message, &r);
 
     if (err != MPI_SUCCESS)
         return err;
-    return MPI_Wait(&r, status);
+    return PMPI_Wait(&r, status);
 }
+RK_MPI_ALIAS(Mrecv);

@@ -276,14 +276,14 @@ int rkop_apply(MPI_Op op, const void *in, void *inout, int count,
     MPI_Datatype basic = rckmpi_type_basic(type, &n);
     if (rkop_check(op, type) != MPI_SUCCESS)
         return MPI_ERR_OP;
-    MPI_Type_get_extent(type, &lb, &extent);
-    MPI_Type_size(type, &size);
+    PMPI_Type_get_extent(type, &lb, &extent);
+    PMPI_Type_size(type, &size);
     if (type == basic) {
         apply_basic(op, basic, in, inout, (size_t)count, false);
         return MPI_SUCCESS;
     }
     MPI_Aint tlb, text;
-    MPI_Type_get_true_extent(type, &tlb, &text);
+    PMPI_Type_get_true_extent(type, &tlb, &text);
     if (type_class(basic) != C_PAIR && (MPI_Aint)size == extent &&
         text == extent && tlb == lb) {
         /* every byte of the extent is data: the layout of the basic
@@ -296,19 +296,19 @@ int rkop_apply(MPI_Op op, const void *in, void *inout, int count,
     char *pa = malloc((size_t)bytes * 2 + 1), *pb = pa + bytes;
     if (pa == NULL)
         return MPI_ERR_NO_MEM;
-    MPI_Pack(in, count, type, pa, bytes, &pos, MPI_COMM_SELF);
+    PMPI_Pack(in, count, type, pa, bytes, &pos, MPI_COMM_SELF);
     pos = 0;
-    MPI_Pack(inout, count, type, pb, bytes, &pos, MPI_COMM_SELF);
+    PMPI_Pack(inout, count, type, pb, bytes, &pos, MPI_COMM_SELF);
     apply_basic(op, basic, pa, pb, (size_t)count * (size_t)n, true);
     pos = 0;
-    MPI_Unpack(pb, bytes, &pos, inout, count, type, MPI_COMM_SELF);
+    PMPI_Unpack(pb, bytes, &pos, inout, count, type, MPI_COMM_SELF);
     free(pa);
     return MPI_SUCCESS;
 }
 
 /* ---- public ---- */
 
-int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op)
+int PMPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op)
 {
     int err = rckmpi_check_init("MPI_Op_create");
 
@@ -326,8 +326,9 @@ int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op)
     }
     return rckmpi_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Op_create");
 }
+RK_MPI_ALIAS(Op_create);
 
-int MPI_Op_free(MPI_Op *op)
+int PMPI_Op_free(MPI_Op *op)
 {
     int err = rckmpi_check_init("MPI_Op_free");
 
@@ -339,17 +340,19 @@ int MPI_Op_free(MPI_Op *op)
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Op_free);
 
-int MPI_Op_commutative(MPI_Op op, int *commute)
+int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
     if (user_fn(op) == NULL && (op < MPI_MAX || op > MPI_REPLACE))
         return rckmpi_error(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_commutative");
     *commute = rkop_commutative(op);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Op_commutative);
 
-int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
-                     MPI_Datatype datatype, MPI_Op op)
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
+                      MPI_Datatype datatype, MPI_Op op)
 {
     static const char f[] = "MPI_Reduce_local";
     int err = rckmpi_check_init(f);
@@ -368,6 +371,7 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
     err = rkop_apply(op, inbuf, inoutbuf, count, datatype);
     return err == MPI_SUCCESS ? err : rckmpi_error(MPI_COMM_WORLD, err, f);
 }
+RK_MPI_ALIAS(Reduce_local);
 
 int rckmpi_coll_init(void)
 {

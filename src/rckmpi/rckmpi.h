@@ -19,6 +19,7 @@
 
 #include "mpi.h"
 #include "rckmpi_coll.h"
+#include "rckmpi_pmpi.h"
 
 #include "rck/copy.h"
 #include "rck/hal.h"

@@ -286,8 +286,8 @@ static int blocking(int err, MPI_Request *req, MPI_Status *st, MPI_Comm comm,
     return MPI_SUCCESS;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest,
-             int tag, MPI_Comm comm)
+int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest,
+              int tag, MPI_Comm comm)
 {
     MPI_Request r;
     int err;
@@ -298,27 +298,30 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest,
                    "MPI_Send");
     return blocking(err, &r, MPI_STATUS_IGNORE, comm, "MPI_Send");
 }
+RK_MPI_ALIAS(Send);
 
-int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest,
-              int tag, MPI_Comm comm)
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest,
+               int tag, MPI_Comm comm)
 {
     MPI_Request r;
     int err = rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_SYNC,
                        &r, "MPI_Ssend");
     return blocking(err, &r, MPI_STATUS_IGNORE, comm, "MPI_Ssend");
 }
+RK_MPI_ALIAS(Ssend);
 
-int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest,
-              int tag, MPI_Comm comm)
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest,
+               int tag, MPI_Comm comm)
 {
     MPI_Request r;
     int err = rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_READY,
                        &r, "MPI_Rsend");
     return blocking(err, &r, MPI_STATUS_IGNORE, comm, "MPI_Rsend");
 }
+RK_MPI_ALIAS(Rsend);
 
-int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest,
-              int tag, MPI_Comm comm)
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest,
+               int tag, MPI_Comm comm)
 {
     MPI_Request r;
     int err = rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_BUF, &r,
@@ -335,9 +338,10 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest,
     rk_progress();
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Bsend);
 
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
-             MPI_Comm comm, MPI_Status *status)
+int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
+              MPI_Comm comm, MPI_Status *status)
 {
     MPI_Request r;
     int err;
@@ -347,9 +351,10 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
     err = rk_irecv(buf, count, type, source, tag, comm, 0, &r, "MPI_Recv");
     return blocking(err, &r, status, comm, "MPI_Recv");
 }
+RK_MPI_ALIAS(Recv);
 
-int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest,
-              int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest,
+               int tag, MPI_Comm comm, MPI_Request *request)
 {
     int err = rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_STD,
                        request, "MPI_Isend");
@@ -357,28 +362,31 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest,
         rk_progress();
     return err;
 }
+RK_MPI_ALIAS(Isend);
 
-int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest,
-               int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Issend(const void *buf, int count, MPI_Datatype type, int dest,
+                int tag, MPI_Comm comm, MPI_Request *request)
 {
     return rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_SYNC,
                     request, "MPI_Issend");
 }
+RK_MPI_ALIAS(Issend);
 
-int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest,
-               int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest,
+                int tag, MPI_Comm comm, MPI_Request *request)
 {
     return rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_READY,
                     request, "MPI_Irsend");
 }
+RK_MPI_ALIAS(Irsend);
 
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest,
-               int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest,
+                int tag, MPI_Comm comm, MPI_Request *request)
 {
     /* the user's request completes at once (the data is copied); an
      * internal one carries the copy */
     rk_req_t *u;
-    int err = MPI_Bsend(buf, count, type, dest, tag, comm);
+    int err = PMPI_Bsend(buf, count, type, dest, tag, comm);
 
     if (err != MPI_SUCCESS)
         return err;
@@ -390,15 +398,17 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest,
     u->done = 1;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Ibsend);
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
-              MPI_Comm comm, MPI_Request *request)
+int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
+               MPI_Comm comm, MPI_Request *request)
 {
     return rk_irecv(buf, count, type, source, tag, comm, 0, request,
                     "MPI_Irecv");
 }
+RK_MPI_ALIAS(Irecv);
 
-int MPI_Buffer_attach(void *buffer, int size)
+int PMPI_Buffer_attach(void *buffer, int size)
 {
     int err = rk_check_init("MPI_Buffer_attach");
 
@@ -415,8 +425,9 @@ int MPI_Buffer_attach(void *buffer, int size)
     rq.bused = 0;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Buffer_attach);
 
-int MPI_Buffer_detach(void *buffer_addr, int *size)
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     int err = rk_check_init("MPI_Buffer_detach");
 
@@ -437,6 +448,7 @@ int MPI_Buffer_detach(void *buffer_addr, int *size)
     rq.bsize = 0;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Buffer_detach);
 
 /* ---- the collectives' point-to-point ---- */
 
@@ -525,7 +537,7 @@ int rckmpi_greq_start(rckmpi_greq_poll_fn poll, void *state,
 
 /* ---- memory ---- */
 
-int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     void *p;
     int err = rk_check_init("MPI_Alloc_mem");
@@ -544,9 +556,11 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     *(void **)baseptr = p;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Alloc_mem);
 
-int MPI_Free_mem(void *base)
+int PMPI_Free_mem(void *base)
 {
     free(base);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Free_mem);

@@ -4,6 +4,7 @@
 #ifndef RKCOLL_H
 #define RKCOLL_H
 #include "rckmpi_coll.h"
+#include "rckmpi_pmpi.h"
 #include <stddef.h>
 
 /* op.c */

@@ -171,9 +171,9 @@ static int spawn_connect(MPI_Comm comm, int root, const int *res,
     }
 }
 
-int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
-                   MPI_Info info, int root, MPI_Comm comm,
-                   MPI_Comm *intercomm, int array_of_errcodes[])
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
+                    MPI_Info info, int root, MPI_Comm comm,
+                    MPI_Comm *intercomm, int array_of_errcodes[])
 {
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_spawn"), cap, *res;
@@ -217,6 +217,7 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
     }
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Comm_spawn);
 
 /* "ctx,ctx2,root:ue,ue,...". @return the parents' count, or -1. */
 static int parent_parse(const char *text, uint32_t *ctx, uint32_t *ctx2,
@@ -326,7 +327,7 @@ int rk_spawn_finalize_post(MPI_Request *reqs)
     return nr;
 }
 
-int MPI_Comm_get_parent(MPI_Comm *parent)
+int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     int err = rk_check_init("MPI_Comm_get_parent");
 
@@ -337,15 +338,17 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
     *parent = sp.parent;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Comm_get_parent);
 
 /* As MPI_Comm_free: a freed communicator waits for its requests
  * (p2p.c). The processes stay connected for MPI_Finalize (the twin). */
-int MPI_Comm_disconnect(MPI_Comm *comm)
+int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
     MPI_Comm c = comm != NULL ? *comm : MPI_COMM_NULL;
-    int err = MPI_Comm_free(comm);
+    int err = PMPI_Comm_free(comm);
 
     if (err == MPI_SUCCESS && c == sp.parent)
         sp.parent = MPI_COMM_NULL;
     return err;
 }
+RK_MPI_ALIAS(Comm_disconnect);

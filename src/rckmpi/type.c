@@ -405,7 +405,7 @@ static int build(int count, const int *blens, int blen_all,
     return new_type(&B, combiner, newtype);
 }
 
-int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
+int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
 {
     if (count < 0)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Type_contiguous",
@@ -413,26 +413,30 @@ int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
     return build(1, NULL, count, NULL, 0, 0, NULL, old,
                  MPI_COMBINER_CONTIGUOUS, newtype, "MPI_Type_contiguous");
 }
+RK_MPI_ALIAS(Type_contiguous);
 
-int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
-                    MPI_Datatype *newtype)
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
+                     MPI_Datatype *newtype)
 {
     return build(count, NULL, blocklength, NULL, stride, 1, NULL, old,
                  MPI_COMBINER_VECTOR, newtype, "MPI_Type_vector");
 }
+RK_MPI_ALIAS(Type_vector);
 
-int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
-                            MPI_Datatype old, MPI_Datatype *newtype)
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                             MPI_Datatype old, MPI_Datatype *newtype)
 {
     return build(count, NULL, blocklength, NULL, stride, 0, NULL, old,
                  MPI_COMBINER_HVECTOR, newtype, "MPI_Type_create_hvector");
 }
+RK_MPI_ALIAS(Type_create_hvector);
 
-int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
-                     MPI_Datatype old, MPI_Datatype *newtype)
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
+                      MPI_Datatype old, MPI_Datatype *newtype)
 {
-    return MPI_Type_create_hvector(count, blocklength, stride, old, newtype);
+    return PMPI_Type_create_hvector(count, blocklength, stride, old, newtype);
 }
+RK_MPI_ALIAS(Type_hvector);
 
 /* integer displacements (in items) as MPI_Aint */
 static int indexed(int count, const int *blens, int blen_all,
@@ -458,9 +462,9 @@ static int indexed(int count, const int *blens, int blen_all,
     return err;
 }
 
-int MPI_Type_indexed(int count, const int blocklengths[],
-                     const int displacements[], MPI_Datatype old,
-                     MPI_Datatype *newtype)
+int PMPI_Type_indexed(int count, const int blocklengths[],
+                      const int displacements[], MPI_Datatype old,
+                      MPI_Datatype *newtype)
 {
     if (count > 0 && blocklengths == NULL)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_indexed",
@@ -468,19 +472,21 @@ int MPI_Type_indexed(int count, const int blocklengths[],
     return indexed(count, blocklengths, 0, displacements, old,
                    MPI_COMBINER_INDEXED, newtype, "MPI_Type_indexed");
 }
+RK_MPI_ALIAS(Type_indexed);
 
-int MPI_Type_create_indexed_block(int count, int blocklength,
-                                  const int displacements[], MPI_Datatype old,
-                                  MPI_Datatype *newtype)
+int PMPI_Type_create_indexed_block(int count, int blocklength,
+                                   const int displacements[], MPI_Datatype old,
+                                   MPI_Datatype *newtype)
 {
     return indexed(count, NULL, blocklength, displacements, old,
                    MPI_COMBINER_INDEXED_BLOCK, newtype,
                    "MPI_Type_create_indexed_block");
 }
+RK_MPI_ALIAS(Type_create_indexed_block);
 
-int MPI_Type_create_hindexed(int count, const int blocklengths[],
-                             const MPI_Aint displacements[], MPI_Datatype old,
-                             MPI_Datatype *newtype)
+int PMPI_Type_create_hindexed(int count, const int blocklengths[],
+                              const MPI_Aint displacements[], MPI_Datatype old,
+                              MPI_Datatype *newtype)
 {
     if (count > 0 && (blocklengths == NULL || displacements == NULL))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_hindexed",
@@ -488,18 +494,20 @@ int MPI_Type_create_hindexed(int count, const int blocklengths[],
     return build(count, blocklengths, 0, displacements, 0, 0, NULL, old,
                  MPI_COMBINER_HINDEXED, newtype, "MPI_Type_create_hindexed");
 }
+RK_MPI_ALIAS(Type_create_hindexed);
 
-int MPI_Type_hindexed(int count, const int blocklengths[],
-                      const MPI_Aint displacements[], MPI_Datatype old,
-                      MPI_Datatype *newtype)
+int PMPI_Type_hindexed(int count, const int blocklengths[],
+                       const MPI_Aint displacements[], MPI_Datatype old,
+                       MPI_Datatype *newtype)
 {
-    return MPI_Type_create_hindexed(count, blocklengths, displacements, old,
-                                    newtype);
+    return PMPI_Type_create_hindexed(count, blocklengths, displacements, old,
+                                     newtype);
 }
+RK_MPI_ALIAS(Type_hindexed);
 
-int MPI_Type_create_struct(int count, const int blocklengths[],
-                           const MPI_Aint displacements[],
-                           const MPI_Datatype types[], MPI_Datatype *newtype)
+int PMPI_Type_create_struct(int count, const int blocklengths[],
+                            const MPI_Aint displacements[],
+                            const MPI_Datatype types[], MPI_Datatype *newtype)
 {
     if (count > 0 &&
         (blocklengths == NULL || displacements == NULL || types == NULL))
@@ -509,17 +517,19 @@ int MPI_Type_create_struct(int count, const int blocklengths[],
                  MPI_DATATYPE_NULL, MPI_COMBINER_STRUCT, newtype,
                  "MPI_Type_create_struct");
 }
+RK_MPI_ALIAS(Type_create_struct);
 
-int MPI_Type_struct(int count, const int blocklengths[],
-                    const MPI_Aint displacements[], const MPI_Datatype types[],
-                    MPI_Datatype *newtype)
+int PMPI_Type_struct(int count, const int blocklengths[],
+                     const MPI_Aint displacements[], const MPI_Datatype types[],
+                     MPI_Datatype *newtype)
 {
-    return MPI_Type_create_struct(count, blocklengths, displacements, types,
-                                  newtype);
+    return PMPI_Type_create_struct(count, blocklengths, displacements, types,
+                                   newtype);
 }
+RK_MPI_ALIAS(Type_struct);
 
-int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
-                            MPI_Datatype *newtype)
+int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
+                             MPI_Datatype *newtype)
 {
     int err = build(1, NULL, 1, NULL, 0, 0, NULL, old, MPI_COMBINER_RESIZED,
                     newtype, "MPI_Type_create_resized");
@@ -533,8 +543,9 @@ int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
     set_bounds(t);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Type_create_resized);
 
-int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
+int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
     int err = build(1, NULL, 1, NULL, 0, 0, NULL, old, MPI_COMBINER_DUP,
                     newtype, "MPI_Type_dup");
@@ -544,6 +555,7 @@ int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
     }
     return err;
 }
+RK_MPI_ALIAS(Type_dup);
 
 static int type_arg(MPI_Datatype t, const char *func)
 {
@@ -557,7 +569,7 @@ static int type_arg(MPI_Datatype t, const char *func)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_commit(MPI_Datatype *type)
+int PMPI_Type_commit(MPI_Datatype *type)
 {
     int err = type_arg(type ? *type : 0, "MPI_Type_commit");
 
@@ -567,8 +579,9 @@ int MPI_Type_commit(MPI_Datatype *type)
     }
     return err;
 }
+RK_MPI_ALIAS(Type_commit);
 
-int MPI_Type_free(MPI_Datatype *type)
+int PMPI_Type_free(MPI_Datatype *type)
 {
     int err = type_arg(type ? *type : 0, "MPI_Type_free");
     rk_type_t *t;
@@ -588,8 +601,9 @@ int MPI_Type_free(MPI_Datatype *type)
     *type = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Type_free);
 
-int MPI_Type_size(MPI_Datatype type, int *size)
+int PMPI_Type_size(MPI_Datatype type, int *size)
 {
     int err = type_arg(type, "MPI_Type_size");
 
@@ -597,8 +611,9 @@ int MPI_Type_size(MPI_Datatype type, int *size)
         *size = (int)rk_type(type)->size;
     return err;
 }
+RK_MPI_ALIAS(Type_size);
 
-int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
+int PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
 {
     int err = type_arg(type, "MPI_Type_get_extent");
 
@@ -608,31 +623,35 @@ int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
     }
     return err;
 }
+RK_MPI_ALIAS(Type_get_extent);
 
-int MPI_Type_extent(MPI_Datatype type, MPI_Aint *extent)
+int PMPI_Type_extent(MPI_Datatype type, MPI_Aint *extent)
 {
     MPI_Aint lb;
-    return MPI_Type_get_extent(type, &lb, extent);
+    return PMPI_Type_get_extent(type, &lb, extent);
 }
+RK_MPI_ALIAS(Type_extent);
 
-int MPI_Type_lb(MPI_Datatype type, MPI_Aint *displacement)
+int PMPI_Type_lb(MPI_Datatype type, MPI_Aint *displacement)
 {
     MPI_Aint ext;
-    return MPI_Type_get_extent(type, displacement, &ext);
+    return PMPI_Type_get_extent(type, displacement, &ext);
 }
+RK_MPI_ALIAS(Type_lb);
 
-int MPI_Type_ub(MPI_Datatype type, MPI_Aint *displacement)
+int PMPI_Type_ub(MPI_Datatype type, MPI_Aint *displacement)
 {
     MPI_Aint lb, ext;
-    int err = MPI_Type_get_extent(type, &lb, &ext);
+    int err = PMPI_Type_get_extent(type, &lb, &ext);
 
     if (err == MPI_SUCCESS)
         *displacement = lb + ext;
     return err;
 }
+RK_MPI_ALIAS(Type_ub);
 
-int MPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb,
-                             MPI_Aint *true_extent)
+int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb,
+                              MPI_Aint *true_extent)
 {
     int err = type_arg(type, "MPI_Type_get_true_extent");
 
@@ -642,19 +661,22 @@ int MPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb,
     }
     return err;
 }
+RK_MPI_ALIAS(Type_get_true_extent);
 
-int MPI_Get_address(const void *location, MPI_Aint *address)
+int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
     *address = (MPI_Aint)location;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Get_address);
 
-int MPI_Address(void *location, MPI_Aint *address)
+int PMPI_Address(void *location, MPI_Aint *address)
 {
-    return MPI_Get_address(location, address);
+    return PMPI_Get_address(location, address);
 }
+RK_MPI_ALIAS(Address);
 
-int MPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size)
+int PMPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size)
 {
     int err = type_arg(type, "MPI_Pack_size");
 
@@ -666,11 +688,12 @@ int MPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size)
     *size = (int)(rk_type(type)->size * (size_t)incount);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Pack_size);
 
-int MPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf,
-             int outsize, int *position, MPI_Comm comm)
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf,
+              int outsize, int *position, MPI_Comm comm)
 {
-    int size, err = MPI_Pack_size(incount, type, comm, &size);
+    int size, err = PMPI_Pack_size(incount, type, comm, &size);
 
     if (err != MPI_SUCCESS)
         return err;
@@ -685,11 +708,12 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf,
     *position += size;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Pack);
 
-int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
-               int outcount, MPI_Datatype type, MPI_Comm comm)
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+                int outcount, MPI_Datatype type, MPI_Comm comm)
 {
-    int size, err = MPI_Pack_size(outcount, type, comm, &size);
+    int size, err = PMPI_Pack_size(outcount, type, comm, &size);
 
     if (err != MPI_SUCCESS)
         return err;
@@ -705,3 +729,4 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
     *position += size;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Unpack);

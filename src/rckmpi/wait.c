@@ -31,7 +31,7 @@ static int inactive(MPI_Request h)
     return r == NULL || !r->active;
 }
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status)
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     int err = rk_check_init("MPI_Wait");
 
@@ -51,8 +51,9 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     }
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Wait);
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     int err = rk_check_init("MPI_Test");
 
@@ -66,9 +67,10 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     rk_progress();
     *flag = finished(*request);
     if (*flag)
-        return MPI_Wait(request, status);
+        return PMPI_Wait(request, status);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Test);
 
 static int check_array(int count, MPI_Request reqs[], const char *func)
 {
@@ -113,7 +115,7 @@ static int complete_all(int count, MPI_Request reqs[], MPI_Status sts[],
     return MPI_SUCCESS;
 }
 
-int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status *statuses)
+int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status *statuses)
 {
     int err = check_array(count, reqs, "MPI_Waitall");
 
@@ -130,9 +132,10 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status *statuses)
     }
     return complete_all(count, reqs, statuses, "MPI_Waitall");
 }
+RK_MPI_ALIAS(Waitall);
 
-int MPI_Testall(int count, MPI_Request reqs[], int *flag,
-                MPI_Status *statuses)
+int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
+                 MPI_Status *statuses)
 {
     int err = check_array(count, reqs, "MPI_Testall");
 
@@ -146,6 +149,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
         return MPI_SUCCESS;
     return complete_all(count, reqs, statuses, "MPI_Testall");
 }
+RK_MPI_ALIAS(Testall);
 
 /* First finished active request, -1 none, MPI_UNDEFINED if none active. */
 static int any_done(int count, MPI_Request reqs[])
@@ -162,7 +166,7 @@ static int any_done(int count, MPI_Request reqs[])
     return active ? -1 : MPI_UNDEFINED;
 }
 
-int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 {
     int err = check_array(count, reqs, "MPI_Waitany"), i;
 
@@ -180,11 +184,12 @@ int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
         MPI_Request null = MPI_REQUEST_NULL;
         return rk_wait_req(&null, status, "MPI_Waitany");
     }
-    return MPI_Wait(&reqs[i], status);
+    return PMPI_Wait(&reqs[i], status);
 }
+RK_MPI_ALIAS(Waitany);
 
-int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
-                MPI_Status *status)
+int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
+                 MPI_Status *status)
 {
     int err = check_array(count, reqs, "MPI_Testany"), i;
 
@@ -199,9 +204,10 @@ int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
         return rk_wait_req(&null, status, "MPI_Testany");
     }
     if (i >= 0)
-        return MPI_Wait(&reqs[i], status);
+        return PMPI_Wait(&reqs[i], status);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Testany);
 
 static int some(int incount, MPI_Request reqs[], int *outcount,
                 int indices[], MPI_Status *statuses, const char *func)
@@ -229,8 +235,8 @@ static int some(int incount, MPI_Request reqs[], int *outcount,
     return MPI_SUCCESS;
 }
 
-int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
-                 int indices[], MPI_Status *statuses)
+int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
+                  int indices[], MPI_Status *statuses)
 {
     int err = check_array(incount, reqs, "MPI_Waitsome");
 
@@ -244,9 +250,10 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
     }
     return some(incount, reqs, outcount, indices, statuses, "MPI_Waitsome");
 }
+RK_MPI_ALIAS(Waitsome);
 
-int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
-                 int indices[], MPI_Status *statuses)
+int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
+                  int indices[], MPI_Status *statuses)
 {
     int err = check_array(incount, reqs, "MPI_Testsome");
 
@@ -255,8 +262,9 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
     rk_progress();
     return some(incount, reqs, outcount, indices, statuses, "MPI_Testsome");
 }
+RK_MPI_ALIAS(Testsome);
 
-int MPI_Request_free(MPI_Request *request)
+int PMPI_Request_free(MPI_Request *request)
 {
     int err = check_array(1, request, "MPI_Request_free");
     rk_req_t *r;
@@ -274,9 +282,10 @@ int MPI_Request_free(MPI_Request *request)
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Request_free);
 
-int MPI_Request_get_status(MPI_Request request, int *flag,
-                           MPI_Status *status)
+int PMPI_Request_get_status(MPI_Request request, int *flag,
+                            MPI_Status *status)
 {
     int err = check_array(1, &request, "MPI_Request_get_status");
     rk_req_t *r;
@@ -290,8 +299,9 @@ int MPI_Request_get_status(MPI_Request request, int *flag,
         rk_status_set(status, r);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Request_get_status);
 
-int MPI_Cancel(MPI_Request *request)
+int PMPI_Cancel(MPI_Request *request)
 {
     int err = check_array(1, request, "MPI_Cancel");
     rk_req_t *r;
@@ -312,14 +322,16 @@ int MPI_Cancel(MPI_Request *request)
         rk_cancel_recv(r); /* matched already: it completes normally */
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Cancel);
 
-int MPI_Test_cancelled(const MPI_Status *status, int *flag)
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
     *flag = status->rck_cancelled;
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Test_cancelled);
 
-int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
 {
     rk_type_t *t;
     int err = rckmpi_type_check(type);
@@ -336,8 +348,9 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
         *count = (int)((size_t)status->rck_bytes / t->size);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Get_count);
 
-int MPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count)
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count)
 {
     int err = rckmpi_type_check(type);
 
@@ -347,6 +360,7 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count)
     *count = (int)rk_type_elements(rk_type(type), status->rck_bytes);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Get_elements);
 
 /* ---- persistent requests ---- */
 
@@ -362,39 +376,43 @@ static int persist(MPI_Request *req, int err)
     return MPI_SUCCESS;
 }
 
-int MPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest,
-                  int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest,
+                   int tag, MPI_Comm comm, MPI_Request *request)
 {
     return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
                                        RK_REQ_SEND, RK_MODE_STD, request,
                                        "MPI_Send_init"));
 }
+RK_MPI_ALIAS(Send_init);
 
-int MPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest,
-                   int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest,
+                    int tag, MPI_Comm comm, MPI_Request *request)
 {
     return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
                                        RK_REQ_SEND, RK_MODE_SYNC, request,
                                        "MPI_Ssend_init"));
 }
+RK_MPI_ALIAS(Ssend_init);
 
-int MPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest,
-                   int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest,
+                    int tag, MPI_Comm comm, MPI_Request *request)
 {
     return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
                                        RK_REQ_SEND, RK_MODE_READY, request,
                                        "MPI_Rsend_init"));
 }
+RK_MPI_ALIAS(Rsend_init);
 
-int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source,
-                  int tag, MPI_Comm comm, MPI_Request *request)
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source,
+                   int tag, MPI_Comm comm, MPI_Request *request)
 {
     return persist(request, rk_prepare(buf, count, type, source, tag, comm, 0,
                                        RK_REQ_RECV, RK_MODE_STD, request,
                                        "MPI_Recv_init"));
 }
+RK_MPI_ALIAS(Recv_init);
 
-int MPI_Start(MPI_Request *request)
+int PMPI_Start(MPI_Request *request)
 {
     int err = check_array(1, request, "MPI_Start");
     rk_req_t *r;
@@ -416,15 +434,17 @@ int MPI_Start(MPI_Request *request)
     return err == MPI_SUCCESS ? err
                               : rk_err(r->comm, err, "MPI_Start", "failed");
 }
+RK_MPI_ALIAS(Start);
 
-int MPI_Startall(int count, MPI_Request requests[])
+int PMPI_Startall(int count, MPI_Request requests[])
 {
     int err = check_array(count, requests, "MPI_Startall");
 
     for (int i = 0; err == MPI_SUCCESS && i < count; i++)
-        err = MPI_Start(&requests[i]);
+        err = PMPI_Start(&requests[i]);
     return err;
 }
+RK_MPI_ALIAS(Startall);
 
 /* ---- probe and sendrecv ---- */
 
@@ -455,8 +475,8 @@ void rk_proc_null_status(MPI_Status *st)
     st->MPI_TAG = MPI_ANY_TAG;
 }
 
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
-               MPI_Status *status)
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
+                MPI_Status *status)
 {
     rk_comm_t *c;
     int err = rk_probe_args(source, tag, comm, &c, "MPI_Iprobe");
@@ -473,8 +493,9 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
                      tag, c, status, NULL);
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Iprobe);
 
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     rk_comm_t *c;
     int err = rk_probe_args(source, tag, comm, &c, "MPI_Probe");
@@ -493,11 +514,12 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         rk_progress_wait("MPI_Probe");
     }
 }
+RK_MPI_ALIAS(Probe);
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 int dest, int sendtag, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int source, int recvtag,
-                 MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  int dest, int sendtag, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Status *status)
 {
     MPI_Request r[2];
     MPI_Status st[2];
@@ -526,10 +548,11 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       "the message was longer than the receive buffer");
     return MPI_SUCCESS;
 }
+RK_MPI_ALIAS(Sendrecv);
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
-                         int sendtag, int source, int recvtag, MPI_Comm comm,
-                         MPI_Status *status)
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
+                          int sendtag, int source, int recvtag, MPI_Comm comm,
+                          MPI_Status *status)
 {
     int err = rk_check_init("MPI_Sendrecv_replace"), size = 0;
     void *tmp;
@@ -540,14 +563,15 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
     if (err != MPI_SUCCESS || count < 0)
         return rk_err(comm, err ? err : MPI_ERR_COUNT, "MPI_Sendrecv_replace",
                       "bad datatype or count");
-    MPI_Pack_size(count, type, comm, &size);
+    PMPI_Pack_size(count, type, comm, &size);
     tmp = malloc(size ? (size_t)size : 1);
     if (tmp == NULL)
         return rk_err(comm, MPI_ERR_NO_MEM, "MPI_Sendrecv_replace",
                       "no memory for %d bytes", size);
     rk_pack(buf, count, rk_type(type), tmp);
-    err = MPI_Sendrecv(tmp, size, MPI_BYTE, dest, sendtag, buf, count, type,
-                       source, recvtag, comm, status);
+    err = PMPI_Sendrecv(tmp, size, MPI_BYTE, dest, sendtag, buf, count, type,
+                        source, recvtag, comm, status);
     free(tmp);
     return err;
 }
+RK_MPI_ALIAS(Sendrecv_replace);

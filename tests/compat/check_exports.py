@@ -8,13 +8,14 @@ The allowed names are generated from the headers, never listed by hand: every
 public header (DIR/*.h, DIR/*/*.h) is run through the C preprocessor once per
 build shape (plain, -DGORY, -DSINGLEBITFLAGS, -DRC_POWER_MANAGEMENT), and the
 functions and extern variables declared at file scope in text that comes from
-DIR (not from system headers) are collected. The exported names are
+DIR (not from system headers) are collected (also those declared with the type
+of another, `extern __typeof__(MPI_Send) PMPI_Send;`). The exported names are
 `nm -D --defined-only` of the library, minus the symbols the linker itself
-defines (_init, _fini, _edata, _end, __bss_start) and the ODR indicators
-ASan adds for exported globals (__odr_asan.<allowed name>). Exit status 0
-when every exported name is allowed, every allowed name is exported (a
-public header without the visibility pragma would fail here) and the core
-RCCE calls are there; 1 otherwise; 2 for bad input.
+defines (_init, _fini, _edata, _end, __bss_start) and the ODR indicators ASan
+adds for exported globals (__odr_asan.<allowed name>). Exit status 0 when every
+exported name is allowed, every allowed name is exported (a public header
+without the visibility pragma would fail here) and the core RCCE calls are
+there; 1 otherwise; 2 for bad input.
 """
 import argparse
 import glob
@@ -64,6 +65,8 @@ def declared_names(text):
         elif depth == 0:
             flat.append(ch)
     flat = re.sub(r"__attribute__\s*\(\(.*?\)\)", " ", "".join(flat))
+    # "extern __typeof__(MPI_Send) PMPI_Send;" declares PMPI_Send.
+    flat = re.sub(r"__typeof__\s*\(\s*\w+\s*\)", " typeof_t ", flat)
     names = set()
     for stmt in flat.split(";"):
         stmt = " ".join(stmt.split())
