@@ -29,6 +29,7 @@
  * which is also how rck_chip_print writes it.
  */
 #include "rck/chip.h"
+#include "chip_internal.h"
 #include "rck/json.h"
 #include "rck/log.h"
 
@@ -390,6 +391,16 @@ int rck_chip_register_params(const rck_chip_param_t *params, int n)
     for (int i = 0; i < n; i++)
         chip_costs_reg[chip_nparams++] = &params[i];
     return first;
+}
+
+int rck__chip_nparams(void)
+{
+    return chip_nparams;
+}
+
+const rck_chip_param_t *rck__chip_param(int k)
+{
+    return chip_costs_reg[k];
 }
 
 static double *chip_cost_at(rck_chip_t *c, size_t k)
@@ -896,6 +907,24 @@ static rck_status_t chip_apply_text(const char *text, const char *what,
     return status;
 }
 
+/* The strict check of a chip file's keys (chip_keys.c) against the
+ * built-in chip's. A text that does not parse is left to chip_apply_text,
+ * which names the problem. */
+static rck_status_t chip_keys_check(const char *text, const char *what)
+{
+    rck_json_doc_t *doc = NULL, *dflt = NULL;
+    rck_status_t status = RCK_OK;
+
+    if (rck_json_parse(text, &doc, NULL, 0) == RCK_OK &&
+        rck_json_parse(rck_chip_default_json, &dflt, NULL, 0) == RCK_OK &&
+        rck__chip_keys_check(rck_json_root(doc), rck_json_root(dflt), what) !=
+            0)
+        status = RCK_ERR_CONFIG;
+    rck_json_free(doc);
+    rck_json_free(dflt);
+    return status;
+}
+
 rck_status_t rck_chip_load_default(rck_chip_t *chip)
 {
     rck_chip_t c;
@@ -924,6 +953,9 @@ rck_status_t rck_chip_load_string(const char *text, const char *what,
         return RCK_ERR_INVALID;
     }
     status = rck_chip_load_default(&c);
+    if (status != RCK_OK)
+        return status;
+    status = chip_keys_check(text, what);
     if (status != RCK_OK)
         return status;
     status = chip_apply_text(text, what, &c);

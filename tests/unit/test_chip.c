@@ -193,11 +193,18 @@ static void test_overlay(void)
     CHECK(rck_chip_load_string("{}", "empty", &c) == RCK_OK);
     CHECK(memcmp(&c, &dflt, sizeof(c)) == 0);
 
-    /* unknown keys and documentation are ignored */
-    CHECK(rck_chip_load_string("{\"about\": \"x\", \"future\": {\"a\": [1]},"
+    /* documentation and the sections other parts check are accepted */
+    CHECK(rck_chip_load_string("{\"about\": \"x\", \"p54c\": {\"l2_ways\": 4},"
                                " \"rcce_chunk_bytes\": 8160}",
                                "doc", &c) == RCK_OK);
     CHECK(memcmp(&c, &dflt, sizeof(c)) == 0);
+    /* unknown keys are refused (issue 26), at any depth */
+    CHECK(rck_chip_load_string("{\"future\": {\"a\": [1]}}", "future",
+                               &c) == RCK_ERR_CONFIG);
+    CHECK(rck_chip_load_string("{\"frequencies_mhz\": {\"cores\": 800}}",
+                               "typo", &c) == RCK_ERR_CONFIG);
+    CHECK(rck_chip_load_string("{\"local_ops\": {\"nopp\": 3}}", "typo2",
+                               &c) == RCK_ERR_CONFIG);
 
     /* a partial object changes only the keys it names */
     CHECK(rck_chip_load_string("{\"frequencies_mhz\": {\"core\": 800},"

@@ -383,6 +383,41 @@ rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec,
 /* The chip file's optional "p54c" section: {"l1i_bytes": N, "l1_ways": N,
  * "l2_ways": N, "cpi": {"int": x, ...}}. Cache sizes otherwise from the
  * chip (l1d_bytes, l2_bytes). */
+/* The chip file's p54c section has only the keys read below (the chip
+ * loader leaves this section to us). @return 0 or -1 (logged). */
+static int p54c_section_keys(const rck_json_t *sec, const char *path)
+{
+    static const char *const keys[] = {"l1i_bytes", "l1_ways", "l2_ways",
+                                       "cpi"};
+    const rck_json_t *cpi = rck_json_get(sec, "cpi");
+
+    for (size_t i = 0; i < rck_json_len(sec); i++) {
+        const char *k = rck_json_key_at(sec, i);
+        int ok = 0;
+        for (size_t j = 0; k != NULL && j < sizeof(keys) / sizeof(keys[0]); j++)
+            ok |= !strcmp(k, keys[j]);
+        if (!ok) {
+            rck_error("chip file %s: unknown key 'p54c.%s' (p54c has "
+                      "l1i_bytes, l1_ways, l2_ways, cpi)",
+                      path, k != NULL ? k : "?");
+            return -1;
+        }
+    }
+    for (size_t i = 0; cpi != NULL && i < rck_json_len(cpi); i++) {
+        const char *k = rck_json_key_at(cpi, i);
+        int ok = 0;
+        for (int c = 0; k != NULL && c < P54C_NCLASS; c++)
+            ok |= !strcmp(k, p54c_cpi_default[c].key);
+        if (!ok) {
+            rck_error("chip file %s: unknown key 'p54c.cpi.%s' (the classes "
+                      "are in docs/P54C.md)",
+                      path, k != NULL ? k : "?");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static rck_status_t chip_section(sim_p54c_job_t *p)
 {
     const char *path = rck_config_get("CHIP");
@@ -413,6 +448,10 @@ static rck_status_t chip_section(sim_p54c_job_t *p)
         return RCK_OK; /* the chip loader reported it already */
     }
     sec = rck_json_get(rck_json_root(doc), "p54c");
+    if (sec != NULL && p54c_section_keys(sec, path) != 0) {
+        st = RCK_ERR_CONFIG;
+        goto out;
+    }
     if (sec != NULL) {
         static const char *ints[] = {"l1i_bytes", "l1_ways", "l2_ways"};
         uint32_t *dst[] = {&p->l1i_bytes, &p->l1_ways, &p->l2_ways};
