@@ -2,8 +2,8 @@
 # Install what rockcreek needs on a Debian/Ubuntu machine: a C toolchain,
 # CMake and Ninja, pkg-config and jansson (JSON), Open MPI (the peer the
 # benchmarks compare against), and
-# Python with matplotlib and pytest (plots and their tests), and headless
-# Chromium (the report page's browser test).
+# Python with matplotlib and pytest (plots and their tests), headless
+# Chromium (the report page's browser test), and help2man (the man pages).
 # Safe to run again: it installs only what is missing.
 set -eu
 
@@ -62,6 +62,15 @@ if ! command -v chromium >/dev/null 2>&1; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
         chromium >/dev/null
+fi
+# help2man: the man pages, made from the tools' own --help
+# (src/tools/CMakeLists.txt)
+if ! command -v help2man >/dev/null 2>&1; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
+        help2man >/dev/null
 fi
 if ! python3 -c 'import matplotlib, pytest' >/dev/null 2>&1; then
     python3 -m pip install -q -r "$(dirname "$0")/../python/requirements.txt" ||

@@ -907,24 +907,6 @@ static rck_status_t chip_apply_text(const char *text, const char *what,
     return status;
 }
 
-/* The strict check of a chip file's keys (chip_keys.c) against the
- * built-in chip's. A text that does not parse is left to chip_apply_text,
- * which names the problem. */
-static rck_status_t chip_keys_check(const char *text, const char *what)
-{
-    rck_json_doc_t *doc = NULL, *dflt = NULL;
-    rck_status_t status = RCK_OK;
-
-    if (rck_json_parse(text, &doc, NULL, 0) == RCK_OK &&
-        rck_json_parse(rck_chip_default_json, &dflt, NULL, 0) == RCK_OK &&
-        rck__chip_keys_check(rck_json_root(doc), rck_json_root(dflt), what) !=
-            0)
-        status = RCK_ERR_CONFIG;
-    rck_json_free(doc);
-    rck_json_free(dflt);
-    return status;
-}
-
 rck_status_t rck_chip_load_default(rck_chip_t *chip)
 {
     rck_chip_t c;
@@ -955,7 +937,7 @@ rck_status_t rck_chip_load_string(const char *text, const char *what,
     status = rck_chip_load_default(&c);
     if (status != RCK_OK)
         return status;
-    status = chip_keys_check(text, what);
+    status = rck__chip_keys_check_text(text, what);
     if (status != RCK_OK)
         return status;
     status = chip_apply_text(text, what, &c);

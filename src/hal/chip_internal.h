@@ -20,4 +20,8 @@ const rck_chip_param_t *rck__chip_param(int k);
 int rck__chip_keys_check(const rck_json_t *root, const rck_json_t *dflt,
                          const char *what);
 
+/** The same for the text of a chip file (parsed here). @return RCK_OK or
+ *  RCK_ERR_CONFIG (logged). */
+rck_status_t rck__chip_keys_check_text(const char *text, const char *what);
+
 #endif

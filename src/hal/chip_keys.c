@@ -147,3 +147,22 @@ int rck__chip_keys_check(const rck_json_t *root, const rck_json_t *dflt,
         return 0; /* chip_apply names the problem */
     return check_object(root, dflt, "", what);
 }
+
+extern const char rck_chip_default_json[];
+
+rck_status_t rck__chip_keys_check_text(const char *text, const char *what)
+{
+    rck_json_doc_t *doc = NULL, *dflt = NULL;
+    rck_status_t status = RCK_OK;
+
+    /* a text that does not parse is left to the loader, which names the
+     * problem */
+    if (rck_json_parse(text, &doc, NULL, 0) == RCK_OK &&
+        rck_json_parse(rck_chip_default_json, &dflt, NULL, 0) == RCK_OK &&
+        rck__chip_keys_check(rck_json_root(doc), rck_json_root(dflt), what) !=
+            0)
+        status = RCK_ERR_CONFIG;
+    rck_json_free(doc);
+    rck_json_free(dflt);
+    return status;
+}

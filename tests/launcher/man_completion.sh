@@ -1,0 +1,41 @@
+#!/bin/sh
+# The man pages (made by help2man from each tool's --help) and the bash
+# completion (tools/rck-completion.bash, which reads the same --help).
+#   man_completion.sh man MANDIR        every page there, with the options
+#                                       its tool's --help names
+#   man_completion.sh completion SCRIPT RCK RCKCC
+set -eu
+fail() { echo "FAIL: $*"; exit 1; }
+case $1 in
+man)
+    dir=$2
+    for p in rck rck-run rck-explore rck-report rck-config rccerun rckcc \
+             rckmpicc; do
+        f=$dir/$p.1
+        [ -s "$f" ] || fail "no man page $f"
+        grep -q '^\.TH' "$f" || fail "$f is not a man page"
+    done
+    # the options of the help text are in the page
+    grep -q 'stdin' "$dir/rck-run.1" || fail "rck-run.1 lacks --stdin"
+    grep -q 'output\\-filename' "$dir/rck-run.1" ||
+        fail "rck-run.1 lacks --output-filename"
+    grep -q 'compare\\-output' "$dir/rck-explore.1" ||
+        fail "rck-explore.1 lacks --compare-output"
+    grep -q 'rck\\-mem' "$dir/rckcc.1" || fail "rckcc.1 lacks -rck-mem"
+    echo "man pages: 8 pages, options present"
+    ;;
+completion)
+    script=$2 rck=$3 rckcc=$4
+    out=$(bash -c '. "$1"; COMP_WORDS=("$2" run --std); COMP_CWORD=2; _rck;
+        printf "%s\n" "${COMPREPLY[@]}"' sh "$script" "$rck")
+    [ "$out" = "--stdin" ] || fail "rck run --std completes to '$out'"
+    out=$(bash -c '. "$1"; COMP_WORDS=("$2" exp); COMP_CWORD=1; _rck;
+        printf "%s\n" "${COMPREPLY[@]}"' sh "$script" "$rck")
+    [ "$out" = "explore" ] || fail "rck exp completes to '$out'"
+    out=$(bash -c '. "$1"; COMP_WORDS=("$2" -rck-me); COMP_CWORD=1; _rck;
+        printf "%s\n" "${COMPREPLY[@]}"' sh "$script" "$rckcc")
+    [ "$out" = "-rck-mem" ] || fail "rckcc -rck-me completes to '$out'"
+    echo "completion: rck run, rck, rckcc"
+    ;;
+esac
+echo PASS
