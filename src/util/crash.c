@@ -13,6 +13,9 @@
  * restoring the default action and raising the signal again: the process
  * dies of it, with the exit status and core dump it would have had.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* REG_RIP */
+#endif
 #include "rck/crash.h"
 #include "rck/config.h"
 
@@ -22,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #define CRASH_FRAMES 64
@@ -150,24 +154,56 @@ static void crash_describe(crash_buf_t *b, int sig, const siginfo_t *si)
     buf_str(b, "\n");
 }
 
+/* The interrupted instruction (0: unknown on this machine). */
+static uintptr_t crash_pc(const void *uc)
+{
+#if defined(__x86_64__)
+    return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uintptr_t)((const ucontext_t *)uc)->uc_mcontext.pc;
+#else
+    (void)uc;
+    return 0;
+#endif
+}
+
+/* Start at the interrupted instruction (not this handler and the
+ * kernel's return trampoline), and move the callers' return addresses
+ * back into their call instruction: after a call to a function that
+ * does not return (abort) the return address lies past the caller's
+ * end, and would be named after the next function. */
+static int crash_frames(void **frames, int n, uintptr_t pc, int *first)
+{
+    *first = 1; /* frame 0 is this handler */
+    for (int i = 1; i < n && pc != 0; i++) {
+        if ((uintptr_t)frames[i] == pc) {
+            *first = i;
+            for (int k = i + 1; k < n; k++)
+                frames[k] = (char *)frames[k] - 1;
+            break;
+        }
+    }
+    return n - *first;
+}
+
 static void crash_handler(int sig, siginfo_t *si, void *uc)
 {
     void *frames[CRASH_FRAMES];
     crash_buf_t b;
     struct sigaction dfl;
-    int n;
+    int n, first;
 
-    (void)uc;
     b.len = 0;
     crash_describe(&b, sig, si);
     buf_str(&b, crash_who);
-    buf_str(&b, "backtrace (innermost first; `-rdynamic` or addr2line "
-                "name the program's own functions):\n");
+    buf_str(&b, "backtrace (innermost first; callers at their return "
+                "address - 1; `-rdynamic` or addr2line name the program's "
+                "own functions):\n");
     buf_flush(&b);
-    n = backtrace(frames, CRASH_FRAMES);
-    /* frame 0 is this handler */
-    if (n > 1)
-        backtrace_symbols_fd(frames + 1, n - 1, STDERR_FILENO);
+    n = crash_frames(frames, backtrace(frames, CRASH_FRAMES), crash_pc(uc),
+                     &first);
+    if (n > 0)
+        backtrace_symbols_fd(frames + first, n, STDERR_FILENO);
 
     memset(&dfl, 0, sizeof(dfl));
     dfl.sa_handler = SIG_DFL;
