@@ -12,6 +12,8 @@
  * process with the default action instead of recursing. It ends by
  * restoring the default action and raising the signal again: the process
  * dies of it, with the exit status and core dump it would have had.
+ * Installed by rck_hal_open; uses libc and the settings (RCK_BACKTRACE)
+ * only.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* REG_RIP */
