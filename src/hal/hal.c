@@ -4,6 +4,7 @@
 #include "rck/hal.h"
 #include "rck/spawn.h"
 #include "rck/config.h"
+#include "rck/crash.h"
 #include "rck/log.h"
 
 #include <stdio.h>
@@ -87,6 +88,7 @@ rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
     }
     hal_self = hal;
     *hal_out = hal;
+    rck_crash_install(hal->core, hal->ue);
     if (hal->ops->attach_end != NULL)
         hal->ops->attach_end(hal);
     return RCK_OK;

@@ -31,6 +31,10 @@ static const rck_config_entry_t config_general[] = {
      "launcher: milliseconds between SIGTERM and SIGKILL when a run is "
      "torn down",
      "0.."},
+    {"BACKTRACE", "1", RCK_CONFIG_BOOL,
+     "a core that dies of SIGSEGV, SIGBUS, SIGFPE, SIGILL or SIGABRT prints "
+     "the fault address and a backtrace first (0 = the default action "
+     "alone: the launcher still names the core and the signal)", NULL},
     {"AS", "", RCK_CONFIG_STRING,
      "compiled counters (rckcc -rck-count): the real assembler rck-as runs; "
      "empty = the one found at configure time (docs/P54C-COUNTERS.md)", NULL},

@@ -779,8 +779,13 @@ static rck_status_t wait_poll(rck_hal_t *hal, const rck_hal_cond_t *conds,
     }
     if (atomic_load_explicit(&n->hdr->failed_core, memory_order_relaxed) >=
         0) {
-        rck_error("core %d failed; abandoning the wait",
-                  (int)atomic_load(&n->hdr->failed_core));
+        /* Once: every later wait fails the same way (a program that
+         * finalizes after a failed call waits again), and one line per
+         * surviving core is enough. */
+        if (!n->peer_dead_said)
+            rck_error("core %d failed; abandoning the wait",
+                      (int)atomic_load(&n->hdr->failed_core));
+        n->peer_dead_said = 1;
         return RCK_ERR_PEER_DEAD;
     }
     if (atomic_load_explicit(&n->hdr->deadlock, memory_order_relaxed) == 2)

@@ -117,6 +117,7 @@ typedef struct {
     int dl_seen;               /* observing a state where all are blocked */
     uint64_t dl_sum, dl_since, dl_next;
     int dl_failed;             /* a wait of this core failed by deadlock */
+    int peer_dead_said;        /* "core N failed" logged (once a process) */
     int asym;                  /* registered for membarrier: writers skip
                                   the wake-up protocol's fence */
     int asym_sleep;            /* sleepers issue the membarrier */
