@@ -7,6 +7,14 @@
 # Safe to run again: it installs only what is missing.
 set -eu
 
+# Debian packages @..., quietly (as root, or through sudo).
+apt_install() {
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
 need_apt=""
 for cmd in cc cmake ninja mpicc.openmpi mpicc.mpich python3; do
     command -v "$cmd" >/dev/null 2>&1 || need_apt=yes
@@ -56,22 +64,10 @@ if ! command -v qemu-x86_64 >/dev/null 2>&1 ||
 fi
 # Headless Chromium: the test that renders `rck report`'s page
 # (tests/report, docs/REPORT.md) in a real browser.
-if ! command -v chromium >/dev/null 2>&1; then
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO=sudo
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
-        chromium >/dev/null
-fi
+command -v chromium >/dev/null 2>&1 || apt_install chromium
 # help2man: the man pages, made from the tools' own --help
 # (src/tools/CMakeLists.txt)
-if ! command -v help2man >/dev/null 2>&1; then
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO=sudo
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
-        help2man >/dev/null
-fi
+command -v help2man >/dev/null 2>&1 || apt_install help2man
 if ! python3 -c 'import matplotlib, pytest' >/dev/null 2>&1; then
     python3 -m pip install -q -r "$(dirname "$0")/../python/requirements.txt" ||
         python3 -m pip install -q --break-system-packages \
