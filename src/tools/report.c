@@ -13,6 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifndef RCK_PYTHON3
+#define RCK_PYTHON3 ""
+#endif
 #ifndef RCK_PYTHON_SRC_DIR
 #define RCK_PYTHON_SRC_DIR ""
 #endif
@@ -91,15 +94,20 @@ int rck_report_main(int argc, char **argv)
         fprintf(stderr, "rck report: out of memory\n");
         return 2;
     }
-    args[0] = "python3";
+    /* the Python 3 found when rockcreek was configured (with matplotlib,
+     * scripts/install-deps.sh), not whichever python3 comes first on the
+     * user's PATH; if it is gone, PATH's */
+    args[0] = RCK_PYTHON3[0] != '\0' && access(RCK_PYTHON3, X_OK) == 0
+                  ? RCK_PYTHON3
+                  : "python3";
     args[1] = "-m";
     args[2] = "rckreport";
     for (int i = 0; i < argc; i++)
         args[3 + i] = argv[i];
     execvp(args[0], args);
-    fprintf(stderr, "rck report: cannot run python3: %s (the report needs "
+    fprintf(stderr, "rck report: cannot run %s: %s (the report needs "
                     "Python 3 with matplotlib: scripts/install-deps.sh)\n",
-            strerror(errno));
+            args[0], strerror(errno));
     free(args);
     return 2;
 }

@@ -37,5 +37,16 @@ completion)
     [ "$out" = "-rck-mem" ] || fail "rckcc -rck-me completes to '$out'"
     echo "completion: rck run, rck, rckcc"
     ;;
+report_python)
+    # rck report runs the configured Python, not the first python3 on PATH
+    rck=$2 tmp=$3
+    mkdir -p "$tmp/bin"
+    printf '#!/bin/sh\necho "the wrong python3" >&2\nexit 97\n' > "$tmp/bin/python3"
+    chmod +x "$tmp/bin/python3"
+    out=$(PATH="$tmp/bin:$PATH" "$rck" report --help 2>&1) ||
+        fail "rck report --help with another python3 first on PATH: $out"
+    echo "$out" | grep -q 'usage: rck report' || fail "no usage: $out"
+    echo "rck report: the configured Python"
+    ;;
 esac
 echo PASS
