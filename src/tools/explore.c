@@ -870,9 +870,11 @@ static int explore_runs(explore_t *x, explore_run_t *runs)
     return nfail > 0 ? 1 : 0;
 }
 
-int rck_explore_main(int argc, char **argv, const char *self)
+/* rck_explore_main on @p x (its --ignore patterns freed by the caller,
+ * whichever way this returns). */
+static int explore_main(explore_t *xp, int argc, char **argv,
+                        const char *self)
 {
-    explore_t x;
     explore_run_t *runs = NULL;
     struct sigaction sa;
     const char *tmp = getenv("TMPDIR");
@@ -882,53 +884,52 @@ int rck_explore_main(int argc, char **argv, const char *self)
     int rc, status;
     pid_t pid;
 
-    memset(&x, 0, sizeof(x));
-    x.self = self;
-    x.runs = EXPLORE_DEFAULT_RUNS;
-    x.first = 1;
-    x.jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    if (x.jobs < 1)
-        x.jobs = 1;
-    x.timeout_s = EXPLORE_DEFAULT_TIMEOUT_S;
-    x.timeout_text = "60";
-    rc = parse(&x, argc, argv);
+    xp->self = self;
+    xp->runs = EXPLORE_DEFAULT_RUNS;
+    xp->first = 1;
+    xp->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    if (xp->jobs < 1)
+        xp->jobs = 1;
+    xp->timeout_s = EXPLORE_DEFAULT_TIMEOUT_S;
+    xp->timeout_text = "60";
+    rc = parse(xp, argc, argv);
     if (rc != 0)
         return rc > 0 ? 0 : RCK_EXIT_USAGE;
-    n = readlink("/proc/self/exe", x.exe, sizeof(x.exe) - 1);
+    n = readlink("/proc/self/exe", xp->exe, sizeof(xp->exe) - 1);
     if (n <= 0) {
         fprintf(stderr, "rck explore: cannot find this executable: %s\n",
                 strerror(errno));
         return RCK_EXIT_USAGE;
     }
-    x.exe[n] = '\0';
+    xp->exe[n] = '\0';
 
     /* Everything rck run would refuse is refused here, before any run. */
-    av = calloc((size_t)argv_count(&x), sizeof(*av));
+    av = calloc((size_t)argv_count(xp), sizeof(*av));
     if (av == NULL)
         return RCK_EXIT_USAGE;
-    run_argv(&x, av, 1, x.first, seedbuf, sizeof(seedbuf), NULL, 0);
+    run_argv(xp, av, 1, xp->first, seedbuf, sizeof(seedbuf), NULL, 0);
     fflush(stdout);
-    pid = spawn(&x, av, NULL, NULL);
+    pid = spawn(xp, av, NULL, NULL);
     free(av);
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
         WEXITSTATUS(status) != 0)
         return RCK_EXIT_USAGE; /* rck run said why */
 
-    snprintf(x.dir, sizeof(x.dir), "%s/rck-explore-XXXXXX",
+    snprintf(xp->dir, sizeof(xp->dir), "%s/rck-explore-XXXXXX",
              tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
-    if (mkdtemp(x.dir) == NULL) {
+    if (mkdtemp(xp->dir) == NULL) {
         fprintf(stderr, "rck explore: cannot make a directory in %s: %s\n",
                 tmp != NULL && *tmp != '\0' ? tmp : "/tmp", strerror(errno));
         return RCK_EXIT_USAGE;
     }
-    runs = calloc((size_t)x.runs, sizeof(*runs));
+    runs = calloc((size_t)xp->runs, sizeof(*runs));
     if (runs == NULL) {
         fprintf(stderr, "rck explore: out of memory\n");
-        rmdir(x.dir);
+        rmdir(xp->dir);
         return RCK_EXIT_USAGE;
     }
-    for (unsigned long long k = 0; k < x.runs; k++) {
-        runs[k].seed = x.first + k;
+    for (unsigned long long k = 0; k < xp->runs; k++) {
+        runs[k].seed = xp->first + k;
         runs[k].differs = -1;
     }
     memset(&sa, 0, sizeof(sa));
@@ -936,9 +937,19 @@ int rck_explore_main(int argc, char **argv, const char *self)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    rc = explore_runs(&x, runs);
-    remove_dir(&x, runs, x.runs);
+    rc = explore_runs(xp, runs);
+    remove_dir(xp, runs, xp->runs);
     free(runs);
+    return rc;
+}
+
+int rck_explore_main(int argc, char **argv, const char *self)
+{
+    explore_t x;
+    int rc;
+
+    memset(&x, 0, sizeof(x));
+    rc = explore_main(&x, argc, argv, self);
     rck_explore_out_fini(&x.out);
     return rc;
 }
