@@ -4,6 +4,8 @@
 #   man_completion.sh man MANDIR        every page there, with the options
 #                                       its tool's --help names
 #   man_completion.sh completion SCRIPT RCK RCKCC
+#   man_completion.sh report_python RCK TMPDIR
+#   man_completion.sh static RCKCC RCK HELLO.c TMPDIR
 set -eu
 fail() { echo "FAIL: $*"; exit 1; }
 case $1 in
@@ -47,6 +49,18 @@ report_python)
         fail "rck report --help with another python3 first on PATH: $out"
     echo "$out" | grep -q 'usage: rck report' || fail "no usage: $out"
     echo "rck report: the configured Python"
+    ;;
+static)
+    # rckcc -static (Intel's makefiles pass it): the program links and runs
+    rckcc=$2 rck=$3 src=$4 tmp=$5
+    mkdir -p "$tmp"
+    "$rckcc" -static -O2 -o "$tmp/hello_static" "$src" >"$tmp/cc.log" 2>&1 ||
+        fail "rckcc -static: $(cat "$tmp/cc.log")"
+    out=$("$rck" run -n 2 "$tmp/hello_static" 2>&1) ||
+        fail "the static program failed: $out"
+    echo "$out" | grep -q 'rank sum 1 (expected 1)' ||
+        fail "the static program's output: $out"
+    echo "rckcc -static: builds and runs on 2 UEs"
     ;;
 esac
 echo PASS
