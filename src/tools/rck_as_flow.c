@@ -217,17 +217,23 @@ static void summarize(cfg_t *g, const as_file_t *f)
     }
 }
 
+/* Are the flags live at the end of block @p b (read by a successor)? */
+static int live_out(const cfg_t *g, const block_t *b)
+{
+    int out = 0;
+    for (int s = 0; s < 2; s++)
+        if (b->succ[s] >= 0)
+            out |= g->b[b->succ[s]].live_in;
+    return out;
+}
+
 static void liveness(cfg_t *g)
 {
     for (int changed = 1; changed;) {
         changed = 0;
         for (int k = g->n - 1; k >= 0; k--) {
             block_t *b = &g->b[k];
-            int out = 0;
-            for (int s = 0; s < 2; s++)
-                if (b->succ[s] >= 0)
-                    out |= g->b[b->succ[s]].live_in;
-            int in = b->ue || (!b->kill && out);
+            int in = b->ue || (!b->kill && live_out(g, b));
             if (in != b->live_in) {
                 b->live_in = in;
                 changed = 1;
@@ -242,12 +248,9 @@ static void item_liveness(cfg_t *g, as_file_t *f)
 {
     for (int k = 0; k < g->n; k++) {
         block_t *b = &g->b[k];
-        int live = 0;
         if (b->opaque || b->first_insn < 0)
             continue;
-        for (int s = 0; s < 2; s++)
-            if (b->succ[s] >= 0)
-                live |= g->b[b->succ[s]].live_in;
+        int live = live_out(g, b);
         for (int i = b->last; i >= b->first_insn; i--) {
             as_item_t *it = &f->it[i];
             if (it->kind != IT_INSN || it->block != k)
@@ -512,13 +515,13 @@ static void put_checks(FILE *out, const as_item_t *it, int seg)
         put_fetch(out, seg, it->flags_live);
 }
 
-/* Do checks go before instruction item @p i of block @p b? A block's
- * first instruction always has one (its segment's fetch), after it if it
- * is an endbr (nothing goes before those). */
-static int has_checks(const block_t *b, const as_item_t *it, int i)
+/* Does a segment start at instruction item @p i of block @p b: its
+ * memory instruction's checks, or the block's start (whose check fetches
+ * it; after the instruction if that is an endbr, nothing goes before
+ * those)? */
+static int seg_starts(const block_t *b, const as_item_t *it, int i)
 {
-    return (it->nmem > 0 && !(it->endbr)) ||
-           (b->first_insn == i && !it->endbr);
+    return (it->nmem > 0 && !it->endbr) || b->first_insn == i;
 }
 
 /* Is instruction item @p i the last of its segment: the block's last, or
@@ -530,7 +533,7 @@ static int seg_last(const as_file_t *f, const block_t *b, size_t i)
     for (size_t j = i + 1; j < f->n && (int)j <= b->last; j++) {
         const as_item_t *n = &f->it[j];
         if (n->kind == IT_INSN && n->block == f->it[i].block)
-            return has_checks(b, n, (int)j);
+            return seg_starts(b, n, (int)j);
     }
     return 1;
 }
@@ -586,8 +589,7 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
                       b->at >= 0;
         if (here && !b->after)
             put_adds(out, b);
-        if (checked && (has_checks(b, it, (int)i) ||
-                        (b->first_insn == (int)i && it->endbr))) {
+        if (checked && seg_starts(b, it, (int)i)) {
             seg = (int)i;
             if (!it->endbr)
                 put_checks(out, it, seg);

@@ -134,10 +134,21 @@ void p54c_mem_filters_clear(p54c_mem_t *m)
 
 /* ---- the caches ---- */
 
+/* Sets a power of two: lines map to them by mask (set_mask, 0 for one). */
+static inline int sets_pow2(const p54c_cache_t *c)
+{
+    return c->set_mask != 0 || c->sets == 1;
+}
+
+int p54c_mem_filterable(const p54c_mem_t *m)
+{
+    return sets_pow2(&m->l1d) && sets_pow2(&m->l1i) && sets_pow2(&m->l2);
+}
+
 /* The first entry of @p line's set (no division on the usual geometry). */
 static inline uint64_t cache_set(const p54c_cache_t *c, uint64_t line)
 {
-    if (c->set_mask != 0 || c->sets == 1)
+    if (sets_pow2(c))
         return (line & c->set_mask) * c->ways;
     return (line % c->sets) * c->ways;
 }

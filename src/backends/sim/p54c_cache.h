@@ -96,6 +96,10 @@ void p54c_mem_fetch(p54c_mem_t *m, uint64_t first, uint64_t last);
  * engine's slow path. */
 void p54c_mem_drop(p54c_mem_t *m);
 
+/* @return 1 if @p m's caches can have filters (every cache a power of two
+ * sets: the filters' upkeep finds a set's entries by mask). */
+int p54c_mem_filterable(const p54c_mem_t *m);
+
 /* Clear the filters (all entries empty). */
 void p54c_mem_filters_clear(p54c_mem_t *m);
 

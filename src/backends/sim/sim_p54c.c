@@ -279,25 +279,20 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
      * no second read of its ELF file */
     counted = p->from_auto ? (int)p->from_auto
                            : sim_p54c_counted(program, NULL);
-    if (p->detailed) {
-        /* the caches need the memory checks (rckcc -rck-mem) */
-        if (counted == 2) {
-            counted = 1;
-        } else {
-            if (p->engine_forced) {
-                rck_error("RCK_P54C_ENGINE=compiled: '%s' does not check its "
-                          "memory accesses, which the caches of "
-                          "RCK_COMPUTE=p54c need on the compiled engine: "
-                          "build it with rckcc -rck-mem (or use the QEMU "
-                          "engine)",
-                          program ? program : "?");
-                return RCK_ERR_CONFIG;
-            }
-            return RCK_OK;
+    /* the caches need the memory checks (rckcc -rck-mem) */
+    if (p->detailed && counted != 2) {
+        if (p->engine_forced) {
+            rck_error("RCK_P54C_ENGINE=compiled: '%s' does not check its "
+                      "memory accesses, which the caches of RCK_COMPUTE=p54c "
+                      "need on the compiled engine: build it with rckcc "
+                      "-rck-mem (or use the QEMU engine)",
+                      program ? program : "?");
+            return RCK_ERR_CONFIG;
         }
-    } else if (counted == 2) {
-        counted = 1;
+        return RCK_OK;
     }
+    if (counted == 2)
+        counted = 1; /* counted, with checks as well */
     if (counted == 1) {
         p->engine = P54C_ENGINE_COMPILED;
         p->libdir[0] = '\0';
@@ -690,7 +685,6 @@ int sim_p54c_counted(const char *program, const uint32_t *cpi_units)
      * libraries linked into it statically), all of the same table */
     return n[0] == 0 ? 0 : n[2] ? -1 : 1;
 }
-
 
 /* The page the compiled counters add to, mapped when this library loads:
  * before the program's code runs (libraries' constructors run first) and,

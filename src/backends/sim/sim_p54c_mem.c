@@ -137,9 +137,12 @@ SLOW void rck__p54c_slow_fetch(uint64_t first, uint64_t last)
         return;
     if (mode == MODE_MODEL)
         p54c_mem_fetch(&M, l0, l1);
-    /* every line of the block is now its set's most recently used */
-    PW(P54C_CTR_FI_OFF + ((first >> 4) & 255) * 8) =
-        first ^ PW(P54C_CTR_FIKEY_OFF);
+    /* every line of the block is now its set's most recently used; the
+     * model keeps that true only where it has filters (else every fetch
+     * takes this path) */
+    if (mode != MODE_MODEL || M.fi != NULL)
+        PW(P54C_CTR_FI_OFF + ((first >> 4) & 255) * 8) =
+            first ^ PW(P54C_CTR_FIKEY_OFF);
 }
 
 /* ---- set-up, from the HAL ---- */
@@ -190,9 +193,7 @@ int sim_p54c_mem_attach(p54c_slot_t *slot)
     M.l1d_writes = (uint64_t *)&PW(P54C_CTR_WR_OFF);
     /* the filters need a power-of-two number of sets in every cache;
      * without, every access takes the slow path (exact, slower) */
-    if ((M.l1d.set_mask || M.l1d.sets == 1) &&
-        (M.l1i.set_mask || M.l1i.sets == 1) &&
-        (M.l2.set_mask || M.l2.sets == 1)) {
+    if (p54c_mem_filterable(&M)) {
         M.fd = (uint64_t *)&PW(P54C_CTR_FD_OFF);
         M.fs = (uint64_t *)&PW(P54C_CTR_FS_OFF);
         M.fi = (uint64_t *)&PW(P54C_CTR_FI_OFF);

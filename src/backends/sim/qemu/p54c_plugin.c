@@ -44,7 +44,6 @@
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 static p54c_slot_t *S;
-static unsigned line_shift; /* log2 of the line size */
 
 /* The caches (p54c_cache.c, shared with the compiled engine) */
 static p54c_mem_t M;
@@ -263,8 +262,8 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     if (S->detailed && n > 0) {
         /* freed never: blocks live as long as the process */
         tb_lines_t *t = g_new(tb_lines_t, 1);
-        t->first = lo >> line_shift;
-        t->last = (hi - 1) >> line_shift;
+        t->first = lo >> M.line_shift;
+        t->last = (hi - 1) >> M.line_shift;
         qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_cb,
                                              QEMU_PLUGIN_CB_NO_REGS, t);
     }
@@ -311,8 +310,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         return fail("the slot holds no configuration (wrong fd= or off=)");
     if (S->line_bytes == 0 || (S->line_bytes & (S->line_bytes - 1)) != 0)
         return fail("the line size in the slot is not a power of two");
-    while ((1u << line_shift) < S->line_bytes)
-        line_shift++;
     bytes = p54c_mem_bytes(S);
     if (bytes == 0 || p54c_mem_init(&M, S, g_malloc0(bytes)) != 0)
         return fail("bad cache geometry in the slot");
