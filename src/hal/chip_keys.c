@@ -80,7 +80,7 @@ static int key_registered(const char *path, const char *key, const char **best,
         if (!strcmp(part, key))
             return 1;
         d = key_distance(part, key);
-        if (d < *bestd) {
+        if (d < *bestd) { /* a parameter's key (a group's name is not kept) */
             *bestd = d;
             *best = e->key == rest ? e->key : NULL;
         }
@@ -100,13 +100,13 @@ static int check_object(const rck_json_t *obj, const rck_json_t *dflt,
         const char *best = NULL;
         size_t bestd = (size_t)-1;
         char sub[256];
-        int known = dv != NULL;
+        int foreign = 0, known = dv != NULL;
 
         if (key == NULL)
             continue;
         snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] ? "." : "", key);
         for (int f = 0; !known && path[0] == '\0' && chip_foreign[f]; f++)
-            known = !strcmp(key, chip_foreign[f]);
+            known = foreign = !strcmp(key, chip_foreign[f]);
         if (!known)
             known = key_registered(path, key, &best, &bestd);
         if (!known) {
@@ -128,13 +128,10 @@ static int check_object(const rck_json_t *obj, const rck_json_t *dflt,
                           what, sub);
             return -1;
         }
-        if (rck_json_type(v) == RCK_JSON_OBJECT &&
-            !(path[0] == '\0' && dv == NULL) &&
+        /* inside: the built-in chip's object, or (a group of registered
+         * parameters the built-in chip lacks) only registered keys */
+        if (rck_json_type(v) == RCK_JSON_OBJECT && !foreign &&
             check_object(v, dv, sub, what) != 0)
-            return -1;
-        if (rck_json_type(v) == RCK_JSON_OBJECT && dv == NULL &&
-            path[0] == '\0' && key_registered("", key, &best, &bestd) &&
-            check_object(v, NULL, sub, what) != 0)
             return -1;
     }
     return 0;

@@ -262,17 +262,16 @@ static void lines_emit(launch_state_t *st, int ue, int stream, int flush)
         if (lb->buf[i] != '\n' && !(flush && i + 1 == lb->len) &&
             i + 1 - start < LAUNCH_LINE_MAX)
             continue;
-        size_t line0 = outlen + slen;   /* the file gets no UE prefix */
+        size_t text = outlen + plen; /* where the line's own text goes */
         memcpy(out + outlen, prefix, plen);
         outlen += plen;
         memcpy(out + outlen, lb->buf + start, i + 1 - start);
         outlen += i + 1 - start;
         if (lb->buf[i] != '\n')
             out[outlen++] = '\n';
-        if (st->files.fd != NULL) {
+        if (st->files.fd != NULL) { /* the file: the time, no UE prefix */
             rck_out_write(&st->files, ue, stream, prefix, slen);
-            rck_out_write(&st->files, ue, stream, out + line0 + plen - slen,
-                          outlen - (line0 + plen - slen));
+            rck_out_write(&st->files, ue, stream, out + text, outlen - text);
         }
         start = i + 1;
     }
