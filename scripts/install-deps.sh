@@ -3,7 +3,8 @@
 # CMake and Ninja, pkg-config and jansson (JSON), Open MPI (the peer the
 # benchmarks compare against), and
 # Python with matplotlib and pytest (plots and their tests), headless
-# Chromium (the report page's browser test), and help2man (the man pages).
+# Chromium (the report page's browser test), help2man (the man pages), and
+# bison and flex (the S-Net compiler).
 # Safe to run again: it installs only what is missing.
 set -eu
 
@@ -68,6 +69,9 @@ command -v chromium >/dev/null 2>&1 || apt_install chromium
 # help2man: the man pages, made from the tools' own --help
 # (src/tools/CMakeLists.txt)
 command -v help2man >/dev/null 2>&1 || apt_install help2man
+# bison and flex: the S-Net compiler's parser and scanner (src/snet)
+command -v bison >/dev/null 2>&1 || apt_install bison
+command -v flex >/dev/null 2>&1 || apt_install flex
 if ! python3 -c 'import matplotlib, pytest' >/dev/null 2>&1; then
     python3 -m pip install -q -r "$(dirname "$0")/../python/requirements.txt" ||
         python3 -m pip install -q --break-system-packages \

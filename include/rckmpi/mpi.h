@@ -629,4 +629,7 @@ extern __typeof__(MPI_Op_commutative) PMPI_Op_commutative;
 }
 #endif
 
+/* one-sided communication, MPI-IO, connect/accept */
+#include "rckmpi_win_io.h"
+
 #endif
