@@ -163,10 +163,19 @@ static inline long cache_find(p54c_mem_t *m, p54c_cache_t *c, uint64_t line)
     base = cache_set(c, line);
     for (uint32_t w = 0; w < c->ways; w++) {
         if (c->tag[base + w] == line + 1) {
+            uint64_t was = c->lru[base + w];
+            int set_mru = 1;
+            for (uint32_t o = 0; o < c->ways; o++)
+                set_mru &= o == w || c->lru[base + o] < was;
             c->lru[base + w] = ++c->clock;
             c->mru = line + 1;
             c->mru_e = (long)(base + w);
-            filt_mru(m, c, line, 0);
+            /* already its set's most recently used: no set's order
+             * changes, so every filter entry still holds (and the fetch
+             * filter's epoch stays: a block's hits must not outdate the
+             * other blocks' entries) */
+            if (!set_mru)
+                filt_mru(m, c, line, 0);
             return c->mru_e;
         }
     }
