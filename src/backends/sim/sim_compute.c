@@ -105,6 +105,12 @@ rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program)
             return sim_p54c_configure(h, counted == 2 ? "p54c" : "p54c-fast",
                                       program);
         }
+        if (sim_p54c_is_script(program)) {
+            /* a script: the program it starts is read when it attaches
+             * (counted: p54c-fast; else that core uses host) */
+            h->p54c.from_auto = 1;
+            return sim_p54c_configure(h, "p54c-fast", program);
+        }
         h->compute = COMPUTE_HOST;
     } else if (*s == '\0' || !strcmp(s, "host")) {
         h->compute = COMPUTE_HOST;
@@ -445,10 +451,11 @@ void sim_compute_init(sim_t *s)
             s->compute = COMPUTE_HOST;
         }
     }
-    if (s->compute == COMPUTE_HOST)
-        fast_clock_open(s);
     if (sim_p54c_core_init(s) != RCK_OK)
         _exit(1); /* said why; the launcher aborts the run */
+    /* (after: a program a script started without counters falls back) */
+    if (s->compute == COMPUTE_HOST)
+        fast_clock_open(s);
     /* A reading costs time (a system call) that the model must not charge
      * as the program's: the median of back-to-back readings. */
     s->compute_ovh = 0;

@@ -597,6 +597,8 @@ int sim_p54c_available(void);
  * accesses too (rckcc -rck-mem), 0 no, -1 yes but built with another CPI
  * table (logged when @p cpi_units is given). */
 int sim_p54c_counted(const char *program, const uint32_t *cpi_units);
+/* Is @p program a script ("#!")? */
+int sim_p54c_is_script(const char *program);
 /* Who counted: "qemu" or "compiled" (the program's own counters). */
 const char *sim_p54c_engine_name(const sim_hdr_t *h);
 /* rck_hal_dcache_flush under the detailed model: adds the plugin's L2

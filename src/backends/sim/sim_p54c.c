@@ -258,6 +258,83 @@ static int counted_libdir(const char *program, char *out, size_t len)
     return out[0] != '\0' && counted_dir_ok(out) ? 0 : -1;
 }
 
+/* Is @p program a script ("#!")? Its interpreter starts the program that
+ * calls the HAL, which the launcher cannot read. */
+int sim_p54c_is_script(const char *program)
+{
+    char path[PATH_MAX], head[2];
+    int fd, n;
+
+    if (program == NULL || find_exec(program, path, sizeof(path)) != 0)
+        return 0;
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    n = (int)read(fd, head, sizeof(head));
+    close(fd);
+    return n == 2 && head[0] == '#' && head[1] == '!';
+}
+
+/* The counted libraries beside the librockcreek this launcher runs (for a
+ * script, whose program the launcher cannot read), else the installed
+ * ones. @return 0 or -1. */
+static int counted_libdir_own(char *out, size_t len)
+{
+    Dl_info info;
+    char dir[PATH_MAX];
+
+    if (dladdr((void *)counted_libdir_own, &info) != 0 &&
+        info.dli_fname != NULL && realpath(info.dli_fname, dir) != NULL &&
+        strrchr(dir, '/') != NULL) {
+        *strrchr(dir, '/') = '\0';
+        if (snprintf(out, len, "%s/rockcreek/counted", dir) < (int)len &&
+            counted_dir_ok(out))
+            return 0;
+    }
+    /* a launcher linked statically: the build tree's when it runs from
+     * there */
+    if (realpath("/proc/self/exe", dir) != NULL &&
+        strncmp(dir, RCK_BUILD_DIR "/", strlen(RCK_BUILD_DIR) + 1) == 0 &&
+        snprintf(out, len, "%s/rockcreek/counted", RCK_BUILD_DIR) < (int)len &&
+        counted_dir_ok(out))
+        return 0;
+    snprintf(out, len, "%s", RCK_COUNTED_LIBDIR_INSTALL);
+    return out[0] != '\0' && counted_dir_ok(out) ? 0 : -1;
+}
+
+/* The launched file is a script (docs/P54C.md "Programs started by a
+ * script"): the compiled engine, with the counted libraries this launcher
+ * goes with; each core checks the program it runs when it attaches. */
+static rck_status_t engine_choose_script(sim_p54c_job_t *p, const char *e,
+                                         const char *program)
+{
+    if (!strcmp(e, "qemu")) {
+        rck_error("RCK_P54C_ENGINE=qemu: '%s' is a script, and QEMU runs "
+                  "the ELF program it is given (the script's own commands "
+                  "would be counted, not the program it starts): launch the "
+                  "program itself, or use the compiled engine",
+                  program);
+        return RCK_ERR_CONFIG;
+    }
+    p->engine = P54C_ENGINE_COMPILED;
+    p->from_script = 1;
+    p->libdir[0] = '\0';
+    if (find_exec(program, p->program, sizeof(p->program)) != 0) {
+        rck_error("cannot execute '%s': not an executable file (in PATH)",
+                  program);
+        return RCK_ERR_CONFIG;
+    }
+    if (counted_libdir_own(p->libdir, sizeof(p->libdir)) != 0) {
+        p->libdir[0] = '\0';
+        rck_warn("p54c-fast: the counted copies of rockcreek's libraries "
+                 "were not found beside this rck's librockcreek or "
+                 "installed: the work of RCCE and the other libraries in "
+                 "the program '%s' starts is not counted",
+                 program);
+    }
+    return RCK_OK;
+}
+
 /* RCK_P54C_ENGINE and the program: who counts (docs/P54C.md, "Compiled
  * counters"). The chip's CPI table is checked in sim_p54c_job_create. */
 static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
@@ -273,6 +350,8 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
         return RCK_ERR_CONFIG;
     }
     p->engine = P54C_ENGINE_QEMU;
+    if (sim_p54c_is_script(program))
+        return engine_choose_script(p, e, program);
     if (!strcmp(e, "qemu"))
         return RCK_OK;
     /* RCK_COMPUTE=auto chose this model because the program is counted:
@@ -666,6 +745,12 @@ void sim_p54c_summary(sim_hdr_t *h)
         fprintf(stderr, "; memory not modelled (every access an L1 hit: "
                         "RCK_COMPUTE=p54c models the caches and DRAM)");
     fprintf(stderr, "\n");
+    if (h->p54c.script_host > 0)
+        fprintf(stderr,
+                "rck sim: %u of %u cores ran a program without compiled "
+                "counters (started by the script '%s'): the host compute "
+                "model\n",
+                h->p54c.script_host, h->nues, h->p54c.program);
 }
 
 /* ---- compiled counters (docs/P54C.md, "Compiled counters") ---- */
@@ -757,9 +842,40 @@ static rck_status_t core_init_compiled(sim_t *s, p54c_slot_t *slot)
     /* the engine was chosen for the job's program; a core may run another
      * (rck_hal_spawn, MPI_Comm_spawn), which must count itself too */
     char self[PATH_MAX];
-    if ((realpath("/proc/self/exe", self) == NULL ||
-         strcmp(self, s->hdr->p54c.program) != 0) &&
-        sim_p54c_counted("/proc/self/exe", slot->cpi) < 1) {
+    int own = realpath("/proc/self/exe", self) != NULL &&
+              strcmp(self, s->hdr->p54c.program) == 0;
+    int counted = own ? 1 : sim_p54c_counted("/proc/self/exe", slot->cpi);
+    if (!own && s->hdr->p54c.from_script &&
+        (counted < 1 || (slot->detailed && counted != 2))) {
+        sim_hdr_t *h = s->hdr;
+        if (h->p54c.from_auto && counted < 1) {
+            /* RCK_COMPUTE=auto: the program the script started has no
+             * counters, so this core uses the host model */
+            if (__atomic_fetch_add(&h->p54c.script_host, 1,
+                                   __ATOMIC_RELAXED) == 0)
+                rck_warn("RCK_COMPUTE=auto: '%s' (started by the script "
+                         "'%s') has no compiled counters: the host compute "
+                         "model (build it with rckcc to count it)",
+                         self, h->p54c.program);
+            munmap(slot, h->p54c.slot_bytes);
+            s->compute = COMPUTE_HOST;
+            return RCK_OK;
+        }
+        rck_error("RCK_COMPUTE=%s: UE %d runs '%s' (started by the script "
+                  "'%s'), which %s",
+                  slot->detailed ? "p54c" : "p54c-fast", s->ue, self,
+                  h->p54c.program,
+                  counted < 0   ? "was built by another rockcreek (another "
+                                  "CPI table): rebuild it with rckcc"
+                  : counted < 1 ? "has no compiled counters: build it with "
+                                  "rckcc"
+                                : "does not check its memory accesses, which "
+                                  "the caches of RCK_COMPUTE=p54c need: "
+                                  "build it with rckcc -rck-mem");
+        munmap(slot, h->p54c.slot_bytes);
+        return RCK_ERR_CONFIG;
+    }
+    if (!own && counted < 1) {
         rck_error("RCK_COMPUTE=p54c-fast: UE %d runs a program without "
                   "compiled counters (or built with another CPI table) in a "
                   "job on the compiled engine; build it with rckcc too, or "

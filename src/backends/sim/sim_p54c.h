@@ -21,6 +21,11 @@ typedef struct {
     uint32_t engine;           /* P54C_ENGINE_QEMU or _COMPILED */
     uint32_t engine_forced;    /* RCK_P54C_ENGINE=compiled */
     uint32_t from_auto;        /* chosen by RCK_COMPUTE=auto */
+    uint32_t from_script;      /* the launched file is a script: the
+                                  program it starts is checked when it
+                                  attaches (core_init_compiled) */
+    uint32_t script_host;      /* cores whose program (auto, from a
+                                  script) has no counters: host model */
     uint32_t pad;
     uint64_t slot_bytes;       /* page-aligned size of one slot */
     double cpi[P54C_NCLASS];   /* cycles per instruction of each class */
