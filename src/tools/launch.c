@@ -9,6 +9,8 @@
 #include "launch_output.h"
 
 #include "rck/config.h"
+#include "rck/elf.h"
+#include "rck/exec.h"
 #include "rck/log.h"
 #include "rck/spawn.h"
 
@@ -66,6 +68,7 @@ typedef struct {
     int has_deadline;
     struct timespec deadline;   /* --timeout */
     int out_broken[NSTREAMS];   /* our stdout/stderr went away */
+    int uses_rck;               /* the program links rockcreek */
     struct pollfd *pfds;
     int *pfd_ue;                /* pollfd index -> ue * NSTREAMS + stream */
     int status_line;            /* the backend's line is on the terminal */
@@ -394,6 +397,13 @@ static void core_reaped(launch_state_t *st, int ue, int wstatus)
     }
     rck_fwd_core_exited(&st->fwd, ue);
     failed = !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+    if (!failed && !st->tearing && st->uses_rck && p->argv == NULL &&
+        st->cfg->ops->job_core_attached != NULL &&
+        !st->cfg->ops->job_core_attached(st->job, ue))
+        rck_warn("core %d (UE %d) ended without attaching to the chip: its "
+                 "program never called RCCE_init (or MPI_Init, "
+                 "rck_hal_open)",
+                 core, ue);
     st->cfg->ops->job_core_exited(st->job, ue, failed);
     if (!failed || st->tearing)
         return; /* during a teardown the cores die because we said so */
@@ -682,6 +692,35 @@ static void child_fail(const char *tool, const char *what)
     _exit(RCK_EXIT_NOEXEC);
 }
 
+/* Does the program @p name link rockcreek (librockcreek or librckmpi
+ * needed, or the HAL linked in statically)? Then a core that ends without
+ * attaching has a program that never called the library's init. A script
+ * or a program that does not use the chip: no. */
+static int program_uses_rck(const char *name)
+{
+    static const char *const marks[] = {"librockcreek.so", "librckmpi.so",
+                                        "rck_hal_open"};
+    static const char *const secs[] = {".dynstr", ".strtab"};
+    char path[4096];
+    rck_elf_t *e = NULL;
+    int uses = 0;
+
+    if (rck_exec_find(name, path, sizeof(path)) != 0 ||
+        rck_elf_load(path, &e, NULL, 0) != 0)
+        return 0;
+    for (size_t k = 0; k < 2 && !uses; k++) {
+        size_t len = 0;
+        const char *str = rck_elf_section(e, secs[k], &len);
+        for (size_t off = 0; str != NULL && off < len && !uses;
+             off += strnlen(str + off, len - off) + 1) {
+            for (size_t m = 0; m < 3 && !uses; m++)
+                uses = strncmp(str + off, marks[m], strlen(marks[m])) == 0;
+        }
+    }
+    rck_elf_free(e);
+    return uses;
+}
+
 /* In the child of UE @p ue: never returns. */
 static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
                       pid_t parent, const sigset_t *oldmask)
@@ -868,6 +907,7 @@ int rck_launch_run(const rck_launch_t *cfg)
     params.shm_bytes = cfg->shm_bytes;
     params.nstart = nstart;
     params.program = cfg->argv[0];
+    st.uses_rck = program_uses_rck(cfg->argv[0]);
     if (nstart < cfg->nues &&
         socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, st.spawn_fd) !=
             0) {

@@ -70,5 +70,6 @@ void case_outputs(void);
 void case_mpirun_habits(void);
 void case_rccerun_cwd(void);
 void case_output_files(void);
+void case_never_init(void);
 
 #endif

@@ -885,6 +885,7 @@ static const struct {
     {"mpirun_habits", case_mpirun_habits},
     {"rccerun_cwd", case_rccerun_cwd},
     {"output_files", case_output_files},
+    {"never_init", case_never_init},
 };
 
 static int rm_entry(const char *path, const struct stat *sb, int flag,

@@ -304,3 +304,38 @@ void case_output_files(void)
                             "/proc/rck-none", (char *)lt_core),
                        NULL, "--output-filename /proc/rck-none");
 }
+
+/* A program that links rockcreek and ends without calling RCCE_init: a
+ * warning naming each such core, on native and sim, and the status
+ * unchanged; none when it does call it, and none for a program that does
+ * not use the chip (lt_core, every other case). */
+void case_never_init(void)
+{
+    static const char *const backends[] = {"native", "sim"};
+    char prog[4096];
+    const char *slash = strrchr(lt_core, '/');
+    result_t r;
+
+    snprintf(prog, sizeof(prog), "%.*s/lt_noinit",
+             slash != NULL ? (int)(slash - lt_core) : 1,
+             slash != NULL ? lt_core : ".");
+    for (int b = 0; b < 2; b++) {
+        run(&r, ARGV((char *)rck, "run", "-n", "2", "--backend",
+                     (char *)backends[b], prog),
+            ENV("RCK_SIM_REPORT=none"), NULL, 30);
+        CHECK(r.code == 0, "%s: status %d: %s", backends[b], r.code, r.err);
+        CHECK(has(r.err, "core 0 (UE 0) ended without attaching to the chip"
+                         ": its program never called RCCE_init") &&
+                  has(r.err, "core 1 (UE 1) ended without attaching"),
+              "%s: no warning naming the cores: %s", backends[b], r.err);
+        result_free(&r);
+        run(&r, ARGV((char *)rck, "run", "-n", "2", "--backend",
+                     (char *)backends[b], prog, "init"),
+            ENV("RCK_SIM_REPORT=none"), NULL, 30);
+        CHECK(r.code == 0, "%s init: status %d: %s", backends[b], r.code,
+              r.err);
+        CHECK(!has(r.err, "without attaching"), "%s init: warned: %s",
+              backends[b], r.err);
+        result_free(&r);
+    }
+}

@@ -199,6 +199,16 @@ static rck_status_t native_job_child_setup(rck_job_t *job, int ue)
 }
 
 
+static int native_job_core_attached(rck_job_t *job, int ue)
+{
+    seg_hdr_t *h = job->hdr;
+    core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
+
+    if (ue < 0 || ue >= (int)h->nues)
+        return 1;
+    return atomic_load(&cs[h->ue_core[ue]].state) != CORE_IDLE;
+}
+
 static void native_job_core_exited(rck_job_t *job, int ue, int failed)
 {
     seg_hdr_t *h = job->hdr;
@@ -1124,6 +1134,7 @@ const rck_hal_ops_t rck_native_ops = {
     .name = "native",
     .job_create = native_job_create,
     .job_child_setup = native_job_child_setup,
+    .job_core_attached = native_job_core_attached,
     .job_core_exited = native_job_core_exited,
     .job_destroy = native_job_destroy,
     .attach = native_attach,

@@ -83,6 +83,13 @@ static char **sim_job_child_wrap(rck_job_t *job, int ue, char *const *argv)
     return v;
 }
 
+static int sim_job_core_attached(rck_job_t *job, int ue)
+{
+    if (job == NULL || ue < 0 || ue >= (int)job->hdr->nues)
+        return 1;
+    return atomic_load(&job->hdr->ue_state[ue]) != UE_ABSENT;
+}
+
 static void sim_job_core_exited(rck_job_t *job, int ue, int failed)
 {
     if (job == NULL || ue < 0 || ue >= (int)job->hdr->nues)
@@ -1083,6 +1090,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .name = "sim",
     .job_create = sim_job_create,
     .job_child_setup = sim_job_child_setup,
+    .job_core_attached = sim_job_core_attached,
     .job_core_exited = sim_job_core_exited,
     .job_child_wrap = sim_job_child_wrap,
     .job_destroy = sim_job_destroy,

@@ -140,6 +140,12 @@ struct rck_hal_ops {
      * it is.
      */
     char **(*job_child_wrap)(rck_job_t *job, int ue, char *const *argv);
+    /**
+     * Optional (NULL: unknown). Called by the launcher when UE @p ue ended,
+     * before job_core_exited. @return 1 if its process attached to its
+     * core (rck_hal_open: RCCE_init, MPI_Init, ...), 0 if it never did.
+     */
+    int (*job_core_attached)(rck_job_t *job, int ue);
     /** The launcher saw UE @p ue end; @p failed is non-zero if abnormally. */
     void (*job_core_exited)(rck_job_t *job, int ue, int failed);
     /**
