@@ -6,6 +6,7 @@ Both are normalised into a Run: what every view needs, with None where a
 report does not have it (a native run has no cycles, no mesh, no energy).
 """
 
+import gzip
 import json
 import os
 
@@ -52,9 +53,14 @@ class Run:
 
 
 def _read_json(path, what):
+    # a trace written compressed (rck run --trace FILE.json.gz)
+    opener = gzip.open if str(path).endswith(".gz") else open
     try:
-        with open(path, "r", encoding="utf-8") as f:
+        with opener(path, "rt", encoding="utf-8") as f:
             return json.load(f)
+    except (gzip.BadGzipFile, EOFError) as e:
+        raise ReportError("%s '%s': not a complete gzip file (%s)"
+                          % (what, path, e))
     except FileNotFoundError:
         raise ReportError("%s '%s': no such file" % (what, path))
     except IsADirectoryError:
