@@ -231,7 +231,9 @@ void sim_trace_flow(sim_t *s, const char *name, const char *cat, int target,
         return;
     }
     s->trace.n += 2;
-    id = ((uint64_t)s->ue << 32) | ++s->trace.flows;
+    /* unique in the job, and short: the core's count of flows times the
+     * number of UEs, plus its UE */
+    id = ++s->trace.flows * s->hdr->nues + (uint64_t)s->ue;
     n0 = trace_ns(s->hdr, t0);
     n1 = trace_ns(s->hdr, t1 > t0 ? t1 : t0);
     na = trace_ns(s->hdr, arrive > t0 ? arrive : t0);
@@ -245,9 +247,8 @@ void sim_trace_flow(sim_t *s, const char *name, const char *cat, int target,
     trace_x(s, s->core, name, cat, n0, n1, extra, args);
     snprintf(extra, sizeof(extra), ",\"bind_id\":%llu,\"flow_in\":true",
              (unsigned long long)id);
-    snprintf(args, sizeof(args), "{\"from\":%d}", s->core);
     snprintf(in, sizeof(in), "%s arrives", name);
-    trace_x(s, target, in, "flow", na, na, extra, args);
+    trace_x(s, target, in, "flow", na, na, extra, NULL);
 }
 
 /* Close the open call's slice at @p end, open @p call's (NULL: none) at
