@@ -9,6 +9,7 @@ report does not have it (a native run has no cycles, no mesh, no energy).
 import gzip
 import json
 import os
+import zlib
 
 CATEGORIES = ["compute", "mpb", "dram", "wait", "interrupts", "other"]
 
@@ -58,7 +59,7 @@ def _read_json(path, what):
     try:
         with opener(path, "rt", encoding="utf-8") as f:
             return json.load(f)
-    except (gzip.BadGzipFile, EOFError) as e:
+    except (gzip.BadGzipFile, EOFError, zlib.error) as e:
         raise ReportError("%s '%s': not a complete gzip file (%s)"
                           % (what, path, e))
     except FileNotFoundError:
