@@ -106,8 +106,8 @@ def load_trace(path):
             continue
         if e.get("ph") == "M" and e.get("name") == "thread_name":
             names[e.get("tid")] = (e.get("args") or {}).get("name")
-        if e.get("ph") != "X" or "ts" not in e:
-            continue
+        if e.get("ph") != "X" or "ts" not in e or e.get("flow_in"):
+            continue  # (flow_in: an arrow's end, not the core's work)
         lanes.setdefault(e.get("tid"), []).append(
             (float(e["ts"]), float(e.get("dur", 0)), e.get("cat", ""),
              e.get("name", "")))
