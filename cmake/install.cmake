@@ -61,6 +61,7 @@ install(CODE "
   set(RCKCC_LIBDIR \"${_rck_LIBDIR}\")
   set(RCKCC_VERSION \"${PROJECT_VERSION}\")
   set(RCKCC_EXTRA \"${RCKCC_EXTRA}\")
+  set(RCKCC_ZLIB \"${RCKCC_ZLIB}\")
   set(RCKCC_ASDIR \"${_rck_asdir}\")
   set(RCKCC_COUNT_DEFAULT \"${RCKCC_COUNT_DEFAULT}\")
   set(RCKCC_COUNT_DEFAULT_WORD \"${RCKCC_COUNT_DEFAULT_WORD}\")
@@ -99,6 +100,12 @@ else()
   set(_rck_pc_libdir "\${prefix}/${CMAKE_INSTALL_LIBDIR}")
 endif()
 # The prefix is only known at install time: @_RCK_PC_PREFIX@ stays for then.
+# zlib (compressed traces) when the build has it
+if(ZLIB_FOUND)
+  set(_rck_pc_zlib " zlib")
+else()
+  set(_rck_pc_zlib "")
+endif()
 file(WRITE ${CMAKE_BINARY_DIR}/rockcreek.pc.in-prefix
 "prefix=@_RCK_PC_PREFIX@
 includedir=${_rck_pc_incdir}
@@ -108,7 +115,7 @@ Name: rockcreek
 Description: Emulator of the Intel Single-chip Cloud Computer (RCCE API)
 Version: ${PROJECT_VERSION}
 Cflags: -std=gnu11 -I\${includedir}
-Requires.private: jansson
+Requires.private: jansson${_rck_pc_zlib}
 Libs: -L\${libdir} -lrockcreek
 Libs.private: -Wl,--undefined=rck_backends_registered -Wl,--undefined=rck_svm_settings_registered -lpthread -lm
 ")
@@ -160,6 +167,9 @@ if(NOT TARGET PkgConfig::JANSSON)
   endif()
 endif()
 
+if(\"${ZLIB_FOUND}\")
+  find_dependency(ZLIB)
+endif()
 include(\"\${CMAKE_CURRENT_LIST_DIR}/rockcreekTargets.cmake\")
 set_and_check(rockcreek_INCLUDE_DIR \"@PACKAGE_CMAKE_INSTALL_INCLUDEDIR@\")
 set(rockcreek_LIBRARIES rockcreek::rockcreek)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install what rockcreek needs on a Debian/Ubuntu machine: a C toolchain,
-# CMake and Ninja, pkg-config and jansson (JSON), Open MPI (the peer the
+# CMake and Ninja, pkg-config, jansson (JSON) and zlib, Open MPI (the peer the
 # benchmarks compare against), and
 # Python with matplotlib and pytest (plots and their tests), headless
 # Chromium (the report page's browser test), help2man (the man pages), and
@@ -22,6 +22,8 @@ for cmd in cc cmake ninja mpicc.openmpi mpicc.mpich python3; do
 done
 # jansson reads the chip files (src/util/json.c), found through pkg-config
 pkg-config --exists jansson 2>/dev/null || need_apt=yes
+# zlib writes the sim's compressed traces (rck run --trace FILE.json.gz)
+pkg-config --exists zlib 2>/dev/null || need_apt=yes
 if [ -n "$need_apt" ]; then
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -29,7 +31,7 @@ if [ -n "$need_apt" ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq \
         build-essential cmake ninja-build libopenmpi-dev openmpi-bin \
         mpich libmpich-dev \
-        python3 python3-pip pkg-config libjansson-dev >/dev/null
+        python3 python3-pip pkg-config libjansson-dev zlib1g-dev >/dev/null
 fi
 # The P54C compute model (docs/P54C.md): QEMU's user-mode emulator, glib
 # and pkg-config for its plugin, and QEMU's source tarball, from which the

@@ -6,8 +6,10 @@ Both are normalised into a Run: what every view needs, with None where a
 report does not have it (a native run has no cycles, no mesh, no energy).
 """
 
+import gzip
 import json
 import os
+import zlib
 
 CATEGORIES = ["compute", "mpb", "dram", "wait", "interrupts", "other"]
 
@@ -52,9 +54,14 @@ class Run:
 
 
 def _read_json(path, what):
+    # a trace written compressed (rck run --trace FILE.json.gz)
+    opener = gzip.open if str(path).endswith(".gz") else open
     try:
-        with open(path, "r", encoding="utf-8") as f:
+        with opener(path, "rt", encoding="utf-8") as f:
             return json.load(f)
+    except (gzip.BadGzipFile, EOFError, zlib.error) as e:
+        raise ReportError("%s '%s': not a complete gzip file (%s)"
+                          % (what, path, e))
     except FileNotFoundError:
         raise ReportError("%s '%s': no such file" % (what, path))
     except IsADirectoryError:
@@ -99,8 +106,8 @@ def load_trace(path):
             continue
         if e.get("ph") == "M" and e.get("name") == "thread_name":
             names[e.get("tid")] = (e.get("args") or {}).get("name")
-        if e.get("ph") != "X" or "ts" not in e:
-            continue
+        if e.get("ph") != "X" or "ts" not in e or e.get("flow_in"):
+            continue  # (flow_in: an arrow's end, not the core's work)
         lanes.setdefault(e.get("tid"), []).append(
             (float(e["ts"]), float(e.get("dur", 0)), e.get("cat", ""),
              e.get("name", "")))

@@ -694,6 +694,12 @@ void rck_hal_set_context(rck_hal_t *hal, const char *call, int peer)
     rck__monitor_context(hal, call);
 }
 
+void rck_hal_set_message(rck_hal_t *hal, long long bytes, int tag, int comm)
+{
+    if (hal->ops->set_message != NULL)
+        hal->ops->set_message(hal, bytes, tag, comm);
+}
+
 /* ---- library reservations ---- */
 
 static rck_status_t reserve_check(rck_hal_t *hal, const char *what)

@@ -763,9 +763,17 @@ static int blocked_conds(rck_hal_cond_t *conds, int watch)
 int ircce_block(int (*done)(void *), void *arg, const char *call, int peer,
                 int watch)
 {
+    return ircce_block_sized(done, arg, call, peer, watch, -1);
+}
+
+int ircce_block_sized(int (*done)(void *), void *arg, const char *call,
+                      int peer, int watch, ssize_t size)
+{
     int st = iRCCE_SUCCESS;
 
     rck_hal_set_context(rcce.hal, call, peer);
+    if (size >= 0)
+        rck_hal_set_message(rcce.hal, (long long)size, -1, -1);
     for (;;) {
         int k;
         rck_status_t hs;

@@ -157,6 +157,10 @@ int ircce_progress(void);
  */
 int ircce_block(int (*done)(void *), void *arg, const char *call, int peer,
                 int watch);
+/** ircce_block for a call of one message of @p size bytes (negative: not
+ *  known), which the sim's trace shows on the call. */
+int ircce_block_sized(int (*done)(void *), void *arg, const char *call,
+                      int peer, int watch, ssize_t size);
 
 /** A source whose queue is empty and whose message is announced (round
  *  robin from the last bound one, not moving it), or -1; never waits. */

@@ -52,10 +52,14 @@ static int queued_code(int st)
 
 /* A post names its call, for the message log: it may send and receive
  * (progress) before it returns. Before RCCE_init there is no core. */
-static void named(const char *call, int peer)
+static void named(const char *call, int peer, ssize_t size)
 {
-    if (rcce.hal != NULL)
+    if (rcce.hal != NULL) {
         rck_hal_set_context(rcce.hal, call, peer);
+        if (call != NULL)
+            rck_hal_set_message(rcce.hal, size >= 0 ? (long long)size : -1,
+                                -1, -1);
+    }
 }
 
 static int send_generic(char *buf, ssize_t size, int dest,
@@ -67,13 +71,14 @@ static int send_generic(char *buf, ssize_t size, int dest,
 
     if (request == NULL)
         memset(&tmp, 0, sizeof(tmp));
-    named(call, dest);
+    named(call, dest, size);
     st = ircce_send_post(request != NULL ? request : &tmp, buf, size, dest,
                          sync, call);
-    named(NULL, -1);
+    named(NULL, -1, -1);
     if (request != NULL || !queued_code(st))
         return st;
-    st = ircce_block(ircce_send_over, &tmp, call, dest, IRCCE_WATCH_NONE);
+    st = ircce_block_sized(ircce_send_over, &tmp, call, dest,
+                           IRCCE_WATCH_NONE, size);
     if (st != iRCCE_SUCCESS) {
         ircce_send_unlink(&tmp);
         return st;
@@ -164,13 +169,14 @@ static int recv_generic(char *buf, ssize_t size, int source,
 
     if (request == NULL)
         memset(&tmp, 0, sizeof(tmp));
-    named(call, source);
+    named(call, source, size);
     st = ircce_recv_post(request != NULL ? request : &tmp, buf, size, source,
                          sync, call);
-    named(NULL, -1);
+    named(NULL, -1, -1);
     if (request != NULL || !queued_code(st))
         return st;
-    st = ircce_block(ircce_recv_over, &tmp, call, source, IRCCE_WATCH_NONE);
+    st = ircce_block_sized(ircce_recv_over, &tmp, call, source,
+                           IRCCE_WATCH_NONE, size);
     if (st != iRCCE_SUCCESS) {
         ircce_recv_unlink(&tmp);
         return st;

@@ -272,6 +272,7 @@ rck_status_t rck_mbox_send(int dest, uint16_t tag, const void *data,
         return st;
     dcore = hal->ue_core[dest];
     rck_hal_set_context(hal, "rck_mbox_send", dest);
+    rck_hal_set_message(hal, (long long)len, tag, -1);
     for (;;) {
         rck_hal_cond_t c = {.space = RCK_SPACE_MPB,
                             .core = dcore,

@@ -762,6 +762,7 @@ int RCCE_send(char *buf, size_t size, int dest)
     if (st != RCCE_SUCCESS)
         return st;
     rck_hal_set_context(rcce.hal, "RCCE_send", dest);
+    rck_hal_set_message(rcce.hal, (long long)size, -1, -1);
     st = rcce_send_general(buf, rcce.combuf_off, rcce.combuf_len,
                            &rcce.ready[dest], &rcce.sent[rcce.ue], size, dest);
     rck_hal_set_context(rcce.hal, NULL, -1);
@@ -775,6 +776,7 @@ int RCCE_recv(char *buf, size_t size, int source)
     if (st != RCCE_SUCCESS)
         return st;
     rck_hal_set_context(rcce.hal, "RCCE_recv", source);
+    rck_hal_set_message(rcce.hal, (long long)size, -1, -1);
     st = rcce_recv_general(buf, rcce.combuf_off, rcce.combuf_len,
                            &rcce.ready[rcce.ue], &rcce.sent[source], size,
                            source, NULL);
@@ -793,6 +795,7 @@ int RCCE_recv_test(char *buf, size_t size, int source, int *test)
     if (st != RCCE_SUCCESS)
         return st;
     rck_hal_set_context(rcce.hal, "RCCE_recv_test", source);
+    rck_hal_set_message(rcce.hal, (long long)size, -1, -1);
     st = rcce_recv_general(buf, rcce.combuf_off, rcce.combuf_len,
                            &rcce.ready[rcce.ue], &rcce.sent[source], size,
                            source, test);
@@ -829,6 +832,7 @@ int RCCE_send_gory(char *privbuf, t_vcharp combuf, size_t chunk,
     if (st != RCCE_SUCCESS)
         return st;
     rck_hal_set_context(rcce.hal, "RCCE_send", dest);
+    rck_hal_set_message(rcce.hal, (long long)size, -1, -1);
     st = rcce_send_general(privbuf, off, (uint32_t)chunk, ready, sent, size,
                            dest);
     rck_hal_set_context(rcce.hal, NULL, -1);
@@ -846,6 +850,7 @@ int RCCE_recv_gory(char *privbuf, t_vcharp combuf, size_t chunk,
     if (st != RCCE_SUCCESS)
         return st;
     rck_hal_set_context(rcce.hal, "RCCE_recv", source);
+    rck_hal_set_message(rcce.hal, (long long)size, -1, -1);
     st = rcce_recv_general(privbuf, off, (uint32_t)chunk, ready, sent, size,
                            source, NULL);
     rck_hal_set_context(rcce.hal, NULL, -1);

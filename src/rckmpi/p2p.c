@@ -588,12 +588,22 @@ void rk_progress(void)
 
 /* Block in the HAL until one of @p n conditions holds: its index, or -1
  * once the failure is reported. */
+/* The request the next wait is for (rk_progress_wait_req; peer -1:
+ * none), for the HAL's context. */
+static struct {
+    int peer, tag, comm;
+    long long bytes;
+} wait_msg = {-1, -1, -1, -1};
+
 static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
 {
     int which = -1;
     rck_status_t st;
 
-    rck_hal_set_context(rk.hal, call, -1);
+    rck_hal_set_context(rk.hal, call, wait_msg.peer);
+    if (wait_msg.bytes >= 0 || wait_msg.tag >= 0 || wait_msg.comm >= 0)
+        rck_hal_set_message(rk.hal, wait_msg.bytes, wait_msg.tag,
+                            wait_msg.comm);
     st = rck_hal_wait(rk.hal, conds, n, 0, rk.wait_timeout_ns, &which);
     rck_hal_set_context(rk.hal, NULL, -1);
     if (st == RCK_OK)
@@ -616,6 +626,19 @@ static int sender_of(int which)
     int s = p2p.first + which;
 
     return took_from(s < rk.nues ? s : s - rk.nues);
+}
+
+void rk_progress_wait_req(const char *call, const rk_req_t *r)
+{
+    if (r->kind == RK_REQ_SEND || r->kind == RK_REQ_RECV) {
+        wait_msg.peer = r->peer_ue;
+        wait_msg.bytes = r->kind == RK_REQ_SEND ? (long long)r->bytes : -1;
+        wait_msg.tag = r->tag >= 0 ? r->tag : -1;
+        wait_msg.comm = (int)r->comm >= 0 ? (int)r->comm : -1;
+    }
+    rk_progress_wait(call);
+    wait_msg.peer = wait_msg.tag = wait_msg.comm = -1;
+    wait_msg.bytes = -1;
 }
 
 void rk_progress_wait(const char *call)
@@ -687,8 +710,13 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
     if (s >= 0) {
         took_from(s);
     } else {
-        int which = wait_conds(rk_chan_incoming(p2p.first), rk.nues,
-                               "MPI_Recv");
+        int which;
+
+        wait_msg.peer = want;
+        wait_msg.tag = tag >= 0 ? tag : -1;
+        wait_msg.comm = (int)comm >= 0 ? (int)comm : -1;
+        which = wait_conds(rk_chan_incoming(p2p.first), rk.nues, "MPI_Recv");
+        wait_msg.peer = wait_msg.tag = wait_msg.comm = -1;
         if (which < 0)
             return 0;
         s = sender_of(which);

@@ -260,6 +260,9 @@ int rk_start_recv(MPI_Request h);
 void rk_progress(void);
 /* Block until something may have changed (a packet or an ack). */
 void rk_progress_wait(const char *call);
+/* rk_progress_wait for request @p r: the wait names its peer, message
+ * size (sends), tag and communicator (the sim's trace shows them). */
+void rk_progress_wait_req(const char *call, const rk_req_t *r);
 /* Probe the unexpected queue; 1 and fills @p st if a message matches
  * (and with @p take, unlinks it into *take: matched probe). */
 int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,

@@ -261,7 +261,7 @@ int rk_wait_req(MPI_Request *h, MPI_Status *st, const char *func)
         rk_greq_poll(r);
         if (r->done)
             break;
-        rk_progress_wait(func);
+        rk_progress_wait_req(func, r);
     }
     rk_status_set(st, r);
     err = r->err;

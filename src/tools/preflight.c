@@ -222,5 +222,21 @@ int rck_preflight_outputs(const char *tool, const rck_preflight_outputs_t *out)
         output_check(tool, out->trace != NULL ? "--trace" : "RCK_SIM_TRACE",
                      rck_config_get("SIM_TRACE"), 0) != 0)
         return -1;
+#ifndef RCK_HAVE_ZLIB
+    if (out->sim) {
+        /* a compressed trace needs zlib, which this build does not have */
+        const char *t = rck_config_get("SIM_TRACE");
+        size_t n = strlen(t);
+
+        if (n > 3 && strcmp(t + n - 3, ".gz") == 0) {
+            fprintf(stderr,
+                    "%s: %s '%s': a compressed trace (.gz) needs zlib, and "
+                    "rockcreek was built without it (install zlib1g-dev and "
+                    "configure again), or give a name without .gz\n",
+                    tool, out->trace != NULL ? "--trace" : "RCK_SIM_TRACE", t);
+            return -1;
+        }
+    }
+#endif
     return 0;
 }

@@ -539,7 +539,7 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
     if (s->trace.buf != NULL)
         sim_trace_flow(s, kind == RCK_IRQ_PIN ? "interrupt (pin)"
                                               : "interrupt (GIC)",
-                       core, s->me->vt, at, 0);
+                       "irq", core, s->me->vt, s->me->vt + cost, at, 0);
     advance(s, cost, CAT_OTHER);
     leave(s);
     return RCK_OK;
@@ -1081,9 +1081,24 @@ static void sim_set_context(rck_hal_t *hal, const char *call, int peer)
 
     s->ctx_call = call;
     s->ctx_peer = peer;
-    s->ctx_log[s->ctx_n % SIM_CTX_LOG].call = call;
-    s->ctx_log[s->ctx_n % SIM_CTX_LOG].peer = peer;
+    s->ctx_log[s->ctx_n % SIM_CTX_LOG] =
+        (sim_ctx_t){.call = call, .peer = peer, .tag = -1, .comm = -1,
+                    .bytes = -1};
     s->ctx_n++;
+}
+
+/* The message of the call just named (the libraries call it right after
+ * set_context, before the trace can have seen the call): program code
+ * too, so the same whether traced or not. */
+static void sim_set_message(rck_hal_t *hal, long long bytes, int tag,
+                            int comm)
+{
+    sim_t *s = sim_of(hal);
+    sim_ctx_t *c = &s->ctx_log[(s->ctx_n - 1) % SIM_CTX_LOG];
+
+    c->bytes = bytes;
+    c->tag = tag;
+    c->comm = comm;
 }
 
 const rck_hal_ops_t rck_sim_ops = {
@@ -1137,6 +1152,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .perfctr_read = sim_perfctr_read,
     .console_write = sim_console_write,
     .set_context = sim_set_context,
+    .set_message = sim_set_message,
     .monitor = sim_monitor_run,
     .spawn_claim = sim_spawn_claim,
     .spawn_release = sim_spawn_release,

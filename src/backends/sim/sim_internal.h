@@ -342,6 +342,15 @@ typedef struct {
 
 #define SIM_CTX_LOG 8
 
+/* A library call named by set_context, and its message (set_message;
+ * -1: not known / none). */
+typedef struct {
+    const char *call;
+    int peer;
+    int tag, comm;
+    long long bytes;
+} sim_ctx_t;
+
 /* This core's part of the trace (sim_report.c). */
 typedef struct {
     char *buf;                 /* NULL: not tracing (sim_trace.c's buffer) */
@@ -350,8 +359,7 @@ typedef struct {
     int failed;                /* a write failed: no more */
     uint64_t n, max;           /* events written, at most */
     int truncated;
-    const char *call;          /* open library call (set_context) */
-    int call_peer;
+    sim_ctx_t call;            /* open library call (set_context) */
     uint64_t call_t;
     uint64_t flows;
 } sim_trace_t;
@@ -419,10 +427,7 @@ typedef struct {
     /* set_context's changes since the trace last saw them (it sees them
      * at the next HAL entry: sim_trace_context); the oldest are lost
      * beyond SIM_CTX_LOG */
-    struct {
-        const char *call;
-        int peer;
-    } ctx_log[SIM_CTX_LOG];
+    sim_ctx_t ctx_log[SIM_CTX_LOG];
     uint32_t ctx_n, ctx_seen;
     sim_l1_t l1;
     sim_l2_t l2;
@@ -719,12 +724,14 @@ void sim_trace_close(sim_t *s);
  *  object or NULL. */
 void sim_trace_slice(sim_t *s, const char *name, const char *cat,
                      uint64_t t0, uint64_t t1, const char *args);
-/** A transfer to core @p target from @p t0 (a slice here) that lands at
- *  @p t1 (a flow arrow to the target's timeline). */
-void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
-                    uint64_t t1, uint64_t bytes);
+/** A transfer to core @p target that takes this core from @p t0 to @p t1
+ *  (a slice of category @p cat here) and lands at @p arrive (an arrival
+ *  on the target's timeline, and a flow arrow between the two). */
+void sim_trace_flow(sim_t *s, const char *name, const char *cat, int target,
+                    uint64_t t0, uint64_t t1, uint64_t arrive,
+                    uint64_t bytes);
 /** Close the open call's slice, open @p call's (NULL: none). */
-void sim_trace_call(sim_t *s, const char *call, int peer);
+void sim_trace_call(sim_t *s, const sim_ctx_t *call);
 /** At a HAL call's entry, once the program's work before it is charged:
  *  replay set_context's changes since the previous entry (sim_t.ctx_log):
  *  close the open call's slice at @p exit_t (the previous call's exit),
@@ -814,5 +821,9 @@ void sim_json_string(FILE *fp, const char *s);
 /** Join the cores' trace parts into the trace file (end of the run).
  * @return RCK_OK, or RCK_ERR_IO (logged, naming the trace's path). */
 rck_status_t sim_trace_merge(sim_hdr_t *h);
+/** Does @p path name a compressed trace (ends in .gz)? */
+int sim_trace_gz(const char *path);
+/** Can this build write one (zlib)? */
+int sim_trace_gz_ok(void);
 
 #endif

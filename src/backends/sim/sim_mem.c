@@ -142,7 +142,8 @@ uint64_t sim_mpb_write_lines(sim_t *s, int target, uint32_t off,
         sim_pending_push(s, SIM_PW_MPB, target, off0, src0, (uint32_t)bytes,
                          per);
     if (target != s->core && s->trace.buf != NULL)
-        sim_trace_flow(s, "MPB write", target, s->me->vt, when, bytes);
+        sim_trace_flow(s, "MPB write", "mpb", target, s->me->vt, when, when,
+                       bytes);
     return when - s->me->vt;
 }
 

@@ -493,14 +493,14 @@ void sim_power_trace(FILE *fp, sim_hdr_t *h)
     }
     for (uint32_t b = 0; b < sr.n; b++) {
         double ts = secs(&h->chip, b * sr.w) * 1e6;
-        fprintf(fp, "{\"name\": \"chip power (W)\", \"ph\": \"C\", \"pid\": 1, "
-                    "\"ts\": %.3f, \"args\": {\"W\": %.3f}},\n",
+        fprintf(fp, "{\"name\":\"chip power (W)\",\"ph\":\"C\",\"pid\":1,"
+                    "\"ts\":%.3f,\"args\":{\"W\":%.3f}},\n",
                 ts, sr.chip_w[b]);
-        fprintf(fp, "{\"name\": \"island power (W)\", \"ph\": \"C\", "
-                    "\"pid\": 1, \"ts\": %.3f, \"args\": {",
+        fprintf(fp, "{\"name\":\"island power (W)\",\"ph\":\"C\","
+                    "\"pid\":1,\"ts\":%.3f,\"args\":{",
                 ts);
         for (int k = 0; k < h->chip.nislands; k++)
-            fprintf(fp, "%s\"island %d\": %.3f", k ? ", " : "", k,
+            fprintf(fp, "%s\"island %d\":%.3f", k ? "," : "", k,
                     sr.island_w[(size_t)b * (uint32_t)h->chip.nislands +
                                 (uint32_t)k]);
         fprintf(fp, "}},\n");

@@ -311,6 +311,13 @@ static rck_status_t settings_resolve(sim_hdr_t *h, int nues,
         memcpy(h->trace_path, cwd, strlen(cwd));
         h->trace_path[strlen(cwd)] = '/';
     }
+    if (st == RCK_OK && sim_trace_gz(h->trace_path) && !sim_trace_gz_ok()) {
+        rck_error("RCK_SIM_TRACE: '%s' asks for a compressed trace, and this "
+                  "build has no zlib (Debian zlib1g-dev, then configure "
+                  "again); give a name without .gz",
+                  h->trace_path);
+        return RCK_ERR_CONFIG;
+    }
     return st;
 }
 

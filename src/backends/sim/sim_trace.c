@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef RCK_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 /* ---- Chrome trace-event file (RCK_SIM_TRACE) ----
  *
@@ -116,11 +119,23 @@ static uint64_t trace_ns(const sim_hdr_t *h, uint64_t ticks)
                              h->chip.core_mhz);
 }
 
-/* nanoseconds as microseconds, the unit of the format */
+/* nanoseconds as microseconds, the unit of the format, in the fewest
+ * characters (no trailing zeros, no point for whole microseconds) */
 static void trace_us(uint64_t ns, char *buf, size_t len)
 {
-    snprintf(buf, len, "%llu.%03llu", (unsigned long long)(ns / 1000),
-             (unsigned long long)(ns % 1000));
+    unsigned frac = (unsigned)(ns % 1000);
+    int digits = 3;
+
+    if (frac == 0) {
+        snprintf(buf, len, "%llu", (unsigned long long)(ns / 1000));
+        return;
+    }
+    while (frac % 10 == 0) {
+        frac /= 10;
+        digits--;
+    }
+    snprintf(buf, len, "%llu.%0*u", (unsigned long long)(ns / 1000), digits,
+             frac);
 }
 
 void sim_trace_open(sim_t *s)
@@ -160,87 +175,131 @@ static int trace_room(sim_t *s)
         t->truncated = 1;
         trace_us(trace_ns(s->hdr, s->me->vt), ts, sizeof(ts));
         part_printf(t,
-                "{\"name\": \"trace truncated: %llu events per core\", "
-                "\"ph\": \"i\", \"s\": \"t\", \"pid\": 1, \"tid\": %d, "
-                "\"ts\": %s},\n",
+                "{\"name\":\"trace truncated: %llu events per core\","
+                "\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%d,"
+                "\"ts\":%s},\n",
                 (unsigned long long)t->max, s->core, ts);
     }
     return 0;
 }
 
+/* A complete event on @p tid's timeline; @p extra: more members (",..."),
+ * or NULL. */
+static void trace_x(sim_t *s, int tid, const char *name, const char *cat,
+                    uint64_t n0, uint64_t n1, const char *extra,
+                    const char *args)
+{
+    char ts[32], dur[32];
+
+    trace_us(n0, ts, sizeof(ts));
+    trace_us(n1 > n0 ? n1 - n0 : 0, dur, sizeof(dur));
+    part_printf(&s->trace, "{\"name\":");
+    part_string(&s->trace, name);
+    part_printf(&s->trace,
+                ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,"
+                "\"ts\":%s,\"dur\":%s%s%s%s},\n",
+                cat, tid, ts, dur, extra != NULL ? extra : "",
+                args != NULL ? ",\"args\":" : "", args != NULL ? args : "");
+}
+
 void sim_trace_slice(sim_t *s, const char *name, const char *cat,
                      uint64_t t0, uint64_t t1, const char *args)
 {
-    char ts[32], dur[32];
-    uint64_t n0, n1;
-
     if (!trace_room(s))
         return;
-    n0 = trace_ns(s->hdr, t0);
-    n1 = trace_ns(s->hdr, t1 > t0 ? t1 : t0);
-    trace_us(n0, ts, sizeof(ts));
-    trace_us(n1 - n0, dur, sizeof(dur));
-    part_printf(&s->trace, "{\"name\": ");
-    part_string(&s->trace, name);
-    part_printf(&s->trace,
-            ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, "
-            "\"ts\": %s, \"dur\": %s%s%s},\n",
-            cat, s->core, ts, dur, args != NULL ? ", \"args\": " : "",
-            args != NULL ? args : "");
+    trace_x(s, s->core, name, cat, trace_ns(s->hdr, t0),
+            trace_ns(s->hdr, t1 > t0 ? t1 : t0), NULL, args);
 }
 
-void sim_trace_flow(sim_t *s, const char *name, int target, uint64_t t0,
-                    uint64_t t1, uint64_t bytes)
+/* A flow is two complete events that carry its id (the trace-event
+ * format's "bind_id" with "flow_out" / "flow_in"): the transfer on this
+ * core's timeline, and its arrival, an event of no duration on the
+ * target's timeline at the time it lands. The arrow is bound to those two
+ * events themselves, never to whatever the target happens to be doing
+ * then (a flow end on its own, "ph": "f", binds to the target's enclosing
+ * slice, and was dropped by Perfetto whenever the target was outside
+ * every slice: computing, or between two calls). */
+void sim_trace_flow(sim_t *s, const char *name, const char *cat, int target,
+                    uint64_t t0, uint64_t t1, uint64_t arrive,
+                    uint64_t bytes)
 {
-    char ts[32], te[32], args[64];
-    uint64_t id;
+    char extra[64], args[64], in[80];
+    uint64_t id, n0, n1, na;
 
-    if (s->trace.buf == NULL || s->trace.n + 3 > s->trace.max) {
+    if (s->trace.buf == NULL || s->trace.n + 2 > s->trace.max) {
         trace_room(s);
         return;
     }
-    id = ((uint64_t)s->ue << 32) | ++s->trace.flows;
-    snprintf(args, sizeof(args), "{\"target_core\": %d, \"bytes\": %llu}",
-             target, (unsigned long long)bytes);
-    sim_trace_slice(s, name, "mpb", t0, t1, args);
-    trace_us(trace_ns(s->hdr, t0), ts, sizeof(ts));
-    trace_us(trace_ns(s->hdr, t1), te, sizeof(te));
-    part_printf(&s->trace,
-            "{\"name\": \"%s\", \"cat\": \"flow\", \"ph\": \"s\", \"id\": "
-            "%llu, \"pid\": 1, \"tid\": %d, \"ts\": %s},\n"
-            "{\"name\": \"%s\", \"cat\": \"flow\", \"ph\": \"f\", \"bp\": "
-            "\"e\", \"id\": %llu, \"pid\": 1, \"tid\": %d, \"ts\": %s},\n",
-            name, (unsigned long long)id, s->core, ts, name,
-            (unsigned long long)id, target, te);
     s->trace.n += 2;
+    /* unique in the job, and short: the core's count of flows times the
+     * number of UEs, plus its UE */
+    id = ++s->trace.flows * s->hdr->nues + (uint64_t)s->ue;
+    n0 = trace_ns(s->hdr, t0);
+    n1 = trace_ns(s->hdr, t1 > t0 ? t1 : t0);
+    na = trace_ns(s->hdr, arrive > t0 ? arrive : t0);
+    snprintf(extra, sizeof(extra), ",\"bind_id\":%llu,\"flow_out\":true",
+             (unsigned long long)id);
+    if (bytes > 0)
+        snprintf(args, sizeof(args), "{\"to\":%d,\"bytes\":%llu}", target,
+                 (unsigned long long)bytes);
+    else
+        snprintf(args, sizeof(args), "{\"to\":%d}", target);
+    trace_x(s, s->core, name, cat, n0, n1, extra, args);
+    snprintf(extra, sizeof(extra), ",\"bind_id\":%llu,\"flow_in\":true",
+             (unsigned long long)id);
+    snprintf(in, sizeof(in), "%s arrives", name);
+    trace_x(s, target, in, "flow", na, na, extra, NULL);
 }
 
 /* Close the open call's slice at @p end, open @p call's (NULL: none) at
  * @p start. */
 static void sim_trace_call_at(sim_t *s, uint64_t end, uint64_t start,
-                              const char *call, int peer)
+                              const sim_ctx_t *call)
 {
     sim_trace_t *t = &s->trace;
 
     if (t->buf == NULL)
         return;
-    if (t->call != NULL) {
-        char args[48];
+    if (t->call.call != NULL) {
+        char args[128];
+        size_t n = 0;
 
-        snprintf(args, sizeof(args), "{\"peer\": %d}", t->call_peer);
-        sim_trace_slice(s, t->call, "call", t->call_t, end,
-                        t->call_peer >= 0 ? args : NULL);
+        args[0] = '\0';
+        if (t->call.peer >= 0)
+            n += (size_t)snprintf(args + n, sizeof(args) - n, ",\"peer\":%d",
+                                  t->call.peer);
+        if (t->call.bytes >= 0)
+            n += (size_t)snprintf(args + n, sizeof(args) - n,
+                                  ",\"bytes\":%lld", t->call.bytes);
+        if (t->call.tag >= 0)
+            n += (size_t)snprintf(args + n, sizeof(args) - n, ",\"tag\":%d",
+                                  t->call.tag);
+        if (t->call.comm >= 0)
+            n += (size_t)snprintf(args + n, sizeof(args) - n,
+                                  ",\"comm\":%d", t->call.comm);
+        if (n > 0) {
+            args[0] = '{';
+            if (n + 2 <= sizeof(args)) {
+                args[n] = '}';
+                args[n + 1] = '\0';
+            }
+        }
+        sim_trace_slice(s, t->call.call, "call", t->call_t, end,
+                        n > 0 ? args : NULL);
     }
-    t->call = call;
-    t->call_peer = peer;
+    if (call != NULL)
+        t->call = *call;
+    else
+        t->call = (sim_ctx_t){.call = NULL, .peer = -1, .tag = -1,
+                              .comm = -1, .bytes = -1};
     t->call_t = start;
 }
 
 /* The library call named by set_context: one slice from the call that
  * names it to the call that clears or replaces it. */
-void sim_trace_call(sim_t *s, const char *call, int peer)
+void sim_trace_call(sim_t *s, const sim_ctx_t *call)
 {
-    sim_trace_call_at(s, s->me->vt, s->me->vt, call, peer);
+    sim_trace_call_at(s, s->me->vt, s->me->vt, call);
 }
 
 void sim_trace_context(sim_t *s, uint64_t exit_t)
@@ -251,9 +310,9 @@ void sim_trace_context(sim_t *s, uint64_t exit_t)
         /* a call named and ended between two HAL calls made none: it is
          * empty, at the previous exit; the last one named opens now */
         uint64_t start = s->ctx_seen + 1 == s->ctx_n ? s->me->vt : exit_t;
-        sim_trace_call_at(s, exit_t, start,
-                          s->ctx_log[s->ctx_seen % SIM_CTX_LOG].call,
-                          s->ctx_log[s->ctx_seen % SIM_CTX_LOG].peer);
+        const sim_ctx_t *c = &s->ctx_log[s->ctx_seen % SIM_CTX_LOG];
+
+        sim_trace_call_at(s, exit_t, start, c->call != NULL ? c : NULL);
     }
 }
 
@@ -261,8 +320,8 @@ void sim_trace_close(sim_t *s)
 {
     if (s->trace.buf == NULL)
         return;
-    if (s->trace.call != NULL)
-        sim_trace_call(s, NULL, -1);
+    if (s->trace.call.call != NULL)
+        sim_trace_call(s, NULL);
     part_flush(&s->trace);
     if (close(s->trace.fd) != 0 && !s->trace.failed)
         rck_warn("sim: the trace part of this core is incomplete: %s",
@@ -313,6 +372,85 @@ static void trace_copy(FILE *out, const char *path)
     fclose(in);
 }
 
+int sim_trace_gz(const char *path)
+{
+    size_t n = strlen(path);
+
+    return n > 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+#ifdef RCK_HAVE_ZLIB
+int sim_trace_gz_ok(void)
+{
+    return 1;
+}
+
+/* A compressed trace is written through a stdio stream over zlib's gzip
+ * file (fopencookie), so that the merge and the power counters write it
+ * as they write a plain one. */
+static ssize_t gz_write(void *cookie, const char *buf, size_t len)
+{
+    size_t done = 0;
+
+    while (done < len) {
+        unsigned n = len - done > (1u << 30) ? 1u << 30
+                                             : (unsigned)(len - done);
+        int w = gzwrite((gzFile)cookie, buf + done, n);
+        if (w <= 0) {
+            errno = EIO;
+            return done > 0 ? (ssize_t)done : -1;
+        }
+        done += (size_t)w;
+    }
+    return (ssize_t)done;
+}
+
+static int gz_close(void *cookie)
+{
+    int rc = gzclose((gzFile)cookie);
+
+    if (rc != Z_OK) {
+        errno = rc == Z_ERRNO ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+static FILE *trace_fopen(const char *tmp, int gz)
+{
+    cookie_io_functions_t io = {.write = gz_write, .close = gz_close};
+    gzFile z;
+    FILE *fp;
+
+    if (!gz)
+        return fopen(tmp, "w");
+    z = gzopen(tmp, "wb6");
+    if (z == NULL) {
+        if (errno == 0)
+            errno = ENOMEM;
+        return NULL;
+    }
+    fp = fopencookie(z, "w", io);
+    if (fp == NULL)
+        gzclose(z);
+    return fp;
+}
+#else
+int sim_trace_gz_ok(void)
+{
+    return 0;
+}
+
+static FILE *trace_fopen(const char *tmp, int gz)
+{
+    if (gz) { /* refused at configuration (sim_seg.c): never here */
+        errno = ENOTSUP;
+        return NULL;
+    }
+    return fopen(tmp, "w");
+}
+#endif
+
 rck_status_t sim_trace_merge(sim_hdr_t *h)
 {
     char tmp[SIM_PATH_LEN + 32], part[SIM_PATH_LEN + 32];
@@ -321,7 +459,7 @@ rck_status_t sim_trace_merge(sim_hdr_t *h)
     if (h->trace_path[0] == '\0')
         return RCK_OK;
     snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", h->trace_path, (long)getpid());
-    fp = fopen(tmp, "w");
+    fp = trace_fopen(tmp, sim_trace_gz(h->trace_path));
     if (fp == NULL) {
         rck_error("sim: cannot write the trace %s: %s", h->trace_path,
                   strerror(errno));
@@ -331,11 +469,11 @@ rck_status_t sim_trace_merge(sim_hdr_t *h)
         }
         return RCK_ERR_IO;
     }
-    fprintf(fp, "{\"displayTimeUnit\": \"ns\",\n\"otherData\": "
-                "{\"generator\": \"rockcreek sim\", \"chip\": ");
+    fprintf(fp, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":"
+                "{\"generator\":\"rockcreek sim\",\"chip\":");
     rck_json_write_string(fp, h->chip.name);
-    fprintf(fp, ", \"core_mhz\": %.3f, \"time\": \"microseconds of the "
-                "modelled chip's base core clock\"},\n\"traceEvents\": [\n",
+    fprintf(fp, ",\"core_mhz\":%.3f,\"time\":\"microseconds of the "
+                "modelled chip's base core clock\"},\n\"traceEvents\":[\n",
             h->chip.core_mhz);
     for (uint32_t i = 0; i < h->nues; i++) {
         trace_part_name(h, (int)i, part, sizeof(part));
@@ -343,15 +481,15 @@ rck_status_t sim_trace_merge(sim_hdr_t *h)
         unlink(part);
     }
     sim_power_trace(fp, h);
-    fprintf(fp, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, "
-                "\"args\": {\"name\": \"rockcreek sim: %u cores\"}}",
+    fprintf(fp, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
+                "\"args\":{\"name\":\"rockcreek sim: %u cores\"}}",
             h->nues);
     for (uint32_t i = 0; i < h->nues; i++) {
         fprintf(fp,
-                ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
-                "\"tid\": %d, \"args\": {\"name\": \"core %d (UE %u)\"}},\n"
-                "{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": "
-                "1, \"tid\": %d, \"args\": {\"sort_index\": %d}}",
+                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
+                "\"tid\":%d,\"args\":{\"name\":\"core %d (UE %u)\"}},\n"
+                "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":"
+                "1,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
                 h->ue_core[i], h->ue_core[i], i, h->ue_core[i],
                 h->ue_core[i]);
     }

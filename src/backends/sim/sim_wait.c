@@ -281,8 +281,13 @@ void sim_trace_wait(sim_t *s, const rck_hal_cond_t *conds, int nc,
     else if (nc > 0)
         snprintf(what, sizeof(what), "shared DRAM word at 0x%x",
                  conds[0].offset);
-    snprintf(args, sizeof(args), "{\"for\": \"%s%s\", \"result\": \"%s\"}",
-             what, nc > 1 ? " (or others)" : "", rck_status_string(st));
+    /* the result only when the wait did not end with its condition */
+    if (st == RCK_OK)
+        snprintf(args, sizeof(args), "{\"for\":\"%s%s\"}", what,
+                 nc > 1 ? " (or others)" : "");
+    else
+        snprintf(args, sizeof(args), "{\"for\":\"%s%s\",\"result\":\"%s\"}",
+                 what, nc > 1 ? " (or others)" : "", rck_status_string(st));
     sim_trace_slice(s, "wait", "wait", start, s->me->vt, args);
 }
 

@@ -362,6 +362,12 @@ struct rck_hal_ops {
     rck_status_t (*mpb_write_flag)(rck_hal_t *hal, int core, uint32_t off,
                                    const void *src, size_t len,
                                    uint32_t flag_off, uint32_t flag);
+    /** Optional (NULL: ignored). The message of the library call just
+     *  named with set_context: @p bytes its size (-1: not known), @p tag
+     *  (-1: none), @p comm its communicator (-1: none), for the sim's
+     *  trace. Cheap; no timing effect. (After mpb_write_flag, for the same
+     *  reason.) */
+    void (*set_message)(rck_hal_t *hal, long long bytes, int tag, int comm);
 };
 
 /**
@@ -536,6 +542,12 @@ rck_status_t rck_hal_perfctr_select(rck_hal_t *hal, int idx, int event);
 rck_status_t rck_hal_console_write(rck_hal_t *hal, const char *buf,
                                    size_t len);
 void rck_hal_set_context(rck_hal_t *hal, const char *call, int peer);
+/**
+ * The size (-1: not known), tag and communicator (-1: none) of the message
+ * of the call just named with rck_hal_set_context (the sim's trace shows
+ * them on the call's slice). No effect on backends without the op.
+ */
+void rck_hal_set_message(rck_hal_t *hal, long long bytes, int tag, int comm);
 
 /*
  * Layout of the MPBs and of the shared window among libraries. Libraries
