@@ -10,8 +10,10 @@
 #ifndef RCKMPI_MPI_H
 #define RCKMPI_MPI_H
 
+/* only <stddef.h>: a program may include mpi.h before it defines
+ * _GNU_SOURCE (or another feature macro) for the system headers it
+ * includes next, and those must still see it (SKaMPI: O_DIRECT) */
 #include <stddef.h>
-#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,7 +33,11 @@ typedef int MPI_Op;
 typedef int MPI_Errhandler;
 typedef int MPI_Info;
 typedef int MPI_Message;
-typedef intptr_t MPI_Aint;
+#ifdef __INTPTR_TYPE__
+typedef __INTPTR_TYPE__ MPI_Aint; /* intptr_t, without <stdint.h> */
+#else
+typedef long MPI_Aint;
+#endif
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
 
