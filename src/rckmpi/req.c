@@ -164,7 +164,7 @@ static int make_req(const void *buf, int count, MPI_Datatype type, int peer,
 
 /* Buffered mode: copy the data now (charged to the attached buffer) and
  * let an internal request carry it. */
-static int bsend_copy(rk_req_t *r, const char *func)
+int rk_bsend_copy(rk_req_t *r, const char *func)
 {
     const rk_type_t *t = rk_type(r->type);
     size_t bytes = t->size * (size_t)r->count;
@@ -220,7 +220,7 @@ int rk_isend(const void *buf, int count, MPI_Datatype type, int dest,
         return err;
     r = rk_req(*req);
     if (mode == RK_MODE_BUF && dest != MPI_PROC_NULL) {
-        err = bsend_copy(r, func);
+        err = rk_bsend_copy(r, func);
         if (err != MPI_SUCCESS) {
             rk_req_release(*req);
             *req = MPI_REQUEST_NULL;
