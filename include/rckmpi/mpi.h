@@ -583,6 +583,58 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype,
                    int dest, int tag, MPI_Comm comm, MPI_Request *request);
 int MPI_Pcontrol(const int level, ...);
 
+/* ---- the rest of MPI-3's non-blocking collectives (docs/MPI-COLLECTIVES.md) ---- */
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm, MPI_Request *request);
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, const int recvcounts[], const int displs[],
+                 MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request);
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+                  const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgatherv(const void *sendbuf, int sendcount,
+                    MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request);
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm, MPI_Request *request);
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int rdispls[],
+                   MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                   const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request *request);
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
+                        const int recvcounts[], MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
+                              int recvcount, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count,
+              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+              MPI_Request *request);
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                MPI_Request *request);
+
 /* ---- profiling interface (MPI-3.1 chapter 14; docs/MPI.md) ----
  * Every MPI_Xxx above has its PMPI_Xxx of the same type: librckmpi defines
  * PMPI_Xxx and makes MPI_Xxx a weak alias of it, so that a tool that
@@ -775,6 +827,20 @@ extern __typeof__(MPI_Info_free) PMPI_Info_free;
 extern __typeof__(MPI_Errhandler_create) PMPI_Errhandler_create;
 extern __typeof__(MPI_Bsend_init) PMPI_Bsend_init;
 extern __typeof__(MPI_Pcontrol) PMPI_Pcontrol;
+extern __typeof__(MPI_Igather) PMPI_Igather;
+extern __typeof__(MPI_Igatherv) PMPI_Igatherv;
+extern __typeof__(MPI_Iscatter) PMPI_Iscatter;
+extern __typeof__(MPI_Iscatterv) PMPI_Iscatterv;
+extern __typeof__(MPI_Iallgather) PMPI_Iallgather;
+extern __typeof__(MPI_Iallgatherv) PMPI_Iallgatherv;
+extern __typeof__(MPI_Ialltoall) PMPI_Ialltoall;
+extern __typeof__(MPI_Ialltoallv) PMPI_Ialltoallv;
+extern __typeof__(MPI_Ialltoallw) PMPI_Ialltoallw;
+extern __typeof__(MPI_Ireduce) PMPI_Ireduce;
+extern __typeof__(MPI_Ireduce_scatter) PMPI_Ireduce_scatter;
+extern __typeof__(MPI_Ireduce_scatter_block) PMPI_Ireduce_scatter_block;
+extern __typeof__(MPI_Iscan) PMPI_Iscan;
+extern __typeof__(MPI_Iexscan) PMPI_Iexscan;
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

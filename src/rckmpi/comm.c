@@ -56,6 +56,12 @@ rk_group_t *rk_group(MPI_Group h)
     return &cm.g[h];
 }
 
+unsigned rckmpi_coll_nbc_seq(MPI_Comm comm)
+{
+    rk_comm_t *c = rk_comm(comm);
+    return c != NULL ? c->nbc_seq++ : 0;
+}
+
 int rckmpi_comm_check(MPI_Comm comm)
 {
     rk_comm_t *c = rk_comm(comm);

@@ -260,6 +260,10 @@ MPI_Request rk_req_new(rk_req_t **out);
 void rk_req_release(MPI_Request r);
 /* A generalized request: run its poll function (once done, nothing). */
 void rk_greq_poll(rk_req_t *r);
+/* Poll every generalized request not done (from rk_progress), and: are
+ * there any not released? */
+void rk_greqs_progress(void);
+int rk_greqs_active(void);
 int rk_p2p_init(void);
 void rk_p2p_finalize(void);
 /* Start a send/receive on context @p ctx of comm (@p peer a comm rank). */
