@@ -635,6 +635,24 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                 MPI_Request *request);
 
+/* ---- distributed arrays (docs/MPI.md, "Datatypes") ---- */
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                             const int array_of_subsizes[],
+                             const int array_of_starts[], int order,
+                             MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_darray(int size, int rank, int ndims,
+                           const int array_of_gsizes[],
+                           const int array_of_distribs[],
+                           const int array_of_dargs[],
+                           const int array_of_psizes[], int order,
+                           MPI_Datatype oldtype, MPI_Datatype *newtype);
+
 /* ---- profiling interface (MPI-3.1 chapter 14; docs/MPI.md) ----
  * Every MPI_Xxx above has its PMPI_Xxx of the same type: librckmpi defines
  * PMPI_Xxx and makes MPI_Xxx a weak alias of it, so that a tool that
@@ -841,6 +859,8 @@ extern __typeof__(MPI_Ireduce_scatter) PMPI_Ireduce_scatter;
 extern __typeof__(MPI_Ireduce_scatter_block) PMPI_Ireduce_scatter_block;
 extern __typeof__(MPI_Iscan) PMPI_Iscan;
 extern __typeof__(MPI_Iexscan) PMPI_Iexscan;
+extern __typeof__(MPI_Type_create_subarray) PMPI_Type_create_subarray;
+extern __typeof__(MPI_Type_create_darray) PMPI_Type_create_darray;
 #pragma GCC visibility pop
 
 #ifdef __cplusplus
