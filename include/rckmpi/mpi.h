@@ -653,6 +653,53 @@ int MPI_Type_create_darray(int size, int rank, int ndims,
                            const int array_of_psizes[], int order,
                            MPI_Datatype oldtype, MPI_Datatype *newtype);
 
+/* ---- neighbourhood collectives on the topologies (MPI-3) ---- */
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm);
+int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                           const int sdispls[], MPI_Datatype sendtype,
+                           void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm);
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                           const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf,
+                           const int recvcounts[], const MPI_Aint rdispls[],
+                           const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request *request);
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request);
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Request *request);
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request *request);
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf,
+                            const int recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request *request);
+
 /* ---- profiling interface (MPI-3.1 chapter 14; docs/MPI.md) ----
  * Every MPI_Xxx above has its PMPI_Xxx of the same type: librckmpi defines
  * PMPI_Xxx and makes MPI_Xxx a weak alias of it, so that a tool that
@@ -861,6 +908,16 @@ extern __typeof__(MPI_Iscan) PMPI_Iscan;
 extern __typeof__(MPI_Iexscan) PMPI_Iexscan;
 extern __typeof__(MPI_Type_create_subarray) PMPI_Type_create_subarray;
 extern __typeof__(MPI_Type_create_darray) PMPI_Type_create_darray;
+extern __typeof__(MPI_Neighbor_allgather) PMPI_Neighbor_allgather;
+extern __typeof__(MPI_Neighbor_allgatherv) PMPI_Neighbor_allgatherv;
+extern __typeof__(MPI_Neighbor_alltoall) PMPI_Neighbor_alltoall;
+extern __typeof__(MPI_Neighbor_alltoallv) PMPI_Neighbor_alltoallv;
+extern __typeof__(MPI_Neighbor_alltoallw) PMPI_Neighbor_alltoallw;
+extern __typeof__(MPI_Ineighbor_allgather) PMPI_Ineighbor_allgather;
+extern __typeof__(MPI_Ineighbor_allgatherv) PMPI_Ineighbor_allgatherv;
+extern __typeof__(MPI_Ineighbor_alltoall) PMPI_Ineighbor_alltoall;
+extern __typeof__(MPI_Ineighbor_alltoallv) PMPI_Ineighbor_alltoallv;
+extern __typeof__(MPI_Ineighbor_alltoallw) PMPI_Ineighbor_alltoallw;
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

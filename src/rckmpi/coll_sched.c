@@ -16,7 +16,7 @@
 enum { ST_SEND, ST_RECV, ST_COPY, ST_REDUCE, ST_END };
 
 struct step {
-    int kind, peer;
+    int kind, peer, tagoff;
     const void *src;
     void *dst;
     int count, count2;
@@ -41,7 +41,8 @@ rkc_sched_t *rkc_sched_new(MPI_Comm comm)
     if (s == NULL)
         return NULL;
     s->comm = comm;
-    s->tag = RKC_TAG_NBC + (int)(rckmpi_coll_nbc_seq(comm) % RKC_NBC_SEQS);
+    s->tag = RKC_TAG_NBC +
+             (int)(rckmpi_coll_nbc_seq(comm) % RKC_NBC_SEQS) * RKC_NBC_TAGS;
     return s;
 }
 
@@ -105,6 +106,22 @@ void rkc_sched_recv(rkc_sched_t *s, void *buf, int count, MPI_Datatype type,
         st->type = type;
         st->peer = peer;
     }
+}
+
+void rkc_sched_send_tag(rkc_sched_t *s, const void *buf, int count,
+                        MPI_Datatype type, int peer, int tagoff)
+{
+    rkc_sched_send(s, buf, count, type, peer);
+    if (!s->nomem)
+        s->steps[s->n - 1].tagoff = tagoff;
+}
+
+void rkc_sched_recv_tag(rkc_sched_t *s, void *buf, int count,
+                        MPI_Datatype type, int peer, int tagoff)
+{
+    rkc_sched_recv(s, buf, count, type, peer);
+    if (!s->nomem)
+        s->steps[s->n - 1].tagoff = tagoff;
 }
 
 void rkc_sched_copy(rkc_sched_t *s, const void *src, int scount,
@@ -176,10 +193,12 @@ static int post(rkc_sched_t *s, int end)
         int err = MPI_SUCCESS;
         if (st->kind == ST_SEND)
             err = rckmpi_coll_isend(st->src, st->count, st->type, st->peer,
-                                    s->tag, s->comm, &s->req[s->nreq++]);
+                                    s->tag + st->tagoff, s->comm,
+                                    &s->req[s->nreq++]);
         else if (st->kind == ST_RECV)
             err = rckmpi_coll_irecv(st->dst, st->count, st->type, st->peer,
-                                    s->tag, s->comm, &s->req[s->nreq++]);
+                                    s->tag + st->tagoff, s->comm,
+                                    &s->req[s->nreq++]);
         if (err != MPI_SUCCESS)
             return err;
     }

@@ -42,12 +42,15 @@ enum {
     RKC_TAG_IALLREDUCE
 };
 
-/* the non-blocking collectives' tags: RKC_TAG_NBC + the operation's
- * sequence number on its communicator (rckmpi_coll_nbc_seq), modulo
- * RKC_NBC_SEQS: never one of the tags above, never another outstanding
+/* the non-blocking collectives' tags: RKC_TAG_NBC + RKC_NBC_TAGS times
+ * the operation's sequence number on its communicator
+ * (rckmpi_coll_nbc_seq) modulo RKC_NBC_SEQS, plus a step's own offset
+ * below RKC_NBC_TAGS (0 but in the neighbourhood collectives on Cartesian
+ * grids): never one of the tags above, never another outstanding
  * operation's */
 #define RKC_TAG_NBC 0x1000
-#define RKC_NBC_SEQS 0x1000000
+#define RKC_NBC_SEQS 0x400000
+#define RKC_NBC_TAGS 64
 
 /* coll_sched.c: a non-blocking collective is a schedule of rounds, run by
  * a generalized request (rckmpi_greq.h). A round's sends and receives are
@@ -62,6 +65,11 @@ void rkc_sched_send(rkc_sched_t *s, const void *buf, int count,
                     MPI_Datatype type, int peer);
 void rkc_sched_recv(rkc_sched_t *s, void *buf, int count, MPI_Datatype type,
                     int peer);
+/* the same with the operation's tag + @p tagoff (< RKC_NBC_TAGS) */
+void rkc_sched_send_tag(rkc_sched_t *s, const void *buf, int count,
+                        MPI_Datatype type, int peer, int tagoff);
+void rkc_sched_recv_tag(rkc_sched_t *s, void *buf, int count,
+                        MPI_Datatype type, int peer, int tagoff);
 /* dst (rcount of rtype) = src (scount of stype), as rkc_copy */
 void rkc_sched_copy(rkc_sched_t *s, const void *src, int scount,
                     MPI_Datatype stype, void *dst, int rcount,
