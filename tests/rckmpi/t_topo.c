@@ -476,11 +476,20 @@ static void test_misc(int rank, int size)
 
 int main(int argc, char **argv)
 {
-    int rank, size;
+    int rank, size, provided, q, flag;
+    char level[64];
 
-    MPI_Init(&argc, &argv);
+    /* MPI_THREAD_MULTIPLE asked: the library says honestly that it gives
+     * MPI_THREAD_FUNNELED (docs/MPI.md), everywhere it is asked */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Query_thread(&q);
+    MPI_Info_get(MPI_INFO_ENV, "thread_level", sizeof level - 1, level,
+                 &flag);
+    CHECK(provided == MPI_THREAD_FUNNELED && q == provided && flag &&
+              strcmp(level, "MPI_THREAD_FUNNELED") == 0,
+          "thread level %d, %s", provided, level);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     test_dims();
     test_cart(rank, size);
