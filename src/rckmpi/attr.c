@@ -293,3 +293,19 @@ int rk_attr_delete_all(MPI_Comm comm)
     }
     return MPI_SUCCESS;
 }
+
+void rk_attr_drop(struct rk_attr *list)
+{
+    while (list != NULL) {
+        struct rk_attr *next = list->next;
+        free(list);
+        list = next;
+    }
+}
+
+void rk_attrs_finalize(void)
+{
+    free(kv.k);
+    kv.k = NULL;
+    kv.n = 0;
+}

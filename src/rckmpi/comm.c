@@ -215,6 +215,8 @@ int rk_comms_init(void)
 void rk_comms_finalize(void)
 {
     for (int h = 0; h < cm.nc; h++) {
+        rk_topo_free(cm.c[h].topo);
+        rk_attr_drop(cm.c[h].attrs);
         if (cm.c[h].peer != cm.c[h].ue)
             free(cm.c[h].peer);
         free(cm.c[h].ue);

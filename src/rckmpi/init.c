@@ -244,6 +244,7 @@ int PMPI_Finalize(void)
     rk_chan_finalize();
     rk_types_finalize();
     rk_infos_finalize();
+    rk_attrs_finalize();
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Finalize);

@@ -106,6 +106,11 @@ void rk_topo_free(struct rk_topo *t);
 int rk_attr_dup(MPI_Comm from, MPI_Comm to);
 /* MPI_Comm_free: every attribute deleted by its delete callback */
 int rk_attr_delete_all(MPI_Comm comm);
+/* MPI_Finalize: a communicator's attributes freed without their
+ * callbacks (the standard runs them only for MPI_COMM_SELF there), and the
+ * keyvals */
+void rk_attr_drop(struct rk_attr *list);
+void rk_attrs_finalize(void);
 /* MPI_Comm_get_attr of a key that is not predefined (raises on error) */
 int rk_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 /* MPI_INFO_ENV's contents (info.c), from MPI_Init's arguments */
