@@ -759,6 +759,35 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
 }
 RK_MPI_ALIAS(Dist_graph_create_adjacent);
 
+/* The edges named here as records of 3 ints for their two ends, grouped
+ * by the rank they go to (@p cnt ints to rank r from @p dis[r]; @p pos
+ * scratch): (0 = you are its source, destination, weight) to the source,
+ * (1 = you are its destination, source, weight) to the destination. */
+static void edges_pack(int n, const int *sources, const int *degrees,
+                       const int *destinations, const int *weights, int size,
+                       int *cnt, int *dis, int *pos, int *buf)
+{
+    for (int i = 0, e = 0; i < n; i++)
+        for (int k = 0; k < degrees[i]; k++, e++) {
+            cnt[sources[i]] += 3;
+            cnt[destinations[e]] += 3;
+        }
+    for (int r = 1; r < size; r++)
+        dis[r] = dis[r - 1] + cnt[r - 1];
+    memcpy(pos, dis, (size_t)size * sizeof(int));
+    for (int i = 0, e = 0; i < n; i++)
+        for (int k = 0; k < degrees[i]; k++, e++) {
+            int s = sources[i], d = destinations[e];
+            int wt = weights != NULL ? weights[e] : 1;
+            int *p = buf + pos[s];
+            p[0] = 0, p[1] = d, p[2] = wt;
+            pos[s] += 3;
+            p = buf + pos[d];
+            p[0] = 1, p[1] = s, p[2] = wt;
+            pos[d] += 3;
+        }
+}
+
 /* MPI_Dist_graph_create: every edge (s, d, w) given anywhere goes to s
  * (an out-edge) and to d (an in-edge) in one MPI_Alltoallv; each process
  * keeps them in the order they arrive (by the giving rank, then as
@@ -813,30 +842,9 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
         err = rk_err(comm_old, MPI_ERR_NO_MEM, f, "no memory");
         goto out;
     }
-    /* records of 3 ints: (0 = you are its source: dest | 1 = you are its
-     * destination: source, weight) */
-    for (int i = 0, e = 0; i < n; i++)
-        for (int k = 0; k < degrees[i]; k++, e++) {
-            scnt[sources[i]] += 3;
-            scnt[destinations[e]] += 3;
-        }
-    for (int r = 1; r < size; r++)
-        sdis[r] = sdis[r - 1] + scnt[r - 1];
-    {
-        int *pos = rdis; /* scratch: filled below from rcnt anyway */
-        memcpy(pos, sdis, (size_t)size * sizeof(int));
-        for (int i = 0, e = 0; i < n; i++)
-            for (int k = 0; k < degrees[i]; k++, e++) {
-                int s = sources[i], d = destinations[e];
-                int wt = w && weights != MPI_WEIGHTS_EMPTY ? weights[e] : 1;
-                int *p = sbuf + pos[s];
-                p[0] = 0, p[1] = d, p[2] = wt;
-                pos[s] += 3;
-                p = sbuf + pos[d];
-                p[0] = 1, p[1] = s, p[2] = wt;
-                pos[d] += 3;
-            }
-    }
+    edges_pack(n, sources, degrees, destinations,
+               w && weights != MPI_WEIGHTS_EMPTY ? weights : NULL, size, scnt,
+               sdis, rdis, sbuf);
     err = PMPI_Alltoall(scnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm_old);
     if (err != MPI_SUCCESS)
         goto out;
