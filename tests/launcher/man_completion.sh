@@ -89,6 +89,11 @@ selfcc)
         rckmpicc
     run "RCK_MPICC_CC=<path>" RCK_MPICC_CC="$rckmpicc" "$rckmpicc"
     run "CXX=rckmpic++" CXX="$rckmpicxx" "$rckmpicxx"
+    rckcc=$(dirname "$rckmpicc")/rckcc
+    printf 'int f(void) { return 0; }\n' >t.c
+    run "CC=rckcc rckcc" CC="$rckcc" "$rckcc"
+    run "CC=rckmpicc rckcc" CC="$rckmpicc" "$rckcc"
+    printf '#include <mpi.h>\nint f(void) { return MPI_SUCCESS; }\n' >t.c
     # the wrapper's compiler is the one named, when it is a real one
     RCK_MPICC_CC="false" CC=cc "$rckmpicc" -c t.c -o t.o >cc.log 2>&1 &&
         fail "RCK_MPICC_CC=false was not used"
