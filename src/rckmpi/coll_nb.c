@@ -262,7 +262,10 @@ static int ireduce_scatter(const void *sendbuf, void *recvbuf,
         displs[i] = total;
         total += counts[i];
     }
-    if ((s = sched(comm, f, &err)) == NULL) {
+    err = sendbuf == MPI_IN_PLACE
+              ? MPI_SUCCESS
+              : rkc_check_buf(comm, f, sendbuf, total, type);
+    if (err != MPI_SUCCESS || (s = sched(comm, f, &err)) == NULL) {
         free(displs);
         return err;
     }
