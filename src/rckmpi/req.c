@@ -74,7 +74,9 @@ void rk_greqs_progress(void)
     if (gq.busy || gq.n == 0)
         return;
     gq.busy = 1;
-    for (int i = 0; i < gq.n; i++) {
+    /* backwards: a request released by its poll (MPI_Request_free'd and
+     * now done) takes the last one's place, already polled */
+    for (int i = gq.n - 1; i >= 0; i--) {
         rk_req_t *r = rk_req(gq.h[i]);
         if (r != NULL && r->active && !r->done)
             rk_greq_poll(r);
@@ -563,6 +565,8 @@ void rk_greq_poll(rk_req_t *r)
     if (done) {
         r->st.MPI_ERROR = r->err;
         r->done = 1;
+        if (r->freed) /* MPI_Request_free'd: no one waits for it */
+            rk_req_release(r->self);
     }
 }
 
