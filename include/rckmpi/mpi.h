@@ -10,8 +10,10 @@
 #ifndef RCKMPI_MPI_H
 #define RCKMPI_MPI_H
 
+/* only <stddef.h>: a program may include mpi.h before it defines
+ * _GNU_SOURCE (or another feature macro) for the system headers it
+ * includes next, and those must still see it (SKaMPI: O_DIRECT) */
 #include <stddef.h>
-#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,7 +33,11 @@ typedef int MPI_Op;
 typedef int MPI_Errhandler;
 typedef int MPI_Info;
 typedef int MPI_Message;
-typedef intptr_t MPI_Aint;
+#ifdef __INTPTR_TYPE__
+typedef __INTPTR_TYPE__ MPI_Aint; /* intptr_t, without <stdint.h> */
+#else
+typedef long MPI_Aint;
+#endif
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
 
@@ -142,7 +148,10 @@ typedef struct MPI_Status {
 #define MPI_ERR_INFO 22
 #define MPI_ERR_SPAWN 23
 #define MPI_ERR_UNSUPPORTED_OPERATION 24
-#define MPI_ERR_LASTCODE 24
+#define MPI_ERR_INFO_KEY 25
+#define MPI_ERR_INFO_VALUE 26
+#define MPI_ERR_INFO_NOKEY 27
+#define MPI_ERR_LASTCODE 27
 
 #define MPI_ANY_SOURCE (-2)
 #define MPI_ANY_TAG (-1)
@@ -471,6 +480,226 @@ int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op);
 int MPI_Op_free(MPI_Op *op);
 int MPI_Op_commutative(MPI_Op op, int *commute);
 
+/* ---- process topologies (docs/MPI.md, "Topologies") ---- */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+#define MPI_UNWEIGHTED ((int *)0)
+#define MPI_WEIGHTS_EMPTY ((int *)1)
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
+                    const int periods[], int reorder, MPI_Comm *comm_cart);
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
+                 int coords[]);
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source,
+                   int *rank_dest);
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
+                 const int periods[], int *newrank);
+int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
+                     const int edges[], int reorder, MPI_Comm *comm_graph);
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
+                  int edges[]);
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
+                        int neighbors[]);
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
+                  const int edges[], int *newrank);
+int MPI_Topo_test(MPI_Comm comm, int *status);
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
+                                   const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[],
+                                   const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
+                          const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int reorder,
+                          MPI_Comm *comm_dist_graph);
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
+                                   int *outdegree, int *weighted);
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                             int sourceweights[], int maxoutdegree,
+                             int destinations[], int destweights[]);
+
+/* ---- attribute caching (docs/MPI.md, "Attributes") ---- */
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
+                                        void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;     /* MPI-1 */
+typedef MPI_Comm_delete_attr_function MPI_Delete_function; /* MPI-1 */
+/* copies the attribute's value (MPI_COMM_DUP_FN, MPI_DUP_FN) */
+int rckmpi_comm_dup_fn(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                       void *attribute_val_in, void *attribute_val_out,
+                       int *flag);
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)0)
+#define MPI_COMM_DUP_FN rckmpi_comm_dup_fn
+#define MPI_NULL_COPY_FN MPI_COMM_NULL_COPY_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+#define MPI_DUP_FN rckmpi_comm_dup_fn
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                           int *comm_keyval, void *extra_state);
+int MPI_Comm_free_keyval(int *comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int MPI_Keyval_create(MPI_Copy_function *copy_fn,
+                      MPI_Delete_function *delete_fn, int *keyval,
+                      void *extra_state);
+int MPI_Keyval_free(int *keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+
+/* ---- info objects (docs/MPI.md, "Info") ---- */
+#define MPI_INFO_ENV ((MPI_Info)1)
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+                 int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+                          int *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+
+/* ---- the rest of MPI-1 ---- */
+typedef MPI_Comm_errhandler_function MPI_Handler_function; /* MPI-1 */
+int MPI_Errhandler_create(MPI_Handler_function *function,
+                          MPI_Errhandler *errhandler);
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype,
+                   int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Pcontrol(const int level, ...);
+
+/* ---- the rest of MPI-3's non-blocking collectives (docs/MPI-COLLECTIVES.md) ---- */
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                MPI_Comm comm, MPI_Request *request);
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, const int recvcounts[], const int displs[],
+                 MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request);
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm, MPI_Request *request);
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
+                  const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   MPI_Comm comm, MPI_Request *request);
+int MPI_Iallgatherv(const void *sendbuf, int sendcount,
+                    MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request);
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm, MPI_Request *request);
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int rdispls[],
+                   MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
+                   const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[],
+                   const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request *request);
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
+                        const int recvcounts[], MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
+                              int recvcount, MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count,
+              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+              MPI_Request *request);
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
+                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                MPI_Request *request);
+
+/* ---- distributed arrays (docs/MPI.md, "Datatypes") ---- */
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                             const int array_of_subsizes[],
+                             const int array_of_starts[], int order,
+                             MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_darray(int size, int rank, int ndims,
+                           const int array_of_gsizes[],
+                           const int array_of_distribs[],
+                           const int array_of_dargs[],
+                           const int array_of_psizes[], int order,
+                           MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/* ---- neighbourhood collectives on the topologies (MPI-3) ---- */
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm);
+int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm);
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                           const int sdispls[], MPI_Datatype sendtype,
+                           void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm);
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                           const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf,
+                           const int recvcounts[], const MPI_Aint rdispls[],
+                           const MPI_Datatype recvtypes[], MPI_Comm comm);
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
+                            MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request *request);
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
+                             MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request);
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
+                           MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Request *request);
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+                            const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request *request);
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf,
+                            const int recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request *request);
+
 /* ---- profiling interface (MPI-3.1 chapter 14; docs/MPI.md) ----
  * Every MPI_Xxx above has its PMPI_Xxx of the same type: librckmpi defines
  * PMPI_Xxx and makes MPI_Xxx a weak alias of it, so that a tool that
@@ -623,6 +852,72 @@ extern __typeof__(MPI_Op_create) PMPI_Op_create;
 extern __typeof__(MPI_Op_free) PMPI_Op_free;
 extern __typeof__(MPI_Op_commutative) PMPI_Op_commutative;
 
+extern __typeof__(MPI_Cart_create) PMPI_Cart_create;
+extern __typeof__(MPI_Cartdim_get) PMPI_Cartdim_get;
+extern __typeof__(MPI_Cart_get) PMPI_Cart_get;
+extern __typeof__(MPI_Cart_rank) PMPI_Cart_rank;
+extern __typeof__(MPI_Cart_coords) PMPI_Cart_coords;
+extern __typeof__(MPI_Cart_shift) PMPI_Cart_shift;
+extern __typeof__(MPI_Cart_sub) PMPI_Cart_sub;
+extern __typeof__(MPI_Cart_map) PMPI_Cart_map;
+extern __typeof__(MPI_Dims_create) PMPI_Dims_create;
+extern __typeof__(MPI_Graph_create) PMPI_Graph_create;
+extern __typeof__(MPI_Graphdims_get) PMPI_Graphdims_get;
+extern __typeof__(MPI_Graph_get) PMPI_Graph_get;
+extern __typeof__(MPI_Graph_neighbors_count) PMPI_Graph_neighbors_count;
+extern __typeof__(MPI_Graph_neighbors) PMPI_Graph_neighbors;
+extern __typeof__(MPI_Graph_map) PMPI_Graph_map;
+extern __typeof__(MPI_Topo_test) PMPI_Topo_test;
+extern __typeof__(MPI_Dist_graph_create_adjacent) PMPI_Dist_graph_create_adjacent;
+extern __typeof__(MPI_Dist_graph_create) PMPI_Dist_graph_create;
+extern __typeof__(MPI_Dist_graph_neighbors_count) PMPI_Dist_graph_neighbors_count;
+extern __typeof__(MPI_Dist_graph_neighbors) PMPI_Dist_graph_neighbors;
+extern __typeof__(MPI_Comm_create_keyval) PMPI_Comm_create_keyval;
+extern __typeof__(MPI_Comm_free_keyval) PMPI_Comm_free_keyval;
+extern __typeof__(MPI_Comm_set_attr) PMPI_Comm_set_attr;
+extern __typeof__(MPI_Comm_delete_attr) PMPI_Comm_delete_attr;
+extern __typeof__(MPI_Keyval_create) PMPI_Keyval_create;
+extern __typeof__(MPI_Keyval_free) PMPI_Keyval_free;
+extern __typeof__(MPI_Attr_put) PMPI_Attr_put;
+extern __typeof__(MPI_Attr_delete) PMPI_Attr_delete;
+extern __typeof__(MPI_Info_create) PMPI_Info_create;
+extern __typeof__(MPI_Info_set) PMPI_Info_set;
+extern __typeof__(MPI_Info_get) PMPI_Info_get;
+extern __typeof__(MPI_Info_get_valuelen) PMPI_Info_get_valuelen;
+extern __typeof__(MPI_Info_get_nkeys) PMPI_Info_get_nkeys;
+extern __typeof__(MPI_Info_get_nthkey) PMPI_Info_get_nthkey;
+extern __typeof__(MPI_Info_delete) PMPI_Info_delete;
+extern __typeof__(MPI_Info_dup) PMPI_Info_dup;
+extern __typeof__(MPI_Info_free) PMPI_Info_free;
+extern __typeof__(MPI_Errhandler_create) PMPI_Errhandler_create;
+extern __typeof__(MPI_Bsend_init) PMPI_Bsend_init;
+extern __typeof__(MPI_Pcontrol) PMPI_Pcontrol;
+extern __typeof__(MPI_Igather) PMPI_Igather;
+extern __typeof__(MPI_Igatherv) PMPI_Igatherv;
+extern __typeof__(MPI_Iscatter) PMPI_Iscatter;
+extern __typeof__(MPI_Iscatterv) PMPI_Iscatterv;
+extern __typeof__(MPI_Iallgather) PMPI_Iallgather;
+extern __typeof__(MPI_Iallgatherv) PMPI_Iallgatherv;
+extern __typeof__(MPI_Ialltoall) PMPI_Ialltoall;
+extern __typeof__(MPI_Ialltoallv) PMPI_Ialltoallv;
+extern __typeof__(MPI_Ialltoallw) PMPI_Ialltoallw;
+extern __typeof__(MPI_Ireduce) PMPI_Ireduce;
+extern __typeof__(MPI_Ireduce_scatter) PMPI_Ireduce_scatter;
+extern __typeof__(MPI_Ireduce_scatter_block) PMPI_Ireduce_scatter_block;
+extern __typeof__(MPI_Iscan) PMPI_Iscan;
+extern __typeof__(MPI_Iexscan) PMPI_Iexscan;
+extern __typeof__(MPI_Type_create_subarray) PMPI_Type_create_subarray;
+extern __typeof__(MPI_Type_create_darray) PMPI_Type_create_darray;
+extern __typeof__(MPI_Neighbor_allgather) PMPI_Neighbor_allgather;
+extern __typeof__(MPI_Neighbor_allgatherv) PMPI_Neighbor_allgatherv;
+extern __typeof__(MPI_Neighbor_alltoall) PMPI_Neighbor_alltoall;
+extern __typeof__(MPI_Neighbor_alltoallv) PMPI_Neighbor_alltoallv;
+extern __typeof__(MPI_Neighbor_alltoallw) PMPI_Neighbor_alltoallw;
+extern __typeof__(MPI_Ineighbor_allgather) PMPI_Ineighbor_allgather;
+extern __typeof__(MPI_Ineighbor_allgatherv) PMPI_Ineighbor_allgatherv;
+extern __typeof__(MPI_Ineighbor_alltoall) PMPI_Ineighbor_alltoall;
+extern __typeof__(MPI_Ineighbor_alltoallv) PMPI_Ineighbor_alltoallv;
+extern __typeof__(MPI_Ineighbor_alltoallw) PMPI_Ineighbor_alltoallw;
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

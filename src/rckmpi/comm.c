@@ -56,6 +56,12 @@ rk_group_t *rk_group(MPI_Group h)
     return &cm.g[h];
 }
 
+unsigned rckmpi_coll_nbc_seq(MPI_Comm comm)
+{
+    rk_comm_t *c = rk_comm(comm);
+    return c != NULL ? c->nbc_seq++ : 0;
+}
+
 int rckmpi_comm_check(MPI_Comm comm)
 {
     rk_comm_t *c = rk_comm(comm);
@@ -209,6 +215,8 @@ int rk_comms_init(void)
 void rk_comms_finalize(void)
 {
     for (int h = 0; h < cm.nc; h++) {
+        rk_topo_free(cm.c[h].topo);
+        rk_attr_drop(cm.c[h].attrs);
         if (cm.c[h].peer != cm.c[h].ue)
             free(cm.c[h].peer);
         free(cm.c[h].ue);
@@ -389,7 +397,28 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 
     if (err != MPI_SUCCESS)
         return err;
-    return split(comm, 0, c->rank, newcomm, "MPI_Comm_dup");
+    err = split(comm, 0, c->rank, newcomm, "MPI_Comm_dup");
+    if (err != MPI_SUCCESS)
+        return err;
+    /* the topology and the attributes go with the copy (topo.c, attr.c) */
+    c = rk_comm(comm);
+    if (c->topo != NULL) {
+        rk_comm(*newcomm)->topo = rk_topo_dup(c->topo);
+        if (rk_comm(*newcomm)->topo == NULL) {
+            rk_comm_release(*newcomm);
+            *newcomm = MPI_COMM_NULL;
+            return rk_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_dup",
+                          "no memory for the topology");
+        }
+    }
+    err = rk_attr_dup(comm, *newcomm);
+    if (err != MPI_SUCCESS) {
+        rk_comm_release(*newcomm);
+        *newcomm = MPI_COMM_NULL;
+        return rk_err(comm, err, "MPI_Comm_dup",
+                      "an attribute's copy function failed");
+    }
+    return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Comm_dup);
 
@@ -492,6 +521,11 @@ int PMPI_Comm_free(MPI_Comm *comm)
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return rk_err(*comm, MPI_ERR_COMM, "MPI_Comm_free",
                       "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
+    err = rk_attr_delete_all(*comm);
+    if (err != MPI_SUCCESS)
+        return rk_err(*comm, err, "MPI_Comm_free",
+                      "an attribute's delete function failed");
+    c = rk_comm(*comm);
     /* requests still using it (pending receives) keep it until they are
      * released */
     if (c->refs > 0)
@@ -510,6 +544,9 @@ void rk_comm_release(MPI_Comm h)
 
     if (!c->inter || local == MPI_COMM_NULL)
         ctx_mark(c->ctx, 0); /* an intercomm's hidden twin holds its mark */
+    rk_attr_delete_all(h);
+    c = rk_comm_any(h);
+    rk_topo_free(c->topo);
     if (c->peer != c->ue)
         free(c->peer);
     free(c->ue);

@@ -49,6 +49,9 @@ static const char *const err_text[] = {
     [MPI_ERR_INFO] = "invalid info",
     [MPI_ERR_SPAWN] = "could not spawn processes",
     [MPI_ERR_UNSUPPORTED_OPERATION] = "operation not implemented",
+    [MPI_ERR_INFO_KEY] = "invalid info key",
+    [MPI_ERR_INFO_VALUE] = "invalid info value",
+    [MPI_ERR_INFO_NOKEY] = "no such info key",
 };
 
 static const char *err_string(int err)
@@ -173,8 +176,6 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int err;
 
-    (void)argc;
-    (void)argv;
     if (rk.init || rk.finalized) {
         fprintf(stderr, "MPI_Init: MPI is already %s\n",
                 rk.finalized ? "finalized" : "initialized");
@@ -187,6 +188,8 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     }
     rk.thread = required < MPI_THREAD_FUNNELED ? required
                                                 : MPI_THREAD_FUNNELED;
+    rk_info_env_init(argc != NULL ? *argc : 0, argv != NULL ? *argv : NULL,
+                     rk.thread);
     if (provided != NULL)
         *provided = rk.thread;
     return MPI_SUCCESS;
@@ -205,6 +208,9 @@ int PMPI_Finalize(void)
 
     if (err != MPI_SUCCESS)
         return err;
+    /* MPI-2: MPI_COMM_SELF's attributes are deleted first, so that a
+     * library's delete callback can still communicate */
+    rk_attr_delete_all(MPI_COMM_SELF);
     if (rckmpi_coll_finalize != NULL)
         rckmpi_coll_finalize();
     /* Every process gets here: drain what is still on the way out, then
@@ -237,6 +243,8 @@ int PMPI_Finalize(void)
     rk_reqs_finalize();
     rk_chan_finalize();
     rk_types_finalize();
+    rk_infos_finalize();
+    rk_attrs_finalize();
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Finalize);
@@ -335,6 +343,25 @@ int PMPI_Get_library_version(char *version, int *resultlen)
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Get_library_version);
+
+/* MPI-1's name for MPI_Comm_create_errhandler (the same function type:
+ * MPI_Handler_function) */
+int PMPI_Errhandler_create(MPI_Handler_function *function,
+                           MPI_Errhandler *errhandler)
+{
+    return PMPI_Comm_create_errhandler(function, errhandler);
+}
+RK_MPI_ALIAS(Errhandler_create);
+
+/* The profiling level for a tool linked in front (MPI-3.1 14.2.4): the
+ * library itself has nothing to switch, so every level is accepted and
+ * has no effect here; a tool's own MPI_Pcontrol sees the call. */
+int PMPI_Pcontrol(const int level, ...)
+{
+    (void)level;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Pcontrol);
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
@@ -474,9 +501,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
         break;
     default:
         *flag = 0;
-        return rk_err(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr",
-                      "key %d: only the predefined keys are implemented",
-                      keyval);
+        return rk_attr_get(comm, keyval, attribute_val, flag);
     }
     return MPI_SUCCESS;
 }

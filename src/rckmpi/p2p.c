@@ -584,6 +584,11 @@ void rk_progress(void)
     while (budget-- > 0 && (s = rk_chan_poll(p2p.first)) >= 0)
         packet(took_from(s));
     push_all();
+    /* non-blocking collectives start their next steps (req.c) */
+    if (rk_greqs_active()) {
+        rk_greqs_progress();
+        push_all();
+    }
 }
 
 /* Block in the HAL until one of @p n conditions holds: its index, or -1
@@ -691,7 +696,7 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
     int s, want;
 
     if (!rk.init || rk.finalized || count < 0 || p2p.uq != NULL ||
-        p2p.posted != NULL || p2p.busy > 0 ||
+        p2p.posted != NULL || p2p.busy > 0 || rk_greqs_active() ||
         (tag != MPI_ANY_TAG && (tag < 0 || tag > RK_TAG_UB)))
         return 0;
     t = rk_type_fast(type);

@@ -92,7 +92,30 @@ typedef struct {
     uint32_t ctx;   /* point-to-point context; ctx + 1: collective */
     MPI_Errhandler eh;
     char name[MPI_MAX_OBJECT_NAME];
+    struct rk_topo *topo;   /* topo.c: its topology, or NULL */
+    struct rk_attr *attrs;  /* attr.c: its cached attributes */
+    uint32_t nbc_seq;       /* non-blocking collectives started on it */
 } rk_comm_t;
+
+/* ---- topologies (topo.c) and attributes (attr.c) of a communicator ---- */
+/* A copy of @p t (NULL: none, or no memory), for MPI_Comm_dup. */
+struct rk_topo *rk_topo_dup(const struct rk_topo *t);
+void rk_topo_free(struct rk_topo *t);
+/* MPI_Comm_dup: the attributes of @p from copied to @p to by their copy
+ * callbacks (the error of a callback that fails) */
+int rk_attr_dup(MPI_Comm from, MPI_Comm to);
+/* MPI_Comm_free: every attribute deleted by its delete callback */
+int rk_attr_delete_all(MPI_Comm comm);
+/* MPI_Finalize: a communicator's attributes freed without their
+ * callbacks (the standard runs them only for MPI_COMM_SELF there), and the
+ * keyvals */
+void rk_attr_drop(struct rk_attr *list);
+void rk_attrs_finalize(void);
+/* MPI_Comm_get_attr of a key that is not predefined (raises on error) */
+int rk_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+/* MPI_INFO_ENV's contents (info.c), from MPI_Init's arguments */
+void rk_info_env_init(int argc, char **argv, int thread);
+void rk_infos_finalize(void);
 
 rk_comm_t *rk_comm(MPI_Comm c); /* NULL if invalid or freed */
 /* Also a communicator freed while requests still use it (p2p.c). */
@@ -242,6 +265,10 @@ MPI_Request rk_req_new(rk_req_t **out);
 void rk_req_release(MPI_Request r);
 /* A generalized request: run its poll function (once done, nothing). */
 void rk_greq_poll(rk_req_t *r);
+/* Poll every generalized request not done (from rk_progress), and: are
+ * there any not released? */
+void rk_greqs_progress(void);
+int rk_greqs_active(void);
 int rk_p2p_init(void);
 void rk_p2p_finalize(void);
 /* Start a send/receive on context @p ctx of comm (@p peer a comm rank). */
@@ -278,6 +305,9 @@ int rk_cancel_recv(rk_req_t *r);
 int rk_wait_req(MPI_Request *h, MPI_Status *st, const char *func);
 void rk_status_set(MPI_Status *dst, const rk_req_t *r);
 int rk_bsend_release(size_t bytes);
+/* Buffered mode: the data of send @p r copied and charged to the attached
+ * buffer (MPI_ERR_BUFFER, raised, when it has no room). */
+int rk_bsend_copy(rk_req_t *r, const char *func);
 
 /* a request for a send or receive, checked, not started */
 int rk_prepare(const void *buf, int count, MPI_Datatype type, int peer,

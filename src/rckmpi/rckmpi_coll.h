@@ -21,6 +21,10 @@ int rckmpi_type_check(MPI_Datatype t);
  * (for reductions on derived types); MPI_DATATYPE_NULL if it mixes basic types. Pair types
  * such as MPI_DOUBLE_INT are their own basic type here (n = 1). */
 MPI_Datatype rckmpi_type_basic(MPI_Datatype t, int *n);
+/* The sequence number of the next non-blocking collective on comm (counted per communicator,
+ * the same at every member since collectives start in the same order everywhere): its tags on the
+ * collective context are its own, so that several outstanding never match each other's messages. */
+unsigned rckmpi_coll_nbc_seq(MPI_Comm comm);
 /* Implemented by mpicoll: called from MPI_Init after the communicators exist, and from MPI_Finalize. */
 int rckmpi_coll_init(void);
 void rckmpi_coll_finalize(void);

@@ -30,6 +30,60 @@ rk_req_t *rk_req(MPI_Request h)
  * "rep stos", which costs more than a small message's copy */
 static void *(*volatile req_clear)(void *, int, size_t) = memset;
 
+/* The generalized requests not yet released: every progress pass polls
+ * those not done (rk_greqs_progress), so that a non-blocking collective
+ * moves on while its process waits in another call (MPI's progress rule:
+ * a blocking receive must not keep a schedule from sending what its peer
+ * waits for). */
+static struct {
+    MPI_Request *h;
+    int n, cap;
+    int busy; /* inside a pass: a poll's own progress does not recurse */
+} gq;
+
+static int gq_add(MPI_Request h)
+{
+    if (gq.n == gq.cap) {
+        int cap = gq.cap ? 2 * gq.cap : 16;
+        MPI_Request *t = realloc(gq.h, (size_t)cap * sizeof(*t));
+        if (t == NULL)
+            return MPI_ERR_NO_MEM;
+        gq.h = t;
+        gq.cap = cap;
+    }
+    gq.h[gq.n++] = h;
+    return MPI_SUCCESS;
+}
+
+static void gq_remove(MPI_Request h)
+{
+    for (int i = 0; i < gq.n; i++)
+        if (gq.h[i] == h) {
+            gq.h[i] = gq.h[--gq.n];
+            return;
+        }
+}
+
+int rk_greqs_active(void)
+{
+    return gq.n > 0;
+}
+
+void rk_greqs_progress(void)
+{
+    if (gq.busy || gq.n == 0)
+        return;
+    gq.busy = 1;
+    /* backwards: a request released by its poll (MPI_Request_free'd and
+     * now done) takes the last one's place, already polled */
+    for (int i = gq.n - 1; i >= 0; i--) {
+        rk_req_t *r = rk_req(gq.h[i]);
+        if (r != NULL && r->active && !r->done)
+            rk_greq_poll(r);
+    }
+    gq.busy = 0;
+}
+
 MPI_Request rk_req_new(rk_req_t **out)
 {
     int i;
@@ -71,8 +125,11 @@ void rk_req_release(MPI_Request h)
         rk_type_drop(r->type);
         rk_comm_drop(r->comm);
     }
-    if (r->kind == RK_REQ_GEN && r->release != NULL)
-        r->release(r->state);
+    if (r->kind == RK_REQ_GEN) {
+        gq_remove(h);
+        if (r->release != NULL)
+            r->release(r->state);
+    }
     r->used = 0;
     if (h - 1 < rq.free_hint)
         rq.free_hint = h - 1;
@@ -84,6 +141,8 @@ void rk_reqs_finalize(void)
         free(rq.tab[i]);
     free(rq.tab);
     memset(&rq, 0, sizeof rq);
+    free(gq.h);
+    memset(&gq, 0, sizeof gq);
 }
 
 int rk_bsend_release(size_t bytes)
@@ -164,7 +223,7 @@ static int make_req(const void *buf, int count, MPI_Datatype type, int peer,
 
 /* Buffered mode: copy the data now (charged to the attached buffer) and
  * let an internal request carry it. */
-static int bsend_copy(rk_req_t *r, const char *func)
+int rk_bsend_copy(rk_req_t *r, const char *func)
 {
     const rk_type_t *t = rk_type(r->type);
     size_t bytes = t->size * (size_t)r->count;
@@ -220,7 +279,7 @@ int rk_isend(const void *buf, int count, MPI_Datatype type, int dest,
         return err;
     r = rk_req(*req);
     if (mode == RK_MODE_BUF && dest != MPI_PROC_NULL) {
-        err = bsend_copy(r, func);
+        err = rk_bsend_copy(r, func);
         if (err != MPI_SUCCESS) {
             rk_req_release(*req);
             *req = MPI_REQUEST_NULL;
@@ -489,6 +548,7 @@ int rckmpi_coll_recv(void *buf, int count, MPI_Datatype type, int source,
 
 /* ---- generalized requests (rckmpi_greq.h) ---- */
 
+
 void rk_greq_poll(rk_req_t *r)
 {
     int done = 0, err;
@@ -505,6 +565,8 @@ void rk_greq_poll(rk_req_t *r)
     if (done) {
         r->st.MPI_ERROR = r->err;
         r->done = 1;
+        if (r->freed) /* MPI_Request_free'd: no one waits for it */
+            rk_req_release(r->self);
     }
 }
 
@@ -531,6 +593,13 @@ int rckmpi_greq_start(rckmpi_greq_poll_fn poll, void *state,
     r->release = release;
     r->st.MPI_SOURCE = MPI_ANY_SOURCE;
     r->st.MPI_TAG = MPI_ANY_TAG;
+    if (gq_add(*req) != MPI_SUCCESS) {
+        r->release = NULL; /* the caller still owns the state */
+        rk_req_release(*req);
+        *req = MPI_REQUEST_NULL;
+        return rk_err(comm, MPI_ERR_NO_MEM, "rckmpi_greq_start",
+                      "no request");
+    }
     rk_greq_poll(r);
     return MPI_SUCCESS;
 }

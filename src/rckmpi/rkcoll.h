@@ -42,6 +42,49 @@ enum {
     RKC_TAG_IALLREDUCE
 };
 
+/* the non-blocking collectives' tags: RKC_TAG_NBC + RKC_NBC_TAGS times
+ * the operation's sequence number on its communicator
+ * (rckmpi_coll_nbc_seq) modulo RKC_NBC_SEQS, plus a step's own offset
+ * below RKC_NBC_TAGS (0 but in the neighbourhood collectives on Cartesian
+ * grids): never one of the tags above, never another outstanding
+ * operation's */
+#define RKC_TAG_NBC 0x1000
+#define RKC_NBC_SEQS 0x400000
+#define RKC_NBC_TAGS 64
+
+/* coll_sched.c: a non-blocking collective is a schedule of rounds, run by
+ * a generalized request (rckmpi_greq.h). A round's sends and receives are
+ * posted together, in the order they were added; once all are done its
+ * local steps run in order (copies, reductions), then the next round
+ * starts. A round with no transfers runs its local steps at once. The
+ * adding calls record a lack of memory, which rkc_sched_start reports. */
+typedef struct rkc_sched rkc_sched_t;
+/* a schedule on @p comm with its own tag (NULL: no memory) */
+rkc_sched_t *rkc_sched_new(MPI_Comm comm);
+void rkc_sched_send(rkc_sched_t *s, const void *buf, int count,
+                    MPI_Datatype type, int peer);
+void rkc_sched_recv(rkc_sched_t *s, void *buf, int count, MPI_Datatype type,
+                    int peer);
+/* the same with the operation's tag + @p tagoff (< RKC_NBC_TAGS) */
+void rkc_sched_send_tag(rkc_sched_t *s, const void *buf, int count,
+                        MPI_Datatype type, int peer, int tagoff);
+void rkc_sched_recv_tag(rkc_sched_t *s, void *buf, int count,
+                        MPI_Datatype type, int peer, int tagoff);
+/* dst (rcount of rtype) = src (scount of stype), as rkc_copy */
+void rkc_sched_copy(rkc_sched_t *s, const void *src, int scount,
+                    MPI_Datatype stype, void *dst, int rcount,
+                    MPI_Datatype rtype);
+/* inout = in op inout (count items of type) */
+void rkc_sched_reduce(rkc_sched_t *s, MPI_Op op, const void *in, void *inout,
+                      int count, MPI_Datatype type);
+/* the current round ends here */
+void rkc_sched_round(rkc_sched_t *s);
+/* a buffer for count items of type, freed with the schedule */
+void *rkc_sched_tmp(rkc_sched_t *s, int count, MPI_Datatype type);
+/* start it as *req (the error raised on comm, and s freed, on failure) */
+int rkc_sched_start(rkc_sched_t *s, MPI_Request *req, const char *func);
+void rkc_sched_free(rkc_sched_t *s);
+
 /* internal (no argument checks) */
 int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
               MPI_Comm comm);

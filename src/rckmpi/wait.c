@@ -403,6 +403,16 @@ int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest,
 }
 RK_MPI_ALIAS(Rsend_init);
 
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest,
+                    int tag, MPI_Comm comm, MPI_Request *request)
+{
+    /* the data are copied into the attached buffer at each MPI_Start */
+    return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
+                                       RK_REQ_SEND, RK_MODE_BUF, request,
+                                       "MPI_Bsend_init"));
+}
+RK_MPI_ALIAS(Bsend_init);
+
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source,
                    int tag, MPI_Comm comm, MPI_Request *request)
 {
@@ -426,6 +436,11 @@ int PMPI_Start(MPI_Request *request)
     r->active = 1;
     if (r->kind == RK_REQ_SEND) {
         r->data = NULL;
+        if (r->mode == RK_MODE_BUF && r->peer != MPI_PROC_NULL &&
+            (err = rk_bsend_copy(r, "MPI_Start")) != MPI_SUCCESS) {
+            r->active = 0;
+            return err;
+        }
         err = rk_start_send(*request);
         rk_progress();
     } else {

@@ -6,6 +6,7 @@
 #   man_completion.sh completion SCRIPT RCK RCKCC
 #   man_completion.sh report_python RCK TMPDIR
 #   man_completion.sh static RCKCC RCK HELLO.c TMPDIR
+#   man_completion.sh selfcc RCKMPICC RCKMPICXX TMPDIR
 set -eu
 fail() { echo "FAIL: $*"; exit 1; }
 case $1 in
@@ -61,6 +62,58 @@ static)
     echo "$out" | grep -q 'rank sum 1 (expected 1)' ||
         fail "the static program's output: $out"
     echo "rckcc -static: builds and runs on 2 UEs"
+    ;;
+selfcc)
+    # CC naming the wrapper itself (./configure CC=rckmpicc) runs the real
+    # compiler, never the wrapper again: by path, by name on PATH, through a
+    # link called cc, under OMPI_CC and RCK_MPICC_CC, and for rckmpic++
+    rckmpicc=$2 rckmpicxx=$3 tmp=$4
+    rm -rf "$tmp"
+    mkdir -p "$tmp/bin"
+    ln -sf "$rckmpicc" "$tmp/bin/rckmpicc"
+    ln -sf "$rckmpicc" "$tmp/bin/mycc"
+    printf '#include <mpi.h>\nint f(void) { return MPI_SUCCESS; }\n' >"$tmp/t.c"
+    cd "$tmp" || fail "no $tmp"
+    run() { # what, then the command
+        what=$1
+        shift
+        rm -f t.o
+        timeout 60 env "$@" -c t.c -o t.o >cc.log 2>&1 ||
+            fail "$what: failed or hung (status $?): $(cat cc.log)"
+        [ -s t.o ] || fail "$what: no object"
+    }
+    run "CC=<path of rckmpicc>" CC="$rckmpicc" "$rckmpicc"
+    run "CC=rckmpicc (PATH)" PATH="$tmp/bin:$PATH" CC=rckmpicc rckmpicc
+    run "CC=mycc (a link to rckmpicc)" PATH="$tmp/bin:$PATH" CC=mycc rckmpicc
+    run "OMPI_CC=rckmpicc" PATH="$tmp/bin:$PATH" OMPI_CC=rckmpicc CC=rckmpicc \
+        rckmpicc
+    run "RCK_MPICC_CC=<path>" RCK_MPICC_CC="$rckmpicc" "$rckmpicc"
+    run "CXX=rckmpic++" CXX="$rckmpicxx" "$rckmpicxx"
+    rckcc=$(dirname "$rckmpicc")/rckcc
+    printf 'int f(void) { return 0; }\n' >t.c
+    run "CC=rckcc rckcc" CC="$rckcc" "$rckcc"
+    run "CC=rckmpicc rckcc" CC="$rckmpicc" "$rckcc"
+    printf '#include <mpi.h>\nint f(void) { return MPI_SUCCESS; }\n' >t.c
+    # the wrapper's compiler is the one named, when it is a real one
+    RCK_MPICC_CC="false" CC=cc "$rckmpicc" -c t.c -o t.o >cc.log 2>&1 &&
+        fail "RCK_MPICC_CC=false was not used"
+    out=$(RCK_MPICC_CC="gcc -DX" CC=rckmpicc "$rckmpicc" -show -c t.c)
+    case $out in
+    "gcc -DX "*) ;;
+    *) fail "RCK_MPICC_CC not honoured: $out" ;;
+    esac
+    out=$(PATH="$tmp/bin:$PATH" CC=rckmpicc "$rckmpicc" -show -c t.c)
+    case $out in
+    "cc "*) ;;
+    *) fail "CC=rckmpicc not replaced by cc: $out" ;;
+    esac
+    # cc itself a link to the wrapper: a clear error, no loop
+    ln -sf "$rckmpicc" "$tmp/bin/cc"
+    PATH="$tmp/bin:$PATH" timeout 60 "$rckmpicc" -c t.c >cc.log 2>&1 &&
+        fail "cc -> rckmpicc accepted"
+    grep -q 'is a rockcreek wrapper itself' cc.log ||
+        fail "cc -> rckmpicc: $(cat cc.log)"
+    echo "rckmpicc, rckmpic++: CC naming the wrapper runs the real compiler"
     ;;
 esac
 echo PASS
