@@ -84,7 +84,7 @@ typedef struct nexp {
     char *name;           /* C_REF: the box or net; C_SPLIT: the tag */
     struct nexp *a, *b;
     int det, place, placed_split;
-    variant_t *pattern;   /* C_STAR, C_FEEDBACK */
+    vtype_t *pattern;     /* C_STAR, C_FEEDBACK: the exit/back patterns */
     expr_t *guard;
     filter_t *filter;
     vtype_t *sync;        /* C_SYNC: patterns */
@@ -135,7 +135,9 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 void error_at(loc_t loc, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-extern int snetc_errors;
+extern int snetc_errors, snetc_quiet;
+void warning_at(loc_t loc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 variant_t *variant_new(loc_t loc);
 void variant_add(variant_t *v, int kind, char *name);

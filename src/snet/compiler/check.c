@@ -209,7 +209,8 @@ static void resolve(nexp_t *e, net_t *scope)
     if (e->kind == C_FILTER)
         check_filter(e->filter);
     if (e->kind == C_STAR || e->kind == C_FEEDBACK)
-        check_expr(e->guard, e->pattern, "the exit pattern's guard");
+        for (int i = 0; i < e->pattern->n; i++)
+            check_expr(e->guard, e->pattern->v[i], "the pattern's guard");
     if (e->kind == C_SYNC)
         for (int i = 0; i < e->sync->n; i++)
             check_expr(e->sync_guards[i], e->sync->v[i],
@@ -221,6 +222,55 @@ static void resolve(nexp_t *e, net_t *scope)
 /* ---- what a component accepts ---------------------------------------- */
 
 static vtype_t *net_accepts(net_t *n);
+static vtype_t *accepts(nexp_t *e);
+static vtype_t *flow(nexp_t *e, vtype_t *in);
+
+static int starts_with_sync(const nexp_t *e)
+{
+    while (e->kind == C_SERIAL || e->kind == C_PLACE)
+        e = e->a;
+    return e->kind == C_SYNC;
+}
+
+/* A .. B accepts what A accepts, with the entries B needs that A's
+ * outputs lack (they must reach B by flow inheritance) */
+static void accepts_serial(nexp_t *e, vtype_t *t)
+{
+    vtype_t *a = accepts(e->a), *b = accepts(e->b);
+    for (int i = 0; i < a->n; i++) {
+        if (starts_with_sync(e->b)) {
+            tadd(t, a->v[i]);
+            continue;
+        }
+        snetc_quiet++;
+        vtype_t *o = flow(e->a, single(a->v[i]));
+        snetc_quiet--;
+        variant_t *u = inherit(a->v[i], a->v[i], a->v[i]);
+        for (int k = 0; k < o->n; k++) {
+            if (match_type(o->v[k], b, NULL) >= 0)
+                continue;
+            const variant_t *best = NULL;
+            int fewest = 1 << 30;
+            for (int j = 0; j < b->n; j++) {
+                if (nbtags(b->v[j]) != nbtags(o->v[k]))
+                    continue;
+                int miss = 0;
+                for (int m = 0; m < b->v[j]->n; m++)
+                    miss += !has(o->v[k], b->v[j]->e[m].kind,
+                                 b->v[j]->e[m].name);
+                if (miss < fewest) {
+                    fewest = miss;
+                    best = b->v[j];
+                }
+            }
+            for (int m = 0; best != NULL && m < best->n; m++)
+                if (!has(o->v[k], best->e[m].kind, best->e[m].name) &&
+                    !has(u, best->e[m].kind, best->e[m].name))
+                    variant_add(u, best->e[m].kind, best->e[m].name);
+        }
+        tadd(t, u);
+    }
+}
 
 static vtype_t *accepts(nexp_t *e)
 {
@@ -247,7 +297,7 @@ static vtype_t *accepts(nexp_t *e)
         break;
     case C_STAR:
         tmerge(t, accepts(e->a));
-        tadd(t, e->pattern);
+        tmerge(t, e->pattern);
         break;
     case C_SPLIT: {
         vtype_t *a = accepts(e->a);
@@ -259,7 +309,10 @@ static vtype_t *accepts(nexp_t *e)
         }
         break;
     }
-    default: /* serial, feedback, placement: the operand's */
+    case C_SERIAL:
+        accepts_serial(e, t);
+        break;
+    default: /* feedback, placement: the operand's */
         tmerge(t, accepts(e->a));
         break;
     }
@@ -288,7 +341,6 @@ static vtype_t *net_accepts(net_t *n)
 
 /* ---- following the types through the network ------------------------ */
 
-static vtype_t *flow(nexp_t *e, vtype_t *in);
 static void check_net_body(net_t *n);
 
 static vtype_t *flow_ref(nexp_t *e, vtype_t *in)
@@ -378,7 +430,7 @@ static vtype_t *flow_sync(nexp_t *e, vtype_t *in)
             reached = match(in->v[k], p->v[i]) >= 0;
         if (!reached) {
             char b[256];
-            error_at(p->v[i]->loc, "no record that reaches the synchrocell "
+            warning_at(p->v[i]->loc, "no record that reaches the synchrocell "
                      "matches its pattern %s: it can never fire",
                      variant_str(p->v[i], b, sizeof(b)));
         }
@@ -423,7 +475,7 @@ static vtype_t *flow_loop(nexp_t *e, vtype_t *in)
         vtype_t *next = vtype_new(), *go = vtype_new();
         if (star) {
             for (int i = 0; i < cur->n; i++) {
-                int m = match(cur->v[i], e->pattern) >= 0;
+                int m = match_type(cur->v[i], e->pattern, NULL) >= 0;
                 if (m)
                     tadd(out, cur->v[i]);
                 if (!m || e->guard)
@@ -436,7 +488,7 @@ static vtype_t *flow_loop(nexp_t *e, vtype_t *in)
         } else {
             vtype_t *o = flow(e->a, cur);
             for (int i = 0; i < o->n; i++) {
-                int m = match(o->v[i], e->pattern) >= 0;
+                int m = match_type(o->v[i], e->pattern, NULL) >= 0;
                 if (!m || e->guard)
                     tadd(out, o->v[i]);
                 if (m && tadd(seen, o->v[i]))
@@ -500,11 +552,19 @@ static void check_net_body(net_t *n)
         }
 }
 
+static void accepts_all(net_t *n)
+{
+    for (int i = 0; i < n->nnet; i++)
+        accepts_all(n->nets[i]);
+    net_accepts(n);
+}
+
 int snetc_check(net_t *top)
 {
     resolve_net(top);
     if (snetc_errors)
         return -1;
+    accepts_all(top);
     check_net_body(top);
     return snetc_errors ? -1 : 0;
 }

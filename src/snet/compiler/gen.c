@@ -308,9 +308,7 @@ static int gen_nexp(nexp_t *e)
     }
     case C_STAR:
     case C_FEEDBACK: {
-        vtype_t *t1 = vtype_new();
-        vtype_add(t1, e->pattern);
-        int t = gen_type(t1), g = gen_guard(e->guard);
+        int t = gen_type(e->pattern), g = gen_guard(e->guard);
         fprintf(B, "rcksnet_%s(", e->kind == C_STAR ? "star" : "feedback");
         loc_str(B, e->loc);
         fprintf(B, ", %d, n%d, &t%d, ", e->det, a, t);
@@ -340,7 +338,9 @@ static int gen_net(net_t *n)
     if (n->id > 0)
         return n->id;
     n->id = ++ntmp;
-    int acc = gen_type(n->accepts);
+    /* a network with a signature refuses what it does not declare; one
+     * without leaves that to its components */
+    int acc = n->nsig > 0 ? gen_type(n->accepts) : -1;
     FILE *saved = B;
     char *text = NULL;
     size_t len = 0;
@@ -358,7 +358,10 @@ static int gen_net(net_t *n)
     cstr(D, n->name);
     fprintf(D, ", ");
     loc_str(D, n->loc);
-    fprintf(D, ", n%d, &t%d);\n}\n", body, acc);
+    if (acc >= 0)
+        fprintf(D, ", n%d, &t%d);\n}\n", body, acc);
+    else
+        fprintf(D, ", n%d, NULL);\n}\n", body);
     free(text);
     return n->id;
 }

@@ -89,7 +89,7 @@ typedef struct {
 %token <num> NUM
 
 %type <var> variant entries boxtuple boxents
-%type <type> type boxouts
+%type <type> type boxouts patterns
 %type <expr> expr guard_opt
 %type <item> item
 %type <rec> outrec items
@@ -164,6 +164,7 @@ boxdecl: BOX IDENT '(' boxtuple ARROW boxouts ')' ';' {
          }
        ;
 boxtuple: '(' ')'            { $$ = variant_new(L(@1)); }
+        | %empty               { $$ = variant_new(L(@$)); }
         | '(' boxents ')'    { $$ = $2; $$->loc = L(@1); }
         ;
 boxents: IDENT               { $$ = variant_new(L(@1)); variant_add($$, E_FIELD, $1); }
@@ -201,16 +202,19 @@ nser: npost                  { $$ = $1; }
     | nser DOTDOT npost      { $$ = nx2(C_SERIAL, L(@2), $1, $3); }
     ;
 npost: nprim                 { $$ = $1; }
-     | npost '*' variant guard_opt   { $$ = nx2(C_STAR, L(@2), $1, NULL); $$->pattern = $3; $$->guard = $4; }
-     | npost STAR2 variant guard_opt { $$ = nx2(C_STAR, L(@2), $1, NULL); $$->pattern = $3; $$->guard = $4; $$->det = 1; }
-     | npost '\\' variant guard_opt  { $$ = nx2(C_FEEDBACK, L(@2), $1, NULL); $$->pattern = $3; $$->guard = $4; }
-     | npost BSLASH2 variant guard_opt { $$ = nx2(C_FEEDBACK, L(@2), $1, NULL); $$->pattern = $3; $$->guard = $4; $$->det = 1; }
+     | npost '*' patterns guard_opt   { $$ = nx2(C_STAR, L(@2), $1, NULL); $$->pattern = $3; $$->guard = $4; }
+     | npost STAR2 patterns guard_opt { $$ = nx2(C_STAR, L(@2), $1, NULL); $$->pattern = $3; $$->guard = $4; $$->det = 1; }
+     | npost '\\' patterns guard_opt  { $$ = nx2(C_FEEDBACK, L(@2), $1, NULL); $$->pattern = $3; $$->guard = $4; }
+     | npost BSLASH2 patterns guard_opt { $$ = nx2(C_FEEDBACK, L(@2), $1, NULL); $$->pattern = $3; $$->guard = $4; $$->det = 1; }
      | npost '!' '<' IDENT '>'       { $$ = nx2(C_SPLIT, L(@2), $1, NULL); $$->name = $4; }
      | npost SPLIT2 '<' IDENT '>'    { $$ = nx2(C_SPLIT, L(@2), $1, NULL); $$->name = $4; $$->det = 1; }
      | npost SPLITPLACE '<' IDENT '>'  { $$ = nx2(C_SPLIT, L(@2), $1, NULL); $$->name = $4; $$->placed_split = 1; }
      | npost SPLITPLACE2 '<' IDENT '>' { $$ = nx2(C_SPLIT, L(@2), $1, NULL); $$->name = $4; $$->placed_split = 1; $$->det = 1; }
      | npost '@' NUM                 { $$ = nx2(C_PLACE, L(@2), $1, NULL); $$->place = $3; }
      ;
+patterns: variant             { $$ = vtype_new(); vtype_add($$, $1); }
+        | patterns ',' variant { $$ = $1; vtype_add($$, $3); }
+        ;
 guard_opt: %empty                    { $$ = NULL; }
          | IF '<' expr '>'           { $$ = $3; }
          ;

@@ -9,6 +9,7 @@
 #include "ast.h"
 
 int snetc_errors;
+int snetc_quiet; /* errors while inferring are not reported */
 
 void *xalloc(size_t n)
 {
@@ -39,12 +40,26 @@ char *xstrdup(const char *s)
 void error_at(loc_t loc, const char *fmt, ...)
 {
     va_list ap;
+    if (snetc_quiet)
+        return;
     fprintf(stderr, "%s:%d:%d: error: ", snetc_file, loc.line, loc.col);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     snetc_errors++;
+}
+
+void warning_at(loc_t loc, const char *fmt, ...)
+{
+    va_list ap;
+    if (snetc_quiet)
+        return;
+    fprintf(stderr, "%s:%d:%d: warning: ", snetc_file, loc.line, loc.col);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
 }
 
 variant_t *variant_new(loc_t loc)
