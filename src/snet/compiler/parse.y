@@ -84,7 +84,7 @@ typedef struct {
 }
 
 %token NET BOX CONNECT IF THEN ELSE TYPEDECL ARROW DOTDOT OR2 AND2 STAR2
-%token BSLASH2 SPLITPLACE SPLITPLACE2 SPLIT2 LSYNC RSYNC EQ NE LE GE
+%token BSLASH2 SPLITPLACE SPLITPLACE2 SPLIT2 LSYNC RSYNC EQ NE LE GE GT
 %token <str> IDENT
 %token <num> NUM
 
@@ -101,14 +101,11 @@ typedef struct {
 %type <decls> decls body_opt
 %type <sig> sig_opt sigmaps
 
-/* '!' after a guard "if <expr>" splits (A*{p} if <g> !<t>): it closes
- * the guard rather than starting a negation */
-%precedence '!'
 %right '?' ':'
 %left OR2
 %left AND2
 %left EQ NE
-%left '<' '>' LE GE
+%left '<' GT LE GE
 %left '+' '-'
 %left '*' '/' '%'
 %precedence UNARY
@@ -280,7 +277,7 @@ expr: NUM                    { $$ = ex(X_NUM, 0, L(@1), NULL, NULL); $$->val = $
     | expr '/' expr          { $$ = ex(X_BIN, '/', L(@2), $1, $3); }
     | expr '%' expr          { $$ = ex(X_BIN, '%', L(@2), $1, $3); }
     | expr '<' expr          { $$ = ex(X_BIN, '<', L(@2), $1, $3); }
-    | expr '>' expr          { $$ = ex(X_BIN, '>', L(@2), $1, $3); }
+    | expr GT expr           { $$ = ex(X_BIN, '>', L(@2), $1, $3); }
     | expr LE expr           { $$ = ex(X_BIN, LE, L(@2), $1, $3); }
     | expr GE expr           { $$ = ex(X_BIN, GE, L(@2), $1, $3); }
     | expr EQ expr           { $$ = ex(X_BIN, EQ, L(@2), $1, $3); }
