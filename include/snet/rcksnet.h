@@ -59,6 +59,12 @@ rcksnet_node_t *rcksnet_box(const char *name, const char *loc,
                             const rcksnet_type_t *out);
 rcksnet_node_t *rcksnet_filter(const char *loc, const rcksnet_variant_t *in,
                                rcksnet_filterfn_t fn);
+/* an initialiser box (box b( -> ...)): called once when the network
+ * starts, with no input */
+rcksnet_node_t *rcksnet_init_box(const char *name, const char *loc,
+                                 rcksnet_boxfn_t fn,
+                                 const rcksnet_variant_t *in,
+                                 const rcksnet_type_t *out);
 /* the identity filter [] (every record passes unchanged) */
 rcksnet_node_t *rcksnet_identity(const char *loc);
 /* patterns[i] with guards[i] (NULL: none) */

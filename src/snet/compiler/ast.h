@@ -102,6 +102,7 @@ struct box {
     variant_t *in;
     vtype_t *out;
     int used, id;
+    int init; /* box b( -> ...): an initialiser, fired once at the start */
 };
 
 /* A net signature's mapping. */

@@ -279,7 +279,7 @@ static vtype_t *accepts(nexp_t *e)
     vtype_t *t = vtype_new();
     switch (e->kind) {
     case C_REF:
-        if (e->box)
+        if (e->box && !e->box->init)
             vtype_add(t, e->box->in);
         else if (e->net)
             tmerge(t, net_accepts(e->net));
@@ -349,6 +349,15 @@ static vtype_t *flow_ref(nexp_t *e, vtype_t *in)
     char b1[256], b2[256];
     if (e->box) {
         box_t *b = e->box;
+        if (b->init && in->n > 0) {
+            error_at(e->loc, "initialiser box %s (no input) gets records of "
+                     "type %s", b->name, variant_str(in->v[0], b1,
+                                                     sizeof(b1)));
+            return out;
+        }
+        if (b->init) /* its own records, from the start */
+            for (int k = 0; k < b->out->n; k++)
+                tadd(out, b->out->v[k]);
         for (int i = 0; i < in->n; i++) {
             if (match(in->v[i], b->in) < 0) {
                 error_at(e->loc, "box %s cannot accept records of type %s: "
@@ -445,9 +454,23 @@ static vtype_t *flow_sync(nexp_t *e, vtype_t *in)
     return out;
 }
 
+static int has_init(const nexp_t *e)
+{
+    if (e == NULL)
+        return 0;
+    if (e->kind == C_REF)
+        return e->box ? e->box->init : e->net ? has_init(e->net->body) : 0;
+    return has_init(e->a) || has_init(e->b);
+}
+
 static vtype_t *flow_par(nexp_t *e, vtype_t *in)
 {
     vtype_t *out = vtype_new();
+    /* what initialisers in a branch emit of their own */
+    if (has_init(e->a))
+        tmerge(out, flow(e->a, vtype_new()));
+    if (has_init(e->b))
+        tmerge(out, flow(e->b, vtype_new()));
     for (int i = 0; i < in->n; i++) {
         int sa = match_type(in->v[i], accepts(e->a), NULL);
         int sb = match_type(in->v[i], accepts(e->b), NULL);

@@ -85,6 +85,11 @@ static int gen_type(const vtype_t *t)
     for (int i = 0; i < t->n; i++)
         ids[i] = gen_variant(t->v[i]);
     int id = ntab++;
+    if (t->n == 0) {
+        fprintf(D, "static const rcksnet_type_t t%d = {0, NULL};\n", id);
+        free(ids);
+        return id;
+    }
     fprintf(D, "static const rcksnet_variant_t *const tv%d[] = {", id);
     for (int i = 0; i < t->n; i++)
         fprintf(D, "%s&v%d", i ? ", " : "", ids[i]);
@@ -249,7 +254,7 @@ static int gen_nexp(nexp_t *e)
     case C_REF:
         if (e->box) {
             box_wrapper(e->box);
-            fprintf(B, "rcksnet_box(");
+            fprintf(B, "rcksnet_%sbox(", e->box->init ? "init_" : "");
             cstr(B, e->box->name);
             fprintf(B, ", ");
             loc_str(B, e->loc);

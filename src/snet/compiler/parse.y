@@ -157,11 +157,12 @@ decls: %empty                { $$ = xalloc(sizeof(decls_t)); }
 boxdecl: BOX IDENT '(' boxtuple ARROW boxouts ')' ';' {
            box_t *b = xalloc(sizeof(*b));
            b->name = $2; b->loc = L(@2); b->in = $4; b->out = $6;
+           b->init = $4->n == 0 && $4->loc.line == 0;
            $$ = b;
          }
        ;
-boxtuple: '(' ')'            { $$ = variant_new(L(@1)); }
-        | %empty               { $$ = variant_new(L(@$)); }
+boxtuple: '(' ')'            { $$ = variant_new(L(@1)); $$->loc.line = @1.first_line; }
+        | %empty               { $$ = variant_new((loc_t){0, 0}); } /* an initialiser */
         | '(' boxents ')'    { $$ = $2; $$->loc = L(@1); }
         ;
 boxents: IDENT               { $$ = variant_new(L(@1)); variant_add($$, E_FIELD, $1); }

@@ -32,6 +32,11 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         rt_inst_t *net = rt_inst_new(build());
         rt_reader_t *rd = rt_reader_new(in, input ? input : "stdin");
         rcksnet_record_t *r;
+        rt_list_t first = {0, 0, NULL};
+        rt_start(net, &first);
+        for (int i = 0; i < first.n; i++)
+            rt_record_write(stdout, first.r[i]);
+        rt_list_free(&first);
         while (rt_reader_next(rd, &r)) {
             rt_list_t out = {0, 0, NULL};
             rt_run(net, r, &out);

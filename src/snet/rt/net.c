@@ -14,7 +14,7 @@
 
 #include "rt.h"
 
-enum { N_IDENTITY, N_BOX, N_FILTER, N_SYNC, N_SERIAL, N_PAR, N_STAR, N_SPLIT, N_FEEDBACK,
+enum { N_IDENTITY, N_INIT, N_BOX, N_FILTER, N_SYNC, N_SERIAL, N_PAR, N_STAR, N_SPLIT, N_FEEDBACK,
        N_NET, N_PLACE };
 
 struct rcksnet_node {
@@ -81,6 +81,16 @@ rcksnet_node_t *rcksnet_filter(const char *loc, const rcksnet_variant_t *in,
     rcksnet_node_t *n = node(N_FILTER, loc);
     n->in = in;
     n->filter = fn;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_init_box(const char *name, const char *loc,
+                                 rcksnet_boxfn_t fn,
+                                 const rcksnet_variant_t *in,
+                                 const rcksnet_type_t *out)
+{
+    rcksnet_node_t *n = rcksnet_box(name, loc, fn, in, out);
+    n->kind = N_INIT;
     return n;
 }
 
@@ -255,7 +265,8 @@ void rt_inst_free(rt_inst_t *in)
     free(in);
 }
 
-static void refuse(const rcksnet_node_t *n, const rcksnet_record_t *r,
+static void __attribute__((noreturn))
+refuse(const rcksnet_node_t *n, const rcksnet_record_t *r,
                    const char *what)
 {
     char buf[512];
@@ -421,6 +432,57 @@ static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
     rt_run(in->v[lo], r, out);
 }
 
+static void run_list(rt_inst_t *in, rt_list_t *l, rt_list_t *out)
+{
+    for (int i = 0; i < l->n; i++)
+        rt_run(in, l->r[i], out);
+    l->n = 0;
+    rt_list_free(l);
+}
+
+/* Initialisers fire once, when their instance's network starts: in the
+ * static part of the network (not in replicas made on demand). */
+void rt_start(rt_inst_t *in, rt_list_t *out)
+{
+    const rcksnet_node_t *n = in->node;
+    rt_list_t l = {0, 0, NULL};
+    switch (n->kind) {
+    case N_INIT: {
+        rcksnet_record_t *none = rcksnet_record_new();
+        rt_call_t call = {RT_CALL_MAGIC, n, none, out};
+        n->box(&call, none);
+        rt_record_free(none);
+        return;
+    }
+    case N_SERIAL:
+        rt_start(in->a, &l);
+        run_list(in->b, &l, out);
+        rt_start(in->b, out);
+        return;
+    case N_PAR:
+        for (int i = 0; i < in->nv; i++)
+            rt_start(in->v[i], out);
+        return;
+    case N_FEEDBACK: /* what it emits goes round as the body's output does */
+        rt_start(in->a, &l);
+        for (int i = 0; i < l.n; i++) {
+            if (leaves(n, l.r[i]))
+                run_feedback(in, l.r[i], out);
+            else
+                rt_list_push(out, l.r[i]);
+        }
+        l.n = 0;
+        rt_list_free(&l);
+        return;
+    case N_NET:
+    case N_PLACE:
+        rt_start(in->a, out);
+        return;
+    default:
+        return;
+    }
+}
+
 void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
 {
     const rcksnet_node_t *n = in->node;
@@ -428,6 +490,8 @@ void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
     case N_IDENTITY:
         rt_list_push(out, r);
         return;
+    case N_INIT:
+        refuse(n, r, "initialiser box");
     case N_BOX:
         run_box(n, r, out);
         return;
