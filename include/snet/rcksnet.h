@@ -72,10 +72,14 @@ rcksnet_node_t *rcksnet_sync(const char *loc, const rcksnet_type_t *patterns,
                              const rcksnet_guardfn_t *guards);
 rcksnet_node_t *rcksnet_serial(const char *loc, rcksnet_node_t *a,
                                rcksnet_node_t *b);
-/* branch i accepts the variants of accepts[i] */
+/* A record goes to the branch i whose accepts[i] it matches best (the
+ * types inferred through the branch); if it matches none, to the branch
+ * whose first[i] (what the branch's first component accepts) it matches
+ * best. Ties go to the first branch. */
 rcksnet_node_t *rcksnet_parallel(const char *loc, int det, int n,
                                  rcksnet_node_t *const *branches,
-                                 const rcksnet_type_t *const *accepts);
+                                 const rcksnet_type_t *const *accepts,
+                                 const rcksnet_type_t *const *first);
 rcksnet_node_t *rcksnet_star(const char *loc, int det, rcksnet_node_t *body,
                              const rcksnet_type_t *exit,
                              rcksnet_guardfn_t guard);

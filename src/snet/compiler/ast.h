@@ -93,7 +93,8 @@ typedef struct nexp {
     box_t *box;
     net_t *net;
     int id;
-    vtype_t *accepts;
+    vtype_t *accepts;      /* inferred, with what later components need */
+    vtype_t *accepts_base; /* what its first component accepts */
 } nexp_t;
 
 struct box {
@@ -121,7 +122,7 @@ struct net {
     net_t *parent;
     nexp_t *body;
     int id, checking, checked;
-    vtype_t *accepts;
+    vtype_t *accepts, *accepts_base;
 };
 
 /* parse.y */
@@ -146,6 +147,8 @@ vtype_t *vtype_new(void);
 void vtype_add(vtype_t *t, variant_t *v);
 const char *variant_str(const variant_t *v, char *buf, size_t size);
 
+/* check.c: what a component accepts only by its first component */
+vtype_t *snetc_accepts_base(nexp_t *e);
 /* check.c: resolve names, infer and check types. 0 if fine. */
 int snetc_check(net_t *top);
 

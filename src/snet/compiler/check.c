@@ -272,9 +272,14 @@ static void accepts_serial(nexp_t *e, vtype_t *t)
     }
 }
 
+/* 0: inferred through serial compositions; 1: by the first component */
+static int base_mode;
+
 static vtype_t *accepts(nexp_t *e)
 {
-    if (e->accepts)
+    if (base_mode && e->accepts_base)
+        return e->accepts_base;
+    if (!base_mode && e->accepts)
         return e->accepts;
     vtype_t *t = vtype_new();
     switch (e->kind) {
@@ -310,19 +315,35 @@ static vtype_t *accepts(nexp_t *e)
         break;
     }
     case C_SERIAL:
-        accepts_serial(e, t);
+        if (base_mode)
+            tmerge(t, accepts(e->a));
+        else
+            accepts_serial(e, t);
         break;
     default: /* feedback, placement: the operand's */
         tmerge(t, accepts(e->a));
         break;
     }
-    e->accepts = t;
+    if (base_mode)
+        e->accepts_base = t;
+    else
+        e->accepts = t;
+    return t;
+}
+
+vtype_t *snetc_accepts_base(nexp_t *e)
+{
+    base_mode++;
+    vtype_t *t = accepts(e);
+    base_mode--;
     return t;
 }
 
 static vtype_t *net_accepts(net_t *n)
 {
-    if (n->accepts)
+    if (base_mode && n->accepts_base)
+        return n->accepts_base;
+    if (!base_mode && n->accepts)
         return n->accepts;
     if (n->checking) {
         error_at(n->loc, "network %s refers to itself", n->name);
@@ -336,6 +357,8 @@ static vtype_t *net_accepts(net_t *n)
     else
         tmerge(t, accepts(n->body));
     n->checking = 0;
+    if (base_mode)
+        return n->accepts_base = t;
     return n->accepts = t;
 }
 
@@ -474,11 +497,22 @@ static vtype_t *flow_par(nexp_t *e, vtype_t *in)
     for (int i = 0; i < in->n; i++) {
         int sa = match_type(in->v[i], accepts(e->a), NULL);
         int sb = match_type(in->v[i], accepts(e->b), NULL);
+        if (sa < 0 && sb < 0) { /* as the runtime: by the first components */
+            sa = match_type(in->v[i], snetc_accepts_base(e->a), NULL);
+            sb = match_type(in->v[i], snetc_accepts_base(e->b), NULL);
+        }
         if (sa < 0 && sb < 0) {
             char b[256];
             error_at(e->loc, "no branch of the parallel composition accepts "
                      "records of type %s",
                      variant_str(in->v[i], b, sizeof(b)));
+            if (getenv("RCK_SNETC_DEBUG"))
+                for (int k = 0; k < 2; k++) {
+                    vtype_t *t = accepts(k ? e->b : e->a);
+                    for (int j = 0; j < t->n; j++)
+                        fprintf(stderr, "  branch %d accepts %s\n", k + 1,
+                                variant_str(t->v[j], b, sizeof(b)));
+                }
             continue;
         }
         tmerge(out, flow(sa >= sb ? e->a : e->b, single(in->v[i])));

@@ -302,13 +302,16 @@ static int gen_nexp(nexp_t *e)
         break;
     case C_PAR: {
         int ta = gen_type(e->a->accepts), tb = gen_type(e->b->accepts);
+        int fa = gen_type(snetc_accepts_base(e->a));
+        int fb = gen_type(snetc_accepts_base(e->b));
         int acc = ntab++;
         fprintf(D, "static const rcksnet_type_t *const pa%d[] = {&t%d, "
-                "&t%d};\n", acc, ta, tb);
+                "&t%d};\nstatic const rcksnet_type_t *const pf%d[] = "
+                "{&t%d, &t%d};\n", acc, ta, tb, acc, fa, fb);
         fprintf(B, "rcksnet_parallel(");
         loc_str(B, e->loc);
-        fprintf(B, ", %d, 2, (rcksnet_node_t *const[]){n%d, n%d}, pa%d);\n",
-                e->det, a, b, acc);
+        fprintf(B, ", %d, 2, (rcksnet_node_t *const[]){n%d, n%d}, pa%d, "
+                "pf%d);\n", e->det, a, b, acc, acc);
         break;
     }
     case C_STAR:

@@ -93,8 +93,8 @@ typedef struct {
 %type <expr> expr guard_opt
 %type <item> item
 %type <rec> outrec items
-%type <act> outrecs
-%type <filt> filter actions
+%type <act> outrecs outrecs_opt
+%type <filt> filter actions actions_opt
 %type <nexp> nexp nser npost nprim sync syncpats
 %type <box> boxdecl
 %type <net> netdef
@@ -227,7 +227,7 @@ filter: '[' ']'              { $$ = xalloc(sizeof(filter_t)); $$->identity = 1; 
       | '[' variant ARROW actions ']' { $$ = $4; $$->in = $2; }
       ;
 actions: outrecs             { $$ = xalloc(sizeof(filter_t)); GROW($$, a, $1); }
-       | IF '<' expr '>' THEN outrecs ELSE actions {
+       | IF '<' expr '>' THEN outrecs_opt ELSE actions_opt {
            $$ = $8; $6->guard = $3;
            GROW($$, a, $6);
            /* keep the written order: the guarded action first */
@@ -236,6 +236,13 @@ actions: outrecs             { $$ = xalloc(sizeof(filter_t)); GROW($$, a, $1); }
            $$->a[0] = g;
          }
        ;
+/* an empty action drops the record */
+actions_opt: %empty          { $$ = xalloc(sizeof(filter_t)); action_t *none = xalloc(sizeof(action_t)); GROW($$, a, none); }
+           | actions         { $$ = $1; }
+           ;
+outrecs_opt: %empty          { $$ = xalloc(sizeof(action_t)); }
+           | outrecs         { $$ = $1; }
+           ;
 outrecs: outrec              { $$ = xalloc(sizeof(action_t)); GROW($$, r, $1); }
        | outrecs ';' outrec  { $$ = $1; GROW($$, r, $3); }
        ;

@@ -28,6 +28,8 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         FILE *in = stdin;
         if (input != NULL && (in = fopen(input, "r")) == NULL)
             rt_fatal("cannot open %s", input);
+        const char *trace = getenv("RCKSNET_TRACE");
+        rt_trace = trace != NULL && *trace && strcmp(trace, "0");
         rt_labels_init(labels, nlabels);
         rt_inst_t *net = rt_inst_new(build());
         rt_reader_t *rd = rt_reader_new(in, input ? input : "stdin");

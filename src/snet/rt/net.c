@@ -24,7 +24,7 @@ struct rcksnet_node {
     rcksnet_node_t *a, *b;
     int n;
     rcksnet_node_t *const *branches;
-    const rcksnet_type_t *const *accepts;
+    const rcksnet_type_t *const *accepts, *const *first;
     const rcksnet_type_t *type; /* box: out; sync: patterns; star/fb: exit */
     const rcksnet_variant_t *in;
     const rcksnet_guardfn_t *guards;
@@ -122,10 +122,12 @@ rcksnet_node_t *rcksnet_serial(const char *loc, rcksnet_node_t *a,
 
 rcksnet_node_t *rcksnet_parallel(const char *loc, int det, int nb,
                                  rcksnet_node_t *const *branches,
-                                 const rcksnet_type_t *const *accepts)
+                                 const rcksnet_type_t *const *accepts,
+                                 const rcksnet_type_t *const *first)
 {
     need(branches, "the parallel composition's branches", loc);
     need(accepts, "the parallel composition's branch types", loc);
+    need(first, "the parallel composition's branch types", loc);
     rcksnet_node_t *n = node(N_PAR, loc);
     n->det = det;
     n->n = nb;
@@ -133,6 +135,7 @@ rcksnet_node_t *rcksnet_parallel(const char *loc, int det, int nb,
     memcpy(copy, branches, nb * sizeof(*copy));
     n->branches = copy;
     n->accepts = accepts;
+    n->first = first;
     return n;
 }
 
@@ -329,13 +332,14 @@ static void run_par(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
 {
     const rcksnet_node_t *n = in->node;
     int best = -1, at = -1;
-    for (int i = 0; i < n->n; i++) {
-        int s = rt_match_type(r, n->accepts[i]);
-        if (s > best) { /* the most specific; a tie goes to the first */
-            best = s;
-            at = i;
+    for (int pass = 0; pass < 2 && at < 0; pass++)
+        for (int i = 0; i < n->n; i++) {
+            int s = rt_match_type(r, pass ? n->first[i] : n->accepts[i]);
+            if (s > best) { /* the most specific; a tie goes to the first */
+                best = s;
+                at = i;
+            }
         }
-    }
     if (at < 0)
         refuse(n, r, "no branch of the parallel composition");
     rt_run(in->v[at], r, out);
@@ -483,9 +487,21 @@ void rt_start(rt_inst_t *in, rt_list_t *out)
     }
 }
 
+int rt_trace; /* RCKSNET_TRACE=1: every record each construct gets */
+
+static const char *const kind_names[] = {
+    "identity", "initialiser", "box", "filter", "sync", "serial",
+    "parallel", "star", "split", "feedback", "net", "placement"};
+
 void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
 {
     const rcksnet_node_t *n = in->node;
+    if (rt_trace && n->kind != N_SERIAL) {
+        char buf[512];
+        fprintf(stderr, "rcksnet: %s %s%s%s gets %s\n", n->loc,
+                kind_names[n->kind], n->name ? " " : "",
+                n->name ? n->name : "", rt_record_str(r, buf, sizeof(buf)));
+    }
     switch (n->kind) {
     case N_IDENTITY:
         rt_list_push(out, r);
