@@ -1,7 +1,7 @@
 /*
  * field.c: a field's textual form, "(type)value" or "(type[n])v1,v2,...",
- * as the record format of the era writes C4SNet data (char arrays as their
- * characters, with &lt; &gt; &amp; escaped).
+ * as the record format of the era writes C4SNet data (chars as themselves,
+ * with &lt; &gt; &amp; escaped; array elements separated by commas).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -64,13 +64,12 @@ void rt_field_write(FILE *f, c4snet_data_t *d)
     c4snet_type_t t = C4SNetGetType(d);
     size_t n = C4SNetArraySize(d), es = (size_t)C4SNetSizeof(d);
     const char *p = C4SNetGetData(d);
-    int text = t == CTYPE_char || t == CTYPE_uchar;
     if (n == 1)
         fprintf(f, "(%s)", type_name(t));
     else
         fprintf(f, "(%s[%zu])", type_name(t), n);
     for (size_t i = 0; i < n; i++) {
-        if (i > 0 && !text)
+        if (i > 0)
             fputc(',', f);
         write_elem(f, t, p + i * es);
     }
@@ -161,9 +160,8 @@ c4snet_data_t *rt_field_parse(const char *text, const char **why)
     void *p;
     c4snet_data_t *d = C4SNetAlloc(t, n, &p);
     size_t es = (size_t)C4SNetSizeof(d);
-    int text_type = t == CTYPE_char || t == CTYPE_uchar;
     for (size_t i = 0; i < n; i++) {
-        if (i > 0 && !text_type && *s++ != ',') {
+        if (i > 0 && *s++ != ',') {
             *why = "fewer values than the array size";
             C4SNetFree(d);
             return NULL;

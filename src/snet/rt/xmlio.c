@@ -10,8 +10,8 @@
  *   </record>
  *   <record type="terminate" />
  *
- * A field's text is "(type)value" or "(type[n])v1,v2,...", char arrays as
- * their characters with &lt; &gt; &amp; escaped.
+ * A field's text is "(type)value" or "(type[n])v1,v2,...", chars as
+ * themselves with &lt; &gt; &amp; escaped.
  */
 #include <ctype.h>
 #include <errno.h>
