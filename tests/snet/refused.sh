@@ -3,7 +3,7 @@
 # string) on stdin; it must exit with status 1 and print MESSAGE.
 out=$1 msg=$2 input=$3
 shift 3
-printf '%s' "$input" | "$@" > "$out" 2>&1
+printf '%b' "$input" | "$@" > "$out" 2>&1
 rc=$?
 cat "$out"
 if [ $rc -ne 1 ]; then

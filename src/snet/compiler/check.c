@@ -134,10 +134,14 @@ static void *lookup(net_t *scope, const char *name, int *is_box)
     return NULL;
 }
 
-static void check_expr(const expr_t *x, const variant_t *in, const char *what)
+static void check_expr(expr_t *x, const variant_t *in, const char *what)
 {
     if (x == NULL)
         return;
+    /* a name in an expression is a tag, or else a binding tag */
+    if (x->kind == X_TAG && !x->btag && in != NULL &&
+        !has(in, E_TAG, x->name) && has(in, E_BTAG, x->name))
+        x->btag = 1;
     if (x->kind == X_TAG) {
         int kind = x->btag ? E_BTAG : E_TAG;
         if (in == NULL || !has(in, kind, x->name))
