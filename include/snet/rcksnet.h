@@ -122,6 +122,20 @@ void rcksnet_emit(rcksnet_out_t *out, const rcksnet_record_t *in,
 int rcksnet_div(int a, int b, const char *loc);
 int rcksnet_mod(int a, int b, const char *loc);
 
+/* Embedding: a network instance fed records from C (no record format). */
+typedef struct rcksnet_instance rcksnet_instance_t;
+typedef void (*rcksnet_emitfn_t)(void *arg, rcksnet_record_t *rec);
+/* labels as for rcksnet_main; net: a description built by the constructors.
+ * Initialiser boxes fire here, their records given to emit. */
+rcksnet_instance_t *rcksnet_instance_new(const char *const *labels,
+                                         int nlabels, rcksnet_node_t *net,
+                                         rcksnet_emitfn_t emit, void *arg);
+/* Runs rec (which it takes) through the network; each output record is
+ * given to emit, which owns it (rcksnet_record_free). */
+void rcksnet_instance_feed(rcksnet_instance_t *inst, rcksnet_record_t *rec);
+void rcksnet_instance_free(rcksnet_instance_t *inst);
+void rcksnet_record_free(rcksnet_record_t *rec);
+
 /* The program: labels[0..nlabels) are the labels the network names; build
  * returns the top network. Runs the network inside this UE: records from
  * stdin to stdout. Returns the exit status. */

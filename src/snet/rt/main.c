@@ -10,6 +10,57 @@
 #include "RCCE.h"
 #include "rt.h"
 
+struct rcksnet_instance {
+    rt_inst_t *net;
+    rcksnet_emitfn_t emit;
+    void *arg;
+    rt_list_t out;
+};
+
+static void deliver(rcksnet_instance_t *in)
+{
+    for (int i = 0; i < in->out.n; i++)
+        in->emit(in->arg, in->out.r[i]);
+    in->out.n = 0;
+}
+
+rcksnet_instance_t *rcksnet_instance_new(const char *const *labels,
+                                         int nlabels, rcksnet_node_t *net,
+                                         rcksnet_emitfn_t emit, void *arg)
+{
+    if (net == NULL || emit == NULL)
+        rt_fatal("rcksnet_instance_new: no network or no emit function");
+    rt_labels_init(labels, nlabels);
+    rcksnet_instance_t *in = rt_alloc(sizeof(*in));
+    in->net = rt_inst_new(net);
+    in->emit = emit;
+    in->arg = arg;
+    rt_start(in->net, &in->out);
+    deliver(in);
+    return in;
+}
+
+void rcksnet_instance_feed(rcksnet_instance_t *in, rcksnet_record_t *rec)
+{
+    rt_run(in->net, rec, &in->out);
+    deliver(in);
+}
+
+void rcksnet_instance_free(rcksnet_instance_t *in)
+{
+    if (in == NULL)
+        return;
+    rt_list_free(&in->out);
+    rt_inst_free(in->net);
+    free(in);
+    rt_labels_free();
+}
+
+void rcksnet_record_free(rcksnet_record_t *rec)
+{
+    rt_record_free(rec);
+}
+
 int rcksnet_main(int argc, char **argv, const char *const *labels,
                  int nlabels, rcksnet_node_t *(*build)(void))
 {
