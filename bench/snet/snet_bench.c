@@ -16,10 +16,17 @@
  * constructors the generated code calls and fed through the embedding API
  * (rcksnet_instance_feed): the record format is not measured.
  *
+ * The alternative design the runtime did not take, measured beside it:
+ * threads10, ten host threads joined by bounded FIFO streams (capacity 16,
+ * mutex and condition variables) each calling work() on every field, as a
+ * thread-per-entity runtime would run the pipeline (native only; the sim
+ * charges a UE's compute by its own thread, docs/SIM.md).
+ *
  * Output: "net=<name> size=<bytes> records=<n> us_per_record=<us>
  * records_per_s=<r>" per network and size ("loop10", "loop1" for the
  * hand-written loops). Run: rck run -n 1 --backend native ./snet_bench
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +181,87 @@ static double run_loop(int calls, size_t size, long n)
     return now_us() - t0;
 }
 
+/* ---- ten threads joined by bounded streams --------------------------- */
+
+#define QCAP 16
+typedef struct {
+    pthread_mutex_t m;
+    pthread_cond_t not_empty, not_full;
+    c4snet_data_t *q[QCAP];
+    int head, n;
+} stream_t;
+
+static void put(stream_t *s, c4snet_data_t *x)
+{
+    pthread_mutex_lock(&s->m);
+    while (s->n == QCAP)
+        pthread_cond_wait(&s->not_full, &s->m);
+    s->q[(s->head + s->n++) % QCAP] = x;
+    pthread_cond_signal(&s->not_empty);
+    pthread_mutex_unlock(&s->m);
+}
+
+static c4snet_data_t *get(stream_t *s)
+{
+    pthread_mutex_lock(&s->m);
+    while (s->n == 0)
+        pthread_cond_wait(&s->not_empty, &s->m);
+    c4snet_data_t *x = s->q[s->head];
+    s->head = (s->head + 1) % QCAP;
+    s->n--;
+    pthread_cond_signal(&s->not_full);
+    pthread_mutex_unlock(&s->m);
+    return x;
+}
+
+static stream_t streams[11];
+
+static void *stage(void *arg)
+{
+    stream_t *in = arg, *out = in + 1;
+    for (;;) {
+        c4snet_data_t *x = get(in);
+        if (x != NULL)
+            touch(x);
+        put(out, x);
+        if (x == NULL) /* the end */
+            return NULL;
+    }
+}
+
+static double run_threads(size_t size, long n)
+{
+    pthread_t t[10];
+    for (int i = 0; i < 11; i++) {
+        memset(&streams[i], 0, sizeof(streams[i]));
+        pthread_mutex_init(&streams[i].m, NULL);
+        pthread_cond_init(&streams[i].not_empty, NULL);
+        pthread_cond_init(&streams[i].not_full, NULL);
+    }
+    for (int i = 0; i < 10; i++)
+        if (pthread_create(&t[i], NULL, stage, &streams[i]) != 0) {
+            fprintf(stderr, "snet_bench: pthread_create failed\n");
+            exit(1);
+        }
+    double t0 = now_us();
+    long got = 0;
+    for (long i = 0; i < n || got < n;) {
+        if (i < n && (streams[0].n < QCAP || got == i)) {
+            put(&streams[0], field(size));
+            i++;
+            continue;
+        }
+        C4SNetFree(get(&streams[10]));
+        got++;
+    }
+    double us = now_us() - t0;
+    put(&streams[0], NULL);
+    get(&streams[10]);
+    for (int i = 0; i < 10; i++)
+        pthread_join(t[i], NULL);
+    return us;
+}
+
 static void report(const char *name, size_t size, long n, double us)
 {
     printf("net=%s size=%zu records=%ld us_per_record=%.4f "
@@ -188,6 +276,7 @@ int RCCE_APP(int argc, char **argv)
     }
     size_t min = 8, max = (size_t)1 << 20;
     double scale = 1.0;
+    int threads_off = 0; /* -t 0: no thread pipeline */
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "-m"))
             min = strtoul(argv[i + 1], NULL, 0);
@@ -195,6 +284,8 @@ int RCCE_APP(int argc, char **argv)
             max = strtoul(argv[i + 1], NULL, 0);
         else if (!strcmp(argv[i], "-r"))
             scale = atof(argv[i + 1]);
+        else if (!strcmp(argv[i], "-t"))
+            threads_off = !atoi(argv[i + 1]);
     }
     if (min < 1)
         min = 1;
@@ -212,6 +303,8 @@ int RCCE_APP(int argc, char **argv)
                 n = 20;
             report("pipeline10", size, n, run_net(pipeline10(), 0, size, n));
             report("loop10", size, n, run_loop(10, size, n));
+            if (!threads_off)
+                report("threads10", size, n, run_threads(size, n));
             report("farm48", size, n, run_net(farm48(), 1, size, n));
             report("loop1", size, n, run_loop(1, size, n));
             report("star10", size, n, run_net(star10(), 2, size, n));

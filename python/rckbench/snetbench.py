@@ -3,6 +3,8 @@ core. bench/snet_bench runs a 10-box pipeline, a 48-way index split (farm)
 and a serial replication of ten stages on records of 8 B to 1 MiB, beside
 hand-written C loops doing the same box calls (loop10 for the pipeline and
 the star, loop1 for the farm); the overhead is the difference per record.
+threads10 is the design the runtime did not take (a thread per entity,
+bounded streams between them), measured on the same work.
 
 The pure functions (parse, summarize, rows_of, table) are apart from the
 process handling so they can be tested without running anything.
@@ -15,7 +17,8 @@ if __package__ in (None, ""):
 else:
     from . import loadbench, report
 
-NETS = [("pipeline10", "loop10"), ("farm48", "loop1"), ("star10", "loop10")]
+NETS = [("pipeline10", "loop10"), ("farm48", "loop1"), ("star10", "loop10"),
+        ("threads10", "loop10")]
 
 
 def plan(quick):
