@@ -133,6 +133,7 @@ rcksnet_instance_t *rcksnet_instance_new(const char *const *labels,
 /* Runs rec (which it takes) through the network; each output record is
  * given to emit, which owns it (rcksnet_record_free). */
 void rcksnet_instance_feed(rcksnet_instance_t *inst, rcksnet_record_t *rec);
+/* frees the instance, and every description the constructors made */
 void rcksnet_instance_free(rcksnet_instance_t *inst);
 void rcksnet_record_free(rcksnet_record_t *rec);
 

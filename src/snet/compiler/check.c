@@ -401,8 +401,13 @@ static vtype_t *flow_ref(nexp_t *e, vtype_t *in)
     if (e->net == NULL)
         return out;
     net_t *n = e->net;
-    if (n->nsig == 0)
+    int open_out = 0; /* a signature "-> ...": outputs inferred */
+    for (int m = 0; m < n->nsig; m++)
+        open_out |= n->sig[m].out == NULL;
+    if (n->nsig == 0 || open_out) {
+        check_net_body(n);
         return flow(n->body, in);
+    }
     check_net_body(n);
     for (int i = 0; i < in->n; i++) {
         int best = -1, at = -1, which = 0;
@@ -602,8 +607,11 @@ static void check_net_body(net_t *n)
     if (n->nsig == 0)
         return;
     vtype_t *decl = vtype_new();
-    for (int i = 0; i < n->nsig; i++)
+    for (int i = 0; i < n->nsig; i++) {
+        if (n->sig[i].out == NULL)
+            return;
         tmerge(decl, n->sig[i].out);
+    }
     for (int i = 0; i < out->n; i++)
         if (match_type(out->v[i], decl, NULL) < 0) {
             char b[256];

@@ -84,7 +84,7 @@ typedef struct {
 }
 
 %token NET BOX CONNECT IF THEN ELSE TYPEDECL ARROW DOTDOT OR2 AND2 STAR2
-%token BSLASH2 SPLITPLACE SPLITPLACE2 SPLIT2 LSYNC RSYNC EQ NE LE GE GT
+%token ELLIPSIS BSLASH2 SPLITPLACE SPLITPLACE2 SPLIT2 LSYNC RSYNC EQ NE LE GE GT
 %token <str> IDENT
 %token <num> NUM
 
@@ -139,6 +139,9 @@ sig_opt: %empty              { $$.n = 0; $$.m = NULL; }
        | '(' sigmaps ')'     { $$ = $2; }
        ;
 sigmaps: type ARROW type     { $$.n = 1; $$.m = xalloc(sizeof(sigmap_t)); $$.m[0].in = $1; $$.m[0].out = $3; }
+       | type ARROW ELLIPSIS { /* outputs not declared: inferred */
+           $$.n = 1; $$.m = xalloc(sizeof(sigmap_t)); $$.m[0].in = $1; $$.m[0].out = NULL;
+         }
        | sigmaps ',' type ARROW type {
            $$ = $1; $$.m = xrealloc($$.m, ($$.n + 1) * sizeof(sigmap_t));
            $$.m[$$.n].in = $3; $$.m[$$.n].out = $5; $$.n++;

@@ -53,6 +53,7 @@ void rcksnet_instance_free(rcksnet_instance_t *in)
     rt_list_free(&in->out);
     rt_inst_free(in->net);
     free(in);
+    rt_nodes_free();
     rt_labels_free();
 }
 
@@ -102,6 +103,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         fflush(stdout);
         rt_reader_free(rd);
         rt_inst_free(net);
+        rt_nodes_free();
         rt_labels_free();
         if (in != stdin)
             fclose(in);

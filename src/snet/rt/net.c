@@ -43,9 +43,18 @@ struct rt_inst {
     int fired;
 };
 
+/* every description made, freed together (rt_nodes_free) */
+static rcksnet_node_t **all_nodes;
+static int nall, capall;
+
 static rcksnet_node_t *node(int kind, const char *loc)
 {
     rcksnet_node_t *n = rt_alloc(sizeof(*n));
+    if (nall == capall) {
+        capall = capall ? 2 * capall : 64;
+        all_nodes = rt_realloc(all_nodes, capall * sizeof(*all_nodes));
+    }
+    all_nodes[nall++] = n;
     n->kind = kind;
     n->loc = loc;
     n->place = -1;
@@ -207,6 +216,18 @@ rcksnet_node_t *rcksnet_place_split(const char *loc, int det,
     rcksnet_node_t *n = rcksnet_split(loc, det, body, tag_label);
     n->place = -2;
     return n;
+}
+
+void rt_nodes_free(void)
+{
+    for (int i = 0; i < nall; i++) {
+        if (all_nodes[i]->kind == N_PAR)
+            free((void *)all_nodes[i]->branches);
+        free(all_nodes[i]);
+    }
+    free(all_nodes);
+    all_nodes = NULL;
+    nall = capall = 0;
 }
 
 const rcksnet_type_t *rt_box_out(const rcksnet_node_t *box, const char **name)

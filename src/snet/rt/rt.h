@@ -85,6 +85,8 @@ const rcksnet_variant_t *rt_box_in(const rcksnet_node_t *box);
 typedef struct rt_inst rt_inst_t;
 rt_inst_t *rt_inst_new(const rcksnet_node_t *node);
 void rt_inst_free(rt_inst_t *in);
+/* frees every description the constructors made */
+void rt_nodes_free(void);
 extern int rt_trace;
 /* start: what the initialiser boxes emit, run on to the outputs */
 void rt_start(rt_inst_t *in, rt_list_t *out);
