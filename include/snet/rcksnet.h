@@ -80,6 +80,8 @@ rcksnet_node_t *rcksnet_parallel(const char *loc, int det, int n,
                                  rcksnet_node_t *const *branches,
                                  const rcksnet_type_t *const *accepts,
                                  const rcksnet_type_t *const *first);
+/* star and feedback: exit (back) patterns; guard (NULL: none) belongs to
+ * the last of them */
 rcksnet_node_t *rcksnet_star(const char *loc, int det, rcksnet_node_t *body,
                              const rcksnet_type_t *exit,
                              rcksnet_guardfn_t guard);
@@ -121,6 +123,10 @@ void rcksnet_emit(rcksnet_out_t *out, const rcksnet_record_t *in,
  * error that names the construct. */
 int rcksnet_div(int a, int b, const char *loc);
 int rcksnet_mod(int a, int b, const char *loc);
+/* abs, min and max of tag expressions */
+static inline int rcksnet_abs(int a) { return a < 0 ? -a : a; }
+static inline int rcksnet_min(int a, int b) { return a < b ? a : b; }
+static inline int rcksnet_max(int a, int b) { return a > b ? a : b; }
 
 /* Embedding: a network instance fed records from C (no record format). */
 typedef struct rcksnet_instance rcksnet_instance_t;

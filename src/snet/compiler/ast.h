@@ -33,7 +33,7 @@ typedef struct {
 } vtype_t;
 
 /* Tag expressions. */
-enum { X_NUM, X_TAG, X_UN, X_BIN, X_COND };
+enum { X_NUM, X_TAG, X_UN, X_BIN, X_COND, X_CALL }; /* X_CALL op: a(bs) mi(n) ma(x) */
 typedef struct expr {
     int kind, op; /* op: the token or character of the operator */
     int val;

@@ -213,8 +213,9 @@ static void resolve(nexp_t *e, net_t *scope)
     if (e->kind == C_FILTER)
         check_filter(e->filter);
     if (e->kind == C_STAR || e->kind == C_FEEDBACK)
-        for (int i = 0; i < e->pattern->n; i++)
-            check_expr(e->guard, e->pattern->v[i], "the pattern's guard");
+        /* a guard belongs to the last pattern: {a}, {<t>} if <t > 0> */
+        check_expr(e->guard, e->pattern->v[e->pattern->n - 1],
+                   "the pattern's guard");
     if (e->kind == C_SYNC)
         for (int i = 0; i < e->sync->n; i++)
             check_expr(e->sync_guards[i], e->sync->v[i],
@@ -529,6 +530,15 @@ static vtype_t *flow_par(nexp_t *e, vtype_t *in)
     return out;
 }
 
+/* v matches one of the patterns before the last (which has the guard) */
+static int exits_unguarded(const variant_t *v, const nexp_t *e)
+{
+    for (int i = 0; i + 1 < e->pattern->n; i++)
+        if (match(v, e->pattern->v[i]) >= 0)
+            return 1;
+    return 0;
+}
+
 /* star and feedback: iterate until no new type goes round */
 static vtype_t *flow_loop(nexp_t *e, vtype_t *in)
 {
@@ -542,9 +552,14 @@ static vtype_t *flow_loop(nexp_t *e, vtype_t *in)
         if (star) {
             for (int i = 0; i < cur->n; i++) {
                 int m = match_type(cur->v[i], e->pattern, NULL) >= 0;
+                int guarded = e->guard && m && !exits_unguarded(cur->v[i], e);
                 if (m)
                     tadd(out, cur->v[i]);
-                if (!m || e->guard)
+                /* with a guard, a record of the exit type may go round
+                 * again: if the body could take it (else the guard is
+                 * taken to hold for it) */
+                if (!m || (guarded &&
+                           match_type(cur->v[i], accepts(e->a), NULL) >= 0))
                     tadd(go, cur->v[i]);
             }
             vtype_t *o = go->n ? flow(e->a, go) : vtype_new();
@@ -555,7 +570,7 @@ static vtype_t *flow_loop(nexp_t *e, vtype_t *in)
             vtype_t *o = flow(e->a, cur);
             for (int i = 0; i < o->n; i++) {
                 int m = match_type(o->v[i], e->pattern, NULL) >= 0;
-                if (!m || e->guard)
+                if (!m || (e->guard && !exits_unguarded(o->v[i], e)))
                     tadd(out, o->v[i]);
                 if (m && tadd(seen, o->v[i]))
                     vtype_add(next, o->v[i]);

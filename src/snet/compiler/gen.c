@@ -114,6 +114,18 @@ static void gen_expr(FILE *f, const expr_t *x, const char *rec)
         gen_expr(f, x->a, rec);
         fputc(')', f);
         return;
+    case X_CALL:
+        if (x->op == 'a') {
+            fputs("rcksnet_abs(", f);
+            gen_expr(f, x->a, rec);
+        } else {
+            fprintf(f, "rcksnet_%s(", x->op == 'n' ? "min" : "max");
+            gen_expr(f, x->a, rec);
+            fputs(", ", f);
+            gen_expr(f, x->b, rec);
+        }
+        fputc(')', f);
+        return;
     case X_COND:
         fputc('(', f);
         gen_expr(f, x->a, rec);

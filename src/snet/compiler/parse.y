@@ -280,6 +280,16 @@ expr: NUM                    { $$ = ex(X_NUM, 0, L(@1), NULL, NULL); $$->val = $
     | IDENT                  { $$ = ex(X_TAG, 0, L(@1), NULL, NULL); $$->name = $1; }
     | '#' IDENT              { $$ = ex(X_TAG, 0, L(@1), NULL, NULL); $$->name = $2; $$->btag = 1; }
     | '(' expr ')'           { $$ = $2; }
+    | IDENT '(' expr ')'     {
+        if (strcmp($1, "abs"))
+            error_at(L(@1), "unknown function '%s' in a tag expression (abs, min and max are known)", $1);
+        $$ = ex(X_CALL, 'a', L(@1), $3, NULL);
+      }
+    | IDENT '(' expr ',' expr ')' {
+        if (strcmp($1, "min") && strcmp($1, "max"))
+            error_at(L(@1), "unknown function '%s' in a tag expression (abs, min and max are known)", $1);
+        $$ = ex(X_CALL, $1[1] == 'i' ? 'n' : 'x', L(@1), $3, $5);
+      }
     | '-' expr %prec UNARY   { $$ = ex(X_UN, '-', L(@1), $2, NULL); }
     | '!' expr %prec UNARY   { $$ = ex(X_UN, '!', L(@1), $2, NULL); }
     | expr '+' expr          { $$ = ex(X_BIN, '+', L(@2), $1, $3); }

@@ -366,9 +366,15 @@ static void run_par(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
     rt_run(in->v[at], r, out);
 }
 
+/* r matches an exit (or feedback) pattern; a guard belongs to the last */
 static int leaves(const rcksnet_node_t *n, const rcksnet_record_t *r)
 {
-    return rt_match_type(r, n->type) >= 0 && (n->guard == NULL || n->guard(r));
+    const rcksnet_type_t *t = n->type;
+    for (int i = 0; i < t->n; i++)
+        if (rt_match(r, t->v[i]) >= 0 &&
+            (n->guard == NULL || i + 1 < t->n || n->guard(r)))
+            return 1;
+    return 0;
 }
 
 static rt_inst_t *stage(rt_inst_t *in, int i)
