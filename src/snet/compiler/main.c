@@ -24,8 +24,10 @@
 
 /* The compiler's tree lives until it exits (one network per run, freed by
  * the exit): leak reports of a sanitizer build would be about that only. */
-const char *__lsan_default_options(void);
-const char *__lsan_default_options(void)
+__attribute__((visibility("default"), used)) const char *
+__lsan_default_options(void);
+__attribute__((visibility("default"), used)) const char *
+__lsan_default_options(void)
 {
     return "detect_leaks=0";
 }
