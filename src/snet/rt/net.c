@@ -377,7 +377,9 @@ static int leaves(const rcksnet_node_t *n, const rcksnet_record_t *r)
     return 0;
 }
 
-static rt_inst_t *stage(rt_inst_t *in, int i)
+/* stage i of a star, made on demand; what the initialisers of a new
+ * stage emit joins the stage's outputs (first) */
+static rt_inst_t *stage(rt_inst_t *in, int i, rt_list_t *out)
 {
     if (i == in->nv) {
         if (in->nv == in->cap) {
@@ -385,6 +387,7 @@ static rt_inst_t *stage(rt_inst_t *in, int i)
             in->v = rt_realloc(in->v, in->cap * sizeof(*in->v));
         }
         in->v[in->nv++] = rt_inst_new(in->node->a);
+        rt_start(in->v[i], out);
     }
     return in->v[i];
 }
@@ -399,7 +402,7 @@ static void run_star(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
             if (leaves(in->node, cur.r[i]))
                 rt_list_push(out, cur.r[i]);
             else
-                rt_run(stage(in, level), cur.r[i], &next);
+                rt_run(stage(in, level, &next), cur.r[i], &next);
         }
         cur.n = 0;
         rt_list_free(&cur);
@@ -459,6 +462,7 @@ static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
         in->v[lo] = rt_inst_new(n->a);
         in->keys[lo] = t->tag;
         in->nv++;
+        rt_start(in->v[lo], out); /* a new replica's initialisers */
     }
     rt_run(in->v[lo], r, out);
 }
@@ -471,8 +475,8 @@ static void run_list(rt_inst_t *in, rt_list_t *l, rt_list_t *out)
     rt_list_free(l);
 }
 
-/* Initialisers fire once, when their instance's network starts: in the
- * static part of the network (not in replicas made on demand). */
+/* Initialisers fire once, when their instance's network starts: at the
+ * program's start, or when a star or split makes the replica. */
 void rt_start(rt_inst_t *in, rt_list_t *out)
 {
     const rcksnet_node_t *n = in->node;
