@@ -1502,11 +1502,11 @@ SUITES = {
     "mbox": suite_mbox,
     "native-load": suite_native_load,
     "msglog": suite_msglog,
-    "snet": suite_snet,
     "mpi-backend": suite_mpi_backend,
     "power": suite_power,
     "mpi": suite_mpi,
     "p54c": suite_p54c,
+    "snet": suite_snet,
 }
 
 
