@@ -95,6 +95,7 @@ typedef struct nexp {
     int id;
     vtype_t *accepts;      /* inferred, with what later components need */
     vtype_t *accepts_base; /* what its first component accepts */
+    char *reached;         /* C_SYNC: which patterns a reaching type matched */
 } nexp_t;
 
 struct box {

@@ -458,6 +458,21 @@ static vtype_t *flow_filter(nexp_t *e, vtype_t *in)
     return out;
 }
 
+static nexp_t **syncs;
+static int nsyncs;
+
+static void syncs_unreached(void)
+{
+    char b[256];
+    for (int s = 0; s < nsyncs; s++)
+        for (int i = 0; i < syncs[s]->sync->n; i++)
+            if (!syncs[s]->reached[i])
+                warning_at(syncs[s]->sync->v[i]->loc, "no record that "
+                           "reaches the synchrocell matches its pattern %s: "
+                           "it can never fire",
+                           variant_str(syncs[s]->sync->v[i], b, sizeof(b)));
+}
+
 static vtype_t *flow_sync(nexp_t *e, vtype_t *in)
 {
     vtype_t *out = vtype_new(), *p = e->sync;
@@ -466,17 +481,16 @@ static vtype_t *flow_sync(nexp_t *e, vtype_t *in)
         for (int k = 0; k < p->v[i]->n; k++)
             if (!has(all, p->v[i]->e[k].kind, p->v[i]->e[k].name))
                 variant_add(all, p->v[i]->e[k].kind, p->v[i]->e[k].name);
-    for (int i = 0; i < p->n; i++) {
-        int reached = 0;
-        for (int k = 0; k < in->n && !reached; k++)
-            reached = match(in->v[k], p->v[i]) >= 0;
-        if (!reached) {
-            char b[256];
-            warning_at(p->v[i]->loc, "no record that reaches the synchrocell "
-                     "matches its pattern %s: it can never fire",
-                     variant_str(p->v[i], b, sizeof(b)));
-        }
+    /* which patterns the types that reach it match, over every time the
+     * checker comes here (warned about at the end: syncs_unreached) */
+    if (e->reached == NULL) {
+        e->reached = xalloc(p->n);
+        syncs = xrealloc(syncs, (nsyncs + 1) * sizeof(*syncs));
+        syncs[nsyncs++] = e;
     }
+    for (int i = 0; i < p->n; i++)
+        for (int k = 0; k < in->n && !e->reached[i]; k++)
+            e->reached[i] = match(in->v[k], p->v[i]) >= 0;
     for (int k = 0; k < in->n; k++) {
         int w = 0;
         if (match_type(in->v[k], p, &w) < 0)
@@ -650,5 +664,7 @@ int snetc_check(net_t *top)
         return -1;
     accepts_all(top);
     check_net_body(top);
+    if (!snetc_errors)
+        syncs_unreached();
     return snetc_errors ? -1 : 0;
 }
