@@ -182,8 +182,26 @@ static void check_filter(const filter_t *f)
 
 static void resolve(nexp_t *e, net_t *scope);
 
+/* a label twice in a box's tuple: one C argument could not take both */
+static void check_tuple(const box_t *b, const variant_t *v)
+{
+    for (int i = 0; i < v->n; i++)
+        for (int k = 0; k < i; k++)
+            if (v->e[k].kind == v->e[i].kind &&
+                !strcmp(v->e[k].name, v->e[i].name))
+                error_at(v->loc.line ? v->loc : b->loc, "box %s names %s%s%s "
+                         "twice in one tuple of its signature", b->name,
+                         v->e[i].kind == E_FIELD ? "" : "<",
+                         v->e[i].name, v->e[i].kind == E_FIELD ? "" : ">");
+}
+
 static void resolve_net(net_t *n)
 {
+    for (int i = 0; i < n->nbox; i++) {
+        check_tuple(n->boxes[i], n->boxes[i]->in);
+        for (int k = 0; k < n->boxes[i]->out->n; k++)
+            check_tuple(n->boxes[i], n->boxes[i]->out->v[k]);
+    }
     for (int i = 0; i < n->nbox; i++)
         for (int k = 0; k < i; k++)
             if (!strcmp(n->boxes[i]->name, n->boxes[k]->name))
