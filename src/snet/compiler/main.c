@@ -4,6 +4,7 @@
  * the C) builds the program with rckcc and the box sources given:
  *
  *   rck-snetc net.snet boxes.c... [-o app] [cc options]   program
+ *     (the era's -threading X, -distrib X and -v<n> are accepted, dropped)
  *   rck-snetc -C net.snet [-o net.c]                       C only
  *   rck-snetc --check net.snet                             check only
  *
@@ -143,6 +144,28 @@ static int build(const char *snet, int argc, char **argv)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
+/* The era's snetc options that choose its runtime's layers (-threading
+ * pthread|lpel|front..., -distrib nodist|mpi|scc) or its verbosity (-v1):
+ * accepted so that the era's Makefiles work, and dropped (one task per UE,
+ * one node: docs/SNET.md). Returns the new argc. */
+static int drop_era_options(int argc, char **argv)
+{
+    int k = 1;
+    for (int i = 1; i < argc; i++) {
+        if ((!strcmp(argv[i], "-threading") || !strcmp(argv[i], "-distrib")) &&
+            i + 1 < argc) {
+            i++;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1] == 'v' && argv[i][2] >= '0' &&
+            argv[i][2] <= '9' && argv[i][3] == '\0')
+            continue;
+        argv[k++] = argv[i];
+    }
+    argv[k] = NULL;
+    return k;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -192,5 +215,6 @@ int main(int argc, char **argv)
     const char *snet = argv[at];
     for (int i = at; i + 1 < argc; i++)
         argv[i] = argv[i + 1];
-    return build(snet, argc - 2, argv + 1);
+    argc = drop_era_options(argc - 1, argv);
+    return build(snet, argc - 1, argv + 1);
 }
