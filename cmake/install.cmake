@@ -177,6 +177,8 @@ endif()
 include(\"\${CMAKE_CURRENT_LIST_DIR}/rockcreekTargets.cmake\")
 set_and_check(rockcreek_INCLUDE_DIR \"@PACKAGE_CMAKE_INSTALL_INCLUDEDIR@\")
 set(rockcreek_LIBRARIES rockcreek::rockcreek)
+# S-Net: rck_snet_add_network() (docs/SNET.md)
+include(\"\${CMAKE_CURRENT_LIST_DIR}/RckSnet.cmake\" OPTIONAL)
 check_required_components(rockcreek)
 ")
 configure_package_config_file(

@@ -35,6 +35,7 @@ if __package__ in (None, ""):
     from rckbench import loadbench  # noqa: E402
     from rckbench import mpibench  # noqa: E402
     from rckbench import msglogbench  # noqa: E402
+    from rckbench import snetbench  # noqa: E402
     from rckbench import powerbench  # noqa: E402
     from rckbench import rckmpibench  # noqa: E402
     from rckbench import p54cbench  # noqa: E402
@@ -46,6 +47,7 @@ else:
     from . import loadbench
     from . import mpibench
     from . import msglogbench
+    from . import snetbench
     from . import powerbench
     from . import rckmpibench
     from . import p54cbench
@@ -1416,6 +1418,12 @@ def suite_native_load(ctx):
     return loadbench.suite(ctx, sys.modules[__name__])
 
 
+def suite_snet(ctx):
+    """librcksnet's per-record cost on one core (python/rckbench/
+    snetbench.py, docs/SNET.md)."""
+    return snetbench.suite(ctx, sys.modules[__name__])
+
+
 def suite_msglog(ctx):
     """2-UE RCCE pingpong on native with the message log off and on
     (python/rckbench/msglogbench.py)."""
@@ -1498,6 +1506,7 @@ SUITES = {
     "power": suite_power,
     "mpi": suite_mpi,
     "p54c": suite_p54c,
+    "snet": suite_snet,
 }
 
 

@@ -80,6 +80,8 @@ static void usage_rck(FILE *fp)
             "       rck config --list | --dump [--chip FILE]\n"
             "       rck report RUN.json [-o FILE.html] [--trace TRACE.json]"
             " [--text]\n"
+            "       rck snetc net.snet boxes.c... [-o program]   (S-Net,"
+            " docs/SNET.md)\n"
             "       rck --help | --version   (each command also takes --version)\n"
             "       rccerun -nue N [-f hostfile] [-clock GHz] program"
             " [args...]\n"
@@ -953,6 +955,30 @@ static void std_fds_ensure(void)
     }
 }
 
+/* rck snetc ...: the S-Net compiler rck-snetc, beside rck (installed) or
+ * in the build tree's src/snet, else from PATH. */
+static int cmd_snetc(char **argv)
+{
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+    static const char *const rel[] = {"rck-snetc", "../snet/rck-snetc"};
+    for (int i = 0; n > 0 && i < 2; i++) {
+        path[n] = '\0';
+        char *slash = strrchr(path, '/');
+        if (slash == NULL)
+            break;
+        strcpy(slash + 1, rel[i]);
+        if (access(path, X_OK) == 0) {
+            argv[0] = path;
+            execv(path, argv);
+        }
+    }
+    argv[0] = "rck-snetc";
+    execvp(argv[0], argv);
+    fprintf(stderr, "%s: cannot run rck-snetc: %s\n", tool, strerror(errno));
+    return 127;
+}
+
 int main(int argc, char **argv)
 {
     const char *base = argc > 0 ? strrchr(argv[0], '/') : NULL;
@@ -980,6 +1006,8 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "run"))
         return cmd_run(argc - 2, argv + 2, 0);
+    if (!strcmp(argv[1], "snetc"))
+        return cmd_snetc(argv + 1);
     if (!strcmp(argv[1], "config"))
         return cmd_config(argc - 2, argv + 2);
     if (!strcmp(argv[1], "report"))

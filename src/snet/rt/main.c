@@ -1,0 +1,113 @@
+/*
+ * main.c: the program rck-snetc generates runs its network here, inside one
+ * UE: UE 0 reads the input records from stdin, runs each through the
+ * network and writes the outputs to stdout (the other UEs of a run have
+ * nothing to do this issue). docs/SNET.md.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "RCCE.h"
+#include "rt.h"
+
+struct rcksnet_instance {
+    rt_inst_t *net;
+    rcksnet_emitfn_t emit;
+    void *arg;
+    rt_list_t out;
+};
+
+static void deliver(rcksnet_instance_t *in)
+{
+    for (int i = 0; i < in->out.n; i++)
+        in->emit(in->arg, in->out.r[i]);
+    in->out.n = 0;
+}
+
+rcksnet_instance_t *rcksnet_instance_new(const char *const *labels,
+                                         int nlabels, rcksnet_node_t *net,
+                                         rcksnet_emitfn_t emit, void *arg)
+{
+    if (net == NULL || emit == NULL)
+        rt_fatal("rcksnet_instance_new: no network or no emit function");
+    rt_labels_init(labels, nlabels);
+    rcksnet_instance_t *in = rt_alloc(sizeof(*in));
+    in->net = rt_inst_new(net);
+    in->emit = emit;
+    in->arg = arg;
+    rt_start(in->net, &in->out);
+    deliver(in);
+    return in;
+}
+
+void rcksnet_instance_feed(rcksnet_instance_t *in, rcksnet_record_t *rec)
+{
+    rt_run(in->net, rec, &in->out);
+    deliver(in);
+}
+
+void rcksnet_instance_free(rcksnet_instance_t *in)
+{
+    if (in == NULL)
+        return;
+    rt_list_free(&in->out);
+    rt_inst_free(in->net);
+    free(in);
+    rt_nodes_free();
+    rt_labels_free();
+}
+
+void rcksnet_record_free(rcksnet_record_t *rec)
+{
+    rt_record_free(rec);
+}
+
+int rcksnet_main(int argc, char **argv, const char *const *labels,
+                 int nlabels, rcksnet_node_t *(*build)(void))
+{
+    int rc = RCCE_init(&argc, &argv);
+    if (rc != RCCE_SUCCESS)
+        rt_fatal("RCCE_init failed (%d): run the program with 'rck run'", rc);
+    const char *input = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-i") && i + 1 < argc)
+            input = argv[++i];
+        else
+            rt_fatal("usage: %s [-i input.xml] (records on stdin by default)",
+                     argv[0]);
+    }
+    if (RCCE_ue() == 0) {
+        FILE *in = stdin;
+        if (input != NULL && (in = fopen(input, "r")) == NULL)
+            rt_fatal("cannot open %s", input);
+        const char *trace = getenv("RCKSNET_TRACE");
+        rt_trace = trace != NULL && *trace && strcmp(trace, "0");
+        rt_labels_init(labels, nlabels);
+        rt_inst_t *net = rt_inst_new(build());
+        rt_reader_t *rd = rt_reader_new(in, input ? input : "stdin");
+        rcksnet_record_t *r;
+        rt_list_t first = {0, 0, NULL};
+        rt_start(net, &first);
+        for (int i = 0; i < first.n; i++)
+            rt_record_write(stdout, first.r[i]);
+        rt_list_free(&first);
+        while (rt_reader_next(rd, &r)) {
+            rt_list_t out = {0, 0, NULL};
+            rt_run(net, r, &out);
+            for (int i = 0; i < out.n; i++)
+                rt_record_write(stdout, out.r[i]);
+            rt_list_free(&out);
+            fflush(stdout);
+        }
+        rt_terminate_write(stdout);
+        fflush(stdout);
+        rt_reader_free(rd);
+        rt_inst_free(net);
+        rt_nodes_free();
+        rt_labels_free();
+        if (in != stdin)
+            fclose(in);
+    }
+    RCCE_finalize();
+    return EXIT_SUCCESS;
+}

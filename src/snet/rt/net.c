@@ -1,0 +1,594 @@
+/*
+ * net.c: the network's descriptions (built by the generated code through
+ * the constructors of rcksnet.h) and their instances, which run records.
+ *
+ * Evaluation: one task per UE that takes one input record at a time and
+ * runs it through the network to the end: each entity, fed one record,
+ * appends the records it emits to a list that its successor then consumes
+ * in order (docs/SNET.md, "Runtime"). Serial replication and the index
+ * split create their instances on demand; synchrocells keep their state in
+ * their instance.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt.h"
+
+enum { N_IDENTITY, N_INIT, N_BOX, N_FILTER, N_SYNC, N_SERIAL, N_PAR, N_STAR, N_SPLIT, N_FEEDBACK,
+       N_NET, N_PLACE };
+
+struct rcksnet_node {
+    int kind;
+    const char *loc, *name;
+    int det, label, place;
+    rcksnet_node_t *a, *b;
+    int n;
+    rcksnet_node_t *const *branches;
+    const rcksnet_type_t *const *accepts, *const *first;
+    const rcksnet_type_t *type; /* box: out; sync: patterns; star/fb: exit */
+    const rcksnet_variant_t *in;
+    const rcksnet_guardfn_t *guards;
+    rcksnet_guardfn_t guard;
+    rcksnet_boxfn_t box;
+    rcksnet_filterfn_t filter;
+};
+
+struct rt_inst {
+    const rcksnet_node_t *node;
+    rt_inst_t *a, *b;
+    rt_inst_t **v;          /* par: branches; star: stages; split: replicas */
+    int *keys;              /* split: the tag value of each replica */
+    int nv, cap;
+    rcksnet_record_t **stored; /* sync */
+    int fired;
+};
+
+/* every description made, freed together (rt_nodes_free) */
+static rcksnet_node_t **all_nodes;
+static int nall, capall;
+
+static rcksnet_node_t *node(int kind, const char *loc)
+{
+    rcksnet_node_t *n = rt_alloc(sizeof(*n));
+    if (nall == capall) {
+        capall = capall ? 2 * capall : 64;
+        all_nodes = rt_realloc(all_nodes, capall * sizeof(*all_nodes));
+    }
+    all_nodes[nall++] = n;
+    n->kind = kind;
+    n->loc = loc;
+    n->place = -1;
+    return n;
+}
+
+static void need(const void *p, const char *what, const char *loc)
+{
+    if (p == NULL)
+        rt_fatal("%s: %s missing in the network's description", loc, what);
+}
+
+rcksnet_node_t *rcksnet_box(const char *name, const char *loc,
+                            rcksnet_boxfn_t fn, const rcksnet_variant_t *in,
+                            const rcksnet_type_t *out)
+{
+    need(fn, "the box function", loc);
+    need(in, "the box's input", loc);
+    need(out, "the box's outputs", loc);
+    rcksnet_node_t *n = node(N_BOX, loc);
+    n->name = name;
+    n->box = fn;
+    n->in = in;
+    n->type = out;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_filter(const char *loc, const rcksnet_variant_t *in,
+                               rcksnet_filterfn_t fn)
+{
+    need(fn, "the filter function", loc);
+    need(in, "the filter's pattern", loc);
+    rcksnet_node_t *n = node(N_FILTER, loc);
+    n->in = in;
+    n->filter = fn;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_init_box(const char *name, const char *loc,
+                                 rcksnet_boxfn_t fn,
+                                 const rcksnet_variant_t *in,
+                                 const rcksnet_type_t *out)
+{
+    rcksnet_node_t *n = rcksnet_box(name, loc, fn, in, out);
+    n->kind = N_INIT;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_identity(const char *loc)
+{
+    return node(N_IDENTITY, loc);
+}
+
+rcksnet_node_t *rcksnet_sync(const char *loc, const rcksnet_type_t *patterns,
+                             const rcksnet_guardfn_t *guards)
+{
+    need(patterns, "the synchrocell's patterns", loc);
+    rcksnet_node_t *n = node(N_SYNC, loc);
+    n->type = patterns;
+    n->guards = guards;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_serial(const char *loc, rcksnet_node_t *a,
+                               rcksnet_node_t *b)
+{
+    need(a, "the serial composition's left operand", loc);
+    need(b, "the serial composition's right operand", loc);
+    rcksnet_node_t *n = node(N_SERIAL, loc);
+    n->a = a;
+    n->b = b;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_parallel(const char *loc, int det, int nb,
+                                 rcksnet_node_t *const *branches,
+                                 const rcksnet_type_t *const *accepts,
+                                 const rcksnet_type_t *const *first)
+{
+    need(branches, "the parallel composition's branches", loc);
+    need(accepts, "the parallel composition's branch types", loc);
+    need(first, "the parallel composition's branch types", loc);
+    rcksnet_node_t *n = node(N_PAR, loc);
+    n->det = det;
+    n->n = nb;
+    rcksnet_node_t **copy = rt_alloc(nb * sizeof(*copy));
+    memcpy(copy, branches, nb * sizeof(*copy));
+    n->branches = copy;
+    n->accepts = accepts;
+    n->first = first;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_star(const char *loc, int det, rcksnet_node_t *body,
+                             const rcksnet_type_t *exit,
+                             rcksnet_guardfn_t guard)
+{
+    need(body, "the replicated network", loc);
+    need(exit, "the exit pattern", loc);
+    rcksnet_node_t *n = node(N_STAR, loc);
+    n->det = det;
+    n->a = body;
+    n->type = exit;
+    n->guard = guard;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_split(const char *loc, int det, rcksnet_node_t *body,
+                              int tag_label)
+{
+    need(body, "the split network", loc);
+    rcksnet_node_t *n = node(N_SPLIT, loc);
+    n->det = det;
+    n->a = body;
+    n->label = tag_label;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_feedback(const char *loc, int det,
+                                 rcksnet_node_t *body,
+                                 const rcksnet_type_t *back,
+                                 rcksnet_guardfn_t guard)
+{
+    need(body, "the feedback network", loc);
+    need(back, "the feedback pattern", loc);
+    rcksnet_node_t *n = node(N_FEEDBACK, loc);
+    n->det = det;
+    n->a = body;
+    n->type = back;
+    n->guard = guard;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_net(const char *name, const char *loc,
+                            rcksnet_node_t *body,
+                            const rcksnet_type_t *accepts)
+{
+    need(body, "the network's body", loc);
+    rcksnet_node_t *n = node(N_NET, loc);
+    n->name = name;
+    n->a = body;
+    n->type = accepts;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_place(const char *loc, rcksnet_node_t *body, int at)
+{
+    need(body, "the placed network", loc);
+    rcksnet_node_t *n = node(N_PLACE, loc);
+    n->a = body;
+    n->place = at;
+    return n;
+}
+
+rcksnet_node_t *rcksnet_place_split(const char *loc, int det,
+                                    rcksnet_node_t *body, int tag_label)
+{
+    /* one node this issue: a placed split runs as a split on this UE */
+    rcksnet_node_t *n = rcksnet_split(loc, det, body, tag_label);
+    n->place = -2;
+    return n;
+}
+
+void rt_nodes_free(void)
+{
+    for (int i = 0; i < nall; i++) {
+        if (all_nodes[i]->kind == N_PAR)
+            free((void *)all_nodes[i]->branches);
+        free(all_nodes[i]);
+    }
+    free(all_nodes);
+    all_nodes = NULL;
+    nall = capall = 0;
+}
+
+const rcksnet_type_t *rt_box_out(const rcksnet_node_t *box, const char **name)
+{
+    *name = box->name;
+    return box->type;
+}
+
+const rcksnet_variant_t *rt_box_in(const rcksnet_node_t *box)
+{
+    return box->in;
+}
+
+/* ---- instances ------------------------------------------------------- */
+
+rt_inst_t *rt_inst_new(const rcksnet_node_t *n)
+{
+    rt_inst_t *in = rt_alloc(sizeof(*in));
+    in->node = n;
+    switch (n->kind) {
+    case N_SERIAL:
+        in->a = rt_inst_new(n->a);
+        in->b = rt_inst_new(n->b);
+        break;
+    case N_PAR:
+        in->v = rt_alloc(n->n * sizeof(*in->v));
+        for (int i = 0; i < n->n; i++)
+            in->v[i] = rt_inst_new(n->branches[i]);
+        in->nv = n->n;
+        break;
+    case N_FEEDBACK:
+    case N_NET:
+    case N_PLACE:
+        in->a = rt_inst_new(n->a);
+        break;
+    case N_SYNC:
+        in->stored = rt_alloc(n->type->n * sizeof(*in->stored));
+        break;
+    default: /* boxes, filters; stars and splits grow on demand */
+        break;
+    }
+    return in;
+}
+
+void rt_inst_free(rt_inst_t *in)
+{
+    if (in == NULL)
+        return;
+    rt_inst_free(in->a);
+    rt_inst_free(in->b);
+    for (int i = 0; i < in->nv; i++)
+        rt_inst_free(in->v[i]);
+    free(in->v);
+    free(in->keys);
+    if (in->stored != NULL)
+        for (int i = 0; i < in->node->type->n; i++)
+            rt_record_free(in->stored[i]);
+    free(in->stored);
+    free(in);
+}
+
+static void __attribute__((noreturn))
+refuse(const rcksnet_node_t *n, const rcksnet_record_t *r,
+                   const char *what)
+{
+    char buf[512];
+    rt_fatal("%s: %s does not accept the record %s", n->loc, what,
+             rt_record_str(r, buf, sizeof(buf)));
+}
+
+static void run_box(const rcksnet_node_t *n, rcksnet_record_t *r,
+                    rt_list_t *out)
+{
+    if (rt_match(r, n->in) < 0) {
+        char what[300], v[200];
+        snprintf(what, sizeof(what), "box %s (input %s)", n->name,
+                 rt_variant_str(n->in, v, sizeof(v)));
+        refuse(n, r, what);
+    }
+    rt_call_t call = {RT_CALL_MAGIC, n, r, out};
+    n->box(&call, r);
+    call.magic = 0;
+    rt_record_free(r);
+}
+
+static void run_sync(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+{
+    const rcksnet_node_t *n = in->node;
+    const rcksnet_type_t *p = n->type;
+    int slot = -1;
+    for (int i = 0; !in->fired && i < p->n && slot < 0; i++)
+        if (in->stored[i] == NULL && rt_match(r, p->v[i]) >= 0 &&
+            (n->guards == NULL || n->guards[i] == NULL || n->guards[i](r)))
+            slot = i;
+    if (slot < 0) { /* fired, or no free pattern matches: passes */
+        rt_list_push(out, r);
+        return;
+    }
+    in->stored[slot] = r;
+    for (int i = 0; i < p->n; i++)
+        if (in->stored[i] == NULL)
+            return;
+    /* all matched: the first pattern's record with the others' entries */
+    rcksnet_record_t *m = in->stored[0];
+    for (int i = 1; i < p->n; i++) {
+        rcksnet_record_t *s = in->stored[i];
+        for (int k = 0; k < p->v[i]->n; k++) {
+            rt_ent_t *e = rt_find(s, p->v[i]->e[k].kind, p->v[i]->e[k].label);
+            if (rt_find(m, e->kind, e->label) == NULL) {
+                rt_add(m, e);
+                e->field = NULL; /* moved */
+            }
+        }
+        rt_record_free(s);
+        in->stored[i] = NULL;
+    }
+    in->stored[0] = NULL;
+    in->fired = 1;
+    rt_list_push(out, m);
+}
+
+static void run_par(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+{
+    const rcksnet_node_t *n = in->node;
+    int best = -1, at = -1;
+    for (int pass = 0; pass < 2 && at < 0; pass++)
+        for (int i = 0; i < n->n; i++) {
+            int s = rt_match_type(r, pass ? n->first[i] : n->accepts[i]);
+            if (s > best) { /* the most specific; a tie goes to the first */
+                best = s;
+                at = i;
+            }
+        }
+    if (at < 0)
+        refuse(n, r, "no branch of the parallel composition");
+    rt_run(in->v[at], r, out);
+}
+
+/* r matches an exit (or feedback) pattern; a guard belongs to the last */
+static int leaves(const rcksnet_node_t *n, const rcksnet_record_t *r)
+{
+    const rcksnet_type_t *t = n->type;
+    for (int i = 0; i < t->n; i++)
+        if (rt_match(r, t->v[i]) >= 0 &&
+            (n->guard == NULL || i + 1 < t->n || n->guard(r)))
+            return 1;
+    return 0;
+}
+
+/* stage i of a star, made on demand; what the initialisers of a new
+ * stage emit joins the stage's outputs (first) */
+static rt_inst_t *stage(rt_inst_t *in, int i, rt_list_t *out)
+{
+    if (i == in->nv) {
+        if (in->nv == in->cap) {
+            in->cap = in->cap ? 2 * in->cap : 4;
+            in->v = rt_realloc(in->v, in->cap * sizeof(*in->v));
+        }
+        in->v[in->nv++] = rt_inst_new(in->node->a);
+        rt_start(in->v[i], out);
+    }
+    return in->v[i];
+}
+
+static void run_star(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+{
+    rt_list_t cur = {0, 0, NULL};
+    rt_list_push(&cur, r);
+    for (int level = 0; cur.n > 0; level++) {
+        rt_list_t next = {0, 0, NULL};
+        for (int i = 0; i < cur.n; i++) {
+            if (leaves(in->node, cur.r[i]))
+                rt_list_push(out, cur.r[i]);
+            else
+                rt_run(stage(in, level, &next), cur.r[i], &next);
+        }
+        cur.n = 0;
+        rt_list_free(&cur);
+        cur = next;
+    }
+    rt_list_free(&cur);
+}
+
+static void run_feedback(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+{
+    rt_list_t cur = {0, 0, NULL};
+    rt_list_push(&cur, r);
+    while (cur.n > 0) {
+        rt_list_t next = {0, 0, NULL};
+        for (int i = 0; i < cur.n; i++) {
+            rt_list_t o = {0, 0, NULL};
+            rt_run(in->a, cur.r[i], &o);
+            for (int k = 0; k < o.n; k++)
+                rt_list_push(leaves(in->node, o.r[k]) ? &next : out, o.r[k]);
+            o.n = 0;
+            rt_list_free(&o);
+        }
+        cur.n = 0;
+        rt_list_free(&cur);
+        cur = next;
+    }
+    rt_list_free(&cur);
+}
+
+static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+{
+    const rcksnet_node_t *n = in->node;
+    rt_ent_t *t = rt_find(r, RCKSNET_TAG, n->label);
+    if (t == NULL) {
+        char what[128];
+        snprintf(what, sizeof(what), "the index split on <%s>",
+                 rt_label_name(n->label));
+        refuse(n, r, what);
+    }
+    int lo = 0, hi = in->nv; /* replicas sorted by tag value */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (in->keys[mid] < t->tag)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == in->nv || in->keys[lo] != t->tag) {
+        if (in->nv == in->cap) {
+            in->cap = in->cap ? 2 * in->cap : 4;
+            in->v = rt_realloc(in->v, in->cap * sizeof(*in->v));
+            in->keys = rt_realloc(in->keys, in->cap * sizeof(*in->keys));
+        }
+        memmove(in->v + lo + 1, in->v + lo, (in->nv - lo) * sizeof(*in->v));
+        memmove(in->keys + lo + 1, in->keys + lo,
+                (in->nv - lo) * sizeof(*in->keys));
+        in->v[lo] = rt_inst_new(n->a);
+        in->keys[lo] = t->tag;
+        in->nv++;
+        rt_start(in->v[lo], out); /* a new replica's initialisers */
+    }
+    rt_run(in->v[lo], r, out);
+}
+
+static void run_list(rt_inst_t *in, rt_list_t *l, rt_list_t *out)
+{
+    for (int i = 0; i < l->n; i++)
+        rt_run(in, l->r[i], out);
+    l->n = 0;
+    rt_list_free(l);
+}
+
+/* Initialisers fire once, when their instance's network starts: at the
+ * program's start, or when a star or split makes the replica. */
+void rt_start(rt_inst_t *in, rt_list_t *out)
+{
+    const rcksnet_node_t *n = in->node;
+    rt_list_t l = {0, 0, NULL};
+    switch (n->kind) {
+    case N_INIT: {
+        rcksnet_record_t *none = rcksnet_record_new();
+        rt_call_t call = {RT_CALL_MAGIC, n, none, out};
+        n->box(&call, none);
+        rt_record_free(none);
+        return;
+    }
+    case N_SERIAL:
+        rt_start(in->a, &l);
+        run_list(in->b, &l, out);
+        rt_start(in->b, out);
+        return;
+    case N_PAR:
+        for (int i = 0; i < in->nv; i++)
+            rt_start(in->v[i], out);
+        return;
+    case N_FEEDBACK: /* what it emits goes round as the body's output does */
+        rt_start(in->a, &l);
+        for (int i = 0; i < l.n; i++) {
+            if (leaves(n, l.r[i]))
+                run_feedback(in, l.r[i], out);
+            else
+                rt_list_push(out, l.r[i]);
+        }
+        l.n = 0;
+        rt_list_free(&l);
+        return;
+    case N_NET:
+    case N_PLACE:
+        rt_start(in->a, out);
+        return;
+    default:
+        return;
+    }
+}
+
+int rt_trace; /* RCKSNET_TRACE=1: every record each construct gets */
+
+static const char *const kind_names[] = {
+    "identity", "initialiser", "box", "filter", "sync", "serial",
+    "parallel", "star", "split", "feedback", "net", "placement"};
+
+void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+{
+    const rcksnet_node_t *n = in->node;
+    if (rt_trace && n->kind != N_SERIAL) {
+        char buf[512];
+        fprintf(stderr, "rcksnet: %s %s%s%s gets %s\n", n->loc,
+                kind_names[n->kind], n->name ? " " : "",
+                n->name ? n->name : "", rt_record_str(r, buf, sizeof(buf)));
+    }
+    switch (n->kind) {
+    case N_IDENTITY:
+        rt_list_push(out, r);
+        return;
+    case N_INIT:
+        refuse(n, r, "initialiser box");
+    case N_BOX:
+        run_box(n, r, out);
+        return;
+    case N_FILTER: {
+        if (rt_match(r, n->in) < 0) {
+            char v[200], what[256];
+            snprintf(what, sizeof(what), "the filter (input %s)",
+                     rt_variant_str(n->in, v, sizeof(v)));
+            refuse(n, r, what);
+        }
+        rcksnet_out_t o = {out};
+        n->filter(r, &o);
+        rt_record_free(r);
+        return;
+    }
+    case N_SYNC:
+        run_sync(in, r, out);
+        return;
+    case N_SERIAL: {
+        rt_list_t mid = {0, 0, NULL};
+        rt_run(in->a, r, &mid);
+        for (int i = 0; i < mid.n; i++)
+            rt_run(in->b, mid.r[i], out);
+        mid.n = 0;
+        rt_list_free(&mid);
+        return;
+    }
+    case N_PAR:
+        run_par(in, r, out);
+        return;
+    case N_STAR:
+        run_star(in, r, out);
+        return;
+    case N_SPLIT:
+        run_split(in, r, out);
+        return;
+    case N_FEEDBACK:
+        run_feedback(in, r, out);
+        return;
+    case N_NET:
+        if (n->type != NULL && rt_match_type(r, n->type) < 0) {
+            char what[128];
+            snprintf(what, sizeof(what), "network %s", n->name);
+            refuse(n, r, what);
+        }
+        rt_run(in->a, r, out);
+        return;
+    case N_PLACE:
+        rt_run(in->a, r, out);
+        return;
+    }
+    rt_fatal("%s: unknown construct %d", n->loc, n->kind);
+}

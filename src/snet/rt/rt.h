@@ -1,0 +1,105 @@
+/*
+ * rt.h: librcksnet's internals (records, labels, lists, errors), shared by
+ * the files of the runtime. The API generated code calls is
+ * include/snet/rcksnet.h; docs/SNET.md describes the design.
+ */
+#ifndef RCKSNET_RT_H
+#define RCKSNET_RT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "snet/rcksnet.h"
+
+typedef struct {
+    int kind;
+    int label;
+    int tag;               /* tags and binding tags */
+    c4snet_data_t *field;  /* fields (a reference) */
+} rt_ent_t;
+
+struct rcksnet_record {
+    int n, cap;
+    rt_ent_t *e;
+};
+
+/* A list of records (the outputs of one firing). */
+typedef struct {
+    int n, cap;
+    rcksnet_record_t **r;
+} rt_list_t;
+
+struct rcksnet_out {
+    rt_list_t *list;
+};
+
+/* Errors: print "rcksnet: ..." and end the program (status 1). */
+void rt_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2),
+                                                   noreturn));
+void *rt_alloc(size_t size);
+void *rt_realloc(void *p, size_t size);
+
+/* Labels: the program's, then those met in the input. */
+void rt_labels_init(const char *const *labels, int n);
+int rt_label_id(const char *name); /* interned */
+const char *rt_label_name(int id);
+void rt_labels_free(void);
+
+/* Records. */
+rt_ent_t *rt_find(const rcksnet_record_t *r, int kind, int label);
+void rt_add(rcksnet_record_t *r, const rt_ent_t *e); /* takes the field */
+void rt_record_free(rcksnet_record_t *r);
+/* -1 if r does not match v, else the number of entries v names */
+int rt_match(const rcksnet_record_t *r, const rcksnet_variant_t *v);
+/* the best score of r over t's variants, -1 if none matches */
+int rt_match_type(const rcksnet_record_t *r, const rcksnet_type_t *t);
+/* copy onto out the entries of in that pattern does not name and out lacks */
+void rt_inherit(rcksnet_record_t *out, const rcksnet_record_t *in,
+                const rcksnet_variant_t *pattern);
+/* "{A, <T>=3}" into buf */
+const char *rt_record_str(const rcksnet_record_t *r, char *buf, size_t size);
+const char *rt_variant_str(const rcksnet_variant_t *v, char *buf,
+                           size_t size);
+
+void rt_list_push(rt_list_t *l, rcksnet_record_t *r);
+void rt_list_free(rt_list_t *l);
+
+/* Fields: textual form. */
+void rt_field_write(FILE *f, c4snet_data_t *d);
+/* parse "(type[n])v,v,..." from text; NULL and *why on error */
+c4snet_data_t *rt_field_parse(const char *text, const char **why);
+
+/* The box being called (C4SNetOut's handle). */
+typedef struct {
+    unsigned magic;
+    const rcksnet_node_t *box;
+    const rcksnet_record_t *in;
+    rt_list_t *out;
+} rt_call_t;
+#define RT_CALL_MAGIC 0x5e7b0c5u
+const rcksnet_type_t *rt_box_out(const rcksnet_node_t *box,
+                                 const char **name);
+const rcksnet_variant_t *rt_box_in(const rcksnet_node_t *box);
+
+/* The network's instances. */
+typedef struct rt_inst rt_inst_t;
+rt_inst_t *rt_inst_new(const rcksnet_node_t *node);
+void rt_inst_free(rt_inst_t *in);
+/* frees every description the constructors made */
+void rt_nodes_free(void);
+extern int rt_trace;
+/* start: what the initialiser boxes emit, run on to the outputs */
+void rt_start(rt_inst_t *in, rt_list_t *out);
+/* feed one record; the outputs are appended to out */
+void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out);
+
+/* Textual record I/O. */
+typedef struct rt_reader rt_reader_t;
+rt_reader_t *rt_reader_new(FILE *f, const char *name);
+/* 1: a record in *r; 0: terminate or end of input */
+int rt_reader_next(rt_reader_t *rd, rcksnet_record_t **r);
+void rt_reader_free(rt_reader_t *rd);
+void rt_record_write(FILE *f, const rcksnet_record_t *r);
+void rt_terminate_write(FILE *f);
+
+#endif /* RCKSNET_RT_H */
