@@ -604,6 +604,14 @@ int sim_p54c_available(void);
 int sim_p54c_counted(const char *program, const uint32_t *cpi_units);
 /* Is @p program a script ("#!")? */
 int sim_p54c_is_script(const char *program);
+/* @p name, searched in PATH unless it has a slash, as an absolute path in
+ * @p out. @return 0 or -1. */
+int sim_p54c_find_exec(const char *name, char *out, size_t len);
+/* Does @p dir hold counted libraries of this rockcreek's CPI table? */
+int sim_p54c_counted_dir_ok(const char *dir);
+/* engine_choose for a launched script (RCK_P54C_ENGINE @p e). */
+rck_status_t sim_p54c_engine_script(sim_p54c_job_t *p, const char *e,
+                                    const char *program);
 /* Who counted: "qemu" or "compiled" (the program's own counters). */
 const char *sim_p54c_engine_name(const sim_hdr_t *h);
 /* rck_hal_dcache_flush under the detailed model: adds the plugin's L2

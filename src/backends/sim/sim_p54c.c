@@ -65,7 +65,7 @@ static size_t launcher_bytes;
 
 /* @p name, searched in PATH unless it has a slash, as an absolute path in
  * @p out. @return 0 or -1. */
-static int find_exec(const char *name, char *out, size_t len)
+int sim_p54c_find_exec(const char *name, char *out, size_t len)
 {
     char found[PATH_MAX], real[PATH_MAX];
 
@@ -113,7 +113,7 @@ int sim_p54c_available(void)
 
     for (size_t i = 0; i < 2 && !plugin; i++)
         plugin = cands[i][0] != '\0' && access(cands[i], R_OK) == 0;
-    return plugin && find_exec(rck_config_get("P54C_QEMU"), q, sizeof(q)) == 0;
+    return plugin && sim_p54c_find_exec(rck_config_get("P54C_QEMU"), q, sizeof(q)) == 0;
 }
 
 /* RCK_P54C_ORDER: off, or the cycles (of the chip's base clock) a core
@@ -150,7 +150,7 @@ static rck_status_t qemu_paths(sim_p54c_job_t *p, const char *spec)
 {
     const char *qemu = rck_config_get("P54C_QEMU");
 
-    if (find_exec(qemu, p->qemu, sizeof(p->qemu)) != 0) {
+    if (sim_p54c_find_exec(qemu, p->qemu, sizeof(p->qemu)) != 0) {
         rck_error("RCK_COMPUTE=%s needs QEMU's user-mode emulator, but "
                   "RCK_P54C_QEMU='%s' is not an executable program here "
                   "(install qemu-user: scripts/install-deps.sh)",
@@ -200,7 +200,7 @@ static void ctr_records(const char *path, const uint32_t *want, int n[4])
 
 /* Does @p dir hold counted libraries that carry the default CPI table
  * (built by this rockcreek, not another version's)? */
-static int counted_dir_ok(const char *dir)
+int sim_p54c_counted_dir_ok(const char *dir)
 {
     char f[PATH_MAX];
     int n[4];
@@ -244,7 +244,7 @@ static int counted_libdir(const char *program, char *out, size_t len)
                                  name the library directory itself */
                 if (snprintf(out, len, "%s/rockcreek/counted", p) <
                         (int)len &&
-                    counted_dir_ok(out)) {
+                    sim_p54c_counted_dir_ok(out)) {
                     found = 0;
                     break;
                 }
@@ -255,84 +255,7 @@ static int counted_libdir(const char *program, char *out, size_t len)
     if (found == 0)
         return 0;
     snprintf(out, len, "%s", RCK_COUNTED_LIBDIR_INSTALL);
-    return out[0] != '\0' && counted_dir_ok(out) ? 0 : -1;
-}
-
-/* Is @p program a script ("#!")? Its interpreter starts the program that
- * calls the HAL, which the launcher cannot read. */
-int sim_p54c_is_script(const char *program)
-{
-    char path[PATH_MAX], head[2];
-    int fd, n;
-
-    if (program == NULL || find_exec(program, path, sizeof(path)) != 0)
-        return 0;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    n = (int)read(fd, head, sizeof(head));
-    close(fd);
-    return n == 2 && head[0] == '#' && head[1] == '!';
-}
-
-/* The counted libraries beside the librockcreek this launcher runs (for a
- * script, whose program the launcher cannot read), else the installed
- * ones. @return 0 or -1. */
-static int counted_libdir_own(char *out, size_t len)
-{
-    Dl_info info;
-    char dir[PATH_MAX];
-
-    if (dladdr((void *)counted_libdir_own, &info) != 0 &&
-        info.dli_fname != NULL && realpath(info.dli_fname, dir) != NULL &&
-        strrchr(dir, '/') != NULL) {
-        *strrchr(dir, '/') = '\0';
-        if (snprintf(out, len, "%s/rockcreek/counted", dir) < (int)len &&
-            counted_dir_ok(out))
-            return 0;
-    }
-    /* a launcher linked statically: the build tree's when it runs from
-     * there */
-    if (realpath("/proc/self/exe", dir) != NULL &&
-        strncmp(dir, RCK_BUILD_DIR "/", strlen(RCK_BUILD_DIR) + 1) == 0 &&
-        snprintf(out, len, "%s/rockcreek/counted", RCK_BUILD_DIR) < (int)len &&
-        counted_dir_ok(out))
-        return 0;
-    snprintf(out, len, "%s", RCK_COUNTED_LIBDIR_INSTALL);
-    return out[0] != '\0' && counted_dir_ok(out) ? 0 : -1;
-}
-
-/* The launched file is a script (docs/P54C.md "Programs started by a
- * script"): the compiled engine, with the counted libraries this launcher
- * goes with; each core checks the program it runs when it attaches. */
-static rck_status_t engine_choose_script(sim_p54c_job_t *p, const char *e,
-                                         const char *program)
-{
-    if (!strcmp(e, "qemu")) {
-        rck_error("RCK_P54C_ENGINE=qemu: '%s' is a script, and QEMU runs "
-                  "the ELF program it is given (the script's own commands "
-                  "would be counted, not the program it starts): launch the "
-                  "program itself, or use the compiled engine",
-                  program);
-        return RCK_ERR_CONFIG;
-    }
-    p->engine = P54C_ENGINE_COMPILED;
-    p->from_script = 1;
-    p->libdir[0] = '\0';
-    if (find_exec(program, p->program, sizeof(p->program)) != 0) {
-        rck_error("cannot execute '%s': not an executable file (in PATH)",
-                  program);
-        return RCK_ERR_CONFIG;
-    }
-    if (counted_libdir_own(p->libdir, sizeof(p->libdir)) != 0) {
-        p->libdir[0] = '\0';
-        rck_warn("p54c-fast: the counted copies of rockcreek's libraries "
-                 "were not found beside this rck's librockcreek or "
-                 "installed: the work of RCCE and the other libraries in "
-                 "the program '%s' starts is not counted",
-                 program);
-    }
-    return RCK_OK;
+    return out[0] != '\0' && sim_p54c_counted_dir_ok(out) ? 0 : -1;
 }
 
 /* RCK_P54C_ENGINE and the program: who counts (docs/P54C.md, "Compiled
@@ -351,7 +274,7 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
     }
     p->engine = P54C_ENGINE_QEMU;
     if (sim_p54c_is_script(program))
-        return engine_choose_script(p, e, program);
+        return sim_p54c_engine_script(p, e, program);
     if (!strcmp(e, "qemu"))
         return RCK_OK;
     /* RCK_COMPUTE=auto chose this model because the program is counted:
@@ -375,7 +298,7 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
     if (counted == 1) {
         p->engine = P54C_ENGINE_COMPILED;
         p->libdir[0] = '\0';
-        if (find_exec(program, p->program, sizeof(p->program)) != 0 ||
+        if (sim_p54c_find_exec(program, p->program, sizeof(p->program)) != 0 ||
             counted_libdir(p->program, p->libdir, sizeof(p->libdir)) != 0) {
             p->libdir[0] = '\0';
             rck_warn("p54c-fast: the counted copies of rockcreek's "
@@ -605,7 +528,7 @@ char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
     while (argv[n] != NULL)
         n++;
     /* qemu opens the program by its path: resolve it as execvp would */
-    if (find_exec(argv[0], prog, sizeof(prog)) != 0) {
+    if (sim_p54c_find_exec(argv[0], prog, sizeof(prog)) != 0) {
         rck_error("cannot execute '%s': not an executable file (in PATH)",
                   argv[0]);
         return NULL;
@@ -760,7 +683,7 @@ int sim_p54c_counted(const char *program, const uint32_t *cpi_units)
     char path[PATH_MAX];
     int n[4];
 
-    if (program == NULL || find_exec(program, path, sizeof(path)) != 0)
+    if (program == NULL || sim_p54c_find_exec(program, path, sizeof(path)) != 0)
         return 0;
     ctr_records(path, cpi_units, n);
     /* the memory model needs every object of the program's own checked */
