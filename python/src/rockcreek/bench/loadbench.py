@@ -22,10 +22,7 @@ import signal
 import statistics
 import time
 
-if __package__ in (None, ""):
-    from rckbench import report  # noqa: F401  (run as a script)
-else:
-    from . import report
+from . import report
 
 SIZE = 8
 BUSY = 48

@@ -10,10 +10,7 @@ so they can be tested without running anything.
 
 import os
 
-if __package__ in (None, ""):
-    from rckbench import loadbench, report  # noqa: F401 (run as a script)
-else:
-    from . import loadbench, report
+from . import loadbench, report
 
 SIZES = [8, 4096]
 CONFIGS = [{"key": "off", "label": "log off"},
