@@ -309,22 +309,27 @@ class Comm:
     def Send(self, buf: Any, dest: int) -> None:
         """Send @p buf to UE @p dest (blocking; iRCCE_isend without a
         request: returns once the receiver has taken the last piece)."""
-        _need()
+        if not _initialized:
+            _need()
         v = _rbuf(buf, "Send")
-        _check(_lib.iRCCE_isend(_cbuf(v), len(v), dest, _ffi.NULL), "iRCCE_isend",
-               "to UE %d" % dest)
+        rc = _lib.iRCCE_isend(v, len(v), dest, _ffi.NULL)
+        if rc:
+            _check(rc, "iRCCE_isend", "to UE %d" % dest)
 
     def Recv(self, buf: Any, source: int = ANY_SOURCE, status: Optional[Status] = None) -> int:
         """Receive a message of exactly len(buf) bytes into @p buf (no
         copy); returns the sender."""
-        _need()
+        if not _initialized:
+            _need()
         v = _wbuf(buf, "Recv")
-        req = _ffi.new("iRCCE_RECV_REQUEST *")
-        _posted(_lib.iRCCE_irecv(_cbuf(v), len(v), source, req), "iRCCE_irecv")
-        _check(_lib.iRCCE_irecv_wait(req), "iRCCE_irecv_wait", "from UE %d" % source)
-        src = int(req.source)
+        # blocking iRCCE_irecv (no request to allocate); the source of an
+        # any-source receive is iRCCE_get_source(NULL)
+        rc = _lib.iRCCE_irecv(v, len(v), source, _ffi.NULL)
+        if rc:
+            _check(rc, "iRCCE_irecv", "from UE %d" % source)
+        src = source if source >= 0 else int(_lib.iRCCE_get_source(_ffi.NULL))
         if status is not None:
-            status.source, status.count = src, int(req.size)
+            status.source, status.count = src, len(v)
         return src
 
     def Isend(self, buf: Any, dest: int) -> Request:
