@@ -99,8 +99,10 @@ int iRCCE_get_length(void);
 def candidates() -> List[str]:
     """Where librockcreek is looked for, in order: $RCK_LIBROCKCREEK (a
     path), the build tree beside this source tree (build/), the tree of
-    the `rck` on PATH (its build tree, or an install prefix's lib/), then
-    the dynamic linker's search (an installed library)."""
+    the launcher that started this process (`rck run`: the parent's
+    executable) and of the `rck` on PATH (a build tree, or an install
+    prefix's lib/), then the dynamic linker's search (an installed
+    library)."""
     out = []
     env = os.environ.get("RCK_LIBROCKCREEK")
     if env:
@@ -108,9 +110,16 @@ def candidates() -> List[str]:
     here = os.path.dirname(os.path.abspath(__file__))
     src_root = os.path.dirname(os.path.dirname(os.path.dirname(here)))
     out.append(os.path.join(src_root, "build", "librockcreek.so"))
+    tools = []
+    try:
+        tools.append(os.path.realpath("/proc/%d/exe" % os.getppid()))
+    except OSError:
+        pass
     rck = shutil.which("rck")
     if rck:
-        d = os.path.dirname(os.path.realpath(rck))
+        tools.append(os.path.realpath(rck))
+    for t in tools:
+        d = os.path.dirname(t)
         out.append(os.path.join(d, "..", "..", "librockcreek.so"))
         for lib in ("lib", "lib64", os.path.join("lib", "x86_64-linux-gnu")):
             out.append(os.path.join(d, "..", lib, "librockcreek.so"))

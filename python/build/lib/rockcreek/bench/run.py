@@ -34,6 +34,7 @@ from . import msglogbench
 from . import powerbench
 from . import rckmpibench
 from . import p54cbench
+from . import pybench
 
 
 
@@ -1499,7 +1500,17 @@ SUITES = {
     "power": suite_power,
     "mpi": suite_mpi,
     "p54c": suite_p54c,
+    "python": None,  # set below
 }
+
+
+def suite_python(ctx):
+    """rockcreek.rcce's pingpong beside C's RCCE (and mpi4py on librckmpi
+    beside its C) on native and sim (python/src/rockcreek/bench/pybench.py)."""
+    return pybench.suite(ctx, sys.modules[__name__])
+
+
+SUITES["python"] = suite_python
 
 
 def _plots():
@@ -1653,6 +1664,9 @@ def build_parser():
     p.add_argument("--svm-allow-no-svm", action="store_true",
                    help="with --suite svm: a build without the SVM library "
                    "runs the iRCCE version alone without failing")
+    p.add_argument("--mpi4py-python", metavar="PY",
+                   help="python suite: a Python whose mpi4py was built against "
+                   "librckmpi (MPICC=rckmpicc), for the mpi4py columns")
     p.add_argument("--mbox-rounds", type=int,
                    help="native rounds of the mbox suite (default 3; "
                    "--quick 1)")
