@@ -53,8 +53,8 @@ def main(argv=None):
         return 2
     other = 1 - me
     if me == 0:
-        print("# py_pingpong mode=%s ues=2 timer=%s python=%s" % (
-            a.mode, "RCCE_wtime" if a.w else "perf_counter", sys.version.split()[0]), flush=True)
+        print("# py_pingpong mode=%s ues=2 timer=%s binding=%s python=%s" % (
+            a.mode, "RCCE_wtime" if a.w else "perf_counter", rcce.binding(), sys.version.split()[0]), flush=True)
     for size in sizes(a.m, a.s):
         buf = bytearray(size)
         reps = reps_for(size, a.r)

@@ -16,7 +16,7 @@ def test_calls_before_init_raise():
 
 
 def test_library_env_wins(monkeypatch):
-    monkeypatch.setenv("RCK_LIBROCKCREEK", "/nonexistent/librockcreek.so")
+    monkeypatch.setenv("ROCKCREEK_LIB", "/nonexistent/librockcreek.so")
     assert _rcce_ffi.candidates() == ["/nonexistent/librockcreek.so"]
     assert _rcce_ffi.library_path() is None
 

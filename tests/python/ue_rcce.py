@@ -25,6 +25,9 @@ def main():
     me, n = comm.rank, comm.size
     check(me == int(os.environ["RCK_RUN_UE"]), "ue() is the launcher's UE")
     check(n == int(os.environ["RCK_RUN_NUES"]), "num_ues()")
+    want = os.environ.get("ROCKCREEK_EXPECT_BINDING")
+    check(want is None or rcce.binding() == want,
+          "binding %r, expected %r" % (rcce.binding(), want))
     t0 = rcce.wtime()
 
     # errors carry RCCE's codes

@@ -97,14 +97,14 @@ int iRCCE_get_length(void);
 
 
 def candidates() -> List[str]:
-    """Where librockcreek is looked for, in order: $RCK_LIBROCKCREEK (a
+    """Where librockcreek is looked for, in order: $ROCKCREEK_LIB (a
     path), the build tree beside this source tree (build/), the tree of
     the launcher that started this process (`rck run`: the parent's
     executable) and of the `rck` on PATH (a build tree, or an install
     prefix's lib/), then the dynamic linker's search (an installed
     library)."""
     out = []
-    env = os.environ.get("RCK_LIBROCKCREEK")
+    env = os.environ.get("ROCKCREEK_LIB")
     if env:
         return [env]
     here = os.path.dirname(os.path.abspath(__file__))

@@ -58,10 +58,49 @@ class RCCEError(Exception):
         super().__init__(msg)
 
 
+_mode = ""
+
+
+def _load_api() -> bool:
+    """The compiled module (cffi's API mode, _rockcreek_rcce: built by the
+    build tree's `rockcreek_pyext` target or `python3 -m
+    rockcreek._rcce_build`), if there is one: calls cost about a fifth of
+    ABI mode's (docs/PYTHON.md). $ROCKCREEK_RCCE_ABI=1 refuses it."""
+    global _ffi, _lib, _mode
+    import os
+    if os.environ.get("ROCKCREEK_RCCE_ABI") == "1":
+        return False
+    dirs = [d for d in (os.environ.get("ROCKCREEK_PYEXT_DIR"),) if d]
+    # <dir of librockcreek>/python: where the build tree puts it
+    dirs += [os.path.join(os.path.dirname(p), "python")
+             for p in _rcce_ffi.candidates() if os.path.sep in p]
+    try:
+        import _rockcreek_rcce as ext  # type: ignore  # installed beside the package
+    except ImportError:
+        ext = None
+        for d in dirs:
+            if d and os.path.isdir(d):
+                sys.path.insert(0, d)
+                try:
+                    import _rockcreek_rcce as ext  # type: ignore
+                    break
+                except ImportError:
+                    ext = None
+                finally:
+                    sys.path.remove(d)
+    if ext is None:
+        return False
+    _ffi, _lib, _mode = ext.ffi, ext.lib, "api"
+    return True
+
+
 def _load() -> None:
-    global _ffi, _lib
+    global _ffi, _lib, _mode
     if _lib is not None:
         return
+    if _load_api():
+        return
+    _mode = "abi"
     try:
         import cffi
     except ImportError as e:
@@ -73,7 +112,7 @@ def _load() -> None:
     path = _rcce_ffi.library_path()
     if path is None:
         raise OSError("rockcreek.rcce: cannot find librockcreek.so (looked in %s); set "
-                      "RCK_LIBROCKCREEK to its path" % ", ".join(_rcce_ffi.candidates()))
+                      "ROCKCREEK_LIB to its path" % ", ".join(_rcce_ffi.candidates()))
     _lib = ffi.dlopen(path)
     _ffi = ffi
 
@@ -133,6 +172,12 @@ def finalize() -> None:
 
 def initialized() -> bool:
     return _initialized
+
+
+def binding() -> str:
+    """"api" (the compiled module) or "abi" (cffi's ABI mode over
+    librockcreek), once init() has loaded it; "" before."""
+    return _mode
 
 
 def ue() -> int:
