@@ -2,7 +2,8 @@
 
 A 2-UE pingpong, one-way latency, in interleaved rounds in the same run:
 C's RCCE (bench/rcce_pingpong) beside rockcreek.rcce (bench/py_pingpong.py:
-the same loop and output lines), on native (host time) and sim (RCCE_wtime:
+the same loop and output lines; with the compiled module where the build
+made it, and in ABI mode), on native (host time) and sim (RCCE_wtime:
 chip time; a Python UE is timed by the `host` compute model, so the
 interpreter's CPU time is charged, x20, and the machine's load matters
 less). With --mpi4py-python PY (a Python whose mpi4py was built with
@@ -42,6 +43,9 @@ def configs(a, build_dir, source_dir):
     c = [("c", "C RCCE", [os.path.join(build_dir, "bench", "rcce_pingpong")],
           report.parse_pingpong_output),
          ("py", "rockcreek.rcce", [py, os.path.join(source_dir, "bench", "py_pingpong.py")],
+          report.parse_pingpong_output),
+         ("pyabi", "rockcreek.rcce ABI", ["/usr/bin/env", "ROCKCREEK_RCCE_ABI=1", py,
+                                          os.path.join(source_dir, "bench", "py_pingpong.py")],
           report.parse_pingpong_output)]
     if getattr(a, "mpi4py_python", None):
         c += [("cmpi", "C librckmpi", [os.path.join(build_dir, "bench", "rckmpi",
@@ -64,7 +68,7 @@ def overhead_table(backend, med, cfg_labels):
     """Rows: size, each config's median, Python's overhead over C, and
     mpi4py's over librckmpi's C (and their ratio) where measured."""
     sizes = sorted(set().union(*[set(v) for v in med.values()])) if med else []
-    keys = [k for k in ("c", "py", "cmpi", "mpi4py") if k in med]
+    keys = [k for k in ("c", "py", "pyabi", "cmpi", "mpi4py") if k in med]
     rows = []
     for s in sizes:
         r = [report.format_size(s)] + [report.format_value(med[k].get(s)) for k in keys]
@@ -107,7 +111,7 @@ def suite(ctx, run):
         for rnd in range(1, rounds + 1):
             order = cfgs if rnd % 2 else list(reversed(cfgs))
             for key, label, argv0, parse in order:
-                missing = [p for p in argv0[:2] if os.path.sep in p and not os.path.exists(p)]
+                missing = [p for p in argv0 if os.path.sep in p and not os.path.exists(p)]
                 impl = run.Impl("python-" + key, label, {"pp": "unused"}, launch,
                                 not missing, "missing: " + ", ".join(missing))
                 if not impl.available:
