@@ -57,6 +57,14 @@ def configs(a, build_dir, source_dir):
     return c
 
 
+def _have_cffi():
+    try:
+        import cffi  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
 def _args_for(key, sizes, sim, reps_scale):
     if key == "cmpi":
         return ["-s", ",".join(str(s) for s in sizes), "-r", "2000"]
@@ -112,6 +120,8 @@ def suite(ctx, run):
             order = cfgs if rnd % 2 else list(reversed(cfgs))
             for key, label, argv0, parse in order:
                 missing = [p for p in argv0 if os.path.sep in p and not os.path.exists(p)]
+                if key in ("py", "pyabi") and not _have_cffi():
+                    missing.append("the Python module cffi (pip install cffi)")
                 impl = run.Impl("python-" + key, label, {"pp": "unused"}, launch,
                                 not missing, "missing: " + ", ".join(missing))
                 if not impl.available:
