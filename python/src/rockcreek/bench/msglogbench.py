@@ -77,7 +77,7 @@ def table(summary):
 
 
 def suite(ctx, run):
-    """run: the rckbench.run module (Impl helpers, SuiteResult)."""
+    """run: the rockcreek.bench.run module (Impl helpers, SuiteResult)."""
     a = ctx.args
     p = plan(a.quick)
     impl = run.make_native(a, {"pingpong": os.path.join(

@@ -1750,7 +1750,7 @@ def main(argv=None):
         impl = make(args)
         impls[impl.name] = impl
     info = machine_info(args)
-    log("rckbench: %d rounds, output in %s" % (args.rounds, args.out))
+    log("rck-bench: %d rounds, output in %s" % (args.rounds, args.out))
     log("machine: %s, %s CPUs, load %s, commit %s"
         % (info["cpu_model"], info["nproc"],
            " ".join(info["loadavg_start"]), info["git_commit"] or "none"))
