@@ -115,6 +115,24 @@ def main():
     g = np.zeros(n, dtype=np.int32)
     comm.Allgather(np.array([me * 3], dtype=np.int32), g)
     check(list(g) == [3 * i for i in range(n)], "Allgather")
+    root = n - 1
+    gat = np.full(2 * n, -1, dtype=np.int32) if me == root else None
+    comm.Gather(np.array([me, 10 * me], dtype=np.int32), gat, root)
+    if me == root:
+        check(list(gat) == [v for i in range(n) for v in (i, 10 * i)], "Gather at the root")
+    sc = np.zeros(3, dtype=np.float64)
+    src = np.arange(3 * n, dtype=np.float64) if me == 0 else None
+    comm.Scatter(src, sc, 0)
+    check(list(sc) == [3.0 * me, 3.0 * me + 1, 3.0 * me + 2], "Scatter")
+    a2a_in = np.array([100 * me + j for j in range(n)], dtype=np.int64)
+    a2a_out = np.zeros(n, dtype=np.int64)
+    comm.Alltoall(a2a_in, a2a_out)
+    check(list(a2a_out) == [100 * j + me for j in range(n)], "Alltoall")
+    objs = comm.scatter([{"to": i} for i in range(n)] if me == 0 else None, 0)
+    check(objs == {"to": me}, "scatter objects")
+    got = comm.gather(me * me, 0)
+    check(got == ([i * i for i in range(n)] if me == 0 else None), "gather objects")
+    check(comm.reduce(me, root=0) == (n * (n - 1) // 2 if me == 0 else None), "reduce objects")
     check(comm.bcast({"k": [1, 2]} if me == 0 else None, 0) == {"k": [1, 2]}, "bcast object")
     check(comm.allreduce(me) == n * (n - 1) // 2, "allreduce object")
     al = comm.allgather("u%d" % me)
