@@ -143,6 +143,24 @@ def main():
     except TypeError:
         pass
 
+    # a communicator split by parity: rank, size, collectives inside it
+    half = comm.Split(lambda u: u % 2)
+    mine = [u for u in range(n) if u % 2 == me % 2]
+    check(half.size == len(mine) and half.ue_of(half.rank) == me, "Split: rank and size")
+    hs = np.zeros(1, dtype=np.int64)
+    half.Allreduce(np.array([me], dtype=np.int64), hs, rcce.SUM)
+    check(hs[0] == sum(mine), "Allreduce in a split communicator")
+    check(half.bcast("from %d" % me if half.rank == 0 else None, 0) == "from %d" % mine[0],
+          "bcast in a split communicator")
+    check(half.gather(me, 0) == (mine if half.rank == 0 else None), "gather in a split")
+    half.Barrier()
+    half.Free()
+    try:
+        comm.Split(lambda u: 1 // 0)
+        check(False, "a failing colour function raised")
+    except ZeroDivisionError:
+        pass
+
     # power API (one domain per 4 cores on the default chip)
     check(rcce.power_domain() >= 0, "power_domain")
     check(rcce.power_domain_size() >= 1, "power_domain_size")

@@ -20,9 +20,10 @@ from . import _rcce_ffi
 def build(include: str, libdir: str, out: str) -> str:
     import cffi
     ffi = cffi.FFI()
-    ffi.cdef(_rcce_ffi.CDEF)
+    ffi.cdef(_rcce_ffi.CDEF + "\n#define ROCKCREEK_CDEF_HASH ...\n")
     ffi.set_source("_rockcreek_rcce",
-                   '#include "RCCE.h"\n#include "iRCCE.h"\n#include "RCCE_comm.h"\n',
+                   '#include "RCCE.h"\n#include "iRCCE.h"\n#include "RCCE_comm.h"\n'
+                   "#define ROCKCREEK_CDEF_HASH %d\n" % _rcce_ffi.cdef_hash(),
                    include_dirs=[include], libraries=["rockcreek"], library_dirs=[libdir],
                    extra_link_args=["-Wl,-rpath," + os.path.abspath(libdir)])
     os.makedirs(out, exist_ok=True)

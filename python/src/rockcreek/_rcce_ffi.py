@@ -33,6 +33,8 @@ double RCCE_wtime(void);
 int RCCE_ue(void);
 int RCCE_num_ues(void);
 int RCCE_barrier(RCCE_COMM *comm);
+int RCCE_comm_split(int (*color)(int, void *), void *aux, RCCE_COMM *comm);
+int RCCE_comm_free(RCCE_COMM *comm);
 int RCCE_error_string(int code, char *buf, int *len);
 int RCCE_send(char *buf, size_t size, int dest);
 int RCCE_recv(char *buf, size_t size, int source);
@@ -94,6 +96,13 @@ int iRCCE_peek(char *buf, size_t size, int source, int *test_rank,
 int iRCCE_get_source(iRCCE_RECV_REQUEST *request);
 int iRCCE_get_length(void);
 """
+
+
+def cdef_hash() -> int:
+    """A checksum of CDEF: the compiled module carries the one it was made
+    from, and a module made from other declarations is not used."""
+    import zlib
+    return zlib.crc32(CDEF.encode()) & 0x7fffffff
 
 
 def candidates() -> List[str]:

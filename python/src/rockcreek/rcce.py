@@ -88,8 +88,8 @@ def _load_api() -> bool:
                     ext = None
                 finally:
                     sys.path.remove(d)
-    if ext is None:
-        return False
+    if ext is None or getattr(ext.lib, "ROCKCREEK_CDEF_HASH", None) != _rcce_ffi.cdef_hash():
+        return False  # absent, or made from other declarations: ABI mode
     _ffi, _lib, _mode = ext.ffi, ext.lib, "api"
     return True
 
@@ -330,25 +330,79 @@ class PeekResult(NamedTuple):
 
 
 class Comm:
-    """RCCE_COMM_WORLD with mpi4py's method names."""
+    """An RCCE communicator with mpi4py's method names: COMM_WORLD
+    (RCCE_COMM_WORLD), or one made by ``Split``. Point-to-point calls name
+    UEs (RCCE has no communicator for them); the collectives name ranks of
+    the communicator."""
+
+    def __init__(self, ccomm: Any = None):
+        self._c = ccomm  # None: RCCE_COMM_WORLD
 
     # ---- who ----
     def Get_rank(self) -> int:
-        return ue()
+        return self.rank
 
     def Get_size(self) -> int:
-        return num_ues()
+        return self.size
 
     @property
     def rank(self) -> int:
-        return ue()
+        if self._c is None:
+            return ue()
+        _need()
+        return int(self._c.my_rank)
 
     @property
     def size(self) -> int:
-        return num_ues()
+        if self._c is None:
+            return num_ues()
+        _need()
+        return int(self._c.size)
+
+    def ue_of(self, rank: int) -> int:
+        """The UE of rank @p rank of this communicator."""
+        if self._c is None:
+            return rank
+        if not 0 <= rank < self.size:
+            raise ValueError("rank %d is not in a communicator of %d" % (rank, self.size))
+        if self._c.rck_members != _ffi.NULL:
+            return int(self._c.rck_members[rank])
+        return int(self._c.member[rank])
 
     def _world(self) -> Any:
-        return _lib.RCCE_COMM_WORLD
+        return _lib.RCCE_COMM_WORLD if self._c is None else self._c[0]
+
+    def _ptr(self) -> Any:
+        return _ffi.addressof(_lib, "RCCE_COMM_WORLD") if self._c is None else self._c
+
+    def Split(self, color: Callable[[int], int]) -> "Comm":
+        """RCCE_comm_split: every UE calls it with the same @p color, a
+        function of a UE that gives its group; returns this UE's group.
+        Only COMM_WORLD can be split (as in RCCE)."""
+        _need()
+        if self._c is not None:
+            raise ValueError("Split: RCCE splits RCCE_COMM_WORLD only")
+        err: List[BaseException] = []
+
+        def cb(u: int, aux: Any) -> int:
+            try:
+                return int(color(u))
+            except BaseException as e:  # no exception may cross C
+                err.append(e)
+                return 0
+        ccb = _ffi.callback("int(int, void *)", cb)
+        c = _ffi.new("RCCE_COMM *")
+        rc = _lib.RCCE_comm_split(ccb, _ffi.NULL, c)
+        if err:
+            raise err[0]
+        _check(rc, "RCCE_comm_split")
+        return Comm(c)
+
+    def Free(self) -> None:
+        """RCCE_comm_free of a communicator made by Split."""
+        if self._c is None:
+            raise ValueError("Free: COMM_WORLD cannot be freed")
+        _check(_lib.RCCE_comm_free(self._c), "RCCE_comm_free")
 
     # ---- point to point, buffers ----
     def Send(self, buf: Any, dest: int) -> None:
@@ -458,7 +512,7 @@ class Comm:
     # ---- collectives ----
     def Barrier(self) -> None:
         _need()
-        _check(_lib.RCCE_barrier(_ffi.addressof(_lib, "RCCE_COMM_WORLD")), "RCCE_barrier")
+        _check(_lib.RCCE_barrier(self._ptr()), "RCCE_barrier")
 
     barrier = Barrier
 
@@ -501,28 +555,28 @@ class Comm:
         """Every UE's len(sendbuf) bytes into recvbuf at @p root (size *
         len(sendbuf) bytes there; ignored elsewhere)."""
         n = memoryview(sendbuf).nbytes
-        if ue() != root:
-            recvbuf = bytearray(n * num_ues()) if recvbuf is None else recvbuf
-        self._check_len("Gather", recvbuf, n * num_ues())
+        if self.rank != root:
+            recvbuf = bytearray(n * self.size) if recvbuf is None else recvbuf
+        self._check_len("Gather", recvbuf, n * self.size)
         self._blocks("Gather", _lib.RCCE_gather, sendbuf, recvbuf, n, root)
 
     def Allgather(self, sendbuf: Any, recvbuf: Any) -> None:
         n = memoryview(sendbuf).nbytes
-        self._check_len("Allgather", recvbuf, n * num_ues())
+        self._check_len("Allgather", recvbuf, n * self.size)
         self._blocks("Allgather", _lib.RCCE_allgather, sendbuf, recvbuf, n)
 
     def Scatter(self, sendbuf: Any, recvbuf: Any, root: int = 0) -> None:
         n = memoryview(recvbuf).nbytes
-        if ue() != root and sendbuf is None:
-            sendbuf = bytes(n * num_ues())
-        self._check_len("Scatter", sendbuf, n * num_ues())
+        if self.rank != root and sendbuf is None:
+            sendbuf = bytes(n * self.size)
+        self._check_len("Scatter", sendbuf, n * self.size)
         self._blocks("Scatter", _lib.RCCE_scatter, sendbuf, recvbuf, n, root)
 
     def Alltoall(self, sendbuf: Any, recvbuf: Any) -> None:
         n = memoryview(sendbuf).nbytes
-        if n % num_ues() or memoryview(recvbuf).nbytes != n:
-            raise ValueError("Alltoall: both buffers need num_ues() equal blocks")
-        self._blocks("Alltoall", _lib.RCCE_alltoall, sendbuf, recvbuf, n // num_ues())
+        if n % self.size or memoryview(recvbuf).nbytes != n:
+            raise ValueError("Alltoall: both buffers need size equal blocks")
+        self._blocks("Alltoall", _lib.RCCE_alltoall, sendbuf, recvbuf, n // self.size)
 
     @staticmethod
     def _check_len(call: str, buf: Any, want: int) -> None:
@@ -537,35 +591,36 @@ class Comm:
         import array
         n = array.array("q", [0])
         data = b""
-        if ue() == root:
+        me = self.rank
+        if me == root:
             data = pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
             n[0] = len(data)
         self.Bcast(n, root)
-        buf = bytearray(data) if ue() == root else bytearray(n[0])
+        buf = bytearray(data) if me == root else bytearray(n[0])
         if n[0]:
             self.Bcast(buf, root)
-        return obj if ue() == root else pickle.loads(buf)
+        return obj if me == root else pickle.loads(buf)
 
     def gather(self, obj: Any, root: int = 0) -> Optional[List[Any]]:
-        if ue() != root:
-            self.send(obj, root)
+        if self.rank != root:
+            self.send(obj, self.ue_of(root))
             return None
-        out: List[Any] = [None] * num_ues()
+        out: List[Any] = [None] * self.size
         out[root] = obj
-        for s in range(num_ues()):
-            if s != root:
-                out[s] = self.recv(s)
+        for r in range(self.size):
+            if r != root:
+                out[r] = self.recv(self.ue_of(r))
         return out
 
     def scatter(self, objs: Optional[Sequence[Any]], root: int = 0) -> Any:
-        if ue() == root:
-            if objs is None or len(objs) != num_ues():
-                raise ValueError("scatter: the root needs one object per UE")
-            for d in range(num_ues()):
-                if d != root:
-                    self.send(objs[d], d)
+        if self.rank == root:
+            if objs is None or len(objs) != self.size:
+                raise ValueError("scatter: the root needs one object per rank")
+            for r in range(self.size):
+                if r != root:
+                    self.send(objs[r], self.ue_of(r))
             return objs[root]
-        return self.recv(root)
+        return self.recv(self.ue_of(root))
 
     def allgather(self, obj: Any) -> List[Any]:
         return self.bcast(self.gather(obj, 0), 0)
