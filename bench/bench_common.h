@@ -5,7 +5,7 @@
  * programs are compiled by a different compiler driver, outside the
  * project's libraries.
  *
- * Output contract (parsed by python/rckbench/report.py):
+ * Output contract (parsed by python/src/rockcreek/bench/report.py):
  *   - lines starting with '#' are comments;
  *   - pingpong: "size=<bytes> reps=<n> lat_us=<one-way us> bw_mbs=<MB/s>";
  *   - barrier:  "ues=<n> reps=<n> us_per_barrier=<us>";

@@ -1,5 +1,5 @@
 /*
- * p54c_bench: the kernels of the `p54c` bench suite (python/rckbench/
+ * p54c_bench: the kernels of the `p54c` bench suite (python/src/rockcreek/bench/
  * p54cbench.py; docs/P54C.md), an RCCE program run on the sim backend
  * under the P54C compute model. Times are chip seconds (RCCE_wtime).
  *

@@ -13,7 +13,7 @@
  * the model's and the run is deterministic.
  *
  * It prints model figures only; the published values, ratios and verdicts
- * are the harness's (python/rckbench/simbench.py). Output contract, one
+ * are the harness's (python/src/rockcreek/bench/simbench.py). Output contract, one
  * measurement per line ('#' lines are comments):
  *
  *   id=info core_mhz=<MHz> ncores=<n> nmc=<n> shm_bytes=<n> set_map=<status>

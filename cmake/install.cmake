@@ -29,7 +29,7 @@ if(TARGET rck)
   install(TARGETS rck rccerun RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   # `rck report` runs this package (src/tools/report.c looks for it at
   # <bindir>/../share/rockcreek/python)
-  install(DIRECTORY ${CMAKE_SOURCE_DIR}/python/rckreport
+  install(DIRECTORY ${CMAKE_SOURCE_DIR}/python/src/rockcreek
     DESTINATION ${CMAKE_INSTALL_DATADIR}/rockcreek/python
     PATTERN "__pycache__" EXCLUDE)
 endif()

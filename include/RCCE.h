@@ -255,6 +255,29 @@ int RCCE_recv(char *buf, size_t size, int source);
 int RCCE_recv_test(char *buf, size_t size, int source, int *test);
 #endif
 
+/*
+ * rockcreek extension (not in Intel's RCCE; the SCC's Ruby binding asked
+ * for it): RCCE_peek looks at a message waiting from @p source without
+ * receiving it. If one is announced (the sender has written its first
+ * piece and set its sent flag), *from is its sender and the first
+ * min(size, chunk) bytes of the sender's communication buffer are copied
+ * to @p buf (*copied of them): the message's first bytes, as the sender
+ * wrote them. RCCE messages do not carry their length, so bytes past the
+ * end of a short message are whatever the buffer held (iRCCE_peek gives
+ * the length of iRCCE's framed messages). Nothing waiting: *from = -1,
+ * *copied = 0. @p source may be RCCE_ANY_SOURCE (searched round robin
+ * from the source after the last one found). A collective's message is
+ * passed by (whole-line flags). Never waits. Not in the gory shape
+ * (RCCE_ERROR_ILLEGAL_OP); a bad source RCCE_ERROR_ID; NULL @p buf with
+ * size > 0 RCCE_ERROR_TARGET. @p from and @p copied may be NULL.
+ * docs/PYTHON.md, "RCCE_peek".
+ */
+#define RCK_RCCE_PEEK 1
+#ifndef RCCE_ANY_SOURCE
+#define RCCE_ANY_SOURCE (-1)
+#endif
+int RCCE_peek(char *buf, size_t size, int source, int *from, size_t *copied);
+
 /* collectives (library-managed buffers; not available in the gory shape) */
 int RCCE_bcast(char *buf, size_t num, int root, RCCE_COMM comm);
 int RCCE_reduce(char *in, char *out, int num, int type, int op, int root,

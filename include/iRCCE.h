@@ -215,6 +215,27 @@ int iRCCE_probe(int source, int *test_rank);
  *  @param [out] test_flag  1 if a message was found; may be NULL. */
 int iRCCE_iprobe(int source, int *test_rank, int *test_flag);
 
+/**
+ * rockcreek extension (not in RWTH's iRCCE): iRCCE_iprobe that also copies
+ * the first bytes of the message it finds, consuming nothing (never waits
+ * or progresses). A message is found as iRCCE_iprobe finds it (no posted
+ * receive claims it; a collective's is passed by).
+ * @param [out] buf        its first min(size, first piece) bytes (an
+ *                         issend's inline payload, an RCCE_send's or
+ *                         isend's first piece); may be NULL if size is 0.
+ * @param [out] test_rank  its source, or iRCCE_ANY_SOURCE if none; may
+ *                         be NULL.
+ * @param [out] copied     bytes copied; may be NULL.
+ * Sets iRCCE_get_source(NULL) and iRCCE_get_length() (the message's
+ * length, or iRCCE_ANY_LENGTH for RCCE_send's and iRCCE_msend's, which
+ * carry none: then bytes past the message's end are stale buffer bytes).
+ * A bad source gives RCCE_ERROR_ID; NULL buf with size > 0
+ * RCCE_ERROR_TARGET.
+ */
+#define RCK_IRCCE_PEEK 1
+int iRCCE_peek(char *buf, size_t size, int source, int *test_rank,
+               size_t *copied);
+
 /* ---- wait lists ---- */
 
 /** Make @p list empty. */

@@ -74,7 +74,9 @@ command -v help2man >/dev/null 2>&1 || apt_install help2man
 # bison and flex: the S-Net compiler's parser and scanner (src/snet)
 command -v bison >/dev/null 2>&1 || apt_install bison
 command -v flex >/dev/null 2>&1 || apt_install flex
-if ! python3 -c 'import matplotlib, pytest' >/dev/null 2>&1; then
+# Python modules (python/requirements.txt): matplotlib and pytest for the
+# harness and rck report, numpy and cffi for rockcreek.rcce (docs/PYTHON.md)
+if ! python3 -c 'import matplotlib, pytest, numpy, cffi' >/dev/null 2>&1; then
     python3 -m pip install -q -r "$(dirname "$0")/../python/requirements.txt" ||
         python3 -m pip install -q --break-system-packages \
             -r "$(dirname "$0")/../python/requirements.txt"

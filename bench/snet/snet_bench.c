@@ -1,6 +1,6 @@
 /*
  * snet_bench.c: the per-record cost of librcksnet on one core (the `snet`
- * suite of python/rckbench). Three networks of one box, work(), that reads
+ * suite of python/src/rockcreek/bench). Three networks of one box, work(), that reads
  * its field's first and last byte, bumps the first and emits the field
  * again (no copy):
  *

@@ -3,9 +3,9 @@ and their plots, on synthetic data."""
 
 import pytest
 
-from rckbench import collbench
-from rckbench import report
-from rckbench import run
+from rockcreek.bench import collbench
+from rockcreek.bench import report
+from rockcreek.bench import run
 
 COLL_OUT = """\
 # coll_bench ues=4 timer=CLOCK_MONOTONIC version="x"
@@ -142,7 +142,7 @@ def test_suites_registered_and_defaults():
 
 
 def test_plots(tmp_path):
-    plots = pytest.importorskip("rckbench.plots")
+    plots = pytest.importorskip("rockcreek.bench.plots")
     lat = {"RCCE": {8: agg(1.0, 2.0), 64: agg(2.0)},
            "iRCCE": {8: agg(1.5), 64: agg(2.5)}}
     p = plots.plot_ircce(lat, lat, {"RCCE": {8: 200.0, 64: 270.0}},

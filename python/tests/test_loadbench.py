@@ -4,7 +4,7 @@ busy processes, on synthetic data."""
 import os
 import time
 
-from rckbench import loadbench
+from rockcreek.bench import loadbench
 
 
 def _runs(quiet, loaded):

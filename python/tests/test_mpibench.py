@@ -3,7 +3,7 @@
 
 import pytest
 
-from rckbench import mpibench, report
+from rockcreek.bench import mpibench, report
 
 
 def test_parse_floor_output():

@@ -1,7 +1,7 @@
 """Tests of the msglog suite's pure functions (msglogbench), on synthetic
 data."""
 
-from rckbench import msglogbench
+from rockcreek.bench import msglogbench
 
 
 def _run(config, lat8, lat4k, ok=True):

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from rckbench import report
-from rckbench import run
+from rockcreek.bench import report
+from rockcreek.bench import run
 
 PINGPONG_OUT = """\
 # rcce_pingpong ues=2 timer=CLOCK_MONOTONIC version="x"
@@ -311,12 +311,12 @@ def test_suites_registry():
                                 "collectives", "sim-calibration",
                                 "sim-speed", "svm", "mbox",
                                 "native-load", "msglog", "mpi-backend", "power",
-                                "mpi", "p54c", "snet"]
+                                "mpi", "p54c", "snet", "python"]
     assert all(callable(f) for f in run.SUITES.values())
 
 
 def test_power_kernel_energy():
-    from rckbench import powerbench
+    from rockcreek.bench import powerbench
     # samples are the mean power of (previous t, t]
     doc = {"power": {"series": {"t_s": [1.0, 2.0, 2.5],
                                 "chip_w": [10.0, 20.0, 40.0]}}}
@@ -329,7 +329,7 @@ def test_power_kernel_energy():
 
 
 def test_p54c_lines_and_plot(tmp_path):
-    from rckbench import p54cbench
+    from rockcreek.bench import p54cbench
     m = p54cbench.LINE.search("[ 0] p54c_bench: kernel=l2_hit_read "
                               "bytes=131072 seconds=0.0007 mib_s=175.0")
     assert m.group(1) == "l2_hit_read" and "mib_s=175.0" in m.group(2)
@@ -380,7 +380,7 @@ def is_png(path):
 
 
 def test_plots_write_png_files(tmp_path):
-    plots = pytest.importorskip("rckbench.plots")
+    plots = pytest.importorskip("rockcreek.bench.plots")
     import matplotlib
     assert matplotlib.get_backend().lower() == "agg"
     sizes = [0, 1, 2, 1024, 65536, 4 << 20]
@@ -397,7 +397,7 @@ def test_plots_write_png_files(tmp_path):
 
 
 def test_plots_without_data_still_write_png(tmp_path):
-    plots = pytest.importorskip("rckbench.plots")
+    plots = pytest.importorskip("rockcreek.bench.plots")
     p = plots.plot_latency({}, str(tmp_path / "empty.png"))
     q = plots.plot_bars({"rockcreek": None}, str(tmp_path / "bars.png"),
                         "barrier", "us")
@@ -405,7 +405,7 @@ def test_plots_without_data_still_write_png(tmp_path):
 
 
 def test_p54c_compiled_verdicts():
-    from rckbench import p54cbench
+    from rockcreek.bench import p54cbench
     by = {"p54c/compiled": {"chip_s": 0.10, "host_s": 3.0,
                             "host_per_chip": 30.0},
           "p54c/qemu, checked": {"chip_s": 0.104, "host_s": 16.0,

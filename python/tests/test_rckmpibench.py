@@ -3,7 +3,7 @@
 
 import pytest
 
-from rckbench import rckmpibench, report
+from rockcreek.bench import rckmpibench, report
 
 
 def test_parse_op_lines():

@@ -1,4 +1,4 @@
-"""rck report's Python side (python/rckreport): loading, the HTML page
+"""rck report's Python side (python/src/rockcreek/report): loading, the HTML page
 and the text, from the checked-in runs in tests/report/data."""
 import base64
 import json
@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from rckreport import load as rload
-from rckreport import page, text
-from rckreport.__main__ import main
+from rockcreek.report import load as rload
+from rockcreek.report import page, text
+from rockcreek.report.__main__ import main
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                     "tests", "report", "data")
@@ -107,12 +107,12 @@ def test_without_matplotlib_a_message_and_status_2(tmp_path, capsys,
                                                    monkeypatch):
     """docs/REPORT.md: no traceback when matplotlib is missing (issue 26)."""
     import sys
-    import rckreport
+    import rockcreek.report as rckreport
     for name in list(sys.modules):
         if name == "matplotlib" or name.startswith("matplotlib."):
             monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
-    for mod in ("rckreport.page", "rckreport.figures"):
+    for mod in ("rockcreek.report.page", "rockcreek.report.figures"):
         monkeypatch.delitem(sys.modules, mod, raising=False)
     for attr in ("page", "figures"):
         monkeypatch.delattr(rckreport, attr, raising=False)

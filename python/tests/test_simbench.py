@@ -1,4 +1,4 @@
-"""Tests of the sim suites' pure functions (python/rckbench/simbench.py)
+"""Tests of the sim suites' pure functions (python/src/rockcreek/bench/simbench.py)
 and plots, on synthetic data (no benchmark is run)."""
 
 import csv
@@ -7,9 +7,9 @@ import os
 
 import pytest
 
-from rckbench import report
-from rckbench import run
-from rckbench import simbench as sb
+from rockcreek.bench import report
+from rockcreek.bench import run
+from rockcreek.bench import simbench as sb
 
 CALIB_OUT = """\
 # sim_calib: core 0 measures
@@ -405,7 +405,7 @@ def is_png(path):
 
 
 def test_sim_plots_write_png_files(tmp_path):
-    plots = pytest.importorskip("rckbench.plots")
+    plots = pytest.importorskip("rockcreek.bench.plots")
     rows = sb.evaluate_calibration(sb.parse_calib_output(CALIB_OUT))
     a = plots.plot_calibration_mpb(rows, str(tmp_path / "mpb.png"), "n")
     b = plots.plot_calibration(rows, str(tmp_path / "cal.png"), "n")
@@ -420,7 +420,7 @@ def test_sim_plots_write_png_files(tmp_path):
 
 
 def test_sim_plots_without_data(tmp_path):
-    plots = pytest.importorskip("rckbench.plots")
+    plots = pytest.importorskip("rockcreek.bench.plots")
     rows = sb.evaluate_calibration(None)
     assert is_png(plots.plot_calibration_mpb(rows, str(tmp_path / "a.png")))
     assert is_png(plots.plot_calibration([], str(tmp_path / "b.png")))

@@ -3,8 +3,8 @@ output of bench/snet_bench."""
 
 import pytest
 
-from rckbench import report
-from rckbench import snetbench
+from rockcreek.bench import report
+from rockcreek.bench import snetbench
 
 OUT = """\
 # snet_bench: per-record cost on one core, us

@@ -1,5 +1,5 @@
 """Tests of the svm and mbox suites' pure functions
-(python/rckbench/svmbench.py), their plots and the run.py plumbing, on
+(python/src/rockcreek/bench/svmbench.py), their plots and the run.py plumbing, on
 synthetic data (no benchmark is run)."""
 
 import json
@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from rckbench import report
-from rckbench import run
-from rckbench import simbench
-from rckbench import svmbench as sv
+from rockcreek.bench import report
+from rockcreek.bench import run
+from rockcreek.bench import simbench
+from rockcreek.bench import svmbench as sv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))

@@ -610,6 +610,46 @@ long ircce_peek_length(int source)
     return (long)len;
 }
 
+int ircce_peek_first(int source, char *buf, size_t size, size_t *copied)
+{
+    unsigned char payload[RCCE_LINE_SIZE];
+    RCCE_FLAG_STATUS v = RCCE_FLAG_UNSET;
+    size_t len, avail;
+    int kind, st;
+
+    *copied = 0;
+    st = rcce_flag_get(&rcce.sent[source], &v, rcce.ue);
+    if (st == RCCE_SUCCESS && v == RCCE_FLAG_UNSET)
+        return iRCCE_SUCCESS;
+    if (st == RCCE_SUCCESS)
+        st = read_framing(source, (uint32_t)v, &kind, &len, payload);
+    if (st != RCCE_SUCCESS)
+        return st;
+    if (kind == IRCCE_KIND_INLINE) {
+        avail = len < size ? len : size;
+        if (avail > 0)
+            memcpy(buf, payload, avail);
+        *copied = avail;
+        return iRCCE_SUCCESS;
+    }
+    /* the first piece is at the start of the sender's buffer: the whole
+     * chunk, or its first half for a pipelined message (piece_geom) */
+    avail = rcce.combuf_len;
+    if (kind == IRCCE_KIND_PIPE)
+        avail = avail / 2 / rcce.line * rcce.line;
+    if (kind != IRCCE_KIND_PLAIN && len < avail)
+        avail = len;
+    if (size < avail)
+        avail = size;
+    if (avail > 0) {
+        st = rcce_get_piece(buf, rcce.combuf_off, avail, rcce_core_of(source));
+        if (st != RCCE_SUCCESS)
+            return st;
+    }
+    *copied = avail;
+    return iRCCE_SUCCESS;
+}
+
 static int progress_sends(void)
 {
     int any = 0;

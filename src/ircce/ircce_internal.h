@@ -174,6 +174,11 @@ int ircce_p2p_announced(int s);
  *  iRCCE_ANY_LENGTH if it carries none (or none is announced). */
 long ircce_peek_length(int source);
 
+/** Copy the first min(@p size, first piece) bytes of the message
+ *  announced from @p source (the inline payload of a tagged one) into
+ *  @p buf, consuming nothing; *copied = 0 if none is announced. */
+int ircce_peek_first(int source, char *buf, size_t size, size_t *copied);
+
 /** Terminal state of a request: its return code for test/wait. */
 int ircce_final_code(int state, int status);
 

@@ -353,6 +353,42 @@ int iRCCE_iprobe(int source, int *test_rank, int *test_flag)
     return iRCCE_SUCCESS;
 }
 
+/* rockcreek extension: iRCCE_iprobe that also copies the message's first
+ * bytes (include/iRCCE.h) */
+int iRCCE_peek(char *buf, size_t size, int source, int *test_rank,
+               size_t *copied)
+{
+    int st = ircce_ready("iRCCE_peek", 1), from;
+    size_t got = 0;
+
+    if (test_rank != NULL)
+        *test_rank = iRCCE_ANY_SOURCE;
+    if (copied != NULL)
+        *copied = 0;
+    if (st != iRCCE_SUCCESS)
+        return st;
+    if (source != iRCCE_ANY_SOURCE && !ircce_peer_ok(source))
+        return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_ID, "iRCCE_peek",
+                          "UE %d is not a valid peer", source);
+    if (buf == NULL && size > 0)
+        return rcce_error(RCCE_DEBUG_COMM, RCCE_ERROR_TARGET, "iRCCE_peek",
+                          "NULL buffer");
+    from = announced(source, 1);
+    if (from < 0)
+        return iRCCE_SUCCESS;
+    st = ircce_peek_first(from, buf, size, &got);
+    if (st != iRCCE_SUCCESS)
+        return rcce_error(RCCE_DEBUG_COMM, st, "iRCCE_peek",
+                          "cannot read the message of UE %d", from);
+    if (test_rank != NULL)
+        *test_rank = from;
+    if (copied != NULL)
+        *copied = got;
+    ircce.recent_source = from;
+    ircce.recent_length = ircce_peek_length(from);
+    return iRCCE_SUCCESS;
+}
+
 typedef struct {
     int source, found;
 } probe_ctx_t;

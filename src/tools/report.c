@@ -1,8 +1,9 @@
 /*
- * `rck report` (report.h): find the rckreport package and exec python3 on
- * it. The package is looked for, in order, in $RCK_PYTHONDIR, in
+ * `rck report` (report.h): find the rockcreek Python package and exec
+ * python3 -m rockcreek.report (its rck-report entry point). The directory
+ * that holds the package is looked for, in order, in $RCK_PYTHONDIR, in
  * <rck's directory>/../share/rockcreek/python (the install tree) and in
- * the source tree's python/ (the build tree; RCK_PYTHON_SRC_DIR).
+ * the source tree's python/src (the build tree; RCK_PYTHON_SRC_DIR).
  */
 #include "report.h"
 
@@ -20,14 +21,14 @@
 #define RCK_PYTHON_SRC_DIR ""
 #endif
 
-/* @return 1 if @p dir holds the rckreport package. */
+/* @return 1 if @p dir holds the rockcreek package with its report. */
 static int has_package(const char *dir)
 {
     char path[PATH_MAX];
 
     if (dir == NULL || *dir == '\0')
         return 0;
-    if (snprintf(path, sizeof(path), "%s/rckreport/__main__.py", dir) >=
+    if (snprintf(path, sizeof(path), "%s/rockcreek/report/__main__.py", dir) >=
         (int)sizeof(path))
         return 0;
     return access(path, R_OK) == 0;
@@ -43,7 +44,7 @@ static int find_package(char *out, size_t len)
     if (env != NULL && *env != '\0') {
         if (!has_package(env)) {
             fprintf(stderr, "rck report: RCK_PYTHONDIR='%s' has no "
-                            "rckreport package\n", env);
+                            "rockcreek package\n", env);
             return -1;
         }
         snprintf(out, len, "%s", env);
@@ -67,7 +68,7 @@ static int find_package(char *out, size_t len)
         snprintf(out, len, "%s", RCK_PYTHON_SRC_DIR);
         return 0;
     }
-    fprintf(stderr, "rck report: cannot find the rckreport Python package "
+    fprintf(stderr, "rck report: cannot find the rockcreek Python package "
                     "(looked in <rck>/../share/rockcreek/python and '%s'; "
                     "set RCK_PYTHONDIR)\n", RCK_PYTHON_SRC_DIR);
     return -1;
@@ -101,7 +102,7 @@ int rck_report_main(int argc, char **argv)
                   ? RCK_PYTHON3
                   : "python3";
     args[1] = "-m";
-    args[2] = "rckreport";
+    args[2] = "rockcreek.report";
     for (int i = 0; i < argc; i++)
         args[3 + i] = argv[i];
     execvp(args[0], args);

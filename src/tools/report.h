@@ -1,6 +1,6 @@
 /*
  * `rck report`: a run's JSON report as one self-contained HTML page or as
- * text. The work is done by the Python package rckreport (python/rckreport,
+ * text. The work is done by the Python package rockcreek.report (python/src/rockcreek/report,
  * docs/REPORT.md); this finds it and runs it.
  */
 #ifndef RCK_TOOLS_REPORT_H

@@ -6,7 +6,7 @@
  * MPI_Win_flush; the target polls as a waiting core does (MPI_Win_sync +
  * MPI_Iprobe). Beside them the same MPI's one-way MPI_Send/MPI_Recv
  * latency. Plain MPI, no rockcreek: built with the MPI's compiler wrapper
- * by the mpi-backend bench suite (python/rckbench/mpibench.py), not by
+ * by the mpi-backend bench suite (python/src/rockcreek/bench/mpibench.py), not by
  * CMake, and not a test (docs/MPI-BACKEND.md, "The floor of an RCCE
  * message on RMA").
  *

@@ -10,10 +10,7 @@ so they can be tested without running anything.
 
 import os
 
-if __package__ in (None, ""):
-    from rckbench import loadbench, report  # noqa: F401 (run as a script)
-else:
-    from . import loadbench, report
+from . import loadbench, report
 
 SIZES = [8, 4096]
 CONFIGS = [{"key": "off", "label": "log off"},
@@ -80,7 +77,7 @@ def table(summary):
 
 
 def suite(ctx, run):
-    """run: the rckbench.run module (Impl helpers, SuiteResult)."""
+    """run: the rockcreek.bench.run module (Impl helpers, SuiteResult)."""
     a = ctx.args
     p = plan(a.quick)
     impl = run.make_native(a, {"pingpong": os.path.join(

@@ -54,5 +54,12 @@ def main(argv=None):
     return 0
 
 
+def cli(argv=None):
+    """Entry point of rck-report and of `rck report`: a missing optional
+    module is one line and status 2."""
+    from .._deps import run_cli
+    return run_cli("rck report", main, argv)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli())

@@ -25,7 +25,6 @@ compute model on the sim backend.
 Every run is `rck run --backend sim` of bench/p54c_bench.c (or the
 stencil example); the P54C models are deterministic, so one run a point."""
 
-import json
 import os
 import re
 import subprocess

@@ -22,10 +22,7 @@ import signal
 import statistics
 import time
 
-if __package__ in (None, ""):
-    from rckbench import report  # noqa: F401  (run as a script)
-else:
-    from . import report
+from . import report
 
 SIZE = 8
 BUSY = 48
@@ -161,7 +158,7 @@ def _loadavg():
 # The suite.
 
 def suite(ctx, run):
-    """run: the rckbench.run module (Impl helpers, SuiteResult, log)."""
+    """run: the rockcreek.bench.run module (Impl helpers, SuiteResult, log)."""
     a = ctx.args
     p = plan(a.quick, getattr(a, "load_rounds", None))
     impl = run.make_native(a, {"pingpong": os.path.join(

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""rckbench driver: runs rockcreek's benchmarks beside their reference
+"""rockcreek.bench driver (rck-bench): runs rockcreek's benchmarks beside their reference
 (Open MPI on the same machine), in interleaved rounds, and reports medians,
 minima, ratios and target verdicts; writes results.json, results.csv and
 plots into the output directory.
 
-    python3 python/rckbench/run.py --build-dir build --out build/bench-results
-    python3 python/rckbench/run.py --build-dir build --quick --suite pingpong
+    rck-bench --build-dir build --out build/bench-results
+    PYTHONPATH=python/src python3 -m rockcreek.bench --build-dir build --quick --suite pingpong
 
 Suites plug in through SUITES (name -> function(ctx) -> SuiteResult); see
 python/README.md for how to add one.
@@ -24,36 +24,37 @@ import subprocess
 import sys
 import time
 
-if __package__ in (None, ""):
-    # Run as a script: make the package importable from its parent folder.
-    sys.path.insert(0, os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
-    from rckbench import report  # noqa: E402
-    from rckbench import simbench  # noqa: E402
-    from rckbench import collbench  # noqa: E402
-    from rckbench import svmbench  # noqa: E402
-    from rckbench import loadbench  # noqa: E402
-    from rckbench import mpibench  # noqa: E402
-    from rckbench import msglogbench  # noqa: E402
-    from rckbench import snetbench  # noqa: E402
-    from rckbench import powerbench  # noqa: E402
-    from rckbench import rckmpibench  # noqa: E402
-    from rckbench import p54cbench  # noqa: E402
-else:
-    from . import report
-    from . import simbench
-    from . import collbench
-    from . import svmbench
-    from . import loadbench
-    from . import mpibench
-    from . import msglogbench
-    from . import snetbench
-    from . import powerbench
-    from . import rckmpibench
-    from . import p54cbench
+from . import report
+from . import simbench
+from . import collbench
+from . import svmbench
+from . import loadbench
+from . import mpibench
+from . import msglogbench
+from . import snetbench
+from . import powerbench
+from . import rckmpibench
+from . import p54cbench
+from . import pybench
 
-SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+
+
+def _source_dir():
+    """The rockcreek source tree: $RCK_SOURCE_DIR, else the tree this
+    package sits in (python/src/rockcreek/bench), else the working
+    directory (an installed package: run it from the source tree)."""
+    env = os.environ.get("RCK_SOURCE_DIR")
+    if env:
+        return os.path.abspath(env)
+    here = os.path.abspath(__file__)
+    for _ in range(5):
+        here = os.path.dirname(here)
+    if os.path.isfile(os.path.join(here, "bench", "CMakeLists.txt")):
+        return here
+    return os.getcwd()
+
+
+SOURCE_DIR = _source_dir()
 
 MPI_CFLAGS = ["-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra",
               "-Wshadow", "-Wno-unused-parameter", "-Werror"]
@@ -550,7 +551,7 @@ def suite_sim_calibration(ctx):
     notes = [
         "Published values: the SCC hardware reference SCC-HARDWARE.md "
         "(see docs/CALIBRATION.md; cycles of a 533 MHz core, mesh and DDR3 "
-        "at 800 MHz), copied into python/rckbench/simbench.py.",
+        "at 800 MHz), copied into python/src/rockcreek/bench/simbench.py.",
         "MPB rows are compared with the hop-indexed series of section 2.1, "
         "not its (x, y) tables, which the reference calls partly garbled "
         "(%s). The (x, y) table value is kept in results.json and the CSV."
@@ -1419,20 +1420,20 @@ def suite_native_load(ctx):
 
 
 def suite_snet(ctx):
-    """librcksnet's per-record cost on one core (python/rckbench/
-    snetbench.py, docs/SNET.md)."""
+    """librcksnet's per-record cost on one core (python/src/rockcreek/
+    bench/snetbench.py, docs/SNET.md)."""
     return snetbench.suite(ctx, sys.modules[__name__])
 
 
 def suite_msglog(ctx):
     """2-UE RCCE pingpong on native with the message log off and on
-    (python/rckbench/msglogbench.py)."""
+    (python/src/rockcreek/bench/msglogbench.py)."""
     return msglogbench.suite(ctx, sys.modules[__name__])
 
 
 # name -> function(ctx) -> SuiteResult, run in this order.
 def suite_mpi_backend(ctx):
-    """RCCE on the mpi backend vs the MPI it runs on (python/rckbench/
+    """RCCE on the mpi backend vs the MPI it runs on (python/src/rockcreek/bench/
     mpibench.py)."""
     return mpibench.suite(ctx, Impl, SuiteResult, csv_rows_for,
                           _build_mpi_program, SOURCE_DIR)
@@ -1462,7 +1463,7 @@ def suite_power(ctx):
 
 def suite_mpi(ctx):
     """rockcreek's MPI on the MPBs: both channels on sim, beside Open MPI
-    on native (python/rckbench/rckmpibench.py)."""
+    on native (python/src/rockcreek/bench/rckmpibench.py)."""
     return rckmpibench.suite(ctx, sys.modules[__name__], SuiteResult,
                              csv_rows_for)
 
@@ -1471,7 +1472,7 @@ def suite_p54c(ctx):
     """The P54C compute model (docs/P54C.md): one core's bandwidths beside
     the published ones, the working-set sweep, the Fiasco.OC copy, 48
     cores streaming against one, the 48-core stencil's speed under host,
-    p54c-fast and p54c (python/rckbench/p54cbench.py)."""
+    p54c-fast and p54c (python/src/rockcreek/bench/p54cbench.py)."""
     a = ctx.args
     data, tables, verdicts = p54cbench.run_p54c(a.build_dir, a.quick, log)
     if data is None:
@@ -1507,12 +1508,22 @@ SUITES = {
     "mpi": suite_mpi,
     "p54c": suite_p54c,
     "snet": suite_snet,
+    "python": None,  # set below
 }
 
 
+def suite_python(ctx):
+    """rockcreek.rcce's pingpong beside C's RCCE (and mpi4py on librckmpi
+    beside its C) on native and sim (python/src/rockcreek/bench/pybench.py)."""
+    return pybench.suite(ctx, sys.modules[__name__])
+
+
+SUITES["python"] = suite_python
+
+
 def _plots():
-    # matplotlib is imported only when plotting; works as script and module.
-    return importlib.import_module(".plots", __package__ or "rckbench")
+    # matplotlib is imported only when plotting
+    return importlib.import_module(".plots", __package__)
 
 
 # ---------------------------------------------------------------------------
@@ -1661,6 +1672,9 @@ def build_parser():
     p.add_argument("--svm-allow-no-svm", action="store_true",
                    help="with --suite svm: a build without the SVM library "
                    "runs the iRCCE version alone without failing")
+    p.add_argument("--mpi4py-python", metavar="PY",
+                   help="python suite: a Python whose mpi4py was built against "
+                   "librckmpi (MPICC=rckmpicc), for the mpi4py columns")
     p.add_argument("--mbox-rounds", type=int,
                    help="native rounds of the mbox suite (default 3; "
                    "--quick 1)")
@@ -1744,7 +1758,7 @@ def main(argv=None):
         impl = make(args)
         impls[impl.name] = impl
     info = machine_info(args)
-    log("rckbench: %d rounds, output in %s" % (args.rounds, args.out))
+    log("rck-bench: %d rounds, output in %s" % (args.rounds, args.out))
     log("machine: %s, %s CPUs, load %s, commit %s"
         % (info["cpu_model"], info["nproc"],
            " ".join(info["loadavg_start"]), info["git_commit"] or "none"))
@@ -1830,5 +1844,12 @@ def main(argv=None):
     return status
 
 
+def cli(argv=None):
+    """Entry point of rck-bench: a missing optional module (matplotlib,
+    numpy, pandas) is one line and status 2."""
+    from .._deps import run_cli
+    return run_cli("rck-bench", main, argv)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli())

@@ -15,10 +15,7 @@ docs/MPI-COLLECTIVES.md), program bench/rckmpi/rckmpi_bench.c.
 """
 import os
 
-if __package__ in (None, ""):
-    from rckbench import report  # noqa: F401  (run as a script)
-else:
-    from . import report
+from . import report
 
 CORE_MHZ = 533.0
 COLLS = ["sendrecv", "gather", "scatter", "bcast", "allreduce", "barrier"]

@@ -2,10 +2,7 @@
 coll_bench / mpi_coll output, aggregating rounds, cycle conversion, ratio
 tables. No I/O, no processes (tested in python/tests/test_collbench.py)."""
 
-if __package__ in (None, ""):
-    from rckbench import report  # noqa: F401  (run as a script)
-else:
-    from . import report
+from . import report
 
 CORE_MHZ = 533.0  # the SCC core clock the sim reports cycles of
 

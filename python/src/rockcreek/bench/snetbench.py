@@ -12,10 +12,7 @@ process handling so they can be tested without running anything.
 
 import os
 
-if __package__ in (None, ""):
-    from rckbench import loadbench, report  # noqa: F401 (run as a script)
-else:
-    from . import loadbench, report
+from . import loadbench, report
 
 NETS = [("pipeline10", "loop10"), ("farm48", "loop1"), ("star10", "loop10"),
         ("threads10", "loop10")]
@@ -110,7 +107,7 @@ def table(summary):
 
 
 def suite(ctx, run):
-    """run: the rckbench.run module (Impl helpers, SuiteResult)."""
+    """run: the rockcreek.bench.run module (Impl helpers, SuiteResult)."""
     a = ctx.args
     p = plan(a.quick)
     impl = run.make_native(a, {"snet": os.path.join(
