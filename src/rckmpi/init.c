@@ -53,6 +53,8 @@ static const char *const err_text[] = {
 
 static const char *err_string(int err)
 {
+    if (err >= RCKMPI_ERR_WINIO_FIRST && err <= RCKMPI_ERR_WINIO_LAST)
+        return rk_winio_err_string(err);
     if (err < 0 || err > MPI_ERR_LASTCODE)
         return "invalid error code";
     return err_text[err];
@@ -338,7 +340,9 @@ RK_MPI_ALIAS(Get_library_version);
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
-    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+    if ((errorcode < 0 || errorcode > MPI_ERR_LASTCODE) &&
+        (errorcode < RCKMPI_ERR_WINIO_FIRST ||
+         errorcode > RCKMPI_ERR_WINIO_LAST))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
                       "invalid error code %d", errorcode);
     *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
@@ -349,7 +353,9 @@ RK_MPI_ALIAS(Error_string);
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
-    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+    if ((errorcode < 0 || errorcode > MPI_ERR_LASTCODE) &&
+        (errorcode < RCKMPI_ERR_WINIO_FIRST ||
+         errorcode > RCKMPI_ERR_WINIO_LAST))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
                       "invalid error code %d", errorcode);
     *errorclass = errorcode; /* every code is its own class */

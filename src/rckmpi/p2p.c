@@ -574,6 +574,8 @@ static int took_from(int s)
     return s;
 }
 
+void (*rk_progress_hook)(void);
+
 void rk_progress(void)
 {
     int s, budget = 4 * rk.nues;
@@ -584,6 +586,8 @@ void rk_progress(void)
     while (budget-- > 0 && (s = rk_chan_poll(p2p.first)) >= 0)
         packet(took_from(s));
     push_all();
+    if (rk_progress_hook != NULL)
+        rk_progress_hook(); /* one-sided targets (win.c) */
 }
 
 /* Block in the HAL until one of @p n conditions holds: its index, or -1

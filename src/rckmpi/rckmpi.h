@@ -324,4 +324,13 @@ int rk_spawn_init(void);
  * into @p reqs (room for 2 * nues) and @return how many. */
 int rk_spawn_finalize_post(MPI_Request *reqs);
 
+/* ---- one-sided, MPI-IO, ports (win*.c, io*.c, port*.c) ---- */
+/* Run at the end of every rk_progress pass while windows exist (win.c:
+ * the targets' side of one-sided operations); NULL otherwise. */
+extern void (*rk_progress_hook)(void);
+/* The text of error classes RCKMPI_ERR_WINIO_FIRST..LAST. */
+const char *rk_winio_err_string(int err);
+/* the library's own tags of MPI_Comm_connect/accept (port.c) */
+#define RK_TAG_PORT 0x40002000
+
 #endif
