@@ -1043,6 +1043,10 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
         free(r);
         return MPI_ERR_GROUP;
     }
+    /* before the first post leaves: an origin's MPI_Win_complete may
+     * come back while this call still runs the progress engine */
+    w->posted = 1;
+    w->expect = w->completes + n;
     for (int i = 0; i < n; i++) {
         MPI_Request q;
         err = PMPI_Isend(NULL, 0, MPI_BYTE, r[i], W_POST, w->comm, &q);
@@ -1050,8 +1054,6 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
             add_pend(&w->rep, &w->nrep, &w->caprep, q, NULL);
     }
     free(r);
-    w->posted = 1;
-    w->expect = w->completes + n;
     return err;
 }
 RK_MPI_ALIAS(Win_post);
