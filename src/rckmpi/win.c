@@ -336,41 +336,56 @@ static void apply(rk_win_t *w, int from, char *msg)
     free(old);
 }
 
-/* Take and apply every W_REQ message of @p w that has arrived. */
-static void serve(rk_win_t *w)
+/* Take and apply every W_REQ message of @p w that has arrived; how
+ * many. */
+static int serve(rk_win_t *w)
 {
-    rk_comm_t *c = rk_comm(w->comm);
+    rk_comm_t *c;
     MPI_Status st;
+    int n = 0;
 
+    c = rk_comm(w->comm);
     if (c == NULL)
-        return;
+        return 0;
     while (rk_probe(c->ctx, -1, W_REQ, c, &st, NULL)) {
         size_t len = (size_t)st.rck_bytes;
         char *msg = malloc(len > 0 ? len : 1);
         int from = st.MPI_SOURCE;
         if (msg == NULL)
-            return;
+            return n;
         if (PMPI_Recv(msg, (int)len, MPI_BYTE, from, W_REQ, w->comm,
                       MPI_STATUS_IGNORE) == MPI_SUCCESS &&
             len >= sizeof(w_hdr_t))
             apply(w, from, msg);
         free(msg);
+        n++;
         c = rk_comm(w->comm);
         if (c == NULL)
-            return;
+            return n;
     }
-    if (w->nrep > 0)
-        reap(w->rep, &w->nrep);
+    return n;
 }
 
+/* Every window's messages, until a pass finds none: the MPI calls made
+ * here run the progress engine, which may take new packets after a
+ * window's last look; the caller may block once this returns. */
 static void win_hook(void)
 {
+    int n;
+
     if (wn.busy)
         return;
     wn.busy = 1;
-    for (int i = 0; i < wn.n; i++)
-        if (wn.w[i] != NULL && wn.w[i]->used)
-            serve(wn.w[i]);
+    do {
+        n = 0;
+        /* replies sent (MPI_Test: progress), then only looks */
+        for (int i = 0; i < wn.n; i++)
+            if (wn.w[i] != NULL && wn.w[i]->used && wn.w[i]->nrep > 0)
+                reap(wn.w[i]->rep, &wn.w[i]->nrep);
+        for (int i = 0; i < wn.n; i++)
+            if (wn.w[i] != NULL && wn.w[i]->used)
+                n += serve(wn.w[i]);
+    } while (n > 0);
     wn.busy = 0;
 }
 
