@@ -145,19 +145,21 @@ static int add_pend(w_pend_t **p, int *n, int *cap, MPI_Request r,
     return MPI_SUCCESS;
 }
 
-/* Complete what has completed in @p p (MPI_Test, no blocking); returns
- * the first error. */
+/* Release what has completed in @p p; returns the first error. Only
+ * looks (no progress): a caller that finds something still pending may
+ * block until the next packet. */
 static int reap(w_pend_t *p, int *n)
 {
     int err = MPI_SUCCESS;
 
     for (int i = 0; i < *n;) {
-        int flag = 0;
-        MPI_Status st;
-        int e = PMPI_Test(&p[i].req, &flag, &st);
-        if (e != MPI_SUCCESS && err == MPI_SUCCESS)
-            err = e;
-        if (flag || e != MPI_SUCCESS) {
+        rk_req_t *q = rk_req(p[i].req);
+        if (q == NULL || q->done) {
+            int e = q == NULL ? MPI_SUCCESS
+                              : rk_wait_req(&p[i].req, MPI_STATUS_IGNORE,
+                                            "MPI_Win");
+            if (e != MPI_SUCCESS && err == MPI_SUCCESS)
+                err = e;
             free(p[i].buf);
             p[i] = p[--*n];
         } else {
@@ -378,7 +380,7 @@ static void win_hook(void)
     wn.busy = 1;
     do {
         n = 0;
-        /* replies sent (MPI_Test: progress), then only looks */
+        /* replies sent, then the requests (MPI calls: progress) */
         for (int i = 0; i < wn.n; i++)
             if (wn.w[i] != NULL && wn.w[i]->used && wn.w[i]->nrep > 0)
                 reap(wn.w[i]->rep, &wn.w[i]->nrep);
