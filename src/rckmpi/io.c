@@ -503,8 +503,12 @@ int PMPI_File_close(MPI_File *fh)
     PMPI_Win_free(&f->shwin);
     /* every process is done with the file before it goes */
     PMPI_Barrier(f->comm);
-    if ((f->amode & MPI_MODE_DELETE_ON_CLOSE) && f->rank == 0)
-        unlink(f->path);
+    if (f->amode & MPI_MODE_DELETE_ON_CLOSE) {
+        /* gone when any process's MPI_File_close returns */
+        if (f->rank == 0)
+            unlink(f->path);
+        PMPI_Barrier(f->comm);
+    }
     io.f[*fh - 1] = NULL;
     file_release(f);
     *fh = MPI_FILE_NULL;
