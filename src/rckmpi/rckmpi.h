@@ -331,6 +331,6 @@ extern void (*rk_progress_hook)(void);
 /* The text of error classes RCKMPI_ERR_WINIO_FIRST..LAST. */
 const char *rk_winio_err_string(int err);
 /* the library's own tags of MPI_Comm_connect/accept (port.c) */
-#define RK_TAG_PORT 0x40002000
+#define RK_TAG_PORT 0x7ff00000 /* + the port's number */
 
 #endif
