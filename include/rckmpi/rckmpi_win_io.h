@@ -9,8 +9,10 @@
 #ifndef RCKMPI_WIN_IO_H
 #define RCKMPI_WIN_IO_H
 
+/* on its own (tools that read every header): mpi.h first, which
+ * includes this file at its end (then skipped: the guard is defined) */
 #ifndef RCKMPI_MPI_H
-#error "include <mpi.h>, not rckmpi_win_io.h"
+#include "mpi.h"
 #endif
 
 #ifdef __cplusplus
