@@ -97,6 +97,9 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                    MPI_Comm comm, MPI_Win *win);
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                      MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
 int MPI_Win_free(MPI_Win *win);
 int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
@@ -131,6 +134,16 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr,
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                          void *result_addr, MPI_Datatype datatype,
                          int target_rank, MPI_Aint target_disp, MPI_Win win);
+int MPI_Rput(const void *origin_addr, int origin_count,
+             MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request);
+int MPI_Rget(void *origin_addr, int origin_count,
+             MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request);
 
 int MPI_Win_fence(int assert, MPI_Win win);
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
@@ -245,6 +258,9 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root,
 /* the profiling interface (mpi.h): PMPI_Xxx of every MPI_Xxx above */
 extern __typeof__(MPI_Win_create) PMPI_Win_create;
 extern __typeof__(MPI_Win_allocate) PMPI_Win_allocate;
+extern __typeof__(MPI_Win_create_dynamic) PMPI_Win_create_dynamic;
+extern __typeof__(MPI_Win_attach) PMPI_Win_attach;
+extern __typeof__(MPI_Win_detach) PMPI_Win_detach;
 extern __typeof__(MPI_Win_free) PMPI_Win_free;
 extern __typeof__(MPI_Win_get_group) PMPI_Win_get_group;
 extern __typeof__(MPI_Win_get_attr) PMPI_Win_get_attr;
@@ -259,6 +275,8 @@ extern __typeof__(MPI_Accumulate) PMPI_Accumulate;
 extern __typeof__(MPI_Get_accumulate) PMPI_Get_accumulate;
 extern __typeof__(MPI_Fetch_and_op) PMPI_Fetch_and_op;
 extern __typeof__(MPI_Compare_and_swap) PMPI_Compare_and_swap;
+extern __typeof__(MPI_Rput) PMPI_Rput;
+extern __typeof__(MPI_Rget) PMPI_Rget;
 extern __typeof__(MPI_Win_fence) PMPI_Win_fence;
 extern __typeof__(MPI_Win_post) PMPI_Win_post;
 extern __typeof__(MPI_Win_start) PMPI_Win_start;

@@ -27,8 +27,10 @@
  */
 #include "rckmpi.h"
 #include "rkcoll.h"
+#include "rckmpi_greq.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +64,23 @@ typedef struct {
     int64_t off, len;
 } w_blk_t;
 
+/* MPI_Rput/MPI_Rget's request: done once its operation's pend entry
+ * completes; freed by the last of the two */
+typedef struct {
+    int refs, done;
+    MPI_Win win;
+} w_note_t;
+
 typedef struct {
     MPI_Request req;
-    void *buf; /* freed when the request completes */
+    void *buf;       /* freed when the request completes */
+    w_note_t *note;  /* told when it completes, or NULL */
 } w_pend_t;
+
+/* memory attached to a dynamic window */
+typedef struct {
+    uintptr_t lo, hi;
+} w_region_t;
 
 typedef struct {
     int used;
@@ -99,6 +114,8 @@ typedef struct {
     int posted;
     w_pend_t *rep;       /* replies under way */
     int nrep, caprep;
+    w_region_t *att;     /* dynamic: attached memory */
+    int natt;
 } rk_win_t;
 
 static struct {
@@ -141,6 +158,7 @@ static int add_pend(w_pend_t **p, int *n, int *cap, MPI_Request r,
         *cap = nc;
     }
     (*p)[*n].req = r;
+    (*p)[*n].note = NULL;
     (*p)[(*n)++].buf = buf;
     return MPI_SUCCESS;
 }
@@ -161,6 +179,11 @@ static int reap(w_pend_t *p, int *n)
             if (e != MPI_SUCCESS && err == MPI_SUCCESS)
                 err = e;
             free(p[i].buf);
+            if (p[i].note != NULL) {
+                p[i].note->done = 1;
+                if (--p[i].note->refs == 0)
+                    free(p[i].note);
+            }
             p[i] = p[--*n];
         } else {
             i++;
@@ -242,7 +265,9 @@ static void unlock_req(rk_win_t *w, int from)
 static void region(rk_win_t *w, const w_hdr_t *h, const w_blk_t *b,
                    char *packed, int in)
 {
-    char *item = w->base + h->disp;
+    char *item = w->flavor == MPI_WIN_FLAVOR_DYNAMIC
+                     ? (char *)(uintptr_t)h->disp
+                     : w->base + h->disp;
 
     for (int i = 0; i < h->tcount; i++, item += h->textent)
         for (int k = 0; k < h->nblocks; k++) {
@@ -262,6 +287,27 @@ static void reply(rk_win_t *w, int to, int tag, void *data, int64_t bytes)
             MPI_SUCCESS ||
         add_pend(&w->rep, &w->nrep, &w->caprep, r, data) != MPI_SUCCESS)
         free(data);
+}
+
+/* A dynamic window's target region inside memory attached to it? */
+static int attached(const rk_win_t *w, const w_hdr_t *h, const w_blk_t *b)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+    if (h->tcount == 0 || h->bytes == 0)
+        return 1;
+    for (int k = 0; k < h->nblocks; k++) {
+        if (b[k].off < lo)
+            lo = b[k].off;
+        if (b[k].off + b[k].len > hi)
+            hi = b[k].off + b[k].len;
+    }
+    lo += h->disp;
+    hi += h->disp + (int64_t)(h->tcount - 1) * h->textent;
+    for (int i = 0; i < w->natt; i++)
+        if ((uintptr_t)lo >= w->att[i].lo && (uintptr_t)hi <= w->att[i].hi)
+            return 1;
+    return 0;
 }
 
 /* Apply one W_REQ message from @p from. */
@@ -292,6 +338,17 @@ static void apply(rk_win_t *w, int from, char *msg)
         break;
     }
     w->applied++;
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC && !attached(w, &h, b)) {
+        /* the origin could not check: refuse here, answer anyway */
+        if (h.reply_tag != 0)
+            reply(w, from, h.reply_tag, calloc(1, (size_t)h.bytes + 1),
+                  h.bytes);
+        rk_err(w->comm, MPI_ERR_RMA_RANGE, "MPI_Win (target side)",
+               "rank %d's operation on bytes at %#llx is outside the memory "
+               "attached to the dynamic window", from,
+               (unsigned long long)h.disp);
+        return;
+    }
     if (h.kind == K_PUT) {
         region(w, &h, b, data, 1);
         return;
@@ -543,6 +600,64 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
 }
 RK_MPI_ALIAS(Win_allocate);
 
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    (void)info;
+    return win_new(NULL, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, NULL, win,
+                   "MPI_Win_create_dynamic");
+}
+RK_MPI_ALIAS(Win_create_dynamic);
+
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    rk_win_t *w;
+    int err = win_arg(win, &w, "MPI_Win_attach");
+    w_region_t *a;
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return rk_err(w->comm, MPI_ERR_RMA_FLAVOR, "MPI_Win_attach",
+                      "not a window of MPI_Win_create_dynamic");
+    if (size < 0 || (base == NULL && size > 0))
+        return rk_err(w->comm, MPI_ERR_RMA_ATTACH, "MPI_Win_attach",
+                      "base %p size %ld", base, (long)size);
+    for (int i = 0; i < w->natt; i++)
+        if ((uintptr_t)base < w->att[i].hi &&
+            (uintptr_t)base + (uintptr_t)size > w->att[i].lo)
+            return rk_err(w->comm, MPI_ERR_RMA_ATTACH, "MPI_Win_attach",
+                          "%p overlaps memory already attached", base);
+    a = realloc(w->att, (size_t)(w->natt + 1) * sizeof(*a));
+    if (a == NULL)
+        return rk_err(w->comm, MPI_ERR_NO_MEM, "MPI_Win_attach",
+                      "no memory");
+    w->att = a;
+    a[w->natt].lo = (uintptr_t)base;
+    a[w->natt++].hi = (uintptr_t)base + (uintptr_t)size;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Win_attach);
+
+int PMPI_Win_detach(MPI_Win win, const void *base)
+{
+    rk_win_t *w;
+    int err = win_arg(win, &w, "MPI_Win_detach");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        return rk_err(w->comm, MPI_ERR_RMA_FLAVOR, "MPI_Win_detach",
+                      "not a window of MPI_Win_create_dynamic");
+    for (int i = 0; i < w->natt; i++)
+        if (w->att[i].lo == (uintptr_t)base) {
+            w->att[i] = w->att[--w->natt];
+            return MPI_SUCCESS;
+        }
+    return rk_err(w->comm, MPI_ERR_RMA_ATTACH, "MPI_Win_detach",
+                  "%p is not the base of memory attached", base);
+}
+RK_MPI_ALIAS(Win_detach);
+
 static int free_done(rk_win_t *w)
 {
     origin_done(w);
@@ -578,6 +693,7 @@ int PMPI_Win_free(MPI_Win *win)
     free(w->rep);
     free(w->waitq);
     free(w->waitt);
+    free(w->att);
     free(w);
     if (--wn.live == 0)
         rk_progress_hook = NULL;
@@ -718,7 +834,7 @@ static int in_epoch(const rk_win_t *w, int t)
 
 /* Send a W_REQ message (kept until sent). */
 static int send_req(rk_win_t *w, int t, void *msg, size_t len,
-                    const char *func)
+                    w_note_t *note, const char *func)
 {
     MPI_Request r;
     int err;
@@ -735,6 +851,10 @@ static int send_req(rk_win_t *w, int t, void *msg, size_t len,
         free(msg);
         return rk_err(w->comm, err, func, "cannot send to rank %d", t);
     }
+    if (note != NULL) {
+        w->pend[w->npend - 1].note = note;
+        note->refs++;
+    }
     return MPI_SUCCESS;
 }
 
@@ -747,7 +867,7 @@ static int send_ctl_req(rk_win_t *w, int t, int kind, int lock_type,
         return rk_err(w->comm, MPI_ERR_NO_MEM, func, "no memory");
     h->kind = kind;
     h->lock_type = lock_type;
-    return send_req(w, t, h, sizeof *h, func);
+    return send_req(w, t, h, sizeof *h, NULL, func);
 }
 
 /* One data operation: checks, then the message.
@@ -757,7 +877,7 @@ static int send_ctl_req(rk_win_t *w, int t, int kind, int lock_type,
 static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
                   const void *cmp, void *res, int rcount, MPI_Datatype rtype,
                   int t, MPI_Aint tdisp, int tcount, MPI_Datatype ttype,
-                  MPI_Op op, MPI_Win win, const char *func)
+                  MPI_Op op, MPI_Win win, w_note_t *note, const char *func)
 {
     rk_win_t *w;
     const rk_type_t *tt, *ot = NULL, *rt = NULL;
@@ -770,8 +890,11 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
 
     if (err != MPI_SUCCESS)
         return err;
-    if (t == MPI_PROC_NULL)
+    if (t == MPI_PROC_NULL) {
+        if (note != NULL)
+            note->done = 1;
         return MPI_SUCCESS;
+    }
     if (t < 0 || t >= w->size)
         return rk_err(w->comm, MPI_ERR_RANK, func,
                       "target rank %d of a window of %d", t, w->size);
@@ -828,7 +951,7 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
                           "MPI_NO_OP is for MPI_Get_accumulate");
     }
     /* the target region inside the target's window */
-    if (tcount > 0 && tbytes > 0) {
+    if (tcount > 0 && tbytes > 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         long long lo = (long long)tdisp * w->runit[t] + tt->true_lb;
         long long hi = (long long)tdisp * w->runit[t] +
                        (long long)(tcount - 1) * tt->extent + tt->true_ub;
@@ -848,7 +971,7 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
     h.op = op;
     h.basic = basic;
     h.tcount = tcount;
-    h.disp = (int64_t)tdisp * w->runit[t];
+    h.disp = (int64_t)tdisp * w->runit[t]; /* dynamic: an address */
     h.textent = tt->extent;
     h.nblocks = nb;
     h.bytes = (int64_t)tbytes;
@@ -884,9 +1007,15 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
             return rk_err(w->comm, err, func, "cannot receive from rank %d",
                           t);
         }
+        if (note != NULL) {
+            /* MPI_Rget: done when the data are here */
+            w->pend[w->npend - 1].note = note;
+            note->refs++;
+            note = NULL;
+        }
     }
     w->issued[t]++;
-    return send_req(w, t, msg, len, func);
+    return send_req(w, t, msg, len, note, func);
 }
 
 int PMPI_Put(const void *origin_addr, int origin_count,
@@ -896,7 +1025,8 @@ int PMPI_Put(const void *origin_addr, int origin_count,
 {
     return rma_op(K_PUT, origin_addr, origin_count, origin_datatype, NULL,
                   NULL, 0, MPI_DATATYPE_NULL, target_rank, target_disp,
-                  target_count, target_datatype, MPI_REPLACE, win, "MPI_Put");
+                  target_count, target_datatype, MPI_REPLACE, win, NULL,
+                  "MPI_Put");
 }
 RK_MPI_ALIAS(Put);
 
@@ -907,7 +1037,8 @@ int PMPI_Get(void *origin_addr, int origin_count,
 {
     return rma_op(K_GET, NULL, 0, MPI_DATATYPE_NULL, NULL, origin_addr,
                   origin_count, origin_datatype, target_rank, target_disp,
-                  target_count, target_datatype, MPI_NO_OP, win, "MPI_Get");
+                  target_count, target_datatype, MPI_NO_OP, win, NULL,
+                  "MPI_Get");
 }
 RK_MPI_ALIAS(Get);
 
@@ -918,7 +1049,8 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count,
 {
     return rma_op(K_ACC, origin_addr, origin_count, origin_datatype, NULL,
                   NULL, 0, MPI_DATATYPE_NULL, target_rank, target_disp,
-                  target_count, target_datatype, op, win, "MPI_Accumulate");
+                  target_count, target_datatype, op, win, NULL,
+                  "MPI_Accumulate");
 }
 RK_MPI_ALIAS(Accumulate);
 
@@ -933,7 +1065,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
     return rma_op(K_GACC, op == MPI_NO_OP ? NULL : origin_addr,
                   origin_count, origin_datatype, NULL, result_addr,
                   result_count, result_datatype, target_rank, target_disp,
-                  target_count, target_datatype, op, win,
+                  target_count, target_datatype, op, win, NULL,
                   "MPI_Get_accumulate");
 }
 RK_MPI_ALIAS(Get_accumulate);
@@ -944,7 +1076,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
 {
     return rma_op(K_GACC, op == MPI_NO_OP ? NULL : origin_addr, 1, datatype,
                   NULL, result_addr, 1, datatype, target_rank, target_disp,
-                  1, datatype, op, win, "MPI_Fetch_and_op");
+                  1, datatype, op, win, NULL, "MPI_Fetch_and_op");
 }
 RK_MPI_ALIAS(Fetch_and_op);
 
@@ -962,9 +1094,85 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
     }
     return rma_op(K_CAS, origin_addr, 1, datatype, compare_addr, result_addr,
                   1, datatype, target_rank, target_disp, 1, datatype,
-                  MPI_REPLACE, win, "MPI_Compare_and_swap");
+                  MPI_REPLACE, win, NULL, "MPI_Compare_and_swap");
 }
 RK_MPI_ALIAS(Compare_and_swap);
+
+/* ---- request-based operations ---- */
+
+static int note_poll(void *state, int *done)
+{
+    w_note_t *n = state;
+    rk_win_t *w = win_of(n->win);
+
+    if (!n->done && w != NULL)
+        reap(w->pend, &w->npend);
+    *done = n->done;
+    return MPI_SUCCESS;
+}
+
+static void note_release(void *state)
+{
+    w_note_t *n = state;
+
+    if (--n->refs == 0)
+        free(n);
+}
+
+static int rma_req(int get, void *addr, int ocount, MPI_Datatype otype,
+                   int t, MPI_Aint tdisp, int tcount, MPI_Datatype ttype,
+                   MPI_Win win, MPI_Request *request, const char *func)
+{
+    rk_win_t *w;
+    w_note_t *n;
+    int err = win_arg(win, &w, func);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (request == NULL)
+        return rk_err(w->comm, MPI_ERR_ARG, func, "request is NULL");
+    n = calloc(1, sizeof *n);
+    if (n == NULL)
+        return rk_err(w->comm, MPI_ERR_NO_MEM, func, "no memory");
+    n->refs = 1;
+    n->win = win;
+    err = get ? rma_op(K_GET, NULL, 0, MPI_DATATYPE_NULL, NULL, addr, ocount,
+                       otype, t, tdisp, tcount, ttype, MPI_NO_OP, win, n,
+                       func)
+              : rma_op(K_PUT, addr, ocount, otype, NULL, NULL, 0,
+                       MPI_DATATYPE_NULL, t, tdisp, tcount, ttype,
+                       MPI_REPLACE, win, n, func);
+    if (err == MPI_SUCCESS)
+        err = rckmpi_greq_start(note_poll, n, note_release, w->comm,
+                                request);
+    if (err != MPI_SUCCESS && --n->refs == 0)
+        free(n);
+    return err;
+}
+
+int PMPI_Rput(const void *origin_addr, int origin_count,
+              MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    return rma_req(0, (void *)origin_addr, origin_count, origin_datatype,
+                   target_rank, target_disp, target_count, target_datatype,
+                   win, request, "MPI_Rput");
+}
+RK_MPI_ALIAS(Rput);
+
+int PMPI_Rget(void *origin_addr, int origin_count,
+              MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    return rma_req(1, origin_addr, origin_count, origin_datatype,
+                   target_rank, target_disp, target_count, target_datatype,
+                   win, request, "MPI_Rget");
+}
+RK_MPI_ALIAS(Rget);
 
 /* ---- synchronisation ---- */
 

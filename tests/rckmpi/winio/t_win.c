@@ -262,6 +262,45 @@ int main(int argc, char **argv)
             CHECK(base[3] == size * size / 2.0, "double sum %g", base[3]);
         MPI_Win_free(&win);
     }
+    /* dynamic window: memory attached, addresses exchanged; Rput/Rget */
+    {
+        long long *dyn = calloc(4, sizeof(long long)), v, got = -1;
+        MPI_Aint mine, *addr = malloc((size_t)size * sizeof(MPI_Aint));
+        MPI_Request rq;
+        int right = (rank + 1) % size;
+        MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+        MPI_Win_attach(win, dyn, 4 * sizeof(long long));
+        MPI_Get_address(dyn, &mine);
+        MPI_Allgather(&mine, 1, MPI_AINT, addr, 1, MPI_AINT, MPI_COMM_WORLD);
+        MPI_Win_lock_all(0, win);
+        v = 7000 + rank;
+        MPI_Rput(&v, 1, MPI_LONG_LONG, right,
+                 addr[right] + 2 * (MPI_Aint)sizeof(long long), 1,
+                 MPI_LONG_LONG, win, &rq);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        MPI_Win_flush(right, win);
+        MPI_Rget(&got, 1, MPI_LONG_LONG, right,
+                 addr[right] + 2 * (MPI_Aint)sizeof(long long), 1,
+                 MPI_LONG_LONG, win, &rq);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        CHECK(got == 7000 + rank, "rget after rput: %lld", got);
+        MPI_Win_unlock_all(win);
+        MPI_Barrier(MPI_COMM_WORLD);
+        CHECK(dyn[2] == 7000 + (rank + size - 1) % size, "dynamic put: %lld",
+              dyn[2]);
+        {
+            int e;
+            MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+            e = MPI_Win_attach(win, dyn + 1, sizeof(long long));
+            CHECK(e == MPI_ERR_RMA_ATTACH, "overlapping attach: %d", e);
+            e = MPI_Win_detach(win, dyn + 1);
+            CHECK(e == MPI_ERR_RMA_ATTACH, "detach of no base: %d", e);
+        }
+        MPI_Win_detach(win, dyn);
+        MPI_Win_free(&win);
+        free(dyn);
+        free(addr);
+    }
     free(mem);
     free(buf);
     return mpitest_end("t_win");
