@@ -12,7 +12,7 @@
  * MPI_Fetch_and_op. Atomic mode takes fcntl byte-range locks around every
  * access.
  */
-#include "rckmpi.h"
+#include "io_int.h"
 #include "rckmpi_greq.h"
 
 #include <errno.h>
@@ -25,24 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct {
-    int used;
-    MPI_Comm comm; /* a duplicate: its error handler is the file's */
-    int fd, amode, rank, size;
-    char *path;
-    int atomic;
-    /* the view */
-    MPI_Offset disp;
-    MPI_Datatype etype, ftype; /* as the program gave them (dups) */
-    size_t esize;
-    size_t fsize;    /* data bytes of one filetype */
-    MPI_Aint fext;   /* its extent */
-    int nblk;
-    rk_block_t *blk; /* its blocks, offsets from the tile's start */
-    MPI_Offset fp;   /* individual file pointer, in etypes */
-    MPI_Win shwin;   /* the shared file pointer (rank 0, in etypes) */
-    long long *shfp;
-} rk_file_t;
 
 static struct {
     rk_file_t **f;
@@ -75,7 +57,7 @@ static int null_err(int err, const char *func, const char *fmt, ...)
     return rk_fatal(io.null_comm, err, func, what);
 }
 
-static int file_arg(MPI_File h, rk_file_t **f, const char *func)
+int rk_io_file_arg(MPI_File h, rk_file_t **f, const char *func)
 {
     int err = rk_check_init(func);
 
@@ -88,7 +70,7 @@ static int file_arg(MPI_File h, rk_file_t **f, const char *func)
 }
 
 /* The MPI error class of errno @p e. */
-static int errno_class(int e)
+int rk_io_errno_class(int e)
 {
     switch (e) {
     case ENOENT:
@@ -122,7 +104,7 @@ static int errno_class(int e)
 }
 
 /* The largest error class of the group (0: none), at every member. */
-static int agree(MPI_Comm comm, int err)
+int rk_io_agree(MPI_Comm comm, int err)
 {
     int all = err;
 
@@ -164,7 +146,7 @@ static int view_set(rk_file_t *f, MPI_Offset disp, MPI_Datatype etype,
 
 /* The file offset of data byte @p k of the view, and in @p avail how
  * many data bytes follow it contiguously in the file. */
-static MPI_Offset view_at(const rk_file_t *f, long long k, size_t *avail)
+MPI_Offset rk_io_view_at(const rk_file_t *f, long long k, size_t *avail)
 {
     long long tile = k / (long long)f->fsize;
     size_t in = (size_t)(k % (long long)f->fsize);
@@ -181,7 +163,7 @@ static MPI_Offset view_at(const rk_file_t *f, long long k, size_t *avail)
 }
 
 /* The data bytes of the view before file offset @p off. */
-static long long view_bytes_before(const rk_file_t *f, MPI_Offset off)
+long long rk_io_view_bytes_before(const rk_file_t *f, MPI_Offset off)
 {
     long long n, tile;
     MPI_Offset rel;
@@ -232,19 +214,19 @@ static int view_io(rk_file_t *f, MPI_Offset pos, char *data, size_t bytes,
 
     if (f->atomic && bytes > 0) {
         size_t a;
-        lo = view_at(f, k, &a);
-        hi = view_at(f, k + (long long)bytes - 1, &a) + 1;
+        lo = rk_io_view_at(f, k, &a);
+        hi = rk_io_view_at(f, k + (long long)bytes - 1, &a) + 1;
         lock_range(f, write ? F_WRLCK : F_RDLCK, lo, hi);
     }
     while (moved < bytes) {
-        MPI_Offset off = view_at(f, k + (long long)moved, &avail);
+        MPI_Offset off = rk_io_view_at(f, k + (long long)moved, &avail);
         size_t n = bytes - moved < avail ? bytes - moved : avail;
         ssize_t r = write ? pwrite(f->fd, data + moved, n, off)
                           : pread(f->fd, data + moved, n, off);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
-            err = errno_class(errno);
+            err = rk_io_errno_class(errno);
             break;
         }
         if (r == 0)
@@ -267,12 +249,11 @@ static void status_bytes(MPI_Status *st, size_t bytes)
     st->rck_bytes = (long long)bytes;
 }
 
-enum { AT_EXPLICIT, AT_INDIVIDUAL, AT_SHARED };
 
 /* Read or write @p count items of @p type at etype @p pos (AT_EXPLICIT),
  * at the individual file pointer (which moves) or at @p pos given by the
  * shared pointer's owner. */
-static int rw(rk_file_t *f, int where, MPI_Offset pos, void *buf, int count,
+int rk_io_rw(rk_file_t *f, int where, MPI_Offset pos, void *buf, int count,
               MPI_Datatype type, int write, MPI_Status *st, const char *func)
 {
     const rk_type_t *t;
@@ -435,7 +416,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,
             fl |= O_EXCL;
         f->fd = open(filename, fl, 0666);
         if (f->fd < 0)
-            err = errno_class(errno);
+            err = rk_io_errno_class(errno);
     }
     {
         int e0 = err;
@@ -443,14 +424,14 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,
         if (e0 == MPI_SUCCESS && f->rank != 0) {
             f->fd = open(filename, open_flags(amode));
             if (f->fd < 0)
-                err = errno_class(errno);
+                err = rk_io_errno_class(errno);
         } else if (f->rank != 0) {
             err = e0;
         }
     }
     if (err == MPI_SUCCESS)
         err = view_set(f, 0, MPI_BYTE, MPI_BYTE);
-    err = agree(f->comm, err);
+    err = rk_io_agree(f->comm, err);
     if (err == MPI_SUCCESS) {
         /* the shared file pointer: a counter on rank 0 (collective, and
          * fatal if it fails) */
@@ -495,7 +476,7 @@ RK_MPI_ALIAS(File_open);
 int PMPI_File_close(MPI_File *fh)
 {
     rk_file_t *f;
-    int err = file_arg(fh != NULL ? *fh : MPI_FILE_NULL, &f,
+    int err = rk_io_file_arg(fh != NULL ? *fh : MPI_FILE_NULL, &f,
                        "MPI_File_close");
 
     if (err != MPI_SUCCESS)
@@ -526,7 +507,7 @@ int PMPI_File_delete(const char *filename, MPI_Info info)
     if (filename == NULL || filename[0] == '\0')
         return null_err(MPI_ERR_BAD_FILE, "MPI_File_delete", "no file name");
     if (unlink(filename) != 0) {
-        err = errno_class(errno);
+        err = rk_io_errno_class(errno);
         return null_err(err, "MPI_File_delete", "'%s': %s", filename,
                         strerror(errno));
     }
@@ -542,7 +523,7 @@ static int resize(MPI_File fh, MPI_Offset size, int grow_only,
                   const char *func)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, func);
+    int err = rk_io_file_arg(fh, &f, func);
     long long mm[2], all[2];
 
     if (err != MPI_SUCCESS)
@@ -565,10 +546,10 @@ static int resize(MPI_File fh, MPI_Offset size, int grow_only,
     if (f->rank == 0) {
         struct stat sb;
         if (fstat(f->fd, &sb) != 0)
-            err = errno_class(errno);
+            err = rk_io_errno_class(errno);
         else if ((!grow_only || sb.st_size < size) &&
                  ftruncate(f->fd, size) != 0)
-            err = errno_class(errno);
+            err = rk_io_errno_class(errno);
     }
     PMPI_Bcast(&err, 1, MPI_INT, 0, f->comm);
     if (err != MPI_SUCCESS)
@@ -592,7 +573,7 @@ RK_MPI_ALIAS(File_preallocate);
 int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_get_size");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_get_size");
     struct stat sb;
 
     if (err != MPI_SUCCESS)
@@ -601,7 +582,7 @@ int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
         return rk_err(f->comm, MPI_ERR_ARG, "MPI_File_get_size",
                       "size is NULL");
     if (fstat(f->fd, &sb) != 0)
-        return rk_err(f->comm, errno_class(errno), "MPI_File_get_size",
+        return rk_err(f->comm, rk_io_errno_class(errno), "MPI_File_get_size",
                       "'%s': %s", f->path, strerror(errno));
     *size = (MPI_Offset)sb.st_size;
     return MPI_SUCCESS;
@@ -611,16 +592,16 @@ RK_MPI_ALIAS(File_get_size);
 int PMPI_File_sync(MPI_File fh)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_sync");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_sync");
 
     if (err != MPI_SUCCESS)
         return err;
     if (f->amode & MPI_MODE_RDONLY) {
         err = MPI_SUCCESS;
     } else if (fsync(f->fd) != 0) {
-        err = errno_class(errno);
+        err = rk_io_errno_class(errno);
     }
-    err = agree(f->comm, err);
+    err = rk_io_agree(f->comm, err);
     if (err != MPI_SUCCESS)
         return rk_err(f->comm, err, "MPI_File_sync", "'%s'", f->path);
     return MPI_SUCCESS;
@@ -630,7 +611,7 @@ RK_MPI_ALIAS(File_sync);
 int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_get_group");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_get_group");
 
     if (err != MPI_SUCCESS)
         return err;
@@ -644,7 +625,7 @@ RK_MPI_ALIAS(File_get_group);
 int PMPI_File_get_amode(MPI_File fh, int *amode)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_get_amode");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_get_amode");
 
     if (err != MPI_SUCCESS)
         return err;
@@ -662,14 +643,14 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
     rk_file_t *f;
 
     (void)info;
-    return file_arg(fh, &f, "MPI_File_set_info");
+    return rk_io_file_arg(fh, &f, "MPI_File_set_info");
 }
 RK_MPI_ALIAS(File_set_info);
 
 int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_set_atomicity"), mm[2], all[2];
+    int err = rk_io_file_arg(fh, &f, "MPI_File_set_atomicity"), mm[2], all[2];
 
     if (err != MPI_SUCCESS)
         return err;
@@ -689,7 +670,7 @@ RK_MPI_ALIAS(File_set_atomicity);
 int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_get_atomicity");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_get_atomicity");
 
     if (err != MPI_SUCCESS)
         return err;
@@ -724,7 +705,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
                        MPI_Info info)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_set_view");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_set_view");
     const rk_type_t *e, *t;
     MPI_Datatype ec = etype, fc = filetype;
 
@@ -781,7 +762,7 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
                        MPI_Datatype *filetype, char *datarep)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_get_view");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_get_view");
 
     if (err != MPI_SUCCESS)
         return err;
@@ -808,10 +789,10 @@ int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                       MPI_Datatype datatype, MPI_Status *status)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_read_at");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_read_at");
 
     return err != MPI_SUCCESS ? err
-                              : rw(f, AT_EXPLICIT, offset, buf, count,
+                              : rk_io_rw(f, AT_EXPLICIT, offset, buf, count,
                                    datatype, 0, status, "MPI_File_read_at");
 }
 RK_MPI_ALIAS(File_read_at);
@@ -820,10 +801,10 @@ int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf,
                        int count, MPI_Datatype datatype, MPI_Status *status)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_write_at");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_write_at");
 
     return err != MPI_SUCCESS ? err
-                              : rw(f, AT_EXPLICIT, offset, (void *)buf,
+                              : rk_io_rw(f, AT_EXPLICIT, offset, (void *)buf,
                                    count, datatype, 1, status,
                                    "MPI_File_write_at");
 }
@@ -834,10 +815,10 @@ int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf,
                           MPI_Status *status)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_read_at_all");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_read_at_all");
 
     return err != MPI_SUCCESS ? err
-                              : rw(f, AT_EXPLICIT, offset, buf, count,
+                              : rk_io_rw(f, AT_EXPLICIT, offset, buf, count,
                                    datatype, 0, status,
                                    "MPI_File_read_at_all");
 }
@@ -848,10 +829,10 @@ int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
                            MPI_Status *status)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_write_at_all");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_write_at_all");
 
     return err != MPI_SUCCESS ? err
-                              : rw(f, AT_EXPLICIT, offset, (void *)buf,
+                              : rk_io_rw(f, AT_EXPLICIT, offset, (void *)buf,
                                    count, datatype, 1, status,
                                    "MPI_File_write_at_all");
 }
@@ -861,10 +842,10 @@ int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                    MPI_Status *status)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_read");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_read");
 
     return err != MPI_SUCCESS ? err
-                              : rw(f, AT_INDIVIDUAL, 0, buf, count, datatype,
+                              : rk_io_rw(f, AT_INDIVIDUAL, 0, buf, count, datatype,
                                    0, status, "MPI_File_read");
 }
 RK_MPI_ALIAS(File_read);
@@ -873,10 +854,10 @@ int PMPI_File_write(MPI_File fh, const void *buf, int count,
                     MPI_Datatype datatype, MPI_Status *status)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_write");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_write");
 
     return err != MPI_SUCCESS ? err
-                              : rw(f, AT_INDIVIDUAL, 0, (void *)buf, count,
+                              : rk_io_rw(f, AT_INDIVIDUAL, 0, (void *)buf, count,
                                    datatype, 1, status, "MPI_File_write");
 }
 RK_MPI_ALIAS(File_write);
@@ -885,10 +866,10 @@ int PMPI_File_read_all(MPI_File fh, void *buf, int count,
                        MPI_Datatype datatype, MPI_Status *status)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_read_all");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_read_all");
 
     return err != MPI_SUCCESS ? err
-                              : rw(f, AT_INDIVIDUAL, 0, buf, count, datatype,
+                              : rk_io_rw(f, AT_INDIVIDUAL, 0, buf, count, datatype,
                                    0, status, "MPI_File_read_all");
 }
 RK_MPI_ALIAS(File_read_all);
@@ -897,10 +878,10 @@ int PMPI_File_write_all(MPI_File fh, const void *buf, int count,
                         MPI_Datatype datatype, MPI_Status *status)
 {
     rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_write_all");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_write_all");
 
     return err != MPI_SUCCESS ? err
-                              : rw(f, AT_INDIVIDUAL, 0, (void *)buf, count,
+                              : rk_io_rw(f, AT_INDIVIDUAL, 0, (void *)buf, count,
                                    datatype, 1, status, "MPI_File_write_all");
 }
 RK_MPI_ALIAS(File_write_all);
@@ -937,11 +918,11 @@ int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
 {
     rk_file_t *f;
     MPI_Status st;
-    int err = file_arg(fh, &f, "MPI_File_iread_at");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_iread_at");
 
     if (err != MPI_SUCCESS)
         return err;
-    err = rw(f, AT_EXPLICIT, offset, buf, count, datatype, 0, &st,
+    err = rk_io_rw(f, AT_EXPLICIT, offset, buf, count, datatype, 0, &st,
              "MPI_File_iread_at");
     return done_req(f, err, &st, request, "MPI_File_iread_at");
 }
@@ -953,11 +934,11 @@ int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf,
 {
     rk_file_t *f;
     MPI_Status st;
-    int err = file_arg(fh, &f, "MPI_File_iwrite_at");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_iwrite_at");
 
     if (err != MPI_SUCCESS)
         return err;
-    err = rw(f, AT_EXPLICIT, offset, (void *)buf, count, datatype, 1, &st,
+    err = rk_io_rw(f, AT_EXPLICIT, offset, (void *)buf, count, datatype, 1, &st,
              "MPI_File_iwrite_at");
     return done_req(f, err, &st, request, "MPI_File_iwrite_at");
 }
@@ -968,11 +949,11 @@ int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 {
     rk_file_t *f;
     MPI_Status st;
-    int err = file_arg(fh, &f, "MPI_File_iread");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_iread");
 
     if (err != MPI_SUCCESS)
         return err;
-    err = rw(f, AT_INDIVIDUAL, 0, buf, count, datatype, 0, &st,
+    err = rk_io_rw(f, AT_INDIVIDUAL, 0, buf, count, datatype, 0, &st,
              "MPI_File_iread");
     return done_req(f, err, &st, request, "MPI_File_iread");
 }
@@ -983,264 +964,15 @@ int PMPI_File_iwrite(MPI_File fh, const void *buf, int count,
 {
     rk_file_t *f;
     MPI_Status st;
-    int err = file_arg(fh, &f, "MPI_File_iwrite");
+    int err = rk_io_file_arg(fh, &f, "MPI_File_iwrite");
 
     if (err != MPI_SUCCESS)
         return err;
-    err = rw(f, AT_INDIVIDUAL, 0, (void *)buf, count, datatype, 1, &st,
+    err = rk_io_rw(f, AT_INDIVIDUAL, 0, (void *)buf, count, datatype, 1, &st,
              "MPI_File_iwrite");
     return done_req(f, err, &st, request, "MPI_File_iwrite");
 }
 RK_MPI_ALIAS(File_iwrite);
-
-/* ---- file pointers ---- */
-
-/* The end of the file in etypes of the view. */
-static MPI_Offset view_end(rk_file_t *f)
-{
-    struct stat sb;
-
-    if (fstat(f->fd, &sb) != 0)
-        return -1;
-    return (MPI_Offset)(view_bytes_before(f, (MPI_Offset)sb.st_size) /
-                        (long long)f->esize);
-}
-
-static int seek_to(rk_file_t *f, MPI_Offset cur, MPI_Offset offset,
-                   int whence, MPI_Offset *to, const char *func)
-{
-    MPI_Offset base;
-
-    switch (whence) {
-    case MPI_SEEK_SET:
-        base = 0;
-        break;
-    case MPI_SEEK_CUR:
-        base = cur;
-        break;
-    case MPI_SEEK_END:
-        base = view_end(f);
-        if (base < 0)
-            return rk_err(f->comm, errno_class(errno), func, "'%s': %s",
-                          f->path, strerror(errno));
-        break;
-    default:
-        return rk_err(f->comm, MPI_ERR_ARG, func, "whence %d", whence);
-    }
-    if (base + offset < 0)
-        return rk_err(f->comm, MPI_ERR_ARG, func,
-                      "a position before the start of the view (%lld)",
-                      (long long)(base + offset));
-    *to = base + offset;
-    return MPI_SUCCESS;
-}
-
-int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
-{
-    rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_seek");
-
-    if (err != MPI_SUCCESS)
-        return err;
-    if (f->amode & MPI_MODE_SEQUENTIAL)
-        return rk_err(f->comm, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_File_seek",
-                      "MPI_MODE_SEQUENTIAL file");
-    return seek_to(f, f->fp, offset, whence, &f->fp, "MPI_File_seek");
-}
-RK_MPI_ALIAS(File_seek);
-
-int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
-{
-    rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_get_position");
-
-    if (err != MPI_SUCCESS)
-        return err;
-    if (offset == NULL)
-        return rk_err(f->comm, MPI_ERR_ARG, "MPI_File_get_position",
-                      "offset is NULL");
-    *offset = f->fp;
-    return MPI_SUCCESS;
-}
-RK_MPI_ALIAS(File_get_position);
-
-int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset,
-                              MPI_Offset *disp)
-{
-    rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_get_byte_offset");
-    size_t avail;
-
-    if (err != MPI_SUCCESS)
-        return err;
-    if (disp == NULL || offset < 0)
-        return rk_err(f->comm, MPI_ERR_ARG, "MPI_File_get_byte_offset",
-                      "offset %lld or disp NULL", (long long)offset);
-    *disp = view_at(f, (long long)offset * (long long)f->esize, &avail);
-    return MPI_SUCCESS;
-}
-RK_MPI_ALIAS(File_get_byte_offset);
-
-/* ---- the shared file pointer ---- */
-
-/* Move the shared pointer by @p n etypes; its old value in @p old. */
-static int shared_take(rk_file_t *f, long long n, long long *old,
-                       const char *func)
-{
-    int err = PMPI_Win_lock(MPI_LOCK_SHARED, 0, 0, f->shwin);
-
-    if (err == MPI_SUCCESS)
-        err = PMPI_Fetch_and_op(&n, old, MPI_LONG_LONG, 0, 0, MPI_SUM,
-                                f->shwin);
-    if (err == MPI_SUCCESS)
-        err = PMPI_Win_unlock(0, f->shwin);
-    if (err != MPI_SUCCESS)
-        return rk_err(f->comm, MPI_ERR_INTERN, func,
-                      "the shared file pointer cannot be moved");
-    return MPI_SUCCESS;
-}
-
-static int items_etypes(rk_file_t *f, int count, MPI_Datatype type,
-                        long long *n, const char *func)
-{
-    if (count < 0)
-        return rk_err(f->comm, MPI_ERR_COUNT, func, "count %d", count);
-    if (rckmpi_type_check(type) != MPI_SUCCESS)
-        return rk_err(f->comm, MPI_ERR_TYPE, func,
-                      "invalid or uncommitted datatype");
-    *n = (long long)(rk_type(type)->size * (size_t)count / f->esize);
-    return MPI_SUCCESS;
-}
-
-static int rw_shared(MPI_File fh, void *buf, int count, MPI_Datatype type,
-                     int write, MPI_Status *st, const char *func)
-{
-    rk_file_t *f;
-    long long n, at;
-    int err = file_arg(fh, &f, func);
-
-    if (err == MPI_SUCCESS)
-        err = items_etypes(f, count, type, &n, func);
-    if (err != MPI_SUCCESS)
-        return err;
-    if ((write && (f->amode & MPI_MODE_RDONLY)) ||
-        (!write && (f->amode & MPI_MODE_WRONLY)))
-        return rw(f, AT_SHARED, 0, buf, count, type, write, st, func);
-    err = shared_take(f, n, &at, func);
-    if (err != MPI_SUCCESS)
-        return err;
-    return rw(f, AT_SHARED, (MPI_Offset)at, buf, count, type, write, st,
-              func);
-}
-
-int PMPI_File_read_shared(MPI_File fh, void *buf, int count,
-                          MPI_Datatype datatype, MPI_Status *status)
-{
-    return rw_shared(fh, buf, count, datatype, 0, status,
-                     "MPI_File_read_shared");
-}
-RK_MPI_ALIAS(File_read_shared);
-
-int PMPI_File_write_shared(MPI_File fh, const void *buf, int count,
-                           MPI_Datatype datatype, MPI_Status *status)
-{
-    return rw_shared(fh, (void *)buf, count, datatype, 1, status,
-                     "MPI_File_write_shared");
-}
-RK_MPI_ALIAS(File_write_shared);
-
-/* In rank order: each process's place from an exclusive scan, rank 0
- * moves the pointer by the total. */
-static int rw_ordered(MPI_File fh, void *buf, int count, MPI_Datatype type,
-                      int write, MPI_Status *st, const char *func)
-{
-    rk_file_t *f;
-    long long n = 0, before = 0, total = 0, base = 0;
-    int err = file_arg(fh, &f, func), e;
-
-    if (err != MPI_SUCCESS)
-        return err;
-    err = items_etypes(f, count, type, &n, func);
-    e = agree(f->comm, err);
-    if (err != MPI_SUCCESS || e != MPI_SUCCESS)
-        return err != MPI_SUCCESS ? err : e;
-    PMPI_Exscan(&n, &before, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
-    if (f->rank == 0)
-        before = 0;
-    PMPI_Allreduce(&n, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
-    if (f->rank == 0)
-        err = shared_take(f, total, &base, func);
-    PMPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f->comm);
-    if (err != MPI_SUCCESS)
-        return err;
-    return rw(f, AT_SHARED, (MPI_Offset)(base + before), buf, count, type,
-              write, st, func);
-}
-
-int PMPI_File_read_ordered(MPI_File fh, void *buf, int count,
-                           MPI_Datatype datatype, MPI_Status *status)
-{
-    return rw_ordered(fh, buf, count, datatype, 0, status,
-                      "MPI_File_read_ordered");
-}
-RK_MPI_ALIAS(File_read_ordered);
-
-int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count,
-                            MPI_Datatype datatype, MPI_Status *status)
-{
-    return rw_ordered(fh, (void *)buf, count, datatype, 1, status,
-                      "MPI_File_write_ordered");
-}
-RK_MPI_ALIAS(File_write_ordered);
-
-int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
-{
-    rk_file_t *f;
-    int err = file_arg(fh, &f, "MPI_File_seek_shared"), e;
-    long long mm[3], all[3], cur = 0, zero = 0;
-    MPI_Offset to = 0;
-
-    if (err != MPI_SUCCESS)
-        return err;
-    mm[0] = offset;
-    mm[1] = -offset;
-    mm[2] = whence;
-    err = PMPI_Allreduce(mm, all, 2, MPI_LONG_LONG, MPI_MAX, f->comm);
-    if (err != MPI_SUCCESS)
-        return err;
-    if (all[0] != offset || -all[1] != offset)
-        return rk_err(f->comm, MPI_ERR_NOT_SAME, "MPI_File_seek_shared",
-                      "offset differs between the processes");
-    if (f->rank == 0) {
-        err = shared_take(f, zero, &cur, "MPI_File_seek_shared");
-        if (err == MPI_SUCCESS)
-            err = seek_to(f, (MPI_Offset)cur, offset, whence, &to,
-                          "MPI_File_seek_shared");
-        if (err == MPI_SUCCESS)
-            *f->shfp = (long long)to; /* rank 0's own window memory:
-                                        nobody else is in a call on it */
-    }
-    e = agree(f->comm, err);
-    return err != MPI_SUCCESS ? err : e;
-}
-RK_MPI_ALIAS(File_seek_shared);
-
-int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
-{
-    rk_file_t *f;
-    long long cur = 0, zero = 0;
-    int err = file_arg(fh, &f, "MPI_File_get_position_shared");
-
-    if (err != MPI_SUCCESS)
-        return err;
-    if (offset == NULL)
-        return rk_err(f->comm, MPI_ERR_ARG, "MPI_File_get_position_shared",
-                      "offset is NULL");
-    err = shared_take(f, zero, &cur, "MPI_File_get_position_shared");
-    *offset = (MPI_Offset)cur;
-    return err;
-}
-RK_MPI_ALIAS(File_get_position_shared);
 
 /* ---- errors, handles ---- */
 
@@ -1265,7 +997,7 @@ int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
         io.null_eh = eh;
         return MPI_SUCCESS;
     }
-    err = file_arg(fh, &f, "MPI_File_set_errhandler");
+    err = rk_io_file_arg(fh, &f, "MPI_File_set_errhandler");
     if (err != MPI_SUCCESS)
         return err;
     return PMPI_Comm_set_errhandler(f->comm, eh);
@@ -1286,7 +1018,7 @@ int PMPI_File_get_errhandler(MPI_File fh, MPI_Errhandler *eh)
         *eh = io.null_eh;
         return MPI_SUCCESS;
     }
-    err = file_arg(fh, &f, "MPI_File_get_errhandler");
+    err = rk_io_file_arg(fh, &f, "MPI_File_get_errhandler");
     if (err != MPI_SUCCESS)
         return err;
     return PMPI_Comm_get_errhandler(f->comm, eh);
@@ -1305,7 +1037,7 @@ int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
                  "called by the program");
         return MPI_SUCCESS;
     }
-    err = file_arg(fh, &f, "MPI_File_call_errhandler");
+    err = rk_io_file_arg(fh, &f, "MPI_File_call_errhandler");
     if (err != MPI_SUCCESS)
         return err;
     rk_err(f->comm, errorcode, "MPI_File_call_errhandler",
