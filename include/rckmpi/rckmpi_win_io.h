@@ -63,8 +63,9 @@ typedef int MPI_File;
 #define MPI_ERR_PORT 76
 #define MPI_ERR_SERVICE 77
 #define MPI_ERR_NAME 78
+#define MPI_ERR_RMA_SHARED 79
 #define RCKMPI_ERR_WINIO_FIRST 50
-#define RCKMPI_ERR_WINIO_LAST 78
+#define RCKMPI_ERR_WINIO_LAST 79
 
 /* ---- one-sided communication ---- */
 #define MPI_LOCK_EXCLUSIVE 234
@@ -97,6 +98,10 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                    MPI_Comm comm, MPI_Win *win);
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                      MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+                            MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                         int *disp_unit, void *baseptr);
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
 int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
 int MPI_Win_detach(MPI_Win win, const void *base);
@@ -258,6 +263,8 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root,
 /* the profiling interface (mpi.h): PMPI_Xxx of every MPI_Xxx above */
 extern __typeof__(MPI_Win_create) PMPI_Win_create;
 extern __typeof__(MPI_Win_allocate) PMPI_Win_allocate;
+extern __typeof__(MPI_Win_allocate_shared) PMPI_Win_allocate_shared;
+extern __typeof__(MPI_Win_shared_query) PMPI_Win_shared_query;
 extern __typeof__(MPI_Win_create_dynamic) PMPI_Win_create_dynamic;
 extern __typeof__(MPI_Win_attach) PMPI_Win_attach;
 extern __typeof__(MPI_Win_detach) PMPI_Win_detach;

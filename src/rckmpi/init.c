@@ -162,6 +162,7 @@ static int init(void)
         err = rk_comms_init();
     if (err != MPI_SUCCESS)
         return err;
+    rk_win_shm_init(); /* one-sided windows in shared DRAM, if room */
     rk.init = 1;
     if (rckmpi_coll_init != NULL) {
         err = rckmpi_coll_init();

@@ -328,6 +328,8 @@ int rk_spawn_finalize_post(MPI_Request *reqs);
 /* Run at the end of every rk_progress pass while windows exist (win.c:
  * the targets' side of one-sided operations); NULL otherwise. */
 extern void (*rk_progress_hook)(void);
+/* MPI_Init: the shared-DRAM range for windows (win_shm.c). */
+void rk_win_shm_init(void);
 /* The text of error classes RCKMPI_ERR_WINIO_FIRST..LAST. */
 const char *rk_winio_err_string(int err);
 /* the library's own tags of MPI_Comm_connect/accept (port.c) */

@@ -14,6 +14,10 @@ static const rck_config_entry_t rckmpi_settings[] = {
     {"MPI_EAGER", "16k", RCK_CONFIG_SIZE,
      "MPI messages above this many bytes go by rendezvous (RTS/CTS); "
      "smaller ones are sent eagerly and buffered by the receiver", NULL},
+    {"MPI_WIN_SHM", "16m", RCK_CONFIG_SIZE,
+     "shared DRAM MPI_Init reserves for one-sided windows, split evenly "
+     "among the UEs: MPI_Win_allocate(_shared) places windows there when "
+     "they fit (0 = none; docs/MPI-ONESIDED-IO.md)", NULL},
     {"MPI_TREE_MAX", "auto", RCK_CONFIG_STRING,
      "MPI_Gather/MPI_Scatter: blocks of at most this many bytes go through "
      "a binomial tree, larger ones directly; auto = by channel (docs/"

@@ -184,6 +184,7 @@ static void region(rk_win_t *w, const w_hdr_t *h, const w_blk_t *b,
                 memcpy(item + b[k].off, packed, (size_t)b[k].len);
             else
                 memcpy(packed, item + b[k].off, (size_t)b[k].len);
+            rk_win_shm_touch(w, item + b[k].off, (size_t)b[k].len, in);
             packed += b[k].len;
         }
 }
@@ -376,13 +377,16 @@ int rk_win_origin_done(rk_win_t *w)
 
 /* ---- windows ---- */
 
+/* A window over @p base (@p alloc: heap memory to free with it; @p shm:
+ * its offset in shared DRAM, or -1). */
 static int win_new(void *base, MPI_Aint size, int disp_unit, MPI_Comm comm,
-                   int flavor, void *alloc, MPI_Win *win, const char *func)
+                   int flavor, void *alloc, long long shm, MPI_Win *win,
+                   const char *func)
 {
     rk_comm_t *c;
     rk_win_t *w;
     int err = rk_comm_arg(comm, &c, func), i;
-    long long mine[2], *all;
+    long long mine[3], *all;
 
     if (err != MPI_SUCCESS)
         return err;
@@ -417,25 +421,30 @@ static int win_new(void *base, MPI_Aint size, int disp_unit, MPI_Comm comm,
     w->disp_unit = disp_unit;
     w->flavor = flavor;
     w->alloc = alloc;
+    w->shm_off = shm;
+    w->roff = calloc((size_t)w->size, sizeof(long long));
     w->rbytes = calloc((size_t)w->size, sizeof(MPI_Aint));
     w->runit = calloc((size_t)w->size, sizeof(int));
     w->issued = calloc((size_t)w->size, sizeof(long long));
     w->locked = calloc((size_t)w->size, sizeof(int));
     w->start = calloc((size_t)w->size, sizeof(int));
-    all = calloc((size_t)w->size * 2, sizeof(long long));
+    all = calloc((size_t)w->size * 3, sizeof(long long));
     if (w->rbytes == NULL || w->runit == NULL || w->issued == NULL ||
-        w->locked == NULL || w->start == NULL || all == NULL) {
+        w->locked == NULL || w->start == NULL || all == NULL ||
+        w->roff == NULL) {
         err = MPI_ERR_NO_MEM;
     } else {
         mine[0] = size;
         mine[1] = disp_unit;
-        err = PMPI_Allgather(mine, 2, MPI_LONG_LONG, all, 2, MPI_LONG_LONG,
+        mine[2] = shm;
+        err = PMPI_Allgather(mine, 3, MPI_LONG_LONG, all, 3, MPI_LONG_LONG,
                              w->comm);
     }
     if (err == MPI_SUCCESS) {
         for (i = 0; i < w->size; i++) {
-            w->rbytes[i] = (MPI_Aint)all[2 * i];
-            w->runit[i] = (int)all[2 * i + 1];
+            w->rbytes[i] = (MPI_Aint)all[3 * i];
+            w->runit[i] = (int)all[3 * i + 1];
+            w->roff[i] = all[3 * i + 2];
         }
         for (i = 0; i < rk_wn.n && rk_wn.w[i] != NULL; i++)
             ;
@@ -453,6 +462,7 @@ static int win_new(void *base, MPI_Aint size, int disp_unit, MPI_Comm comm,
     free(all);
     if (err != MPI_SUCCESS) {
         PMPI_Comm_free(&w->comm);
+        free(w->roff);
         free(w->rbytes);
         free(w->runit);
         free(w->issued);
@@ -474,14 +484,15 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 {
     (void)info;
     return win_new(base, size, disp_unit, comm, MPI_WIN_FLAVOR_CREATE, NULL,
-                   win, "MPI_Win_create");
+                   -1, win, "MPI_Win_create");
 }
 RK_MPI_ALIAS(Win_create);
 
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    void *mem;
+    void *mem, *heap = NULL;
+    long long off = -1;
     int err;
 
     (void)info;
@@ -493,14 +504,22 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
     if (size < 0)
         return rk_err(comm, MPI_ERR_SIZE, "MPI_Win_allocate", "size %ld < 0",
                       (long)size);
-    mem = calloc(1, size > 0 ? (size_t)size : 1);
+    /* shared DRAM if it fits in my slice (others then copy directly),
+     * else the heap (messages) */
+    mem = rk_win_shm_alloc((size_t)size, &off);
+    if (mem == NULL) {
+        off = -1;
+        mem = heap = calloc(1, size > 0 ? (size_t)size : 1);
+    }
     if (mem == NULL)
         return rk_err(comm, MPI_ERR_NO_MEM, "MPI_Win_allocate",
                       "no memory for %ld bytes", (long)size);
-    err = win_new(mem, size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, mem,
-                  win, "MPI_Win_allocate");
+    err = win_new(mem, size, disp_unit, comm, MPI_WIN_FLAVOR_ALLOCATE, heap,
+                  off, win, "MPI_Win_allocate");
     if (err != MPI_SUCCESS) {
-        free(mem);
+        free(heap);
+        if (off >= 0)
+            rk_win_shm_free(off);
         return err;
     }
     *(void **)baseptr = mem;
@@ -508,10 +527,76 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
 }
 RK_MPI_ALIAS(Win_allocate);
 
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+                             MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    rk_comm_t *c;
+    void *mem = NULL;
+    long long off = -1;
+    int err = rk_comm_arg(comm, &c, "MPI_Win_allocate_shared"), bad, any;
+
+    (void)info;
+    if (err != MPI_SUCCESS)
+        return err;
+    if (baseptr == NULL || size < 0)
+        return rk_err(comm, size < 0 ? MPI_ERR_SIZE : MPI_ERR_ARG,
+                      "MPI_Win_allocate_shared", "size %ld, baseptr %p",
+                      (long)size, baseptr);
+    if (size > 0)
+        mem = rk_win_shm_alloc((size_t)size, &off);
+    bad = size > 0 && mem == NULL;
+    err = PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, comm);
+    if (err == MPI_SUCCESS && any)
+        err = MPI_ERR_RMA_SHARED;
+    if (err == MPI_SUCCESS)
+        err = win_new(mem, size, disp_unit, comm, MPI_WIN_FLAVOR_SHARED, NULL,
+                      off, win, "MPI_Win_allocate_shared");
+    if (err != MPI_SUCCESS) {
+        if (off >= 0)
+            rk_win_shm_free(off);
+        return err == MPI_ERR_RMA_SHARED
+                   ? rk_err(comm, err, "MPI_Win_allocate_shared",
+                            "%ld bytes do not fit in the %s's slice of the "
+                            "shared DRAM for windows (RCK_MPI_WIN_SHM)",
+                            (long)size, bad ? "caller" : "other processes")
+                   : err;
+    }
+    *(void **)baseptr = mem;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Win_allocate_shared);
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+                          int *disp_unit, void *baseptr)
+{
+    rk_win_t *w;
+    int err = rk_win_arg(win, &w, "MPI_Win_shared_query"), r = rank;
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (w->flavor != MPI_WIN_FLAVOR_SHARED)
+        return rk_err(w->comm, MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query",
+                      "not a window of MPI_Win_allocate_shared");
+    if (size == NULL || disp_unit == NULL || baseptr == NULL)
+        return rk_err(w->comm, MPI_ERR_ARG, "MPI_Win_shared_query",
+                      "a NULL argument");
+    if (rank == MPI_PROC_NULL) /* the first rank with memory */
+        for (r = 0; r < w->size - 1 && w->rbytes[r] == 0; r++)
+            ;
+    if (r < 0 || r >= w->size)
+        return rk_err(w->comm, MPI_ERR_RANK, "MPI_Win_shared_query",
+                      "rank %d of a window of %d", rank, w->size);
+    *size = w->rbytes[r];
+    *disp_unit = w->runit[r];
+    *(void **)baseptr = w->rbytes[r] > 0 ? rk_win_shm_addr(w->roff[r]) : NULL;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Win_shared_query);
+
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     (void)info;
-    return win_new(NULL, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, NULL, win,
+    return win_new(NULL, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, NULL, -1, win,
                    "MPI_Win_create_dynamic");
 }
 RK_MPI_ALIAS(Win_create_dynamic);
@@ -592,6 +677,9 @@ int PMPI_Win_free(MPI_Win *win)
     rk_wn.w[*win - 1] = NULL;
     PMPI_Comm_free(&w->comm);
     free(w->alloc);
+    if (w->shm_off >= 0)
+        rk_win_shm_free(w->shm_off);
+    free(w->roff);
     free(w->rbytes);
     free(w->runit);
     free(w->issued);
@@ -628,7 +716,7 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
 {
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_get_attr");
-    static int model = MPI_WIN_SEPARATE;
+    static int separate = MPI_WIN_SEPARATE, unified = MPI_WIN_UNIFIED;
 
     if (err != MPI_SUCCESS)
         return err;
@@ -650,7 +738,10 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
         *(int **)val = &w->flavor;
         break;
     case MPI_WIN_MODEL:
-        *(int **)val = &model;
+        /* shared windows: loads and stores of every process on the same
+         * memory */
+        *(int **)val = w->flavor == MPI_WIN_FLAVOR_SHARED ? &unified
+                                                          : &separate;
         break;
     default:
         *flag = 0;

@@ -42,6 +42,8 @@ static const char *const text[] = {
     [MPI_ERR_PORT - RCKMPI_ERR_WINIO_FIRST] = "invalid port name",
     [MPI_ERR_SERVICE - RCKMPI_ERR_WINIO_FIRST] = "invalid service name",
     [MPI_ERR_NAME - RCKMPI_ERR_WINIO_FIRST] = "service name not published",
+    [MPI_ERR_RMA_SHARED - RCKMPI_ERR_WINIO_FIRST] =
+        "memory cannot be shared",
 };
 
 const char *rk_winio_err_string(int err)

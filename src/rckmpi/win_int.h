@@ -90,6 +90,8 @@ typedef struct {
     int nrep, caprep;
     w_region_t *att;     /* dynamic: attached memory */
     int natt;
+    long long shm_off;   /* my window in shared DRAM (win_shm.c), or -1 */
+    long long *roff;     /* every rank's, or -1 (then: messages) */
 } rk_win_t;
 
 /* every window, by handle - 1 */
@@ -117,5 +119,23 @@ int rk_win_origin_done(rk_win_t *w);
 /* A control message (lock, unlock, flush, complete) to @p t. */
 int rk_win_ctl(rk_win_t *w, int t, int kind, int lock_type,
                const char *func);
+
+/* ---- windows in shared DRAM (win_shm.c) ---- */
+/* @p size bytes of my slice (zeroed): the address, its offset in the
+ * shared window in @p off; NULL if there is no room or no slice. */
+void *rk_win_shm_alloc(size_t size, long long *off);
+void rk_win_shm_free(long long off);
+/* The address of offset @p off of the shared window here, or NULL. */
+void *rk_win_shm_addr(long long off);
+/* Put/get straight into/out of rank @p t's window (bytes @p disp on). */
+int rk_win_shm_put(rk_win_t *w, int t, const void *odata, int ocount,
+                   const rk_type_t *ot, MPI_Aint disp, const rk_type_t *tt,
+                   int tcount);
+int rk_win_shm_get(rk_win_t *w, int t, void *res, int rcount,
+                   const rk_type_t *rt, MPI_Aint disp, const rk_type_t *tt,
+                   int tcount);
+/* Charge the target's plain accesses to its window in shared DRAM. */
+void rk_win_shm_touch(const rk_win_t *w, const char *addr, size_t len,
+                      int write);
 
 #endif

@@ -126,6 +126,28 @@ static int buf_check(rk_win_t *w, int ocount, MPI_Datatype otype,
     return MPI_SUCCESS;
 }
 
+/* Put or get on a target whose window is in shared DRAM: a copy through
+ * the HAL, complete when it returns. */
+static int direct(rk_win_t *w, int kind, const void *odata, int ocount,
+                  const rk_type_t *ot, void *res, int rcount,
+                  MPI_Datatype rtype, int t, MPI_Aint disp,
+                  const rk_type_t *tt, int tcount, w_note_t *note,
+                  const char *func)
+{
+    int err = kind == K_PUT
+                  ? rk_win_shm_put(w, t, odata, ocount, ot, disp, tt, tcount)
+                  : rk_win_shm_get(w, t, res, rcount, rk_type(rtype), disp,
+                                   tt, tcount);
+
+    if (err != MPI_SUCCESS)
+        return rk_err(w->comm, err, func,
+                      "copying %s rank %d's window in shared DRAM failed",
+                      kind == K_PUT ? "into" : "out of", t);
+    if (note != NULL)
+        note->done = 1;
+    return MPI_SUCCESS;
+}
+
 static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
                   const void *cmp, void *res, int rcount, MPI_Datatype rtype,
                   int t, MPI_Aint tdisp, int tcount, MPI_Datatype ttype,
@@ -175,6 +197,9 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
                           "bytes %lld..%lld of rank %d's window of %ld", lo,
                           hi, t, (long)w->rbytes[t]);
     }
+    if ((kind == K_PUT || kind == K_GET) && w->roff[t] >= 0)
+        return direct(w, kind, odata, ocount, ot, res, rcount, rtype, t,
+                      (MPI_Aint)tdisp * w->runit[t], tt, tcount, note, func);
     nb = tt->contig ? 1 : tt->nblocks;
     len = sizeof h + (size_t)nb * sizeof(w_blk_t) +
           (odata != NULL ? tbytes : 0) + (cmp != NULL ? tbytes : 0);

@@ -20,11 +20,19 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int nslot = N + 8 + 2 * size;
-    int *mem = calloc((size_t)nslot, sizeof(int));
-    int *buf = calloc((size_t)nslot, sizeof(int));
+    int *mem, *buf = calloc((size_t)nslot, sizeof(int));
+    /* argv[1] "allocate": the same tests on a window of MPI_Win_allocate
+     * (in shared DRAM when it fits: puts and gets are direct copies) */
+    int alloc = argc > 1 && strcmp(argv[1], "allocate") == 0;
 
-    MPI_Win_create(mem, (MPI_Aint)(nslot * sizeof(int)), sizeof(int),
-                   MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    if (alloc) {
+        MPI_Win_allocate((MPI_Aint)(nslot * sizeof(int)), sizeof(int),
+                         MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    } else {
+        mem = calloc((size_t)nslot, sizeof(int));
+        MPI_Win_create(mem, (MPI_Aint)(nslot * sizeof(int)), sizeof(int),
+                       MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    }
 
     /* fence: every rank puts rank*100+t into slot rank of every target t */
     MPI_Win_fence(0, win);
@@ -240,6 +248,8 @@ int main(int argc, char **argv)
     }
     MPI_Win_free(&win);
     CHECK(win == MPI_WIN_NULL, "free: handle %d", win);
+    if (!alloc)
+        free(mem);
 
     /* MPI_Win_allocate, attributes, doubles with a displacement unit */
     {
@@ -301,7 +311,58 @@ int main(int argc, char **argv)
         free(dyn);
         free(addr);
     }
-    free(mem);
+    /* MPI_Win_allocate_shared: plain loads and stores on every rank's
+     * memory (MPI_Win_shared_query); refused without shared DRAM for
+     * windows (RCK_MPI_WIN_SHM=0) */
+    {
+        int *mine = NULL, e, n = 3 * (rank + 1);
+        const char *cfg = getenv("RCK_MPI_WIN_SHM");
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        e = MPI_Win_allocate_shared((MPI_Aint)(n * sizeof(int)), sizeof(int),
+                                    MPI_INFO_NULL, MPI_COMM_WORLD, &mine,
+                                    &win);
+        if (cfg != NULL && strcmp(cfg, "0") == 0) {
+            CHECK(e == MPI_ERR_RMA_SHARED, "allocate_shared without "
+                  "shared DRAM: %d", e);
+        } else if (e != MPI_SUCCESS) {
+            CHECK(0, "allocate_shared: %d", e);
+        } else {
+            int right = (rank + 1) % size, du, *p, model, flag, *pm;
+            MPI_Aint sz;
+            for (int i = 0; i < n; i++)
+                mine[i] = rank * 100 + i;
+            MPI_Win_sync(win);
+            MPI_Barrier(MPI_COMM_WORLD);
+            for (int r = 0; r < size; r++) {
+                MPI_Win_shared_query(win, r, &sz, &du, &p);
+                CHECK(sz == (MPI_Aint)(3 * (r + 1) * sizeof(int)) &&
+                          du == sizeof(int) && p != NULL,
+                      "shared_query %d: %ld %d", r, (long)sz, du);
+                for (int i = 0; p != NULL && i < 3 * (r + 1); i++)
+                    CHECK(p[i] == r * 100 + i, "shared load %d[%d] = %d", r,
+                          i, p[i]);
+            }
+            MPI_Barrier(MPI_COMM_WORLD);
+            /* a store into the right neighbour's memory, a put into the
+             * left's last slot */
+            MPI_Win_shared_query(win, right, &sz, &du, &p);
+            p[0] += 1000;
+            MPI_Win_fence(0, win);
+            {
+                int left = (rank + size - 1) % size, v = -rank;
+                MPI_Put(&v, 1, MPI_INT, left, 3 * (left + 1) - 1, 1, MPI_INT,
+                        win);
+            }
+            MPI_Win_fence(0, win);
+            CHECK(mine[0] == rank * 100 + 1000, "shared store: %d", mine[0]);
+            CHECK(mine[n - 1] == -right, "put into shared: %d", mine[n - 1]);
+            MPI_Win_get_attr(win, MPI_WIN_MODEL, &pm, &flag);
+            model = flag ? *pm : -1;
+            CHECK(model == MPI_WIN_UNIFIED, "model %d", model);
+            MPI_Win_free(&win);
+        }
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    }
     free(buf);
     return mpitest_end("t_win");
 }
