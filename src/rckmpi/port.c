@@ -17,7 +17,7 @@
 #include <string.h>
 
 #define PORT_PREFIX "rckmpi-port:"
-#define MAX_PORTS 0xfffff
+#define MAX_PORTS 0xfff /* per process, ever */
 
 static struct {
     unsigned char *open; /* open[n]: my port n is open */

@@ -665,9 +665,9 @@ int PMPI_Win_free(MPI_Win *win)
 
     if (err != MPI_SUCCESS)
         return err;
-    if (w->nlocked > 0 || w->lock_all || w->started)
+    if (w->nlocked > 0 || w->lock_all || w->started || w->posted)
         return rk_err(w->comm, MPI_ERR_RMA_SYNC, "MPI_Win_free",
-                      "an access epoch is still open (unlock or complete "
+                      "an epoch is still open (unlock, complete or wait "
                       "first)");
     /* every origin's operations on me are done once all are here */
     rk_win_progress_until(w, free_done, "MPI_Win_free");

@@ -229,6 +229,9 @@ int main(int argc, char **argv)
         CHECK(err == MPI_ERR_OP, "accumulate MAXLOC on int: %d", err);
         err = MPI_Put(&v, 1, MPI_INT, 0, 0, 2, MPI_INT, win);
         CHECK(err == MPI_ERR_TYPE, "put 4 bytes into 8: %d", err);
+        err = MPI_Win_free(&win);
+        CHECK(err == MPI_ERR_RMA_SYNC && win != MPI_WIN_NULL,
+              "free inside a lock epoch: %d", err);
         MPI_Win_unlock(0, win);
         err = MPI_Win_unlock(0, win);
         CHECK(err == MPI_ERR_RMA_SYNC, "unlock twice: %d", err);
