@@ -9,7 +9,6 @@
  * classes for bad input. Any number of processes. */
 #include "mpitest.h"
 
-#define N 37 /* slots per rank (not a power of two); up to 19 ranks */
 
 int main(int argc, char **argv)
 {
@@ -19,6 +18,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* slots: 0..size-1 puts, size..size+9 accumulates, size+12..size+17
+     * vectors, N..N+5 single slots (N = size + 19: never a power of two
+     * for the sizes tested) */
+    const int N = size + 19;
     int nslot = N + 8 + 2 * size;
     int *mem, *buf = calloc((size_t)nslot, sizeof(int));
     /* argv[1] "allocate": the same tests on a window of MPI_Win_allocate
