@@ -259,6 +259,12 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root,
                     MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root,
                      MPI_Comm comm, MPI_Comm *newcomm);
+int MPI_Publish_name(const char *service_name, MPI_Info info,
+                     const char *port_name);
+int MPI_Unpublish_name(const char *service_name, MPI_Info info,
+                       const char *port_name);
+int MPI_Lookup_name(const char *service_name, MPI_Info info,
+                    char *port_name);
 
 /* the profiling interface (mpi.h): PMPI_Xxx of every MPI_Xxx above */
 extern __typeof__(MPI_Win_create) PMPI_Win_create;
@@ -341,6 +347,9 @@ extern __typeof__(MPI_Open_port) PMPI_Open_port;
 extern __typeof__(MPI_Close_port) PMPI_Close_port;
 extern __typeof__(MPI_Comm_accept) PMPI_Comm_accept;
 extern __typeof__(MPI_Comm_connect) PMPI_Comm_connect;
+extern __typeof__(MPI_Publish_name) PMPI_Publish_name;
+extern __typeof__(MPI_Unpublish_name) PMPI_Unpublish_name;
+extern __typeof__(MPI_Lookup_name) PMPI_Lookup_name;
 extern __typeof__(MPI_File_f2c) PMPI_File_f2c;
 extern __typeof__(MPI_File_c2f) PMPI_File_c2f;
 

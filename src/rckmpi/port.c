@@ -229,3 +229,170 @@ int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root,
     return join(port_name, root, comm, 0, newcomm, "MPI_Comm_connect");
 }
 RK_MPI_ALIAS(Comm_connect);
+
+/* ---- the name service (MPI_Publish_name, MPI_Lookup_name,
+ * MPI_Unpublish_name): a table at world rank 0, which answers from its
+ * progress hook (win.c) whenever it is inside an MPI call ---- */
+
+typedef struct {
+    char op; /* 'P', 'U', 'L' */
+    char name[MPI_MAX_PORT_NAME];
+    char port[MPI_MAX_PORT_NAME];
+} name_req_t;
+
+typedef struct {
+    int err;
+    char port[MPI_MAX_PORT_NAME];
+} name_rep_t;
+
+static struct {
+    char (*name)[MPI_MAX_PORT_NAME];
+    char (*port)[MPI_MAX_PORT_NAME];
+    int n;
+} ns;
+
+static int ns_find(const char *name)
+{
+    for (int i = 0; i < ns.n; i++)
+        if (strcmp(ns.name[i], name) == 0)
+            return i;
+    return -1;
+}
+
+static void ns_answer(const name_req_t *q, name_rep_t *a)
+{
+    int i = ns_find(q->name);
+
+    memset(a, 0, sizeof *a);
+    if (q->op == 'L') {
+        if (i < 0)
+            a->err = MPI_ERR_NAME;
+        else
+            memcpy(a->port, ns.port[i], sizeof a->port);
+    } else if (q->op == 'U') {
+        if (i < 0 || strcmp(ns.port[i], q->port) != 0) {
+            a->err = MPI_ERR_SERVICE;
+        } else {
+            ns.n--;
+            memmove(ns.name[i], ns.name[ns.n], sizeof ns.name[i]);
+            memmove(ns.port[i], ns.port[ns.n], sizeof ns.port[i]);
+        }
+    } else if (i >= 0) {
+        a->err = MPI_ERR_SERVICE; /* published already */
+    } else {
+        void *nn = realloc(ns.name, (size_t)(ns.n + 1) * sizeof *ns.name);
+        void *np = nn != NULL ? realloc(ns.port, (size_t)(ns.n + 1) *
+                                                     sizeof *ns.port)
+                              : NULL;
+        if (nn != NULL)
+            ns.name = nn;
+        if (np == NULL) {
+            a->err = MPI_ERR_NO_MEM;
+            return;
+        }
+        ns.port = np;
+        memcpy(ns.name[ns.n], q->name, sizeof ns.name[0]);
+        memcpy(ns.port[ns.n++], q->port, sizeof ns.port[0]);
+    }
+}
+
+int rk_names_serve(void)
+{
+    rk_comm_t *c = rk_comm(MPI_COMM_WORLD);
+    MPI_Status st;
+    int n = 0;
+
+    while (c != NULL && rk_probe(c->ctx + 1, -1, RK_TAG_NAME, c, &st, NULL)) {
+        name_req_t q;
+        name_rep_t a;
+        MPI_Request r;
+        int from = st.MPI_SOURCE;
+        if (rk_irecv(&q, (int)sizeof q, MPI_BYTE, from, RK_TAG_NAME,
+                     MPI_COMM_WORLD, 1, &r, "MPI_Publish_name") !=
+                MPI_SUCCESS ||
+            rk_wait_req(&r, MPI_STATUS_IGNORE, "MPI_Publish_name") !=
+                MPI_SUCCESS)
+            break;
+        q.name[sizeof q.name - 1] = q.port[sizeof q.port - 1] = '\0';
+        ns_answer(&q, &a);
+        if (rk_isend(&a, (int)sizeof a, MPI_BYTE, from, RK_TAG_NAME_R,
+                     MPI_COMM_WORLD, 1, RK_MODE_STD, &r,
+                     "MPI_Publish_name") == MPI_SUCCESS)
+            rk_wait_req(&r, MPI_STATUS_IGNORE, "MPI_Publish_name");
+        n++;
+        c = rk_comm(MPI_COMM_WORLD);
+    }
+    return n;
+}
+
+/* One request to world rank 0 and its answer. */
+static int ns_call(char op, const char *name, const char *port, char *out,
+                   const char *func)
+{
+    name_req_t q;
+    name_rep_t a;
+    MPI_Request r[2];
+    int err = rk_check_init(func);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (name == NULL || name[0] == '\0' ||
+        strlen(name) >= MPI_MAX_PORT_NAME)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_SERVICE, func,
+                      "service name %s", name == NULL ? "NULL" : "empty or "
+                      "of MPI_MAX_PORT_NAME characters or more");
+    if ((op != 'L' && (port == NULL || strlen(port) >= MPI_MAX_PORT_NAME)) ||
+        (op == 'L' && out == NULL))
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, func,
+                      "port_name NULL or too long");
+    memset(&q, 0, sizeof q);
+    q.op = op;
+    strcpy(q.name, name);
+    if (op != 'L')
+        strcpy(q.port, port);
+    err = rk_irecv(&a, (int)sizeof a, MPI_BYTE, 0, RK_TAG_NAME_R,
+                   MPI_COMM_WORLD, 1, &r[0], func);
+    if (err == MPI_SUCCESS)
+        err = rk_isend(&q, (int)sizeof q, MPI_BYTE, 0, RK_TAG_NAME,
+                       MPI_COMM_WORLD, 1, RK_MODE_STD, &r[1], func);
+    if (err == MPI_SUCCESS)
+        err = rk_wait_req(&r[1], MPI_STATUS_IGNORE, func);
+    if (err == MPI_SUCCESS)
+        err = rk_wait_req(&r[0], MPI_STATUS_IGNORE, func);
+    if (err != MPI_SUCCESS)
+        return rk_err(MPI_COMM_WORLD, err, func, "no answer from rank 0");
+    if (a.err != MPI_SUCCESS)
+        return rk_err(MPI_COMM_WORLD, a.err, func, "'%s': %s", name,
+                      a.err == MPI_ERR_NAME ? "not published"
+                      : op == 'P'           ? "published already"
+                                            : "not published with that port");
+    if (out != NULL) {
+        memcpy(out, a.port, MPI_MAX_PORT_NAME);
+        out[MPI_MAX_PORT_NAME - 1] = '\0';
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Publish_name(const char *service_name, MPI_Info info,
+                      const char *port_name)
+{
+    (void)info;
+    return ns_call('P', service_name, port_name, NULL, "MPI_Publish_name");
+}
+RK_MPI_ALIAS(Publish_name);
+
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info,
+                        const char *port_name)
+{
+    (void)info;
+    return ns_call('U', service_name, port_name, NULL, "MPI_Unpublish_name");
+}
+RK_MPI_ALIAS(Unpublish_name);
+
+int PMPI_Lookup_name(const char *service_name, MPI_Info info,
+                     char *port_name)
+{
+    (void)info;
+    return ns_call('L', service_name, NULL, port_name, "MPI_Lookup_name");
+}
+RK_MPI_ALIAS(Lookup_name);

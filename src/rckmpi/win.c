@@ -346,7 +346,8 @@ static void win_hook(void)
         return;
     rk_wn.busy = 1;
     do {
-        n = 0;
+        /* world rank 0: MPI_Publish_name and friends (port.c) */
+        n = rk_wn.names ? rk_names_serve() : 0;
         /* replies sent, then the requests (MPI calls: progress) */
         for (int i = 0; i < rk_wn.n; i++)
             if (rk_wn.w[i] != NULL && rk_wn.w[i]->used && rk_wn.w[i]->nrep > 0)
@@ -356,6 +357,12 @@ static void win_hook(void)
                 n += serve(rk_wn.w[i]);
     } while (n > 0);
     rk_wn.busy = 0;
+}
+
+void rk_win_names_serve(void)
+{
+    rk_wn.names = 1;
+    rk_progress_hook = win_hook;
 }
 
 int rk_win_progress_until(rk_win_t *w, int (*done)(rk_win_t *),
@@ -691,7 +698,7 @@ int PMPI_Win_free(MPI_Win *win)
     free(w->waitt);
     free(w->att);
     free(w);
-    if (--rk_wn.live == 0)
+    if (--rk_wn.live == 0 && !rk_wn.names)
         rk_progress_hook = NULL;
     *win = MPI_WIN_NULL;
     return err;

@@ -99,7 +99,8 @@ typedef struct {
     rk_win_t **w;
     int n;
     int live;
-    int busy; /* in the progress hook */
+    int busy;  /* in the progress hook */
+    int names; /* the hook serves the name service too (port.c) */
 } rk_wins_t;
 extern rk_wins_t rk_wn;
 

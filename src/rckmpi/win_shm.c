@@ -38,6 +38,8 @@ void rk_win_shm_init(void)
     rck_hal_t *hal = rk.hal;
 
     ws.ok = 0;
+    if (rk_comm(MPI_COMM_WORLD) != NULL && rk_comm(MPI_COMM_WORLD)->rank == 0)
+        rk_win_names_serve(); /* MPI_Publish_name's server (port.c) */
     if (total == 0 || rk.nues <= 0)
         return;
     per = total / (size_t)rk.nues / ALIGN * ALIGN;

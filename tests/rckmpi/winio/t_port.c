@@ -15,8 +15,10 @@ static void expect_err(int err, int want, const char *what)
           cls, want);
 }
 
+/* @p names: the port goes through MPI_Publish_name/MPI_Lookup_name,
+ * else by a message */
 static void round_trip(MPI_Comm half, int server, int sroot, int croot_world,
-                       int sroot_world)
+                       int sroot_world, int names)
 {
     int rank, hr, hs, rs, err;
     char port[MPI_MAX_PORT_NAME] = "";
@@ -28,13 +30,26 @@ static void round_trip(MPI_Comm half, int server, int sroot, int croot_world,
     if (server) {
         if (hr == sroot) {
             MPI_Open_port(MPI_INFO_NULL, port);
-            MPI_Send(port, MPI_MAX_PORT_NAME, MPI_CHAR, croot_world, 5,
-                     MPI_COMM_WORLD);
+            if (names) {
+                err = MPI_Publish_name("t_port-service", MPI_INFO_NULL, port);
+                CHECK(err == MPI_SUCCESS, "publish: %d", err);
+            } else {
+                MPI_Send(port, MPI_MAX_PORT_NAME, MPI_CHAR, croot_world, 5,
+                         MPI_COMM_WORLD);
+            }
         }
+        if (names)
+            MPI_Barrier(MPI_COMM_WORLD); /* published before looked up */
         err = MPI_Comm_accept(port, MPI_INFO_NULL, sroot, half, &inter);
         CHECK(err == MPI_SUCCESS, "accept: %d", err);
-        if (hr == sroot)
+        if (hr == sroot) {
+            if (names) {
+                err = MPI_Unpublish_name("t_port-service", MPI_INFO_NULL,
+                                         port);
+                CHECK(err == MPI_SUCCESS, "unpublish: %d", err);
+            }
             MPI_Close_port(port);
+        }
     } else {
         int croot;
         MPI_Group wg, hg;
@@ -43,9 +58,16 @@ static void round_trip(MPI_Comm half, int server, int sroot, int croot_world,
         MPI_Group_translate_ranks(wg, 1, &croot_world, hg, &croot);
         MPI_Group_free(&wg);
         MPI_Group_free(&hg);
-        if (rank == croot_world)
+        if (names)
+            MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == croot_world && names) {
+            err = MPI_Lookup_name("t_port-service", MPI_INFO_NULL, port);
+            CHECK(err == MPI_SUCCESS && strncmp(port, "rckmpi-port:", 12) == 0,
+                  "lookup: %d '%s'", err, port);
+        } else if (rank == croot_world) {
             MPI_Recv(port, MPI_MAX_PORT_NAME, MPI_CHAR, sroot_world, 5,
                      MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
         err = MPI_Comm_connect(port, MPI_INFO_NULL, croot, half, &inter);
         CHECK(err == MPI_SUCCESS, "connect: %d", err);
     }
@@ -101,12 +123,12 @@ int main(int argc, char **argv)
         int lower = size / 2, server = rank < lower;
         MPI_Comm_split(MPI_COMM_WORLD, server, rank, &half);
         /* roots: the first of each half, then the last of each */
-        round_trip(half, server, 0, lower, 0);
+        round_trip(half, server, 0, lower, 0, 0);
         {
             int hs;
             MPI_Comm_size(half, &hs);
             round_trip(half, server, server ? hs - 1 : 0, size - 1,
-                       lower - 1);
+                       lower - 1, 1);
         }
         MPI_Comm_free(&half);
     }
@@ -131,6 +153,28 @@ int main(int argc, char **argv)
         expect_err(err, MPI_ERR_PORT, "close twice");
         err = MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &nc);
         expect_err(err, MPI_ERR_PORT, "accept on a closed port");
+        /* the name service: each rank its own name */
+        {
+            char svc[64], got[MPI_MAX_PORT_NAME];
+            snprintf(svc, sizeof svc, "svc-%d", rank);
+            err = MPI_Lookup_name(svc, MPI_INFO_NULL, got);
+            expect_err(err, MPI_ERR_NAME, "lookup before publish");
+            err = MPI_Publish_name(svc, MPI_INFO_NULL, "rckmpi-port:0:1");
+            CHECK(err == MPI_SUCCESS, "publish %s: %d", svc, err);
+            err = MPI_Publish_name(svc, MPI_INFO_NULL, "rckmpi-port:0:2");
+            expect_err(err, MPI_ERR_SERVICE, "publish twice");
+            err = MPI_Lookup_name(svc, MPI_INFO_NULL, got);
+            CHECK(err == MPI_SUCCESS && strcmp(got, "rckmpi-port:0:1") == 0,
+                  "lookup %s: %d '%s'", svc, err, got);
+            err = MPI_Unpublish_name(svc, MPI_INFO_NULL, "rckmpi-port:0:2");
+            expect_err(err, MPI_ERR_SERVICE, "unpublish with another port");
+            err = MPI_Unpublish_name(svc, MPI_INFO_NULL, "rckmpi-port:0:1");
+            CHECK(err == MPI_SUCCESS, "unpublish: %d", err);
+            err = MPI_Lookup_name(svc, MPI_INFO_NULL, got);
+            expect_err(err, MPI_ERR_NAME, "lookup after unpublish");
+            err = MPI_Publish_name("", MPI_INFO_NULL, "x");
+            expect_err(err, MPI_ERR_SERVICE, "empty service name");
+        }
     }
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     return mpitest_end("t_port");
