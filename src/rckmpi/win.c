@@ -28,6 +28,8 @@
 #include "win_int.h"
 #include "rkcoll.h"
 
+#include "rck/config.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -511,9 +513,11 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
     if (size < 0)
         return rk_err(comm, MPI_ERR_SIZE, "MPI_Win_allocate", "size %ld < 0",
                       (long)size);
-    /* shared DRAM if it fits in my slice (others then copy directly),
-     * else the heap (messages) */
-    mem = rk_win_shm_alloc((size_t)size, &off);
+    /* RCK_MPI_WIN_ALLOCATE=shm: shared DRAM if it fits in my slice
+     * (others then copy directly), else the heap (messages) */
+    mem = strcmp(rck_config_get("MPI_WIN_ALLOCATE"), "shm") == 0
+              ? rk_win_shm_alloc((size_t)size, &off)
+              : NULL;
     if (mem == NULL) {
         off = -1;
         mem = heap = calloc(1, size > 0 ? (size_t)size : 1);
