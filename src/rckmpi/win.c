@@ -267,8 +267,15 @@ static void apply(rk_win_t *w, int from, char *msg)
     }
     if (h.bytes > 0)
         old = malloc((size_t)h.bytes);
-    if (old == NULL && h.bytes > 0)
+    if (old == NULL && h.bytes > 0) {
+        /* an empty answer rather than an origin waiting for ever */
+        if (h.reply_tag != 0)
+            reply(w, from, h.reply_tag, NULL, 0);
+        rk_err(w->comm, MPI_ERR_NO_MEM, "MPI_Win (target side)",
+               "no memory for rank %d's operation of %lld bytes", from,
+               (long long)h.bytes);
         return;
+    }
     if (h.bytes > 0)
         region(w, &h, b, old, 0);
     switch (h.kind) {
