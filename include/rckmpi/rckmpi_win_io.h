@@ -149,6 +149,17 @@ int MPI_Rget(void *origin_addr, int origin_count,
              MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win,
              MPI_Request *request);
+int MPI_Raccumulate(const void *origin_addr, int origin_count,
+                    MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                    MPI_Request *request);
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                        MPI_Datatype origin_datatype, void *result_addr,
+                        int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype,
+                        MPI_Op op, MPI_Win win, MPI_Request *request);
 
 int MPI_Win_fence(int assert, MPI_Win win);
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
@@ -290,6 +301,8 @@ extern __typeof__(MPI_Fetch_and_op) PMPI_Fetch_and_op;
 extern __typeof__(MPI_Compare_and_swap) PMPI_Compare_and_swap;
 extern __typeof__(MPI_Rput) PMPI_Rput;
 extern __typeof__(MPI_Rget) PMPI_Rget;
+extern __typeof__(MPI_Raccumulate) PMPI_Raccumulate;
+extern __typeof__(MPI_Rget_accumulate) PMPI_Rget_accumulate;
 extern __typeof__(MPI_Win_fence) PMPI_Win_fence;
 extern __typeof__(MPI_Win_post) PMPI_Win_post;
 extern __typeof__(MPI_Win_start) PMPI_Win_start;

@@ -359,9 +359,13 @@ static void note_release(void *state)
         free(n);
 }
 
-static int rma_req(int get, void *addr, int ocount, MPI_Datatype otype,
-                   int t, MPI_Aint tdisp, int tcount, MPI_Datatype ttype,
-                   MPI_Win win, MPI_Request *request, const char *func)
+/* rma_op with a request: done when the origin buffer may be reused
+ * (puts, accumulates) or the result is there (gets) */
+static int rma_req(int kind, const void *odata, int ocount,
+                   MPI_Datatype otype, void *res, int rcount,
+                   MPI_Datatype rtype, int t, MPI_Aint tdisp, int tcount,
+                   MPI_Datatype ttype, MPI_Op op, MPI_Win win,
+                   MPI_Request *request, const char *func)
 {
     rk_win_t *w;
     w_note_t *n;
@@ -376,12 +380,8 @@ static int rma_req(int get, void *addr, int ocount, MPI_Datatype otype,
         return rk_err(w->comm, MPI_ERR_NO_MEM, func, "no memory");
     n->refs = 1;
     n->win = win;
-    err = get ? rma_op(K_GET, NULL, 0, MPI_DATATYPE_NULL, NULL, addr, ocount,
-                       otype, t, tdisp, tcount, ttype, MPI_NO_OP, win, n,
-                       func)
-              : rma_op(K_PUT, addr, ocount, otype, NULL, NULL, 0,
-                       MPI_DATATYPE_NULL, t, tdisp, tcount, ttype,
-                       MPI_REPLACE, win, n, func);
+    err = rma_op(kind, odata, ocount, otype, NULL, res, rcount, rtype, t,
+                 tdisp, tcount, ttype, op, win, n, func);
     if (err == MPI_SUCCESS)
         err = rckmpi_greq_start(note_poll, n, note_release, w->comm,
                                 request);
@@ -396,9 +396,10 @@ int PMPI_Rput(const void *origin_addr, int origin_count,
               MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request)
 {
-    return rma_req(0, (void *)origin_addr, origin_count, origin_datatype,
-                   target_rank, target_disp, target_count, target_datatype,
-                   win, request, "MPI_Rput");
+    return rma_req(K_PUT, origin_addr, origin_count, origin_datatype, NULL,
+                   0, MPI_DATATYPE_NULL, target_rank, target_disp,
+                   target_count, target_datatype, MPI_REPLACE, win, request,
+                   "MPI_Rput");
 }
 RK_MPI_ALIAS(Rput);
 
@@ -408,9 +409,37 @@ int PMPI_Rget(void *origin_addr, int origin_count,
               MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request)
 {
-    return rma_req(1, origin_addr, origin_count, origin_datatype,
-                   target_rank, target_disp, target_count, target_datatype,
-                   win, request, "MPI_Rget");
+    return rma_req(K_GET, NULL, 0, MPI_DATATYPE_NULL, origin_addr,
+                   origin_count, origin_datatype, target_rank, target_disp,
+                   target_count, target_datatype, MPI_NO_OP, win, request,
+                   "MPI_Rget");
 }
 RK_MPI_ALIAS(Rget);
+
+int PMPI_Raccumulate(const void *origin_addr, int origin_count,
+                     MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                     MPI_Request *request)
+{
+    return rma_req(K_ACC, origin_addr, origin_count, origin_datatype, NULL,
+                   0, MPI_DATATYPE_NULL, target_rank, target_disp,
+                   target_count, target_datatype, op, win, request,
+                   "MPI_Raccumulate");
+}
+RK_MPI_ALIAS(Raccumulate);
+
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                         MPI_Datatype origin_datatype, void *result_addr,
+                         int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp,
+                         int target_count, MPI_Datatype target_datatype,
+                         MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    return rma_req(K_GACC, op == MPI_NO_OP ? NULL : origin_addr,
+                   origin_count, origin_datatype, result_addr, result_count,
+                   result_datatype, target_rank, target_disp, target_count,
+                   target_datatype, op, win, request, "MPI_Rget_accumulate");
+}
+RK_MPI_ALIAS(Rget_accumulate);
 

@@ -300,6 +300,25 @@ int main(int argc, char **argv)
                  MPI_LONG_LONG, win, &rq);
         MPI_Wait(&rq, MPI_STATUS_IGNORE);
         CHECK(got == 7000 + rank, "rget after rput: %lld", got);
+        /* request-based accumulates: 3 added to the neighbour's slot 3
+         * (no one else adds there), read back atomically */
+        {
+            long long three = 3, old = -1, now = -1;
+            MPI_Aint s3 = addr[right] + 3 * (MPI_Aint)sizeof(long long);
+            MPI_Raccumulate(&three, 1, MPI_LONG_LONG, right, s3, 1,
+                            MPI_LONG_LONG, MPI_SUM, win, &rq);
+            MPI_Wait(&rq, MPI_STATUS_IGNORE);
+            MPI_Rget_accumulate(&three, 1, MPI_LONG_LONG, &old, 1,
+                                MPI_LONG_LONG, right, s3, 1, MPI_LONG_LONG,
+                                MPI_SUM, win, &rq);
+            MPI_Wait(&rq, MPI_STATUS_IGNORE);
+            CHECK(old == 3, "rget_accumulate old value %lld", old);
+            MPI_Rget_accumulate(NULL, 0, MPI_LONG_LONG, &now, 1,
+                                MPI_LONG_LONG, right, s3, 1, MPI_LONG_LONG,
+                                MPI_NO_OP, win, &rq);
+            MPI_Wait(&rq, MPI_STATUS_IGNORE);
+            CHECK(now == 6, "after two accumulates %lld", now);
+        }
         MPI_Win_unlock_all(win);
         MPI_Barrier(MPI_COMM_WORLD);
         CHECK(dyn[2] == 7000 + (rank + size - 1) % size, "dynamic put: %lld",
