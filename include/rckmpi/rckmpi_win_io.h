@@ -256,6 +256,39 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status);
 int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence);
 int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset);
+int MPI_File_iread_all(MPI_File fh, void *buf, int count,
+                       MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count,
+                        MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf,
+                          int count, MPI_Datatype datatype,
+                          MPI_Request *request);
+int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
+                           int count, MPI_Datatype datatype,
+                           MPI_Request *request);
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count,
+                            MPI_Datatype datatype);
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count,
+                             MPI_Datatype datatype);
+int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status);
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf,
+                               int count, MPI_Datatype datatype);
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status);
+int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset,
+                                const void *buf, int count,
+                                MPI_Datatype datatype);
+int MPI_File_write_at_all_end(MPI_File fh, const void *buf,
+                              MPI_Status *status);
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count,
+                                MPI_Datatype datatype);
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status);
+int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count,
+                                 MPI_Datatype datatype);
+int MPI_File_write_ordered_end(MPI_File fh, const void *buf,
+                               MPI_Status *status);
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype,
+                             MPI_Aint *extent);
 int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
 int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
 int MPI_File_call_errhandler(MPI_File fh, int errorcode);
@@ -353,6 +386,23 @@ extern __typeof__(MPI_File_read_ordered) PMPI_File_read_ordered;
 extern __typeof__(MPI_File_write_ordered) PMPI_File_write_ordered;
 extern __typeof__(MPI_File_seek_shared) PMPI_File_seek_shared;
 extern __typeof__(MPI_File_get_position_shared) PMPI_File_get_position_shared;
+extern __typeof__(MPI_File_iread_all) PMPI_File_iread_all;
+extern __typeof__(MPI_File_iwrite_all) PMPI_File_iwrite_all;
+extern __typeof__(MPI_File_iread_at_all) PMPI_File_iread_at_all;
+extern __typeof__(MPI_File_iwrite_at_all) PMPI_File_iwrite_at_all;
+extern __typeof__(MPI_File_read_all_begin) PMPI_File_read_all_begin;
+extern __typeof__(MPI_File_read_all_end) PMPI_File_read_all_end;
+extern __typeof__(MPI_File_write_all_begin) PMPI_File_write_all_begin;
+extern __typeof__(MPI_File_write_all_end) PMPI_File_write_all_end;
+extern __typeof__(MPI_File_read_at_all_begin) PMPI_File_read_at_all_begin;
+extern __typeof__(MPI_File_read_at_all_end) PMPI_File_read_at_all_end;
+extern __typeof__(MPI_File_write_at_all_begin) PMPI_File_write_at_all_begin;
+extern __typeof__(MPI_File_write_at_all_end) PMPI_File_write_at_all_end;
+extern __typeof__(MPI_File_read_ordered_begin) PMPI_File_read_ordered_begin;
+extern __typeof__(MPI_File_read_ordered_end) PMPI_File_read_ordered_end;
+extern __typeof__(MPI_File_write_ordered_begin) PMPI_File_write_ordered_begin;
+extern __typeof__(MPI_File_write_ordered_end) PMPI_File_write_ordered_end;
+extern __typeof__(MPI_File_get_type_extent) PMPI_File_get_type_extent;
 extern __typeof__(MPI_File_set_errhandler) PMPI_File_set_errhandler;
 extern __typeof__(MPI_File_get_errhandler) PMPI_File_get_errhandler;
 extern __typeof__(MPI_File_call_errhandler) PMPI_File_call_errhandler;

@@ -895,8 +895,8 @@ static int done_poll(void *state, int *done)
     return MPI_SUCCESS;
 }
 
-static int done_req(rk_file_t *f, int err, const MPI_Status *st,
-                    MPI_Request *request, const char *func)
+int rk_io_done_req(rk_file_t *f, int err, const MPI_Status *st,
+                   MPI_Request *request, const char *func)
 {
     rk_req_t *r;
     int e;
@@ -924,7 +924,7 @@ int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
         return err;
     err = rk_io_rw(f, AT_EXPLICIT, offset, buf, count, datatype, 0, &st,
              "MPI_File_iread_at");
-    return done_req(f, err, &st, request, "MPI_File_iread_at");
+    return rk_io_done_req(f, err, &st, request, "MPI_File_iread_at");
 }
 RK_MPI_ALIAS(File_iread_at);
 
@@ -940,7 +940,7 @@ int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf,
         return err;
     err = rk_io_rw(f, AT_EXPLICIT, offset, (void *)buf, count, datatype, 1, &st,
              "MPI_File_iwrite_at");
-    return done_req(f, err, &st, request, "MPI_File_iwrite_at");
+    return rk_io_done_req(f, err, &st, request, "MPI_File_iwrite_at");
 }
 RK_MPI_ALIAS(File_iwrite_at);
 
@@ -955,7 +955,7 @@ int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
         return err;
     err = rk_io_rw(f, AT_INDIVIDUAL, 0, buf, count, datatype, 0, &st,
              "MPI_File_iread");
-    return done_req(f, err, &st, request, "MPI_File_iread");
+    return rk_io_done_req(f, err, &st, request, "MPI_File_iread");
 }
 RK_MPI_ALIAS(File_iread);
 
@@ -970,7 +970,7 @@ int PMPI_File_iwrite(MPI_File fh, const void *buf, int count,
         return err;
     err = rk_io_rw(f, AT_INDIVIDUAL, 0, (void *)buf, count, datatype, 1, &st,
              "MPI_File_iwrite");
-    return done_req(f, err, &st, request, "MPI_File_iwrite");
+    return rk_io_done_req(f, err, &st, request, "MPI_File_iwrite");
 }
 RK_MPI_ALIAS(File_iwrite);
 

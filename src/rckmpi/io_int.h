@@ -24,6 +24,11 @@ typedef struct {
     MPI_Offset fp;   /* individual file pointer, in etypes */
     MPI_Win shwin;   /* the shared file pointer (rank 0, in etypes) */
     long long *shfp;
+    /* the split collective under way (io_split.c): its kind, buffer and
+     * status, or 0 */
+    int split;
+    const void *split_buf;
+    MPI_Status split_st;
 } rk_file_t;
 
 /* where an access starts: an explicit offset, the individual pointer,
@@ -45,5 +50,9 @@ long long rk_io_view_bytes_before(const rk_file_t *f, MPI_Offset off);
  * AT_SHARED) or at the individual pointer (which moves). */
 int rk_io_rw(rk_file_t *f, int where, MPI_Offset pos, void *buf, int count,
              MPI_Datatype type, int write, MPI_Status *st, const char *func);
+
+/* A request complete at once, with the status of an access done. */
+int rk_io_done_req(rk_file_t *f, int err, const MPI_Status *st,
+                   MPI_Request *request, const char *func);
 
 #endif

@@ -177,6 +177,37 @@ int main(int argc, char **argv)
               cnt, w[0], w[1]);
     }
 
+    /* ---- non-blocking and split collectives ---- */
+    {
+        MPI_Request rq;
+        int v[3] = {rank, 2 * rank, 3 * rank}, w[3] = {-1, -1, -1}, e;
+        MPI_Offset off = (MPI_Offset)(40 + 3 * rank) * sizeof(int);
+        MPI_Aint ext;
+        MPI_File_iwrite_at_all(fh, off, v, 3, MPI_INT, &rq);
+        MPI_Wait(&rq, &st);
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        CHECK(cnt == 3, "iwrite_at_all count %d", cnt);
+        MPI_File_iread_at_all(fh, off, w, 3, MPI_INT, &rq);
+        MPI_Wait(&rq, &st);
+        CHECK(w[0] == rank && w[1] == 2 * rank && w[2] == 3 * rank,
+              "iread_at_all %d %d %d", w[0], w[1], w[2]);
+        v[0] = 77 + rank;
+        MPI_File_write_at_all_begin(fh, off, v, 1, MPI_INT);
+        e = MPI_File_read_at_all_begin(fh, off, w, 1, MPI_INT);
+        expect_err(e, MPI_ERR_OTHER, "two split collectives at once");
+        e = MPI_File_write_at_all_end(fh, w, &st);
+        expect_err(e, MPI_ERR_OTHER, "split end with another buffer");
+        MPI_File_write_at_all_end(fh, v, &st);
+        MPI_Get_count(&st, MPI_INT, &cnt);
+        CHECK(cnt == 1, "split write count %d", cnt);
+        MPI_File_read_at_all_begin(fh, off, w, 3, MPI_INT);
+        MPI_File_read_at_all_end(fh, w, &st);
+        CHECK(w[0] == 77 + rank && w[1] == 2 * rank, "split read %d %d",
+              w[0], w[1]);
+        MPI_File_get_type_extent(fh, MPI_DOUBLE, &ext);
+        CHECK(ext == sizeof(double), "type extent %ld", (long)ext);
+    }
+
     /* ---- set_size, preallocate ---- */
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_File_set_size(fh, 40);
