@@ -56,6 +56,8 @@ static const char *const err_text[] = {
 
 static const char *err_string(int err)
 {
+    if (err >= RCKMPI_ERR_WINIO_FIRST && err <= RCKMPI_ERR_WINIO_LAST)
+        return rk_winio_err_string(err);
     if (err < 0 || err > MPI_ERR_LASTCODE)
         return "invalid error code";
     return err_text[err];
@@ -163,6 +165,7 @@ static int init(void)
         err = rk_comms_init();
     if (err != MPI_SUCCESS)
         return err;
+    rk_win_shm_init(); /* one-sided windows in shared DRAM, if room */
     rk.init = 1;
     if (rckmpi_coll_init != NULL) {
         err = rckmpi_coll_init();
@@ -365,7 +368,9 @@ RK_MPI_ALIAS(Pcontrol);
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
-    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+    if ((errorcode < 0 || errorcode > MPI_ERR_LASTCODE) &&
+        (errorcode < RCKMPI_ERR_WINIO_FIRST ||
+         errorcode > RCKMPI_ERR_WINIO_LAST))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
                       "invalid error code %d", errorcode);
     *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
@@ -376,7 +381,9 @@ RK_MPI_ALIAS(Error_string);
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
-    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+    if ((errorcode < 0 || errorcode > MPI_ERR_LASTCODE) &&
+        (errorcode < RCKMPI_ERR_WINIO_FIRST ||
+         errorcode > RCKMPI_ERR_WINIO_LAST))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
                       "invalid error code %d", errorcode);
     *errorclass = errorcode; /* every code is its own class */

@@ -574,6 +574,8 @@ static int took_from(int s)
     return s;
 }
 
+void (*rk_progress_hook)(void);
+
 void rk_progress(void)
 {
     int s, budget = 4 * rk.nues;
@@ -589,6 +591,8 @@ void rk_progress(void)
         rk_greqs_progress();
         push_all();
     }
+    if (rk_progress_hook != NULL)
+        rk_progress_hook(); /* one-sided targets (win.c) */
 }
 
 /* Block in the HAL until one of @p n conditions holds: its index, or -1

@@ -357,4 +357,22 @@ int rk_spawn_init(void);
  * into @p reqs (room for 2 * nues) and @return how many. */
 int rk_spawn_finalize_post(MPI_Request *reqs);
 
+/* ---- one-sided, MPI-IO, ports (win*.c, io*.c, port*.c) ---- */
+/* Run at the end of every rk_progress pass while windows exist (win.c:
+ * the targets' side of one-sided operations); NULL otherwise. */
+extern void (*rk_progress_hook)(void);
+/* MPI_Init: the shared-DRAM range for windows (win_shm.c), and on world
+ * rank 0 the name service of MPI_Publish_name (port.c). */
+void rk_win_shm_init(void);
+/* From now on the progress hook also runs rk_names_serve (win.c). */
+void rk_win_names_serve(void);
+/* World rank 0: answer the name requests that arrived; how many. */
+int rk_names_serve(void);
+/* The text of error classes RCKMPI_ERR_WINIO_FIRST..LAST. */
+const char *rk_winio_err_string(int err);
+/* the library's own tags of MPI_Comm_connect/accept (port.c) */
+#define RK_TAG_PORT 0x7ff00000 /* + the port's number */
+#define RK_TAG_NAME 0x7fefff00  /* name requests to world rank 0 */
+#define RK_TAG_NAME_R 0x7fefff01 /* its answers */
+
 #endif
