@@ -95,7 +95,8 @@ def downsample(t, y, buckets):
 
 def cycles_breakdown(run):
     """Stacked bars: each core's cycles by category."""
-    if not run.cores:
+    if not run.cores or not any(c.get(k) for c in run.cores
+                                for k in CATEGORIES):
         return None
     n = len(run.cores)
     fig, ax = _fig(max(6.0, min(16.0, 2.0 + 0.28 * n)), 4.5)
