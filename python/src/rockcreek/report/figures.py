@@ -7,7 +7,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import cm, colors  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
-from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
+from matplotlib.ticker import (FixedLocator, FuncFormatter,  # noqa: E402
+                               MaxNLocator)
 
 from .load import CATEGORIES, comm_totals  # noqa: E402
 from .text import ordinal, run_seconds, time_unit  # noqa: E402
@@ -40,6 +41,23 @@ def _size_label(v, _pos=None):
         if abs(v) >= k:
             return "%g %s" % (round(v / k, 1), unit)
     return "%g" % v
+
+
+def size_ticks(top, most=5):
+    """Byte ticks from 0 to @p top at a round step of B, KiB, MiB or GiB
+    (1, 2, 5 times a power of ten of the unit), at most @p most + 1."""
+    k = 1
+    for unit in (1 << 30, 1 << 20, 1 << 10):
+        if top >= unit:
+            k = unit
+            break
+    m, step, p = top / k, 1, 1
+    while True:
+        for f in (1, 2, 5):
+            step = f * p
+            if m / step <= most:
+                return [i * step * k for i in range(int(m // step) + 1)]
+        p *= 10
 
 
 def label_boxes(fig, ax, which="x"):
@@ -262,9 +280,10 @@ def comm_matrix(run):
     ax2.set_title("By library")
     ax2.invert_yaxis()
     ax2.grid(True, axis="x", alpha=0.3)
-    ax2.xaxis.set_major_locator(MaxNLocator(nbins=5))
+    top = max(list(by_bytes.values()) + [1]) * 1.25
+    ax2.set_xlim(0, top)
+    ax2.xaxis.set_major_locator(FixedLocator(size_ticks(top)))
     ax2.xaxis.set_major_formatter(FuncFormatter(_size_label))
-    ax2.set_xlim(0, max(by_bytes.values() or [1]) * 1.25 or 1)
     fig.tight_layout()
     _unclash_x(fig, ax2)
     fig.tight_layout()
