@@ -335,3 +335,11 @@ def test_peer_died_on_the_page_and_in_the_text():
     # a normal run has no such section
     assert 'id="ending"' not in page.render(rload.load(SIM))
     assert text.ending(rload.load(NATIVE)) is None
+
+
+def test_a_failed_core_in_a_run_that_ended_ok():
+    doc = _doc()
+    doc["cores"][3]["end"] = "failed"
+    out = text.render(_run(doc))
+    assert out.startswith("NOT EVERY CORE EXITED NORMALLY\n")
+    assert "UE 3 (core %d) failed at cycle" % doc["cores"][3]["core"] in out

@@ -174,12 +174,14 @@ def mesh_heatmap(run):
         # the direction: an arrowhead at the receiving end of the link
         marker = ((">" if x1 > x0 else "<") if y0 == y1 else
                   ("^" if y1 > y0 else "v"))
-        marks.append((seg[1], marker))
+        (sx, sy), (ex, ey) = seg  # three quarters along, clear of the box
+        marks.append(((sx + 0.75 * (ex - sx), sy + 0.75 * (ey - sy)),
+                      marker))
     ax.add_collection(LineCollection(segs, colors=cols, linewidths=widths,
                                      capstyle="butt"))
     for (mx, my), marker in marks:
         ax.plot([mx], [my], marker=marker, markersize=6, linestyle="none",
-                color=MESH_OUTLINE, zorder=2, gid="mesh-direction")
+                color=MESH_OUTLINE, zorder=4, gid="mesh-direction")
     for x in range(nx):
         for y in range(ny):
             ax.add_patch(plt.Rectangle((x - 0.17, y - 0.17), 0.34, 0.34,

@@ -107,6 +107,8 @@ def ending(run):
             out["lines"].append(
                 "a core failed or was killed; the cores still waiting for "
                 "it were stopped (peer_died)")
+        elif ended in (None, "ok"):
+            out["title"] = "Not every core exited normally"
         else:
             out["lines"].append("the report says the run ended '%s'" % ended)
     rest = [c for c in bad if c.get("end") != "deadlock" or not dl]
