@@ -5,8 +5,13 @@
                                        trace), its HTML and its text
   check_report.py browser RCK DATA OUT the checked-in run's page rendered
                                        in headless Chromium: every figure
-                                       decoded and drawn, a screenshot
-                                       that is not blank
+                                       decoded and drawn, every menu link
+                                       to a section the page has, a
+                                       screenshot that is not blank
+  check_report.py deadlock RCK PROG OUT a sim run of PROG (tests/sim/
+                                       deadlock.c) that deadlocks: the page
+                                       starts with the waiting cores, the
+                                       text names them
 Prints "FAILED: ..." and exits 1 on a failure; exits 77 (skipped) only
 when no Chromium is installed.
 """
@@ -47,11 +52,12 @@ def run_mode(rck, prog, out):
     if rc != 0 or "wrote" not in o:
         fail("rck report failed (%d): %s %s" % (rc, o, e))
     n, html = figures_in(page)
-    # cycles, mesh, controllers, comm, energy, power, DVFS, timeline
-    if n != 8:
-        fail("%d figures in the page, expected 8" % n)
+    # cycles, mesh, comm, energy, power, DVFS, timeline; with --compute
+    # none the program touches no DRAM: a line instead of the controllers
+    if n != 7:
+        fail("%d figures in the page, expected 7" % n)
     for want in ("DVFS changes", "island 0", "Per-core timeline",
-                 "0 stale reads"):
+                 "0 stale reads", "no DRAM traffic in this run"):
         if want not in html:
             fail("'%s' missing from the page" % want)
     rc, o, e = sh([rck, "report", "--text", rep])
@@ -92,6 +98,11 @@ def browser_mode(rck, data, out):
     total, drawn = int(m.group(1)), int(m.group(2))
     if total != n or drawn != total or total == 0:
         fail("%d of %d figures drawn (%d in the file)" % (drawn, total, n))
+    nav = re.search(r"<nav>(.*?)</nav>", dom, re.S)
+    hrefs = re.findall(r'href="#([^"]+)"', nav.group(1)) if nav else []
+    ids = re.findall(r'<section id="([^"]+)"', dom)
+    if not hrefs or hrefs != ids:
+        fail("menu links %s, sections %s" % (hrefs, ids))
     if os.path.exists(shot):
         os.unlink(shot)
     rc, o, e = sh([chrome] + flags + ["--window-size=1280,5200",
@@ -103,8 +114,45 @@ def browser_mode(rck, data, out):
           % (drawn, total, shot))
 
 
+def deadlock_mode(rck, prog, out):
+    os.makedirs(out, exist_ok=True)
+    rep = os.path.join(out, "deadlock.json")
+    page = os.path.join(out, "deadlock.html")
+    rc, o, e = sh([rck, "run", "-n", "2", "--backend", "sim", "--report",
+                   rep, prog])
+    if rc != 3:  # the program's status for the deadlock it expects
+        fail("the deadlocking run: status %d, not 3: %s" % (rc, e[-2000:]))
+    rc, o, e = sh([rck, "report", rep, "-o", page])
+    if rc != 0:
+        fail("rck report failed (%d): %s %s" % (rc, o, e))
+    with open(page, encoding="utf-8") as f:
+        html = f.read()
+    m = re.search(r'<section id="ending" class="ending">(.*?)</section>',
+                  html, re.S)
+    if m is None or html.index('<section id="ending"') > html.index(
+            "<table>"):
+        fail("no deadlock section at the top of the page")
+    for ue, peer in ((0, 1), (1, 0)):
+        want = (r"<td class=\"num\">%d</td><td class=\"num\">%d</td>"
+                r"<td>RCCE_send</td><td>%d</td><td>cycle \d+ \(" %
+                (ue, ue, peer))
+        if not re.search(want, m.group(1)):
+            fail("UE %d's wait missing from the page: %s" % (ue, m.group(1)))
+    rc, o, e = sh([rck, "report", "--text", rep])
+    if rc != 0 or not o.startswith("THE RUN DEADLOCKED"):
+        fail("--text (%d) does not start with the deadlock: %s" % (rc, o))
+    for ue, peer in ((0, 1), (1, 0)):
+        want = (r"UE %d \(core %d\) in RCCE_send, peer %d, waiting since "
+                r"cycle \d+" % (ue, ue, peer))
+        if not re.search(want, o):
+            fail("'%s' not in the text: %s" % (want, o))
+    print("rck report: the deadlock is on the page and in the text")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 5 or sys.argv[1] not in ("run", "browser"):
+    modes = {"run": run_mode, "browser": browser_mode,
+             "deadlock": deadlock_mode}
+    if len(sys.argv) != 5 or sys.argv[1] not in modes:
         print(__doc__)
         sys.exit(2)
-    (run_mode if sys.argv[1] == "run" else browser_mode)(*sys.argv[2:])
+    modes[sys.argv[1]](*sys.argv[2:])

@@ -7,8 +7,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import cm, colors  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
+from matplotlib.ticker import (FixedLocator, FuncFormatter,  # noqa: E402
+                               MaxNLocator)
 
 from .load import CATEGORIES, comm_totals  # noqa: E402
+from .text import ordinal, run_seconds, time_unit  # noqa: E402
+
+# The mesh: link colours from MESH_CMAP; router outlines and direction
+# marks in a colour that is not in it (a blue against yellow to dark red).
+MESH_CMAP = "YlOrRd"
+MESH_OUTLINE = "#1f5fbf"
 
 CAT_COLORS = {"compute": "#4c72b0", "mpb": "#dd8452", "dram": "#c44e52",
               "wait": "#bcbcbc", "interrupts": "#8172b3", "other": "#937860"}
@@ -22,9 +30,91 @@ def _fig(w=9.0, h=4.5):
     return fig, ax
 
 
+def page_time_unit(run):
+    """(name, factor from seconds): the one unit of every time axis of the
+    run's page (text.time_unit of the run's length)."""
+    return time_unit(run_seconds(run))
+
+
+def _size_label(v, _pos=None):
+    for unit, k in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if abs(v) >= k:
+            return "%g %s" % (round(v / k, 1), unit)
+    return "%g" % v
+
+
+def size_ticks(top, most=5):
+    """Byte ticks from 0 to @p top at a round step of B, KiB, MiB or GiB
+    (1, 2, 5 times a power of ten of the unit), at most @p most + 1."""
+    k = 1
+    for unit in (1 << 30, 1 << 20, 1 << 10):
+        if top >= unit:
+            k = unit
+            break
+    m, step, p = top / k, 1, 1
+    while True:
+        for f in (1, 2, 5):
+            step = f * p
+            if m / step <= most:
+                return [i * step * k for i in range(int(m // step) + 1)]
+        p *= 10
+
+
+def label_boxes(fig, ax, which="x"):
+    """The window extents of @p ax's visible, non-empty tick labels."""
+    r = fig.canvas.get_renderer()
+    ticks = ax.get_xticklabels() if which == "x" else ax.get_yticklabels()
+    return [t.get_window_extent(renderer=r) for t in ticks
+            if t.get_visible() and t.get_text()]
+
+
+def boxes_overlap(boxes):
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if a.overlaps(b):
+                return True
+    return False
+
+
+def _unclash_x(fig, ax):
+    """Tick labels of the x axis that overlap are turned, then thinned,
+    until none does."""
+    fig.canvas.draw()
+    if not boxes_overlap(label_boxes(fig, ax)):
+        return
+    for t in ax.get_xticklabels():
+        t.set_rotation(35)
+        t.set_ha("right")
+    fig.canvas.draw()
+    n = 6
+    while boxes_overlap(label_boxes(fig, ax)) and n > 2:
+        n -= 1
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=n))
+        fig.canvas.draw()
+
+
+def downsample(t, y, buckets):
+    """Samples (t, y) in at most @p buckets equal runs of consecutive
+    samples: (t of each run's first sample, min, mean, max, samples per
+    run). Fewer samples than buckets: each is its own run."""
+    n = len(t)
+    if n <= buckets:
+        return list(t), list(y), list(y), list(y), 1
+    per = -(-n // buckets)  # ceiling
+    ts, lo, mean, hi = [], [], [], []
+    for i in range(0, n, per):
+        chunk = y[i:i + per]
+        ts.append(t[i])
+        lo.append(min(chunk))
+        hi.append(max(chunk))
+        mean.append(sum(chunk) / len(chunk))
+    return ts, lo, mean, hi, per
+
+
 def cycles_breakdown(run):
     """Stacked bars: each core's cycles by category."""
-    if not run.cores:
+    if not run.cores or not any(c.get(k) for c in run.cores
+                                for k in CATEGORIES):
         return None
     n = len(run.cores)
     fig, ax = _fig(max(6.0, min(16.0, 2.0 + 0.28 * n)), 4.5)
@@ -53,7 +143,8 @@ def cycles_breakdown(run):
 def mesh_heatmap(run):
     """The mesh: routers on their grid, each directed link coloured by the
     bytes it carried (the two directions side by side)."""
-    if not run.links:
+    if not run.links or not any(l["bytes"] or l["packets"]
+                                for l in run.links):
         return None
     xs = [p for l in run.links for p in (l["from"][0], l["to"][0])]
     ys = [p for l in run.links for p in (l["from"][1], l["to"][1])]
@@ -61,8 +152,9 @@ def mesh_heatmap(run):
     fig, ax = _fig(1.6 * nx + 2.4, 1.6 * ny + 1.0)
     vmax = max(l["bytes"] for l in run.links) or 1
     norm = colors.LogNorm(vmin=1, vmax=max(vmax, 2))
-    cmap = plt.get_cmap("inferno_r")
+    cmap = plt.get_cmap(MESH_CMAP)
     segs, cols, widths = [], [], []
+    marks = []
     off = 0.09
     for l in run.links:
         (x0, y0), (x1, y1) = l["from"], l["to"]
@@ -79,12 +171,21 @@ def mesh_heatmap(run):
         b = l["bytes"]
         cols.append(cmap(norm(b)) if b > 0 else (0.85, 0.85, 0.85, 1.0))
         widths.append(5.0 if b > 0 else 2.0)
+        # the direction: an arrowhead at the receiving end of the link
+        marker = ((">" if x1 > x0 else "<") if y0 == y1 else
+                  ("^" if y1 > y0 else "v"))
+        (sx, sy), (ex, ey) = seg  # three quarters along, clear of the box
+        marks.append(((sx + 0.75 * (ex - sx), sy + 0.75 * (ey - sy)),
+                      marker))
     ax.add_collection(LineCollection(segs, colors=cols, linewidths=widths,
                                      capstyle="butt"))
+    for (mx, my), marker in marks:
+        ax.plot([mx], [my], marker=marker, markersize=6, linestyle="none",
+                color=MESH_OUTLINE, zorder=4, gid="mesh-direction")
     for x in range(nx):
         for y in range(ny):
             ax.add_patch(plt.Rectangle((x - 0.17, y - 0.17), 0.34, 0.34,
-                                       facecolor="white", edgecolor="#333",
+                                       facecolor="white", edgecolor=MESH_OUTLINE,
                                        linewidth=1.0, zorder=3))
             ax.text(x, y, "%d,%d" % (x, y), ha="center", va="center",
                     fontsize=8, zorder=4)
@@ -104,7 +205,8 @@ def mesh_heatmap(run):
     ax.set_yticks(range(ny))
     sm = cm.ScalarMappable(norm=norm, cmap=cmap)
     sm.set_array([])
-    fig.colorbar(sm, ax=ax, label="bytes (grey: 0)", shrink=0.85)
+    fig.colorbar(sm, ax=ax, label="bytes (grey: 0); arrowheads: direction",
+                 shrink=0.85)
     fig.tight_layout()
     return fig
 
@@ -115,7 +217,11 @@ def memory_controllers(run):
     if not run.controllers:
         return None
     per_core = [c for c in (run.cores or []) if "p54c" in c and
-                c["p54c"].get("dram_by_mc")]
+                c["p54c"].get("dram_by_mc") and
+                any(m.get("transactions") for m in c["p54c"]["dram_by_mc"])]
+    if not per_core and not any(m["accesses"] or m["queue_cycles"]
+                                for m in run.controllers):
+        return None  # no DRAM traffic: the page says so in a line
     ncols = 3 if per_core else 2
     fig, axes = plt.subplots(1, ncols, figsize=(4.2 * ncols, 3.8))
     names = ["MC%d" % m["mc"] for m in run.controllers]
@@ -149,19 +255,17 @@ def comm_matrix(run):
     """Bytes from every UE (row) to every other (column), all libraries;
     beside it, the bytes of each library that had traffic."""
     total, by_bytes, by_msgs = comm_totals(run.comm)
-    if total is None:
-        return None
+    if total is None or not any(v for r in total for v in r):
+        return None  # no matrix, or no traffic: the page says so
     n = len(total)
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.8),
                                   gridspec_kw={"width_ratios": [1.3, 1]})
-    vmax = max((v for r in total for v in r), default=0)
-    if vmax > 0:
-        im = ax.imshow(total, cmap="viridis", norm=colors.LogNorm(
-            vmin=1, vmax=max(vmax, 2)), interpolation="nearest")
-        fig.colorbar(im, ax=ax, label="bytes (log)")
-    else:
-        ax.imshow([[0] * n for _ in range(n)], cmap="Greys", vmin=0, vmax=1)
-        ax.text(n / 2 - 0.5, n / 2 - 0.5, "no traffic", ha="center")
+    vmax = max(v for r in total for v in r)
+    # linear from 0 to 1 byte, logarithmic above: the bar starts at 0
+    norm = colors.SymLogNorm(linthresh=1, linscale=0.5, vmin=0,
+                             vmax=max(vmax, 2), base=10)
+    im = ax.imshow(total, cmap="viridis", norm=norm, interpolation="nearest")
+    fig.colorbar(im, ax=ax, label="bytes (0, then log)")
     ax.set_xlabel("to UE")
     ax.set_ylabel("from UE")
     ax.set_title("Communication matrix (bytes, all libraries)")
@@ -178,6 +282,12 @@ def comm_matrix(run):
     ax2.set_title("By library")
     ax2.invert_yaxis()
     ax2.grid(True, axis="x", alpha=0.3)
+    top = max(list(by_bytes.values()) + [1]) * 1.25
+    ax2.set_xlim(0, top)
+    ax2.xaxis.set_major_locator(FixedLocator(size_ticks(top)))
+    ax2.xaxis.set_major_formatter(FuncFormatter(_size_label))
+    fig.tight_layout()
+    _unclash_x(fig, ax2)
     fig.tight_layout()
     return fig
 
@@ -207,34 +317,53 @@ def energy(run):
     return fig
 
 
-def power_series(run):
+# The power chart's plot is about this many pixels wide: above this many
+# samples, each pixel column shows a bucket's min-max band and mean.
+POWER_BUCKETS = 600
+
+
+def power_series(run, buckets=POWER_BUCKETS):
     """Chip power over time, with each island's share stacked, and the
-    DVFS changes as vertical marks."""
+    DVFS changes as vertical marks. More samples than @p buckets: per
+    bucket of consecutive samples the mean (line, islands stacked by
+    their means) and the min-max envelope of the chip power (band)."""
     s = (run.power or {}).get("series")
     if not s or not s.get("t_s"):
         return None
-    t = [v * 1e3 for v in s["t_s"]]
+    unit, f = page_time_unit(run)
+    t = [v * f for v in s["t_s"]]
     isl = s.get("island_w") or []
     fig, ax = _fig(10, 4.2)
+    ts, lo, mean, hi, per = downsample(t, s["chip_w"], buckets)
     if isl:
         n = len(isl[0])
-        ax.stackplot(t, [[row[i] for row in isl] for i in range(n)],
-                     labels=["island %d" % i for i in range(n)], alpha=0.8,
-                     step="pre")
-    ax.step(t, s["chip_w"], where="pre", color="black", linewidth=1.5,
-            label="chip (islands + uncore)")
+        shares = [downsample(t, [row[i] for row in isl], buckets)[2]
+                  for i in range(n)]
+        ax.stackplot(ts, shares, labels=["island %d" % i for i in range(n)],
+                     alpha=0.8, step="pre")
+    if per > 1:
+        ax.fill_between(ts, lo, hi, step="pre", color="black", alpha=0.25,
+                        linewidth=0, label="chip: min to max")
+    ax.step(ts, mean, where="pre", color="black", linewidth=1.2,
+            label="chip (islands + uncore)" + (": mean" if per > 1 else ""))
     for d in run.dvfs or []:
-        ax.axvline(d["t_s"] * 1e3, color="#c44e52", linewidth=0.7,
+        ax.axvline(d["t_s"] * f, color="#c44e52", linewidth=0.7,
                    alpha=0.6, linestyle="--")
-    ax.set_xlabel("chip time (ms)")
+    ax.set_xlabel("chip time (%s)" % unit)
     ax.set_ylabel("W")
     ax.set_ylim(bottom=0)
-    ax.set_title("Power over time (sensor period %g us; dashed: DVFS "
-                 "changes); average %.4g W" %
-                 (s.get("period_s", 0) * 1e6, run.power.get("avg_w", 0)))
+    period = s.get("period_s", 0) * 1e6
+    if per > 1:
+        shown = ("%d samples of %g us, each point the mean of %d (band: "
+                 "their min to max)" % (len(t), period, per))
+    else:
+        shown = "%d samples of %g us" % (len(t), period)
+    ax.set_title("Power over time: %s;\ndashed: DVFS changes; average "
+                 "%.4g W" % (shown, run.power.get("avg_w", 0)), fontsize=10)
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
+    fig.rck_samples_per_point = per
     return fig
 
 
@@ -242,7 +371,8 @@ def dvfs_steps(run):
     """Each island's divider and voltage over the run."""
     if not run.dvfs:
         return None
-    end = (run.seconds or 0) * 1e3
+    unit, f = page_time_unit(run)
+    end = (run.seconds or 0) * f
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(10, 4.6), sharex=True)
     islands = sorted({d["island"] for d in run.dvfs})
     for i in islands:
@@ -251,13 +381,13 @@ def dvfs_steps(run):
         vo = [d for d in run.dvfs if d["island"] == i and
               d.get("what") == "volt"]
         if fr:
-            a1.step([d["t_s"] * 1e3 for d in fr] + [end],
+            a1.step([d["t_s"] * f for d in fr] + [end],
                     [d["divider"] for d in fr] + [fr[-1]["divider"]],
                     where="post", color="C%d" % (i % 10),
                     label="island %d" % i)
         for d in vo:
-            t0 = d["t_s"] * 1e3
-            t1 = (d["done_s"] * 1e3 if d.get("done_s") is not None
+            t0 = d["t_s"] * f
+            t1 = (d["done_s"] * f if d.get("done_s") is not None
                   else end)
             a2.plot([t0, t1], [d["millivolts"]] * 2, linewidth=4,
                     solid_capstyle="butt", color="C%d" % (i % 10),
@@ -270,7 +400,7 @@ def dvfs_steps(run):
     a1.grid(True, alpha=0.3)
     a1.legend(fontsize=8)
     a2.set_ylabel("target mV")
-    a2.set_xlabel("chip time (ms)")
+    a2.set_xlabel("chip time (%s)" % unit)
     a2.grid(True, alpha=0.3)
     fig.tight_layout()
     return fig
@@ -284,6 +414,8 @@ def timeline(run, max_events=60000):
     lanes = sorted(tr["lanes"])
     fig, ax = _fig(12, max(3.0, 0.32 * len(lanes) + 1.5))
     total = sum(len(v) for v in tr["lanes"].values())
+    unit, f = page_time_unit(run)
+    f *= 1e-6  # the trace is in microseconds
     step = max(1, total // max_events)
     seen = set()
     for row, tid in enumerate(lanes):
@@ -291,7 +423,7 @@ def timeline(run, max_events=60000):
         for k, (ts, dur, cat, name) in enumerate(tr["lanes"][tid]):
             if k % step:
                 continue
-            by_cat.setdefault(cat, []).append((ts, max(dur, 1e-3)))
+            by_cat.setdefault(cat, []).append((ts * f, max(dur, 1e-3) * f))
         # library calls underneath, full height; what happened inside
         # them (waits, MPB transfers, ...) on top, narrower
         for cat in sorted(by_cat, key=lambda c: c != "call"):
@@ -304,10 +436,10 @@ def timeline(run, max_events=60000):
     ax.set_yticklabels([tr["names"].get(t) or "core %s" % t for t in lanes],
                        fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("chip time (us)")
+    ax.set_xlabel("chip time (%s)" % unit)
     ax.set_title("Per-core timeline (%s%s)" % (
         tr["path"].split("/")[-1],
-        "" if step == 1 else ", every %dth event of %d" % (step, total)))
+        "" if step == 1 else ", every %s event of %d" % (ordinal(step), total)))
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     ax.grid(True, axis="x", alpha=0.3)
     fig.tight_layout()

@@ -14,6 +14,125 @@ def _pct(part, whole):
     return 100.0 * part / whole if whole else 0.0
 
 
+def ordinal(n):
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 101st, 111th..."""
+    n = int(n)
+    if n % 100 in (11, 12, 13):
+        return "%dth" % n
+    return "%d%s" % (n, {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
+
+
+# One unit for every time axis of a page, chosen from the run's length.
+TIME_UNITS = (("us", 1e6), ("ms", 1e3), ("s", 1.0))
+
+
+def time_unit(seconds):
+    """(unit name, factor from seconds) for a run of @p seconds: us below
+    1 ms, ms below 1 s, else s (unknown length: ms)."""
+    if seconds is None or seconds <= 0:
+        return TIME_UNITS[1]
+    if seconds < 1e-3:
+        return TIME_UNITS[0]
+    if seconds < 1.0:
+        return TIME_UNITS[1]
+    return TIME_UNITS[2]
+
+
+def run_seconds(run):
+    """The run's length in seconds: the report's time, else the end of
+    the trace's last event."""
+    if run.seconds:
+        return run.seconds
+    tr = getattr(run, "trace", None)
+    if tr and tr["lanes"]:
+        return max(s + d for evs in tr["lanes"].values()
+                   for (s, d, _, _) in evs) * 1e-6
+    return None
+
+
+def _cycle_time(run, cycle):
+    """A cycle count as ' (T unit)' at the core clock, '' without one."""
+    if not run.core_mhz or cycle is None:
+        return ""
+    name, f = time_unit(run_seconds(run))
+    return " (%.6g %s)" % (cycle / (run.core_mhz * 1e6) * f, name)
+
+
+def _word_text(w):
+    where = ("shared memory" if w.get("space") == "shm" else
+             "%s of core %s" % (w.get("space", "?").upper(), w.get("core")))
+    return ("%s offset %s: waits until (word & %#x) %s %s, is %s" %
+            (where, w.get("offset"), w.get("mask", 0), w.get("op", "?"),
+             w.get("value"), w.get("now")))
+
+
+def ending(run):
+    """How an abnormal run ended, or None for a normal one: {"title",
+    "lines": [str], "header": [...], "rows": [[...]]} (the rows name each
+    waiting or failed core: its call, peer and since when)."""
+    ended = run.ended
+    dl = run.deadlock if isinstance(run.deadlock, dict) else None
+    bad = [c for c in (run.cores or [])
+           if c.get("end") not in (None, "exited", "detached", "dormant")]
+    if (ended in (None, "ok")) and not dl and not bad:
+        return None
+    out = {"title": "The run ended: %s" % (ended or "?"), "lines": [],
+           "header": None, "rows": []}
+    if ended == "deadlock" or dl:
+        waits = (dl or {}).get("waits") or []
+        cyc = (dl or {}).get("cycle")
+        out["title"] = "The run deadlocked"
+        out["lines"].append(
+            "deadlock found at cycle %s%s: %d core%s waiting, none of them "
+            "able to go on" % (cyc if cyc is not None else "?",
+                               _cycle_time(run, cyc), len(waits),
+                               "" if len(waits) == 1 else "s"))
+        out["header"] = ["UE", "core", "call", "peer", "waiting since",
+                         "for"]
+        for w in waits:
+            since = w.get("since_cycle")
+            what = "; ".join(_word_text(x) for x in w.get("words") or [])
+            if w.get("interrupt"):
+                what = (what + "; " if what else "") + "an interrupt"
+            out["rows"].append([
+                w.get("ue", "?"), w.get("core", "?"), w.get("call") or "?",
+                w.get("peer") if w.get("peer", -1) >= 0 else "none",
+                "cycle %s%s" % (since, _cycle_time(run, since)),
+                what or "?"])
+        if not waits:
+            out["lines"].append("the report lists no waiting core")
+    else:
+        if ended == "peer_died":
+            out["title"] = "A core died: the run was ended"
+            out["lines"].append(
+                "a core failed or was killed; the cores still waiting for "
+                "it were stopped (peer_died)")
+        elif ended in (None, "ok"):
+            out["title"] = "Not every core exited normally"
+        else:
+            out["lines"].append("the report says the run ended '%s'" % ended)
+    rest = [c for c in bad if c.get("end") != "deadlock" or not dl]
+    if rest:
+        out["lines"].append("cores that did not exit normally: " + ", ".join(
+            "UE %s (core %s) %s at cycle %s%s" % (
+                c.get("ue"), c.get("core"), c.get("end"), c.get("cycles"),
+                _cycle_time(run, c.get("cycles"))) for c in rest))
+    return out
+
+
+def ending_text(run):
+    """The --text block for an abnormal ending ([] for a normal run)."""
+    e = ending(run)
+    if e is None:
+        return []
+    out = [e["title"].upper()] + ["  " + l for l in e["lines"]]
+    for r in e["rows"]:
+        out.append("  UE %s (core %s) in %s, peer %s, waiting since %s" %
+                   tuple(r[:5]))
+        out.append("    for: %s" % r[5])
+    return out
+
+
 def summary_lines(run):
     """The header facts, as (label, value) pairs (the HTML uses them too)."""
     rows = [("report", run.path), ("backend", run.backend),
@@ -43,6 +162,9 @@ def summary_lines(run):
 def render(run):
     out = []
     w = max(len(k) for k, _ in summary_lines(run))
+    end = ending_text(run)
+    if end:
+        out += end + [""]
     for k, v in summary_lines(run):
         out.append("%-*s  %s" % (w, k, v))
 
@@ -103,9 +225,6 @@ def render(run):
         for d in run.dvfs:
             out.append("  " + dvfs_text(d))
 
-    if run.deadlock:
-        out.append("")
-        out.append("deadlock: see the report's 'deadlock' key")
     return "\n".join(out) + "\n"
 
 
