@@ -185,7 +185,7 @@ void C4SNetOut(void *hnd, int variant, ...)
     }
     va_end(ap);
     rt_inherit(r, c->in, rt_box_in(c->box));
-    rt_list_push(c->out, r);
+    c->out->put(c->out, r); /* runs on through the network now */
 }
 
 /* ---- labels ---------------------------------------------------------- */
@@ -440,7 +440,7 @@ void rcksnet_emit(rcksnet_out_t *out, const rcksnet_record_t *in,
                   const rcksnet_variant_t *pattern, rcksnet_record_t *out_rec)
 {
     rt_inherit(out_rec, in, pattern);
-    rt_list_push(out->list, out_rec);
+    out->sink->put(out->sink, out_rec);
 }
 
 int rcksnet_div(int a, int b, const char *loc)
