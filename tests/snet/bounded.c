@@ -11,9 +11,12 @@
  * runs by less than a few MiB (the old per-firing lists held every record
  * one input caused: about 100 bytes each, 1 GB for 10^7).
  * Run: rck run -n 1 ./snet_bounded SMALL_EXP LARGE_EXP   (10^exp records)
+ * or   rck run -n 1 ./snet_bounded deep LEVELS: the star and the feedback
+ * loop go LEVELS levels deep with one record (fan-out 1).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "RCCE.h"
@@ -38,14 +41,16 @@ static void w_pass(void *hnd, rcksnet_record_t *r)
     C4SNetOut(hnd, 1, rcksnet_take_field(r, L_X), rcksnet_tag(r, L_I));
 }
 
-/* box unfold((<d>) -> (<d>) | (<leaf>)) */
+/* box unfold((<d>) -> (<d>) | (<leaf>)): fan records {<d> - 1} */
+static int fan = 10;
+
 static void w_unfold(void *hnd, rcksnet_record_t *r)
 {
     int d = rcksnet_tag(r, L_D);
     if (d == 0)
         C4SNetOut(hnd, 2, 1);
     else
-        for (int k = 0; k < 10; k++)
+        for (int k = 0; k < fan; k++)
             C4SNetOut(hnd, 1, d - 1);
 }
 
@@ -97,14 +102,15 @@ static long peak_kib(void)
 
 static int failures;
 
-/* net 0: flood .. pass, 1: unfold *, 2: unfold \ ; e: 10^e records */
+/* net 0: flood .. pass, 1: unfold *, 2: unfold \ ; e: 10^e records
+ * (with fan = 1: one record after e levels) */
 static void run(int net, int e)
 {
     static const char *const names[] = {"flood .. pass", "unfold * {<leaf>}",
                                         "unfold \\ {<d>}"};
     long long want = 1;
-    for (int i = 0; i < e; i++)
-        want *= 10;
+    for (int i = 0; i < e && fan > 1; i++)
+        want *= fan;
     rcksnet_node_t *top;
     rcksnet_record_t *r = rcksnet_record_new();
     if (net == 0) {
@@ -142,6 +148,16 @@ int RCCE_APP(int argc, char **argv)
 {
     if (RCCE_init(&argc, &argv) != RCCE_SUCCESS)
         return 1;
+    if (argc > 2 && !strcmp(argv[1], "deep")) {
+        fan = 1;
+        if (RCCE_ue() == 0) {
+            run(1, atoi(argv[2]));
+            run(2, atoi(argv[2]));
+            printf("bounded: deep %s\n", failures ? "FAILED" : "OK");
+        }
+        RCCE_finalize();
+        return failures ? 1 : 0;
+    }
     int small = argc > 1 ? atoi(argv[1]) : 5;
     int large = argc > 2 ? atoi(argv[2]) : 7;
     long limit = argc > 3 ? atol(argv[3]) : 4096; /* KiB */

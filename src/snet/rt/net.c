@@ -73,11 +73,9 @@ static void stack_check(const char *loc)
     uintptr_t at = (uintptr_t)&here;
     if (stack_base != 0 && stack_base > at && stack_base - at > stack_room)
         rt_fatal("%s: records run deeper than the stack allows (%zu KiB "
-                 "used): a loop deeper than RCK_SNET_DEPTH=%d levels with "
-                 "its queue full (RCK_SNET_STREAM=%d); raise RCK_SNET_STREAM "
-                 "or the stack limit",
-                 loc, (size_t)(stack_base - at) >> 10, set_depth,
-                 set_stream);
+                 "used; RCK_SNET_DEPTH=%d, RCK_SNET_STREAM=%d): lower "
+                 "RCK_SNET_DEPTH, raise RCK_SNET_STREAM or the stack limit",
+                 loc, (size_t)(stack_base - at) >> 10, set_depth, set_stream);
 }
 
 enum { N_IDENTITY, N_INIT, N_BOX, N_FILTER, N_SYNC, N_SERIAL, N_PAR, N_STAR, N_SPLIT, N_FEEDBACK,
@@ -355,7 +353,7 @@ void rt_inst_free(rt_inst_t *in)
     free(in);
 }
 
-static void __attribute__((noreturn))
+static void __attribute__((noreturn, noinline))
 refuse(const rcksnet_node_t *n, const rcksnet_record_t *r,
                    const char *what)
 {
@@ -364,15 +362,33 @@ refuse(const rcksnet_node_t *n, const rcksnet_record_t *r,
              rt_record_str(r, buf, sizeof(buf)));
 }
 
+/* The refusals build their messages in frames of their own: the frames
+ * of the run (one per entity a record passes, on the stack together) stay
+ * small. */
+static void __attribute__((noreturn, noinline))
+refuse_in(const rcksnet_node_t *n, const rcksnet_record_t *r,
+          const char *what)
+{
+    char buf[512], v[200];
+    snprintf(buf, sizeof(buf), "%s%s%s (input %s)", what, n->name ? " " : "",
+             n->name ? n->name : "", rt_variant_str(n->in, v, sizeof(v)));
+    refuse(n, r, buf);
+}
+
+static void __attribute__((noreturn, noinline))
+refuse_named(const rcksnet_node_t *n, const rcksnet_record_t *r,
+             const char *fmt, const char *name)
+{
+    char what[256];
+    snprintf(what, sizeof(what), fmt, name);
+    refuse(n, r, what);
+}
+
 static void run_box(const rcksnet_node_t *n, rcksnet_record_t *r,
                     rt_sink_t *out)
 {
-    if (rt_match(r, n->in) < 0) {
-        char what[300], v[200];
-        snprintf(what, sizeof(what), "box %s (input %s)", n->name,
-                 rt_variant_str(n->in, v, sizeof(v)));
-        refuse(n, r, what);
-    }
+    if (rt_match(r, n->in) < 0)
+        refuse_in(n, r, "box");
     rt_call_t call = {RT_CALL_MAGIC, n, r, out};
     n->box(&call, r);
     call.magic = 0;
@@ -554,12 +570,8 @@ static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
     rt_ent_t *t = rt_find(r, RCKSNET_TAG, n->label);
-    if (t == NULL) {
-        char what[128];
-        snprintf(what, sizeof(what), "the index split on <%s>",
-                 rt_label_name(n->label));
-        refuse(n, r, what);
-    }
+    if (t == NULL)
+        refuse_named(n, r, "the index split on <%s>", rt_label_name(n->label));
     int lo = 0, hi = in->nv; /* replicas sorted by tag value */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
@@ -644,15 +656,20 @@ static const char *const kind_names[] = {
     "identity", "initialiser", "box", "filter", "sync", "serial",
     "parallel", "star", "split", "feedback", "net", "placement"};
 
+static void __attribute__((noinline))
+trace(const rcksnet_node_t *n, const rcksnet_record_t *r)
+{
+    char buf[512];
+    fprintf(stderr, "rcksnet: %s %s%s%s gets %s\n", n->loc,
+            kind_names[n->kind], n->name ? " " : "", n->name ? n->name : "",
+            rt_record_str(r, buf, sizeof(buf)));
+}
+
 void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
-    if (rt_trace && n->kind != N_SERIAL) {
-        char buf[512];
-        fprintf(stderr, "rcksnet: %s %s%s%s gets %s\n", n->loc,
-                kind_names[n->kind], n->name ? " " : "",
-                n->name ? n->name : "", rt_record_str(r, buf, sizeof(buf)));
-    }
+    if (rt_trace && n->kind != N_SERIAL)
+        trace(n, r);
     switch (n->kind) {
     case N_IDENTITY:
         out->put(out, r);
@@ -663,12 +680,8 @@ void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
         run_box(n, r, out);
         return;
     case N_FILTER: {
-        if (rt_match(r, n->in) < 0) {
-            char v[200], what[256];
-            snprintf(what, sizeof(what), "the filter (input %s)",
-                     rt_variant_str(n->in, v, sizeof(v)));
-            refuse(n, r, what);
-        }
+        if (rt_match(r, n->in) < 0)
+            refuse_in(n, r, "the filter");
         rcksnet_out_t o = {out};
         n->filter(r, &o);
         rt_record_free(r);
@@ -693,11 +706,8 @@ void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
         run_split(in, r, out);
         return;
     case N_NET:
-        if (n->type != NULL && rt_match_type(r, n->type) < 0) {
-            char what[128];
-            snprintf(what, sizeof(what), "network %s", n->name);
-            refuse(n, r, what);
-        }
+        if (n->type != NULL && rt_match_type(r, n->type) < 0)
+            refuse_named(n, r, "network %s", n->name);
         rt_run(in->a, r, out);
         return;
     case N_PLACE:
