@@ -62,6 +62,7 @@ void rcksnet_instance_free(rcksnet_instance_t *in)
     free(in);
     rt_nodes_free();
     rt_labels_free();
+    rt_records_release();
 }
 
 void rcksnet_record_free(rcksnet_record_t *rec)
@@ -107,6 +108,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         rt_inst_free(net);
         rt_nodes_free();
         rt_labels_free();
+        rt_records_release();
         if (in != stdin)
             fclose(in);
     }

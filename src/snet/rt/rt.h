@@ -56,7 +56,8 @@ void rt_labels_free(void);
 /* Records. */
 rt_ent_t *rt_find(const rcksnet_record_t *r, int kind, int label);
 void rt_add(rcksnet_record_t *r, const rt_ent_t *e); /* takes the field */
-void rt_record_free(rcksnet_record_t *r);
+void rt_record_free(rcksnet_record_t *r); /* kept for reuse (a few) */
+void rt_records_release(void);             /* frees the ones kept */
 /* -1 if r does not match v, else the number of entries v names */
 int rt_match(const rcksnet_record_t *r, const rcksnet_variant_t *v);
 /* the best score of r over t's variants, -1 if none matches */
