@@ -51,6 +51,7 @@ rcksnet_instance_t *rcksnet_instance_new(const char *const *labels,
 
 void rcksnet_instance_feed(rcksnet_instance_t *in, rcksnet_record_t *rec)
 {
+    rt_stack_base(); /* the guard counts from the caller's frame */
     rt_run(in->net, rec, &in->out);
 }
 

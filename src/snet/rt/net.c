@@ -59,12 +59,14 @@ static size_t stack_room;
 void rt_stack_base(void)
 {
     char here;
-    struct rlimit rl;
-    size_t lim = 8u << 20;
-    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-        lim = rl.rlim_cur;
+    if (stack_room == 0) {
+        struct rlimit rl;
+        size_t lim = 8u << 20;
+        if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+            lim = rl.rlim_cur;
+        stack_room = lim > (2u << 20) ? lim - (1u << 20) : lim / 2;
+    }
     stack_base = (uintptr_t)&here;
-    stack_room = lim > (2u << 20) ? lim - (1u << 20) : lim / 2;
 }
 
 static void stack_check(const char *loc)
@@ -592,7 +594,12 @@ static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
         in->v[lo] = rt_inst_new(n->a);
         in->keys[lo] = t->tag;
         in->nv++;
-        rt_start(in->v[lo], out); /* a new replica's initialisers */
+        /* a new replica's initialisers; what they emit may come back
+         * here (a feedback loop) and add replicas before this one */
+        rt_inst_t *rep = in->v[lo];
+        rt_start(rep, out);
+        rt_run(rep, r, out);
+        return;
     }
     rt_run(in->v[lo], r, out);
 }

@@ -107,7 +107,8 @@ void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out);
 #define RT_SNET_STREAM_DEFAULT 1024
 #define RT_SNET_STREAM_MAX 16777216
 /* the settings RCK_SNET_DEPTH and RCK_SNET_STREAM, read and checked (a bad
- * value stops the program naming it); the stack's start for the guard */
+ * value stops the program naming it); the stack guard counts from the
+ * caller of rt_stack_base (the stack's limit read once) */
 void rt_settings_load(void);
 void rt_stack_base(void);
 
