@@ -11,17 +11,24 @@
 #include "rt.h"
 
 struct rcksnet_instance {
+    rt_sink_t out; /* the emit function, called as each output is made */
     rt_inst_t *net;
     rcksnet_emitfn_t emit;
     void *arg;
-    rt_list_t out;
 };
 
-static void deliver(rcksnet_instance_t *in)
+static void deliver(rt_sink_t *s, rcksnet_record_t *r)
 {
-    for (int i = 0; i < in->out.n; i++)
-        in->emit(in->arg, in->out.r[i]);
-    in->out.n = 0;
+    rcksnet_instance_t *in = (rcksnet_instance_t *)s;
+    in->emit(in->arg, r);
+}
+
+/* the program's output: each record written as the network emits it */
+static void write_out(rt_sink_t *s, rcksnet_record_t *r)
+{
+    (void)s;
+    rt_record_write(stdout, r);
+    rt_record_free(r);
 }
 
 rcksnet_instance_t *rcksnet_instance_new(const char *const *labels,
@@ -30,31 +37,33 @@ rcksnet_instance_t *rcksnet_instance_new(const char *const *labels,
 {
     if (net == NULL || emit == NULL)
         rt_fatal("rcksnet_instance_new: no network or no emit function");
+    rt_settings_load();
+    rt_stack_base();
     rt_labels_init(labels, nlabels);
     rcksnet_instance_t *in = rt_alloc(sizeof(*in));
+    in->out.put = deliver;
     in->net = rt_inst_new(net);
     in->emit = emit;
     in->arg = arg;
     rt_start(in->net, &in->out);
-    deliver(in);
     return in;
 }
 
 void rcksnet_instance_feed(rcksnet_instance_t *in, rcksnet_record_t *rec)
 {
+    rt_stack_base(); /* the guard counts from the caller's frame */
     rt_run(in->net, rec, &in->out);
-    deliver(in);
 }
 
 void rcksnet_instance_free(rcksnet_instance_t *in)
 {
     if (in == NULL)
         return;
-    rt_list_free(&in->out);
     rt_inst_free(in->net);
     free(in);
     rt_nodes_free();
     rt_labels_free();
+    rt_records_release();
 }
 
 void rcksnet_record_free(rcksnet_record_t *rec)
@@ -82,21 +91,16 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
             rt_fatal("cannot open %s", input);
         const char *trace = getenv("RCKSNET_TRACE");
         rt_trace = trace != NULL && *trace && strcmp(trace, "0");
+        rt_settings_load();
+        rt_stack_base();
         rt_labels_init(labels, nlabels);
         rt_inst_t *net = rt_inst_new(build());
         rt_reader_t *rd = rt_reader_new(in, input ? input : "stdin");
         rcksnet_record_t *r;
-        rt_list_t first = {0, 0, NULL};
-        rt_start(net, &first);
-        for (int i = 0; i < first.n; i++)
-            rt_record_write(stdout, first.r[i]);
-        rt_list_free(&first);
+        rt_sink_t out = {write_out};
+        rt_start(net, &out);
         while (rt_reader_next(rd, &r)) {
-            rt_list_t out = {0, 0, NULL};
             rt_run(net, r, &out);
-            for (int i = 0; i < out.n; i++)
-                rt_record_write(stdout, out.r[i]);
-            rt_list_free(&out);
             fflush(stdout);
         }
         rt_terminate_write(stdout);
@@ -105,6 +109,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         rt_inst_free(net);
         rt_nodes_free();
         rt_labels_free();
+        rt_records_release();
         if (in != stdin)
             fclose(in);
     }

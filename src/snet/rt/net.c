@@ -3,16 +3,82 @@
  * the constructors of rcksnet.h) and their instances, which run records.
  *
  * Evaluation: one task per UE that takes one input record at a time and
- * runs it through the network to the end: each entity, fed one record,
- * appends the records it emits to a list that its successor then consumes
- * in order (docs/SNET.md, "Runtime"). Serial replication and the index
- * split create their instances on demand; synchrocells keep their state in
- * their instance.
+ * runs it through the network to the end, depth-first: each entity, fed one
+ * record, hands every record it emits at once to its sink, the rest of the
+ * network after it, which runs it on before the entity continues (a box's
+ * C4SNetOut returns when the record has gone as far as it can). No stream
+ * between two entities holds a record. Serial replication and feedback go
+ * depth-first for RCK_SNET_DEPTH levels (rounds); deeper, a record waits
+ * in the loop's queue (at most RCK_SNET_STREAM records) and starts again
+ * from the top of the stack once the levels above return (docs/SNET.md,
+ * "Scheduling"). Serial replication and the index split create their
+ * instances on demand; synchrocells keep their state in their instance.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "rt.h"
+
+/* ---- settings (registered for the launcher by settings.c) ------------- */
+
+static int set_depth = RT_SNET_DEPTH_DEFAULT, set_stream = RT_SNET_STREAM_DEFAULT;
+
+/* RCK_<name>, an integer from lo to hi, or dflt if unset; a value that is
+ * not one stops the program naming it (as `rck run` does before a run) */
+static int setting(const char *name, int dflt, long lo, long hi)
+{
+    char env[64];
+    snprintf(env, sizeof(env), "RCK_%s", name);
+    const char *v = getenv(env);
+    if (v == NULL)
+        return dflt;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno != 0 || x < lo || x > hi)
+        rt_fatal("%s='%s': not an integer from %ld to %ld", env, v, lo, hi);
+    return (int)x;
+}
+
+void rt_settings_load(void)
+{
+    set_depth = setting("SNET_DEPTH", RT_SNET_DEPTH_DEFAULT, 1,
+                        RT_SNET_DEPTH_MAX);
+    set_stream = setting("SNET_STREAM", RT_SNET_STREAM_DEFAULT, 1,
+                         RT_SNET_STREAM_MAX);
+}
+
+/* The stack guard: a record run deeper than the stack allows stops the
+ * program with a message instead of overflowing it. */
+static uintptr_t stack_base;
+static size_t stack_room;
+
+void rt_stack_base(void)
+{
+    char here;
+    if (stack_room == 0) {
+        struct rlimit rl;
+        size_t lim = 8u << 20;
+        if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+            lim = rl.rlim_cur;
+        stack_room = lim > (2u << 20) ? lim - (1u << 20) : lim / 2;
+    }
+    stack_base = (uintptr_t)&here;
+}
+
+static void stack_check(const char *loc)
+{
+    char here;
+    uintptr_t at = (uintptr_t)&here;
+    if (stack_base != 0 && stack_base > at && stack_base - at > stack_room)
+        rt_fatal("%s: records run deeper than the stack allows (%zu KiB "
+                 "used; RCK_SNET_DEPTH=%d, RCK_SNET_STREAM=%d): lower "
+                 "RCK_SNET_DEPTH, raise RCK_SNET_STREAM or the stack limit",
+                 loc, (size_t)(stack_base - at) >> 10, set_depth, set_stream);
+}
 
 enum { N_IDENTITY, N_INIT, N_BOX, N_FILTER, N_SYNC, N_SERIAL, N_PAR, N_STAR, N_SPLIT, N_FEEDBACK,
        N_NET, N_PLACE };
@@ -289,7 +355,7 @@ void rt_inst_free(rt_inst_t *in)
     free(in);
 }
 
-static void __attribute__((noreturn))
+static void __attribute__((noreturn, noinline))
 refuse(const rcksnet_node_t *n, const rcksnet_record_t *r,
                    const char *what)
 {
@@ -298,22 +364,40 @@ refuse(const rcksnet_node_t *n, const rcksnet_record_t *r,
              rt_record_str(r, buf, sizeof(buf)));
 }
 
-static void run_box(const rcksnet_node_t *n, rcksnet_record_t *r,
-                    rt_list_t *out)
+/* The refusals build their messages in frames of their own: the frames
+ * of the run (one per entity a record passes, on the stack together) stay
+ * small. */
+static void __attribute__((noreturn, noinline))
+refuse_in(const rcksnet_node_t *n, const rcksnet_record_t *r,
+          const char *what)
 {
-    if (rt_match(r, n->in) < 0) {
-        char what[300], v[200];
-        snprintf(what, sizeof(what), "box %s (input %s)", n->name,
-                 rt_variant_str(n->in, v, sizeof(v)));
-        refuse(n, r, what);
-    }
+    char buf[512], v[200];
+    snprintf(buf, sizeof(buf), "%s%s%s (input %s)", what, n->name ? " " : "",
+             n->name ? n->name : "", rt_variant_str(n->in, v, sizeof(v)));
+    refuse(n, r, buf);
+}
+
+static void __attribute__((noreturn, noinline))
+refuse_named(const rcksnet_node_t *n, const rcksnet_record_t *r,
+             const char *fmt, const char *name)
+{
+    char what[256];
+    snprintf(what, sizeof(what), fmt, name);
+    refuse(n, r, what);
+}
+
+static void run_box(const rcksnet_node_t *n, rcksnet_record_t *r,
+                    rt_sink_t *out)
+{
+    if (rt_match(r, n->in) < 0)
+        refuse_in(n, r, "box");
     rt_call_t call = {RT_CALL_MAGIC, n, r, out};
     n->box(&call, r);
     call.magic = 0;
     rt_record_free(r);
 }
 
-static void run_sync(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+static void run_sync(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
     const rcksnet_type_t *p = n->type;
@@ -323,7 +407,7 @@ static void run_sync(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
             (n->guards == NULL || n->guards[i] == NULL || n->guards[i](r)))
             slot = i;
     if (slot < 0) { /* fired, or no free pattern matches: passes */
-        rt_list_push(out, r);
+        out->put(out, r);
         return;
     }
     in->stored[slot] = r;
@@ -345,11 +429,11 @@ static void run_sync(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
         in->stored[i] = NULL;
     }
     in->stored[0] = NULL;
-    in->fired = 1;
-    rt_list_push(out, m);
+    in->fired = 1; /* before the record goes on: it may come back here */
+    out->put(out, m);
 }
 
-static void run_par(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+static void run_par(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
     int best = -1, at = -1;
@@ -377,9 +461,57 @@ static int leaves(const rcksnet_node_t *n, const rcksnet_record_t *r)
     return 0;
 }
 
+/* ---- loops: serial replication and feedback -------------------------- */
+
+/* One run of a loop (a record fed to a star or feedback instance, or a
+ * feedback's initialisers): the records that went deeper than
+ * RCK_SNET_DEPTH levels wait in its queue (FIFO) with their level. */
+typedef struct {
+    rt_inst_t *in;
+    rt_sink_t *out;
+    rcksnet_record_t **r;
+    int *level;
+    int head, n, cap;
+} loop_t;
+
+/* the sink after a star's stage (level - 1) or a feedback's body */
+typedef struct {
+    rt_sink_t s;
+    loop_t *loop;
+    int level, depth; /* depth: levels on the stack since the run began */
+} loop_k;
+
+static int loop_wait(loop_t *l, rcksnet_record_t *r, int level)
+{
+    if (l->n == set_stream)
+        return 0;
+    if (l->n == l->cap) { /* grows to at most RCK_SNET_STREAM, as a ring */
+        int cap = l->cap ? 2 * l->cap : 16;
+        if (cap > set_stream)
+            cap = set_stream;
+        rcksnet_record_t **nr = rt_alloc(cap * sizeof(*nr));
+        int *nl = rt_alloc(cap * sizeof(*nl));
+        for (int i = 0; i < l->n; i++) {
+            nr[i] = l->r[(l->head + i) % l->cap];
+            nl[i] = l->level[(l->head + i) % l->cap];
+        }
+        free(l->r);
+        free(l->level);
+        l->r = nr;
+        l->level = nl;
+        l->head = 0;
+        l->cap = cap;
+    }
+    int at = (l->head + l->n) % l->cap;
+    l->r[at] = r;
+    l->level[at] = level;
+    l->n++;
+    return 1;
+}
+
 /* stage i of a star, made on demand; what the initialisers of a new
- * stage emit joins the stage's outputs (first) */
-static rt_inst_t *stage(rt_inst_t *in, int i, rt_list_t *out)
+ * stage emit joins the stage's outputs */
+static rt_inst_t *stage(rt_inst_t *in, int i, rt_sink_t *next)
 {
     if (i == in->nv) {
         if (in->nv == in->cap) {
@@ -387,61 +519,61 @@ static rt_inst_t *stage(rt_inst_t *in, int i, rt_list_t *out)
             in->v = rt_realloc(in->v, in->cap * sizeof(*in->v));
         }
         in->v[in->nv++] = rt_inst_new(in->node->a);
-        rt_start(in->v[i], out);
+        rt_start(in->v[i], next);
     }
     return in->v[i];
 }
 
-static void run_star(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+static void loop_step(loop_t *l, int level, int depth, rcksnet_record_t *r);
+
+static void loop_put(rt_sink_t *s, rcksnet_record_t *r)
 {
-    rt_list_t cur = {0, 0, NULL};
-    rt_list_push(&cur, r);
-    for (int level = 0; cur.n > 0; level++) {
-        rt_list_t next = {0, 0, NULL};
-        for (int i = 0; i < cur.n; i++) {
-            if (leaves(in->node, cur.r[i]))
-                rt_list_push(out, cur.r[i]);
-            else
-                rt_run(stage(in, level, &next), cur.r[i], &next);
-        }
-        cur.n = 0;
-        rt_list_free(&cur);
-        cur = next;
-    }
-    rt_list_free(&cur);
+    loop_k *k = (loop_k *)s;
+    loop_step(k->loop, k->level, k->depth, r);
 }
 
-static void run_feedback(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+/* r reaches level (a star's stage; a feedback's round) */
+static void loop_step(loop_t *l, int level, int depth, rcksnet_record_t *r)
 {
-    rt_list_t cur = {0, 0, NULL};
-    rt_list_push(&cur, r);
-    while (cur.n > 0) {
-        rt_list_t next = {0, 0, NULL};
-        for (int i = 0; i < cur.n; i++) {
-            rt_list_t o = {0, 0, NULL};
-            rt_run(in->a, cur.r[i], &o);
-            for (int k = 0; k < o.n; k++)
-                rt_list_push(leaves(in->node, o.r[k]) ? &next : out, o.r[k]);
-            o.n = 0;
-            rt_list_free(&o);
-        }
-        cur.n = 0;
-        rt_list_free(&cur);
-        cur = next;
+    const rcksnet_node_t *n = l->in->node;
+    int star = n->kind == N_STAR;
+    if (star ? leaves(n, r) : level > 0 && !leaves(n, r)) {
+        l->out->put(l->out, r);
+        return;
     }
-    rt_list_free(&cur);
+    if (depth >= set_depth && loop_wait(l, r, level))
+        return;
+    stack_check(n->loc);
+    loop_k k = {{loop_put}, l, level + 1, depth + 1};
+    rt_run(star ? stage(l->in, level, &k.s) : l->in->a, r, &k.s);
 }
 
-static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+static void loop_drain(loop_t *l)
+{
+    while (l->n > 0) {
+        rcksnet_record_t *r = l->r[l->head];
+        int level = l->level[l->head];
+        l->head = (l->head + 1) % l->cap;
+        l->n--;
+        loop_step(l, level, 0, r); /* from the top of the stack again */
+    }
+    free(l->r);
+    free(l->level);
+}
+
+static void run_loop(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
+{
+    loop_t l = {in, out, NULL, NULL, 0, 0, 0};
+    loop_step(&l, 0, 0, r);
+    loop_drain(&l);
+}
+
+static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
     rt_ent_t *t = rt_find(r, RCKSNET_TAG, n->label);
-    if (t == NULL) {
-        char what[128];
-        snprintf(what, sizeof(what), "the index split on <%s>",
-                 rt_label_name(n->label));
-        refuse(n, r, what);
-    }
+    if (t == NULL)
+        refuse_named(n, r, "the index split on <%s>", rt_label_name(n->label));
     int lo = 0, hi = in->nv; /* replicas sorted by tag value */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
@@ -462,53 +594,60 @@ static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
         in->v[lo] = rt_inst_new(n->a);
         in->keys[lo] = t->tag;
         in->nv++;
-        rt_start(in->v[lo], out); /* a new replica's initialisers */
+        /* a new replica's initialisers; what they emit may come back
+         * here (a feedback loop) and add replicas before this one */
+        rt_inst_t *rep = in->v[lo];
+        rt_start(rep, out);
+        rt_run(rep, r, out);
+        return;
     }
     rt_run(in->v[lo], r, out);
 }
 
-static void run_list(rt_inst_t *in, rt_list_t *l, rt_list_t *out)
+/* the sink after the left operand of a serial composition */
+typedef struct {
+    rt_sink_t s;
+    rt_inst_t *b;
+    rt_sink_t *out;
+} serial_k;
+
+static void serial_put(rt_sink_t *s, rcksnet_record_t *r)
 {
-    for (int i = 0; i < l->n; i++)
-        rt_run(in, l->r[i], out);
-    l->n = 0;
-    rt_list_free(l);
+    serial_k *k = (serial_k *)s;
+    rt_run(k->b, r, k->out);
 }
 
 /* Initialisers fire once, when their instance's network starts: at the
  * program's start, or when a star or split makes the replica. */
-void rt_start(rt_inst_t *in, rt_list_t *out)
+void rt_start(rt_inst_t *in, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
-    rt_list_t l = {0, 0, NULL};
     switch (n->kind) {
     case N_INIT: {
         rcksnet_record_t *none = rcksnet_record_new();
         rt_call_t call = {RT_CALL_MAGIC, n, none, out};
         n->box(&call, none);
+        call.magic = 0;
         rt_record_free(none);
         return;
     }
-    case N_SERIAL:
-        rt_start(in->a, &l);
-        run_list(in->b, &l, out);
+    case N_SERIAL: {
+        serial_k k = {{serial_put}, in->b, out};
+        rt_start(in->a, &k.s);
         rt_start(in->b, out);
         return;
+    }
     case N_PAR:
         for (int i = 0; i < in->nv; i++)
             rt_start(in->v[i], out);
         return;
-    case N_FEEDBACK: /* what it emits goes round as the body's output does */
-        rt_start(in->a, &l);
-        for (int i = 0; i < l.n; i++) {
-            if (leaves(n, l.r[i]))
-                run_feedback(in, l.r[i], out);
-            else
-                rt_list_push(out, l.r[i]);
-        }
-        l.n = 0;
-        rt_list_free(&l);
+    case N_FEEDBACK: { /* what it emits goes round as the body's output does */
+        loop_t l = {in, out, NULL, NULL, 0, 0, 0};
+        loop_k k = {{loop_put}, &l, 1, 1};
+        rt_start(in->a, &k.s);
+        loop_drain(&l);
         return;
+    }
     case N_NET:
     case N_PLACE:
         rt_start(in->a, out);
@@ -524,18 +663,23 @@ static const char *const kind_names[] = {
     "identity", "initialiser", "box", "filter", "sync", "serial",
     "parallel", "star", "split", "feedback", "net", "placement"};
 
-void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
+static void __attribute__((noinline))
+trace(const rcksnet_node_t *n, const rcksnet_record_t *r)
+{
+    char buf[512];
+    fprintf(stderr, "rcksnet: %s %s%s%s gets %s\n", n->loc,
+            kind_names[n->kind], n->name ? " " : "", n->name ? n->name : "",
+            rt_record_str(r, buf, sizeof(buf)));
+}
+
+void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
-    if (rt_trace && n->kind != N_SERIAL) {
-        char buf[512];
-        fprintf(stderr, "rcksnet: %s %s%s%s gets %s\n", n->loc,
-                kind_names[n->kind], n->name ? " " : "",
-                n->name ? n->name : "", rt_record_str(r, buf, sizeof(buf)));
-    }
+    if (rt_trace && n->kind != N_SERIAL)
+        trace(n, r);
     switch (n->kind) {
     case N_IDENTITY:
-        rt_list_push(out, r);
+        out->put(out, r);
         return;
     case N_INIT:
         refuse(n, r, "initialiser box");
@@ -543,12 +687,8 @@ void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
         run_box(n, r, out);
         return;
     case N_FILTER: {
-        if (rt_match(r, n->in) < 0) {
-            char v[200], what[256];
-            snprintf(what, sizeof(what), "the filter (input %s)",
-                     rt_variant_str(n->in, v, sizeof(v)));
-            refuse(n, r, what);
-        }
+        if (rt_match(r, n->in) < 0)
+            refuse_in(n, r, "the filter");
         rcksnet_out_t o = {out};
         n->filter(r, &o);
         rt_record_free(r);
@@ -558,32 +698,23 @@ void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out)
         run_sync(in, r, out);
         return;
     case N_SERIAL: {
-        rt_list_t mid = {0, 0, NULL};
-        rt_run(in->a, r, &mid);
-        for (int i = 0; i < mid.n; i++)
-            rt_run(in->b, mid.r[i], out);
-        mid.n = 0;
-        rt_list_free(&mid);
+        serial_k k = {{serial_put}, in->b, out};
+        rt_run(in->a, r, &k.s);
         return;
     }
     case N_PAR:
         run_par(in, r, out);
         return;
     case N_STAR:
-        run_star(in, r, out);
+    case N_FEEDBACK:
+        run_loop(in, r, out);
         return;
     case N_SPLIT:
         run_split(in, r, out);
         return;
-    case N_FEEDBACK:
-        run_feedback(in, r, out);
-        return;
     case N_NET:
-        if (n->type != NULL && rt_match_type(r, n->type) < 0) {
-            char what[128];
-            snprintf(what, sizeof(what), "network %s", n->name);
-            refuse(n, r, what);
-        }
+        if (n->type != NULL && rt_match_type(r, n->type) < 0)
+            refuse_named(n, r, "network %s", n->name);
         rt_run(in->a, r, out);
         return;
     case N_PLACE:

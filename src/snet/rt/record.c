@@ -185,7 +185,7 @@ void C4SNetOut(void *hnd, int variant, ...)
     }
     va_end(ap);
     rt_inherit(r, c->in, rt_box_in(c->box));
-    rt_list_push(c->out, r);
+    c->out->put(c->out, r); /* runs on through the network now */
 }
 
 /* ---- labels ---------------------------------------------------------- */
@@ -231,9 +231,27 @@ void rt_labels_free(void)
 
 /* ---- records --------------------------------------------------------- */
 
+/* Records freed are kept for reuse, up to RT_POOL of them (with their
+ * entry arrays): a record run depth-first through a pipeline is freed
+ * after the records it caused, so malloc's own caches would not serve. */
+#define RT_POOL 64
+static rcksnet_record_t *pool[RT_POOL];
+static int npool;
+
 rcksnet_record_t *rcksnet_record_new(void)
 {
+    if (npool > 0)
+        return pool[--npool]; /* n == 0, its entry array kept */
     return rt_alloc(sizeof(rcksnet_record_t));
+}
+
+void rt_records_release(void)
+{
+    while (npool > 0) {
+        rcksnet_record_t *r = pool[--npool];
+        free(r->e);
+        free(r);
+    }
 }
 
 rt_ent_t *rt_find(const rcksnet_record_t *r, int kind, int label)
@@ -260,6 +278,11 @@ void rt_record_free(rcksnet_record_t *r)
     for (int i = 0; i < r->n; i++)
         if (r->e[i].field)
             C4SNetFree(r->e[i].field);
+    if (npool < RT_POOL && r->cap <= 32) {
+        r->n = 0;
+        pool[npool++] = r;
+        return;
+    }
     free(r->e);
     free(r);
 }
@@ -440,7 +463,7 @@ void rcksnet_emit(rcksnet_out_t *out, const rcksnet_record_t *in,
                   const rcksnet_variant_t *pattern, rcksnet_record_t *out_rec)
 {
     rt_inherit(out_rec, in, pattern);
-    rt_list_push(out->list, out_rec);
+    out->sink->put(out->sink, out_rec);
 }
 
 int rcksnet_div(int a, int b, const char *loc)

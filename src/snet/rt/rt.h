@@ -23,14 +23,22 @@ struct rcksnet_record {
     rt_ent_t *e;
 };
 
-/* A list of records (the outputs of one firing). */
+/* A list of records. */
 typedef struct {
     int n, cap;
     rcksnet_record_t **r;
 } rt_list_t;
 
+/* Where an entity's outputs go: the rest of the network after it. A record
+ * an entity emits is handed to its sink at once and run on depth-first
+ * (docs/SNET.md, "Scheduling"); a sink takes the record. */
+typedef struct rt_sink rt_sink_t;
+struct rt_sink {
+    void (*put)(rt_sink_t *self, rcksnet_record_t *r);
+};
+
 struct rcksnet_out {
-    rt_list_t *list;
+    rt_sink_t *sink;
 };
 
 /* Errors: print "rcksnet: ..." and end the program (status 1). */
@@ -48,7 +56,8 @@ void rt_labels_free(void);
 /* Records. */
 rt_ent_t *rt_find(const rcksnet_record_t *r, int kind, int label);
 void rt_add(rcksnet_record_t *r, const rt_ent_t *e); /* takes the field */
-void rt_record_free(rcksnet_record_t *r);
+void rt_record_free(rcksnet_record_t *r); /* kept for reuse (a few) */
+void rt_records_release(void);             /* frees the ones kept */
 /* -1 if r does not match v, else the number of entries v names */
 int rt_match(const rcksnet_record_t *r, const rcksnet_variant_t *v);
 /* the best score of r over t's variants, -1 if none matches */
@@ -74,7 +83,7 @@ typedef struct {
     unsigned magic;
     const rcksnet_node_t *box;
     const rcksnet_record_t *in;
-    rt_list_t *out;
+    rt_sink_t *out;
 } rt_call_t;
 #define RT_CALL_MAGIC 0x5e7b0c5u
 const rcksnet_type_t *rt_box_out(const rcksnet_node_t *box,
@@ -89,9 +98,19 @@ void rt_inst_free(rt_inst_t *in);
 void rt_nodes_free(void);
 extern int rt_trace;
 /* start: what the initialiser boxes emit, run on to the outputs */
-void rt_start(rt_inst_t *in, rt_list_t *out);
-/* feed one record; the outputs are appended to out */
-void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_list_t *out);
+void rt_start(rt_inst_t *in, rt_sink_t *out);
+/* feed one record; every output is handed to out as it is made */
+void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out);
+/* The settings (docs/SNET.md, "Scheduling"; settings.c lists them). */
+#define RT_SNET_DEPTH_DEFAULT 256
+#define RT_SNET_DEPTH_MAX 100000
+#define RT_SNET_STREAM_DEFAULT 1024
+#define RT_SNET_STREAM_MAX 16777216
+/* the settings RCK_SNET_DEPTH and RCK_SNET_STREAM, read and checked (a bad
+ * value stops the program naming it); the stack guard counts from the
+ * caller of rt_stack_base (the stack's limit read once) */
+void rt_settings_load(void);
+void rt_stack_base(void);
 
 /* Textual record I/O. */
 typedef struct rt_reader rt_reader_t;

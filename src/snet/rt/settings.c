@@ -1,0 +1,32 @@
+/*
+ * settings.c: the S-Net runtime's settings, for the launcher (`rck config
+ * --list`, and `rck run` checks RCK_* values before a run). Its own
+ * object (librcksnet_settings.a), as librockcreek.so does not export the
+ * settings table's functions; librcksnet reads and checks the same values
+ * itself (net.c, rt_settings_load) with the numbers of rt.h.
+ */
+#include "rck/config.h"
+#include "rt.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const rck_config_entry_t snet_settings[] = {
+    {"SNET_DEPTH", STR(RT_SNET_DEPTH_DEFAULT), RCK_CONFIG_INT,
+     "S-Net runtime: star stages (feedback rounds) a record is run through "
+     "depth-first on the stack; deeper, it waits in the loop's queue until "
+     "the levels above return (docs/SNET.md)",
+     "1.." STR(RT_SNET_DEPTH_MAX)},
+    {"SNET_STREAM", STR(RT_SNET_STREAM_DEFAULT), RCK_CONFIG_INT,
+     "S-Net runtime: records a star's or feedback loop's queue holds, the "
+     "only buffer between entities; when it is full the record goes on "
+     "depth-first (docs/SNET.md)",
+     "1.." STR(RT_SNET_STREAM_MAX)},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
+
+const int rcksnet_settings_registered = 1;
+
+__attribute__((constructor)) static void rcksnet_settings_register(void)
+{
+    rck_config_register(snet_settings, RCK_CONFIG_RANK_SNET);
+}
