@@ -151,7 +151,11 @@ typedef struct MPI_Status {
 #define MPI_ERR_INFO_KEY 25
 #define MPI_ERR_INFO_VALUE 26
 #define MPI_ERR_INFO_NOKEY 27
-#define MPI_ERR_LASTCODE 27
+/* the classes of the core are 0-27 (RCKMPI_ERR_CORE_LAST); those of
+ * one-sided, MPI-IO and ports 50-79 (rckmpi_win_io.h): every class is at
+ * most MPI_ERR_LASTCODE, as the standard requires */
+#define RCKMPI_ERR_CORE_LAST 27
+#define MPI_ERR_LASTCODE 79
 
 #define MPI_ANY_SOURCE (-2)
 #define MPI_ANY_TAG (-1)

@@ -60,6 +60,8 @@ static const char *err_string(int err)
         return rk_winio_err_string(err);
     if (err < 0 || err > MPI_ERR_LASTCODE)
         return "invalid error code";
+    if (err > RCKMPI_ERR_CORE_LAST)
+        return "unused error class";
     return err_text[err];
 }
 
@@ -368,9 +370,7 @@ RK_MPI_ALIAS(Pcontrol);
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
-    if ((errorcode < 0 || errorcode > MPI_ERR_LASTCODE) &&
-        (errorcode < RCKMPI_ERR_WINIO_FIRST ||
-         errorcode > RCKMPI_ERR_WINIO_LAST))
+    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
                       "invalid error code %d", errorcode);
     *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
@@ -381,9 +381,7 @@ RK_MPI_ALIAS(Error_string);
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
-    if ((errorcode < 0 || errorcode > MPI_ERR_LASTCODE) &&
-        (errorcode < RCKMPI_ERR_WINIO_FIRST ||
-         errorcode > RCKMPI_ERR_WINIO_LAST))
+    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
                       "invalid error code %d", errorcode);
     *errorclass = errorcode; /* every code is its own class */
