@@ -178,6 +178,21 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
 }
 RK_MPI_ALIAS(Ireduce);
 
+/* the start of allreduce, scan and exscan, where every rank both sends
+ * and receives @p count items: the shared checks, the reduction's
+ * arguments and a schedule (NULL with @p err set when one fails) */
+static rkc_sched_t *all_begin(const void *sendbuf, void *recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                              MPI_Request *request, const char *f, int *rank,
+                              int *size, int *err)
+{
+    *err = begin(comm, f, request, rank, size);
+    if (*err == MPI_SUCCESS)
+        *err = reduce_args(comm, f, 1, sendbuf, 1, recvbuf, count, datatype,
+                           op);
+    return *err == MPI_SUCCESS ? sched(comm, f, err) : NULL;
+}
+
 /* recursive doubling over pof2 ranks; the first 2 * rem ranks fold in
  * pairs (even into odd) first so that rank order holds */
 static void iallreduce_steps(rkc_sched_t *s, void *buf, void *tmp, int count,
@@ -227,13 +242,11 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
                     MPI_Request *request)
 {
     static const char f[] = "MPI_Iallreduce";
-    int rank, size, err = begin(comm, f, request, &rank, &size);
-    rkc_sched_t *s;
+    int rank, size, err;
+    rkc_sched_t *s = all_begin(sendbuf, recvbuf, count, datatype, op, comm,
+                               request, f, &rank, &size, &err);
 
-    if (err == MPI_SUCCESS)
-        err = reduce_args(comm, f, 1, sendbuf, 1, recvbuf, count, datatype,
-                          op);
-    if (err != MPI_SUCCESS || (s = sched(comm, f, &err)) == NULL)
+    if (s == NULL)
         return err;
     void *tmp = rkc_sched_tmp(s, count, datatype);
     if (tmp != NULL) {
@@ -339,13 +352,11 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count,
                MPI_Request *request)
 {
     static const char f[] = "MPI_Iscan";
-    int rank, size, err = begin(comm, f, request, &rank, &size);
-    rkc_sched_t *s;
+    int rank, size, err;
+    rkc_sched_t *s = all_begin(sendbuf, recvbuf, count, datatype, op, comm,
+                               request, f, &rank, &size, &err);
 
-    if (err == MPI_SUCCESS)
-        err = reduce_args(comm, f, 1, sendbuf, 1, recvbuf, count, datatype,
-                          op);
-    if (err != MPI_SUCCESS || (s = sched(comm, f, &err)) == NULL)
+    if (s == NULL)
         return err;
     if (sendbuf != MPI_IN_PLACE)
         rkc_copy(sendbuf, count, datatype, recvbuf, count, datatype);
@@ -369,13 +380,11 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
                  MPI_Request *request)
 {
     static const char f[] = "MPI_Iexscan";
-    int rank, size, err = begin(comm, f, request, &rank, &size);
-    rkc_sched_t *s;
+    int rank, size, err;
+    rkc_sched_t *s = all_begin(sendbuf, recvbuf, count, datatype, op, comm,
+                               request, f, &rank, &size, &err);
 
-    if (err == MPI_SUCCESS)
-        err = reduce_args(comm, f, 1, sendbuf, 1, recvbuf, count, datatype,
-                          op);
-    if (err != MPI_SUCCESS || (s = sched(comm, f, &err)) == NULL)
+    if (s == NULL)
         return err;
     void *mine = rkc_sched_tmp(s, count, datatype);
     if (mine != NULL) {
@@ -396,40 +405,54 @@ RK_MPI_ALIAS(Iexscan);
 
 /* ---- gather, scatter, allgather ---- */
 
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                  void *recvbuf, const int recvcounts[], const int displs[],
-                  MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
+/* gatherv and scatterv are one pattern with the direction turned round:
+ * each rank has one block (@p one: the send side of a gather, the
+ * receive side of a scatter) and the root has the vector of blocks (@p v)
+ * that the others' blocks come into (@p gather) or go out of */
+static int rooted_v(int gather, const void *one, int onecount,
+                    MPI_Datatype onetype, const void *v, const int vcounts[],
+                    const int displs[], MPI_Datatype vtype, int root,
+                    MPI_Comm comm, MPI_Request *request, const char *f)
 {
-    static const char f[] = "MPI_Igatherv";
     int rank, size, err = begin(comm, f, request, &rank, &size);
     rkc_sched_t *s;
 
     if (err == MPI_SUCCESS)
         err = rkc_check_root(comm, f, root, size);
     if (err == MPI_SUCCESS && rank == root)
-        err = counts_check(comm, f, recvcounts, displs, size, recvbuf,
-                           recvtype);
-    if (err == MPI_SUCCESS && (rank != root || sendbuf != MPI_IN_PLACE))
-        err = rkc_check_buf(comm, f, sendbuf == MPI_IN_PLACE ? NULL : sendbuf,
-                            sendcount, sendtype);
+        err = counts_check(comm, f, vcounts, displs, size, v, vtype);
+    if (err == MPI_SUCCESS && (rank != root || one != MPI_IN_PLACE))
+        err = rkc_check_buf(comm, f, one == MPI_IN_PLACE ? NULL : one,
+                            onecount, onetype);
     if (err != MPI_SUCCESS || (s = sched(comm, f, &err)) == NULL)
         return err;
     if (rank == root) {
-        for (int i = 0; i < size; i++)
-            if (i != root)
-                rkc_sched_recv(s, rkc_at(recvbuf, displs[i], recvtype),
-                               recvcounts[i], recvtype, i);
-        if (sendbuf != MPI_IN_PLACE)
-            rkc_copy(sendbuf, sendcount, sendtype,
-                     rkc_at(recvbuf, displs[root], recvtype),
-                     recvcounts[root], recvtype);
+        for (int i = 0; i < size; i++) {
+            if (i == root)
+                continue;
+            if (gather)
+                rkc_sched_recv(s, rkc_at(v, displs[i], vtype), vcounts[i],
+                               vtype, i);
+            else
+                rkc_sched_send(s, rkc_at(v, displs[i], vtype), vcounts[i],
+                               vtype, i);
+        }
+        if (one != MPI_IN_PLACE) {
+            if (gather)
+                rkc_copy(one, onecount, onetype,
+                         rkc_at(v, displs[root], vtype), vcounts[root],
+                         vtype);
+            else
+                rkc_copy(rkc_at(v, displs[root], vtype), vcounts[root],
+                         vtype, (void *)one, onecount, onetype);
+        }
+    } else if (gather) {
+        rkc_sched_send(s, one, onecount, onetype, root);
     } else {
-        rkc_sched_send(s, sendbuf, sendcount, sendtype, root);
+        rkc_sched_recv(s, (void *)one, onecount, onetype, root);
     }
     return rkc_sched_start(s, request, f);
 }
-RK_MPI_ALIAS(Igatherv);
 
 /* counts and displacements of blocks of @p count items: n of each */
 static int *uniform(int n, int count)
@@ -444,23 +467,44 @@ static int *uniform(int n, int count)
     return a;
 }
 
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm, MPI_Request *request)
+/* gather and scatter as rooted_v with @p vcount items in every block;
+ * what the v form finds wrong it reports under its own name @p vf */
+static int rooted_uniform(int gather, const void *one, int onecount,
+                          MPI_Datatype onetype, const void *v, int vcount,
+                          MPI_Datatype vtype, int root, MPI_Comm comm,
+                          MPI_Request *request, const char *f, const char *vf)
 {
-    static const char f[] = "MPI_Igather";
     int rank, size, err = begin(comm, f, request, &rank, &size), *cd;
 
     if (err == MPI_SUCCESS)
         err = rkc_check_root(comm, f, root, size);
     if (err != MPI_SUCCESS)
         return err;
-    if ((cd = uniform(size, recvcount)) == NULL)
+    if ((cd = uniform(size, vcount)) == NULL)
         return rckmpi_error(comm, MPI_ERR_NO_MEM, f);
-    err = PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, cd, cd + size,
-                        recvtype, root, comm, request);
+    err = rooted_v(gather, one, onecount, onetype, v, cd, cd + size, vtype,
+                   root, comm, request, vf);
     free(cd);
     return err;
+}
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                  void *recvbuf, const int recvcounts[], const int displs[],
+                  MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return rooted_v(1, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                    displs, recvtype, root, comm, request, "MPI_Igatherv");
+}
+RK_MPI_ALIAS(Igatherv);
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+    return rooted_uniform(1, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, root, comm, request, "MPI_Igather",
+                          "MPI_Igatherv");
 }
 RK_MPI_ALIAS(Igather);
 
@@ -469,33 +513,8 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                    int recvcount, MPI_Datatype recvtype, int root,
                    MPI_Comm comm, MPI_Request *request)
 {
-    static const char f[] = "MPI_Iscatterv";
-    int rank, size, err = begin(comm, f, request, &rank, &size);
-    rkc_sched_t *s;
-
-    if (err == MPI_SUCCESS)
-        err = rkc_check_root(comm, f, root, size);
-    if (err == MPI_SUCCESS && rank == root)
-        err = counts_check(comm, f, sendcounts, displs, size, sendbuf,
-                           sendtype);
-    if (err == MPI_SUCCESS && (rank != root || recvbuf != MPI_IN_PLACE))
-        err = rkc_check_buf(comm, f, recvbuf == MPI_IN_PLACE ? NULL : recvbuf,
-                            recvcount, recvtype);
-    if (err != MPI_SUCCESS || (s = sched(comm, f, &err)) == NULL)
-        return err;
-    if (rank == root) {
-        for (int i = 0; i < size; i++)
-            if (i != root)
-                rkc_sched_send(s, rkc_at(sendbuf, displs[i], sendtype),
-                               sendcounts[i], sendtype, i);
-        if (recvbuf != MPI_IN_PLACE)
-            rkc_copy(rkc_at(sendbuf, displs[root], sendtype),
-                     sendcounts[root], sendtype, recvbuf, recvcount,
-                     recvtype);
-    } else {
-        rkc_sched_recv(s, recvbuf, recvcount, recvtype, root);
-    }
-    return rkc_sched_start(s, request, f);
+    return rooted_v(0, recvbuf, recvcount, recvtype, sendbuf, sendcounts,
+                    displs, sendtype, root, comm, request, "MPI_Iscatterv");
 }
 RK_MPI_ALIAS(Iscatterv);
 
@@ -503,19 +522,9 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm, MPI_Request *request)
 {
-    static const char f[] = "MPI_Iscatter";
-    int rank, size, err = begin(comm, f, request, &rank, &size), *cd;
-
-    if (err == MPI_SUCCESS)
-        err = rkc_check_root(comm, f, root, size);
-    if (err != MPI_SUCCESS)
-        return err;
-    if ((cd = uniform(size, sendcount)) == NULL)
-        return rckmpi_error(comm, MPI_ERR_NO_MEM, f);
-    err = PMPI_Iscatterv(sendbuf, cd, cd + size, sendtype, recvbuf, recvcount,
-                         recvtype, root, comm, request);
-    free(cd);
-    return err;
+    return rooted_uniform(0, recvbuf, recvcount, recvtype, sendbuf, sendcount,
+                          sendtype, root, comm, request, "MPI_Iscatter",
+                          "MPI_Iscatterv");
 }
 RK_MPI_ALIAS(Iscatter);
 
