@@ -20,33 +20,36 @@ static const char *const split_name[] = {
 
 /* ---- non-blocking collectives ---- */
 
-int PMPI_File_iread_all(MPI_File fh, void *buf, int count,
-                        MPI_Datatype datatype, MPI_Request *request)
+/* each is its blocking access (individual or explicit offset) done now,
+ * its status kept in a request that is already complete */
+static int icoll(MPI_File fh, int at, MPI_Offset offset, const void *buf,
+                 int count, MPI_Datatype datatype, int write,
+                 MPI_Request *request, const char *func)
 {
     rk_file_t *f;
     MPI_Status st;
-    int err = rk_io_file_arg(fh, &f, "MPI_File_iread_all");
+    int err = rk_io_file_arg(fh, &f, func);
 
     if (err != MPI_SUCCESS)
         return err;
-    err = rk_io_rw(f, AT_INDIVIDUAL, 0, buf, count, datatype, 0, &st,
-                   "MPI_File_iread_all");
-    return rk_io_done_req(f, err, &st, request, "MPI_File_iread_all");
+    err = rk_io_rw(f, at, offset, (void *)buf, count, datatype, write, &st,
+                   func);
+    return rk_io_done_req(f, err, &st, request, func);
+}
+
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count,
+                        MPI_Datatype datatype, MPI_Request *request)
+{
+    return icoll(fh, AT_INDIVIDUAL, 0, buf, count, datatype, 0, request,
+                 "MPI_File_iread_all");
 }
 RK_MPI_ALIAS(File_iread_all);
 
 int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count,
                          MPI_Datatype datatype, MPI_Request *request)
 {
-    rk_file_t *f;
-    MPI_Status st;
-    int err = rk_io_file_arg(fh, &f, "MPI_File_iwrite_all");
-
-    if (err != MPI_SUCCESS)
-        return err;
-    err = rk_io_rw(f, AT_INDIVIDUAL, 0, (void *)buf, count, datatype, 1, &st,
-                   "MPI_File_iwrite_all");
-    return rk_io_done_req(f, err, &st, request, "MPI_File_iwrite_all");
+    return icoll(fh, AT_INDIVIDUAL, 0, buf, count, datatype, 1, request,
+                 "MPI_File_iwrite_all");
 }
 RK_MPI_ALIAS(File_iwrite_all);
 
@@ -54,15 +57,8 @@ int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf,
                            int count, MPI_Datatype datatype,
                            MPI_Request *request)
 {
-    rk_file_t *f;
-    MPI_Status st;
-    int err = rk_io_file_arg(fh, &f, "MPI_File_iread_at_all");
-
-    if (err != MPI_SUCCESS)
-        return err;
-    err = rk_io_rw(f, AT_EXPLICIT, offset, buf, count, datatype, 0, &st,
-                   "MPI_File_iread_at_all");
-    return rk_io_done_req(f, err, &st, request, "MPI_File_iread_at_all");
+    return icoll(fh, AT_EXPLICIT, offset, buf, count, datatype, 0, request,
+                 "MPI_File_iread_at_all");
 }
 RK_MPI_ALIAS(File_iread_at_all);
 
@@ -70,15 +66,8 @@ int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
                             int count, MPI_Datatype datatype,
                             MPI_Request *request)
 {
-    rk_file_t *f;
-    MPI_Status st;
-    int err = rk_io_file_arg(fh, &f, "MPI_File_iwrite_at_all");
-
-    if (err != MPI_SUCCESS)
-        return err;
-    err = rk_io_rw(f, AT_EXPLICIT, offset, (void *)buf, count, datatype, 1,
-                   &st, "MPI_File_iwrite_at_all");
-    return rk_io_done_req(f, err, &st, request, "MPI_File_iwrite_at_all");
+    return icoll(fh, AT_EXPLICIT, offset, buf, count, datatype, 1, request,
+                 "MPI_File_iwrite_at_all");
 }
 RK_MPI_ALIAS(File_iwrite_at_all);
 
