@@ -104,23 +104,34 @@ static int topo_arg(MPI_Comm comm, int kind, struct rk_topo **t,
     return MPI_SUCCESS;
 }
 
-/* The first @p n ranks of @p comm in a new communicator with topology
- * @p t (taken: freed on failure); the others get MPI_COMM_NULL. */
-static int attach(MPI_Comm comm, int n, struct rk_topo *t, MPI_Comm *out,
-                  const char *func)
+/* MPI_Comm_split of @p comm by @p color and @p key, the new communicator
+ * given topology @p t (taken: freed on failure, and where this rank gets
+ * MPI_COMM_NULL; NULL: out of memory) */
+static int split_with(MPI_Comm comm, int color, int key, struct rk_topo *t,
+                      MPI_Comm *out, const char *func)
 {
-    rk_comm_t *c = rk_comm(comm);
-    int rank = c->rank, err;
+    int err;
 
     if (t == NULL)
         return rk_err(comm, MPI_ERR_NO_MEM, func, "no memory");
-    err = PMPI_Comm_split(comm, rank < n ? 0 : MPI_UNDEFINED, rank, out);
+    err = PMPI_Comm_split(comm, color, key, out);
     if (err != MPI_SUCCESS || *out == MPI_COMM_NULL) {
         rk_topo_free(t);
         return err;
     }
     rk_comm(*out)->topo = t;
     return MPI_SUCCESS;
+}
+
+/* The first @p n ranks of @p comm in a new communicator with topology
+ * @p t (taken: freed on failure); the others get MPI_COMM_NULL. */
+static int attach(MPI_Comm comm, int n, struct rk_topo *t, MPI_Comm *out,
+                  const char *func)
+{
+    int rank = rk_comm(comm)->rank;
+
+    return split_with(comm, rank < n ? 0 : MPI_UNDEFINED, rank, t, out,
+                      func);
 }
 
 /* ---- Cartesian ---- */
@@ -368,15 +379,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     free(coords);
     free(dims);
     free(periods);
-    if (nt == NULL)
-        return rk_err(comm, MPI_ERR_NO_MEM, f, "no memory");
-    err = PMPI_Comm_split(comm, color, key, newcomm);
-    if (err != MPI_SUCCESS) {
-        rk_topo_free(nt);
-        return err;
-    }
-    rk_comm(*newcomm)->topo = nt;
-    return MPI_SUCCESS;
+    return split_with(comm, color, key, nt, newcomm, f);
 }
 RK_MPI_ALIAS(Cart_sub);
 
