@@ -59,21 +59,26 @@ static int blocks(MPI_Datatype *t, MPI_Datatype keep, int count, int blk,
     return err;
 }
 
-/* the last step: T at byte offset @p disp in an array of @p total bytes */
-static int finish(MPI_Datatype *t, MPI_Datatype keep, MPI_Aint disp,
-                  MPI_Aint total, MPI_Datatype *newtype)
+/* the last step, after the dimensions' steps ended with @p err: T at
+ * byte offset @p disp in an array of @p total bytes; T is freed (unless it
+ * is @p keep) either way, and a failure reported for @p f */
+static int finish(int err, MPI_Datatype *t, MPI_Datatype keep, MPI_Aint disp,
+                  MPI_Aint total, MPI_Datatype *newtype, const char *f)
 {
-    int one = 1, err;
-    MPI_Datatype h;
+    int one = 1;
+    MPI_Datatype h = MPI_DATATYPE_NULL;
 
-    err = PMPI_Type_create_hindexed(1, &one, &disp, *t, &h);
+    if (err == MPI_SUCCESS)
+        err = PMPI_Type_create_hindexed(1, &one, &disp, *t, &h);
     if (*t != keep)
         PMPI_Type_free(t);
+    if (err == MPI_SUCCESS) {
+        err = PMPI_Type_create_resized(h, 0, total, newtype);
+        PMPI_Type_free(&h);
+    }
     if (err != MPI_SUCCESS)
-        return err;
-    err = PMPI_Type_create_resized(h, 0, total, newtype);
-    PMPI_Type_free(&h);
-    return err;
+        return rk_err(MPI_COMM_WORLD, err, f, "the type was not made");
+    return MPI_SUCCESS;
 }
 
 static int type_ok(MPI_Datatype t, MPI_Aint *extent, const char *f)
@@ -127,13 +132,7 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
         if (err == MPI_SUCCESS)
             err = resize(&t, oldtype, slice);
     }
-    if (err == MPI_SUCCESS)
-        err = finish(&t, oldtype, disp, slice, newtype);
-    else if (t != oldtype)
-        PMPI_Type_free(&t);
-    if (err != MPI_SUCCESS)
-        return rk_err(MPI_COMM_WORLD, err, f, "the type was not made");
-    return MPI_SUCCESS;
+    return finish(err, &t, oldtype, disp, slice, newtype, f);
 }
 RK_MPI_ALIAS(Type_create_subarray);
 
@@ -237,12 +236,6 @@ int PMPI_Type_create_darray(int size, int rank, int ndims,
             err = resize(&t, oldtype, slice);
     }
     free(coord);
-    if (err == MPI_SUCCESS)
-        err = finish(&t, oldtype, disp, slice, newtype);
-    else if (t != oldtype)
-        PMPI_Type_free(&t);
-    if (err != MPI_SUCCESS)
-        return rk_err(MPI_COMM_WORLD, err, f, "the type was not made");
-    return MPI_SUCCESS;
+    return finish(err, &t, oldtype, disp, slice, newtype, f);
 }
 RK_MPI_ALIAS(Type_create_darray);
