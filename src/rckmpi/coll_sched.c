@@ -82,46 +82,51 @@ static struct step *add(rkc_sched_t *s, int kind)
     return st;
 }
 
-void rkc_sched_send(rkc_sched_t *s, const void *buf, int count,
-                    MPI_Datatype type, int peer)
+/* a send (from @p src) or receive (into @p dst) step; NULL when out of
+ * memory */
+static struct step *xfer(rkc_sched_t *s, int kind, const void *src,
+                         void *dst, int count, MPI_Datatype type, int peer)
 {
-    struct step *st = add(s, ST_SEND);
+    struct step *st = add(s, kind);
 
     if (st != NULL) {
-        st->src = buf;
+        st->src = src;
+        st->dst = dst;
         st->count = count;
         st->type = type;
         st->peer = peer;
     }
+    return st;
+}
+
+void rkc_sched_send(rkc_sched_t *s, const void *buf, int count,
+                    MPI_Datatype type, int peer)
+{
+    xfer(s, ST_SEND, buf, NULL, count, type, peer);
 }
 
 void rkc_sched_recv(rkc_sched_t *s, void *buf, int count, MPI_Datatype type,
                     int peer)
 {
-    struct step *st = add(s, ST_RECV);
-
-    if (st != NULL) {
-        st->dst = buf;
-        st->count = count;
-        st->type = type;
-        st->peer = peer;
-    }
+    xfer(s, ST_RECV, NULL, buf, count, type, peer);
 }
 
 void rkc_sched_send_tag(rkc_sched_t *s, const void *buf, int count,
                         MPI_Datatype type, int peer, int tagoff)
 {
-    rkc_sched_send(s, buf, count, type, peer);
-    if (!s->nomem)
-        s->steps[s->n - 1].tagoff = tagoff;
+    struct step *st = xfer(s, ST_SEND, buf, NULL, count, type, peer);
+
+    if (st != NULL)
+        st->tagoff = tagoff;
 }
 
 void rkc_sched_recv_tag(rkc_sched_t *s, void *buf, int count,
                         MPI_Datatype type, int peer, int tagoff)
 {
-    rkc_sched_recv(s, buf, count, type, peer);
-    if (!s->nomem)
-        s->steps[s->n - 1].tagoff = tagoff;
+    struct step *st = xfer(s, ST_RECV, NULL, buf, count, type, peer);
+
+    if (st != NULL)
+        st->tagoff = tagoff;
 }
 
 void rkc_sched_copy(rkc_sched_t *s, const void *src, int scount,
