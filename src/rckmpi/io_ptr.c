@@ -65,16 +65,25 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 }
 RK_MPI_ALIAS(File_seek);
 
+/* @p fh's file in @p f, and @p offset not NULL (where a position goes),
+ * or the error raised */
+static int position_args(MPI_File fh, rk_file_t **f, const MPI_Offset *offset,
+                         const char *func)
+{
+    int err = rk_io_file_arg(fh, f, func);
+
+    if (err == MPI_SUCCESS && offset == NULL)
+        err = rk_err((*f)->comm, MPI_ERR_ARG, func, "offset is NULL");
+    return err;
+}
+
 int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
     rk_file_t *f;
-    int err = rk_io_file_arg(fh, &f, "MPI_File_get_position");
+    int err = position_args(fh, &f, offset, "MPI_File_get_position");
 
     if (err != MPI_SUCCESS)
         return err;
-    if (offset == NULL)
-        return rk_err(f->comm, MPI_ERR_ARG, "MPI_File_get_position",
-                      "offset is NULL");
     *offset = f->fp;
     return MPI_SUCCESS;
 }
@@ -245,13 +254,10 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
     rk_file_t *f;
     long long cur = 0, zero = 0;
-    int err = rk_io_file_arg(fh, &f, "MPI_File_get_position_shared");
+    int err = position_args(fh, &f, offset, "MPI_File_get_position_shared");
 
     if (err != MPI_SUCCESS)
         return err;
-    if (offset == NULL)
-        return rk_err(f->comm, MPI_ERR_ARG, "MPI_File_get_position_shared",
-                      "offset is NULL");
     err = shared_take(f, zero, &cur, "MPI_File_get_position_shared");
     *offset = (MPI_Offset)cur;
     return err;
