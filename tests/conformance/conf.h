@@ -248,6 +248,15 @@ static inline void conf_started(void)
     conf_n = RCCE_num_ues();
 }
 
+/** The usual start of a test's main: the watchdog, RCCE_init (checked)
+ * and conf_started. */
+static inline void conf_begin(int *argc, char ***argv)
+{
+    conf_watchdog();
+    CHECK_OK(RCCE_init(argc, argv));
+    conf_started();
+}
+
 /* ---- data patterns ---- */
 
 /** Byte @p i of the pattern named @p seed: a hash, not periodic in 32. */

@@ -182,11 +182,9 @@ static void ircce_round(int k)
 
 int main(int argc, char **argv)
 {
-    conf_watchdog();
-    CHECK_OK(RCCE_init(&argc, &argv));
-    conf_started();
-    me = RCCE_ue();
-    n = RCCE_num_ues();
+    conf_begin(&argc, &argv);
+    me = conf_me;
+    n = conf_n;
     CHECK_IRC(iRCCE_init(), iRCCE_SUCCESS);
     args();
     RCCE_barrier(&RCCE_COMM_WORLD);

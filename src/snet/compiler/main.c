@@ -44,22 +44,33 @@ static void usage(FILE *f)
             "runs with\n'rck run -n 1 ./program < input.xml'.\n");
 }
 
+/* @p rel (a path relative to the folder of this executable) in @p buf if
+ * it can be accessed with @p mode; else NULL. */
+static const char *beside_self(char *buf, size_t size, const char *rel,
+                               int mode)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    char *slash;
+
+    if (n <= 0)
+        return NULL;
+    buf[n] = '\0';
+    slash = strrchr(buf, '/');
+    if (slash == NULL ||
+        (size_t)(slash + 1 - buf) + strlen(rel) + 1 > size)
+        return NULL;
+    strcpy(slash + 1, rel);
+    return access(buf, mode) == 0 ? buf : NULL;
+}
+
 /* rckcc: $RCK_SNETC_CC, beside this program (installed), or the build's */
 static const char *find_rckcc(char *buf, size_t size)
 {
     const char *env = getenv("RCK_SNETC_CC");
     if (env && *env)
         return env;
-    ssize_t n = readlink("/proc/self/exe", buf, size - 8);
-    if (n > 0) {
-        buf[n] = '\0';
-        char *slash = strrchr(buf, '/');
-        if (slash) {
-            strcpy(slash + 1, "rckcc");
-            if (access(buf, X_OK) == 0)
-                return buf;
-        }
-    }
+    if (beside_self(buf, size, "rckcc", X_OK) != NULL)
+        return buf;
     return RCKSNETC_RCKCC;
 }
 
@@ -67,17 +78,9 @@ static const char *find_rckcc(char *buf, size_t size)
  * ../include, else the source tree's */
 static const char *find_incdir(char *buf, size_t size)
 {
-    ssize_t n = readlink("/proc/self/exe", buf, size - 40);
-    if (n > 0) {
-        buf[n] = '\0';
-        char *slash = strrchr(buf, '/');
-        if (slash) {
-            strcpy(slash + 1, "../include/snet/C4SNet.h");
-            if (access(buf, R_OK) == 0) {
-                strcpy(strrchr(buf, '/'), "");
-                return buf;
-            }
-        }
+    if (beside_self(buf, size, "../include/snet/C4SNet.h", R_OK) != NULL) {
+        *strrchr(buf, '/') = '\0';
+        return buf;
     }
     return RCKSNETC_INCDIR;
 }

@@ -37,16 +37,23 @@ char *xstrdup(const char *s)
     return memcpy(xalloc(n), s, n);
 }
 
+/* "FILE:LINE:COL: KIND: message" on stderr (nothing when quiet). */
+static void report_at(loc_t loc, const char *kind, const char *fmt,
+                      va_list ap)
+{
+    fprintf(stderr, "%s:%d:%d: %s: ", snetc_file, loc.line, loc.col, kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void error_at(loc_t loc, const char *fmt, ...)
 {
     va_list ap;
     if (snetc_quiet)
         return;
-    fprintf(stderr, "%s:%d:%d: error: ", snetc_file, loc.line, loc.col);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    report_at(loc, "error", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     snetc_errors++;
 }
 
@@ -55,11 +62,9 @@ void warning_at(loc_t loc, const char *fmt, ...)
     va_list ap;
     if (snetc_quiet)
         return;
-    fprintf(stderr, "%s:%d:%d: warning: ", snetc_file, loc.line, loc.col);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    report_at(loc, "warning", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 variant_t *variant_new(loc_t loc)
