@@ -197,6 +197,7 @@ typedef struct MPI_Status {
 #define MPI_IO 3
 #define MPI_WTIME_IS_GLOBAL 4
 #define MPI_UNIVERSE_SIZE 5
+#define MPI_LASTUSEDCODE 6 /* the largest error code, MPI_Add_error_* too */
 
 /* datatype combiners (MPI_Type_get_envelope) */
 #define MPI_COMBINER_NAMED 1
@@ -209,6 +210,12 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_STRUCT 8
 #define MPI_COMBINER_RESIZED 9
 #define MPI_COMBINER_DUP 10
+#define MPI_COMBINER_HINDEXED_BLOCK 11
+
+/* MPI_Type_match_size's type classes */
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
 
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
                                MPI_Datatype *datatype);
@@ -704,6 +711,35 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request);
 
+/* ---- MPI-3.x additions (mpi3.c; docs/MPI.md "MPI-3.1") ---- */
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
+                       MPI_Count *count);
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
+                          MPI_Count *extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                               MPI_Count *true_extent);
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype,
+                            int count);
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
+                              MPI_Count count);
+int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                   const MPI_Aint array_of_displacements[],
+                                   MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+
+
 /* ---- profiling interface (MPI-3.1 chapter 14; docs/MPI.md) ----
  * Every MPI_Xxx above has its PMPI_Xxx of the same type: librckmpi defines
  * PMPI_Xxx and makes MPI_Xxx a weak alias of it, so that a tool that
@@ -922,6 +958,24 @@ extern __typeof__(MPI_Ineighbor_allgatherv) PMPI_Ineighbor_allgatherv;
 extern __typeof__(MPI_Ineighbor_alltoall) PMPI_Ineighbor_alltoall;
 extern __typeof__(MPI_Ineighbor_alltoallv) PMPI_Ineighbor_alltoallv;
 extern __typeof__(MPI_Ineighbor_alltoallw) PMPI_Ineighbor_alltoallw;
+extern __typeof__(MPI_Aint_add) PMPI_Aint_add;
+extern __typeof__(MPI_Aint_diff) PMPI_Aint_diff;
+extern __typeof__(MPI_Type_size_x) PMPI_Type_size_x;
+extern __typeof__(MPI_Get_elements_x) PMPI_Get_elements_x;
+extern __typeof__(MPI_Type_get_extent_x) PMPI_Type_get_extent_x;
+extern __typeof__(MPI_Type_get_true_extent_x) PMPI_Type_get_true_extent_x;
+extern __typeof__(MPI_Status_set_elements) PMPI_Status_set_elements;
+extern __typeof__(MPI_Status_set_elements_x) PMPI_Status_set_elements_x;
+extern __typeof__(MPI_Type_create_hindexed_block) PMPI_Type_create_hindexed_block;
+extern __typeof__(MPI_Comm_dup_with_info) PMPI_Comm_dup_with_info;
+extern __typeof__(MPI_Comm_set_info) PMPI_Comm_set_info;
+extern __typeof__(MPI_Comm_get_info) PMPI_Comm_get_info;
+extern __typeof__(MPI_Add_error_class) PMPI_Add_error_class;
+extern __typeof__(MPI_Add_error_code) PMPI_Add_error_code;
+extern __typeof__(MPI_Add_error_string) PMPI_Add_error_string;
+extern __typeof__(MPI_Type_set_name) PMPI_Type_set_name;
+extern __typeof__(MPI_Type_get_name) PMPI_Type_get_name;
+extern __typeof__(MPI_Type_match_size) PMPI_Type_match_size;
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -114,6 +114,8 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
 int MPI_Win_set_name(MPI_Win win, const char *win_name);
 int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
 
 int MPI_Put(const void *origin_addr, int origin_count,
             MPI_Datatype origin_datatype, int target_rank,
@@ -326,6 +328,8 @@ extern __typeof__(MPI_Win_get_errhandler) PMPI_Win_get_errhandler;
 extern __typeof__(MPI_Win_call_errhandler) PMPI_Win_call_errhandler;
 extern __typeof__(MPI_Win_set_name) PMPI_Win_set_name;
 extern __typeof__(MPI_Win_get_name) PMPI_Win_get_name;
+extern __typeof__(MPI_Win_set_info) PMPI_Win_set_info;
+extern __typeof__(MPI_Win_get_info) PMPI_Win_get_info;
 extern __typeof__(MPI_Put) PMPI_Put;
 extern __typeof__(MPI_Get) PMPI_Get;
 extern __typeof__(MPI_Accumulate) PMPI_Accumulate;

@@ -418,6 +418,15 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         return rk_err(comm, err, "MPI_Comm_dup",
                       "an attribute's copy function failed");
     }
+    /* the hints too (MPI-3.1 6.4.2) */
+    if (rk_comm(comm)->info != MPI_INFO_NULL &&
+        PMPI_Info_dup(rk_comm(comm)->info, &rk_comm(*newcomm)->info) !=
+            MPI_SUCCESS) {
+        rk_comm_release(*newcomm);
+        *newcomm = MPI_COMM_NULL;
+        return rk_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_dup",
+                      "no memory for the hints");
+    }
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Comm_dup);
@@ -547,6 +556,8 @@ void rk_comm_release(MPI_Comm h)
     rk_attr_delete_all(h);
     c = rk_comm_any(h);
     rk_topo_free(c->topo);
+    if (c->info != MPI_INFO_NULL)
+        PMPI_Info_free(&c->info);
     if (c->peer != c->ue)
         free(c->peer);
     free(c->ue);

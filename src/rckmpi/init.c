@@ -56,6 +56,11 @@ static const char *const err_text[] = {
 
 static const char *err_string(int err)
 {
+    const char *user;
+    int cls;
+
+    if (rk_user_err(err, &cls, &user))
+        return user;
     if (err >= RCKMPI_ERR_WINIO_FIRST && err <= RCKMPI_ERR_WINIO_LAST)
         return rk_winio_err_string(err);
     if (err < 0 || err > MPI_ERR_LASTCODE)
@@ -250,6 +255,7 @@ int PMPI_Finalize(void)
     rk_types_finalize();
     rk_infos_finalize();
     rk_attrs_finalize();
+    rk_user_errs_finalize();
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Finalize);
@@ -370,7 +376,11 @@ RK_MPI_ALIAS(Pcontrol);
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
-    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+    int cls;
+    const char *user;
+
+    if ((errorcode < 0 || errorcode > MPI_ERR_LASTCODE) &&
+        !rk_user_err(errorcode, &cls, &user))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
                       "invalid error code %d", errorcode);
     *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
@@ -381,6 +391,10 @@ RK_MPI_ALIAS(Error_string);
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
+    const char *user;
+
+    if (rk_user_err(errorcode, errorclass, &user))
+        return MPI_SUCCESS;
     if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
                       "invalid error code %d", errorcode);
@@ -476,7 +490,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
                        int *flag)
 {
     static int tag_ub = RK_TAG_UB, wtime_global = 1, host = MPI_PROC_NULL,
-               io = MPI_ANY_SOURCE, universe;
+               io = MPI_ANY_SOURCE, universe, lastused;
     int err = rk_check_init("MPI_Comm_get_attr");
 
     if (err != MPI_SUCCESS)
@@ -498,6 +512,10 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
         break;
     case MPI_IO:
         *(int **)attribute_val = &io;
+        break;
+    case MPI_LASTUSEDCODE:
+        lastused = rk_last_used_code();
+        *(int **)attribute_val = &lastused;
         break;
     case MPI_UNIVERSE_SIZE:
         /* the job's UEs: the world plus the cores spawning can use */

@@ -49,6 +49,7 @@ typedef struct {
     MPI_Datatype basic;         /* rckmpi_type_basic */
     int nbasic;
     int combiner;
+    char name[MPI_MAX_OBJECT_NAME]; /* MPI_Type_set_name (mpi3.c) */
 } rk_type_t;
 
 /* The type behind a handle, or NULL; a type freed while requests still
@@ -95,6 +96,8 @@ typedef struct {
     struct rk_topo *topo;   /* topo.c: its topology, or NULL */
     struct rk_attr *attrs;  /* attr.c: its cached attributes */
     uint32_t nbc_seq;       /* non-blocking collectives started on it */
+    MPI_Info info;          /* MPI_Comm_set_info's hints (mpi3.c), or
+                               MPI_INFO_NULL */
 } rk_comm_t;
 
 /* ---- topologies (topo.c) and attributes (attr.c) of a communicator ---- */
@@ -118,6 +121,12 @@ void rk_info_env_init(int argc, char **argv, int thread);
 void rk_infos_finalize(void);
 
 rk_comm_t *rk_comm(MPI_Comm c); /* NULL if invalid or freed */
+/* MPI_Add_error_class/code/string (mpi3.c): 1 if @p code is one of the
+ * program's (above MPI_ERR_LASTCODE), with its class and string ("" when
+ * none was set); 0 if not. The largest code in use (MPI_LASTUSEDCODE). */
+int rk_user_err(int code, int *cls, const char **str);
+int rk_last_used_code(void);
+void rk_user_errs_finalize(void);
 /* Also a communicator freed while requests still use it (p2p.c). */
 rk_comm_t *rk_comm_any(MPI_Comm c);
 void rk_comm_hold(MPI_Comm c);

@@ -505,6 +505,23 @@ int PMPI_Type_hindexed(int count, const int blocklengths[],
 }
 RK_MPI_ALIAS(Type_hindexed);
 
+int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                    const MPI_Aint displacements[],
+                                    MPI_Datatype old, MPI_Datatype *newtype)
+{
+    if (count > 0 && displacements == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG,
+                      "MPI_Type_create_hindexed_block", "NULL displacements");
+    if (blocklength < 0)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG,
+                      "MPI_Type_create_hindexed_block",
+                      "negative block length %d", blocklength);
+    return build(count, NULL, blocklength, displacements, 0, 0, NULL, old,
+                 MPI_COMBINER_HINDEXED_BLOCK, newtype,
+                 "MPI_Type_create_hindexed_block");
+}
+RK_MPI_ALIAS(Type_create_hindexed_block);
+
 int PMPI_Type_create_struct(int count, const int blocklengths[],
                             const MPI_Aint displacements[],
                             const MPI_Datatype types[], MPI_Datatype *newtype)

@@ -708,6 +708,8 @@ int PMPI_Win_free(MPI_Win *win)
     free(w->waitq);
     free(w->waitt);
     free(w->att);
+    if (w->info != MPI_INFO_NULL)
+        PMPI_Info_free(&w->info);
     free(w);
     if (--rk_wn.live == 0 && !rk_wn.names)
         rk_progress_hook = NULL;

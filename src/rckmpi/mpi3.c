@@ -1,0 +1,485 @@
+/*
+ * MPI-2.2/3.x calls that complete the library toward MPI-3.1 (issue 27;
+ * docs/MPI.md "MPI-3.1"): address arithmetic, the MPI_Count (_x) forms of
+ * the size queries, communicator and window hints (MPI_Info), datatype
+ * names, error classes and codes of the program's own, MPI_Type_match_size.
+ */
+#include "rckmpi.h"
+#include "win_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+/* ---- address arithmetic (MPI-3.1 4.1.5) ---- */
+
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+RK_MPI_ALIAS(Aint_add);
+
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
+}
+RK_MPI_ALIAS(Aint_diff);
+
+/* ---- MPI_Count forms ---- */
+
+static int type_q(MPI_Datatype type, const void *out, rk_type_t **t,
+                  const char *func)
+{
+    int err = rk_check_init(func);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    *t = rk_type_live(type);
+    if (*t == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_TYPE, func,
+                      "invalid datatype %d", type);
+    if (out == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, func,
+                      "an output argument is NULL");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size)
+{
+    rk_type_t *t;
+    int err = type_q(type, size, &t, "MPI_Type_size_x");
+
+    if (err == MPI_SUCCESS)
+        *size = (MPI_Count)t->size;
+    return err;
+}
+RK_MPI_ALIAS(Type_size_x);
+
+int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb,
+                           MPI_Count *extent)
+{
+    rk_type_t *t;
+    int err = type_q(type, lb != NULL && extent != NULL ? lb : NULL, &t,
+                     "MPI_Type_get_extent_x");
+
+    if (err == MPI_SUCCESS) {
+        *lb = t->lb;
+        *extent = t->extent;
+    }
+    return err;
+}
+RK_MPI_ALIAS(Type_get_extent_x);
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *true_lb,
+                                MPI_Count *true_extent)
+{
+    rk_type_t *t;
+    int err = type_q(type, true_lb != NULL && true_extent != NULL ? true_lb
+                                                                 : NULL,
+                     &t, "MPI_Type_get_true_extent_x");
+
+    if (err == MPI_SUCCESS) {
+        *true_lb = t->true_lb;
+        *true_extent = t->true_ub - t->true_lb;
+    }
+    return err;
+}
+RK_MPI_ALIAS(Type_get_true_extent_x);
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type,
+                        MPI_Count *count)
+{
+    rk_type_t *t;
+    int err = type_q(type, count, &t, "MPI_Get_elements_x");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements_x",
+                      "no status (NULL or MPI_STATUS_IGNORE)");
+    *count = rk_type_elements(t, status->rck_bytes);
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Get_elements_x);
+
+/* The bytes of @p count basic elements of @p t, item after item: what
+ * MPI_Get_elements turns back into @p count. */
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype type,
+                               MPI_Count count)
+{
+    static const char f[] = "MPI_Status_set_elements_x";
+    rk_type_t *t;
+    long long per, bytes, rem;
+    int err = type_q(type, status, &t, f);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (status == MPI_STATUS_IGNORE)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f,
+                      "status is MPI_STATUS_IGNORE");
+    if (count < 0)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_COUNT, f, "negative count %lld",
+                      (long long)count);
+    per = rk_type_elements(t, (long long)t->size);
+    if (per == 0) {
+        if (count != 0)
+            return rk_err(MPI_COMM_WORLD, MPI_ERR_COUNT, f,
+                          "datatype %d has no elements, count %lld", type,
+                          (long long)count);
+        status->rck_bytes = 0;
+        return MPI_SUCCESS;
+    }
+    bytes = (count / per) * (long long)t->size;
+    rem = count % per;
+    for (int b = 0; b < t->nblocks && rem > 0; b++) {
+        long long e = t->blocks[b].esize ? t->blocks[b].esize : 1;
+        long long n = (long long)t->blocks[b].len / e;
+        long long take = rem < n ? rem : n;
+        bytes += take * e;
+        rem -= take;
+    }
+    status->rck_bytes = bytes;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Status_set_elements_x);
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count)
+{
+    return PMPI_Status_set_elements_x(status, type, count);
+}
+RK_MPI_ALIAS(Status_set_elements);
+
+/* ---- hints of communicators and windows ---- */
+
+/* a copy of @p info in @p *out (MPI_INFO_NULL: none) */
+static int info_copy(MPI_Info info, MPI_Info *out)
+{
+    *out = MPI_INFO_NULL;
+    if (info == MPI_INFO_NULL)
+        return MPI_SUCCESS;
+    return PMPI_Info_dup(info, out);
+}
+
+/* a new info object for the caller: a copy of @p held, or empty */
+static int info_give(MPI_Info held, MPI_Info *out)
+{
+    if (held != MPI_INFO_NULL)
+        return PMPI_Info_dup(held, out);
+    return PMPI_Info_create(out);
+}
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    rk_comm_t *c;
+    MPI_Info copy;
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_set_info");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    err = info_copy(info, &copy);
+    if (err != MPI_SUCCESS)
+        return rk_err(comm, err, "MPI_Comm_set_info", "invalid info %d",
+                      info);
+    c = rk_comm(comm);
+    if (c->info != MPI_INFO_NULL)
+        PMPI_Info_free(&c->info);
+    c->info = copy;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Comm_set_info);
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    rk_comm_t *c;
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_get_info");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (info_used == NULL)
+        return rk_err(comm, MPI_ERR_ARG, "MPI_Comm_get_info",
+                      "info_used is NULL");
+    return info_give(c->info, info_used);
+}
+RK_MPI_ALIAS(Comm_get_info);
+
+/* MPI_Comm_dup, then @p info's hints in place of the ones copied */
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    MPI_Info copy;
+    rk_comm_t *c;
+    int err = rk_comm_arg(comm, &c, "MPI_Comm_dup_with_info");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (newcomm == NULL)
+        return rk_err(comm, MPI_ERR_ARG, "MPI_Comm_dup_with_info",
+                      "newcomm is NULL");
+    /* checked before the dup, which every member must reach */
+    err = info_copy(info, &copy);
+    if (err != MPI_SUCCESS)
+        return rk_err(comm, err, "MPI_Comm_dup_with_info", "invalid info %d",
+                      info);
+    err = PMPI_Comm_dup(comm, newcomm);
+    if (err != MPI_SUCCESS) {
+        if (copy != MPI_INFO_NULL)
+            PMPI_Info_free(&copy);
+        return err;
+    }
+    c = rk_comm(*newcomm);
+    if (c->info != MPI_INFO_NULL)
+        PMPI_Info_free(&c->info);
+    c->info = copy;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Comm_dup_with_info);
+
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+    rk_win_t *w;
+    MPI_Info copy;
+    int err = rk_win_arg(win, &w, "MPI_Win_set_info");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    err = info_copy(info, &copy);
+    if (err != MPI_SUCCESS)
+        return rk_err(w->comm, err, "MPI_Win_set_info", "invalid info %d",
+                      info);
+    if (w->info != MPI_INFO_NULL)
+        PMPI_Info_free(&w->info);
+    w->info = copy;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Win_set_info);
+
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+    rk_win_t *w;
+    int err = rk_win_arg(win, &w, "MPI_Win_get_info");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (info_used == NULL)
+        return rk_err(w->comm, MPI_ERR_ARG, "MPI_Win_get_info",
+                      "info_used is NULL");
+    return info_give(w->info, info_used);
+}
+RK_MPI_ALIAS(Win_get_info);
+
+/* ---- datatype names ---- */
+
+static const char *const predef_name[RCKMPI_NPREDEFINED] = {
+    [MPI_CHAR] = "MPI_CHAR",
+    [MPI_SIGNED_CHAR] = "MPI_SIGNED_CHAR",
+    [MPI_UNSIGNED_CHAR] = "MPI_UNSIGNED_CHAR",
+    [MPI_BYTE] = "MPI_BYTE",
+    [MPI_WCHAR] = "MPI_WCHAR",
+    [MPI_SHORT] = "MPI_SHORT",
+    [MPI_UNSIGNED_SHORT] = "MPI_UNSIGNED_SHORT",
+    [MPI_INT] = "MPI_INT",
+    [MPI_UNSIGNED] = "MPI_UNSIGNED",
+    [MPI_LONG] = "MPI_LONG",
+    [MPI_UNSIGNED_LONG] = "MPI_UNSIGNED_LONG",
+    [MPI_LONG_LONG_INT] = "MPI_LONG_LONG_INT",
+    [MPI_UNSIGNED_LONG_LONG] = "MPI_UNSIGNED_LONG_LONG",
+    [MPI_FLOAT] = "MPI_FLOAT",
+    [MPI_DOUBLE] = "MPI_DOUBLE",
+    [MPI_LONG_DOUBLE] = "MPI_LONG_DOUBLE",
+    [MPI_PACKED] = "MPI_PACKED",
+    [MPI_INT8_T] = "MPI_INT8_T",
+    [MPI_INT16_T] = "MPI_INT16_T",
+    [MPI_INT32_T] = "MPI_INT32_T",
+    [MPI_INT64_T] = "MPI_INT64_T",
+    [MPI_UINT8_T] = "MPI_UINT8_T",
+    [MPI_UINT16_T] = "MPI_UINT16_T",
+    [MPI_UINT32_T] = "MPI_UINT32_T",
+    [MPI_UINT64_T] = "MPI_UINT64_T",
+    [MPI_C_BOOL] = "MPI_C_BOOL",
+    [MPI_AINT] = "MPI_AINT",
+    [MPI_OFFSET] = "MPI_OFFSET",
+    [MPI_FLOAT_INT] = "MPI_FLOAT_INT",
+    [MPI_DOUBLE_INT] = "MPI_DOUBLE_INT",
+    [MPI_LONG_INT] = "MPI_LONG_INT",
+    [MPI_2INT] = "MPI_2INT",
+    [MPI_SHORT_INT] = "MPI_SHORT_INT",
+    [MPI_LONG_DOUBLE_INT] = "MPI_LONG_DOUBLE_INT",
+    [MPI_UB] = "MPI_UB",
+    [MPI_LB] = "MPI_LB",
+    [MPI_COUNT] = "MPI_COUNT",
+};
+
+int PMPI_Type_set_name(MPI_Datatype type, const char *name)
+{
+    rk_type_t *t;
+    int err = type_q(type, name, &t, "MPI_Type_set_name");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    snprintf(t->name, sizeof t->name, "%s", name);
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Type_set_name);
+
+int PMPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen)
+{
+    rk_type_t *t;
+    const char *n;
+    int err = type_q(type, name != NULL && resultlen != NULL ? name : NULL,
+                     &t, "MPI_Type_get_name");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    n = t->name;
+    if (n[0] == '\0' && type > 0 && type < RCKMPI_NPREDEFINED &&
+        predef_name[type] != NULL)
+        n = predef_name[type];
+    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", n);
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Type_get_name);
+
+/* ---- MPI_Type_match_size (MPI-3.1 17.1.9) ---- */
+
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
+{
+    static const char f[] = "MPI_Type_match_size";
+    static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE,
+                                         MPI_LONG_DOUBLE};
+    static const MPI_Datatype ints[] = {MPI_INT8_T, MPI_INT16_T, MPI_INT32_T,
+                                        MPI_INT64_T};
+    const MPI_Datatype *c;
+    int n, err = rk_check_init(f);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (type == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "datatype is NULL");
+    switch (typeclass) {
+    case MPI_TYPECLASS_REAL:
+        c = reals;
+        n = 3;
+        break;
+    case MPI_TYPECLASS_INTEGER:
+        c = ints;
+        n = 4;
+        break;
+    case MPI_TYPECLASS_COMPLEX:
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f,
+                      "no complex datatypes in this library (size %d)", size);
+    default:
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "invalid type class %d",
+                      typeclass);
+    }
+    for (int i = 0; i < n; i++)
+        if (rk_type(c[i])->size == (size_t)size) {
+            *type = c[i];
+            return MPI_SUCCESS;
+        }
+    return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f,
+                  "no datatype of class %d with size %d", typeclass, size);
+}
+RK_MPI_ALIAS(Type_match_size);
+
+/* ---- error classes and codes of the program (MPI-3.1 8.5) ---- */
+
+/* code MPI_ERR_LASTCODE + 1 + i is uerr.e[i] */
+static struct {
+    struct {
+        int cls;    /* its class (a class: itself) */
+        char *text; /* MPI_Add_error_string's, or NULL */
+    } *e;
+    int n, cap;
+} uerr;
+
+int rk_user_err(int code, int *cls, const char **str)
+{
+    int i = code - MPI_ERR_LASTCODE - 1;
+
+    if (i < 0 || i >= uerr.n)
+        return 0;
+    *cls = uerr.e[i].cls;
+    *str = uerr.e[i].text != NULL ? uerr.e[i].text : "";
+    return 1;
+}
+
+int rk_last_used_code(void)
+{
+    return MPI_ERR_LASTCODE + uerr.n;
+}
+
+void rk_user_errs_finalize(void)
+{
+    for (int i = 0; i < uerr.n; i++)
+        free(uerr.e[i].text);
+    free(uerr.e);
+    memset(&uerr, 0, sizeof uerr);
+}
+
+static int add_code(int cls, int *out, const char *f)
+{
+    int err = rk_check_init(f);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (out == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "output is NULL");
+    if (uerr.n == uerr.cap) {
+        int cap = uerr.cap ? 2 * uerr.cap : 16;
+        void *n = realloc(uerr.e, (size_t)cap * sizeof(*uerr.e));
+        if (n == NULL)
+            return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, f, "no memory");
+        uerr.e = n;
+        uerr.cap = cap;
+    }
+    *out = MPI_ERR_LASTCODE + 1 + uerr.n;
+    uerr.e[uerr.n].cls = cls < 0 ? *out : cls;
+    uerr.e[uerr.n].text = NULL;
+    uerr.n++;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Add_error_class(int *errorclass)
+{
+    return add_code(-1, errorclass, "MPI_Add_error_class");
+}
+RK_MPI_ALIAS(Add_error_class);
+
+int PMPI_Add_error_code(int errorclass, int *errorcode)
+{
+    int cls;
+    const char *s;
+
+    if (rk_check_init("MPI_Add_error_code") == MPI_SUCCESS &&
+        !(errorclass >= 0 && errorclass <= MPI_ERR_LASTCODE) &&
+        !(rk_user_err(errorclass, &cls, &s) && cls == errorclass))
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Add_error_code",
+                      "%d is not an error class", errorclass);
+    return add_code(errorclass, errorcode, "MPI_Add_error_code");
+}
+RK_MPI_ALIAS(Add_error_code);
+
+int PMPI_Add_error_string(int errorcode, const char *string)
+{
+    static const char f[] = "MPI_Add_error_string";
+    int i = errorcode - MPI_ERR_LASTCODE - 1, err = rk_check_init(f);
+    char *copy;
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (i < 0 || i >= uerr.n)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f,
+                      "%d is not a code added by MPI_Add_error_class/code "
+                      "(predefined codes keep their strings)", errorcode);
+    if (string == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "string is NULL");
+    if (strlen(string) >= MPI_MAX_ERROR_STRING)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f,
+                      "string longer than MPI_MAX_ERROR_STRING - 1");
+    copy = strdup(string);
+    if (copy == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, f, "no memory");
+    free(uerr.e[i].text);
+    uerr.e[i].text = copy;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Add_error_string);

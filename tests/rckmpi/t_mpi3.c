@@ -1,0 +1,357 @@
+/* The MPI-2.2/3.x calls of src/rckmpi/mpi3.c (issue 27), each checked
+ * against values computed here from the C layout, and the error class
+ * each returns for bad input (MPI_ERRORS_RETURN): address arithmetic, the
+ * MPI_Count forms, MPI_Type_create_hindexed_block (a round trip through
+ * the ranks), communicator and window hints, datatype names, the
+ * program's own error classes/codes/strings, MPI_Type_match_size. */
+#include "mpitest.h"
+
+#include <stdint.h>
+
+static int errclass(int err)
+{
+    int c = -1;
+    MPI_Error_class(err, &c);
+    return c;
+}
+
+static void address_arith(void)
+{
+    double a[10];
+    MPI_Aint p0, p7;
+
+    MPI_Get_address(&a[0], &p0);
+    MPI_Get_address(&a[7], &p7);
+    CHECK(MPI_Aint_diff(p7, p0) == (MPI_Aint)(7 * sizeof(double)),
+          "Aint_diff %ld", (long)MPI_Aint_diff(p7, p0));
+    CHECK(MPI_Aint_add(p0, (MPI_Aint)(7 * sizeof(double))) == p7,
+          "Aint_add");
+    CHECK((void *)MPI_Aint_add(p0, 3 * (MPI_Aint)sizeof(double)) == &a[3],
+          "Aint_add to a pointer");
+}
+
+static void count_forms(void)
+{
+    MPI_Datatype v, r;
+    MPI_Count sz, lb, ext;
+    MPI_Status st;
+    int n;
+
+    /* 3 blocks of 2 ints, stride 5 ints: 24 bytes over 12 ints */
+    MPI_Type_vector(3, 2, 5, MPI_INT, &v);
+    MPI_Type_commit(&v);
+    CHECK(MPI_Type_size_x(v, &sz) == MPI_SUCCESS &&
+              sz == (MPI_Count)(6 * sizeof(int)),
+          "Type_size_x %lld", (long long)sz);
+    CHECK(MPI_Type_get_extent_x(v, &lb, &ext) == MPI_SUCCESS && lb == 0 &&
+              ext == (MPI_Count)(12 * sizeof(int)),
+          "Type_get_extent_x %lld %lld", (long long)lb, (long long)ext);
+    /* resized: lb -8, extent 100; the data stays where it was */
+    MPI_Type_create_resized(v, -8, 100, &r);
+    CHECK(MPI_Type_get_extent_x(r, &lb, &ext) == MPI_SUCCESS && lb == -8 &&
+              ext == 100,
+          "resized extent_x %lld %lld", (long long)lb, (long long)ext);
+    CHECK(MPI_Type_get_true_extent_x(r, &lb, &ext) == MPI_SUCCESS &&
+              lb == 0 && ext == (MPI_Count)(12 * sizeof(int)),
+          "true_extent_x %lld %lld", (long long)lb, (long long)ext);
+    MPI_Type_free(&r);
+
+    /* Status_set_elements: 7 ints of v = one item (6) and one more */
+    CHECK(MPI_Status_set_elements(&st, v, 7) == MPI_SUCCESS,
+          "Status_set_elements");
+    CHECK(MPI_Get_elements_x(&st, v, &sz) == MPI_SUCCESS && sz == 7,
+          "Get_elements_x %lld", (long long)sz);
+    MPI_Get_elements(&st, MPI_INT, &n);
+    CHECK(n == 7, "Get_elements(MPI_INT) %d", n);
+    MPI_Get_count(&st, v, &n);
+    CHECK(n == MPI_UNDEFINED, "Get_count of a partial item %d", n);
+    CHECK(MPI_Status_set_elements_x(&st, v, 12) == MPI_SUCCESS,
+          "Status_set_elements_x");
+    MPI_Get_count(&st, v, &n);
+    CHECK(n == 2, "Get_count of 12 elements %d", n);
+    CHECK(MPI_Status_set_elements_x(&st, MPI_DOUBLE, 5) == MPI_SUCCESS,
+          "set_elements_x double");
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    CHECK(n == (int)(5 * sizeof(double)), "bytes of 5 doubles %d", n);
+
+    /* bad input */
+    CHECK(errclass(MPI_Type_size_x(MPI_DATATYPE_NULL, &sz)) == MPI_ERR_TYPE,
+          "size_x of MPI_DATATYPE_NULL");
+    CHECK(errclass(MPI_Status_set_elements_x(&st, v, -1)) == MPI_ERR_COUNT,
+          "negative count");
+    CHECK(errclass(MPI_Get_elements_x(MPI_STATUS_IGNORE, v, &sz)) ==
+              MPI_ERR_ARG,
+          "Get_elements_x of MPI_STATUS_IGNORE");
+    MPI_Type_free(&v);
+}
+
+/* hindexed_block against hindexed with equal lengths, by a round trip */
+static void hindexed_block(int rank, int size)
+{
+    MPI_Aint d[3] = {5 * sizeof(double), 0, 9 * sizeof(double)};
+    MPI_Datatype hb, ref;
+    MPI_Aint lb, ext;
+    int bl[3] = {2, 2, 2}, sz, peer = (rank + 1) % size,
+        from = (rank + size - 1) % size;
+    double src[12], got[12], want[12];
+    char p1[256], p2[256];
+    int pos1 = 0, pos2 = 0;
+
+    CHECK(MPI_Type_create_hindexed_block(3, 2, d, MPI_DOUBLE, &hb) ==
+              MPI_SUCCESS,
+          "hindexed_block");
+    MPI_Type_create_hindexed(3, bl, d, MPI_DOUBLE, &ref);
+    MPI_Type_commit(&hb);
+    MPI_Type_commit(&ref);
+    MPI_Type_size(hb, &sz);
+    CHECK(sz == (int)(6 * sizeof(double)), "hindexed_block size %d", sz);
+    MPI_Type_get_extent(hb, &lb, &ext);
+    CHECK(lb == 0 && ext == (MPI_Aint)(11 * sizeof(double)),
+          "hindexed_block extent %ld %ld", (long)lb, (long)ext);
+    for (int i = 0; i < 12; i++)
+        src[i] = 100 * rank + i;
+    MPI_Pack(src, 1, hb, p1, sizeof p1, &pos1, MPI_COMM_WORLD);
+    MPI_Pack(src, 1, ref, p2, sizeof p2, &pos2, MPI_COMM_WORLD);
+    CHECK(pos1 == pos2 && memcmp(p1, p2, (size_t)pos1) == 0,
+          "hindexed_block packs as hindexed");
+    /* the order of the blocks: 5,6 then 0,1 then 9,10 */
+    CHECK(((double *)p1)[0] == src[5] && ((double *)p1)[2] == src[0] &&
+              ((double *)p1)[5] == src[10],
+          "packed order");
+    for (int i = 0; i < 12; i++)
+        got[i] = want[i] = -1;
+    for (int b = 0; b < 3; b++)
+        for (int k = 0; k < 2; k++) {
+            int at = (int)(d[b] / (MPI_Aint)sizeof(double)) + k;
+            want[at] = 100 * from + at;
+        }
+    MPI_Sendrecv(src, 1, hb, peer, 7, got, 1, hb, from, 7, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    CHECK(memcmp(got, want, sizeof got) == 0, "hindexed_block round trip");
+    CHECK(errclass(MPI_Type_create_hindexed_block(2, -1, d, MPI_DOUBLE,
+                                                  &ref)) == MPI_ERR_ARG,
+          "negative block length");
+    CHECK(errclass(MPI_Type_create_hindexed_block(-1, 1, d, MPI_DOUBLE,
+                                                  &ref)) == MPI_ERR_COUNT,
+          "negative count");
+    MPI_Type_free(&hb);
+    MPI_Type_free(&ref);
+}
+
+static int info_value(MPI_Info info, const char *key, char *val)
+{
+    int flag = 0;
+    MPI_Info_get(info, key, 63, val, &flag);
+    return flag;
+}
+
+static void comm_hints(void)
+{
+    MPI_Comm c, d, e;
+    MPI_Info in, out;
+    char val[64];
+    int nkeys = -1;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    CHECK(MPI_Comm_get_info(c, &out) == MPI_SUCCESS, "Comm_get_info");
+    MPI_Info_get_nkeys(out, &nkeys);
+    CHECK(nkeys == 0, "a new communicator has %d hints", nkeys);
+    MPI_Info_free(&out);
+
+    MPI_Info_create(&in);
+    MPI_Info_set(in, "rck_hint", "one");
+    CHECK(MPI_Comm_set_info(c, in) == MPI_SUCCESS, "Comm_set_info");
+    /* the communicator keeps a copy: changing ours changes nothing */
+    MPI_Info_set(in, "rck_hint", "changed");
+    MPI_Comm_get_info(c, &out);
+    CHECK(info_value(out, "rck_hint", val) && strcmp(val, "one") == 0,
+          "Comm_get_info: %s", val);
+    /* ... and gives a copy */
+    MPI_Info_set(out, "rck_hint", "mine");
+    MPI_Info_free(&out);
+    MPI_Comm_get_info(c, &out);
+    CHECK(info_value(out, "rck_hint", val) && strcmp(val, "one") == 0,
+          "get_info gives a copy: %s", val);
+    MPI_Info_free(&out);
+
+    /* MPI_Comm_dup copies the hints, dup_with_info replaces them */
+    MPI_Comm_dup(c, &d);
+    MPI_Comm_get_info(d, &out);
+    CHECK(info_value(out, "rck_hint", val) && strcmp(val, "one") == 0,
+          "Comm_dup's hints: %s", val);
+    MPI_Info_free(&out);
+    CHECK(MPI_Comm_dup_with_info(c, in, &e) == MPI_SUCCESS,
+          "Comm_dup_with_info");
+    MPI_Comm_get_info(e, &out);
+    CHECK(info_value(out, "rck_hint", val) && strcmp(val, "changed") == 0,
+          "dup_with_info's hints: %s", val);
+    MPI_Info_free(&out);
+    {
+        /* the new communicator works */
+        int r, s, sum = 0, rank, size;
+        MPI_Comm_rank(e, &rank);
+        MPI_Comm_size(e, &size);
+        MPI_Sendrecv(&rank, 1, MPI_INT, (rank + 1) % size, 3, &r, 1, MPI_INT,
+                     (rank + size - 1) % size, 3, e, MPI_STATUS_IGNORE);
+        CHECK(r == (rank + size - 1) % size, "traffic on the dup: %d", r);
+        MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, e);
+        s = size * (size - 1) / 2;
+        CHECK(sum == s, "allreduce on the dup %d != %d", sum, s);
+    }
+    CHECK(MPI_Comm_set_info(e, MPI_INFO_NULL) == MPI_SUCCESS,
+          "set_info(MPI_INFO_NULL): no hints");
+    MPI_Comm_get_info(e, &out);
+    MPI_Info_get_nkeys(out, &nkeys);
+    CHECK(nkeys == 0, "hints after MPI_INFO_NULL: %d", nkeys);
+    MPI_Info_free(&out);
+
+    CHECK(errclass(MPI_Comm_set_info(MPI_COMM_NULL, in)) == MPI_ERR_COMM,
+          "set_info on MPI_COMM_NULL");
+    CHECK(errclass(MPI_Comm_get_info(MPI_COMM_NULL, &out)) == MPI_ERR_COMM,
+          "get_info on MPI_COMM_NULL");
+    CHECK(errclass(MPI_Comm_set_info(c, (MPI_Info)12345)) == MPI_ERR_INFO,
+          "set_info of a bad info");
+    CHECK(errclass(MPI_Comm_dup_with_info(c, (MPI_Info)12345, &d)) ==
+              MPI_ERR_INFO,
+          "dup_with_info of a bad info");
+    MPI_Info_free(&in);
+    MPI_Comm_free(&c);
+    MPI_Comm_free(&d);
+    MPI_Comm_free(&e);
+}
+
+static void win_hints(void)
+{
+    int buf[4];
+    MPI_Win w;
+    MPI_Info in, out;
+    char val[64];
+    int nkeys = -1;
+
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &w);
+    MPI_Win_get_info(w, &out);
+    MPI_Info_get_nkeys(out, &nkeys);
+    CHECK(nkeys == 0, "a new window has %d hints", nkeys);
+    MPI_Info_free(&out);
+    MPI_Info_create(&in);
+    MPI_Info_set(in, "no_locks", "true");
+    CHECK(MPI_Win_set_info(w, in) == MPI_SUCCESS, "Win_set_info");
+    MPI_Info_free(&in);
+    CHECK(MPI_Win_get_info(w, &out) == MPI_SUCCESS, "Win_get_info");
+    CHECK(info_value(out, "no_locks", val) && strcmp(val, "true") == 0,
+          "Win_get_info: %s", val);
+    MPI_Info_free(&out);
+    CHECK(errclass(MPI_Win_get_info(MPI_WIN_NULL, &out)) == MPI_ERR_WIN,
+          "Win_get_info of MPI_WIN_NULL");
+    MPI_Win_free(&w);
+}
+
+static void type_names(void)
+{
+    char name[MPI_MAX_OBJECT_NAME];
+    int len = -1;
+    MPI_Datatype t;
+
+    CHECK(MPI_Type_get_name(MPI_DOUBLE, name, &len) == MPI_SUCCESS &&
+              strcmp(name, "MPI_DOUBLE") == 0 && len == 10,
+          "name of MPI_DOUBLE: %s %d", name, len);
+    MPI_Type_get_name(MPI_2INT, name, &len);
+    CHECK(strcmp(name, "MPI_2INT") == 0, "name of MPI_2INT: %s", name);
+    MPI_Type_contiguous(3, MPI_INT, &t);
+    MPI_Type_get_name(t, name, &len);
+    CHECK(len == 0 && name[0] == '\0', "a new type's name: '%s'", name);
+    CHECK(MPI_Type_set_name(t, "triple") == MPI_SUCCESS, "Type_set_name");
+    MPI_Type_get_name(t, name, &len);
+    CHECK(strcmp(name, "triple") == 0 && len == 6, "set name: %s", name);
+    MPI_Type_free(&t);
+    CHECK(errclass(MPI_Type_set_name(MPI_DATATYPE_NULL, "x")) == MPI_ERR_TYPE,
+          "set_name of MPI_DATATYPE_NULL");
+    CHECK(errclass(MPI_Type_get_name(t, name, &len)) == MPI_ERR_TYPE,
+          "get_name of a freed type");
+}
+
+static void user_errors(void)
+{
+    int cls, code, code2, c, len, *last, flag = 0;
+    char s[MPI_MAX_ERROR_STRING];
+
+    CHECK(MPI_Add_error_class(&cls) == MPI_SUCCESS && cls > MPI_ERR_LASTCODE,
+          "Add_error_class: %d", cls);
+    CHECK(MPI_Add_error_code(cls, &code) == MPI_SUCCESS && code > cls,
+          "Add_error_code: %d", code);
+    CHECK(MPI_Add_error_code(MPI_ERR_OTHER, &code2) == MPI_SUCCESS &&
+              code2 > code,
+          "Add_error_code in a predefined class: %d", code2);
+    CHECK(MPI_Error_class(code, &c) == MPI_SUCCESS && c == cls,
+          "class of the new code %d", c);
+    CHECK(MPI_Error_class(cls, &c) == MPI_SUCCESS && c == cls,
+          "a class is its own class %d", c);
+    CHECK(MPI_Error_class(code2, &c) == MPI_SUCCESS && c == MPI_ERR_OTHER,
+          "class of code2 %d", c);
+    MPI_Error_string(code, s, &len);
+    CHECK(len == 0, "no string yet: '%s'", s);
+    CHECK(MPI_Add_error_string(code, "the rckmpi test's own error") ==
+              MPI_SUCCESS,
+          "Add_error_string");
+    MPI_Error_string(code, s, &len);
+    CHECK(strcmp(s, "the rckmpi test's own error") == 0 &&
+              len == (int)strlen(s),
+          "Error_string of the new code: %s", s);
+    CHECK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last,
+                            &flag) == MPI_SUCCESS &&
+              flag && *last == code2,
+          "MPI_LASTUSEDCODE %d", flag ? *last : -1);
+    /* bad input */
+    CHECK(errclass(MPI_Add_error_string(MPI_ERR_ARG, "x")) == MPI_ERR_ARG,
+          "a string for a predefined code");
+    CHECK(errclass(MPI_Add_error_code(code, &c)) == MPI_ERR_ARG,
+          "a code in a class that is a code");
+    CHECK(errclass(MPI_Add_error_code(code2 + 1000, &c)) == MPI_ERR_ARG,
+          "a code in no class");
+    CHECK(errclass(MPI_Error_class(code2 + 1, &c)) == MPI_ERR_ARG,
+          "class of an unused code");
+}
+
+static void match_size(void)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+
+    CHECK(MPI_Type_match_size(MPI_TYPECLASS_REAL, sizeof(double), &t) ==
+              MPI_SUCCESS && t == MPI_DOUBLE,
+          "real %zu", sizeof(double));
+    CHECK(MPI_Type_match_size(MPI_TYPECLASS_REAL, sizeof(float), &t) ==
+              MPI_SUCCESS && t == MPI_FLOAT,
+          "real %zu", sizeof(float));
+    CHECK(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, &t) == MPI_SUCCESS &&
+              t == MPI_INT32_T,
+          "integer 4");
+    CHECK(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 8, &t) == MPI_SUCCESS &&
+              t == MPI_INT64_T,
+          "integer 8");
+    CHECK(errclass(MPI_Type_match_size(MPI_TYPECLASS_REAL, 3, &t)) ==
+              MPI_ERR_ARG,
+          "real of 3 bytes");
+    CHECK(errclass(MPI_Type_match_size(42, 4, &t)) == MPI_ERR_ARG,
+          "type class 42");
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    address_arith();
+    count_forms();
+    hindexed_block(rank, size);
+    comm_hints();
+    win_hints();
+    type_names();
+    user_errors();
+    match_size();
+    MPI_Barrier_p2p();
+    return mpitest_end("t_mpi3");
+}
