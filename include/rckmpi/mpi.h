@@ -738,6 +738,30 @@ int MPI_Add_error_string(int errorcode, const char *string);
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval,
+                                        void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype,
+                                          int type_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+/* copies the attribute's value (MPI_TYPE_DUP_FN) */
+int rckmpi_type_dup_fn(MPI_Datatype oldtype, int type_keyval,
+                       void *extra_state, void *attribute_val_in,
+                       void *attribute_val_out, int *flag);
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
+#define MPI_TYPE_DUP_FN rckmpi_type_dup_fn
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn,
+                           int *type_keyval, void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval,
+                      void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
+                      void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 
 
 /* ---- profiling interface (MPI-3.1 chapter 14; docs/MPI.md) ----
@@ -976,6 +1000,11 @@ extern __typeof__(MPI_Add_error_string) PMPI_Add_error_string;
 extern __typeof__(MPI_Type_set_name) PMPI_Type_set_name;
 extern __typeof__(MPI_Type_get_name) PMPI_Type_get_name;
 extern __typeof__(MPI_Type_match_size) PMPI_Type_match_size;
+extern __typeof__(MPI_Type_create_keyval) PMPI_Type_create_keyval;
+extern __typeof__(MPI_Type_free_keyval) PMPI_Type_free_keyval;
+extern __typeof__(MPI_Type_set_attr) PMPI_Type_set_attr;
+extern __typeof__(MPI_Type_get_attr) PMPI_Type_get_attr;
+extern __typeof__(MPI_Type_delete_attr) PMPI_Type_delete_attr;
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

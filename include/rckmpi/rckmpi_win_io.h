@@ -93,6 +93,29 @@ typedef int MPI_File;
 #define MPI_WIN_UNIFIED 2
 
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *err, ...);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval,
+                                       void *extra_state,
+                                       void *attribute_val_in,
+                                       void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
+                                         void *attribute_val,
+                                         void *extra_state);
+/* copies the attribute's value (MPI_WIN_DUP_FN; windows are never
+ * duplicated, so it is never called by the library) */
+int rckmpi_win_dup_fn(MPI_Win oldwin, int win_keyval, void *extra_state,
+                      void *attribute_val_in, void *attribute_val_out,
+                      int *flag);
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0)
+#define MPI_WIN_DUP_FN rckmpi_win_dup_fn
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                          MPI_Win_delete_attr_function *win_delete_attr_fn,
+                          int *win_keyval, void *extra_state);
+int MPI_Win_free_keyval(int *win_keyval);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                              MPI_Errhandler *errhandler);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                    MPI_Comm comm, MPI_Win *win);
@@ -198,6 +221,9 @@ int MPI_Win_sync(MPI_Win win);
 #define MPI_MAX_DATAREP_STRING 128
 
 typedef void MPI_File_errhandler_function(MPI_File *file, int *err, ...);
+int MPI_File_create_errhandler(
+    MPI_File_errhandler_function *file_errhandler_fn,
+    MPI_Errhandler *errhandler);
 
 int MPI_File_open(MPI_Comm comm, const char *filename, int amode,
                   MPI_Info info, MPI_File *fh);
@@ -328,6 +354,12 @@ extern __typeof__(MPI_Win_get_errhandler) PMPI_Win_get_errhandler;
 extern __typeof__(MPI_Win_call_errhandler) PMPI_Win_call_errhandler;
 extern __typeof__(MPI_Win_set_name) PMPI_Win_set_name;
 extern __typeof__(MPI_Win_get_name) PMPI_Win_get_name;
+extern __typeof__(MPI_Win_create_keyval) PMPI_Win_create_keyval;
+extern __typeof__(MPI_Win_free_keyval) PMPI_Win_free_keyval;
+extern __typeof__(MPI_Win_create_errhandler) PMPI_Win_create_errhandler;
+extern __typeof__(MPI_File_create_errhandler) PMPI_File_create_errhandler;
+extern __typeof__(MPI_Win_set_attr) PMPI_Win_set_attr;
+extern __typeof__(MPI_Win_delete_attr) PMPI_Win_delete_attr;
 extern __typeof__(MPI_Win_set_info) PMPI_Win_set_info;
 extern __typeof__(MPI_Win_get_info) PMPI_Win_get_info;
 extern __typeof__(MPI_Put) PMPI_Put;

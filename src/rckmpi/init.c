@@ -87,9 +87,22 @@ static MPI_Errhandler handler_of(MPI_Comm comm)
     return c != NULL ? c->eh : MPI_ERRORS_ARE_FATAL;
 }
 
-/* User error handlers (MPI_Comm_create_errhandler): handles 3 and up. */
+/* User error handlers (MPI_Comm/Win/File_create_errhandler): handles 3
+ * and up; each of one kind (RK_EH_COMM, _WIN, _FILE), with the function of
+ * its kind's type. A window's and a file's error handler sits on their
+ * private communicator (rk_comm_t.eh), and is called with the window or
+ * file that communicator belongs to. */
 #define RK_MAX_EH 64
 static MPI_Comm_errhandler_function *user_eh[RK_MAX_EH];
+static MPI_Win_errhandler_function *user_weh[RK_MAX_EH];
+static MPI_File_errhandler_function *user_feh[RK_MAX_EH];
+static int user_kind[RK_MAX_EH];
+
+static int eh_used(MPI_Errhandler h)
+{
+    return h > MPI_ERRORS_RETURN && h < RK_MAX_EH &&
+           (user_eh[h] != NULL || user_weh[h] != NULL || user_feh[h] != NULL);
+}
 
 int rk_fatal(MPI_Comm comm, int err, const char *func, const char *what)
 {
@@ -97,10 +110,17 @@ int rk_fatal(MPI_Comm comm, int err, const char *func, const char *what)
 
     if (eh == MPI_ERRORS_RETURN)
         return err;
-    if (eh > MPI_ERRORS_RETURN && eh < RK_MAX_EH && user_eh[eh] != NULL) {
+    if (eh_used(eh)) {
         MPI_Comm c = rk_comm(comm) != NULL ? comm : MPI_COMM_WORLD;
         int code = err;
-        user_eh[eh](&c, &code, func, what);
+        if (user_kind[eh] == RK_EH_WIN) {
+            MPI_Win w = rk_win_by_comm(c);
+            user_weh[eh](&w, &code, func, what);
+        } else if (user_kind[eh] == RK_EH_FILE) {
+            MPI_File f = rk_file_by_comm(c);
+            user_feh[eh](&f, &code, func, what);
+        } else
+            user_eh[eh](&c, &code, func, what);
         return err;
     }
     fprintf(stderr, "MPI error in %s (rank %d): %s: %s\n", func,
@@ -413,14 +433,74 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
     if (c == NULL)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
                       "invalid communicator %d", comm);
+    return rk_set_eh(comm, eh, RK_EH_COMM, "MPI_Comm_set_errhandler");
+}
+RK_MPI_ALIAS(Comm_set_errhandler);
+
+int rk_eh_fits(MPI_Errhandler eh, int kind)
+{
+    return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN ||
+           (eh_used(eh) && user_kind[eh] == kind);
+}
+
+int rk_set_eh(MPI_Comm comm, MPI_Errhandler eh, int kind, const char *func)
+{
+    static const char *const kinds[] = {"communicator", "window", "file"};
+    rk_comm_t *c = rk_comm(comm);
+
     if (eh != MPI_ERRORS_ARE_FATAL && eh != MPI_ERRORS_RETURN &&
-        (eh <= 0 || eh >= RK_MAX_EH || user_eh[eh] == NULL))
-        return rk_err(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
-                      "invalid error handler %d", eh);
+        !eh_used(eh))
+        return rk_err(comm, MPI_ERR_ARG, func, "invalid error handler %d",
+                      eh);
+    if (eh_used(eh) && user_kind[eh] != kind)
+        return rk_err(comm, MPI_ERR_ARG, func,
+                      "error handler %d is for a %s, not a %s", eh,
+                      kinds[user_kind[eh]], kinds[kind]);
     c->eh = eh;
     return MPI_SUCCESS;
 }
-RK_MPI_ALIAS(Comm_set_errhandler);
+
+static int create_eh(int kind, MPI_Comm_errhandler_function *cf,
+                     MPI_Win_errhandler_function *wf,
+                     MPI_File_errhandler_function *ff, MPI_Errhandler *eh,
+                     const char *func)
+{
+    int err = rk_check_init(func);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (cf == NULL && wf == NULL && ff == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, func, "NULL function");
+    if (eh == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, func, "errhandler is NULL");
+    for (int h = MPI_ERRORS_RETURN + 1; h < RK_MAX_EH; h++)
+        if (!eh_used(h)) {
+            user_eh[h] = cf;
+            user_weh[h] = wf;
+            user_feh[h] = ff;
+            user_kind[h] = kind;
+            *eh = h;
+            return MPI_SUCCESS;
+        }
+    return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, func,
+                  "more than %d error handlers", RK_MAX_EH - 3);
+}
+
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
+                               MPI_Errhandler *eh)
+{
+    return create_eh(RK_EH_WIN, NULL, fn, NULL, eh,
+                     "MPI_Win_create_errhandler");
+}
+RK_MPI_ALIAS(Win_create_errhandler);
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn,
+                                MPI_Errhandler *eh)
+{
+    return create_eh(RK_EH_FILE, NULL, NULL, fn, eh,
+                     "MPI_File_create_errhandler");
+}
+RK_MPI_ALIAS(File_create_errhandler);
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 {
@@ -456,17 +536,8 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
 
     if (err != MPI_SUCCESS)
         return err;
-    if (fn == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG,
-                      "MPI_Comm_create_errhandler", "NULL function");
-    for (int h = MPI_ERRORS_RETURN + 1; h < RK_MAX_EH; h++)
-        if (user_eh[h] == NULL) {
-            user_eh[h] = fn;
-            *eh = h;
-            return MPI_SUCCESS;
-        }
-    return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
-                  "more than %d error handlers", RK_MAX_EH - 3);
+    return create_eh(RK_EH_COMM, fn, NULL, NULL, eh,
+                     "MPI_Comm_create_errhandler");
 }
 RK_MPI_ALIAS(Comm_create_errhandler);
 

@@ -984,13 +984,18 @@ int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
     if (err != MPI_SUCCESS)
         return err;
     if (fh == MPI_FILE_NULL) {
+        if (!rk_eh_fits(eh, RK_EH_FILE))
+            return null_err(MPI_ERR_ARG, "MPI_File_set_errhandler",
+                            "error handler %d is not a file's (or invalid)",
+                            eh);
         if (eh != MPI_ERRORS_RETURN && io.null_comm == MPI_COMM_NULL) {
             err = PMPI_Comm_dup(MPI_COMM_SELF, &io.null_comm);
             if (err != MPI_SUCCESS)
                 return err;
         }
         if (io.null_comm != MPI_COMM_NULL) {
-            err = PMPI_Comm_set_errhandler(io.null_comm, eh);
+            err = rk_set_eh(io.null_comm, eh, RK_EH_FILE,
+                            "MPI_File_set_errhandler");
             if (err != MPI_SUCCESS)
                 return err;
         }
@@ -1000,7 +1005,15 @@ int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
     err = rk_io_file_arg(fh, &f, "MPI_File_set_errhandler");
     if (err != MPI_SUCCESS)
         return err;
-    return PMPI_Comm_set_errhandler(f->comm, eh);
+    return rk_set_eh(f->comm, eh, RK_EH_FILE, "MPI_File_set_errhandler");
+}
+
+MPI_File rk_file_by_comm(MPI_Comm comm)
+{
+    for (int i = 0; i < io.n; i++)
+        if (io.f[i] != NULL && io.f[i]->used && io.f[i]->comm == comm)
+            return (MPI_File)(i + 1);
+    return MPI_FILE_NULL;
 }
 RK_MPI_ALIAS(File_set_errhandler);
 

@@ -50,6 +50,7 @@ typedef struct {
     int nbasic;
     int combiner;
     char name[MPI_MAX_OBJECT_NAME]; /* MPI_Type_set_name (mpi3.c) */
+    struct rk_attr *attrs;          /* attr.c: its cached attributes */
 } rk_type_t;
 
 /* The type behind a handle, or NULL; a type freed while requests still
@@ -114,6 +115,14 @@ int rk_attr_delete_all(MPI_Comm comm);
  * keyvals */
 void rk_attr_drop(struct rk_attr *list);
 void rk_attrs_finalize(void);
+/* Datatypes and windows (attr.c): MPI_Type_dup's copy callbacks, and
+ * every attribute deleted by its delete callback (MPI_Type_free,
+ * MPI_Win_free; the callback's error if one fails). */
+int rk_attr_type_dup(MPI_Datatype from, MPI_Datatype to);
+int rk_attr_type_delete_all(MPI_Datatype t);
+int rk_attr_win_delete_all(MPI_Win w);
+/* MPI_Win_get_attr of a key that is not predefined (raises on error) */
+int rk_attr_win_get(MPI_Win win, int keyval, void *attribute_val, int *flag);
 /* MPI_Comm_get_attr of a key that is not predefined (raises on error) */
 int rk_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 /* MPI_INFO_ENV's contents (info.c), from MPI_Init's arguments */
@@ -126,6 +135,16 @@ rk_comm_t *rk_comm(MPI_Comm c); /* NULL if invalid or freed */
  * none was set); 0 if not. The largest code in use (MPI_LASTUSEDCODE). */
 int rk_user_err(int code, int *cls, const char **str);
 int rk_last_used_code(void);
+/* Error handlers of windows and files (init.c): @p eh (predefined, or
+ * created for @p kind) set on @p comm; else MPI_ERR_ARG, raised there. */
+enum { RK_EH_COMM, RK_EH_WIN, RK_EH_FILE };
+int rk_set_eh(MPI_Comm comm, MPI_Errhandler eh, int kind, const char *func);
+/* @p eh predefined or created for @p kind */
+int rk_eh_fits(MPI_Errhandler eh, int kind);
+/* the window / file whose private communicator @p comm is, or
+ * MPI_WIN_NULL / MPI_FILE_NULL (win.c, io.c) */
+MPI_Win rk_win_by_comm(MPI_Comm comm);
+MPI_File rk_file_by_comm(MPI_Comm comm);
 void rk_user_errs_finalize(void);
 /* Also a communicator freed while requests still use it (p2p.c). */
 rk_comm_t *rk_comm_any(MPI_Comm c);

@@ -100,8 +100,10 @@ void rk_types_init(void)
 
 void rk_types_finalize(void)
 {
-    for (int i = 0; i < ty.n; i++)
+    for (int i = 0; i < ty.n; i++) {
         free(ty.tab[i].blocks);
+        rk_attr_drop(ty.tab[i].attrs);
+    }
     free(ty.tab);
     memset(&ty, 0, sizeof ty);
 }
@@ -133,6 +135,7 @@ static void refresh_fast(rk_type_t *t)
 
 static void type_release(rk_type_t *t)
 {
+    rk_attr_drop(t->attrs);
     free(t->blocks);
     memset(t, 0, sizeof *t);
 }
@@ -570,6 +573,14 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
         rk_type(*newtype)->committed = 1;
         refresh_fast(rk_type(*newtype));
     }
+    /* the attributes go with the copy by their copy callbacks */
+    if (err == MPI_SUCCESS && (err = rk_attr_type_dup(old, *newtype)) !=
+                                  MPI_SUCCESS) {
+        type_release(rk_type(*newtype));
+        *newtype = MPI_DATATYPE_NULL;
+        return rk_err(MPI_COMM_WORLD, err, "MPI_Type_dup",
+                      "an attribute's copy function failed");
+    }
     return err;
 }
 RK_MPI_ALIAS(Type_dup);
@@ -609,6 +620,12 @@ int PMPI_Type_free(MPI_Datatype *type)
     if (t->predefined)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free",
                       "datatype %d is predefined", *type);
+    /* the attributes' delete callbacks first (MPI-3.1 6.7.4) */
+    err = rk_attr_type_delete_all(*type);
+    if (err != MPI_SUCCESS)
+        return rk_err(MPI_COMM_WORLD, err, "MPI_Type_free",
+                      "an attribute's delete callback failed");
+    t = rk_type(*type);
     /* requests still using it keep it until they are released */
     if (t->refs > 0) {
         t->freed = 1;

@@ -313,6 +313,233 @@ static void user_errors(void)
           "class of an unused code");
 }
 
+/* ---- attributes on datatypes and windows ---- */
+static int n_copy, n_del, last_del_val;
+
+static int tcopy(MPI_Datatype t, int key, void *extra, void *in, void *out,
+                 int *flag)
+{
+    (void)t;
+    (void)key;
+    n_copy++;
+    /* the copy's value: the old one plus the extra state's */
+    *(MPI_Aint *)out = (MPI_Aint)in + *(int *)extra;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int tdel(MPI_Datatype t, int key, void *val, void *extra)
+{
+    (void)t;
+    (void)key;
+    (void)extra;
+    n_del++;
+    last_del_val = (int)(MPI_Aint)val;
+    return MPI_SUCCESS;
+}
+
+static int wdel(MPI_Win w, int key, void *val, void *extra)
+{
+    (void)w;
+    (void)key;
+    (void)extra;
+    n_del++;
+    last_del_val = (int)(MPI_Aint)val;
+    return MPI_SUCCESS;
+}
+
+static void type_attrs(void)
+{
+    int extra = 5, key, key2, ckey, flag = -1;
+    MPI_Datatype t, d, e;
+    void *v;
+
+    CHECK(MPI_Type_create_keyval(tcopy, tdel, &key, &extra) == MPI_SUCCESS,
+          "Type_create_keyval");
+    MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &key2,
+                           NULL);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN,
+                           &ckey, NULL);
+    MPI_Type_contiguous(2, MPI_INT, &t);
+    CHECK(MPI_Type_get_attr(t, key, &v, &flag) == MPI_SUCCESS && flag == 0,
+          "no attribute yet: flag %d", flag);
+    CHECK(MPI_Type_set_attr(t, key, (void *)(MPI_Aint)10) == MPI_SUCCESS,
+          "Type_set_attr");
+    MPI_Type_set_attr(t, key2, (void *)(MPI_Aint)77);
+    CHECK(MPI_Type_get_attr(t, key, &v, &flag) == MPI_SUCCESS && flag == 1 &&
+              (MPI_Aint)v == 10,
+          "Type_get_attr %d %ld", flag, (long)(MPI_Aint)v);
+    /* replacing a value runs the delete callback on the old one */
+    n_del = 0;
+    MPI_Type_set_attr(t, key, (void *)(MPI_Aint)11);
+    CHECK(n_del == 1 && last_del_val == 10, "replace: %d deletes, value %d",
+          n_del, last_del_val);
+    /* MPI_Type_dup runs the copy callbacks */
+    n_copy = 0;
+    MPI_Type_dup(t, &d);
+    CHECK(n_copy == 1, "dup: %d copies", n_copy);
+    MPI_Type_get_attr(d, key, &v, &flag);
+    CHECK(flag && (MPI_Aint)v == 16, "dup's value %ld", (long)(MPI_Aint)v);
+    MPI_Type_get_attr(d, key2, &v, &flag);
+    CHECK(flag && (MPI_Aint)v == 77, "MPI_TYPE_DUP_FN's value %ld",
+          (long)(MPI_Aint)v);
+    /* MPI_Type_free runs the delete callbacks */
+    n_del = 0;
+    MPI_Type_free(&d);
+    CHECK(n_del == 1 && last_del_val == 16, "free: %d deletes, value %d",
+          n_del, last_del_val);
+    n_del = 0;
+    CHECK(MPI_Type_delete_attr(t, key) == MPI_SUCCESS && n_del == 1,
+          "Type_delete_attr: %d deletes", n_del);
+    MPI_Type_get_attr(t, key, &v, &flag);
+    CHECK(flag == 0, "deleted attribute still there");
+    /* on a predefined type too */
+    CHECK(MPI_Type_set_attr(MPI_INT, key2, (void *)(MPI_Aint)3) ==
+              MPI_SUCCESS,
+          "set_attr on MPI_INT");
+    MPI_Type_get_attr(MPI_INT, key2, &v, &flag);
+    CHECK(flag && (MPI_Aint)v == 3, "MPI_INT's attribute");
+    MPI_Type_delete_attr(MPI_INT, key2);
+    /* bad input: a keyval of another kind, a deleted attribute, a bad
+     * type, a freed keyval */
+    CHECK(errclass(MPI_Type_set_attr(t, ckey, NULL)) == MPI_ERR_KEYVAL,
+          "a communicator keyval on a type");
+    CHECK(errclass(MPI_Comm_set_attr(MPI_COMM_WORLD, key, NULL)) ==
+              MPI_ERR_KEYVAL,
+          "a type keyval on a communicator");
+    CHECK(errclass(MPI_Type_delete_attr(t, key)) == MPI_ERR_KEYVAL,
+          "deleting an absent attribute");
+    CHECK(errclass(MPI_Type_get_attr(MPI_DATATYPE_NULL, key, &v, &flag)) ==
+              MPI_ERR_TYPE,
+          "get_attr of MPI_DATATYPE_NULL");
+    e = t;
+    MPI_Type_free(&t);
+    CHECK(errclass(MPI_Type_set_attr(e, key, NULL)) == MPI_ERR_TYPE,
+          "set_attr on a freed type");
+    CHECK(MPI_Type_free_keyval(&key) == MPI_SUCCESS &&
+              key == MPI_KEYVAL_INVALID,
+          "Type_free_keyval");
+    CHECK(errclass(MPI_Type_free_keyval(&ckey)) == MPI_ERR_KEYVAL,
+          "Type_free_keyval of a communicator keyval");
+    MPI_Type_free_keyval(&key2);
+    MPI_Comm_free_keyval(&ckey);
+}
+
+static MPI_Win eh_win = MPI_WIN_NULL;
+static MPI_File eh_file = (MPI_File)-7;
+static int eh_code, eh_calls;
+
+static void win_eh(MPI_Win *w, int *code, ...)
+{
+    eh_win = *w;
+    eh_code = *code;
+    eh_calls++;
+}
+
+static void file_eh(MPI_File *f, int *code, ...)
+{
+    eh_file = *f;
+    eh_code = *code;
+    eh_calls++;
+}
+
+static void comm_eh(MPI_Comm *c, int *code, ...)
+{
+    (void)c;
+    (void)code;
+    eh_calls++;
+}
+
+static void win_attrs_and_handlers(void)
+{
+    int buf[4], key, flag = -1, *unit;
+    void *v;
+    MPI_Win w, w0;
+    MPI_Errhandler weh, feh, ceh, got;
+
+    MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL,
+                   MPI_COMM_WORLD, &w);
+    MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+    CHECK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, wdel, &key, NULL) ==
+              MPI_SUCCESS,
+          "Win_create_keyval");
+    CHECK(MPI_Win_set_attr(w, key, (void *)(MPI_Aint)42) == MPI_SUCCESS,
+          "Win_set_attr");
+    CHECK(MPI_Win_get_attr(w, key, &v, &flag) == MPI_SUCCESS && flag &&
+              (MPI_Aint)v == 42,
+          "Win_get_attr %d", flag);
+    /* the predefined ones still answer */
+    MPI_Win_get_attr(w, MPI_WIN_DISP_UNIT, &unit, &flag);
+    CHECK(flag && *unit == (int)sizeof(int), "MPI_WIN_DISP_UNIT");
+    CHECK(errclass(MPI_Win_set_attr(w, MPI_WIN_BASE, NULL)) == MPI_ERR_KEYVAL,
+          "setting MPI_WIN_BASE");
+    n_del = 0;
+    CHECK(MPI_Win_delete_attr(w, key) == MPI_SUCCESS && n_del == 1 &&
+              last_del_val == 42,
+          "Win_delete_attr: %d", n_del);
+    MPI_Win_get_attr(w, key, &v, &flag);
+    CHECK(flag == 0, "deleted window attribute");
+    CHECK(errclass(MPI_Win_delete_attr(w, key)) == MPI_ERR_KEYVAL,
+          "deleting an absent window attribute");
+    MPI_Win_set_attr(w, key, (void *)(MPI_Aint)43);
+
+    /* error handlers of windows */
+    CHECK(MPI_Win_create_errhandler(win_eh, &weh) == MPI_SUCCESS,
+          "Win_create_errhandler");
+    MPI_Comm_create_errhandler(comm_eh, &ceh);
+    CHECK(errclass(MPI_Win_set_errhandler(w, ceh)) == MPI_ERR_ARG,
+          "a communicator's handler on a window");
+    CHECK(errclass(MPI_Comm_set_errhandler(MPI_COMM_WORLD, weh)) ==
+              MPI_ERR_ARG,
+          "a window's handler on a communicator");
+    CHECK(MPI_Win_set_errhandler(w, weh) == MPI_SUCCESS,
+          "Win_set_errhandler");
+    MPI_Win_get_errhandler(w, &got);
+    CHECK(got == weh, "Win_get_errhandler %d", got);
+    eh_calls = 0;
+    MPI_Win_call_errhandler(w, MPI_ERR_RMA_SYNC);
+    CHECK(eh_calls == 1 && eh_win == w && eh_code == MPI_ERR_RMA_SYNC,
+          "the window's handler: %d calls, window %d, code %d", eh_calls,
+          eh_win, eh_code);
+    /* an error of a call on the window reaches it too */
+    eh_calls = 0;
+    MPI_Win_set_attr(w, 999999, NULL);
+    CHECK(eh_calls == 1 && eh_win == w && eh_code == MPI_ERR_KEYVAL,
+          "a bad keyval: %d calls, code %d", eh_calls, eh_code);
+    MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+
+    /* MPI_Win_free runs the delete callbacks */
+    n_del = 0;
+    w0 = w;
+    MPI_Win_free(&w);
+    CHECK(n_del == 1 && last_del_val == 43, "Win_free: %d deletes", n_del);
+    CHECK(errclass(MPI_Win_set_attr(w0, key, NULL)) == MPI_ERR_WIN,
+          "set_attr on a freed window");
+    CHECK(MPI_Win_free_keyval(&key) == MPI_SUCCESS, "Win_free_keyval");
+
+    /* error handlers of files: MPI_FILE_NULL's */
+    CHECK(MPI_File_create_errhandler(file_eh, &feh) == MPI_SUCCESS,
+          "File_create_errhandler");
+    CHECK(errclass(MPI_File_set_errhandler(MPI_FILE_NULL, weh)) ==
+              MPI_ERR_ARG,
+          "a window's handler on a file");
+    CHECK(MPI_File_set_errhandler(MPI_FILE_NULL, feh) == MPI_SUCCESS,
+          "File_set_errhandler");
+    MPI_File_get_errhandler(MPI_FILE_NULL, &got);
+    CHECK(got == feh, "File_get_errhandler %d", got);
+    eh_calls = 0;
+    MPI_File_call_errhandler(MPI_FILE_NULL, MPI_ERR_FILE);
+    CHECK(eh_calls == 1 && eh_file == MPI_FILE_NULL && eh_code == MPI_ERR_FILE,
+          "the file handler: %d calls, file %d, code %d", eh_calls,
+          (int)eh_file, eh_code);
+    MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
+    CHECK(errclass(MPI_Win_create_errhandler(NULL, &got)) == MPI_ERR_ARG,
+          "a NULL function");
+    MPI_Errhandler_free(&weh);
+    MPI_Errhandler_free(&feh);
+    MPI_Errhandler_free(&ceh);
+}
+
 static void match_size(void)
 {
     MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -352,6 +579,8 @@ int main(int argc, char **argv)
     type_names();
     user_errors();
     match_size();
+    type_attrs();
+    win_attrs_and_handlers();
     MPI_Barrier_p2p();
     return mpitest_end("t_mpi3");
 }
