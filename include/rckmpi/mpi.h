@@ -762,6 +762,16 @@ int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval,
 int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
                       void *attribute_val, int *flag);
 int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+typedef int MPI_Grequest_query_function(void *extra_state,
+                                        MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                       MPI_Grequest_free_function *free_fn,
+                       MPI_Grequest_cancel_function *cancel_fn,
+                       void *extra_state, MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 
 
 /* ---- profiling interface (MPI-3.1 chapter 14; docs/MPI.md) ----
@@ -1005,6 +1015,9 @@ extern __typeof__(MPI_Type_free_keyval) PMPI_Type_free_keyval;
 extern __typeof__(MPI_Type_set_attr) PMPI_Type_set_attr;
 extern __typeof__(MPI_Type_get_attr) PMPI_Type_get_attr;
 extern __typeof__(MPI_Type_delete_attr) PMPI_Type_delete_attr;
+extern __typeof__(MPI_Grequest_start) PMPI_Grequest_start;
+extern __typeof__(MPI_Grequest_complete) PMPI_Grequest_complete;
+extern __typeof__(MPI_Status_set_cancelled) PMPI_Status_set_cancelled;
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -5,6 +5,7 @@
  * names, error classes and codes of the program's own, MPI_Type_match_size.
  */
 #include "rckmpi.h"
+#include "rckmpi_greq.h"
 #include "win_int.h"
 
 #include <stdlib.h>
@@ -483,3 +484,126 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Add_error_string);
+
+/* ---- generalized requests of the program (MPI-3.1 12.2) ----
+ * On the library's own (rckmpi_greq.h): the request is done once
+ * MPI_Grequest_complete was called; then query_fn fills its status (its
+ * error is the request's), and free_fn runs when the request is released
+ * (MPI_Wait/Test, or MPI_Request_free). */
+typedef struct {
+    MPI_Grequest_query_function *query;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel;
+    void *extra;
+    MPI_Request self;
+    int completed;
+} ugreq_t;
+
+static int ugreq_poll(void *state, int *done)
+{
+    ugreq_t *g = state;
+    rk_req_t *r;
+    MPI_Status st;
+    int err;
+
+    if (!g->completed)
+        return MPI_SUCCESS;
+    *done = 1;
+    r = rk_req(g->self);
+    st = r->st;
+    st.MPI_ERROR = MPI_SUCCESS;
+    err = g->query != NULL ? g->query(g->extra, &st) : MPI_SUCCESS;
+    r = rk_req(g->self); /* the callback may have made requests */
+    r->st.MPI_SOURCE = st.MPI_SOURCE;
+    r->st.MPI_TAG = st.MPI_TAG;
+    r->st.rck_cancelled = st.rck_cancelled;
+    r->st.rck_bytes = st.rck_bytes;
+    return err;
+}
+
+static void ugreq_release(void *state)
+{
+    ugreq_t *g = state;
+
+    if (g->free_fn != NULL)
+        g->free_fn(g->extra);
+    free(g);
+}
+
+int rk_ugreq_cancel(rk_req_t *r, int *handled)
+{
+    ugreq_t *g;
+
+    *handled = r->kind == RK_REQ_GEN && r->poll == ugreq_poll;
+    if (!*handled)
+        return MPI_SUCCESS;
+    g = r->state;
+    return g->cancel != NULL ? g->cancel(g->extra, g->completed)
+                             : MPI_SUCCESS;
+}
+
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                        MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn,
+                        void *extra_state, MPI_Request *request)
+{
+    static const char f[] = "MPI_Grequest_start";
+    ugreq_t *g;
+    int err = rk_check_init(f);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (request == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "request is NULL");
+    g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, f, "no memory");
+    g->query = query_fn;
+    g->free_fn = free_fn;
+    g->cancel = cancel_fn;
+    g->extra = extra_state;
+    err = rckmpi_greq_start(ugreq_poll, g, ugreq_release, MPI_COMM_WORLD,
+                            request);
+    if (err != MPI_SUCCESS) {
+        free(g);
+        return err;
+    }
+    g->self = *request;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Grequest_start);
+
+int PMPI_Grequest_complete(MPI_Request request)
+{
+    static const char f[] = "MPI_Grequest_complete";
+    rk_req_t *r;
+    ugreq_t *g;
+    int err = rk_check_init(f);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    r = rk_req(request);
+    if (r == NULL || r->kind != RK_REQ_GEN || r->poll != ugreq_poll)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, f,
+                      "request %d is not one of MPI_Grequest_start's",
+                      request);
+    g = r->state;
+    if (g->completed)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_REQUEST, f,
+                      "request %d was completed already", request);
+    g->completed = 1;
+    /* done now: a request MPI_Request_free'd is released here */
+    rk_greq_poll(r);
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Grequest_complete);
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    if (status == NULL || status == MPI_STATUS_IGNORE)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_cancelled",
+                      "no status");
+    status->rck_cancelled = flag != 0;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Status_set_cancelled);

@@ -297,6 +297,10 @@ void rk_greq_poll(rk_req_t *r);
  * there any not released? */
 void rk_greqs_progress(void);
 int rk_greqs_active(void);
+/* MPI_Cancel of a generalized request: MPI_Grequest_start's (mpi3.c) run
+ * their cancel function (*handled = 1); the library's own cannot be
+ * cancelled (*handled = 0). */
+int rk_ugreq_cancel(rk_req_t *r, int *handled);
 int rk_p2p_init(void);
 void rk_p2p_finalize(void);
 /* Start a send/receive on context @p ctx of comm (@p peer a comm rank). */

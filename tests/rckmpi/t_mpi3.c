@@ -540,6 +540,104 @@ static void win_attrs_and_handlers(void)
     MPI_Errhandler_free(&ceh);
 }
 
+/* ---- generalized requests ---- */
+typedef struct {
+    int queries, frees, cancels, cancel_complete, fail;
+} gstate_t;
+
+static int gquery(void *extra, MPI_Status *st)
+{
+    gstate_t *g = extra;
+    g->queries++;
+    st->MPI_SOURCE = 3;
+    st->MPI_TAG = 9;
+    MPI_Status_set_elements(st, MPI_INT, 4);
+    MPI_Status_set_cancelled(st, g->cancels > 0);
+    return g->fail ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+static int gfree(void *extra)
+{
+    ((gstate_t *)extra)->frees++;
+    return MPI_SUCCESS;
+}
+
+static int gcancel(void *extra, int complete)
+{
+    gstate_t *g = extra;
+    g->cancels++;
+    g->cancel_complete = complete;
+    return MPI_SUCCESS;
+}
+
+static void grequests(void)
+{
+    gstate_t g = {0};
+    MPI_Request r, r2;
+    MPI_Status st;
+    int flag = -1, n = -1;
+
+    CHECK(MPI_Grequest_start(gquery, gfree, gcancel, &g, &r) == MPI_SUCCESS,
+          "Grequest_start");
+    MPI_Test(&r, &flag, &st);
+    CHECK(flag == 0 && r != MPI_REQUEST_NULL, "done before complete");
+    CHECK(MPI_Grequest_complete(r) == MPI_SUCCESS, "Grequest_complete");
+    CHECK(errclass(MPI_Grequest_complete(r)) == MPI_ERR_REQUEST,
+          "completed twice");
+    CHECK(MPI_Wait(&r, &st) == MPI_SUCCESS, "Wait");
+    CHECK(r == MPI_REQUEST_NULL, "request not released");
+    CHECK(st.MPI_SOURCE == 3 && st.MPI_TAG == 9, "status %d %d",
+          st.MPI_SOURCE, st.MPI_TAG);
+    MPI_Get_count(&st, MPI_INT, &n);
+    CHECK(n == 4, "count from the query %d", n);
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(flag == 0, "not cancelled");
+    CHECK(g.queries >= 1 && g.frees == 1, "queries %d frees %d", g.queries,
+          g.frees);
+
+    /* cancelled before completion: the cancel function sees complete 0 */
+    memset(&g, 0, sizeof g);
+    MPI_Grequest_start(gquery, gfree, gcancel, &g, &r);
+    CHECK(MPI_Cancel(&r) == MPI_SUCCESS && g.cancels == 1 &&
+              g.cancel_complete == 0,
+          "Cancel: %d calls, complete %d", g.cancels, g.cancel_complete);
+    MPI_Grequest_complete(r);
+    MPI_Wait(&r, &st);
+    MPI_Test_cancelled(&st, &flag);
+    CHECK(flag == 1, "cancelled by the query");
+
+    /* the query's error is the request's */
+    memset(&g, 0, sizeof g);
+    g.fail = 1;
+    MPI_Grequest_start(gquery, gfree, NULL, &g, &r);
+    MPI_Grequest_complete(r);
+    CHECK(errclass(MPI_Wait(&r, &st)) == MPI_ERR_OTHER,
+          "the query's error");
+    CHECK(g.frees == 1, "freed after an error: %d", g.frees);
+
+    /* MPI_Request_free first: freed once it completes */
+    memset(&g, 0, sizeof g);
+    MPI_Grequest_start(gquery, gfree, NULL, &g, &r);
+    r2 = r;
+    MPI_Request_free(&r);
+    CHECK(g.frees == 0, "freed before completion");
+    MPI_Grequest_complete(r2);
+    CHECK(g.frees == 1, "Request_free'd request after complete: %d frees",
+          g.frees);
+
+    /* bad input */
+    MPI_Irecv(&n, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &r);
+    CHECK(errclass(MPI_Grequest_complete(r)) == MPI_ERR_REQUEST,
+          "complete of a receive");
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    CHECK(errclass(MPI_Grequest_complete(MPI_REQUEST_NULL)) ==
+              MPI_ERR_REQUEST,
+          "complete of MPI_REQUEST_NULL");
+    CHECK(errclass(MPI_Grequest_start(gquery, gfree, NULL, &g, NULL)) ==
+              MPI_ERR_ARG,
+          "NULL request");
+}
+
 static void match_size(void)
 {
     MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -581,6 +679,7 @@ int main(int argc, char **argv)
     match_size();
     type_attrs();
     win_attrs_and_handlers();
+    grequests();
     MPI_Barrier_p2p();
     return mpitest_end("t_mpi3");
 }
