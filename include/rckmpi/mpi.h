@@ -155,6 +155,26 @@ typedef struct MPI_Status {
  * one-sided, MPI-IO and ports 50-79 (rckmpi_win_io.h): every class is at
  * most MPI_ERR_LASTCODE, as the standard requires */
 #define RCKMPI_ERR_CORE_LAST 27
+/* the tool interface's (MPI_T_*, returned by its calls, never raised):
+ * 28-43 */
+#define MPI_T_ERR_MEMORY 28
+#define MPI_T_ERR_NOT_INITIALIZED 29
+#define MPI_T_ERR_CANNOT_INIT 30
+#define MPI_T_ERR_INVALID_INDEX 31
+#define MPI_T_ERR_INVALID_ITEM 32
+#define MPI_T_ERR_INVALID_HANDLE 33
+#define MPI_T_ERR_OUT_OF_HANDLES 34
+#define MPI_T_ERR_OUT_OF_SESSIONS 35
+#define MPI_T_ERR_INVALID_SESSION 36
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 37
+#define MPI_T_ERR_CVAR_SET_NEVER 38
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 39
+#define MPI_T_ERR_PVAR_NO_WRITE 40
+#define MPI_T_ERR_PVAR_NO_ATOMIC 41
+#define MPI_T_ERR_INVALID_NAME 42
+#define MPI_T_ERR_INVALID 43
+#define RCKMPI_ERR_T_FIRST 28
+#define RCKMPI_ERR_T_LAST 43
 #define MPI_ERR_LASTCODE 79
 
 #define MPI_ANY_SOURCE (-2)
@@ -773,6 +793,104 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
 int MPI_Grequest_complete(MPI_Request request);
 int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 
+/* ---- the tool interface (MPI-3.1 14.3; mpit.c): this library exposes no
+ * control or performance variables and no categories ---- */
+typedef int MPI_T_enum;
+typedef int MPI_T_cvar_handle;
+typedef int MPI_T_pvar_handle;
+typedef int MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)-1)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_VERBOSITY_USER_BASIC 1
+#define MPI_T_VERBOSITY_USER_DETAIL 2
+#define MPI_T_VERBOSITY_USER_ALL 3
+#define MPI_T_VERBOSITY_TUNER_BASIC 4
+#define MPI_T_VERBOSITY_TUNER_DETAIL 5
+#define MPI_T_VERBOSITY_TUNER_ALL 6
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 7
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 8
+#define MPI_T_VERBOSITY_MPIDEV_ALL 9
+#define MPI_T_BIND_NO_OBJECT 1
+#define MPI_T_BIND_MPI_COMM 2
+#define MPI_T_BIND_MPI_DATATYPE 3
+#define MPI_T_BIND_MPI_ERRHANDLER 4
+#define MPI_T_BIND_MPI_FILE 5
+#define MPI_T_BIND_MPI_GROUP 6
+#define MPI_T_BIND_MPI_OP 7
+#define MPI_T_BIND_MPI_REQUEST 8
+#define MPI_T_BIND_MPI_WIN 9
+#define MPI_T_BIND_MPI_MESSAGE 10
+#define MPI_T_BIND_MPI_INFO 11
+#define MPI_T_SCOPE_CONSTANT 1
+#define MPI_T_SCOPE_READONLY 2
+#define MPI_T_SCOPE_LOCAL 3
+#define MPI_T_SCOPE_GROUP 4
+#define MPI_T_SCOPE_GROUP_EQ 5
+#define MPI_T_SCOPE_ALL 6
+#define MPI_T_SCOPE_ALL_EQ 7
+#define MPI_T_PVAR_CLASS_STATE 1
+#define MPI_T_PVAR_CLASS_LEVEL 2
+#define MPI_T_PVAR_CLASS_SIZE 3
+#define MPI_T_PVAR_CLASS_PERCENTAGE 4
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 5
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 6
+#define MPI_T_PVAR_CLASS_COUNTER 7
+#define MPI_T_PVAR_CLASS_AGGREGATE 8
+#define MPI_T_PVAR_CLASS_TIMER 9
+#define MPI_T_PVAR_CLASS_GENERIC 10
+int MPI_T_init_thread(int required, int *provided);
+int MPI_T_finalize(void);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name,
+                        int *name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value,
+                        char *name, int *name_len);
+int MPI_T_cvar_get_num(int *num_cvar);
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len,
+                        int *verbosity, MPI_Datatype *datatype,
+                        MPI_T_enum *enumtype, char *desc, int *desc_len,
+                        int *bind, int *scope);
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle,
+                            MPI_T_cvar_handle *handle, int *count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int MPI_T_pvar_get_num(int *num_pvar);
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len,
+                        int *verbosity, int *var_class,
+                        MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                        char *desc, int *desc_len, int *bind, int *readonly,
+                        int *continuous, int *atomic);
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
+                            void *obj_handle, MPI_T_pvar_handle *handle,
+                            int *count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session,
+                           MPI_T_pvar_handle *handle);
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                    void *buf);
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                     const void *buf);
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_readreset(MPI_T_pvar_session session,
+                         MPI_T_pvar_handle handle, void *buf);
+int MPI_T_category_get_num(int *num_cat);
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len,
+                            char *desc, int *desc_len, int *num_cvars,
+                            int *num_pvars, int *num_categories);
+int MPI_T_category_get_index(const char *name, int *cat_index);
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int MPI_T_category_changed(int *stamp);
+
 
 /* ---- profiling interface (MPI-3.1 chapter 14; docs/MPI.md) ----
  * Every MPI_Xxx above has its PMPI_Xxx of the same type: librckmpi defines
@@ -1018,6 +1136,37 @@ extern __typeof__(MPI_Type_delete_attr) PMPI_Type_delete_attr;
 extern __typeof__(MPI_Grequest_start) PMPI_Grequest_start;
 extern __typeof__(MPI_Grequest_complete) PMPI_Grequest_complete;
 extern __typeof__(MPI_Status_set_cancelled) PMPI_Status_set_cancelled;
+extern __typeof__(MPI_T_init_thread) PMPI_T_init_thread;
+extern __typeof__(MPI_T_finalize) PMPI_T_finalize;
+extern __typeof__(MPI_T_enum_get_info) PMPI_T_enum_get_info;
+extern __typeof__(MPI_T_enum_get_item) PMPI_T_enum_get_item;
+extern __typeof__(MPI_T_cvar_get_num) PMPI_T_cvar_get_num;
+extern __typeof__(MPI_T_cvar_get_info) PMPI_T_cvar_get_info;
+extern __typeof__(MPI_T_cvar_get_index) PMPI_T_cvar_get_index;
+extern __typeof__(MPI_T_cvar_handle_alloc) PMPI_T_cvar_handle_alloc;
+extern __typeof__(MPI_T_cvar_handle_free) PMPI_T_cvar_handle_free;
+extern __typeof__(MPI_T_cvar_read) PMPI_T_cvar_read;
+extern __typeof__(MPI_T_cvar_write) PMPI_T_cvar_write;
+extern __typeof__(MPI_T_pvar_get_num) PMPI_T_pvar_get_num;
+extern __typeof__(MPI_T_pvar_get_info) PMPI_T_pvar_get_info;
+extern __typeof__(MPI_T_pvar_get_index) PMPI_T_pvar_get_index;
+extern __typeof__(MPI_T_pvar_session_create) PMPI_T_pvar_session_create;
+extern __typeof__(MPI_T_pvar_session_free) PMPI_T_pvar_session_free;
+extern __typeof__(MPI_T_pvar_handle_alloc) PMPI_T_pvar_handle_alloc;
+extern __typeof__(MPI_T_pvar_handle_free) PMPI_T_pvar_handle_free;
+extern __typeof__(MPI_T_pvar_start) PMPI_T_pvar_start;
+extern __typeof__(MPI_T_pvar_stop) PMPI_T_pvar_stop;
+extern __typeof__(MPI_T_pvar_read) PMPI_T_pvar_read;
+extern __typeof__(MPI_T_pvar_write) PMPI_T_pvar_write;
+extern __typeof__(MPI_T_pvar_reset) PMPI_T_pvar_reset;
+extern __typeof__(MPI_T_pvar_readreset) PMPI_T_pvar_readreset;
+extern __typeof__(MPI_T_category_get_num) PMPI_T_category_get_num;
+extern __typeof__(MPI_T_category_get_info) PMPI_T_category_get_info;
+extern __typeof__(MPI_T_category_get_index) PMPI_T_category_get_index;
+extern __typeof__(MPI_T_category_get_cvars) PMPI_T_category_get_cvars;
+extern __typeof__(MPI_T_category_get_pvars) PMPI_T_category_get_pvars;
+extern __typeof__(MPI_T_category_get_categories) PMPI_T_category_get_categories;
+extern __typeof__(MPI_T_category_changed) PMPI_T_category_changed;
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -54,6 +54,26 @@ static const char *const err_text[] = {
     [MPI_ERR_INFO_NOKEY] = "no such info key",
 };
 
+/* the tool interface's (MPI_T_ERR_*, 28-43) */
+static const char *const t_err_text[] = {
+    "MPI_T: out of memory",
+    "MPI_T: the tool interface is not initialized",
+    "MPI_T: the tool interface cannot be initialized",
+    "MPI_T: invalid index (this library has no variables or categories)",
+    "MPI_T: invalid enumeration item",
+    "MPI_T: invalid handle",
+    "MPI_T: no more handles",
+    "MPI_T: no more sessions",
+    "MPI_T: invalid session",
+    "MPI_T: the control variable cannot be set now",
+    "MPI_T: the control variable can never be set",
+    "MPI_T: the performance variable cannot be started or stopped",
+    "MPI_T: the performance variable cannot be written",
+    "MPI_T: the performance variable cannot be read and reset atomically",
+    "MPI_T: invalid variable or category name",
+    "MPI_T: invalid use of the tool interface",
+};
+
 static const char *err_string(int err)
 {
     const char *user;
@@ -65,6 +85,8 @@ static const char *err_string(int err)
         return rk_winio_err_string(err);
     if (err < 0 || err > MPI_ERR_LASTCODE)
         return "invalid error code";
+    if (err >= RCKMPI_ERR_T_FIRST && err <= RCKMPI_ERR_T_LAST)
+        return t_err_text[err - RCKMPI_ERR_T_FIRST];
     if (err > RCKMPI_ERR_CORE_LAST)
         return "unused error class";
     return err_text[err];

@@ -17,7 +17,7 @@ static int errclass(int err)
 
 static void address_arith(void)
 {
-    double a[10];
+    double a[10] = {0};
     MPI_Aint p0, p7;
 
     MPI_Get_address(&a[0], &p0);
@@ -661,11 +661,110 @@ static void match_size(void)
           "type class 42");
 }
 
+/* ---- the tool interface: no variables, no categories ---- */
+static int t_fail;
+#define TCHECK(cond, what)                                                   \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "FAILED (MPI_T, before MPI_Init): %s\n", what);  \
+            t_fail++;                                                        \
+        }                                                                    \
+    } while (0)
+
+static void tool_interface(void)
+{
+    int n = -1, prov = -1, idx, cnt;
+    char name[64], desc[64];
+    int nl = 64, dl = 64, verb, bind, scope, cls, ro, cont, atom, stamp = -1;
+    MPI_Datatype dt;
+    MPI_T_enum en;
+    MPI_T_cvar_handle ch;
+    MPI_T_pvar_handle ph;
+    MPI_T_pvar_session s = MPI_T_PVAR_SESSION_NULL, s2;
+
+    TCHECK(MPI_T_cvar_get_num(&n) == MPI_T_ERR_NOT_INITIALIZED,
+           "cvar_get_num before MPI_T_init_thread");
+    TCHECK(MPI_T_finalize() == MPI_T_ERR_NOT_INITIALIZED,
+           "finalize before init");
+    TCHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov) == MPI_SUCCESS &&
+               prov == MPI_THREAD_SINGLE,
+           "init_thread");
+    TCHECK(MPI_T_init_thread(MPI_THREAD_MULTIPLE, &prov) == MPI_SUCCESS &&
+               prov >= MPI_THREAD_SINGLE && prov <= MPI_THREAD_MULTIPLE,
+           "init_thread twice");
+    TCHECK(MPI_T_cvar_get_num(&n) == MPI_SUCCESS && n == 0, "no cvars");
+    TCHECK(MPI_T_pvar_get_num(&n) == MPI_SUCCESS && n == 0, "no pvars");
+    TCHECK(MPI_T_category_get_num(&n) == MPI_SUCCESS && n == 0,
+           "no categories");
+    TCHECK(MPI_T_category_changed(&stamp) == MPI_SUCCESS && stamp == 0,
+           "category stamp");
+    TCHECK(MPI_T_cvar_get_info(0, name, &nl, &verb, &dt, &en, desc, &dl,
+                               &bind, &scope) == MPI_T_ERR_INVALID_INDEX,
+           "cvar_get_info(0)");
+    TCHECK(MPI_T_pvar_get_info(0, name, &nl, &verb, &cls, &dt, &en, desc,
+                               &dl, &bind, &ro, &cont,
+                               &atom) == MPI_T_ERR_INVALID_INDEX,
+           "pvar_get_info(0)");
+    TCHECK(MPI_T_category_get_info(-1, name, &nl, desc, &dl, &n, &n, &n) ==
+               MPI_T_ERR_INVALID_INDEX,
+           "category_get_info(-1)");
+    TCHECK(MPI_T_category_get_cvars(0, 1, &idx) == MPI_T_ERR_INVALID_INDEX,
+           "category_get_cvars");
+    TCHECK(MPI_T_cvar_get_index("eager_limit", &idx) ==
+               MPI_T_ERR_INVALID_NAME,
+           "cvar_get_index");
+    TCHECK(MPI_T_pvar_get_index("x", MPI_T_PVAR_CLASS_COUNTER, &idx) ==
+               MPI_T_ERR_INVALID_NAME,
+           "pvar_get_index");
+    TCHECK(MPI_T_category_get_index("x", &idx) == MPI_T_ERR_INVALID_NAME,
+           "category_get_index");
+    TCHECK(MPI_T_cvar_handle_alloc(0, NULL, &ch, &cnt) ==
+               MPI_T_ERR_INVALID_INDEX,
+           "cvar_handle_alloc");
+    TCHECK(MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL, &n) ==
+               MPI_T_ERR_INVALID_HANDLE,
+           "cvar_read");
+    TCHECK(MPI_T_enum_get_info(MPI_T_ENUM_NULL, &n, name, &nl) ==
+               MPI_T_ERR_INVALID_HANDLE,
+           "enum_get_info");
+    /* sessions */
+    TCHECK(MPI_T_pvar_session_create(&s) == MPI_SUCCESS &&
+               s != MPI_T_PVAR_SESSION_NULL,
+           "session_create");
+    TCHECK(MPI_T_pvar_session_create(&s2) == MPI_SUCCESS && s2 != s,
+           "a second session");
+    TCHECK(MPI_T_pvar_handle_alloc(s, 0, NULL, &ph, &cnt) ==
+               MPI_T_ERR_INVALID_INDEX,
+           "pvar_handle_alloc");
+    TCHECK(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES) == MPI_SUCCESS,
+           "start of all (no) handles");
+    TCHECK(MPI_T_pvar_read(s, MPI_T_PVAR_HANDLE_NULL, &n) ==
+               MPI_T_ERR_INVALID_HANDLE,
+           "pvar_read");
+    TCHECK(MPI_T_pvar_start(12345, MPI_T_PVAR_ALL_HANDLES) ==
+               MPI_T_ERR_INVALID_SESSION,
+           "start in a bad session");
+    TCHECK(MPI_T_pvar_session_free(&s) == MPI_SUCCESS &&
+               s == MPI_T_PVAR_SESSION_NULL,
+           "session_free");
+    TCHECK(MPI_T_pvar_session_free(&s) == MPI_T_ERR_INVALID_SESSION,
+           "session freed twice");
+    MPI_T_pvar_session_free(&s2);
+    /* two inits, two finalizes */
+    TCHECK(MPI_T_finalize() == MPI_SUCCESS, "finalize 1");
+    TCHECK(MPI_T_cvar_get_num(&n) == MPI_SUCCESS, "still initialized");
+    TCHECK(MPI_T_finalize() == MPI_SUCCESS, "finalize 2");
+    TCHECK(MPI_T_cvar_get_num(&n) == MPI_T_ERR_NOT_INITIALIZED,
+           "after the last finalize");
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
 
+    tool_interface(); /* before MPI_Init, as MPI_T allows */
     MPI_Init(&argc, &argv);
+    mpitest_failures += t_fail;
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -680,6 +779,15 @@ int main(int argc, char **argv)
     type_attrs();
     win_attrs_and_handlers();
     grequests();
+    {
+        char text[MPI_MAX_ERROR_STRING];
+        int len, c = -1;
+        MPI_Error_string(MPI_T_ERR_INVALID_INDEX, text, &len);
+        CHECK(strstr(text, "invalid index") != NULL, "MPI_T text: %s", text);
+        CHECK(MPI_Error_class(MPI_T_ERR_INVALID_NAME, &c) == MPI_SUCCESS &&
+                  c == MPI_T_ERR_INVALID_NAME && c <= MPI_ERR_LASTCODE,
+              "MPI_T class %d", c);
+    }
     MPI_Barrier_p2p();
     return mpitest_end("t_mpi3");
 }
