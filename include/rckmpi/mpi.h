@@ -792,6 +792,15 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
                        void *extra_state, MPI_Request *request);
 int MPI_Grequest_complete(MPI_Request request);
 int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+/* canonical packing (MPI-3.1 4.3): datarep "external32" only */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                      MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                      MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf,
+                        MPI_Aint insize, MPI_Aint *position, void *outbuf,
+                        int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount,
+                           MPI_Datatype datatype, MPI_Aint *size);
 
 /* ---- the tool interface (MPI-3.1 14.3; mpit.c): this library exposes no
  * control or performance variables and no categories ---- */
@@ -1136,6 +1145,9 @@ extern __typeof__(MPI_Type_delete_attr) PMPI_Type_delete_attr;
 extern __typeof__(MPI_Grequest_start) PMPI_Grequest_start;
 extern __typeof__(MPI_Grequest_complete) PMPI_Grequest_complete;
 extern __typeof__(MPI_Status_set_cancelled) PMPI_Status_set_cancelled;
+extern __typeof__(MPI_Pack_external) PMPI_Pack_external;
+extern __typeof__(MPI_Unpack_external) PMPI_Unpack_external;
+extern __typeof__(MPI_Pack_external_size) PMPI_Pack_external_size;
 extern __typeof__(MPI_T_init_thread) PMPI_T_init_thread;
 extern __typeof__(MPI_T_finalize) PMPI_T_finalize;
 extern __typeof__(MPI_T_enum_get_info) PMPI_T_enum_get_info;

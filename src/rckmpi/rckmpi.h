@@ -51,6 +51,9 @@ typedef struct {
     int combiner;
     char name[MPI_MAX_OBJECT_NAME]; /* MPI_Type_set_name (mpi3.c) */
     struct rk_attr *attrs;          /* attr.c: its cached attributes */
+    int ext_odd;  /* holds an element whose external32 size or format is
+                     not the native one's byte swap (long, wchar_t, long
+                     double: MPI_Pack_external, mpi3.c) */
 } rk_type_t;
 
 /* The type behind a handle, or NULL; a type freed while requests still

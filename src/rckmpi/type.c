@@ -96,6 +96,12 @@ void rk_types_init(void)
     predefined(MPI_UB, 0, 1, 0, 0, 0);
     predefined(MPI_LB, 0, 1, 0, 0, 0);
     ty.tab[MPI_UB].nblocks = ty.tab[MPI_LB].nblocks = 0;
+    /* external32: long and its pair are 4 bytes, wchar_t 2, long double a
+     * 16-byte quad */
+    ty.tab[MPI_LONG].ext_odd = ty.tab[MPI_UNSIGNED_LONG].ext_odd =
+        ty.tab[MPI_LONG_INT].ext_odd = sizeof(long) != 4;
+    ty.tab[MPI_WCHAR].ext_odd = sizeof(wchar_t) != 2;
+    ty.tab[MPI_LONG_DOUBLE].ext_odd = ty.tab[MPI_LONG_DOUBLE_INT].ext_odd = 1;
 }
 
 void rk_types_finalize(void)
@@ -257,6 +263,7 @@ typedef struct {
     MPI_Datatype basic;
     long long nbasic;
     int mixed;
+    int ext_odd;
     int has, mk_has_lb, mk_has_ub; /* bounds from items; MPI_LB/UB markers */
     MPI_Aint lb, ub, mk_lb, mk_ub;
 } builder_t;
@@ -304,6 +311,7 @@ static int add_items(builder_t *B, const rk_type_t *old, MPI_Datatype oh,
                 return -1;
     }
     if (blocklen > 0 && old->size > 0) {
+        B->ext_odd |= old->ext_odd;
         if (B->basic == MPI_DATATYPE_NULL && !B->mixed)
             B->basic = old->basic;
         else if (B->basic != old->basic)
@@ -359,6 +367,7 @@ static int new_type(builder_t *B, int combiner, MPI_Datatype *out)
     t->basic = B->mixed ? MPI_DATATYPE_NULL : B->basic;
     t->nbasic = B->mixed ? 0 : (int)B->nbasic;
     t->combiner = combiner;
+    t->ext_odd = B->ext_odd;
     set_bounds(t);
     *out = h;
     return MPI_SUCCESS;

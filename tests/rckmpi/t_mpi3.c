@@ -638,6 +638,101 @@ static void grequests(void)
           "NULL request");
 }
 
+/* ---- external32 ---- */
+typedef struct {
+    short s;
+    int i;
+    double d;
+} ext_rec_t;
+
+static void external32(void)
+{
+    static const unsigned char want[] = {
+        0x0A, 0x0B,                                     /* short */
+        0x01, 0x02, 0x03, 0x04,                         /* int */
+        0x3F, 0xF8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* 1.5 */
+        0xFF, 0xFE,                                     /* short -2 */
+        0xFF, 0xFF, 0xFF, 0xF9,                         /* int -7 */
+        0xC0, 0x24, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* -10.0 */
+    };
+    static const unsigned char lwant[] = {0xFF, 0xFF, 0xFF, 0xFE,
+                                          0x00, 0x01, 0x11, 0x70};
+    ext_rec_t in[2] = {{0x0A0B, 0x01020304, 1.5}, {-2, -7, -10.0}}, out[2];
+    int bl[3] = {1, 1, 1};
+    MPI_Aint d[3] = {offsetof(ext_rec_t, s), offsetof(ext_rec_t, i),
+                     offsetof(ext_rec_t, d)};
+    MPI_Datatype ty[3] = {MPI_SHORT, MPI_INT, MPI_DOUBLE}, t, r;
+    unsigned char buf[64];
+    MPI_Aint pos = 0, sz = 0;
+    long l[2] = {-2, 70000}, l2[2] = {0, 0}, big = 1;
+    wchar_t wc = 0;
+
+    MPI_Type_create_struct(3, bl, d, ty, &t);
+    MPI_Type_create_resized(t, 0, sizeof(ext_rec_t), &r);
+    MPI_Type_free(&t);
+    MPI_Type_commit(&r);
+    CHECK(MPI_Pack_external_size("external32", 2, r, &sz) == MPI_SUCCESS &&
+              sz == (MPI_Aint)sizeof want,
+          "Pack_external_size %ld", (long)sz);
+    memset(buf, 0x55, sizeof buf);
+    CHECK(MPI_Pack_external("external32", in, 2, r, buf, sizeof buf, &pos) ==
+              MPI_SUCCESS &&
+              pos == (MPI_Aint)sizeof want,
+          "Pack_external: position %ld", (long)pos);
+    CHECK(memcmp(buf, want, sizeof want) == 0, "external32 bytes");
+    memset(out, 0, sizeof out);
+    pos = 0;
+    CHECK(MPI_Unpack_external("external32", buf, sizeof want, &pos, out, 2,
+                              r) == MPI_SUCCESS &&
+              pos == (MPI_Aint)sizeof want,
+          "Unpack_external");
+    CHECK(out[0].s == in[0].s && out[0].i == in[0].i && out[0].d == 1.5 &&
+              out[1].s == -2 && out[1].i == -7 && out[1].d == -10.0,
+          "external32 round trip");
+
+    /* long: 4 bytes in external32, sign kept */
+    pos = 0;
+    CHECK(MPI_Pack_external_size("external32", 2, MPI_LONG, &sz) ==
+              MPI_SUCCESS && sz == 8,
+          "size of 2 longs %ld", (long)sz);
+    CHECK(MPI_Pack_external("external32", l, 2, MPI_LONG, buf, sizeof buf,
+                            &pos) == MPI_SUCCESS && pos == 8 &&
+              memcmp(buf, lwant, 8) == 0,
+          "external32 longs");
+    pos = 0;
+    MPI_Unpack_external("external32", buf, 8, &pos, l2, 2, MPI_LONG);
+    CHECK(l2[0] == -2 && l2[1] == 70000, "longs back %ld %ld", l2[0], l2[1]);
+
+    /* bad input */
+    pos = 0;
+    if (sizeof(long) > 4) {
+        big <<= 40;
+        CHECK(errclass(MPI_Pack_external("external32", &big, 1, MPI_LONG, buf,
+                                         sizeof buf, &pos)) ==
+                  MPI_ERR_CONVERSION,
+              "a long too large for external32");
+    }
+    CHECK(errclass(MPI_Pack_external("native", in, 1, r, buf, sizeof buf,
+                                     &pos)) == MPI_ERR_UNSUPPORTED_DATAREP,
+          "datarep native");
+    CHECK(errclass(MPI_Pack_external("external32", in, 2, r, buf, 10,
+                                     &pos)) == MPI_ERR_TRUNCATE,
+          "outbuf too small");
+    pos = 0;
+    CHECK(errclass(MPI_Unpack_external("external32", buf, 10, &pos, out, 2,
+                                       r)) == MPI_ERR_TRUNCATE,
+          "inbuf too small");
+    if (sizeof(wchar_t) != 2)
+        CHECK(errclass(MPI_Pack_external("external32", &wc, 1, MPI_WCHAR,
+                                         buf, sizeof buf, &pos)) ==
+                  MPI_ERR_TYPE,
+              "wchar_t refused");
+    CHECK(errclass(MPI_Pack_external_size("external32", -1, r, &sz)) ==
+              MPI_ERR_COUNT,
+          "negative count");
+    MPI_Type_free(&r);
+}
+
 static void match_size(void)
 {
     MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -779,6 +874,7 @@ int main(int argc, char **argv)
     type_attrs();
     win_attrs_and_handlers();
     grequests();
+    external32();
     {
         char text[MPI_MAX_ERROR_STRING];
         int len, c = -1;
