@@ -231,6 +231,8 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_RESIZED 9
 #define MPI_COMBINER_DUP 10
 #define MPI_COMBINER_HINDEXED_BLOCK 11
+#define MPI_COMBINER_SUBARRAY 12
+#define MPI_COMBINER_DARRAY 13
 
 /* MPI_Type_match_size's type classes */
 #define MPI_TYPECLASS_REAL 1
@@ -758,6 +760,14 @@ int MPI_Add_error_string(int errorcode, const char *string);
 int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
+                          int *num_addresses, int *num_datatypes,
+                          int *combiner);
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
+                          int max_addresses, int max_datatypes,
+                          int array_of_integers[],
+                          MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[]);
 typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval,
                                         void *extra_state,
                                         void *attribute_val_in,
@@ -1137,6 +1147,8 @@ extern __typeof__(MPI_Add_error_string) PMPI_Add_error_string;
 extern __typeof__(MPI_Type_set_name) PMPI_Type_set_name;
 extern __typeof__(MPI_Type_get_name) PMPI_Type_get_name;
 extern __typeof__(MPI_Type_match_size) PMPI_Type_match_size;
+extern __typeof__(MPI_Type_get_envelope) PMPI_Type_get_envelope;
+extern __typeof__(MPI_Type_get_contents) PMPI_Type_get_contents;
 extern __typeof__(MPI_Type_create_keyval) PMPI_Type_create_keyval;
 extern __typeof__(MPI_Type_free_keyval) PMPI_Type_free_keyval;
 extern __typeof__(MPI_Type_set_attr) PMPI_Type_set_attr;

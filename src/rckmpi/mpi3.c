@@ -809,3 +809,77 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Unpack_external);
+
+/* ---- decoding a datatype (MPI-3.1 4.1.13) ----
+ * Every constructor records its arguments (type.c, type_sub.c). The
+ * derived datatypes handed out are the very ones used, each with one more
+ * handle the program frees with MPI_Type_free (a type the program had
+ * freed comes back to life for it: the constructed type held it). */
+
+int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
+                           int *num_addresses, int *num_datatypes,
+                           int *combiner)
+{
+    rk_type_t *t;
+    int err = type_q(type,
+                     num_integers && num_addresses && num_datatypes &&
+                             combiner
+                         ? combiner
+                         : NULL,
+                     &t, "MPI_Type_get_envelope");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (t->predefined) {
+        *num_integers = *num_addresses = *num_datatypes = 0;
+        *combiner = MPI_COMBINER_NAMED;
+        return MPI_SUCCESS;
+    }
+    *num_integers = t->c_ni;
+    *num_addresses = t->c_na;
+    *num_datatypes = t->c_nt;
+    *combiner = t->combiner;
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Type_get_envelope);
+
+int PMPI_Type_get_contents(MPI_Datatype type, int max_integers,
+                           int max_addresses, int max_datatypes,
+                           int array_of_integers[],
+                           MPI_Aint array_of_addresses[],
+                           MPI_Datatype array_of_datatypes[])
+{
+    static const char f[] = "MPI_Type_get_contents";
+    rk_type_t *t;
+    int err = type_q(type, &err, &t, f);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (t->predefined)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_TYPE, f,
+                      "datatype %d is predefined (MPI_COMBINER_NAMED)", type);
+    if (max_integers < t->c_ni || max_addresses < t->c_na ||
+        max_datatypes < t->c_nt)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f,
+                      "room for %d/%d/%d, the envelope says %d/%d/%d",
+                      max_integers, max_addresses, max_datatypes, t->c_ni,
+                      t->c_na, t->c_nt);
+    if ((t->c_ni && array_of_integers == NULL) ||
+        (t->c_na && array_of_addresses == NULL) ||
+        (t->c_nt && array_of_datatypes == NULL))
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "a NULL array");
+    if (t->c_ni)
+        memcpy(array_of_integers, t->c_ints, (size_t)t->c_ni * sizeof(int));
+    if (t->c_na)
+        memcpy(array_of_addresses, t->c_aints,
+               (size_t)t->c_na * sizeof(MPI_Aint));
+    for (int i = 0; i < t->c_nt; i++) {
+        MPI_Datatype h = t->c_types[i];
+        array_of_datatypes[i] = h;
+        if (rk_type(h)->predefined)
+            continue;
+        rk_type_give(h); /* one more handle of it for the program */
+    }
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Type_get_contents);

@@ -54,6 +54,13 @@ typedef struct {
     int ext_odd;  /* holds an element whose external32 size or format is
                      not the native one's byte swap (long, wchar_t, long
                      double: MPI_Pack_external, mpi3.c) */
+    /* the constructor's arguments (MPI_Type_get_contents); the types are
+     * held (refs) until this one is released */
+    int *c_ints;
+    MPI_Aint *c_aints;
+    MPI_Datatype *c_types;
+    int c_ni, c_na, c_nt;
+    int urefs; /* the program's handles: MPI_Type_free of the last frees */
 } rk_type_t;
 
 /* The type behind a handle, or NULL; a type freed while requests still
@@ -67,6 +74,14 @@ void rk_type_hold(MPI_Datatype t);
 void rk_type_drop(MPI_Datatype t);
 void rk_types_init(void);
 void rk_types_finalize(void);
+/* @p t was made by @p combiner from these arguments (replacing what it
+ * had: type_sub.c's types are made by other constructors); MPI_ERR_NO_MEM */
+/* MPI_Type_get_contents: one more handle of the derived type @p t for
+ * the program (alive again if it had freed it) */
+void rk_type_give(MPI_Datatype t);
+int rk_type_remember(MPI_Datatype t, int combiner, int ni, const int *ints,
+                     int na, const MPI_Aint *aints, int nt,
+                     const MPI_Datatype *types);
 /* Pack @p count items of @p t at @p in into @p out (size*count bytes). */
 void rk_pack(const void *in, int count, const rk_type_t *t, void *out);
 /* Unpack @p bytes (at most size*count) into @p count items at @p out. */

@@ -733,6 +733,123 @@ static void external32(void)
     MPI_Type_free(&r);
 }
 
+/* ---- decoding datatypes ---- */
+static void envelope(void)
+{
+    MPI_Datatype v, st, r, sub, hb, dup, got[4], rebuilt;
+    int ni, na, nt, comb, ints[16], sz, sizes[2] = {6, 5}, subs[2] = {2, 3},
+        starts[2] = {1, 2}, bl[2] = {2, 1};
+    MPI_Aint aints[4], d[2] = {0, 64}, hd[3] = {8, 40, 0};
+    char p1[512], p2[512];
+    int pos1 = 0, pos2 = 0;
+    double src[64];
+
+    for (int i = 0; i < 64; i++)
+        src[i] = i * 0.5;
+    CHECK(MPI_Type_get_envelope(MPI_INT, &ni, &na, &nt, &comb) ==
+              MPI_SUCCESS && comb == MPI_COMBINER_NAMED && ni == 0 &&
+              na == 0 && nt == 0,
+          "MPI_INT is named");
+    CHECK(errclass(MPI_Type_get_contents(MPI_INT, 4, 4, 4, ints, aints,
+                                         got)) == MPI_ERR_TYPE,
+          "contents of a named type");
+
+    MPI_Type_vector(3, 2, 5, MPI_DOUBLE, &v);
+    MPI_Type_get_envelope(v, &ni, &na, &nt, &comb);
+    CHECK(comb == MPI_COMBINER_VECTOR && ni == 3 && na == 0 && nt == 1,
+          "vector envelope %d %d %d %d", comb, ni, na, nt);
+    MPI_Type_get_contents(v, 16, 4, 4, ints, aints, got);
+    CHECK(ints[0] == 3 && ints[1] == 2 && ints[2] == 5 &&
+              got[0] == MPI_DOUBLE,
+          "vector contents %d %d %d", ints[0], ints[1], ints[2]);
+
+    {
+        MPI_Datatype types[2] = {v, MPI_DOUBLE};
+        MPI_Type_create_struct(2, bl, d, types, &st);
+    }
+    MPI_Type_commit(&st);
+    MPI_Type_get_envelope(st, &ni, &na, &nt, &comb);
+    CHECK(comb == MPI_COMBINER_STRUCT && ni == 3 && na == 2 && nt == 2,
+          "struct envelope %d %d %d %d", comb, ni, na, nt);
+    CHECK(errclass(MPI_Type_get_contents(st, 2, 2, 2, ints, aints, got)) ==
+              MPI_ERR_ARG,
+          "contents into arrays too small");
+    /* the program frees the vector: the struct still holds it */
+    MPI_Type_free(&v);
+    CHECK(MPI_Type_get_contents(st, 16, 4, 4, ints, aints, got) ==
+              MPI_SUCCESS,
+          "struct contents");
+    CHECK(ints[0] == 2 && ints[1] == 2 && ints[2] == 1 && aints[0] == 0 &&
+              aints[1] == 64 && got[1] == MPI_DOUBLE,
+          "struct contents %d %d %d %ld %ld", ints[0], ints[1], ints[2],
+          (long)aints[0], (long)aints[1]);
+    /* the vector handed back works, and rebuilds an equal struct */
+    CHECK(MPI_Type_size(got[0], &sz) == MPI_SUCCESS &&
+              sz == (int)(6 * sizeof(double)),
+          "the vector handed back: size %d", sz);
+    MPI_Type_get_envelope(got[0], &ni, &na, &nt, &comb);
+    CHECK(comb == MPI_COMBINER_VECTOR, "its combiner %d", comb);
+    MPI_Type_create_struct(ints[0], &ints[1], aints, got, &rebuilt);
+    MPI_Type_commit(&rebuilt);
+    MPI_Pack(src, 1, st, p1, sizeof p1, &pos1, MPI_COMM_WORLD);
+    MPI_Pack(src, 1, rebuilt, p2, sizeof p2, &pos2, MPI_COMM_WORLD);
+    CHECK(pos1 == pos2 && pos1 == (int)(13 * sizeof(double)) &&
+              memcmp(p1, p2, (size_t)pos1) == 0,
+          "the rebuilt struct packs alike (%d %d)", pos1, pos2);
+    CHECK(MPI_Type_free(&got[0]) == MPI_SUCCESS, "freeing the handed type");
+    MPI_Type_free(&rebuilt);
+    /* a second time: handed out again, freed again */
+    MPI_Type_get_contents(st, 16, 4, 4, ints, aints, got);
+    CHECK(MPI_Type_size(got[0], &sz) == MPI_SUCCESS, "handed out again");
+    MPI_Type_free(&got[0]);
+    pos1 = 0;
+    CHECK(MPI_Pack(src, 1, st, p1, sizeof p1, &pos1, MPI_COMM_WORLD) ==
+              MPI_SUCCESS && pos1 == (int)(13 * sizeof(double)),
+          "the struct after its parts were freed");
+
+    MPI_Type_create_resized(st, -16, 200, &r);
+    MPI_Type_get_envelope(r, &ni, &na, &nt, &comb);
+    MPI_Type_get_contents(r, 16, 4, 4, ints, aints, got);
+    CHECK(comb == MPI_COMBINER_RESIZED && ni == 0 && na == 2 && nt == 1 &&
+              aints[0] == -16 && aints[1] == 200 && got[0] == st,
+          "resized contents");
+    MPI_Type_free(&got[0]);
+    MPI_Type_free(&r);
+    MPI_Type_free(&st);
+
+    MPI_Type_create_subarray(2, sizes, subs, starts, MPI_ORDER_C, MPI_INT,
+                             &sub);
+    MPI_Type_get_envelope(sub, &ni, &na, &nt, &comb);
+    MPI_Type_get_contents(sub, 16, 4, 4, ints, aints, got);
+    CHECK(comb == MPI_COMBINER_SUBARRAY && ni == 8 && na == 0 && nt == 1 &&
+              ints[0] == 2 && ints[1] == 6 && ints[2] == 5 &&
+              ints[3] == 2 && ints[4] == 3 && ints[5] == 1 &&
+              ints[6] == 2 && ints[7] == MPI_ORDER_C && got[0] == MPI_INT,
+          "subarray contents (combiner %d, %d ints)", comb, ni);
+    MPI_Type_size(sub, &sz);
+    CHECK(sz == (int)(6 * sizeof(int)), "subarray size %d", sz);
+    MPI_Type_free(&sub);
+
+    MPI_Type_create_hindexed_block(3, 2, hd, MPI_INT, &hb);
+    MPI_Type_get_envelope(hb, &ni, &na, &nt, &comb);
+    MPI_Type_get_contents(hb, 16, 4, 4, ints, aints, got);
+    CHECK(comb == MPI_COMBINER_HINDEXED_BLOCK && ni == 2 && na == 3 &&
+              ints[0] == 3 && ints[1] == 2 && aints[1] == 40,
+          "hindexed_block contents");
+    MPI_Type_dup(hb, &dup);
+    MPI_Type_get_envelope(dup, &ni, &na, &nt, &comb);
+    MPI_Type_get_contents(dup, 16, 4, 4, ints, aints, got);
+    CHECK(comb == MPI_COMBINER_DUP && ni == 0 && na == 0 && nt == 1 &&
+              got[0] == hb,
+          "dup contents");
+    MPI_Type_free(&got[0]);
+    MPI_Type_free(&dup);
+    MPI_Type_free(&hb);
+    CHECK(errclass(MPI_Type_get_envelope(hb, &ni, &na, &nt, &comb)) ==
+              MPI_ERR_TYPE,
+          "envelope of a freed type");
+}
+
 static void match_size(void)
 {
     MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -875,6 +992,7 @@ int main(int argc, char **argv)
     win_attrs_and_handlers();
     grequests();
     external32();
+    envelope();
     {
         char text[MPI_MAX_ERROR_STRING];
         int len, c = -1;
