@@ -219,6 +219,20 @@ int MPI_Win_sync(MPI_Win win);
 
 #define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
 #define MPI_MAX_DATAREP_STRING 128
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype,
+                                        MPI_Aint *file_extent,
+                                        void *extra_state);
+typedef int MPI_Datarep_conversion_function(void *userbuf,
+                                            MPI_Datatype datatype, int count,
+                                            void *filebuf, MPI_Offset position,
+                                            void *extra_state);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+/* user data representations are refused (docs/MPI-ONESIDED-IO.md) */
+int MPI_Register_datarep(const char *datarep,
+                         MPI_Datarep_conversion_function *read_conversion_fn,
+                         MPI_Datarep_conversion_function *write_conversion_fn,
+                         MPI_Datarep_extent_function *dtype_file_extent_fn,
+                         void *extra_state);
 
 typedef void MPI_File_errhandler_function(MPI_File *file, int *err, ...);
 int MPI_File_create_errhandler(
@@ -357,6 +371,7 @@ extern __typeof__(MPI_Win_get_name) PMPI_Win_get_name;
 extern __typeof__(MPI_Win_create_keyval) PMPI_Win_create_keyval;
 extern __typeof__(MPI_Win_free_keyval) PMPI_Win_free_keyval;
 extern __typeof__(MPI_Win_create_errhandler) PMPI_Win_create_errhandler;
+extern __typeof__(MPI_Register_datarep) PMPI_Register_datarep;
 extern __typeof__(MPI_File_create_errhandler) PMPI_File_create_errhandler;
 extern __typeof__(MPI_Win_set_attr) PMPI_Win_set_attr;
 extern __typeof__(MPI_Win_delete_attr) PMPI_Win_delete_attr;

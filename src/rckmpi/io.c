@@ -1071,3 +1071,40 @@ MPI_File PMPI_File_f2c(int file)
     return file_of((MPI_File)file) != NULL ? (MPI_File)file : MPI_FILE_NULL;
 }
 RK_MPI_ALIAS(File_f2c);
+
+/* Files are read and written in "native" only: a new representation is
+ * checked (a name, not one of the standard's: MPI_ERR_DUP_DATAREP; an
+ * extent function) and then refused with MPI_ERR_UNSUPPORTED_DATAREP, as
+ * MPI_FILE_NULL's error. */
+int PMPI_Register_datarep(const char *datarep,
+                          MPI_Datarep_conversion_function *read_fn,
+                          MPI_Datarep_conversion_function *write_fn,
+                          MPI_Datarep_extent_function *extent_fn,
+                          void *extra_state)
+{
+    static const char f[] = "MPI_Register_datarep";
+    int err = rk_check_init(f);
+
+    (void)read_fn;
+    (void)write_fn;
+    (void)extra_state;
+    if (err != MPI_SUCCESS)
+        return err;
+    if (datarep == NULL || datarep[0] == '\0' ||
+        strlen(datarep) >= MPI_MAX_DATAREP_STRING)
+        return null_err(MPI_ERR_ARG, f,
+                        "a data representation's name: 1 to %d characters",
+                        MPI_MAX_DATAREP_STRING - 1);
+    if (strcmp(datarep, "native") == 0 || strcmp(datarep, "internal") == 0 ||
+        strcmp(datarep, "external32") == 0)
+        return null_err(MPI_ERR_DUP_DATAREP, f,
+                        "\"%s\" is one of the standard's representations",
+                        datarep);
+    if (extent_fn == NULL)
+        return null_err(MPI_ERR_ARG, f, "no extent function");
+    return null_err(MPI_ERR_UNSUPPORTED_DATAREP, f,
+                    "\"%s\": representations of the program are not "
+                    "implemented (files are in \"native\" only)",
+                    datarep);
+}
+RK_MPI_ALIAS(Register_datarep);

@@ -850,6 +850,33 @@ static void envelope(void)
           "envelope of a freed type");
 }
 
+static int dr_extent(MPI_Datatype t, MPI_Aint *ext, void *extra)
+{
+    (void)extra;
+    return MPI_Type_get_extent(t, ext, ext);
+}
+
+static void datarep(void)
+{
+    CHECK(errclass(MPI_Register_datarep("mine", MPI_CONVERSION_FN_NULL,
+                                        MPI_CONVERSION_FN_NULL, dr_extent,
+                                        NULL)) ==
+              MPI_ERR_UNSUPPORTED_DATAREP,
+          "a representation of the program is refused");
+    CHECK(errclass(MPI_Register_datarep("external32", MPI_CONVERSION_FN_NULL,
+                                        MPI_CONVERSION_FN_NULL, dr_extent,
+                                        NULL)) == MPI_ERR_DUP_DATAREP,
+          "external32 exists");
+    CHECK(errclass(MPI_Register_datarep("", MPI_CONVERSION_FN_NULL,
+                                        MPI_CONVERSION_FN_NULL, dr_extent,
+                                        NULL)) == MPI_ERR_ARG,
+          "an empty name");
+    CHECK(errclass(MPI_Register_datarep("x", MPI_CONVERSION_FN_NULL,
+                                        MPI_CONVERSION_FN_NULL, NULL,
+                                        NULL)) == MPI_ERR_ARG,
+          "no extent function");
+}
+
 static void match_size(void)
 {
     MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -993,6 +1020,7 @@ int main(int argc, char **argv)
     grequests();
     external32();
     envelope();
+    datarep();
     {
         char text[MPI_MAX_ERROR_STRING];
         int len, c = -1;
