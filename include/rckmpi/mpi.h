@@ -752,6 +752,7 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
                                    MPI_Datatype oldtype,
                                    MPI_Datatype *newtype);
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 int MPI_Add_error_class(int *errorclass);
@@ -1139,6 +1140,7 @@ extern __typeof__(MPI_Status_set_elements) PMPI_Status_set_elements;
 extern __typeof__(MPI_Status_set_elements_x) PMPI_Status_set_elements_x;
 extern __typeof__(MPI_Type_create_hindexed_block) PMPI_Type_create_hindexed_block;
 extern __typeof__(MPI_Comm_dup_with_info) PMPI_Comm_dup_with_info;
+extern __typeof__(MPI_Comm_idup) PMPI_Comm_idup;
 extern __typeof__(MPI_Comm_set_info) PMPI_Comm_set_info;
 extern __typeof__(MPI_Comm_get_info) PMPI_Comm_get_info;
 extern __typeof__(MPI_Add_error_class) PMPI_Add_error_class;

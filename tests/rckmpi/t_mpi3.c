@@ -877,6 +877,76 @@ static void datarep(void)
           "no extent function");
 }
 
+/* ---- MPI_Comm_idup ---- */
+static void check_dup(MPI_Comm parent, MPI_Comm c, const char *what)
+{
+    int rank, size, prank, psize, res = -1, got = -1, sum = 0;
+
+    MPI_Comm_rank(c, &rank);
+    MPI_Comm_size(c, &size);
+    MPI_Comm_rank(parent, &prank);
+    MPI_Comm_size(parent, &psize);
+    MPI_Comm_compare(parent, c, &res);
+    CHECK(rank == prank && size == psize && res == MPI_CONGRUENT,
+          "%s: rank %d/%d size %d/%d compare %d", what, rank, prank, size,
+          psize, res);
+    MPI_Sendrecv(&rank, 1, MPI_INT, (rank + 1) % size, 11, &got, 1, MPI_INT,
+                 (rank + size - 1) % size, 11, c, MPI_STATUS_IGNORE);
+    CHECK(got == (rank + size - 1) % size, "%s: ring got %d", what, got);
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, c);
+    CHECK(sum == size * (size - 1) / 2, "%s: allreduce %d", what, sum);
+}
+
+static void idup(int rank, int size)
+{
+    MPI_Comm a = MPI_COMM_NULL, b = MPI_COMM_NULL, c, half, h2 = 0;
+    MPI_Request rq[2];
+    int got = -1, x = rank, ya = 100 + rank, yb = 200 + rank, ra = -1,
+        rb = -1;
+
+    CHECK(MPI_Comm_idup(MPI_COMM_WORLD, &a, &rq[0]) == MPI_SUCCESS,
+          "Comm_idup");
+    /* other traffic while it is under way: it must not block it */
+    MPI_Sendrecv(&x, 1, MPI_INT, (rank + 1) % size, 12, &got, 1, MPI_INT,
+                 (rank + size - 1) % size, 12, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    CHECK(got == (rank + size - 1) % size, "traffic during idup %d", got);
+    /* a second one, and a blocking dup, before either completes */
+    MPI_Comm_idup(MPI_COMM_WORLD, &b, &rq[1]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    CHECK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE) == MPI_SUCCESS,
+          "Waitall of the idups");
+    CHECK(a != MPI_COMM_NULL && b != MPI_COMM_NULL && a != b,
+          "two communicators %d %d", a, b);
+    check_dup(MPI_COMM_WORLD, a, "idup a");
+    check_dup(MPI_COMM_WORLD, b, "idup b");
+    check_dup(MPI_COMM_WORLD, c, "dup c");
+    /* separate contexts: the same tag on a and b does not cross */
+    {
+        MPI_Request s[2];
+        int to = (rank + 1) % size, from = (rank + size - 1) % size;
+        MPI_Isend(&ya, 1, MPI_INT, to, 5, a, &s[0]);
+        MPI_Isend(&yb, 1, MPI_INT, to, 5, b, &s[1]);
+        MPI_Recv(&rb, 1, MPI_INT, from, 5, b, MPI_STATUS_IGNORE);
+        MPI_Recv(&ra, 1, MPI_INT, from, 5, a, MPI_STATUS_IGNORE);
+        MPI_Waitall(2, s, MPI_STATUSES_IGNORE);
+        CHECK(ra == 100 + from && rb == 200 + from, "contexts crossed %d %d",
+              ra, rb);
+    }
+    /* of a split: halves, each its own agreement */
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half);
+    MPI_Comm_idup(half, &h2, &rq[0]);
+    MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+    check_dup(half, h2, "idup of a split");
+    CHECK(errclass(MPI_Comm_idup(MPI_COMM_NULL, &h2, &rq[0])) == MPI_ERR_COMM,
+          "idup of MPI_COMM_NULL");
+    MPI_Comm_free(&a);
+    MPI_Comm_free(&b);
+    MPI_Comm_free(&c);
+    MPI_Comm_free(&h2);
+    MPI_Comm_free(&half);
+}
+
 static void match_size(void)
 {
     MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -1021,6 +1091,7 @@ int main(int argc, char **argv)
     external32();
     envelope();
     datarep();
+    idup(rank, size);
     {
         char text[MPI_MAX_ERROR_STRING];
         int len, c = -1;
