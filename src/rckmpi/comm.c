@@ -22,6 +22,7 @@ static struct {
     rk_group_t *g;
     int ng;
     uint32_t used[NCTXW];         /* context pairs in use here */
+    int agreeing;                 /* a blocking agreement is under way */
 } cm;
 
 rk_comm_t *rk_comm_any(MPI_Comm h)
@@ -248,6 +249,7 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
 #define MEMBER(i) (mem != NULL ? mem[i] : (i))
     if (msg == NULL)
         return MPI_ERR_NO_MEM;
+    cm.agreeing++; /* MPI_Comm_idup reserves nothing meanwhile */
     msg[0] = color;
     msg[1] = key;
     memcpy(msg + 2, cm.used, sizeof cm.used);
@@ -258,6 +260,7 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
                                    parent, MPI_STATUS_IGNORE);
         free(msg);
         *ctx = (uint32_t)ck[2 * n];
+        cm.agreeing--;
         return err;
     }
     memcpy(used, cm.used, sizeof used);
@@ -283,6 +286,7 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
             err = e;
     }
 #undef MEMBER
+    cm.agreeing--;
     return err;
 }
 
@@ -1062,10 +1066,17 @@ static int idup_poll(void *state, int *done)
     idup_t *d = state;
     int err = MPI_SUCCESS;
 
+next:
+    /* each step posts the next messages and tests them at once (that
+     * moves them: a wait must not sleep on sends not yet on their way) */
     if (!rq_done(d, &err))
         return err;
     if (err != MPI_SUCCESS)
         goto fail;
+    /* a blocking agreement under way here sent its contexts before a
+     * reservation made now: reserve nothing until it is over */
+    if (cm.agreeing > 0 && (d->phase == 0 || d->phase == 5))
+        return MPI_SUCCESS;
     switch (d->phase) {
     case 0: /* every member's contexts have arrived at the root */
         if (d->me == 0) {
@@ -1131,11 +1142,11 @@ static int idup_poll(void *state, int *done)
         err = idup_propose(d);
         break;
     default:
-        break;
+        return MPI_SUCCESS;
     }
     if (err != MPI_SUCCESS)
         goto fail;
-    return MPI_SUCCESS;
+    goto next;
 build:
     err = idup_build(d);
     if (err != MPI_SUCCESS)

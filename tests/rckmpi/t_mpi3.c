@@ -938,6 +938,38 @@ static void idup(int rank, int size)
     MPI_Comm_idup(half, &h2, &rq[0]);
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
     check_dup(half, h2, "idup of a split");
+    /* a member takes a context meanwhile (a blocking dup among ranks 1
+     * and 2 while the world's idup is agreed): the candidate it took is
+     * refused there and the next one agreed */
+    if (size >= 3) {
+        MPI_Comm pair, pd = MPI_COMM_NULL, w = MPI_COMM_NULL;
+        MPI_Comm_split(MPI_COMM_WORLD, rank == 1 || rank == 2 ? 0 : 1, rank,
+                       &pair);
+        MPI_Comm_idup(MPI_COMM_WORLD, &w, &rq[0]);
+        if (rank == 1 || rank == 2)
+            MPI_Comm_dup(pair, &pd);
+        MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+        check_dup(MPI_COMM_WORLD, w, "idup beside another agreement");
+        if (pd != MPI_COMM_NULL) {
+            check_dup(pair, pd, "the dup beside it");
+            /* distinct contexts: a message on w is not one on pd */
+            int peer = rank == 1 ? 2 : 1, v1 = 7 + rank, v2 = 70 + rank,
+                r1 = -1, r2 = -1;
+            MPI_Request s2[2];
+            int prk;
+            MPI_Comm_rank(pair, &prk);
+            MPI_Isend(&v1, 1, MPI_INT, peer, 9, w, &s2[0]);
+            MPI_Isend(&v2, 1, MPI_INT, 1 - prk, 9, pd, &s2[1]);
+            MPI_Recv(&r2, 1, MPI_INT, 1 - prk, 9, pd, MPI_STATUS_IGNORE);
+            MPI_Recv(&r1, 1, MPI_INT, peer, 9, w, MPI_STATUS_IGNORE);
+            MPI_Waitall(2, s2, MPI_STATUSES_IGNORE);
+            CHECK(r1 == 7 + peer && r2 == 70 + peer,
+                  "idup and dup contexts crossed %d %d", r1, r2);
+            MPI_Comm_free(&pd);
+        }
+        MPI_Comm_free(&w);
+        MPI_Comm_free(&pair);
+    }
     CHECK(errclass(MPI_Comm_idup(MPI_COMM_NULL, &h2, &rq[0])) == MPI_ERR_COMM,
           "idup of MPI_COMM_NULL");
     MPI_Comm_free(&a);
