@@ -228,6 +228,8 @@ typedef int MPI_Datarep_conversion_function(void *userbuf,
                                             void *extra_state);
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 /* user data representations are refused (docs/MPI-ONESIDED-IO.md) */
+/* over a connected socket between two processes of the job */
+int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 int MPI_Register_datarep(const char *datarep,
                          MPI_Datarep_conversion_function *read_conversion_fn,
                          MPI_Datarep_conversion_function *write_conversion_fn,
@@ -372,6 +374,7 @@ extern __typeof__(MPI_Win_create_keyval) PMPI_Win_create_keyval;
 extern __typeof__(MPI_Win_free_keyval) PMPI_Win_free_keyval;
 extern __typeof__(MPI_Win_create_errhandler) PMPI_Win_create_errhandler;
 extern __typeof__(MPI_Register_datarep) PMPI_Register_datarep;
+extern __typeof__(MPI_Comm_join) PMPI_Comm_join;
 extern __typeof__(MPI_File_create_errhandler) PMPI_File_create_errhandler;
 extern __typeof__(MPI_Win_set_attr) PMPI_Win_set_attr;
 extern __typeof__(MPI_Win_delete_attr) PMPI_Win_delete_attr;

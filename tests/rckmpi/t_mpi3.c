@@ -7,6 +7,9 @@
 #include "mpitest.h"
 
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 static int errclass(int err)
 {
@@ -979,6 +982,74 @@ static void idup(int rank, int size)
     MPI_Comm_free(&half);
 }
 
+/* ---- MPI_Comm_join: ranks 0 and 1 over a UNIX socket ---- */
+static void join(int rank, int size)
+{
+    struct sockaddr_un a;
+    char path[96];
+    int fd = -1, ls = -1, ok = 1, v = -1;
+    MPI_Comm ic = MPI_COMM_NULL;
+
+    CHECK(errclass(MPI_Comm_join(-1, &ic)) == MPI_ERR_ARG, "join of fd -1");
+    /* the sim runs one core at a time: a process blocked in accept()
+     * outside the HAL would hold the others up (docs/MPI.md) */
+    if (size < 2 || rank > 1 ||
+        (getenv("RCK_BACKEND") && strcmp(getenv("RCK_BACKEND"), "sim") == 0))
+        return;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    if (rank == 0) {
+        snprintf(path, sizeof path, "/tmp/rckmpi_join_%d", (int)getpid());
+        unlink(path);
+        snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+        ls = socket(AF_UNIX, SOCK_STREAM, 0);
+        ok = ls >= 0 && bind(ls, (struct sockaddr *)&a, sizeof a) == 0 &&
+             listen(ls, 1) == 0;
+        MPI_Send(path, sizeof path, MPI_CHAR, 1, 21, MPI_COMM_WORLD);
+        MPI_Send(&ok, 1, MPI_INT, 1, 22, MPI_COMM_WORLD);
+        if (ok)
+            fd = accept(ls, NULL, NULL);
+    } else {
+        MPI_Recv(path, sizeof path, MPI_CHAR, 0, 21, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        MPI_Recv(&ok, 1, MPI_INT, 0, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+        fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (ok && connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
+            ok = 0;
+    }
+    CHECK(ok && fd >= 0, "the socket between ranks 0 and 1");
+    if (ok && fd >= 0) {
+        int inter = 0, rsize = 0, other = 1 - rank;
+        CHECK(MPI_Comm_join(fd, &ic) == MPI_SUCCESS && ic != MPI_COMM_NULL,
+              "Comm_join");
+        MPI_Comm_test_inter(ic, &inter);
+        MPI_Comm_remote_size(ic, &rsize);
+        CHECK(inter && rsize == 1, "join: inter %d remote size %d", inter,
+              rsize);
+        /* traffic across it, and not on the world's context */
+        if (rank == 0) {
+            int x = 4242;
+            MPI_Send(&x, 1, MPI_INT, 0, 3, ic);
+            MPI_Recv(&v, 1, MPI_INT, 0, 3, ic, MPI_STATUS_IGNORE);
+            CHECK(v == 4243, "join: reply %d", v);
+        } else {
+            MPI_Recv(&v, 1, MPI_INT, 0, 3, ic, MPI_STATUS_IGNORE);
+            CHECK(v == 4242, "join: got %d", v);
+            v++;
+            MPI_Send(&v, 1, MPI_INT, 0, 3, ic);
+        }
+        (void)other;
+        MPI_Comm_free(&ic);
+    }
+    if (fd >= 0)
+        close(fd);
+    if (ls >= 0) {
+        close(ls);
+        unlink(path);
+    }
+}
+
 static void match_size(void)
 {
     MPI_Datatype t = MPI_DATATYPE_NULL;
@@ -1124,6 +1195,7 @@ int main(int argc, char **argv)
     envelope();
     datarep();
     idup(rank, size);
+    join(rank, size);
     {
         char text[MPI_MAX_ERROR_STRING];
         int len, c = -1;
