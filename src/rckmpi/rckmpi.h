@@ -181,6 +181,12 @@ MPI_Comm rk_comm_new(const int *ue, int n, int me, uint32_t ctx,
 #define RK_NCTXW 128
 void rk_ctx_used(uint32_t *out);
 uint32_t rk_ctx_pick(const uint32_t *used);
+/* MPI_Comm_idup (comm_idup.c): mark or clear a context pair here; a
+ * blocking agreement under way here; what goes with a duplicate (topology,
+ * attributes, hints; the new communicator released on failure) */
+void rk_ctx_reserve(uint32_t ctx, int on);
+int rk_ctx_agreeing(void);
+int rk_comm_dup_tail(MPI_Comm comm, MPI_Comm *newcomm);
 void rk_comm_release(MPI_Comm h);
 /* A new group of @p n UEs. */
 int rk_group_of(const int *ue, int n, MPI_Group *group, const char *func);
