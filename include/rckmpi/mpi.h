@@ -155,6 +155,26 @@ typedef struct MPI_Status {
  * one-sided, MPI-IO and ports 50-79 (rckmpi_win_io.h): every class is at
  * most MPI_ERR_LASTCODE, as the standard requires */
 #define RCKMPI_ERR_CORE_LAST 27
+/* the tool interface's (MPI_T_*, returned by its calls, never raised):
+ * 28-43 */
+#define MPI_T_ERR_MEMORY 28
+#define MPI_T_ERR_NOT_INITIALIZED 29
+#define MPI_T_ERR_CANNOT_INIT 30
+#define MPI_T_ERR_INVALID_INDEX 31
+#define MPI_T_ERR_INVALID_ITEM 32
+#define MPI_T_ERR_INVALID_HANDLE 33
+#define MPI_T_ERR_OUT_OF_HANDLES 34
+#define MPI_T_ERR_OUT_OF_SESSIONS 35
+#define MPI_T_ERR_INVALID_SESSION 36
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 37
+#define MPI_T_ERR_CVAR_SET_NEVER 38
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 39
+#define MPI_T_ERR_PVAR_NO_WRITE 40
+#define MPI_T_ERR_PVAR_NO_ATOMIC 41
+#define MPI_T_ERR_INVALID_NAME 42
+#define MPI_T_ERR_INVALID 43
+#define RCKMPI_ERR_T_FIRST 28
+#define RCKMPI_ERR_T_LAST 43
 #define MPI_ERR_LASTCODE 79
 
 #define MPI_ANY_SOURCE (-2)
@@ -197,6 +217,7 @@ typedef struct MPI_Status {
 #define MPI_IO 3
 #define MPI_WTIME_IS_GLOBAL 4
 #define MPI_UNIVERSE_SIZE 5
+#define MPI_LASTUSEDCODE 6 /* the largest error code, MPI_Add_error_* too */
 
 /* datatype combiners (MPI_Type_get_envelope) */
 #define MPI_COMBINER_NAMED 1
@@ -209,6 +230,14 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_STRUCT 8
 #define MPI_COMBINER_RESIZED 9
 #define MPI_COMBINER_DUP 10
+#define MPI_COMBINER_HINDEXED_BLOCK 11
+#define MPI_COMBINER_SUBARRAY 12
+#define MPI_COMBINER_DARRAY 13
+
+/* MPI_Type_match_size's type classes */
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
 
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
                                MPI_Datatype *datatype);
@@ -704,6 +733,185 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request);
 
+/* ---- MPI-3.x additions (mpi3.c; docs/MPI.md "MPI-3.1") ---- */
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
+                       MPI_Count *count);
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
+                          MPI_Count *extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                               MPI_Count *true_extent);
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype,
+                            int count);
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
+                              MPI_Count count);
+int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                   const MPI_Aint array_of_displacements[],
+                                   MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers,
+                          int *num_addresses, int *num_datatypes,
+                          int *combiner);
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers,
+                          int max_addresses, int max_datatypes,
+                          int array_of_integers[],
+                          MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[]);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval,
+                                        void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype,
+                                          int type_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+/* copies the attribute's value (MPI_TYPE_DUP_FN) */
+int rckmpi_type_dup_fn(MPI_Datatype oldtype, int type_keyval,
+                       void *extra_state, void *attribute_val_in,
+                       void *attribute_val_out, int *flag);
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
+#define MPI_TYPE_DUP_FN rckmpi_type_dup_fn
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn,
+                           int *type_keyval, void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval,
+                      void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval,
+                      void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+typedef int MPI_Grequest_query_function(void *extra_state,
+                                        MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                       MPI_Grequest_free_function *free_fn,
+                       MPI_Grequest_cancel_function *cancel_fn,
+                       void *extra_state, MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+/* canonical packing (MPI-3.1 4.3): datarep "external32" only */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+                      MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                      MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf,
+                        MPI_Aint insize, MPI_Aint *position, void *outbuf,
+                        int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount,
+                           MPI_Datatype datatype, MPI_Aint *size);
+
+/* ---- the tool interface (MPI-3.1 14.3; mpit.c): this library exposes no
+ * control or performance variables and no categories ---- */
+typedef int MPI_T_enum;
+typedef int MPI_T_cvar_handle;
+typedef int MPI_T_pvar_handle;
+typedef int MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)-1)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_VERBOSITY_USER_BASIC 1
+#define MPI_T_VERBOSITY_USER_DETAIL 2
+#define MPI_T_VERBOSITY_USER_ALL 3
+#define MPI_T_VERBOSITY_TUNER_BASIC 4
+#define MPI_T_VERBOSITY_TUNER_DETAIL 5
+#define MPI_T_VERBOSITY_TUNER_ALL 6
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 7
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 8
+#define MPI_T_VERBOSITY_MPIDEV_ALL 9
+#define MPI_T_BIND_NO_OBJECT 1
+#define MPI_T_BIND_MPI_COMM 2
+#define MPI_T_BIND_MPI_DATATYPE 3
+#define MPI_T_BIND_MPI_ERRHANDLER 4
+#define MPI_T_BIND_MPI_FILE 5
+#define MPI_T_BIND_MPI_GROUP 6
+#define MPI_T_BIND_MPI_OP 7
+#define MPI_T_BIND_MPI_REQUEST 8
+#define MPI_T_BIND_MPI_WIN 9
+#define MPI_T_BIND_MPI_MESSAGE 10
+#define MPI_T_BIND_MPI_INFO 11
+#define MPI_T_SCOPE_CONSTANT 1
+#define MPI_T_SCOPE_READONLY 2
+#define MPI_T_SCOPE_LOCAL 3
+#define MPI_T_SCOPE_GROUP 4
+#define MPI_T_SCOPE_GROUP_EQ 5
+#define MPI_T_SCOPE_ALL 6
+#define MPI_T_SCOPE_ALL_EQ 7
+#define MPI_T_PVAR_CLASS_STATE 1
+#define MPI_T_PVAR_CLASS_LEVEL 2
+#define MPI_T_PVAR_CLASS_SIZE 3
+#define MPI_T_PVAR_CLASS_PERCENTAGE 4
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 5
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 6
+#define MPI_T_PVAR_CLASS_COUNTER 7
+#define MPI_T_PVAR_CLASS_AGGREGATE 8
+#define MPI_T_PVAR_CLASS_TIMER 9
+#define MPI_T_PVAR_CLASS_GENERIC 10
+int MPI_T_init_thread(int required, int *provided);
+int MPI_T_finalize(void);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name,
+                        int *name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value,
+                        char *name, int *name_len);
+int MPI_T_cvar_get_num(int *num_cvar);
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len,
+                        int *verbosity, MPI_Datatype *datatype,
+                        MPI_T_enum *enumtype, char *desc, int *desc_len,
+                        int *bind, int *scope);
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle,
+                            MPI_T_cvar_handle *handle, int *count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int MPI_T_pvar_get_num(int *num_pvar);
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len,
+                        int *verbosity, int *var_class,
+                        MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                        char *desc, int *desc_len, int *bind, int *readonly,
+                        int *continuous, int *atomic);
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
+                            void *obj_handle, MPI_T_pvar_handle *handle,
+                            int *count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session,
+                           MPI_T_pvar_handle *handle);
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                    void *buf);
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                     const void *buf);
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_readreset(MPI_T_pvar_session session,
+                         MPI_T_pvar_handle handle, void *buf);
+int MPI_T_category_get_num(int *num_cat);
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len,
+                            char *desc, int *desc_len, int *num_cvars,
+                            int *num_pvars, int *num_categories);
+int MPI_T_category_get_index(const char *name, int *cat_index);
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int MPI_T_category_changed(int *stamp);
+
+
 /* ---- profiling interface (MPI-3.1 chapter 14; docs/MPI.md) ----
  * Every MPI_Xxx above has its PMPI_Xxx of the same type: librckmpi defines
  * PMPI_Xxx and makes MPI_Xxx a weak alias of it, so that a tool that
@@ -922,6 +1130,69 @@ extern __typeof__(MPI_Ineighbor_allgatherv) PMPI_Ineighbor_allgatherv;
 extern __typeof__(MPI_Ineighbor_alltoall) PMPI_Ineighbor_alltoall;
 extern __typeof__(MPI_Ineighbor_alltoallv) PMPI_Ineighbor_alltoallv;
 extern __typeof__(MPI_Ineighbor_alltoallw) PMPI_Ineighbor_alltoallw;
+extern __typeof__(MPI_Aint_add) PMPI_Aint_add;
+extern __typeof__(MPI_Aint_diff) PMPI_Aint_diff;
+extern __typeof__(MPI_Type_size_x) PMPI_Type_size_x;
+extern __typeof__(MPI_Get_elements_x) PMPI_Get_elements_x;
+extern __typeof__(MPI_Type_get_extent_x) PMPI_Type_get_extent_x;
+extern __typeof__(MPI_Type_get_true_extent_x) PMPI_Type_get_true_extent_x;
+extern __typeof__(MPI_Status_set_elements) PMPI_Status_set_elements;
+extern __typeof__(MPI_Status_set_elements_x) PMPI_Status_set_elements_x;
+extern __typeof__(MPI_Type_create_hindexed_block) PMPI_Type_create_hindexed_block;
+extern __typeof__(MPI_Comm_dup_with_info) PMPI_Comm_dup_with_info;
+extern __typeof__(MPI_Comm_idup) PMPI_Comm_idup;
+extern __typeof__(MPI_Comm_set_info) PMPI_Comm_set_info;
+extern __typeof__(MPI_Comm_get_info) PMPI_Comm_get_info;
+extern __typeof__(MPI_Add_error_class) PMPI_Add_error_class;
+extern __typeof__(MPI_Add_error_code) PMPI_Add_error_code;
+extern __typeof__(MPI_Add_error_string) PMPI_Add_error_string;
+extern __typeof__(MPI_Type_set_name) PMPI_Type_set_name;
+extern __typeof__(MPI_Type_get_name) PMPI_Type_get_name;
+extern __typeof__(MPI_Type_match_size) PMPI_Type_match_size;
+extern __typeof__(MPI_Type_get_envelope) PMPI_Type_get_envelope;
+extern __typeof__(MPI_Type_get_contents) PMPI_Type_get_contents;
+extern __typeof__(MPI_Type_create_keyval) PMPI_Type_create_keyval;
+extern __typeof__(MPI_Type_free_keyval) PMPI_Type_free_keyval;
+extern __typeof__(MPI_Type_set_attr) PMPI_Type_set_attr;
+extern __typeof__(MPI_Type_get_attr) PMPI_Type_get_attr;
+extern __typeof__(MPI_Type_delete_attr) PMPI_Type_delete_attr;
+extern __typeof__(MPI_Grequest_start) PMPI_Grequest_start;
+extern __typeof__(MPI_Grequest_complete) PMPI_Grequest_complete;
+extern __typeof__(MPI_Status_set_cancelled) PMPI_Status_set_cancelled;
+extern __typeof__(MPI_Pack_external) PMPI_Pack_external;
+extern __typeof__(MPI_Unpack_external) PMPI_Unpack_external;
+extern __typeof__(MPI_Pack_external_size) PMPI_Pack_external_size;
+extern __typeof__(MPI_T_init_thread) PMPI_T_init_thread;
+extern __typeof__(MPI_T_finalize) PMPI_T_finalize;
+extern __typeof__(MPI_T_enum_get_info) PMPI_T_enum_get_info;
+extern __typeof__(MPI_T_enum_get_item) PMPI_T_enum_get_item;
+extern __typeof__(MPI_T_cvar_get_num) PMPI_T_cvar_get_num;
+extern __typeof__(MPI_T_cvar_get_info) PMPI_T_cvar_get_info;
+extern __typeof__(MPI_T_cvar_get_index) PMPI_T_cvar_get_index;
+extern __typeof__(MPI_T_cvar_handle_alloc) PMPI_T_cvar_handle_alloc;
+extern __typeof__(MPI_T_cvar_handle_free) PMPI_T_cvar_handle_free;
+extern __typeof__(MPI_T_cvar_read) PMPI_T_cvar_read;
+extern __typeof__(MPI_T_cvar_write) PMPI_T_cvar_write;
+extern __typeof__(MPI_T_pvar_get_num) PMPI_T_pvar_get_num;
+extern __typeof__(MPI_T_pvar_get_info) PMPI_T_pvar_get_info;
+extern __typeof__(MPI_T_pvar_get_index) PMPI_T_pvar_get_index;
+extern __typeof__(MPI_T_pvar_session_create) PMPI_T_pvar_session_create;
+extern __typeof__(MPI_T_pvar_session_free) PMPI_T_pvar_session_free;
+extern __typeof__(MPI_T_pvar_handle_alloc) PMPI_T_pvar_handle_alloc;
+extern __typeof__(MPI_T_pvar_handle_free) PMPI_T_pvar_handle_free;
+extern __typeof__(MPI_T_pvar_start) PMPI_T_pvar_start;
+extern __typeof__(MPI_T_pvar_stop) PMPI_T_pvar_stop;
+extern __typeof__(MPI_T_pvar_read) PMPI_T_pvar_read;
+extern __typeof__(MPI_T_pvar_write) PMPI_T_pvar_write;
+extern __typeof__(MPI_T_pvar_reset) PMPI_T_pvar_reset;
+extern __typeof__(MPI_T_pvar_readreset) PMPI_T_pvar_readreset;
+extern __typeof__(MPI_T_category_get_num) PMPI_T_category_get_num;
+extern __typeof__(MPI_T_category_get_info) PMPI_T_category_get_info;
+extern __typeof__(MPI_T_category_get_index) PMPI_T_category_get_index;
+extern __typeof__(MPI_T_category_get_cvars) PMPI_T_category_get_cvars;
+extern __typeof__(MPI_T_category_get_pvars) PMPI_T_category_get_pvars;
+extern __typeof__(MPI_T_category_get_categories) PMPI_T_category_get_categories;
+extern __typeof__(MPI_T_category_changed) PMPI_T_category_changed;
 #pragma GCC visibility pop
 
 #ifdef __cplusplus

@@ -93,6 +93,29 @@ typedef int MPI_File;
 #define MPI_WIN_UNIFIED 2
 
 typedef void MPI_Win_errhandler_function(MPI_Win *win, int *err, ...);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval,
+                                       void *extra_state,
+                                       void *attribute_val_in,
+                                       void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
+                                         void *attribute_val,
+                                         void *extra_state);
+/* copies the attribute's value (MPI_WIN_DUP_FN; windows are never
+ * duplicated, so it is never called by the library) */
+int rckmpi_win_dup_fn(MPI_Win oldwin, int win_keyval, void *extra_state,
+                      void *attribute_val_in, void *attribute_val_out,
+                      int *flag);
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function *)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function *)0)
+#define MPI_WIN_DUP_FN rckmpi_win_dup_fn
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                          MPI_Win_delete_attr_function *win_delete_attr_fn,
+                          int *win_keyval, void *extra_state);
+int MPI_Win_free_keyval(int *win_keyval);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                              MPI_Errhandler *errhandler);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                    MPI_Comm comm, MPI_Win *win);
@@ -114,6 +137,8 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
 int MPI_Win_set_name(MPI_Win win, const char *win_name);
 int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
 
 int MPI_Put(const void *origin_addr, int origin_count,
             MPI_Datatype origin_datatype, int target_rank,
@@ -194,8 +219,27 @@ int MPI_Win_sync(MPI_Win win);
 
 #define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
 #define MPI_MAX_DATAREP_STRING 128
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype,
+                                        MPI_Aint *file_extent,
+                                        void *extra_state);
+typedef int MPI_Datarep_conversion_function(void *userbuf,
+                                            MPI_Datatype datatype, int count,
+                                            void *filebuf, MPI_Offset position,
+                                            void *extra_state);
+#define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
+/* user data representations are refused (docs/MPI-ONESIDED-IO.md) */
+/* over a connected socket between two processes of the job */
+int MPI_Comm_join(int fd, MPI_Comm *intercomm);
+int MPI_Register_datarep(const char *datarep,
+                         MPI_Datarep_conversion_function *read_conversion_fn,
+                         MPI_Datarep_conversion_function *write_conversion_fn,
+                         MPI_Datarep_extent_function *dtype_file_extent_fn,
+                         void *extra_state);
 
 typedef void MPI_File_errhandler_function(MPI_File *file, int *err, ...);
+int MPI_File_create_errhandler(
+    MPI_File_errhandler_function *file_errhandler_fn,
+    MPI_Errhandler *errhandler);
 
 int MPI_File_open(MPI_Comm comm, const char *filename, int amode,
                   MPI_Info info, MPI_File *fh);
@@ -326,6 +370,16 @@ extern __typeof__(MPI_Win_get_errhandler) PMPI_Win_get_errhandler;
 extern __typeof__(MPI_Win_call_errhandler) PMPI_Win_call_errhandler;
 extern __typeof__(MPI_Win_set_name) PMPI_Win_set_name;
 extern __typeof__(MPI_Win_get_name) PMPI_Win_get_name;
+extern __typeof__(MPI_Win_create_keyval) PMPI_Win_create_keyval;
+extern __typeof__(MPI_Win_free_keyval) PMPI_Win_free_keyval;
+extern __typeof__(MPI_Win_create_errhandler) PMPI_Win_create_errhandler;
+extern __typeof__(MPI_Register_datarep) PMPI_Register_datarep;
+extern __typeof__(MPI_Comm_join) PMPI_Comm_join;
+extern __typeof__(MPI_File_create_errhandler) PMPI_File_create_errhandler;
+extern __typeof__(MPI_Win_set_attr) PMPI_Win_set_attr;
+extern __typeof__(MPI_Win_delete_attr) PMPI_Win_delete_attr;
+extern __typeof__(MPI_Win_set_info) PMPI_Win_set_info;
+extern __typeof__(MPI_Win_get_info) PMPI_Win_get_info;
 extern __typeof__(MPI_Put) PMPI_Put;
 extern __typeof__(MPI_Get) PMPI_Get;
 extern __typeof__(MPI_Accumulate) PMPI_Accumulate;

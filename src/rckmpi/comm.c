@@ -20,6 +20,7 @@ static struct {
     rk_group_t *g;
     int ng;
     uint32_t used[NCTXW];         /* context pairs in use here */
+    int agreeing;                 /* a blocking agreement is under way */
 } cm;
 
 rk_comm_t *rk_comm_any(MPI_Comm h)
@@ -246,6 +247,7 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
 #define MEMBER(i) (mem != NULL ? mem[i] : (i))
     if (msg == NULL)
         return MPI_ERR_NO_MEM;
+    cm.agreeing++; /* MPI_Comm_idup reserves nothing meanwhile */
     msg[0] = color;
     msg[1] = key;
     memcpy(msg + 2, cm.used, sizeof cm.used);
@@ -256,6 +258,7 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
                                    parent, MPI_STATUS_IGNORE);
         free(msg);
         *ctx = (uint32_t)ck[2 * n];
+        cm.agreeing--;
         return err;
     }
     memcpy(used, cm.used, sizeof used);
@@ -281,6 +284,7 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
             err = e;
     }
 #undef MEMBER
+    cm.agreeing--;
     return err;
 }
 
@@ -400,7 +404,17 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     err = split(comm, 0, c->rank, newcomm, "MPI_Comm_dup");
     if (err != MPI_SUCCESS)
         return err;
-    /* the topology and the attributes go with the copy (topo.c, attr.c) */
+    return rk_comm_dup_tail(comm, newcomm);
+}
+RK_MPI_ALIAS(Comm_dup);
+
+/* what goes with a duplicate: the topology, the attributes (topo.c,
+ * attr.c) and the hints; on failure the new communicator is released */
+int rk_comm_dup_tail(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    rk_comm_t *c;
+    int err;
+
     c = rk_comm(comm);
     if (c->topo != NULL) {
         rk_comm(*newcomm)->topo = rk_topo_dup(c->topo);
@@ -418,9 +432,17 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         return rk_err(comm, err, "MPI_Comm_dup",
                       "an attribute's copy function failed");
     }
+    /* the hints too (MPI-3.1 6.4.2) */
+    if (rk_comm(comm)->info != MPI_INFO_NULL &&
+        PMPI_Info_dup(rk_comm(comm)->info, &rk_comm(*newcomm)->info) !=
+            MPI_SUCCESS) {
+        rk_comm_release(*newcomm);
+        *newcomm = MPI_COMM_NULL;
+        return rk_err(comm, MPI_ERR_NO_MEM, "MPI_Comm_dup",
+                      "no memory for the hints");
+    }
     return MPI_SUCCESS;
 }
-RK_MPI_ALIAS(Comm_dup);
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
@@ -547,6 +569,8 @@ void rk_comm_release(MPI_Comm h)
     rk_attr_delete_all(h);
     c = rk_comm_any(h);
     rk_topo_free(c->topo);
+    if (c->info != MPI_INFO_NULL)
+        PMPI_Info_free(&c->info);
     if (c->peer != c->ue)
         free(c->peer);
     free(c->ue);
@@ -937,3 +961,15 @@ int PMPI_Group_free(MPI_Group *group)
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Group_free);
+
+/* MPI_Comm_idup (comm_idup.c): reserve or release a context pair; is a
+ * blocking agreement under way here */
+void rk_ctx_reserve(uint32_t ctx, int on)
+{
+    ctx_mark(ctx, on);
+}
+
+int rk_ctx_agreeing(void)
+{
+    return cm.agreeing;
+}

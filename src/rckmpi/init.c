@@ -54,12 +54,39 @@ static const char *const err_text[] = {
     [MPI_ERR_INFO_NOKEY] = "no such info key",
 };
 
+/* the tool interface's (MPI_T_ERR_*, 28-43) */
+static const char *const t_err_text[] = {
+    "MPI_T: out of memory",
+    "MPI_T: the tool interface is not initialized",
+    "MPI_T: the tool interface cannot be initialized",
+    "MPI_T: invalid index (this library has no variables or categories)",
+    "MPI_T: invalid enumeration item",
+    "MPI_T: invalid handle",
+    "MPI_T: no more handles",
+    "MPI_T: no more sessions",
+    "MPI_T: invalid session",
+    "MPI_T: the control variable cannot be set now",
+    "MPI_T: the control variable can never be set",
+    "MPI_T: the performance variable cannot be started or stopped",
+    "MPI_T: the performance variable cannot be written",
+    "MPI_T: the performance variable cannot be read and reset atomically",
+    "MPI_T: invalid variable or category name",
+    "MPI_T: invalid use of the tool interface",
+};
+
 static const char *err_string(int err)
 {
+    const char *user;
+    int cls;
+
+    if (rk_user_err(err, &cls, &user))
+        return user;
     if (err >= RCKMPI_ERR_WINIO_FIRST && err <= RCKMPI_ERR_WINIO_LAST)
         return rk_winio_err_string(err);
     if (err < 0 || err > MPI_ERR_LASTCODE)
         return "invalid error code";
+    if (err >= RCKMPI_ERR_T_FIRST && err <= RCKMPI_ERR_T_LAST)
+        return t_err_text[err - RCKMPI_ERR_T_FIRST];
     if (err > RCKMPI_ERR_CORE_LAST)
         return "unused error class";
     return err_text[err];
@@ -82,9 +109,22 @@ static MPI_Errhandler handler_of(MPI_Comm comm)
     return c != NULL ? c->eh : MPI_ERRORS_ARE_FATAL;
 }
 
-/* User error handlers (MPI_Comm_create_errhandler): handles 3 and up. */
+/* User error handlers (MPI_Comm/Win/File_create_errhandler): handles 3
+ * and up; each of one kind (RK_EH_COMM, _WIN, _FILE), with the function of
+ * its kind's type. A window's and a file's error handler sits on their
+ * private communicator (rk_comm_t.eh), and is called with the window or
+ * file that communicator belongs to. */
 #define RK_MAX_EH 64
 static MPI_Comm_errhandler_function *user_eh[RK_MAX_EH];
+static MPI_Win_errhandler_function *user_weh[RK_MAX_EH];
+static MPI_File_errhandler_function *user_feh[RK_MAX_EH];
+static int user_kind[RK_MAX_EH];
+
+static int eh_used(MPI_Errhandler h)
+{
+    return h > MPI_ERRORS_RETURN && h < RK_MAX_EH &&
+           (user_eh[h] != NULL || user_weh[h] != NULL || user_feh[h] != NULL);
+}
 
 int rk_fatal(MPI_Comm comm, int err, const char *func, const char *what)
 {
@@ -92,10 +132,17 @@ int rk_fatal(MPI_Comm comm, int err, const char *func, const char *what)
 
     if (eh == MPI_ERRORS_RETURN)
         return err;
-    if (eh > MPI_ERRORS_RETURN && eh < RK_MAX_EH && user_eh[eh] != NULL) {
+    if (eh_used(eh)) {
         MPI_Comm c = rk_comm(comm) != NULL ? comm : MPI_COMM_WORLD;
         int code = err;
-        user_eh[eh](&c, &code, func, what);
+        if (user_kind[eh] == RK_EH_WIN) {
+            MPI_Win w = rk_win_by_comm(c);
+            user_weh[eh](&w, &code, func, what);
+        } else if (user_kind[eh] == RK_EH_FILE) {
+            MPI_File f = rk_file_by_comm(c);
+            user_feh[eh](&f, &code, func, what);
+        } else
+            user_eh[eh](&c, &code, func, what);
         return err;
     }
     fprintf(stderr, "MPI error in %s (rank %d): %s: %s\n", func,
@@ -250,6 +297,7 @@ int PMPI_Finalize(void)
     rk_types_finalize();
     rk_infos_finalize();
     rk_attrs_finalize();
+    rk_user_errs_finalize();
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Finalize);
@@ -370,7 +418,11 @@ RK_MPI_ALIAS(Pcontrol);
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
-    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+    int cls;
+    const char *user;
+
+    if ((errorcode < 0 || errorcode > MPI_ERR_LASTCODE) &&
+        !rk_user_err(errorcode, &cls, &user))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string",
                       "invalid error code %d", errorcode);
     *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "%s",
@@ -381,6 +433,10 @@ RK_MPI_ALIAS(Error_string);
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
+    const char *user;
+
+    if (rk_user_err(errorcode, errorclass, &user))
+        return MPI_SUCCESS;
     if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class",
                       "invalid error code %d", errorcode);
@@ -399,14 +455,74 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
     if (c == NULL)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_set_errhandler",
                       "invalid communicator %d", comm);
+    return rk_set_eh(comm, eh, RK_EH_COMM, "MPI_Comm_set_errhandler");
+}
+RK_MPI_ALIAS(Comm_set_errhandler);
+
+int rk_eh_fits(MPI_Errhandler eh, int kind)
+{
+    return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN ||
+           (eh_used(eh) && user_kind[eh] == kind);
+}
+
+int rk_set_eh(MPI_Comm comm, MPI_Errhandler eh, int kind, const char *func)
+{
+    static const char *const kinds[] = {"communicator", "window", "file"};
+    rk_comm_t *c = rk_comm(comm);
+
     if (eh != MPI_ERRORS_ARE_FATAL && eh != MPI_ERRORS_RETURN &&
-        (eh <= 0 || eh >= RK_MAX_EH || user_eh[eh] == NULL))
-        return rk_err(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
-                      "invalid error handler %d", eh);
+        !eh_used(eh))
+        return rk_err(comm, MPI_ERR_ARG, func, "invalid error handler %d",
+                      eh);
+    if (eh_used(eh) && user_kind[eh] != kind)
+        return rk_err(comm, MPI_ERR_ARG, func,
+                      "error handler %d is for a %s, not a %s", eh,
+                      kinds[user_kind[eh]], kinds[kind]);
     c->eh = eh;
     return MPI_SUCCESS;
 }
-RK_MPI_ALIAS(Comm_set_errhandler);
+
+static int create_eh(int kind, MPI_Comm_errhandler_function *cf,
+                     MPI_Win_errhandler_function *wf,
+                     MPI_File_errhandler_function *ff, MPI_Errhandler *eh,
+                     const char *func)
+{
+    int err = rk_check_init(func);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (cf == NULL && wf == NULL && ff == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, func, "NULL function");
+    if (eh == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, func, "errhandler is NULL");
+    for (int h = MPI_ERRORS_RETURN + 1; h < RK_MAX_EH; h++)
+        if (!eh_used(h)) {
+            user_eh[h] = cf;
+            user_weh[h] = wf;
+            user_feh[h] = ff;
+            user_kind[h] = kind;
+            *eh = h;
+            return MPI_SUCCESS;
+        }
+    return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, func,
+                  "more than %d error handlers", RK_MAX_EH - 3);
+}
+
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
+                               MPI_Errhandler *eh)
+{
+    return create_eh(RK_EH_WIN, NULL, fn, NULL, eh,
+                     "MPI_Win_create_errhandler");
+}
+RK_MPI_ALIAS(Win_create_errhandler);
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn,
+                                MPI_Errhandler *eh)
+{
+    return create_eh(RK_EH_FILE, NULL, NULL, fn, eh,
+                     "MPI_File_create_errhandler");
+}
+RK_MPI_ALIAS(File_create_errhandler);
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 {
@@ -442,17 +558,8 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
 
     if (err != MPI_SUCCESS)
         return err;
-    if (fn == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG,
-                      "MPI_Comm_create_errhandler", "NULL function");
-    for (int h = MPI_ERRORS_RETURN + 1; h < RK_MAX_EH; h++)
-        if (user_eh[h] == NULL) {
-            user_eh[h] = fn;
-            *eh = h;
-            return MPI_SUCCESS;
-        }
-    return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
-                  "more than %d error handlers", RK_MAX_EH - 3);
+    return create_eh(RK_EH_COMM, fn, NULL, NULL, eh,
+                     "MPI_Comm_create_errhandler");
 }
 RK_MPI_ALIAS(Comm_create_errhandler);
 
@@ -476,7 +583,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
                        int *flag)
 {
     static int tag_ub = RK_TAG_UB, wtime_global = 1, host = MPI_PROC_NULL,
-               io = MPI_ANY_SOURCE, universe;
+               io = MPI_ANY_SOURCE, universe, lastused;
     int err = rk_check_init("MPI_Comm_get_attr");
 
     if (err != MPI_SUCCESS)
@@ -498,6 +605,10 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
         break;
     case MPI_IO:
         *(int **)attribute_val = &io;
+        break;
+    case MPI_LASTUSEDCODE:
+        lastused = rk_last_used_code();
+        *(int **)attribute_val = &lastused;
         break;
     case MPI_UNIVERSE_SIZE:
         /* the job's UEs: the world plus the cores spawning can use */

@@ -984,13 +984,18 @@ int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
     if (err != MPI_SUCCESS)
         return err;
     if (fh == MPI_FILE_NULL) {
+        if (!rk_eh_fits(eh, RK_EH_FILE))
+            return null_err(MPI_ERR_ARG, "MPI_File_set_errhandler",
+                            "error handler %d is not a file's (or invalid)",
+                            eh);
         if (eh != MPI_ERRORS_RETURN && io.null_comm == MPI_COMM_NULL) {
             err = PMPI_Comm_dup(MPI_COMM_SELF, &io.null_comm);
             if (err != MPI_SUCCESS)
                 return err;
         }
         if (io.null_comm != MPI_COMM_NULL) {
-            err = PMPI_Comm_set_errhandler(io.null_comm, eh);
+            err = rk_set_eh(io.null_comm, eh, RK_EH_FILE,
+                            "MPI_File_set_errhandler");
             if (err != MPI_SUCCESS)
                 return err;
         }
@@ -1000,7 +1005,15 @@ int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
     err = rk_io_file_arg(fh, &f, "MPI_File_set_errhandler");
     if (err != MPI_SUCCESS)
         return err;
-    return PMPI_Comm_set_errhandler(f->comm, eh);
+    return rk_set_eh(f->comm, eh, RK_EH_FILE, "MPI_File_set_errhandler");
+}
+
+MPI_File rk_file_by_comm(MPI_Comm comm)
+{
+    for (int i = 0; i < io.n; i++)
+        if (io.f[i] != NULL && io.f[i]->used && io.f[i]->comm == comm)
+            return (MPI_File)(i + 1);
+    return MPI_FILE_NULL;
 }
 RK_MPI_ALIAS(File_set_errhandler);
 
@@ -1058,3 +1071,40 @@ MPI_File PMPI_File_f2c(int file)
     return file_of((MPI_File)file) != NULL ? (MPI_File)file : MPI_FILE_NULL;
 }
 RK_MPI_ALIAS(File_f2c);
+
+/* Files are read and written in "native" only: a new representation is
+ * checked (a name, not one of the standard's: MPI_ERR_DUP_DATAREP; an
+ * extent function) and then refused with MPI_ERR_UNSUPPORTED_DATAREP, as
+ * MPI_FILE_NULL's error. */
+int PMPI_Register_datarep(const char *datarep,
+                          MPI_Datarep_conversion_function *read_fn,
+                          MPI_Datarep_conversion_function *write_fn,
+                          MPI_Datarep_extent_function *extent_fn,
+                          void *extra_state)
+{
+    static const char f[] = "MPI_Register_datarep";
+    int err = rk_check_init(f);
+
+    (void)read_fn;
+    (void)write_fn;
+    (void)extra_state;
+    if (err != MPI_SUCCESS)
+        return err;
+    if (datarep == NULL || datarep[0] == '\0' ||
+        strlen(datarep) >= MPI_MAX_DATAREP_STRING)
+        return null_err(MPI_ERR_ARG, f,
+                        "a data representation's name: 1 to %d characters",
+                        MPI_MAX_DATAREP_STRING - 1);
+    if (strcmp(datarep, "native") == 0 || strcmp(datarep, "internal") == 0 ||
+        strcmp(datarep, "external32") == 0)
+        return null_err(MPI_ERR_DUP_DATAREP, f,
+                        "\"%s\" is one of the standard's representations",
+                        datarep);
+    if (extent_fn == NULL)
+        return null_err(MPI_ERR_ARG, f, "no extent function");
+    return null_err(MPI_ERR_UNSUPPORTED_DATAREP, f,
+                    "\"%s\": representations of the program are not "
+                    "implemented (files are in \"native\" only)",
+                    datarep);
+}
+RK_MPI_ALIAS(Register_datarep);

@@ -12,9 +12,11 @@
  */
 #include "rckmpi.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PORT_PREFIX "rckmpi-port:"
 #define MAX_PORTS 0xfff /* per process, ever */
@@ -396,3 +398,79 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info,
     return ns_call('L', service_name, NULL, port_name, "MPI_Lookup_name");
 }
 RK_MPI_ALIAS(Lookup_name);
+
+/* ---- MPI_Comm_join (MPI-3.1 10.5.4) ----
+ * Over the program's connected socket @p fd: each side writes its UE and
+ * the contexts it uses and reads the other's; the side of the lower UE
+ * takes the lowest pair free at both and writes it; both build the
+ * intercommunicator of the two (one process each), as connect/accept
+ * does. Both processes are UEs of this job (the socket carries only the
+ * hand-shake). */
+static int fd_all(int fd, void *buf, size_t len, int wr)
+{
+    char *p = buf;
+
+    while (len > 0) {
+        ssize_t k = wr ? write(fd, p, len) : read(fd, p, len);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return k == 0 ? -2 : -1;
+        p += k;
+        len -= (size_t)k;
+    }
+    return 0;
+}
+
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    static const char f[] = "MPI_Comm_join";
+    int err = rk_check_init(f), hello[1 + RK_NCTXW], peer[1 + RK_NCTXW];
+    int ctx = 0, k, me, other;
+    uint32_t used[RK_NCTXW];
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (intercomm == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "intercomm is NULL");
+    *intercomm = MPI_COMM_NULL;
+    if (fd < 0)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "invalid fd %d", fd);
+    rk_ctx_used(used);
+    hello[0] = rk.ue;
+    memcpy(hello + 1, used, sizeof used);
+    k = fd_all(fd, hello, sizeof hello, 1);
+    if (k == 0)
+        k = fd_all(fd, peer, sizeof peer, 0);
+    if (k != 0)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_OTHER, f,
+                      "the hand-shake over fd %d failed: %s", fd,
+                      k == -2 ? "the other side closed it" : strerror(errno));
+    me = rk.ue;
+    other = peer[0];
+    if (other < 0 || other >= rk.nues || other == me)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f,
+                      "the other side is UE %d (this is UE %d of %d): not "
+                      "another process of this job",
+                      other, me, rk.nues);
+    if (me < other) {
+        for (int w = 0; w < RK_NCTXW; w++)
+            used[w] |= (uint32_t)peer[1 + w];
+        ctx = (int)rk_ctx_pick(used);
+        k = fd_all(fd, &ctx, sizeof ctx, 1);
+    } else
+        k = fd_all(fd, &ctx, sizeof ctx, 0);
+    if (k != 0)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_OTHER, f,
+                      "the hand-shake over fd %d failed: %s", fd,
+                      k == -2 ? "the other side closed it" : strerror(errno));
+    if (ctx == 0)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_INTERN, f,
+                      "no communicator context is free at both");
+    err = rk_inter_new(&me, 1, 0, (uint32_t)ctx, &other, 1,
+                       rk_comm(MPI_COMM_WORLD)->eh, intercomm);
+    if (err != MPI_SUCCESS)
+        return rk_err(MPI_COMM_WORLD, err, f, "no intercommunicator made");
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(Comm_join);

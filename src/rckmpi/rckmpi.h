@@ -49,6 +49,18 @@ typedef struct {
     MPI_Datatype basic;         /* rckmpi_type_basic */
     int nbasic;
     int combiner;
+    char name[MPI_MAX_OBJECT_NAME]; /* MPI_Type_set_name (mpi3.c) */
+    struct rk_attr *attrs;          /* attr.c: its cached attributes */
+    int ext_odd;  /* holds an element whose external32 size or format is
+                     not the native one's byte swap (long, wchar_t, long
+                     double: MPI_Pack_external, mpi3.c) */
+    /* the constructor's arguments (MPI_Type_get_contents); the types are
+     * held (refs) until this one is released */
+    int *c_ints;
+    MPI_Aint *c_aints;
+    MPI_Datatype *c_types;
+    int c_ni, c_na, c_nt;
+    int urefs; /* the program's handles: MPI_Type_free of the last frees */
 } rk_type_t;
 
 /* The type behind a handle, or NULL; a type freed while requests still
@@ -62,6 +74,14 @@ void rk_type_hold(MPI_Datatype t);
 void rk_type_drop(MPI_Datatype t);
 void rk_types_init(void);
 void rk_types_finalize(void);
+/* @p t was made by @p combiner from these arguments (replacing what it
+ * had: type_sub.c's types are made by other constructors); MPI_ERR_NO_MEM */
+/* MPI_Type_get_contents: one more handle of the derived type @p t for
+ * the program (alive again if it had freed it) */
+void rk_type_give(MPI_Datatype t);
+int rk_type_remember(MPI_Datatype t, int combiner, int ni, const int *ints,
+                     int na, const MPI_Aint *aints, int nt,
+                     const MPI_Datatype *types);
 /* Pack @p count items of @p t at @p in into @p out (size*count bytes). */
 void rk_pack(const void *in, int count, const rk_type_t *t, void *out);
 /* Unpack @p bytes (at most size*count) into @p count items at @p out. */
@@ -95,6 +115,8 @@ typedef struct {
     struct rk_topo *topo;   /* topo.c: its topology, or NULL */
     struct rk_attr *attrs;  /* attr.c: its cached attributes */
     uint32_t nbc_seq;       /* non-blocking collectives started on it */
+    MPI_Info info;          /* MPI_Comm_set_info's hints (mpi3.c), or
+                               MPI_INFO_NULL */
 } rk_comm_t;
 
 /* ---- topologies (topo.c) and attributes (attr.c) of a communicator ---- */
@@ -111,6 +133,14 @@ int rk_attr_delete_all(MPI_Comm comm);
  * keyvals */
 void rk_attr_drop(struct rk_attr *list);
 void rk_attrs_finalize(void);
+/* Datatypes and windows (attr.c): MPI_Type_dup's copy callbacks, and
+ * every attribute deleted by its delete callback (MPI_Type_free,
+ * MPI_Win_free; the callback's error if one fails). */
+int rk_attr_type_dup(MPI_Datatype from, MPI_Datatype to);
+int rk_attr_type_delete_all(MPI_Datatype t);
+int rk_attr_win_delete_all(MPI_Win w);
+/* MPI_Win_get_attr of a key that is not predefined (raises on error) */
+int rk_attr_win_get(MPI_Win win, int keyval, void *attribute_val, int *flag);
 /* MPI_Comm_get_attr of a key that is not predefined (raises on error) */
 int rk_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 /* MPI_INFO_ENV's contents (info.c), from MPI_Init's arguments */
@@ -118,6 +148,22 @@ void rk_info_env_init(int argc, char **argv, int thread);
 void rk_infos_finalize(void);
 
 rk_comm_t *rk_comm(MPI_Comm c); /* NULL if invalid or freed */
+/* MPI_Add_error_class/code/string (mpi3.c): 1 if @p code is one of the
+ * program's (above MPI_ERR_LASTCODE), with its class and string ("" when
+ * none was set); 0 if not. The largest code in use (MPI_LASTUSEDCODE). */
+int rk_user_err(int code, int *cls, const char **str);
+int rk_last_used_code(void);
+/* Error handlers of windows and files (init.c): @p eh (predefined, or
+ * created for @p kind) set on @p comm; else MPI_ERR_ARG, raised there. */
+enum { RK_EH_COMM, RK_EH_WIN, RK_EH_FILE };
+int rk_set_eh(MPI_Comm comm, MPI_Errhandler eh, int kind, const char *func);
+/* @p eh predefined or created for @p kind */
+int rk_eh_fits(MPI_Errhandler eh, int kind);
+/* the window / file whose private communicator @p comm is, or
+ * MPI_WIN_NULL / MPI_FILE_NULL (win.c, io.c) */
+MPI_Win rk_win_by_comm(MPI_Comm comm);
+MPI_File rk_file_by_comm(MPI_Comm comm);
+void rk_user_errs_finalize(void);
 /* Also a communicator freed while requests still use it (p2p.c). */
 rk_comm_t *rk_comm_any(MPI_Comm c);
 void rk_comm_hold(MPI_Comm c);
@@ -135,6 +181,12 @@ MPI_Comm rk_comm_new(const int *ue, int n, int me, uint32_t ctx,
 #define RK_NCTXW 128
 void rk_ctx_used(uint32_t *out);
 uint32_t rk_ctx_pick(const uint32_t *used);
+/* MPI_Comm_idup (comm_idup.c): mark or clear a context pair here; a
+ * blocking agreement under way here; what goes with a duplicate (topology,
+ * attributes, hints; the new communicator released on failure) */
+void rk_ctx_reserve(uint32_t ctx, int on);
+int rk_ctx_agreeing(void);
+int rk_comm_dup_tail(MPI_Comm comm, MPI_Comm *newcomm);
 void rk_comm_release(MPI_Comm h);
 /* A new group of @p n UEs. */
 int rk_group_of(const int *ue, int n, MPI_Group *group, const char *func);
@@ -269,6 +321,10 @@ void rk_greq_poll(rk_req_t *r);
  * there any not released? */
 void rk_greqs_progress(void);
 int rk_greqs_active(void);
+/* MPI_Cancel of a generalized request: MPI_Grequest_start's (mpi3.c) run
+ * their cancel function (*handled = 1); the library's own cannot be
+ * cancelled (*handled = 0). */
+int rk_ugreq_cancel(rk_req_t *r, int *handled);
 int rk_p2p_init(void);
 void rk_p2p_finalize(void);
 /* Start a send/receive on context @p ctx of comm (@p peer a comm rank). */

@@ -96,12 +96,23 @@ void rk_types_init(void)
     predefined(MPI_UB, 0, 1, 0, 0, 0);
     predefined(MPI_LB, 0, 1, 0, 0, 0);
     ty.tab[MPI_UB].nblocks = ty.tab[MPI_LB].nblocks = 0;
+    /* external32: long and its pair are 4 bytes, wchar_t 2, long double a
+     * 16-byte quad */
+    ty.tab[MPI_LONG].ext_odd = ty.tab[MPI_UNSIGNED_LONG].ext_odd =
+        ty.tab[MPI_LONG_INT].ext_odd = sizeof(long) != 4;
+    ty.tab[MPI_WCHAR].ext_odd = sizeof(wchar_t) != 2;
+    ty.tab[MPI_LONG_DOUBLE].ext_odd = ty.tab[MPI_LONG_DOUBLE_INT].ext_odd = 1;
 }
 
 void rk_types_finalize(void)
 {
-    for (int i = 0; i < ty.n; i++)
+    for (int i = 0; i < ty.n; i++) {
         free(ty.tab[i].blocks);
+        rk_attr_drop(ty.tab[i].attrs);
+        free(ty.tab[i].c_ints);
+        free(ty.tab[i].c_aints);
+        free(ty.tab[i].c_types);
+    }
     free(ty.tab);
     memset(&ty, 0, sizeof ty);
 }
@@ -131,10 +142,113 @@ static void refresh_fast(rk_type_t *t)
               t != &ty.tab[MPI_UB] && t != &ty.tab[MPI_LB];
 }
 
+void rk_type_give(MPI_Datatype h)
+{
+    rk_type_t *t = rk_type(h);
+
+    if (t->freed) { /* freed by the program, held by a type made of it */
+        t->freed = 0;
+        t->urefs = 1;
+        refresh_fast(t);
+    } else
+        t->urefs++;
+}
+
+static void forget(rk_type_t *t)
+{
+    MPI_Datatype *held = t->c_types;
+    int n = t->c_nt;
+
+    free(t->c_ints);
+    free(t->c_aints);
+    t->c_ints = NULL;
+    t->c_aints = NULL;
+    t->c_types = NULL;
+    t->c_ni = t->c_na = t->c_nt = 0;
+    for (int i = 0; i < n; i++)
+        rk_type_drop(held[i]); /* may release it (and the table stays) */
+    free(held);
+}
+
 static void type_release(rk_type_t *t)
 {
+    rk_attr_drop(t->attrs);
     free(t->blocks);
+    t->blocks = NULL;
+    t->attrs = NULL;
+    t->used = 0; /* no longer findable while its parts are dropped */
+    forget(t);
     memset(t, 0, sizeof *t);
+}
+
+int rk_type_remember(MPI_Datatype h, int combiner, int ni, const int *ints,
+                     int na, const MPI_Aint *aints, int nt,
+                     const MPI_Datatype *types)
+{
+    rk_type_t *t = rk_type(h);
+    int *ci = ni ? malloc((size_t)ni * sizeof(int)) : NULL;
+    MPI_Aint *ca = na ? malloc((size_t)na * sizeof(MPI_Aint)) : NULL;
+    MPI_Datatype *ct = nt ? malloc((size_t)nt * sizeof(MPI_Datatype)) : NULL;
+
+    if ((ni && ci == NULL) || (na && ca == NULL) || (nt && ct == NULL)) {
+        free(ci);
+        free(ca);
+        free(ct);
+        return MPI_ERR_NO_MEM;
+    }
+    if (ni)
+        memcpy(ci, ints, (size_t)ni * sizeof(int));
+    if (na)
+        memcpy(ca, aints, (size_t)na * sizeof(MPI_Aint));
+    for (int i = 0; i < nt; i++) {
+        ct[i] = types[i];
+        rk_type_hold(types[i]);
+    }
+    forget(t);
+    t = rk_type(h);
+    t->c_ints = ci;
+    t->c_aints = ca;
+    t->c_types = ct;
+    t->c_ni = ni;
+    t->c_na = na;
+    t->c_nt = nt;
+    t->combiner = combiner;
+    return MPI_SUCCESS;
+}
+
+/* after a constructor: remember, or undo it (MPI_ERR_NO_MEM, raised) */
+static int remember(int err, MPI_Datatype *newtype, int combiner, int ni,
+                    const int *ints, int na, const MPI_Aint *aints, int nt,
+                    const MPI_Datatype *types, const char *func)
+{
+    if (err != MPI_SUCCESS)
+        return err;
+    if (rk_type_remember(*newtype, combiner, ni, ints, na, aints, nt,
+                         types) != MPI_SUCCESS) {
+        type_release(rk_type(*newtype));
+        *newtype = MPI_DATATYPE_NULL;
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, func, "no memory");
+    }
+    return MPI_SUCCESS;
+}
+
+/* ints of an indexed constructor: count, (blocklength | lengths), disps */
+static int *ints_of(int count, const int *a, int na, const int *b, int nb,
+                    int head2, int has2)
+{
+    int *v = malloc((size_t)(1 + has2 + na + nb) * sizeof(int));
+    int k = 0;
+
+    if (v == NULL)
+        return NULL;
+    v[k++] = count;
+    if (has2)
+        v[k++] = head2;
+    for (int i = 0; i < na; i++)
+        v[k++] = a[i];
+    for (int i = 0; i < nb; i++)
+        v[k++] = b[i];
+    return v;
 }
 
 void rk_type_hold(MPI_Datatype t)
@@ -254,6 +368,7 @@ typedef struct {
     MPI_Datatype basic;
     long long nbasic;
     int mixed;
+    int ext_odd;
     int has, mk_has_lb, mk_has_ub; /* bounds from items; MPI_LB/UB markers */
     MPI_Aint lb, ub, mk_lb, mk_ub;
 } builder_t;
@@ -301,6 +416,7 @@ static int add_items(builder_t *B, const rk_type_t *old, MPI_Datatype oh,
                 return -1;
     }
     if (blocklen > 0 && old->size > 0) {
+        B->ext_odd |= old->ext_odd;
         if (B->basic == MPI_DATATYPE_NULL && !B->mixed)
             B->basic = old->basic;
         else if (B->basic != old->basic)
@@ -356,6 +472,8 @@ static int new_type(builder_t *B, int combiner, MPI_Datatype *out)
     t->basic = B->mixed ? MPI_DATATYPE_NULL : B->basic;
     t->nbasic = B->mixed ? 0 : (int)B->nbasic;
     t->combiner = combiner;
+    t->ext_odd = B->ext_odd;
+    t->urefs = 1;
     set_bounds(t);
     *out = h;
     return MPI_SUCCESS;
@@ -410,24 +528,35 @@ int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
     if (count < 0)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Type_contiguous",
                       "negative count %d", count);
-    return build(1, NULL, count, NULL, 0, 0, NULL, old,
-                 MPI_COMBINER_CONTIGUOUS, newtype, "MPI_Type_contiguous");
+    return remember(build(1, NULL, count, NULL, 0, 0, NULL, old,
+                          MPI_COMBINER_CONTIGUOUS, newtype,
+                          "MPI_Type_contiguous"),
+                    newtype, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1,
+                    &old, "MPI_Type_contiguous");
 }
 RK_MPI_ALIAS(Type_contiguous);
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
                      MPI_Datatype *newtype)
 {
-    return build(count, NULL, blocklength, NULL, stride, 1, NULL, old,
-                 MPI_COMBINER_VECTOR, newtype, "MPI_Type_vector");
+    int v[3] = {count, blocklength, stride};
+    return remember(build(count, NULL, blocklength, NULL, stride, 1, NULL,
+                          old, MPI_COMBINER_VECTOR, newtype,
+                          "MPI_Type_vector"),
+                    newtype, MPI_COMBINER_VECTOR, 3, v, 0, NULL, 1, &old,
+                    "MPI_Type_vector");
 }
 RK_MPI_ALIAS(Type_vector);
 
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                              MPI_Datatype old, MPI_Datatype *newtype)
 {
-    return build(count, NULL, blocklength, NULL, stride, 0, NULL, old,
-                 MPI_COMBINER_HVECTOR, newtype, "MPI_Type_create_hvector");
+    int v[2] = {count, blocklength};
+    return remember(build(count, NULL, blocklength, NULL, stride, 0, NULL,
+                          old, MPI_COMBINER_HVECTOR, newtype,
+                          "MPI_Type_create_hvector"),
+                    newtype, MPI_COMBINER_HVECTOR, 2, v, 1, &stride, 1, &old,
+                    "MPI_Type_create_hvector");
 }
 RK_MPI_ALIAS(Type_create_hvector);
 
@@ -469,8 +598,17 @@ int PMPI_Type_indexed(int count, const int blocklengths[],
     if (count > 0 && blocklengths == NULL)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_indexed",
                       "NULL block lengths");
-    return indexed(count, blocklengths, 0, displacements, old,
-                   MPI_COMBINER_INDEXED, newtype, "MPI_Type_indexed");
+    int err = indexed(count, blocklengths, 0, displacements, old,
+                      MPI_COMBINER_INDEXED, newtype, "MPI_Type_indexed");
+    int *v = err == MPI_SUCCESS ? ints_of(count, blocklengths, count,
+                                          displacements, count, 0, 0)
+                                : NULL;
+
+    err = remember(err == MPI_SUCCESS && v == NULL ? MPI_ERR_NO_MEM : err,
+                   newtype, MPI_COMBINER_INDEXED, 2 * count + 1, v, 0, NULL,
+                   1, &old, "MPI_Type_indexed");
+    free(v);
+    return err;
 }
 RK_MPI_ALIAS(Type_indexed);
 
@@ -478,9 +616,18 @@ int PMPI_Type_create_indexed_block(int count, int blocklength,
                                    const int displacements[], MPI_Datatype old,
                                    MPI_Datatype *newtype)
 {
-    return indexed(count, NULL, blocklength, displacements, old,
-                   MPI_COMBINER_INDEXED_BLOCK, newtype,
-                   "MPI_Type_create_indexed_block");
+    int err = indexed(count, NULL, blocklength, displacements, old,
+                      MPI_COMBINER_INDEXED_BLOCK, newtype,
+                      "MPI_Type_create_indexed_block");
+    int *v = err == MPI_SUCCESS ? ints_of(count, displacements, count, NULL,
+                                          0, blocklength, 1)
+                                : NULL;
+
+    err = remember(err == MPI_SUCCESS && v == NULL ? MPI_ERR_NO_MEM : err,
+                   newtype, MPI_COMBINER_INDEXED_BLOCK, count + 2, v, 0, NULL,
+                   1, &old, "MPI_Type_create_indexed_block");
+    free(v);
+    return err;
 }
 RK_MPI_ALIAS(Type_create_indexed_block);
 
@@ -491,8 +638,18 @@ int PMPI_Type_create_hindexed(int count, const int blocklengths[],
     if (count > 0 && (blocklengths == NULL || displacements == NULL))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_hindexed",
                       "NULL arrays");
-    return build(count, blocklengths, 0, displacements, 0, 0, NULL, old,
-                 MPI_COMBINER_HINDEXED, newtype, "MPI_Type_create_hindexed");
+    int err = build(count, blocklengths, 0, displacements, 0, 0, NULL, old,
+                    MPI_COMBINER_HINDEXED, newtype,
+                    "MPI_Type_create_hindexed");
+    int *v = err == MPI_SUCCESS ? ints_of(count, blocklengths, count, NULL,
+                                          0, 0, 0)
+                                : NULL;
+
+    err = remember(err == MPI_SUCCESS && v == NULL ? MPI_ERR_NO_MEM : err,
+                   newtype, MPI_COMBINER_HINDEXED, count + 1, v, count,
+                   displacements, 1, &old, "MPI_Type_create_hindexed");
+    free(v);
+    return err;
 }
 RK_MPI_ALIAS(Type_create_hindexed);
 
@@ -505,6 +662,27 @@ int PMPI_Type_hindexed(int count, const int blocklengths[],
 }
 RK_MPI_ALIAS(Type_hindexed);
 
+int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                    const MPI_Aint displacements[],
+                                    MPI_Datatype old, MPI_Datatype *newtype)
+{
+    if (count > 0 && displacements == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG,
+                      "MPI_Type_create_hindexed_block", "NULL displacements");
+    if (blocklength < 0)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG,
+                      "MPI_Type_create_hindexed_block",
+                      "negative block length %d", blocklength);
+    int v[2] = {count, blocklength};
+    return remember(build(count, NULL, blocklength, displacements, 0, 0,
+                          NULL, old, MPI_COMBINER_HINDEXED_BLOCK, newtype,
+                          "MPI_Type_create_hindexed_block"),
+                    newtype, MPI_COMBINER_HINDEXED_BLOCK, 2, v, count,
+                    displacements, 1, &old,
+                    "MPI_Type_create_hindexed_block");
+}
+RK_MPI_ALIAS(Type_create_hindexed_block);
+
 int PMPI_Type_create_struct(int count, const int blocklengths[],
                             const MPI_Aint displacements[],
                             const MPI_Datatype types[], MPI_Datatype *newtype)
@@ -513,9 +691,18 @@ int PMPI_Type_create_struct(int count, const int blocklengths[],
         (blocklengths == NULL || displacements == NULL || types == NULL))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_struct",
                       "NULL arrays");
-    return build(count, blocklengths, 0, displacements, 0, 0, types,
-                 MPI_DATATYPE_NULL, MPI_COMBINER_STRUCT, newtype,
-                 "MPI_Type_create_struct");
+    int err = build(count, blocklengths, 0, displacements, 0, 0, types,
+                    MPI_DATATYPE_NULL, MPI_COMBINER_STRUCT, newtype,
+                    "MPI_Type_create_struct");
+    int *v = err == MPI_SUCCESS ? ints_of(count, blocklengths, count, NULL,
+                                          0, 0, 0)
+                                : NULL;
+
+    err = remember(err == MPI_SUCCESS && v == NULL ? MPI_ERR_NO_MEM : err,
+                   newtype, MPI_COMBINER_STRUCT, count + 1, v, count,
+                   displacements, count, types, "MPI_Type_create_struct");
+    free(v);
+    return err;
 }
 RK_MPI_ALIAS(Type_create_struct);
 
@@ -541,7 +728,11 @@ int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
     t->lb = lb;
     t->extent = extent;
     set_bounds(t);
-    return MPI_SUCCESS;
+    {
+        MPI_Aint a[2] = {lb, extent};
+        return remember(MPI_SUCCESS, newtype, MPI_COMBINER_RESIZED, 0, NULL,
+                        2, a, 1, &old, "MPI_Type_create_resized");
+    }
 }
 RK_MPI_ALIAS(Type_create_resized);
 
@@ -549,9 +740,19 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
     int err = build(1, NULL, 1, NULL, 0, 0, NULL, old, MPI_COMBINER_DUP,
                     newtype, "MPI_Type_dup");
+    err = remember(err, newtype, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old,
+                   "MPI_Type_dup");
     if (err == MPI_SUCCESS && rk_type(old)->committed) {
         rk_type(*newtype)->committed = 1;
         refresh_fast(rk_type(*newtype));
+    }
+    /* the attributes go with the copy by their copy callbacks */
+    if (err == MPI_SUCCESS && (err = rk_attr_type_dup(old, *newtype)) !=
+                                  MPI_SUCCESS) {
+        type_release(rk_type(*newtype));
+        *newtype = MPI_DATATYPE_NULL;
+        return rk_err(MPI_COMM_WORLD, err, "MPI_Type_dup",
+                      "an attribute's copy function failed");
     }
     return err;
 }
@@ -592,6 +793,18 @@ int PMPI_Type_free(MPI_Datatype *type)
     if (t->predefined)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Type_free",
                       "datatype %d is predefined", *type);
+    /* MPI_Type_get_contents gave the program more handles of it */
+    if (t->urefs > 1) {
+        t->urefs--;
+        *type = MPI_DATATYPE_NULL;
+        return MPI_SUCCESS;
+    }
+    /* the attributes' delete callbacks first (MPI-3.1 6.7.4) */
+    err = rk_attr_type_delete_all(*type);
+    if (err != MPI_SUCCESS)
+        return rk_err(MPI_COMM_WORLD, err, "MPI_Type_free",
+                      "an attribute's delete callback failed");
+    t = rk_type(*type);
     /* requests still using it keep it until they are released */
     if (t->refs > 0) {
         t->freed = 1;

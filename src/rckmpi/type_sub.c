@@ -92,6 +92,35 @@ static int type_ok(MPI_Datatype t, MPI_Aint *extent, const char *f)
     return MPI_SUCCESS;
 }
 
+/* MPI_Type_get_contents' record (replacing the pieces', which are
+ * dropped): the integers @p head[0..nh), then @p narr arrays of @p n,
+ * then @p order; the old type */
+static int remember(MPI_Datatype *newtype, int combiner, const int *head,
+                    int nh, const int *const *arrs, int narr, int n,
+                    int order, MPI_Datatype oldtype, const char *f)
+{
+    int k = 0, err;
+    int *v = malloc((size_t)(nh + narr * n + 1) * sizeof(int));
+
+    if (v == NULL) {
+        PMPI_Type_free(newtype);
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, f, "no memory");
+    }
+    for (int i = 0; i < nh; i++)
+        v[k++] = head[i];
+    for (int a = 0; a < narr; a++)
+        for (int i = 0; i < n; i++)
+            v[k++] = arrs[a][i];
+    v[k++] = order;
+    err = rk_type_remember(*newtype, combiner, k, v, 0, NULL, 1, &oldtype);
+    free(v);
+    if (err != MPI_SUCCESS) {
+        PMPI_Type_free(newtype);
+        return rk_err(MPI_COMM_WORLD, err, f, "no memory");
+    }
+    return MPI_SUCCESS;
+}
+
 int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
                               const int array_of_subsizes[],
                               const int array_of_starts[], int order,
@@ -132,7 +161,15 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
         if (err == MPI_SUCCESS)
             err = resize(&t, oldtype, slice);
     }
-    return finish(err, &t, oldtype, disp, slice, newtype, f);
+    err = finish(err, &t, oldtype, disp, slice, newtype, f);
+    if (err != MPI_SUCCESS)
+        return err;
+    {
+        const int *arrs[3] = {array_of_sizes, array_of_subsizes,
+                              array_of_starts};
+        return remember(newtype, MPI_COMBINER_SUBARRAY, &ndims, 1, arrs, 3,
+                        ndims, order, oldtype, f);
+    }
 }
 RK_MPI_ALIAS(Type_create_subarray);
 
@@ -236,6 +273,15 @@ int PMPI_Type_create_darray(int size, int rank, int ndims,
             err = resize(&t, oldtype, slice);
     }
     free(coord);
-    return finish(err, &t, oldtype, disp, slice, newtype, f);
+    err = finish(err, &t, oldtype, disp, slice, newtype, f);
+    if (err != MPI_SUCCESS)
+        return err;
+    {
+        int head[3] = {size, rank, ndims};
+        const int *arrs[4] = {array_of_gsizes, array_of_distribs,
+                              array_of_dargs, array_of_psizes};
+        return remember(newtype, MPI_COMBINER_DARRAY, head, 3, arrs, 4, ndims,
+                        order, oldtype, f);
+    }
 }
 RK_MPI_ALIAS(Type_create_darray);

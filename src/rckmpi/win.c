@@ -687,6 +687,11 @@ int PMPI_Win_free(MPI_Win *win)
         return rk_err(w->comm, MPI_ERR_RMA_SYNC, "MPI_Win_free",
                       "an epoch is still open (unlock, complete or wait "
                       "first)");
+    /* the attributes' delete callbacks first (MPI-3.1 6.7.4) */
+    err = rk_attr_win_delete_all(*win);
+    if (err != MPI_SUCCESS)
+        return rk_err(w->comm, err, "MPI_Win_free",
+                      "an attribute's delete callback failed");
     /* every origin's operations on me are done once all are here */
     rk_win_progress_until(w, free_done, "MPI_Win_free");
     err = PMPI_Barrier(w->comm);
@@ -708,6 +713,8 @@ int PMPI_Win_free(MPI_Win *win)
     free(w->waitq);
     free(w->waitt);
     free(w->att);
+    if (w->info != MPI_INFO_NULL)
+        PMPI_Info_free(&w->info);
     free(w);
     if (--rk_wn.live == 0 && !rk_wn.names)
         rk_progress_hook = NULL;
@@ -763,9 +770,7 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
         break;
     default:
         *flag = 0;
-        return rk_err(w->comm, MPI_ERR_KEYVAL, "MPI_Win_get_attr",
-                      "keyval %d (only the predefined window attributes "
-                      "are implemented)", keyval);
+        return rk_attr_win_get(win, keyval, val, flag);
     }
     return MPI_SUCCESS;
 }
@@ -778,9 +783,18 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh)
 
     if (err != MPI_SUCCESS)
         return err;
-    return PMPI_Comm_set_errhandler(w->comm, eh);
+    return rk_set_eh(w->comm, eh, RK_EH_WIN, "MPI_Win_set_errhandler");
 }
 RK_MPI_ALIAS(Win_set_errhandler);
+
+MPI_Win rk_win_by_comm(MPI_Comm comm)
+{
+    for (int i = 0; i < rk_wn.n; i++)
+        if (rk_wn.w[i] != NULL && rk_wn.w[i]->used &&
+            rk_wn.w[i]->comm == comm)
+            return (MPI_Win)(i + 1);
+    return MPI_WIN_NULL;
+}
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *eh)
 {

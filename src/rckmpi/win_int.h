@@ -67,6 +67,8 @@ typedef struct {
     MPI_Aint *rbytes; /* every rank's window size and displacement unit */
     int *runit;
     char name[MPI_MAX_OBJECT_NAME];
+    MPI_Info info;       /* MPI_Win_set_info's hints (mpi3.c), or 0 */
+    struct rk_attr *attrs; /* attr.c: its cached attributes */
     /* origin side */
     long long *issued;   /* data operations sent to each rank, ever */
     w_pend_t *pend;      /* my sends and get receives not yet complete */
