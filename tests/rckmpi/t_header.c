@@ -33,6 +33,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "FAILED: MPI_Get_address\n");
         failures++;
     }
+    {
+        /* the version the header and the library say agree, and it is
+         * the one whose additions are all there (docs/MPI.md) */
+        int v = 0, sv = 0;
+        MPI_Get_version(&v, &sv);
+        if (v != MPI_VERSION || sv != MPI_SUBVERSION || v != 3 || sv != 1) {
+            fprintf(stderr, "FAILED: MPI_Get_version %d.%d, mpi.h %d.%d\n",
+                    v, sv, MPI_VERSION, MPI_SUBVERSION);
+            failures++;
+        }
+    }
     if (O_DIRECT == 0) {
         fprintf(stderr, "FAILED: O_DIRECT is 0\n");
         failures++;
