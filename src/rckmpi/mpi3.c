@@ -169,23 +169,45 @@ static int info_give(MPI_Info held, MPI_Info *out)
     return PMPI_Info_create(out);
 }
 
+/* @p *held becomes @p copy (the hints it had are freed) */
+static void info_replace(MPI_Info *held, MPI_Info copy)
+{
+    if (*held != MPI_INFO_NULL)
+        PMPI_Info_free(held);
+    *held = copy;
+}
+
+/* MPI_Xxx_set_info of an object whose hints are @p *held (errors to
+ * @p ecomm's handler, named @p f) */
+static int info_set(MPI_Comm ecomm, MPI_Info *held, MPI_Info info,
+                    const char *f)
+{
+    MPI_Info copy;
+    int err = info_copy(info, &copy);
+
+    if (err != MPI_SUCCESS)
+        return rk_err(ecomm, err, f, "invalid info %d", info);
+    info_replace(held, copy);
+    return MPI_SUCCESS;
+}
+
+/* MPI_Xxx_get_info of an object whose hints are @p held */
+static int info_get(MPI_Comm ecomm, MPI_Info held, MPI_Info *info_used,
+                    const char *f)
+{
+    if (info_used == NULL)
+        return rk_err(ecomm, MPI_ERR_ARG, f, "info_used is NULL");
+    return info_give(held, info_used);
+}
+
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     rk_comm_t *c;
-    MPI_Info copy;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_set_info");
 
     if (err != MPI_SUCCESS)
         return err;
-    err = info_copy(info, &copy);
-    if (err != MPI_SUCCESS)
-        return rk_err(comm, err, "MPI_Comm_set_info", "invalid info %d",
-                      info);
-    c = rk_comm(comm);
-    if (c->info != MPI_INFO_NULL)
-        PMPI_Info_free(&c->info);
-    c->info = copy;
-    return MPI_SUCCESS;
+    return info_set(comm, &c->info, info, "MPI_Comm_set_info");
 }
 RK_MPI_ALIAS(Comm_set_info);
 
@@ -196,10 +218,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 
     if (err != MPI_SUCCESS)
         return err;
-    if (info_used == NULL)
-        return rk_err(comm, MPI_ERR_ARG, "MPI_Comm_get_info",
-                      "info_used is NULL");
-    return info_give(c->info, info_used);
+    return info_get(comm, c->info, info_used, "MPI_Comm_get_info");
 }
 RK_MPI_ALIAS(Comm_get_info);
 
@@ -226,10 +245,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
             PMPI_Info_free(&copy);
         return err;
     }
-    c = rk_comm(*newcomm);
-    if (c->info != MPI_INFO_NULL)
-        PMPI_Info_free(&c->info);
-    c->info = copy;
+    info_replace(&rk_comm(*newcomm)->info, copy);
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Comm_dup_with_info);
@@ -237,19 +253,11 @@ RK_MPI_ALIAS(Comm_dup_with_info);
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
     rk_win_t *w;
-    MPI_Info copy;
     int err = rk_win_arg(win, &w, "MPI_Win_set_info");
 
     if (err != MPI_SUCCESS)
         return err;
-    err = info_copy(info, &copy);
-    if (err != MPI_SUCCESS)
-        return rk_err(w->comm, err, "MPI_Win_set_info", "invalid info %d",
-                      info);
-    if (w->info != MPI_INFO_NULL)
-        PMPI_Info_free(&w->info);
-    w->info = copy;
-    return MPI_SUCCESS;
+    return info_set(w->comm, &w->info, info, "MPI_Win_set_info");
 }
 RK_MPI_ALIAS(Win_set_info);
 
@@ -260,10 +268,7 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 
     if (err != MPI_SUCCESS)
         return err;
-    if (info_used == NULL)
-        return rk_err(w->comm, MPI_ERR_ARG, "MPI_Win_get_info",
-                      "info_used is NULL");
-    return info_give(w->info, info_used);
+    return info_get(w->comm, w->info, info_used, "MPI_Win_get_info");
 }
 RK_MPI_ALIAS(Win_get_info);
 
