@@ -856,7 +856,7 @@ int PMPI_Type_get_contents(MPI_Datatype type, int max_integers,
 {
     static const char f[] = "MPI_Type_get_contents";
     rk_type_t *t;
-    int err = type_q(type, &err, &t, f);
+    int err = type_q(type, f, &t, f); /* no output to check here */
 
     if (err != MPI_SUCCESS)
         return err;
