@@ -690,20 +690,35 @@ static void ext_swap(char *p, const rk_type_t *t, int count)
         }
 }
 
+/* The checks the three external32 calls share: the representation and
+ * the type (ext_kind), the count, and the output @p out (named @p what)
+ * not NULL. */
+static int ext_args(const char *datarep, MPI_Datatype type, int count,
+                    const void *out, const char *what, rk_type_t **t,
+                    int *kind, const char *f)
+{
+    int err = ext_kind(datarep, type, t, kind, f);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (count < 0)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_COUNT, f, "negative count %d",
+                      count);
+    if (out == NULL)
+        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "%s is NULL", what);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Pack_external_size(const char datarep[], int incount,
                             MPI_Datatype type, MPI_Aint *size)
 {
     static const char f[] = "MPI_Pack_external_size";
     rk_type_t *t;
-    int kind, err = ext_kind(datarep, type, &t, &kind, f);
+    int kind, err = ext_args(datarep, type, incount, size, "size", &t, &kind,
+                             f);
 
     if (err != MPI_SUCCESS)
         return err;
-    if (incount < 0)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_COUNT, f, "negative count %d",
-                      incount);
-    if (size == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "size is NULL");
     *size = (MPI_Aint)ext_bytes(t, kind, incount);
     return MPI_SUCCESS;
 }
@@ -716,15 +731,11 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
     static const char f[] = "MPI_Pack_external";
     rk_type_t *t;
     long long need;
-    int kind, err = ext_kind(datarep, type, &t, &kind, f);
+    int kind, err = ext_args(datarep, type, incount, position, "position",
+                             &t, &kind, f);
 
     if (err != MPI_SUCCESS)
         return err;
-    if (incount < 0)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_COUNT, f, "negative count %d",
-                      incount);
-    if (position == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "position is NULL");
     need = ext_bytes(t, kind, incount);
     if (*position < 0 || *position + need > outsize)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, f,
@@ -773,15 +784,11 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
     long long need;
     size_t n;
     char *tmp;
-    int kind, err = ext_kind(datarep, type, &t, &kind, f);
+    int kind, err = ext_args(datarep, type, outcount, position, "position",
+                             &t, &kind, f);
 
     if (err != MPI_SUCCESS)
         return err;
-    if (outcount < 0)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_COUNT, f, "negative count %d",
-                      outcount);
-    if (position == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "position is NULL");
     need = ext_bytes(t, kind, outcount);
     if (*position < 0 || *position + need > insize)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, f,
