@@ -113,7 +113,8 @@ int sim_p54c_available(void)
 
     for (size_t i = 0; i < 2 && !plugin; i++)
         plugin = cands[i][0] != '\0' && access(cands[i], R_OK) == 0;
-    return plugin && sim_p54c_find_exec(rck_config_get("P54C_QEMU"), q, sizeof(q)) == 0;
+    return plugin &&
+           sim_p54c_find_exec(rck_config_get("P54C_QEMU"), q, sizeof(q)) == 0;
 }
 
 /* RCK_P54C_ORDER: off, or the cycles (of the chip's base clock) a core
