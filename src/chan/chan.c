@@ -310,7 +310,9 @@ rck_status_t rck_chan_init(const rck_chan_attr_t *attr)
     }
     memset(&c->stats, 0, sizeof(c->stats));
     c->irq_flag = 0;
-    rck_hal_irq_set_kind_handler(hal, RCK_IRQ_PIN, rck__chan_irq, c);
+    st = rck_hal_irq_add_handler(hal, RCK_IRQ_PIN, rck__chan_irq, c);
+    if (st != RCK_OK)
+        return st;
     c->initialized = 1;
     return RCK_OK;
 }
@@ -334,7 +336,7 @@ rck_status_t rck_chan_finalize(void)
         if (ch != NULL && ch->state == CH_OPEN)
             rck_chan_close(rck__chan_handle(ch, id));
     }
-    rck_hal_irq_set_kind_handler(c->hal, RCK_IRQ_PIN, NULL, NULL);
+    (void)rck_hal_irq_remove_handler(c->hal, RCK_IRQ_PIN, rck__chan_irq, c);
     c->ready_head = 0;
     c->ready_n = 0;
     memset(c->ready_bits, 0, RCK_CHAN_MAX_CHANNELS / 8);

@@ -154,7 +154,9 @@ rck_status_t rck_mbox_init(void)
      * and dropped (the mail waits for rck_mbox_recv), as a core that
      * polls would mask them. The boxes start empty: the MPBs of a job
      * start zeroed and only mailboxes use this area. */
-    rck_hal_irq_set_kind_handler(hal, RCK_IRQ_GIC, on_gic, NULL);
+    st = rck_hal_irq_add_handler(hal, RCK_IRQ_GIC, on_gic, NULL);
+    if (st != RCK_OK)
+        return st;
     mb.ready = 1;
     return RCK_OK;
 }
@@ -163,7 +165,7 @@ rck_status_t rck_mbox_finalize(void)
 {
     if (!mb.ready)
         return RCK_OK;
-    rck_hal_irq_set_kind_handler(mb.hal, RCK_IRQ_GIC, NULL, NULL);
+    (void)rck_hal_irq_remove_handler(mb.hal, RCK_IRQ_GIC, on_gic, NULL);
     free(mb.core_ue);
     mb.core_ue = NULL;
     mb.handler = NULL;

@@ -484,12 +484,31 @@ rck_status_t rck_hal_irq_raise(rck_hal_t *hal, int core, rck_irq_kind_t kind);
  */
 void rck_hal_irq_set_handler(rck_hal_t *hal, rck_hal_irq_handler_t handler,
                              void *arg);
+/** The most handlers one kind of interrupt takes on a core. */
+#define RCK_HAL_IRQ_HANDLERS 8
 /**
- * Install the handler of one kind of interrupt (NULL removes it), so two
- * libraries can share a core's interrupts: mailboxes take RCK_IRQ_GIC,
- * notification channels RCK_IRQ_PIN. Installs a dispatcher as the core's
- * handler while any kind has one; an interrupt of a kind without a handler
- * is taken and dropped. rck_hal_irq_set_handler() replaces the dispatcher.
+ * Add a handler of one kind of interrupt, so libraries share a core's
+ * interrupt lines (mailboxes, notification channels, IP, S-Net): every
+ * handler of a kind runs on each interrupt of that kind, in the order they
+ * were added, and must check its own state for work (an interrupt may be
+ * another library's, and several raised before one is taken arrive as one).
+ * Adding the same (handler, arg) twice keeps one. Installs a dispatcher as
+ * the core's handler while any kind has one; an interrupt of a kind without
+ * a handler is taken and dropped. rck_hal_irq_set_handler() replaces the
+ * dispatcher.
+ * @return RCK_OK; RCK_ERR_INVALID (unknown kind, NULL handler);
+ *         RCK_ERR_NOMEM (RCK_HAL_IRQ_HANDLERS of the kind already).
+ */
+rck_status_t rck_hal_irq_add_handler(rck_hal_t *hal, rck_irq_kind_t kind,
+                                     rck_hal_irq_handler_t handler, void *arg);
+/** Remove a handler added with the same (handler, arg); RCK_ERR_NOTFOUND
+ *  when there is none. */
+rck_status_t rck_hal_irq_remove_handler(rck_hal_t *hal, rck_irq_kind_t kind,
+                                        rck_hal_irq_handler_t handler,
+                                        void *arg);
+/**
+ * Make @p handler the only handler of one kind (NULL removes them all).
+ * Libraries that share a core use rck_hal_irq_add_handler() instead.
  */
 void rck_hal_irq_set_kind_handler(rck_hal_t *hal, rck_irq_kind_t kind,
                                   rck_hal_irq_handler_t handler, void *arg);
