@@ -42,6 +42,20 @@ const rck_hal_ops_t *rck_hal_backend_find(const char *name)
     return NULL;
 }
 
+const rck_hal_ops_t *rck_hal_backend_with(unsigned caps)
+{
+    for (int i = 0; i < hal_nbackends; i++) {
+        if ((hal_backends[i]->caps & caps) == caps)
+            return hal_backends[i];
+    }
+    return NULL;
+}
+
+unsigned rck_hal_caps(const rck_hal_t *hal)
+{
+    return hal != NULL && hal->ops != NULL ? hal->ops->caps : 0u;
+}
+
 const char *rck_hal_backend_names(void)
 {
     return hal_backend_names;

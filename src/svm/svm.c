@@ -645,7 +645,7 @@ rck_status_t svm_init(svm_model_t model)
     s->nues = s->hal->nues;
     s->page = host_page > (long)SVM_PAGE_MIN ? (size_t)host_page
                                              : SVM_PAGE_MIN;
-    s->model_pages = strcmp(s->hal->ops->name, "sim") == 0;
+    s->model_pages = (s->hal->ops->caps & RCK_CAP_TIMED) != 0;
     s->trap_ns = 0;
     if (s->model_pages)
         rck_hal_syscall(s->hal, calib_fn, &s->trap_ns);

@@ -25,6 +25,7 @@
 #include "explore.h"
 #include "explore_output.h"
 #include "launch.h"
+#include "rck/hal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -338,12 +339,13 @@ static int parse(explore_t *x, int argc, char **argv)
         if ((m = opt_value(argc, argv, &i, "--backend", &v)) != 0) {
             if (m < 0)
                 return -1;
-            if (strcmp(v, "sim") != 0) {
+            const rck_hal_ops_t *b = rck_hal_backend_find(v);
+            if (b == NULL || !(b->caps & RCK_CAP_SCHEDULES)) {
                 fprintf(stderr, "rck explore: --backend '%s': schedules are "
                                 "explored on the sim backend only\n", v);
                 return -1;
             }
-            continue; /* every run gets --backend sim */
+            continue; /* every run gets the backend with schedules */
         }
         if (refused_option(arg) != 0)
             return -1;
@@ -398,8 +400,9 @@ static void run_argv(const explore_t *x, const char **av, int dry,
     av[n++] = "run";
     if (dry)
         av[n++] = "--dry-run";
+    const rck_hal_ops_t *sched = rck_hal_backend_with(RCK_CAP_SCHEDULES);
     av[n++] = "--backend";
-    av[n++] = "sim";
+    av[n++] = sched != NULL ? sched->name : "sim";
     snprintf(seedbuf, seedlen, "%llu", seed);
     av[n++] = "--schedule";
     av[n++] = seedbuf;

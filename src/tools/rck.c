@@ -600,7 +600,7 @@ static const rck_hal_ops_t *run_backend_resolve(const run_opts_t *o)
                     tool, o->schedule);
             return NULL;
         }
-        if (seed != 0 && strcmp(ops->name, "sim") != 0) {
+        if (seed != 0 && !(ops->caps & RCK_CAP_SCHEDULES)) {
             fprintf(stderr, "%s: --schedule %s: schedules are a sim backend "
                             "feature (add --backend sim)\n",
                     tool, o->schedule);
@@ -691,10 +691,10 @@ static int run_universe_resolve(const run_opts_t *o, const rck_hal_ops_t *ops,
                         "it does not combine with --cores or -f\n", tool);
         return -1;
     }
-    if (!strcmp(ops->name, "mpi")) {
-        fprintf(stderr, "%s: --universe: the mpi backend cannot start "
+    if (!(ops->caps & RCK_CAP_IDLE_CORES)) {
+        fprintf(stderr, "%s: --universe: the %s backend cannot start "
                         "processes on idle cores (use native or sim)\n",
-                tool);
+                tool, ops->name);
         return -1;
     }
     for (int k = 0; k < (int)u; k++)
@@ -712,9 +712,9 @@ static int run_stdin_resolve(const run_opts_t *o, const rck_hal_ops_t *ops,
     *stdin_ue = 0;
     if (o->stdin_to == NULL)
         return 0;
-    if (!strcmp(ops->name, "mpi")) {
-        fprintf(stderr, "%s: --stdin: on the mpi backend, mpirun decides who "
-                        "reads the input (rank 0)\n", tool);
+    if (!(ops->caps & RCK_CAP_STDIN_ROUTE)) {
+        fprintf(stderr, "%s: --stdin: on the %s backend, mpirun decides who "
+                        "reads the input (rank 0)\n", tool, ops->name);
         return -1;
     }
     if (!strcmp(o->stdin_to, "all")) {
@@ -772,7 +772,7 @@ static int run_preflight(const run_opts_t *o, const rck_hal_ops_t *ops)
     rck_preflight_outputs_t out = {.report = o->report,
                                    .trace = o->trace,
                                    .msglog = o->msglog,
-                                   .sim = !strcmp(ops->name, "sim")};
+                                   .sim = (ops->caps & RCK_CAP_TIMED) != 0};
 
     if (o->compute != NULL &&
         rck_preflight_option(tool, "--compute", "COMPUTE", o->compute) != 0)
@@ -843,7 +843,7 @@ static int cmd_run(int argc, char **argv, int rccerun)
         program_check(o.argv[0]) != 0)
         goto out;
     if ((o.mpi_hostfile != NULL || o.mpi_hosts != NULL) &&
-        strcmp(ops->name, "mpi") != 0) {
+        !(ops->caps & RCK_CAP_MPIRUN)) {
         fprintf(stderr, "%s: --hostfile and --host place MPI ranks: they "
                         "need --backend mpi\n", tool);
         goto out;
@@ -882,7 +882,7 @@ static int cmd_run(int argc, char **argv, int rccerun)
     launch.argv = o.argv;
     rck_launch_msglog_reset(tool);
     fflush(stdout);
-    if (!strcmp(ops->name, "mpi"))
+    if (ops->caps & RCK_CAP_MPIRUN)
         ret = rck_mpirun_run(&launch, o.mpi_hostfile, o.mpi_hosts);
     else
         ret = rck_launch_run(&launch);

@@ -568,6 +568,7 @@ static rck_status_t mpi_job_destroy(rck_job_t *job)
 __attribute__((visibility("default"))) const rck_hal_ops_t
     rck_mpi_plugin_ops = {
         .name = "mpi",
+        .caps = RCK_CAP_MPIRUN,
         .job_create = mpi_job_create,
         .job_child_setup = mpi_job_unsupported,
         .job_core_exited = mpi_job_core_exited,

@@ -216,6 +216,7 @@ typedef rck_status_t (*st_fn)(void);
 
 const rck_hal_ops_t rck_mpi_ops = {
     .name = "mpi",
+    .caps = RCK_CAP_MPIRUN,
     .job_create = loader_job_create,
     .job_child_setup = U(rck_status_t (*)(rck_job_t *, int)),
     .job_core_exited = V(void (*)(rck_job_t *, int, int)),

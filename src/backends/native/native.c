@@ -1132,6 +1132,7 @@ static rck_status_t native_spawn_claim(rck_hal_t *hal, int n, int *ues)
 
 const rck_hal_ops_t rck_native_ops = {
     .name = "native",
+    .caps = RCK_CAP_SHARED_MEMORY | RCK_CAP_IDLE_CORES | RCK_CAP_STDIN_ROUTE,
     .job_create = native_job_create,
     .job_child_setup = native_job_child_setup,
     .job_core_attached = native_job_core_attached,

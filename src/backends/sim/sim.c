@@ -1103,6 +1103,8 @@ static void sim_set_message(rck_hal_t *hal, long long bytes, int tag,
 
 const rck_hal_ops_t rck_sim_ops = {
     .name = "sim",
+    .caps = RCK_CAP_TIMED | RCK_CAP_SCHEDULES | RCK_CAP_SHARED_MEMORY |
+            RCK_CAP_IDLE_CORES | RCK_CAP_STDIN_ROUTE,
     .job_create = sim_job_create,
     .job_child_setup = sim_job_child_setup,
     .job_core_attached = sim_job_core_attached,

@@ -78,6 +78,20 @@ typedef enum {
     RCK_MAP_CACHED = 2    /* L1 + L2, write-around (no allocate on write) */
 } rck_map_t;
 
+/**
+ * Backend capabilities (rck_hal_ops_t.caps). A library or tool that behaves
+ * differently on some backend asks one of these; comparing a backend's name
+ * is refused by the test structure.backend_names.
+ */
+#define RCK_CAP_TIMED 0x01u         /* a virtual-time model: costs, reports */
+#define RCK_CAP_SCHEDULES 0x02u     /* schedule seeds (--schedule, explore) */
+#define RCK_CAP_SHARED_MEMORY 0x04u /* every core shares this host's memory */
+#define RCK_CAP_IDLE_CORES 0x08u    /* starts processes on idle cores later
+                                       (--universe, MPI_Comm_spawn) */
+#define RCK_CAP_STDIN_ROUTE 0x10u   /* the launcher routes stdin to UEs */
+#define RCK_CAP_MPIRUN 0x20u        /* cores are ranks started by mpirun
+                                       (--hostfile, --host) */
+
 /** Home memory controller: interleave pages over all controllers. */
 #define RCK_MC_INTERLEAVE (-1)
 
@@ -119,6 +133,9 @@ typedef struct {
  */
 struct rck_hal_ops {
     const char *name;
+    /** RCK_CAP_* bits: what the backend can do. Libraries and tools ask
+     *  these (rck_hal_caps, rck_backend_caps), never the backend's name. */
+    unsigned caps;
 
     /* ---- launcher side ---- */
     /**
@@ -422,6 +439,15 @@ rck_status_t rck_hal_backend_register(const rck_hal_ops_t *ops);
  * @return its ops table, or NULL (the caller names the problem).
  */
 const rck_hal_ops_t *rck_hal_backend_find(const char *name);
+
+/**
+ * The first registered backend that has every capability in @p caps
+ * (RCK_CAP_* bits), or NULL.
+ */
+const rck_hal_ops_t *rck_hal_backend_with(unsigned caps);
+
+/** @return the RCK_CAP_* bits of the attached core's backend (0 if none). */
+unsigned rck_hal_caps(const rck_hal_t *hal);
 
 /** @return comma-separated names of the compiled-in backends. */
 const char *rck_hal_backend_names(void);
