@@ -14,6 +14,9 @@
  *                          with poll()
  *   ip_sockets die         UE 1 sends part of a stream to UE 0 and exits
  *                          without closing; UE 0 must see EOF or a reset
+ *   ip_sockets crash       the same, but UE 1 is killed (abort): UE 0 must
+ *                          see a reset, not hang (the run then fails: the
+ *                          test looks for UE 0's "ok")
  * Each UE prints one line "ip <mode> ue <i>: ok" on success and exits 1
  * with a message naming the failed call otherwise.
  */
@@ -409,7 +412,7 @@ static void many(int k)
 }
 
 /* ---- die: a peer that ends mid-stream ---- */
-static void die(void)
+static void die(int crash)
 {
     static unsigned char buf[8192];
 
@@ -419,8 +422,10 @@ static void die(void)
 
         fill(buf, sizeof(buf), 3);
         write_all(s, buf, sizeof(buf));
-        printf("ip %s ue %d: ok (exiting mid-stream)\n", mode, ue);
+        printf("ip %s ue %d: ok (ending mid-stream)\n", mode, ue);
         fflush(stdout);
+        if (crash)
+            abort();
         exit(0); /* no close, no shutdown */
     }
     if (ue == 0) {
@@ -461,9 +466,11 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "many"))
         many(argc > 2 ? atoi(argv[2]) : 16);
     else if (!strcmp(mode, "die"))
-        die();
+        die(0);
+    else if (!strcmp(mode, "crash"))
+        die(1);
     else {
-        fprintf(stderr, "usage: ip_sockets echo|alltoall|udp|many|die [N]\n");
+        fprintf(stderr, "usage: ip_sockets echo|alltoall|udp|many|die|crash [N]\n");
         return 2;
     }
     printf("ip %s ue %d: ok\n", mode, ue);
