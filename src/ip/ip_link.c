@@ -50,6 +50,7 @@
 #define REC_HDR 32u
 #define KIND_FRAME 0x52434b46u /* "FKCR" */
 #define KIND_PAD 0x52434b50u
+#define KIND_BYPASS 0x52434b42u /* a socket bypass message (ip_bypass.c) */
 /* how long (core clock) a sender waits for a full ring before it drops
  * the frame, as a full link drops: the receiver may have ended */
 #define SEND_GIVEUP_MS 2000u
@@ -68,11 +69,15 @@ static struct {
     uint32_t *stuck;      /* per UE: its tail + 1 when a send gave up on
                            * its full ring (0: none); while that tail has
                            * not moved, frames to it are dropped at once */
-    struct pbuf **rxq;    /* frames taken, not yet given to lwIP */
+    struct rxe {
+        struct pbuf *p;
+        int ue, bypass;
+    } *rxq;               /* records taken, not yet handed on */
     unsigned rxq_cap, rxq_head, rxq_n;
     rck_ip_stats_t st;
     struct netif nif;
     int dead_said;
+    int bypass;           /* RCK_IP_MODE=bypass */
 } ip;
 
 static uint32_t round32(uint32_t n)
@@ -158,11 +163,11 @@ static void ring_cond(int ue, uint32_t off, uint32_t value,
 
 /* ---- receive ---- */
 
-static void rxq_push(struct pbuf *p)
+static void rxq_push(struct pbuf *p, int ue, int bypass)
 {
     if (ip.rxq_n == ip.rxq_cap) {
         unsigned cap = ip.rxq_cap ? 2 * ip.rxq_cap : 64;
-        struct pbuf **q = malloc(cap * sizeof(*q));
+        struct rxe *q = malloc(cap * sizeof(*q));
 
         if (!q) {
             rck_error("rck_ip: out of memory queueing a frame; dropped");
@@ -176,7 +181,8 @@ static void rxq_push(struct pbuf *p)
         ip.rxq_head = 0;
         ip.rxq_cap = cap;
     }
-    ip.rxq[(ip.rxq_head + ip.rxq_n) % ip.rxq_cap] = p;
+    ip.rxq[(ip.rxq_head + ip.rxq_n) % ip.rxq_cap] =
+        (struct rxe){p, ue, bypass};
     ip.rxq_n++;
 }
 
@@ -207,7 +213,8 @@ static void ring_drain(void)
             continue;
         }
         len = hdr[1];
-        if (hdr[0] != KIND_FRAME || len == 0 || len > ip.mtu ||
+        if ((hdr[0] != KIND_FRAME && hdr[0] != KIND_BYPASS) || len == 0 ||
+            len > ip.mtu || hdr[2] >= (uint32_t)ip.hal->nues ||
             REC_HDR + round32(len) > d - pos) {
             rck_error("rck_ip: bad frame record in the ring of UE %d "
                       "(kind %#x, length %u); the ring's frames are dropped",
@@ -218,7 +225,7 @@ static void ring_drain(void)
         p = pbuf_alloc(PBUF_RAW, (u16_t)len, PBUF_RAM);
         if (p && ring_read(me, OFF_DATA + pos + REC_HDR, p->payload, len) ==
                      RCK_OK) {
-            rxq_push(p);
+            rxq_push(p, (int)hdr[2], hdr[0] == KIND_BYPASS);
             ip.st.rx_frames++;
             ip.st.rx_bytes += len;
         } else {
@@ -251,25 +258,18 @@ static void went_dead(rck_status_t s)
     ip.dead = 1;
 }
 
-static err_t link_send(int ue, struct pbuf *p)
+/* Send the record of @p len bytes staged at ip.stage + REC_HDR. */
+static err_t link_commit(int ue, uint32_t kind, uint32_t len)
 {
-    uint32_t len = p->tot_len, rec = REC_HDR + round32(len), d = data_bytes();
+    uint32_t rec = REC_HDR + round32(len), d = data_bytes();
     int core = ip.hal->ue_core[ue];
     uint32_t *hdr = (uint32_t *)ip.stage;
     uint32_t t0 = rck__ip_now_ms();
 
-    if (len > ip.mtu) {
-        ip.st.tx_refused++;
-        rck_error("rck_ip: a %u-byte frame is larger than the MTU "
-                  "(RCK_IP_MTU=%u); refused",
-                  len, ip.mtu);
-        return ERR_IF;
-    }
     memset(hdr, 0, REC_HDR);
-    hdr[0] = KIND_FRAME;
+    hdr[0] = kind;
     hdr[1] = len;
     hdr[2] = (uint32_t)ip.hal->ue;
-    pbuf_copy_partial(p, ip.stage + REC_HDR, (u16_t)len, 0);
     for (;;) {
         uint32_t head, tail, pos, room;
         rck_status_t s;
@@ -341,6 +341,39 @@ static err_t link_send(int ue, struct pbuf *p)
     }
 }
 
+static err_t link_send(int ue, struct pbuf *p)
+{
+    if (p->tot_len > ip.mtu) {
+        ip.st.tx_refused++;
+        rck_error("rck_ip: a %u-byte frame is larger than the MTU "
+                  "(RCK_IP_MTU=%u); refused",
+                  (unsigned)p->tot_len, ip.mtu);
+        return ERR_IF;
+    }
+    pbuf_copy_partial(p, ip.stage + REC_HDR, p->tot_len, 0);
+    return link_commit(ue, KIND_FRAME, p->tot_len);
+}
+
+int rck__ip_link_send(int ue, const void *a, uint32_t alen, const void *b,
+                      uint32_t blen)
+{
+    if (alen + blen > ip.mtu || alen == 0) {
+        rck_error("rck_ip: a %u-byte bypass message is larger than the MTU "
+                  "(RCK_IP_MTU=%u); refused",
+                  alen + blen, ip.mtu);
+        return -1;
+    }
+    memcpy(ip.stage + REC_HDR, a, alen);
+    if (blen)
+        memcpy(ip.stage + REC_HDR + alen, b, blen);
+    return link_commit(ue, KIND_BYPASS, alen + blen) == ERR_OK ? 0 : -1;
+}
+
+uint32_t rck__ip_mtu(void)
+{
+    return ip.mtu;
+}
+
 static err_t nif_output(struct netif *netif, struct pbuf *p,
                         const ip4_addr_t *dst)
 {
@@ -388,6 +421,11 @@ uint32_t rck__ip_now_ms(void)
     if (ip.hal)
         rck_hal_wtime(ip.hal, &s);
     return (uint32_t)(uint64_t)(s * 1000.0);
+}
+
+int rck__ip_bypass_mode(void)
+{
+    return ip.bypass;
 }
 
 int rck__ip_dead(void)
@@ -439,12 +477,15 @@ void rck__ip_pump_once(void)
     rck_hal_irq_poll(ip.hal, &n);
     ring_drain();
     while (ip.rxq_n > 0) {
-        struct pbuf *p = ip.rxq[ip.rxq_head];
+        struct rxe e = ip.rxq[ip.rxq_head];
 
         ip.rxq_head = (ip.rxq_head + 1) % ip.rxq_cap;
         ip.rxq_n--;
-        if (ip.nif.input(p, &ip.nif) != ERR_OK)
-            pbuf_free(p);
+        if (e.bypass) {
+            rck__ip_bypass_input(e.ue, e.p->payload, e.p->len);
+            pbuf_free(e.p);
+        } else if (ip.nif.input(e.p, &ip.nif) != ERR_OK)
+            pbuf_free(e.p);
     }
     rck__ip_serve_tcpip();
     netif_poll(&ip.nif);
@@ -538,7 +579,17 @@ static rck_status_t read_settings(void)
 {
     const char *buf = getenv("RCK_IP_BUFFER");
     const char *addr = getenv("RCK_IP_ADDR");
+    const char *mode = getenv("RCK_IP_MODE");
     struct in_addr a;
+
+    if (!mode || !*mode || !strcasecmp(mode, "lwip"))
+        ip.bypass = 0;
+    else if (!strcasecmp(mode, "bypass"))
+        ip.bypass = 1;
+    else {
+        rck_error("RCK_IP_MODE='%s': expected lwip or bypass", mode);
+        return RCK_ERR_CONFIG;
+    }
 
     if (!buf || !*buf || !strcasecmp(buf, "mpb"))
         ip.shm = 0;

@@ -16,6 +16,8 @@
 #include "rck_ip.h"
 
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 
 /** Defaults of the settings (ip_settings.c lists them, ip_link.c reads
  * them). */
@@ -47,6 +49,16 @@ void rck__ip_abort_all(void);
 /** Serve the messages posted to the tcpip thread's mailbox (recorded by
  * ip_sys.c's sys_thread_new; the thread is never started). */
 void rck__ip_serve_tcpip(void);
+/** Send a socket bypass message (@p a, then @p b) to UE @p ue through
+ * its ring. @return 0, or -1 (too large, the job is going down). */
+int rck__ip_link_send(int ue, const void *a, uint32_t alen, const void *b,
+                      uint32_t blen);
+/** The largest record payload (RCK_IP_MTU). */
+uint32_t rck__ip_mtu(void);
+/** A bypass message from UE @p ue (ip_bypass.c). */
+void rck__ip_bypass_input(int ue, const void *msg, uint32_t len);
+/** Non-zero when stream sockets take the bypass (RCK_IP_MODE=bypass). */
+int rck__ip_bypass_mode(void);
 /** Close every socket the program left open (ip_sock.c; at exit). */
 void rck__ip_sock_close_all(void);
 /** The UE whose address is @p addr (network order), or -1. */
@@ -54,5 +66,25 @@ int rck__ip_addr_ue(uint32_t addr);
 /** This core's UE and the job's number of UEs. */
 int rck__ip_ue(void);
 int rck__ip_nues(void);
+
+/* The socket bypass's calls (ip_bypass.c), on socket ids it gives out;
+ * errors as the socket calls give them (-1 and errno). */
+int rck__bp_socket(void);
+int rck__bp_bind(int sid, const struct sockaddr *a, socklen_t len);
+int rck__bp_listen(int sid);
+int rck__bp_accept(int sid, struct sockaddr *a, socklen_t *len, int *nsid);
+int rck__bp_connect(int sid, const struct sockaddr *a, socklen_t len);
+ssize_t rck__bp_send(int sid, const void *buf, size_t n, int flags);
+ssize_t rck__bp_recv(int sid, void *buf, size_t n, int flags);
+int rck__bp_shutdown(int sid, int how);
+int rck__bp_close(int sid);
+/** poll()'s revents of @p events for the socket. */
+int rck__bp_events(int sid, int events);
+int rck__bp_fcntl(int sid, int cmd, int arg);
+/** getsockname (@p peer 0) or getpeername (1). */
+int rck__bp_name(int sid, int peer, struct sockaddr *a, socklen_t *len);
+/** SO_ERROR: the pending error, cleared. */
+int rck__bp_so_error(int sid);
+void rck__bp_close_all(void);
 
 #endif

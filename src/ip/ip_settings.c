@@ -12,6 +12,11 @@
 #define STR(x) STR_(x)
 
 static const rck_config_entry_t ip_settings[] = {
+    {"IP_MODE", "lwip", RCK_CONFIG_STRING,
+     "librckip: how stream (TCP) sockets between cores travel: through "
+     "each core's lwIP stack, or as messages through the rings without "
+     "TCP/IP (the socket bypass; UDP stays on lwIP) (docs/IP.md)",
+     "lwip|bypass"},
     {"IP_BUFFER", "mpb", RCK_CONFIG_STRING,
      "librckip: where each core's receive ring of frames lives: in its MPB "
      "(beside RCCE's buffer and the mailboxes) or in shared DRAM "

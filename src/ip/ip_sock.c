@@ -44,6 +44,8 @@
 
 /* host descriptor -> lwIP socket + 1 (0: not ours) */
 static int fdmap[FD_MAX];
+/* host descriptor -> socket bypass id + 1 (0: not a bypass socket) */
+static int bpmap[FD_MAX];
 
 #define REAL(name) real_##name
 #define DECLARE_REAL(ret, name, ...)                                          \
@@ -96,6 +98,33 @@ static int lw(int fd)
     return fdmap[fd] - 1;
 }
 
+/* @return the bypass socket of host descriptor @p fd, or -1. */
+static int bp(int fd)
+{
+    if (fd < 0 || fd >= FD_MAX)
+        return -1;
+    return bpmap[fd] - 1;
+}
+
+static int new_bp_fd(int sid)
+{
+    int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0 || fd >= FD_MAX) {
+        int e = fd < 0 ? errno : EMFILE;
+
+        if (fd >= 0) {
+            load_close();
+            REAL(close)(fd);
+        }
+        rck__bp_close(sid);
+        errno = e;
+        return -1;
+    }
+    bpmap[fd] = sid + 1;
+    return fd;
+}
+
 static int new_fd(int ls)
 {
     int fd;
@@ -133,6 +162,16 @@ EXPORT int socket(int domain, int type, int protocol)
         errno = ENETDOWN;
         return -1;
     }
+    if (base == SOCK_STREAM && rck__ip_bypass_mode()) {
+        int sid = rck__bp_socket();
+
+        if (sid < 0)
+            return -1;
+        fd = new_bp_fd(sid);
+        if (fd >= 0 && (type & SOCK_NONBLOCK))
+            rck__bp_fcntl(sid, F_SETFL, O_NONBLOCK);
+        return fd;
+    }
     ls = lwip_socket(domain, base, protocol);
     if (ls < 0)
         return -1;
@@ -151,13 +190,17 @@ EXPORT int close(int fd)
         fdmap[fd] = 0;
         lwip_close(ls);
     }
+    if (bp(fd) >= 0) {
+        rck__bp_close(bp(fd));
+        bpmap[fd] = 0;
+    }
     return REAL(close)(fd);
 }
 
 void rck__ip_sock_close_all(void)
 {
     for (int fd = 0; fd < FD_MAX; fd++)
-        if (fdmap[fd])
+        if (fdmap[fd] || bpmap[fd])
             close(fd);
 }
 
@@ -165,6 +208,8 @@ EXPORT ssize_t read(int fd, void *buf, size_t n)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_recv(bp(fd), buf, n, 0);
     if (ls >= 0)
         return lwip_read(ls, buf, n);
     load_read();
@@ -175,6 +220,8 @@ EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_send(bp(fd), buf, n, 0);
     if (ls >= 0)
         return lwip_write(ls, buf, n);
     load_write();
@@ -185,6 +232,13 @@ EXPORT ssize_t readv(int fd, const struct iovec *iov, int n)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0) {
+        for (int i = 0; i < n; i++)
+            if (iov[i].iov_len)
+                return rck__bp_recv(bp(fd), iov[i].iov_base, iov[i].iov_len,
+                                    0);
+        return 0;
+    }
     if (ls >= 0)
         return lwip_readv(ls, iov, n);
     load_readv();
@@ -195,6 +249,19 @@ EXPORT ssize_t writev(int fd, const struct iovec *iov, int n)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0) {
+        ssize_t t = 0;
+
+        for (int i = 0; i < n; i++) {
+            ssize_t w = rck__bp_send(bp(fd), iov[i].iov_base,
+                                     iov[i].iov_len, 0);
+
+            if (w < 0)
+                return t ? t : -1;
+            t += w;
+        }
+        return t;
+    }
     if (ls >= 0)
         return lwip_writev(ls, iov, n);
     load_writev();
@@ -205,6 +272,8 @@ EXPORT int bind(int fd, const struct sockaddr *a, socklen_t len)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_bind(bp(fd), a, len);
     if (ls >= 0)
         return lwip_bind(ls, a, len);
     load_bind();
@@ -215,6 +284,8 @@ EXPORT int listen(int fd, int backlog)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_listen(bp(fd));
     if (ls >= 0)
         return lwip_listen(ls, backlog);
     load_listen();
@@ -225,6 +296,14 @@ EXPORT int accept4(int fd, struct sockaddr *a, socklen_t *len, int flags)
 {
     int ls = lw(fd), ns, nfd;
 
+    if (bp(fd) >= 0) {
+        if (rck__bp_accept(bp(fd), a, len, &ns) != 0)
+            return -1;
+        nfd = new_bp_fd(ns);
+        if (nfd >= 0 && (flags & SOCK_NONBLOCK))
+            rck__bp_fcntl(ns, F_SETFL, O_NONBLOCK);
+        return nfd;
+    }
     if (ls < 0) {
         load_accept4();
         return REAL(accept4)(fd, a, len, flags);
@@ -240,7 +319,7 @@ EXPORT int accept4(int fd, struct sockaddr *a, socklen_t *len, int flags)
 
 EXPORT int accept(int fd, struct sockaddr *a, socklen_t *len)
 {
-    if (lw(fd) < 0) {
+    if (lw(fd) < 0 && bp(fd) < 0) {
         load_accept();
         return REAL(accept)(fd, a, len);
     }
@@ -251,6 +330,8 @@ EXPORT int connect(int fd, const struct sockaddr *a, socklen_t len)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_connect(bp(fd), a, len);
     if (ls >= 0)
         return lwip_connect(ls, a, len);
     load_connect();
@@ -261,6 +342,8 @@ EXPORT ssize_t send(int fd, const void *buf, size_t n, int flags)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_send(bp(fd), buf, n, flags);
     if (ls >= 0)
         return lwip_send(ls, buf, n, flags & ~MSG_NOSIGNAL);
     load_send();
@@ -271,6 +354,8 @@ EXPORT ssize_t recv(int fd, void *buf, size_t n, int flags)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_recv(bp(fd), buf, n, flags);
     if (ls >= 0)
         return lwip_recv(ls, buf, n, flags);
     load_recv();
@@ -282,6 +367,8 @@ EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_send(bp(fd), buf, n, flags);
     if (ls >= 0)
         return lwip_sendto(ls, buf, n, flags & ~MSG_NOSIGNAL, a, len);
     load_sendto();
@@ -293,6 +380,13 @@ EXPORT ssize_t recvfrom(int fd, void *buf, size_t n, int flags,
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0) {
+        ssize_t r = rck__bp_recv(bp(fd), buf, n, flags);
+
+        if (r >= 0 && a && len)
+            rck__bp_name(bp(fd), 1, a, len);
+        return r;
+    }
     if (ls >= 0)
         return lwip_recvfrom(ls, buf, n, flags, a, len);
     load_recvfrom();
@@ -303,6 +397,10 @@ EXPORT ssize_t sendmsg(int fd, const struct msghdr *m, int flags)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0) {
+        errno = EOPNOTSUPP; /* not on the bypass (docs/IP.md) */
+        return -1;
+    }
     if (ls >= 0)
         return lwip_sendmsg(ls, m, flags & ~MSG_NOSIGNAL);
     load_sendmsg();
@@ -313,6 +411,10 @@ EXPORT ssize_t recvmsg(int fd, struct msghdr *m, int flags)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0) {
+        errno = EOPNOTSUPP;
+        return -1;
+    }
     if (ls >= 0)
         return lwip_recvmsg(ls, m, flags);
     load_recvmsg();
@@ -323,6 +425,8 @@ EXPORT int shutdown(int fd, int how)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_shutdown(bp(fd), how);
     if (ls >= 0)
         return lwip_shutdown(ls, how);
     load_shutdown();
@@ -334,6 +438,8 @@ EXPORT int setsockopt(int fd, int level, int name, const void *v,
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return 0; /* no TCP underneath: nothing to set */
     if (ls < 0) {
         load_setsockopt();
         return REAL(setsockopt)(fd, level, name, v, len);
@@ -350,6 +456,19 @@ EXPORT int getsockopt(int fd, int level, int name, void *v, socklen_t *len)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0) {
+        int val = 0;
+
+        if (level == SOL_SOCKET && name == SO_ERROR)
+            val = rck__bp_so_error(bp(fd));
+        else if (level == SOL_SOCKET && name == SO_TYPE)
+            val = SOCK_STREAM;
+        if (v && len && *len >= sizeof(int)) {
+            memcpy(v, &val, sizeof(int));
+            *len = sizeof(int);
+        }
+        return 0;
+    }
     if (ls >= 0)
         return lwip_getsockopt(ls, level, name, v, len);
     load_getsockopt();
@@ -360,6 +479,8 @@ EXPORT int getsockname(int fd, struct sockaddr *a, socklen_t *len)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_name(bp(fd), 0, a, len);
     if (ls >= 0)
         return lwip_getsockname(ls, a, len);
     load_getsockname();
@@ -370,6 +491,8 @@ EXPORT int getpeername(int fd, struct sockaddr *a, socklen_t *len)
 {
     int ls = lw(fd);
 
+    if (bp(fd) >= 0)
+        return rck__bp_name(bp(fd), 1, a, len);
     if (ls >= 0)
         return lwip_getpeername(ls, a, len);
     load_getpeername();
@@ -386,6 +509,12 @@ EXPORT int fcntl(int fd, int cmd, ...)
     arg = va_arg(ap, long);
     va_end(ap);
     load_fcntl();
+    if (bp(fd) >= 0 && (cmd == F_GETFL || cmd == F_SETFL))
+        return rck__bp_fcntl(bp(fd), cmd, (int)arg);
+    if (bp(fd) >= 0 && cmd != F_GETFD && cmd != F_SETFD) {
+        errno = EINVAL;
+        return -1;
+    }
     if (ls >= 0 && (cmd == F_GETFL || cmd == F_SETFL))
         return lwip_fcntl(ls, cmd, (int)arg);
     if (ls >= 0 && cmd != F_GETFD && cmd != F_SETFD) {
@@ -404,6 +533,13 @@ EXPORT int ioctl(int fd, unsigned long req, ...)
     va_start(ap, req);
     arg = va_arg(ap, void *);
     va_end(ap);
+    if (bp(fd) >= 0) {
+        if (req == FIONBIO && arg)
+            return rck__bp_fcntl(bp(fd), F_SETFL,
+                                 *(int *)arg ? O_NONBLOCK : 0);
+        errno = EINVAL;
+        return -1;
+    }
     if (ls >= 0)
         return lwip_ioctl(ls, (long)req, arg);
     load_ioctl();
@@ -421,7 +557,7 @@ EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
 
     load_poll();
     for (i = 0; i < n; i++)
-        if (lw(fds[i].fd) >= 0)
+        if (lw(fds[i].fd) >= 0 || bp(fds[i].fd) >= 0)
             nlw++;
     if (nlw == 0)
         return REAL(poll)(fds, n, timeout);
@@ -457,10 +593,17 @@ EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
         for (i = 0; i < n; i++)
             if (lw(fds[i].fd) >= 0)
                 fds[i].revents = l[i].revents;
+        for (i = 0; i < n; i++)
+            if (bp(fds[i].fd) >= 0) {
+                fds[i].revents =
+                    (short)rck__bp_events(bp(fds[i].fd), fds[i].events);
+                if (fds[i].revents)
+                    rl++;
+            }
         if (nlw < n) {
             for (i = 0; i < n; i++) {
                 l[i] = fds[i];
-                if (lw(fds[i].fd) >= 0)
+                if (lw(fds[i].fd) >= 0 || bp(fds[i].fd) >= 0)
                     l[i].fd = -1;
             }
             rh = REAL(poll)(l, n, 0);
@@ -469,7 +612,7 @@ EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout)
                 return -1;
             }
             for (i = 0; i < n; i++)
-                if (lw(fds[i].fd) < 0)
+                if (lw(fds[i].fd) < 0 && bp(fds[i].fd) < 0)
                     fds[i].revents = l[i].revents;
         }
         r = rl + rh;
@@ -495,7 +638,8 @@ EXPORT int select(int nfds, fd_set *rd, fd_set *wr, fd_set *ex,
 
     load_select();
     for (fd = 0; fd < nfds && fd < FD_MAX; fd++)
-        if (lw(fd) >= 0 && ((rd && FD_ISSET(fd, rd)) ||
+        if ((lw(fd) >= 0 || bp(fd) >= 0) &&
+            ((rd && FD_ISSET(fd, rd)) ||
                             (wr && FD_ISSET(fd, wr)) ||
                             (ex && FD_ISSET(fd, ex))))
             any = 1;
