@@ -48,6 +48,13 @@ rck_status_t rck_ip_init(void);
  */
 rck_status_t rck_ip_ue_addr(int ue, uint32_t *addr);
 
+/**
+ * Seconds on this core's clock: host time on native, the chip's virtual
+ * time on the sim (what a benchmark between cores should time with).
+ * @return -1 before the core is attached (rck_ip_init).
+ */
+double rck_ip_wtime(void);
+
 /** Counters of this core's link (docs/IP.md). */
 typedef struct {
     uint64_t tx_frames, tx_bytes;   /* frames written into other rings */

@@ -80,6 +80,19 @@ static struct {
     int bypass;           /* RCK_IP_MODE=bypass */
 } ip;
 
+/* Is the core still attached? RCCE_finalize closes the HAL handle the
+ * libraries share: from then on the link is down (sockets fail with
+ * ENETDOWN, nothing is sent at exit). */
+static int attached(void)
+{
+    if (ip.hal && rck_hal_self() != ip.hal) {
+        ip.hal = NULL;
+        ip.dead = 1;
+        ip.dead_said = 1;
+    }
+    return ip.hal != NULL;
+}
+
 static uint32_t round32(uint32_t n)
 {
     return (n + 31u) & ~31u;
@@ -262,10 +275,13 @@ static void went_dead(rck_status_t s)
 static err_t link_commit(int ue, uint32_t kind, uint32_t len)
 {
     uint32_t rec = REC_HDR + round32(len), d = data_bytes();
-    int core = ip.hal->ue_core[ue];
+    int core;
     uint32_t *hdr = (uint32_t *)ip.stage;
     uint32_t t0 = rck__ip_now_ms();
 
+    if (!attached())
+        return ERR_IF;
+    core = ip.hal->ue_core[ue];
     memset(hdr, 0, REC_HDR);
     hdr[0] = kind;
     hdr[1] = len;
@@ -416,11 +432,12 @@ static err_t nif_init(struct netif *n)
 
 uint32_t rck__ip_now_ms(void)
 {
+    static uint32_t last;
     double s = 0;
 
-    if (ip.hal)
-        rck_hal_wtime(ip.hal, &s);
-    return (uint32_t)(uint64_t)(s * 1000.0);
+    if (attached() && rck_hal_wtime(ip.hal, &s) == RCK_OK)
+        last = (uint32_t)(uint64_t)(s * 1000.0);
+    return last;
 }
 
 int rck__ip_bypass_mode(void)
@@ -467,7 +484,7 @@ void rck__ip_pump_once(void)
 {
     int n;
 
-    if (!ip.ready)
+    if (!ip.ready || !attached())
         return;
     if (ip.in_pump) {
         ring_drain();
@@ -508,7 +525,7 @@ static void wait_once(int64_t limit_ms)
     rck_hal_cond_t c;
     int which;
 
-    if (ip.rxq_n > 0 || ip.nif.loop_first)
+    if (ip.rxq_n > 0 || ip.nif.loop_first || !attached())
         return;
     if (limit_ms >= 0 && (ms < 0 || limit_ms < ms))
         ms = limit_ms;
@@ -644,7 +661,7 @@ static int all_quiet(void *arg)
 #define EXIT_LINGER_MS 1000u
 static void ip_at_exit(void)
 {
-    if (!ip.ready || ip.dead)
+    if (!ip.ready || !attached() || ip.dead)
         return;
     rck__ip_sock_close_all();
     rck__ip_pump_until(all_quiet, NULL, EXIT_LINGER_MS);
@@ -659,7 +676,7 @@ rck_status_t rck_ip_init(void)
     rck_hal_t *hal;
 
     if (ip.ready)
-        return RCK_OK;
+        return attached() ? RCK_OK : RCK_ERR_STATE;
     s = rck_hal_open(NULL, &hal);
     if (s != RCK_OK)
         return s;
@@ -715,6 +732,10 @@ rck_status_t rck_ip_ue_addr(int ue, uint32_t *addr)
 
     if (s != RCK_OK)
         return s;
+    if (!attached()) {
+        rck_error("rck_ip_ue_addr: the core is detached (RCCE_finalize)");
+        return RCK_ERR_STATE;
+    }
     if (ue < 0 || ue >= ip.hal->nues) {
         rck_error("rck_ip_ue_addr: UE %d is not in the job (0..%d)", ue,
                   ip.hal->nues - 1);
@@ -722,6 +743,15 @@ rck_status_t rck_ip_ue_addr(int ue, uint32_t *addr)
     }
     *addr = htonl(ip.base + (uint32_t)ue);
     return RCK_OK;
+}
+
+double rck_ip_wtime(void)
+{
+    double t;
+
+    if (!attached() || rck_hal_wtime(ip.hal, &t) != RCK_OK)
+        return -1;
+    return t;
 }
 
 rck_status_t rck_ip_stats(rck_ip_stats_t *stats)
