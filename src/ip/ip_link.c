@@ -669,6 +669,25 @@ static void ip_at_exit(void)
         rck__ip_abort_all();
 }
 
+int rck__ip_host_sockets(void)
+{
+    static int said;
+    const char *b = getenv("RCK_BACKEND");
+
+    /* the launcher names the backend in the environment before the core
+     * attaches; the MPI library's own sockets go through these names too,
+     * so none can be taken for the cores' */
+    if (!b || strcmp(b, "mpi") != 0)
+        return 0;
+    if (!said)
+        rck_error("librckip: IP between the cores does not run on the mpi "
+                  "backend (the MPI library's own sockets would be taken "
+                  "for the cores'); AF_INET sockets stay the host's: run "
+                  "on native or sim");
+    said = 1;
+    return 1;
+}
+
 rck_status_t rck_ip_init(void)
 {
     rck_status_t s;
@@ -677,6 +696,8 @@ rck_status_t rck_ip_init(void)
 
     if (ip.ready)
         return attached() ? RCK_OK : RCK_ERR_STATE;
+    if (rck__ip_host_sockets())
+        return RCK_ERR_UNSUPPORTED;
     s = rck_hal_open(NULL, &hal);
     if (s != RCK_OK)
         return s;

@@ -59,6 +59,9 @@ uint32_t rck__ip_mtu(void);
 void rck__ip_bypass_input(int ue, const void *msg, uint32_t len);
 /** Non-zero when stream sockets take the bypass (RCK_IP_MODE=bypass). */
 int rck__ip_bypass_mode(void);
+/** Non-zero on the mpi backend, where librckip refuses to run: the MPI
+ * library's own AF_INET sockets (and the program's) stay the host's. */
+int rck__ip_host_sockets(void);
 /** Close every socket the program left open (ip_sock.c; at exit). */
 void rck__ip_sock_close_all(void);
 /** The UE whose address is @p addr (network order), or -1. */

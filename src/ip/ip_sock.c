@@ -154,7 +154,7 @@ EXPORT int socket(int domain, int type, int protocol)
         errno = EAFNOSUPPORT; /* between the cores: IPv4 only */
         return -1;
     }
-    if (domain != AF_INET) {
+    if (domain != AF_INET || rck__ip_host_sockets()) {
         load_socket();
         return REAL(socket)(domain, type, protocol);
     }
