@@ -142,8 +142,8 @@ def plot(summary, path):
     import matplotlib.pyplot as plt
     fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.5))
     for (mode, backend, test) in sorted({k[:3] for k in summary}):
-        if test == "rcce_lat" and mode != "lwip":
-            continue
+        if mode != "lwip" and not test.startswith("stream"):
+            continue  # RCCE and UDP are the same in both modes' runs
         pts = sorted((k[3], v["median"]) for k, v in summary.items()
                      if k[:3] == (mode, backend, test))
         label = ("RCCE" if test == "rcce_lat" else
