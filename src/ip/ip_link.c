@@ -739,7 +739,8 @@ rck_status_t rck_ip_init(void)
         rck_error("rck_ip_init: lwIP refused the interface");
         return RCK_ERR_IO;
     }
-    netif_set_default(&ip.nif);
+    /* not the default interface: an address beyond the cores' /16 has no
+     * route (EHOSTUNREACH), the host's loopback included */
     netif_set_link_up(&ip.nif);
     netif_set_up(&ip.nif);
     ip.ready = 1;

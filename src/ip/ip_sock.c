@@ -24,6 +24,7 @@
 
 #include <lwip/sockets.h>
 
+#include <arpa/inet.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -144,6 +145,25 @@ static int new_fd(int ls)
     }
     fdmap[fd] = ls + 1;
     return fd;
+}
+
+/* A destination must be a core of the job: anything else is refused at
+ * once (lwIP would retry a SYN to nowhere for a minute). @return 0 or -1
+ * with errno ENETUNREACH. */
+static int check_dst(const struct sockaddr *a, socklen_t len)
+{
+    const struct sockaddr_in *sin = (const struct sockaddr_in *)a;
+    char txt[INET_ADDRSTRLEN];
+
+    if (!a || len < sizeof(*sin) || sin->sin_family != AF_INET ||
+        rck__ip_addr_ue(sin->sin_addr.s_addr) >= 0)
+        return 0;
+    inet_ntop(AF_INET, &sin->sin_addr, txt, sizeof(txt));
+    rck_error("rck_ip: %s is not a core of this job (UE i has RCK_IP_ADDR "
+              "+ i, %d UEs); nothing beyond the cores is reachable",
+              txt, rck__ip_nues());
+    errno = ENETUNREACH;
+    return -1;
 }
 
 EXPORT int socket(int domain, int type, int protocol)
@@ -330,6 +350,8 @@ EXPORT int connect(int fd, const struct sockaddr *a, socklen_t len)
 {
     int ls = lw(fd);
 
+    if ((bp(fd) >= 0 || ls >= 0) && check_dst(a, len) != 0)
+        return -1;
     if (bp(fd) >= 0)
         return rck__bp_connect(bp(fd), a, len);
     if (ls >= 0)
@@ -369,6 +391,8 @@ EXPORT ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 
     if (bp(fd) >= 0)
         return rck__bp_send(bp(fd), buf, n, flags);
+    if (ls >= 0 && a && check_dst(a, len) != 0)
+        return -1;
     if (ls >= 0)
         return lwip_sendto(ls, buf, n, flags & ~MSG_NOSIGNAL, a, len);
     load_sendto();

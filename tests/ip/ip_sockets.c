@@ -14,6 +14,9 @@
  *                          with poll()
  *   ip_sockets die         UE 1 sends part of a stream to UE 0 and exits
  *                          without closing; UE 0 must see EOF or a reset
+ *   ip_sockets unreachable an address beyond the job's cores (the next
+ *                          one, and the host's 127.0.0.1) is refused at
+ *                          once with ENETUNREACH, by TCP and UDP
  *   ip_sockets crash       the same, but UE 1 is killed (abort): UE 0 must
  *                          see a reset, not hang (the run then fails: the
  *                          test looks for UE 0's "ok")
@@ -453,6 +456,37 @@ static void die(int crash)
     }
 }
 
+/* ---- unreachable: nothing beyond the cores ---- */
+static void unreachable(void)
+{
+    struct sockaddr_in far = addr_of(nues - 1, PORT, SOCK_STREAM), lo;
+    int s;
+
+    far.sin_addr.s_addr = htonl(ntohl(far.sin_addr.s_addr) + 1);
+    memset(&lo, 0, sizeof(lo));
+    lo.sin_family = AF_INET;
+    lo.sin_port = htons(PORT);
+    lo.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    for (int k = 0; k < 2; k++) {
+        struct sockaddr_in *a = k ? &lo : &far;
+
+        s = socket(AF_INET, SOCK_STREAM, 0);
+        if (s < 0)
+            fail("socket");
+        check(connect(s, (struct sockaddr *)a, sizeof(*a)) != 0 &&
+                  errno == ENETUNREACH,
+              "connect beyond the cores was not refused with ENETUNREACH");
+        close(s);
+        s = socket(AF_INET, SOCK_DGRAM, 0);
+        if (s < 0)
+            fail("socket");
+        check(sendto(s, "x", 1, 0, (struct sockaddr *)a, sizeof(*a)) < 0 &&
+                  errno == ENETUNREACH,
+              "sendto beyond the cores was not refused with ENETUNREACH");
+        close(s);
+    }
+}
+
 int main(int argc, char **argv)
 {
     mode = argc > 1 ? argv[1] : "";
@@ -469,8 +503,10 @@ int main(int argc, char **argv)
         die(0);
     else if (!strcmp(mode, "crash"))
         die(1);
+    else if (!strcmp(mode, "unreachable"))
+        unreachable();
     else {
-        fprintf(stderr, "usage: ip_sockets echo|alltoall|udp|many|die|crash [N]\n");
+        fprintf(stderr, "usage: ip_sockets echo|alltoall|udp|many|die|crash|unreachable [N]\n");
         return 2;
     }
     printf("ip %s ue %d: ok\n", mode, ue);
