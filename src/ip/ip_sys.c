@@ -14,8 +14,8 @@
  * clock. tcpip_init's thread is never started: sys_thread_new records its
  * mailbox, whose messages the pump serves.
  *
- * Invariant: single-threaded. Nothing here locks; a program that calls
- * sockets from several threads is refused (ip_sock.c).
+ * Invariant: single-threaded. Nothing here locks: socket calls from
+ * several threads of one core are not supported (docs/IP.md).
  */
 #include "ip_priv.h"
 
