@@ -665,8 +665,18 @@ static void ip_at_exit(void)
         return;
     rck__ip_sock_close_all();
     rck__ip_pump_until(all_quiet, NULL, EXIT_LINGER_MS);
-    if (!ip.dead)
-        rck__ip_abort_all();
+    if (ip.dead)
+        return;
+    /* a connection whose FIN the peer acknowledged (FIN_WAIT_2) is left
+     * alone: a reset now could overtake that FIN at a peer that has not
+     * read it yet, and turn its EOF into ECONNRESET */
+    for (struct tcp_pcb *p = tcp_active_pcbs, *next; p; p = next) {
+        next = p->next;
+        if (p->state != FIN_WAIT_2 && p->state != TIME_WAIT) {
+            tcp_abort(p);
+            next = tcp_active_pcbs; /* the list changed */
+        }
+    }
 }
 
 int rck__ip_host_sockets(void)
