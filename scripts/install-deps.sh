@@ -4,7 +4,7 @@
 # benchmarks compare against), and
 # Python with matplotlib and pytest (plots and their tests), headless
 # Chromium (the report page's browser test), help2man (the man pages), and
-# bison and flex (the S-Net compiler).
+# bison and flex (the S-Net compiler), and lwIP (IP between the cores).
 # Safe to run again: it installs only what is missing.
 set -eu
 
@@ -74,6 +74,9 @@ command -v help2man >/dev/null 2>&1 || apt_install help2man
 # bison and flex: the S-Net compiler's parser and scanner (src/snet)
 command -v bison >/dev/null 2>&1 || apt_install bison
 command -v flex >/dev/null 2>&1 || apt_install flex
+# lwIP (Debian liblwip-dev 2.1.3): the IP stack of each core in librckip
+# (src/ip, docs/IP.md); without it librckip and rckcc -rck-ip are not built
+pkg-config --exists lwip 2>/dev/null || apt_install liblwip-dev
 # Python modules (python/requirements.txt): matplotlib and pytest for the
 # harness and rck report, numpy and cffi for rockcreek.rcce (docs/PYTHON.md)
 if ! python3 -c 'import matplotlib, pytest, numpy, cffi' >/dev/null 2>&1; then

@@ -311,7 +311,7 @@ def test_suites_registry():
                                 "collectives", "sim-calibration",
                                 "sim-speed", "svm", "mbox",
                                 "native-load", "msglog", "mpi-backend", "power",
-                                "mpi", "p54c", "snet", "python"]
+                                "mpi", "p54c", "snet", "ip", "python"]
     assert all(callable(f) for f in run.SUITES.values())
 
 

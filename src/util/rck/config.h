@@ -40,7 +40,8 @@ const rck_config_entry_t *rck_config_table(void);
 enum { RCK_CONFIG_RANK_MONITOR = 5, RCK_CONFIG_RANK_NATIVE = 10,
        RCK_CONFIG_RANK_SIM = 20,
        RCK_CONFIG_RANK_MPI = 25, RCK_CONFIG_RANK_SVM = 30,
-       RCK_CONFIG_RANK_RCKMPI = 35, RCK_CONFIG_RANK_SNET = 40 };
+       RCK_CONFIG_RANK_RCKMPI = 35, RCK_CONFIG_RANK_SNET = 40,
+       RCK_CONFIG_RANK_IP = 45 };
 
 /**
  * Add a component's settings (a table it owns, terminated by an entry

@@ -32,6 +32,7 @@ from . import loadbench
 from . import mpibench
 from . import msglogbench
 from . import snetbench
+from . import ipbench
 from . import powerbench
 from . import rckmpibench
 from . import p54cbench
@@ -1425,6 +1426,13 @@ def suite_snet(ctx):
     return snetbench.suite(ctx, sys.modules[__name__])
 
 
+def suite_ip(ctx):
+    """IP between two cores: stream (TCP, bypass) and UDP throughput and
+    latency beside RCCE's pingpong, in a network namespace
+    (python/src/rockcreek/bench/ipbench.py, docs/IP.md)."""
+    return ipbench.suite(ctx, sys.modules[__name__])
+
+
 def suite_msglog(ctx):
     """2-UE RCCE pingpong on native with the message log off and on
     (python/src/rockcreek/bench/msglogbench.py)."""
@@ -1508,6 +1516,7 @@ SUITES = {
     "mpi": suite_mpi,
     "p54c": suite_p54c,
     "snet": suite_snet,
+    "ip": suite_ip,
     "python": None,  # set below
 }
 

@@ -1,0 +1,48 @@
+/*
+ * ip_settings.c: librckip's settings, for the launcher (`rck config
+ * --list`; `rck run` checks RCK_* values before a run). Its own object
+ * (librckip_settings.a), as librockcreek.so does not export the settings
+ * table's functions; librckip reads and checks the same values itself
+ * (ip_link.c, read_settings) with the numbers of ip_priv.h.
+ */
+#include "ip_priv.h"
+#include "rck/config.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const rck_config_entry_t ip_settings[] = {
+    {"IP_MODE", "lwip", RCK_CONFIG_STRING,
+     "librckip: how stream (TCP) sockets between cores travel: through "
+     "each core's lwIP stack, or as messages through the rings without "
+     "TCP/IP (the socket bypass; UDP stays on lwIP) (docs/IP.md)",
+     "lwip|bypass"},
+    {"IP_BUFFER", "mpb", RCK_CONFIG_STRING,
+     "librckip: where each core's receive ring of frames lives: in its MPB "
+     "(beside RCCE's buffer and the mailboxes) or in shared DRAM "
+     "(docs/IP.md)",
+     "mpb|shm"},
+    {"IP_MTU", STR(RCK_IP_MTU_DEFAULT), RCK_CONFIG_INT,
+     "librckip: largest IP packet on the link between cores (bytes); it "
+     "must fit half of the ring's data area; larger frames are refused",
+     STR(RCK_IP_MTU_MIN) "..65000"},
+    {"IP_MPB_BYTES", STR(RCK_IP_MPB_BYTES_DEFAULT), RCK_CONFIG_SIZE,
+     "librckip: bytes of each MPB taken by the receive ring "
+     "(RCK_IP_BUFFER=mpb); RCCE keeps the rest",
+     NULL},
+    {"IP_SHM_BYTES", STR(RCK_IP_SHM_BYTES_DEFAULT), RCK_CONFIG_SIZE,
+     "librckip: bytes of shared DRAM per core for its receive ring "
+     "(RCK_IP_BUFFER=shm)",
+     NULL},
+    {"IP_ADDR", "10.48.0.1", RCK_CONFIG_STRING,
+     "librckip: IPv4 address of UE 0; UE i has this address + i (they "
+     "exist only in the cores' lwIP stacks, never on the host)",
+     NULL},
+    {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
+
+const int rckip_settings_registered = 1;
+
+__attribute__((constructor)) static void rckip_settings_register(void)
+{
+    rck_config_register(ip_settings, RCK_CONFIG_RANK_IP);
+}
