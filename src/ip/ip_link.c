@@ -685,9 +685,10 @@ int rck__ip_host_sockets(void)
     const char *b = getenv("RCK_BACKEND");
 
     /* the launcher names the backend in the environment before the core
-     * attaches; the MPI library's own sockets go through these names too,
+     * attaches (cores started by mpirun: RCK_CAP_MPIRUN); the MPI library's own sockets go through these names too,
      * so none can be taken for the cores' */
-    if (!b || strcmp(b, "mpi") != 0)
+    const rck_hal_ops_t *ops = b != NULL ? rck_hal_backend_find(b) : NULL;
+    if (ops == NULL || !(ops->caps & RCK_CAP_MPIRUN))
         return 0;
     if (!said)
         rck_error("librckip: IP between the cores does not run on the mpi "
