@@ -2,6 +2,7 @@
  * HAL entry points: argument checks in one place, then the backend's slot.
  */
 #include "rck/hal.h"
+#include "rck/lutwin.h"
 #include "rck/spawn.h"
 #include "rck/config.h"
 #include "rck/crash.h"
@@ -89,6 +90,7 @@ rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
     hal_self = hal;
     *hal_out = hal;
     rck_crash_install(hal->core, hal->ue);
+    rck_lutwin_fault_install(hal->lutwin);
     if (hal->ops->attach_end != NULL)
         hal->ops->attach_end(hal);
     return RCK_OK;
@@ -99,6 +101,8 @@ void rck_hal_close(rck_hal_t *hal)
     if (hal == NULL)
         return;
     hal->ops->detach(hal);
+    rck_lutwin_destroy(hal->lutwin);
+    hal->lutwin = NULL;
     rck__monitor_detach(hal);
     free(hal->world);
     if (hal == hal_self)
@@ -453,6 +457,8 @@ rck_status_t rck_hal_lut_read(rck_hal_t *hal, int core, int idx,
     rck_status_t st = hal_check_lut(hal, core, idx);
     if (st != RCK_OK)
         return st;
+    if (hal->lutwin != NULL)
+        rck_lutwin_sync(hal->lutwin);
     return hal->ops->lut_read(hal, core, idx, entry);
 }
 
@@ -460,9 +466,45 @@ rck_status_t rck_hal_lut_write(rck_hal_t *hal, int core, int idx,
                                uint32_t entry)
 {
     rck_status_t st = hal_check_lut(hal, core, idx);
+    rck_lut_target_t t;
+    const char *why;
+
     if (st != RCK_OK)
         return st;
-    return hal->ops->lut_write(hal, core, idx, entry);
+    if (rck_lut_decode(&hal->chip, SIZE_MAX, entry, &t, &why) != 0) {
+        rck_error("lut_write: entry 0x%x for slot 0x%02x of core %d: %s",
+                  entry, idx, core, why);
+        return RCK_ERR_INVALID;
+    }
+    if (rck_lutwin_sequestered()) {
+        char whose[96];
+        snprintf(whose, sizeof(whose),
+                 "LUT entry 0x%02x of core %d (%s): sequestered", idx, core,
+                 core == hal->core ? "its own LUT" : "another core's LUT");
+        rck_lutwin_stop(hal->core, "write of a LUT entry",
+                        (uint64_t)entry, whose);
+    }
+    st = hal->ops->lut_write(hal, core, idx, entry);
+    if (st == RCK_OK && core == hal->core && hal->lutwin != NULL)
+        rck_lutwin_sync(hal->lutwin);
+    return st;
+}
+
+void *rck_hal_lut_addr(rck_hal_t *hal, int idx)
+{
+    if (idx < 0 || idx >= RCK_LUT_ENTRIES) {
+        rck_error("lut_addr: LUT slot %d does not exist (0..255)", idx);
+        return NULL;
+    }
+    if (hal->lutwin == NULL) {
+        rck_error("lut_addr: the %s backend gives this core no LUT window "
+                  "(windows: native and sim, RCK_LUT_WINDOWS=on; "
+                  "docs/LUT.md)",
+                  hal->ops->name);
+        return NULL;
+    }
+    rck_lutwin_sync(hal->lutwin);
+    return rck_lutwin_addr(hal->lutwin, idx);
 }
 
 rck_status_t rck_hal_shm_map(rck_hal_t *hal, void **base, size_t *len)

@@ -109,7 +109,7 @@ static void state_init(mpib_t *m, const rck_chip_t *chip, int rank,
         st = m->base + m->disp[c] + m->mpb_span;
         *(uint32_t *)(st + ST_FDIV) = (uint32_t)chip->default_fdiv;
         for (int i = 0; i < 256; i++)
-            ((uint32_t *)(st + ST_LUT))[i] = rck_be_lut_default(chip, c, i);
+            ((uint32_t *)(st + ST_LUT))[i] = rck_lut_default(chip, rck_config_get_size("SHM_SIZE"), c, i);
     }
     if (rank == 0) {
         size_t counters =

@@ -57,6 +57,7 @@
 #include "rck/config.h"
 #include "rck/copy.h"
 #include "rck/log.h"
+#include "rck/lutwin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -148,7 +149,7 @@ static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
         atomic_store(&cs[c].fdiv, (uint32_t)chip->default_fdiv);
         atomic_store(&cs[c].ctx_peer, -1);
         for (int i = 0; i < 256; i++)
-            atomic_store(&cs[c].lut[i], rck_be_lut_default(chip, c, i));
+            atomic_store(&cs[c].lut[i], rck_lut_default(chip, h->shm_bytes, c, i));
     }
 }
 
@@ -184,6 +185,13 @@ static rck_status_t native_job_create(const rck_job_params_t *p,
             atomic_store(&cs[p->cores[ue]].state, CORE_DORMANT);
         atomic_store(&job->hdr->dormant, p->nues - p->nstart);
     }
+    job->dram_fd = -1;
+    if (rck_lutwin_enabled() &&
+        (st = rck_lutwin_dram_create(p->chip, &job->dram_fd)) != RCK_OK) {
+        munmap(job->hdr, job->bytes);
+        close(job->fd);
+        goto err_free;
+    }
     job->hdr->magic = NATIVE_MAGIC;
     *job_out = job;
     return RCK_OK;
@@ -195,7 +203,10 @@ err_free:
 
 static rck_status_t native_job_child_setup(rck_job_t *job, int ue)
 {
-    return rck_seg_child_env(job->fd, "RCK_NATIVE_FD", ue, "native");
+    rck_status_t st = rck_seg_child_env(job->fd, "RCK_NATIVE_FD", ue,
+                                        "native");
+
+    return st == RCK_OK ? rck_lutwin_child_env(job->dram_fd) : st;
 }
 
 
@@ -241,6 +252,8 @@ static rck_status_t native_job_destroy(rck_job_t *job)
             (const uint64_t *)((char *)job->hdr + job->hdr->comm_off));
     munmap(job->hdr, job->bytes);
     close(job->fd);
+    if (job->dram_fd >= 0)
+        close(job->dram_fd);
     free(job);
     return st;
 }
@@ -354,6 +367,9 @@ static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
     if (st != RCK_OK)
         return st;
     n->fd = job->fd;
+    /* the window finds the private DRAM through the environment */
+    if (job->dram_fd >= 0 && rck_lutwin_child_env(job->dram_fd) != RCK_OK)
+        close(job->dram_fd);
     munmap(job->hdr, job->bytes);
     free(job);
     return RCK_OK;
@@ -379,6 +395,34 @@ static void asym_setup(native_t *n, int nues)
 static int asym_sleeper_fence(native_t *n)
 {
     return !n->asym_sleep || rck_be_asym_fence();
+}
+
+static uint32_t native_lut_get(void *arg, int idx)
+{
+    return atomic_load_explicit(&((core_state_t *)arg)->lut[idx],
+                                memory_order_acquire);
+}
+
+/* This core's LUT window (rck/lutwin.h), when the launcher made the
+ * private-DRAM segment; without it (a program started alone) the window
+ * shows only MPBs and the shared window. */
+static void native_lutwin(rck_hal_t *hal, native_t *n)
+{
+    rck_lutwin_params_t p;
+
+    if (!rck_lutwin_enabled())
+        return;
+    p.chip = &hal->chip;
+    p.core = hal->core;
+    p.seg_fd = n->fd;
+    p.mpb_off = n->hdr->mpb_off;
+    p.shm_off = n->hdr->shm_off;
+    p.shm_bytes = n->hdr->shm_bytes;
+    p.dram_fd = rck_lutwin_dram_fd();
+    p.lut_get = native_lut_get;
+    p.lut_arg = &n->cores[hal->core];
+    if (rck_lutwin_create(&p, &hal->lutwin) != RCK_OK)
+        hal->lutwin = NULL;
 }
 
 static rck_status_t native_attach(rck_hal_t *hal)
@@ -449,6 +493,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
     atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
     snprintf(tag, sizeof(tag), "core %d", hal->core);
     rck_log_set_tag(tag);
+    native_lutwin(hal, n);
     return RCK_OK;
 
 err_unmap:

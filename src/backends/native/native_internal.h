@@ -87,6 +87,7 @@ typedef struct {
 
 struct rck_job {
     int fd;
+    int dram_fd;                 /* private DRAM of the LUT windows, or -1 */
     seg_hdr_t *hdr;
     size_t bytes;
 };

@@ -18,6 +18,7 @@
 
 #include "rck/config.h"
 #include "rck/log.h"
+#include "rck/lutwin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -347,7 +348,7 @@ static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
         cs[c].pin_at = SIM_INF;
         cs[c].irq_next = SIM_INF;
         for (int i = 0; i < 256; i++)
-            cs[c].lut[i] = rck_be_lut_default(chip, (int)c, i);
+            cs[c].lut[i] = rck_lut_default(chip, h->shm_bytes, (int)c, i);
     }
     for (size_t i = 0; i < nc * nc; i++)
         gic[i] = SIM_INF;
@@ -398,6 +399,10 @@ rck_status_t sim_seg_create(const rck_job_params_t *p, rck_job_t **job_out)
                                                               : p->nues;
     for (int ue = job->hdr->nstart; ue < p->nues; ue++)
         atomic_store(&job->hdr->ue_state[ue], UE_DORMANT);
+    job->dram_fd = -1;
+    if (rck_lutwin_enabled() &&
+        (st = rck_lutwin_dram_create(p->chip, &job->dram_fd)) != RCK_OK)
+        goto err_unmap;
     job->hdr->magic = SIM_MAGIC;
     *job_out = job;
     return RCK_OK;
@@ -412,7 +417,9 @@ err_free:
 
 rck_status_t sim_seg_child_setup(rck_job_t *job, int ue)
 {
-    return rck_seg_child_env(job->fd, "RCK_SIM_FD", ue, "sim");
+    rck_status_t st = rck_seg_child_env(job->fd, "RCK_SIM_FD", ue, "sim");
+
+    return st == RCK_OK ? rck_lutwin_child_env(job->dram_fd) : st;
 }
 
 void sim_seg_destroy(rck_job_t *job)
@@ -421,6 +428,8 @@ void sim_seg_destroy(rck_job_t *job)
     close(job->fd);
     if (job->pin_fd >= 0)
         close(job->pin_fd);
+    if (job->dram_fd >= 0)
+        close(job->dram_fd);
     free(job);
 }
 
@@ -463,6 +472,9 @@ static rck_status_t attach_private(int *fd_out)
         return st;
     job->hdr->private_job = 1;
     *fd_out = job->fd;
+    /* the window finds the private DRAM through the environment */
+    if (job->dram_fd >= 0 && rck_lutwin_child_env(job->dram_fd) != RCK_OK)
+        close(job->dram_fd);
     munmap(job->hdr, job->bytes);
     if (job->pin_fd >= 0)
         close(job->pin_fd); /* one core: nothing to gain */
@@ -481,6 +493,33 @@ static void pin(sim_t *s)
     if (sched_setaffinity(0, sizeof(set), &set) != 0)
         rck_debug("cannot pin to CPU %d: %s", s->hdr->pin_cpu,
                   strerror(errno));
+}
+
+static uint32_t sim_lut_get(void *arg, int idx)
+{
+    return __atomic_load_n(&((sim_core_t *)arg)->lut[idx], __ATOMIC_ACQUIRE);
+}
+
+/* This core's LUT window (rck/lutwin.h). Accesses through it are the
+ * program's own loads and stores: the sim does not see them (docs/LUT.md,
+ * "On the sim"). */
+static void sim_lutwin(rck_hal_t *hal, sim_t *s)
+{
+    rck_lutwin_params_t p;
+
+    if (!rck_lutwin_enabled())
+        return;
+    p.chip = &hal->chip;
+    p.core = hal->core;
+    p.seg_fd = s->fd;
+    p.mpb_off = s->hdr->mpb_off;
+    p.shm_off = s->hdr->shm_off;
+    p.shm_bytes = s->hdr->shm_bytes;
+    p.dram_fd = rck_lutwin_dram_fd();
+    p.lut_get = sim_lut_get;
+    p.lut_arg = &s->cores[hal->core];
+    if (rck_lutwin_create(&p, &hal->lutwin) != RCK_OK)
+        hal->lutwin = NULL;
 }
 
 rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)
@@ -553,6 +592,7 @@ rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)
     hal->backend = s;
     snprintf(tag, sizeof(tag), "core %d", hal->core);
     rck_log_set_tag(tag);
+    sim_lutwin(hal, s);
     pin(s);
     *out = s;
     return RCK_OK;

@@ -13,6 +13,7 @@ struct rck_job {
     sim_hdr_t *hdr;
     size_t bytes;
     int pin_fd;                /* holds this run's CPU (pin_auto), or -1 */
+    int dram_fd;               /* private DRAM of the LUT windows, or -1 */
 };
 
 /** Make the segment of a run (the launcher). */
