@@ -83,6 +83,14 @@ uint32_t rck_lut_default(const rck_chip_t *chip, size_t shm_bytes, int core,
         return rck_lut_entry(mc_route(chip, mc), mc_port(chip, mc),
                              (unsigned)page);
     }
+    if (idx == RCK_LUT_SLOT_MPB_OWN || idx == RCK_LUT_SLOT_CRB_OWN) {
+        int x, y;
+        rck_chip_core_xy(chip, core, &x, &y);
+        return rck_lut_entry(rck_lut_route(x, y),
+                             idx == RCK_LUT_SLOT_MPB_OWN ? RCK_LUT_SUB_MPB
+                                                         : RCK_LUT_SUB_CRB,
+                             0);
+    }
     if (idx >= RCK_LUT_SLOT_MPB && idx < RCK_LUT_SLOT_MPB + chip->ntiles &&
         idx < RCK_LUT_SLOT_CRB) {
         int t = idx - RCK_LUT_SLOT_MPB;

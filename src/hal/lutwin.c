@@ -9,6 +9,8 @@
 #define _GNU_SOURCE /* REG_ERR */
 #endif
 #include "rck/lutwin.h"
+#include "rck/crb.h"
+#include "lutwin_internal.h"
 #include "rck/config.h"
 #include "rck/log.h"
 
@@ -115,10 +117,6 @@ int rck_lutwin_dram_fd(void)
 static void slot_backing(const rck_lutwin_t *w, const rck_lut_target_t *t,
                          int *fd, uint64_t *off, size_t *len, size_t *at)
 {
-    const rck_chip_t *c = &w->chip;
-    size_t tile_mpb = (size_t)c->mpb_bytes * (size_t)c->cores_per_tile;
-    long pg = sysconf(_SC_PAGESIZE);
-
     *fd = -1;
     *off = 0;
     *len = 0;
@@ -135,30 +133,38 @@ static void slot_backing(const rck_lutwin_t *w, const rck_lut_target_t *t,
     case RCK_LUT_SHARED: {
         size_t from = (size_t)t->page * RCK_LUT_PAGE_BYTES;
         size_t n = w->p.shm_bytes - from;
-        *fd = w->p.seg_fd;
+        *fd = w->p.shm_fd;
         *off = w->p.shm_off + from;
         *len = n < RCK_LUT_PAGE_BYTES ? n : RCK_LUT_PAGE_BYTES;
         return;
     }
-    case RCK_LUT_MPB:
-        if (tile_mpb % (size_t)pg != 0 || c->mpb_bytes % (size_t)pg != 0)
-            return; /* not page-granular: only through the HAL */
-        *fd = w->p.seg_fd;
-        *off = w->p.mpb_off + (uint64_t)t->tile * tile_mpb;
-        *len = tile_mpb;
-        if (w->sequester) {
-            int first = t->tile * c->cores_per_tile;
-            if (w->p.core < first || w->p.core >= first + c->cores_per_tile) {
-                *len = 0;
-                return;
-            }
-            *at = (size_t)(w->p.core - first) * c->mpb_bytes;
-            *off += *at;
-            *len = c->mpb_bytes;
-        }
-        return;
     default:
         return; /* CRBs and the rest: registers, not memory */
+    }
+}
+
+/* The MPBs of tile @p tile, one core's after the other as on the chip;
+ * only the core's own when it is sequestered, none that the backend
+ * cannot map page by page. */
+static void slot_map_mpb(rck_lutwin_t *w, unsigned char *slot, int tile)
+{
+    const rck_chip_t *c = &w->chip;
+    long pg = sysconf(_SC_PAGESIZE);
+
+    if (w->p.mpb_of == NULL || c->mpb_bytes % (uint32_t)pg != 0)
+        return;
+    for (int z = 0; z < c->cores_per_tile; z++) {
+        int core = tile * c->cores_per_tile + z;
+        uint64_t off = w->p.mpb_of(w->p.lut_arg, core);
+        if (core >= c->ncores || off == UINT64_MAX || off % (uint64_t)pg)
+            continue;
+        if (w->sequester && core != w->p.core)
+            continue;
+        if (mmap(slot + (size_t)z * c->mpb_bytes, c->mpb_bytes,
+                 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, w->p.mpb_fd,
+                 (off_t)off) == MAP_FAILED)
+            rck_error("LUT window: cannot map the MPB of core %d: %s", core,
+                      strerror(errno));
     }
 }
 
@@ -183,6 +189,10 @@ static void slot_map(rck_lutwin_t *w, int i, uint32_t entry)
              0) == MAP_FAILED)
         rck_error("LUT window: cannot clear slot 0x%02x: %s", i,
                   strerror(errno));
+    if (t.kind == RCK_LUT_MPB) {
+        slot_map_mpb(w, slot, t.tile);
+        return;
+    }
     if (len == 0)
         return;
     if (mmap(slot + at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
@@ -332,7 +342,6 @@ static void describe(const rck_lutwin_t *w, int i, size_t in, sbuf_t *s)
     case RCK_LUT_CRB:
         put_s(s, "the configuration registers of tile ");
         put_u(s, (uint64_t)t->tile, 0);
-        put_s(s, " (reach them through SCC_API.h or the HAL)");
         return;
     case RCK_LUT_SHARED:
         put_s(s, "beyond the shared window");
@@ -379,6 +388,16 @@ static void lutwin_segv(int sig, siginfo_t *si, void *uc_)
 #else
     (void)uc;
 #endif
+    if (w->target[i].kind == RCK_LUT_CRB && rck_hal_self() != NULL) {
+        size_t in = a - (uintptr_t)w->base - (size_t)i * RCK_LUT_PAGE_BYTES;
+        const char *why = "no register at this offset";
+        if (in < RCK_CRB_END &&
+            rck__crb_fault(rck_hal_self(), uc_, w->target[i].tile,
+                           (uint32_t)in, &why) == 0)
+            return;
+        put_s(&s, why);
+        put_s(&s, ": ");
+    }
     describe(w, i, a - (uintptr_t)w->base - (size_t)i * RCK_LUT_PAGE_BYTES,
              &s);
     if (w->sequester)

@@ -397,10 +397,22 @@ static int asym_sleeper_fence(native_t *n)
     return !n->asym_sleep || rck_be_asym_fence();
 }
 
+/* The window's view of the segment: lut_arg is this core's state; the
+ * header sits at the segment's start, where the cores' states begin
+ * cores_off bytes in. */
 static uint32_t native_lut_get(void *arg, int idx)
 {
     return atomic_load_explicit(&((core_state_t *)arg)->lut[idx],
                                 memory_order_acquire);
+}
+
+static const seg_hdr_t *native_win_hdr;
+
+static uint64_t native_mpb_of(void *arg, int core)
+{
+    (void)arg;
+    return native_win_hdr->mpb_off +
+           (uint64_t)core * native_win_hdr->chip.mpb_bytes;
 }
 
 /* This core's LUT window (rck/lutwin.h), when the launcher made the
@@ -412,10 +424,12 @@ static void native_lutwin(rck_hal_t *hal, native_t *n)
 
     if (!rck_lutwin_enabled())
         return;
+    native_win_hdr = n->hdr;
     p.chip = &hal->chip;
     p.core = hal->core;
-    p.seg_fd = n->fd;
-    p.mpb_off = n->hdr->mpb_off;
+    p.shm_fd = n->fd;
+    p.mpb_fd = n->fd;
+    p.mpb_of = native_mpb_of;
     p.shm_off = n->hdr->shm_off;
     p.shm_bytes = n->hdr->shm_bytes;
     p.dram_fd = rck_lutwin_dram_fd();

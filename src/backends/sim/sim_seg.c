@@ -500,6 +500,14 @@ static uint32_t sim_lut_get(void *arg, int idx)
     return __atomic_load_n(&((sim_core_t *)arg)->lut[idx], __ATOMIC_ACQUIRE);
 }
 
+static const sim_hdr_t *sim_win_hdr;
+
+static uint64_t sim_mpb_of(void *arg, int core)
+{
+    (void)arg;
+    return sim_win_hdr->mpb_off + (uint64_t)core * sim_win_hdr->chip.mpb_bytes;
+}
+
 /* This core's LUT window (rck/lutwin.h). Accesses through it are the
  * program's own loads and stores: the sim does not see them (docs/LUT.md,
  * "On the sim"). */
@@ -509,10 +517,12 @@ static void sim_lutwin(rck_hal_t *hal, sim_t *s)
 
     if (!rck_lutwin_enabled())
         return;
+    sim_win_hdr = s->hdr;
     p.chip = &hal->chip;
     p.core = hal->core;
-    p.seg_fd = s->fd;
-    p.mpb_off = s->hdr->mpb_off;
+    p.shm_fd = s->fd;
+    p.mpb_fd = s->fd;
+    p.mpb_of = sim_mpb_of;
     p.shm_off = s->hdr->shm_off;
     p.shm_bytes = s->hdr->shm_bytes;
     p.dram_fd = rck_lutwin_dram_fd();

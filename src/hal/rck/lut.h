@@ -23,7 +23,9 @@
  *               of controller k % nmc, for every page of the window (up
  *               to 0xbf);
  *   0xc0..0xd7  the MPB of tile 0xc0 + t (both cores' halves);
+ *   0xd8        the MPB of the core's own tile (sccKit's MPB_OWN);
  *   0xe0..0xf7  the CRB of tile 0xe0 + t;
+ *   0xf8        the CRB of the core's own tile (CRB_OWN);
  *   others      empty (entry 0).
  *
  * Owns: nothing with state. May call: the chip helpers.
@@ -60,6 +62,8 @@ enum {
 #define RCK_LUT_SLOT_SHARED 0x80
 #define RCK_LUT_SLOT_MPB 0xc0
 #define RCK_LUT_SLOT_CRB 0xe0
+#define RCK_LUT_SLOT_MPB_OWN 0xd8
+#define RCK_LUT_SLOT_CRB_OWN 0xf8
 
 /** An entry from its fields (each masked to its width). */
 static inline uint32_t rck_lut_entry(int route, int sub, unsigned addr)

@@ -34,10 +34,11 @@ typedef struct rck_lutwin rck_lutwin_t;
 typedef struct {
     const rck_chip_t *chip;
     int core;
-    int seg_fd;             /* the backend's segment */
-    uint64_t mpb_off;       /* core c's MPB at mpb_off + c * mpb_bytes */
-    uint64_t shm_off;       /* the shared window in the segment */
+    int shm_fd;             /* the shared window: shm_bytes at shm_off */
+    uint64_t shm_off;
     size_t shm_bytes;
+    int mpb_fd;             /* the MPBs: core c's at mpb_of(lut_arg, c) */
+    uint64_t (*mpb_of)(void *arg, int core); /* UINT64_MAX: not mappable */
     int dram_fd;            /* private DRAM (rck_lutwin_dram_create) */
     /* this core's LUT entry @p idx, as the backend stores it */
     uint32_t (*lut_get)(void *arg, int idx);
