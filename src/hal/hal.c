@@ -477,12 +477,18 @@ rck_status_t rck_hal_lut_write(rck_hal_t *hal, int core, int idx,
         return RCK_ERR_INVALID;
     }
     if (rck_lutwin_sequestered()) {
-        char whose[96];
+        char whose[128];
+        int z = core % hal->chip.cores_per_tile;
+        uint64_t reg = ((uint64_t)RCK_LUT_SLOT_CRB +
+                        (uint64_t)rck_chip_tile(&hal->chip, core))
+                           << 24 |
+                       (uint64_t)((z ? 0x1000 : 0x800) + 8 * idx);
         snprintf(whose, sizeof(whose),
-                 "LUT entry 0x%02x of core %d (%s): sequestered", idx, core,
-                 core == hal->core ? "its own LUT" : "another core's LUT");
-        rck_lutwin_stop(hal->core, "write of a LUT entry",
-                        (uint64_t)entry, whose);
+                 "LUT entry 0x%02x of core %d (%s; value 0x%x): sequestered",
+                 idx, core,
+                 core == hal->core ? "its own LUT" : "another core's LUT",
+                 entry);
+        rck_lutwin_stop(hal->core, "write of a LUT entry", reg, whose);
     }
     st = hal->ops->lut_write(hal, core, idx, entry);
     if (st == RCK_OK && core == hal->core && hal->lutwin != NULL)

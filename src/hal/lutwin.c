@@ -53,6 +53,9 @@ struct rck_lutwin {
     int sequester;
     uint32_t mapped[RCK_LUT_ENTRIES];
     rck_lut_target_t target[RCK_LUT_ENTRIES];
+    unsigned char *view;   /* sequestered: the MPBs for mpb_map, only the
+                            * core's own mapped; NULL otherwise */
+    size_t view_bytes;
     struct sigaction old_segv;
     int installed;
 };
@@ -201,6 +204,34 @@ static void slot_map(rck_lutwin_t *w, int i, uint32_t entry)
                   entry, strerror(errno));
 }
 
+/* A sequestered core's view of the MPBs for pointers (mpb_map): every
+ * core's MPB at its place, only its own backed; the HAL's own MPB calls
+ * keep the backend's mapping. */
+static void view_create(rck_lutwin_t *w)
+{
+    const rck_chip_t *c = &w->chip;
+    size_t bytes = (size_t)c->ncores * c->mpb_bytes;
+    uint64_t off = w->p.mpb_of != NULL ? w->p.mpb_of(w->p.lut_arg, w->p.core)
+                                       : UINT64_MAX;
+    long pg = sysconf(_SC_PAGESIZE);
+    void *v;
+
+    if (off == UINT64_MAX || off % (uint64_t)pg || c->mpb_bytes % (uint32_t)pg)
+        return;
+    v = mmap(NULL, bytes, PROT_NONE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (v == MAP_FAILED)
+        return;
+    if (mmap((unsigned char *)v + (size_t)w->p.core * c->mpb_bytes,
+             c->mpb_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+             w->p.mpb_fd, (off_t)off) == MAP_FAILED) {
+        munmap(v, bytes);
+        return;
+    }
+    w->view = v;
+    w->view_bytes = bytes;
+}
+
 rck_status_t rck_lutwin_create(const rck_lutwin_params_t *p,
                                rck_lutwin_t **out)
 {
@@ -225,8 +256,15 @@ rck_status_t rck_lutwin_create(const rck_lutwin_params_t *p,
     w->base = base;
     for (int i = 0; i < RCK_LUT_ENTRIES; i++)
         slot_map(w, i, p->lut_get(p->lut_arg, i));
+    if (w->sequester)
+        view_create(w);
     *out = w;
     return RCK_OK;
+}
+
+void *rck_lutwin_mpb_view(rck_lutwin_t *w)
+{
+    return w != NULL ? w->view : NULL;
 }
 
 void rck_lutwin_destroy(rck_lutwin_t *w)
@@ -238,6 +276,8 @@ void rck_lutwin_destroy(rck_lutwin_t *w)
     if (win_self == w)
         win_self = NULL;
     munmap(w->base, WIN_BYTES);
+    if (w->view != NULL)
+        munmap(w->view, w->view_bytes);
     free(w);
 }
 
@@ -360,6 +400,25 @@ static void lutwin_segv(int sig, siginfo_t *si, void *uc_)
     sbuf_t s = {.n = 0};
     int i, write_access = 0;
 
+#if defined(__x86_64__)
+    write_access = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+    (void)uc;
+#endif
+    if (w != NULL && w->view != NULL && a >= (uintptr_t)w->view &&
+        a < (uintptr_t)w->view + w->view_bytes) {
+        put_s(&s, "the MPB of core ");
+        put_u(&s, (uint64_t)((a - (uintptr_t)w->view) / w->chip.mpb_bytes),
+              0);
+        put_s(&s, " through an MPB pointer (rck_hal_mpb_map), not this "
+                  "core's (sequestered; the HAL's MPB calls are the way to "
+                  "other MPBs)");
+        s.b[s.n] = '\0';
+        rck_lutwin_stop(w->p.core,
+                        write_access ? "write through an MPB pointer"
+                                     : "read through an MPB pointer",
+                        (uint64_t)a, s.b);
+    }
     if (w == NULL || a < (uintptr_t)w->base ||
         a >= (uintptr_t)w->base + WIN_BYTES) {
         struct sigaction *o = w != NULL ? &w->old_segv : NULL;
@@ -383,11 +442,6 @@ static void lutwin_segv(int sig, siginfo_t *si, void *uc_)
         slot_map(w, i, w->p.lut_get(w->p.lut_arg, i));
         return;
     }
-#if defined(__x86_64__)
-    write_access = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#else
-    (void)uc;
-#endif
     if (w->target[i].kind == RCK_LUT_CRB && rck_hal_self() != NULL) {
         size_t in = a - (uintptr_t)w->base - (size_t)i * RCK_LUT_PAGE_BYTES;
         const char *why = "no register at this offset";

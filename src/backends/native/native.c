@@ -568,7 +568,10 @@ static inline void ring(native_t *n, int core)
 
 static rck_status_t native_mpb_map(rck_hal_t *hal, int core, void **base)
 {
-    *base = mpb_at(nat(hal), core, 0);
+    unsigned char *view = rck_lutwin_mpb_view(hal->lutwin);
+
+    *base = view != NULL ? view + (size_t)core * hal->chip.mpb_bytes
+                         : (void *)mpb_at(nat(hal), core, 0);
     return RCK_OK;
 }
 

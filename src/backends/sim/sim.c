@@ -29,6 +29,7 @@
 #include "sim_stack.h"
 
 #include "rck/log.h"
+#include "rck/lutwin.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -334,7 +335,10 @@ static void sim_atexit(void)
 
 static rck_status_t sim_mpb_map(rck_hal_t *hal, int core, void **base)
 {
-    *base = mpb_at(sim_of(hal), core, 0);
+    unsigned char *view = rck_lutwin_mpb_view(hal->lutwin);
+
+    *base = view != NULL ? view + (size_t)core * hal->chip.mpb_bytes
+                         : (void *)mpb_at(sim_of(hal), core, 0);
     return RCK_OK;
 }
 

@@ -68,6 +68,10 @@ void rck_lutwin_destroy(rck_lutwin_t *w);
 void rck_lutwin_sync(rck_lutwin_t *w);
 /** The address of slot @p idx (after a sync). */
 void *rck_lutwin_addr(rck_lutwin_t *w, int idx);
+/** Sequestered: the MPBs as mpb_map hands them out (each core's at
+ *  core * mpb_bytes, only this core's backed; a touch of another's stops
+ *  the core). NULL when not sequestered. */
+void *rck_lutwin_mpb_view(rck_lutwin_t *w);
 /** Install the SIGSEGV handler of window faults (after the crash
  *  reporter's, which it calls for every other fault). */
 void rck_lutwin_fault_install(rck_lutwin_t *w);
