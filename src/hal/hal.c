@@ -53,6 +53,37 @@ rck_status_t rck_hal_unsupported(void)
     return RCK_ERR_UNSUPPORTED;
 }
 
+/* This core's LUT window, from what the backend says it maps. A backend
+ * that cannot leaves the reason for rck_hal_lut_addr. */
+static void hal_lutwin_open(rck_hal_t *hal)
+{
+    rck_lutwin_params_t p;
+
+    if (!rck_lutwin_enabled()) {
+        hal->lutwin_none = "RCK_LUT_WINDOWS=off";
+        return;
+    }
+    if (hal->ops->lut_window == NULL) {
+        hal->lutwin_none = "the backend has no LUT windows";
+        return;
+    }
+    memset(&p, 0, sizeof(p));
+    p.chip = &hal->chip;
+    p.core = hal->core;
+    p.dram_fd = -1;
+    p.shm_fd = -1;
+    p.mpb_fd = -1;
+    if (hal->ops->lut_window(hal, &p) != RCK_OK) {
+        if (hal->lutwin_none == NULL)
+            hal->lutwin_none = "the backend could not say what it maps";
+        return;
+    }
+    if (rck_lutwin_create(&p, &hal->lutwin) != RCK_OK) {
+        hal->lutwin = NULL;
+        hal->lutwin_none = "the window could not be made (see above)";
+    }
+}
+
 rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
 {
     const rck_hal_ops_t *ops;
@@ -89,6 +120,7 @@ rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
     }
     hal_self = hal;
     *hal_out = hal;
+    hal_lutwin_open(hal);
     rck_crash_install(hal->core, hal->ue);
     rck_lutwin_fault_install(hal->lutwin);
     if (hal->ops->attach_end != NULL)
@@ -144,8 +176,16 @@ static rck_status_t hal_check_mpb(const rck_hal_t *hal, int core, uint32_t off,
 rck_status_t rck_hal_mpb_map(rck_hal_t *hal, int core, void **base)
 {
     rck_status_t st = hal_check_core(hal, core, "mpb_map");
+    unsigned char *view;
+
     if (st != RCK_OK)
         return st;
+    /* sequestered: pointers into other cores' MPBs fault (rck/lutwin.h) */
+    view = rck_lutwin_mpb_view(hal->lutwin);
+    if (view != NULL) {
+        *base = view + (size_t)core * hal->chip.mpb_bytes;
+        return RCK_OK;
+    }
     return hal->ops->mpb_map(hal, core, base);
 }
 
@@ -503,10 +543,10 @@ void *rck_hal_lut_addr(rck_hal_t *hal, int idx)
         return NULL;
     }
     if (hal->lutwin == NULL) {
-        rck_error("lut_addr: the %s backend gives this core no LUT window "
-                  "(windows: native and sim, RCK_LUT_WINDOWS=on; "
-                  "docs/LUT.md)",
-                  hal->ops->name);
+        rck_error("lut_addr: the %s backend gives this core no LUT window: "
+                  "%s (docs/LUT.md)",
+                  hal->ops->name,
+                  hal->lutwin_none != NULL ? hal->lutwin_none : "unknown");
         return NULL;
     }
     rck_lutwin_sync(hal->lutwin);

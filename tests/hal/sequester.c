@@ -12,8 +12,9 @@
  *   lut      UE 1 writes a LUT entry
  *   crb      UE 1 writes a configuration register (GCBCFG of its tile)
  * In the four stray cases UE 1 must be stopped (exit status 5, with a
- * report); UE 0 then sees its MPB unchanged (the stray byte never landed),
- * prints "sequester: intact" and exits 0.
+ * report); UE 0, if the launcher has not stopped it first (it stops the
+ * other cores as soon as one fails), sees its MPB unchanged (the stray
+ * byte never landed) and prints "sequester: intact".
  */
 #include "rck/crb.h"
 #include "rck/hal.h"

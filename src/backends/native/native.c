@@ -415,28 +415,23 @@ static uint64_t native_mpb_of(void *arg, int core)
            (uint64_t)core * native_win_hdr->chip.mpb_bytes;
 }
 
-/* This core's LUT window (rck/lutwin.h), when the launcher made the
- * private-DRAM segment; without it (a program started alone) the window
- * shows only MPBs and the shared window. */
-static void native_lutwin(rck_hal_t *hal, native_t *n)
+/* What this core's LUT window maps (rck/lutwin.h): the private DRAM the
+ * launcher made (without it, a program started alone, the window shows
+ * MPBs and the shared window only), the segment's MPBs and window. */
+static rck_status_t native_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
 {
-    rck_lutwin_params_t p;
+    native_t *n = nat(hal);
 
-    if (!rck_lutwin_enabled())
-        return;
     native_win_hdr = n->hdr;
-    p.chip = &hal->chip;
-    p.core = hal->core;
-    p.shm_fd = n->fd;
-    p.mpb_fd = n->fd;
-    p.mpb_of = native_mpb_of;
-    p.shm_off = n->hdr->shm_off;
-    p.shm_bytes = n->hdr->shm_bytes;
-    p.dram_fd = rck_lutwin_dram_fd();
-    p.lut_get = native_lut_get;
-    p.lut_arg = &n->cores[hal->core];
-    if (rck_lutwin_create(&p, &hal->lutwin) != RCK_OK)
-        hal->lutwin = NULL;
+    p->shm_fd = n->fd;
+    p->mpb_fd = n->fd;
+    p->mpb_of = native_mpb_of;
+    p->shm_off = n->hdr->shm_off;
+    p->shm_bytes = n->hdr->shm_bytes;
+    p->dram_fd = rck_lutwin_dram_fd();
+    p->lut_get = native_lut_get;
+    p->lut_arg = &n->cores[hal->core];
+    return RCK_OK;
 }
 
 static rck_status_t native_attach(rck_hal_t *hal)
@@ -507,7 +502,6 @@ static rck_status_t native_attach(rck_hal_t *hal)
     atomic_store(&n->cores[hal->core].state, CORE_RUNNING);
     snprintf(tag, sizeof(tag), "core %d", hal->core);
     rck_log_set_tag(tag);
-    native_lutwin(hal, n);
     return RCK_OK;
 
 err_unmap:
@@ -568,10 +562,7 @@ static inline void ring(native_t *n, int core)
 
 static rck_status_t native_mpb_map(rck_hal_t *hal, int core, void **base)
 {
-    unsigned char *view = rck_lutwin_mpb_view(hal->lutwin);
-
-    *base = view != NULL ? view + (size_t)core * hal->chip.mpb_bytes
-                         : (void *)mpb_at(nat(hal), core, 0);
+    *base = mpb_at(nat(hal), core, 0);
     return RCK_OK;
 }
 
@@ -1211,6 +1202,7 @@ const rck_hal_ops_t rck_native_ops = {
     .mpb_prefetch = native_mpb_prefetch,
     .wcb_flush = native_wcb_flush,
     .mpb_write_flag = native_mpb_write_flag,
+    .lut_window = native_lut_window,
     .tas_try = native_tas_try,
     .tas_release = native_tas_release,
     .irq_raise = native_irq_raise,

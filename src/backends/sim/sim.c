@@ -29,7 +29,6 @@
 #include "sim_stack.h"
 
 #include "rck/log.h"
-#include "rck/lutwin.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -335,10 +334,7 @@ static void sim_atexit(void)
 
 static rck_status_t sim_mpb_map(rck_hal_t *hal, int core, void **base)
 {
-    unsigned char *view = rck_lutwin_mpb_view(hal->lutwin);
-
-    *base = view != NULL ? view + (size_t)core * hal->chip.mpb_bytes
-                         : (void *)mpb_at(sim_of(hal), core, 0);
+    *base = mpb_at(sim_of(hal), core, 0);
     return RCK_OK;
 }
 
@@ -1157,6 +1153,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .console_write = sim_console_write,
     .set_context = sim_set_context,
     .set_message = sim_set_message,
+    .lut_window = sim_seg_lut_window,
     .monitor = sim_monitor_run,
     .spawn_claim = sim_spawn_claim,
     .spawn_release = sim_spawn_release,

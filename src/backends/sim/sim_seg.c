@@ -508,28 +508,23 @@ static uint64_t sim_mpb_of(void *arg, int core)
     return sim_win_hdr->mpb_off + (uint64_t)core * sim_win_hdr->chip.mpb_bytes;
 }
 
-/* This core's LUT window (rck/lutwin.h). Accesses through it are the
- * program's own loads and stores: the sim does not see them (docs/LUT.md,
- * "On the sim"). */
-static void sim_lutwin(rck_hal_t *hal, sim_t *s)
+/* What this core's LUT window maps (rck/lutwin.h). Accesses through it
+ * are the program's own loads and stores: the sim does not see them
+ * (docs/LUT.md, "On the sim"). */
+rck_status_t sim_seg_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
 {
-    rck_lutwin_params_t p;
+    sim_t *s = hal->backend;
 
-    if (!rck_lutwin_enabled())
-        return;
     sim_win_hdr = s->hdr;
-    p.chip = &hal->chip;
-    p.core = hal->core;
-    p.shm_fd = s->fd;
-    p.mpb_fd = s->fd;
-    p.mpb_of = sim_mpb_of;
-    p.shm_off = s->hdr->shm_off;
-    p.shm_bytes = s->hdr->shm_bytes;
-    p.dram_fd = rck_lutwin_dram_fd();
-    p.lut_get = sim_lut_get;
-    p.lut_arg = &s->cores[hal->core];
-    if (rck_lutwin_create(&p, &hal->lutwin) != RCK_OK)
-        hal->lutwin = NULL;
+    p->shm_fd = s->fd;
+    p->mpb_fd = s->fd;
+    p->mpb_of = sim_mpb_of;
+    p->shm_off = s->hdr->shm_off;
+    p->shm_bytes = s->hdr->shm_bytes;
+    p->dram_fd = rck_lutwin_dram_fd();
+    p->lut_get = sim_lut_get;
+    p->lut_arg = &s->cores[hal->core];
+    return RCK_OK;
 }
 
 rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)
@@ -602,7 +597,6 @@ rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)
     hal->backend = s;
     snprintf(tag, sizeof(tag), "core %d", hal->core);
     rck_log_set_tag(tag);
-    sim_lutwin(hal, s);
     pin(s);
     *out = s;
     return RCK_OK;

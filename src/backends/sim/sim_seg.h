@@ -16,6 +16,10 @@ struct rck_job {
     int dram_fd;               /* private DRAM of the LUT windows, or -1 */
 };
 
+struct rck_lutwin_params;
+/** The lut_window slot (rck/hal.h). */
+rck_status_t sim_seg_lut_window(rck_hal_t *hal, struct rck_lutwin_params *p);
+
 /** Make the segment of a run (the launcher). */
 rck_status_t sim_seg_create(const rck_job_params_t *p, rck_job_t **job_out);
 /** Pass the segment to the process of UE @p ue. */

@@ -40,6 +40,7 @@
 typedef struct rck_hal rck_hal_t;
 typedef struct rck_job rck_job_t;
 typedef struct rck_hal_ops rck_hal_ops_t;
+struct rck_lutwin_params; /* rck/lutwin.h */
 
 /** Where a waited-on word lives. */
 typedef enum {
@@ -368,6 +369,13 @@ struct rck_hal_ops {
      *  trace. Cheap; no timing effect. (After mpb_write_flag, for the same
      *  reason.) */
     void (*set_message)(rck_hal_t *hal, long long bytes, int tag, int comm);
+    /** Optional (NULL: no LUT windows). Called by rck_hal_open after
+     *  attach: fill @p p with what this core's LUT window maps (the
+     *  segments, where the MPBs and the shared window lie in them, how to
+     *  read the core's LUT); the HAL makes the window (rck/lutwin.h).
+     *  @return RCK_OK, or RCK_ERR_UNSUPPORTED after setting
+     *  hal->lutwin_none to the reason (the mpi backend across nodes). */
+    rck_status_t (*lut_window)(rck_hal_t *hal, struct rck_lutwin_params *p);
 };
 
 /**
@@ -400,10 +408,11 @@ struct rck_hal {
     uint64_t *comm_row;
     struct rck_monitor *mon;
     int perfctr_event[2];
-    /* This core's LUT window (rck/lutwin.h), made by the backend's attach
-     * (native, sim; NULL when the backend has none or RCK_LUT_WINDOWS is
-     * off); the HAL destroys it at close. */
+    /* This core's LUT window (rck/lutwin.h), made by rck_hal_open from the
+     * backend's lut_window slot (NULL when the backend has none or
+     * RCK_LUT_WINDOWS is off); destroyed by rck_hal_close. */
     struct rck_lutwin *lutwin;
+    const char *lutwin_none; /* why there is none, or NULL */
     void *backend;          /* backend private state */
 };
 

@@ -31,7 +31,7 @@
 
 typedef struct rck_lutwin rck_lutwin_t;
 
-typedef struct {
+typedef struct rck_lutwin_params {
     const rck_chip_t *chip;
     int core;
     int shm_fd;             /* the shared window: shm_bytes at shm_off */
