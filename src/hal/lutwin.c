@@ -186,6 +186,8 @@ static void slot_map(rck_lutwin_t *w, int i, uint32_t entry)
     }
     w->target[i] = t;
     w->mapped[i] = entry;
+    if (w->p.on_map != NULL)
+        w->p.on_map(w->p.lut_arg, i, &t, w->base);
     slot_backing(w, &t, &fd, &off, &len, &at);
     if (mmap(slot, RCK_LUT_PAGE_BYTES, PROT_NONE,
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,

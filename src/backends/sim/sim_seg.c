@@ -508,8 +508,29 @@ static uint64_t sim_mpb_of(void *arg, int core)
     return sim_win_hdr->mpb_off + (uint64_t)core * sim_win_hdr->chip.mpb_bytes;
 }
 
+static sim_t *sim_win_sim;
+
+/* Tell the P54C models what a window slot shows (p54c_abi.h): its own
+ * private pages and other DRAM pages as cached memory of their controller,
+ * shared pages as the shared window, the rest not timed. */
+static void sim_win_on_map(void *arg, int idx, const rck_lut_target_t *t,
+                           void *base)
+{
+    p54c_slot_t *slot = sim_win_sim != NULL ? sim_win_sim->p54c.slot : NULL;
+
+    (void)arg;
+    if (slot == NULL)
+        return;
+    slot->win_base = (uint64_t)(uintptr_t)base;
+    slot->win_kind[idx] = t->kind == RCK_LUT_DRAM     ? P54C_WIN_DRAM
+                          : t->kind == RCK_LUT_SHARED ? P54C_WIN_SHARED
+                                                      : P54C_WIN_NONE;
+    slot->win_mc[idx] = (uint8_t)(t->mc >= 0 ? t->mc : 0);
+    slot->win_page[idx] = (uint16_t)t->page;
+}
+
 /* What this core's LUT window maps (rck/lutwin.h). Accesses through it
- * are the program's own loads and stores: the sim does not see them
+ * are the program's own loads and stores: only the P54C models see them
  * (docs/LUT.md, "On the sim"). */
 rck_status_t sim_seg_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
 {
@@ -524,6 +545,8 @@ rck_status_t sim_seg_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
     p->dram_fd = rck_lutwin_dram_fd();
     p->lut_get = sim_lut_get;
     p->lut_arg = &s->cores[hal->core];
+    sim_win_sim = s;
+    p->on_map = sim_win_on_map;
     return RCK_OK;
 }
 

@@ -43,6 +43,10 @@ typedef struct rck_lutwin_params {
     /* this core's LUT entry @p idx, as the backend stores it */
     uint32_t (*lut_get)(void *arg, int idx);
     void *lut_arg;
+    /* optional: slot @p idx of the window at @p base now shows @p t (the
+     * sim tells its P54C models); may run in the fault handler */
+    void (*on_map)(void *arg, int idx, const rck_lut_target_t *t,
+                   void *base);
 } rck_lutwin_params_t;
 
 /** Launcher: the sparse memfd behind every controller's private pages. */
