@@ -12,7 +12,11 @@
  *     core's LUT entry 0 into its own entry 0x40, and reads what that core
  *     wrote at the start of its private memory through address 0x40000000;
  *   - raises the next core's interrupt with SetConfigBit on its GLCFG
- *     XINTR bit; each core waits for its own interrupt (through the HAL).
+ *     XINTR bit, then again as S-Net's SCC layer does, `*pin |= IRQ_BIT;
+ *     *pin &= ~IRQ_BIT;` through its MallocConfigReg pointer (OR and AND
+ *     on the register; gcc makes that a load and a store), and once more
+ *     with an OR and an AND instruction on the register (x86-64); each
+ *     core counts its interrupts (a HAL handler) and waits for them.
  * Core 0 prints "scc_api_era: ok" when everything held on every core.
  */
 #include "SCC_API.h"
@@ -37,6 +41,29 @@ static int fails;
             fails++;                                                          \
         }                                                                     \
     } while (0)
+
+static volatile int irqs;
+
+static void on_irq(rck_hal_t *hal, rck_irq_kind_t kind, int sender, void *arg)
+{
+    (void)hal;
+    (void)kind;
+    (void)sender;
+    (void)arg;
+    irqs++;
+}
+
+static void await_irqs(rck_hal_t *hal, int n)
+{
+    while (irqs < n) {
+        int which = 0;
+        rck_status_t st = rck_hal_wait(hal, NULL, 0, RCK_WAIT_IRQ, -1, &which);
+        if (st != RCK_OK && st != RCK_INTERRUPTED) {
+            CHECK(0, "wait for an interrupt");
+            return;
+        }
+    }
+}
 
 static void lock(int cpu)
 {
@@ -81,6 +108,7 @@ int main(void)
     volatile int *count;
 
     InitAPI(0);
+    rck_hal_irq_set_handler(rck_hal_self(), on_irq, NULL);
     z = ReadConfigReg(CRB_OWN + MYTILEID);
     x = (z >> 3) & 0x0f;
     y = (z >> 7) & 0x0f;
@@ -150,17 +178,28 @@ int main(void)
     SetConfigBit((next == me ? CRB_OWN : CRB_ADDR(X_PID(next), Y_PID(next))) +
                      (Z_PID(next) ? GLCFG1 : GLCFG0),
                  GLCFG_XINTR_BIT, 0);
-    {
-        int which = 0;
-        rck_status_t st = rck_hal_wait(hal, NULL, 0, RCK_WAIT_IRQ, -1, &which);
-        CHECK(st == RCK_INTERRUPTED || (st == RCK_OK && which == -1),
-              "the interrupt arrived");
-    }
+    await_irqs(hal, 1);
+    barrier(np, 3);
+    /* again, the way S-Net's SCC layer does it */
+    *irq_pins[next] |= 1 << GLCFG_XINTR_BIT;
+    *irq_pins[next] &= ~(1 << GLCFG_XINTR_BIT);
+    await_irqs(hal, 2);
+    barrier(np, 4);
+#if defined(__x86_64__)
+    /* gcc splits the two into loads and stores; other compilers emit an
+     * OR and an AND on memory: those too */
+    __asm__ volatile("orl $2, %0" : "+m"(*irq_pins[next]));
+    __asm__ volatile("andl $-3, %0" : "+m"(*irq_pins[next]));
+    await_irqs(hal, 3);
+    CHECK(irqs == 3, "three interrupts");
+#endif
+    CHECK((*irq_pins[next] & (1 << GLCFG_XINTR_BIT)) == 0,
+          "the interrupt bit is clear again");
     /* tally the failures in shared DRAM */
     lock(0);
     *counter_word(2) += fails;
     unlock(0);
-    barrier(np, 3);
+    barrier(np, 5);
     if (me == hal->ue_core[0] && *counter_word(2) == 0)
         printf("scc_api_era: ok\n");
     return fails != 0;
