@@ -115,15 +115,14 @@ int rck_lutwin_dram_fd(void)
     return s != NULL && *s != '\0' ? atoi(s) : -1;
 }
 
-/* The byte range of the backing slot @p i shows, and where in the slot it
- * starts: *len 0 = nothing mapped. */
+/* The byte range of the backing a DRAM or shared slot shows from its
+ * start: *len 0 = nothing mapped (MPBs: slot_map_mpb). */
 static void slot_backing(const rck_lutwin_t *w, const rck_lut_target_t *t,
-                         int *fd, uint64_t *off, size_t *len, size_t *at)
+                         int *fd, uint64_t *off, size_t *len)
 {
     *fd = -1;
     *off = 0;
     *len = 0;
-    *at = 0;
     switch (t->kind) {
     case RCK_LUT_DRAM:
         if (w->p.dram_fd < 0 || (w->sequester && t->owner != w->p.core))
@@ -178,7 +177,7 @@ static void slot_map(rck_lutwin_t *w, int i, uint32_t entry)
     const char *why = NULL;
     int fd;
     uint64_t off;
-    size_t len, at;
+    size_t len;
 
     if (rck_lut_decode(&w->chip, w->p.shm_bytes, entry, &t, &why) != 0) {
         t.kind = RCK_LUT_NONE;
@@ -188,7 +187,7 @@ static void slot_map(rck_lutwin_t *w, int i, uint32_t entry)
     w->mapped[i] = entry;
     if (w->p.on_map != NULL)
         w->p.on_map(w->p.lut_arg, i, &t, w->base);
-    slot_backing(w, &t, &fd, &off, &len, &at);
+    slot_backing(w, &t, &fd, &off, &len);
     if (mmap(slot, RCK_LUT_PAGE_BYTES, PROT_NONE,
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1,
              0) == MAP_FAILED)
@@ -200,7 +199,7 @@ static void slot_map(rck_lutwin_t *w, int i, uint32_t entry)
     }
     if (len == 0)
         return;
-    if (mmap(slot + at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+    if (mmap(slot, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
              fd, (off_t)off) == MAP_FAILED)
         rck_error("LUT window: cannot map slot 0x%02x (entry 0x%06x): %s", i,
                   entry, strerror(errno));
