@@ -30,14 +30,15 @@
 
 static const rck_config_entry_t lutwin_settings[] = {
     {"LUT_WINDOWS", "on", RCK_CONFIG_BOOL,
-     "native, sim: give each core a 4 GiB window where LUT slot i shows the "
-     "16 MiB page its LUT entry i names (rck_hal_lut_addr; docs/LUT.md)",
+     "native, sim, mpi on one node: give each core a 4 GiB window where LUT "
+     "slot i shows the 16 MiB page its LUT entry i names "
+     "(rck_hal_lut_addr; docs/LUT.md)",
      "on|off"},
     {"SEQUESTER", "off", RCK_CONFIG_BOOL,
-     "native, sim: each core may touch only its own private pages, its own "
-     "MPB and the shared pages; LUT writes and configuration-register "
-     "writes other than TAS and interrupts stop the core (exit status 5; "
-     "docs/LUT.md); rck run --sequester",
+     "native, sim, mpi on one node: each core may touch only its own "
+     "private pages, its own MPB and the shared pages; LUT writes and "
+     "configuration-register writes other than TAS and interrupts stop the "
+     "core (exit status 5; docs/LUT.md); rck run --sequester",
      "on|off"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 

@@ -83,9 +83,8 @@ void InitAPI(int printMessages)
         exit(1);
     }
     if (rck_hal_lut_addr(hal, 0) == NULL) {
-        rck_error("InitAPI: the %s backend gives this core no LUT window "
-                  "(SCC_API.h needs the native or sim backend)",
-                  hal->ops->name);
+        rck_error("InitAPI: SCC_API.h needs this core's LUT window "
+                  "(docs/LUT.md)");
         exit(1);
     }
     if (printMessages)
