@@ -2,6 +2,7 @@
  * HAL entry points: argument checks in one place, then the backend's slot.
  */
 #include "rck/hal.h"
+#include "rck/lutwin.h"
 #include "rck/spawn.h"
 #include "rck/config.h"
 #include "rck/crash.h"
@@ -66,6 +67,37 @@ rck_status_t rck_hal_unsupported(void)
     return RCK_ERR_UNSUPPORTED;
 }
 
+/* This core's LUT window, from what the backend says it maps. A backend
+ * that cannot leaves the reason for rck_hal_lut_addr. */
+static void hal_lutwin_open(rck_hal_t *hal)
+{
+    rck_lutwin_params_t p;
+
+    if (!rck_lutwin_enabled()) {
+        hal->lutwin_none = "RCK_LUT_WINDOWS=off";
+        return;
+    }
+    if (hal->ops->lut_window == NULL) {
+        hal->lutwin_none = "the backend has no LUT windows";
+        return;
+    }
+    memset(&p, 0, sizeof(p));
+    p.chip = &hal->chip;
+    p.core = hal->core;
+    p.dram_fd = -1;
+    p.shm_fd = -1;
+    p.mpb_fd = -1;
+    if (hal->ops->lut_window(hal, &p) != RCK_OK) {
+        if (hal->lutwin_none == NULL)
+            hal->lutwin_none = "the backend could not say what it maps";
+        return;
+    }
+    if (rck_lutwin_create(&p, &hal->lutwin) != RCK_OK) {
+        hal->lutwin = NULL;
+        hal->lutwin_none = "the window could not be made (see above)";
+    }
+}
+
 rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
 {
     const rck_hal_ops_t *ops;
@@ -102,7 +134,9 @@ rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
     }
     hal_self = hal;
     *hal_out = hal;
+    hal_lutwin_open(hal);
     rck_crash_install(hal->core, hal->ue);
+    rck_lutwin_fault_install(hal->lutwin);
     if (hal->ops->attach_end != NULL)
         hal->ops->attach_end(hal);
     return RCK_OK;
@@ -113,6 +147,8 @@ void rck_hal_close(rck_hal_t *hal)
     if (hal == NULL)
         return;
     hal->ops->detach(hal);
+    rck_lutwin_destroy(hal->lutwin);
+    hal->lutwin = NULL;
     rck__monitor_detach(hal);
     free(hal->world);
     if (hal == hal_self)
@@ -154,8 +190,16 @@ static rck_status_t hal_check_mpb(const rck_hal_t *hal, int core, uint32_t off,
 rck_status_t rck_hal_mpb_map(rck_hal_t *hal, int core, void **base)
 {
     rck_status_t st = hal_check_core(hal, core, "mpb_map");
+    unsigned char *view;
+
     if (st != RCK_OK)
         return st;
+    /* sequestered: pointers into other cores' MPBs fault (rck/lutwin.h) */
+    view = rck_lutwin_mpb_view(hal->lutwin);
+    if (view != NULL) {
+        *base = view + (size_t)core * hal->chip.mpb_bytes;
+        return RCK_OK;
+    }
     return hal->ops->mpb_map(hal, core, base);
 }
 
@@ -541,6 +585,8 @@ rck_status_t rck_hal_lut_read(rck_hal_t *hal, int core, int idx,
     rck_status_t st = hal_check_lut(hal, core, idx);
     if (st != RCK_OK)
         return st;
+    if (hal->lutwin != NULL)
+        rck_lutwin_sync(hal->lutwin);
     return hal->ops->lut_read(hal, core, idx, entry);
 }
 
@@ -548,9 +594,51 @@ rck_status_t rck_hal_lut_write(rck_hal_t *hal, int core, int idx,
                                uint32_t entry)
 {
     rck_status_t st = hal_check_lut(hal, core, idx);
+    rck_lut_target_t t;
+    const char *why;
+
     if (st != RCK_OK)
         return st;
-    return hal->ops->lut_write(hal, core, idx, entry);
+    if (rck_lut_decode(&hal->chip, SIZE_MAX, entry, &t, &why) != 0) {
+        rck_error("lut_write: entry 0x%x for slot 0x%02x of core %d: %s",
+                  entry, idx, core, why);
+        return RCK_ERR_INVALID;
+    }
+    if (rck_lutwin_sequestered()) {
+        char whose[128];
+        int z = core % hal->chip.cores_per_tile;
+        uint64_t reg = ((uint64_t)RCK_LUT_SLOT_CRB +
+                        (uint64_t)rck_chip_tile(&hal->chip, core))
+                           << 24 |
+                       (uint64_t)((z ? 0x1000 : 0x800) + 8 * idx);
+        snprintf(whose, sizeof(whose),
+                 "LUT entry 0x%02x of core %d (%s; value 0x%x): sequestered",
+                 idx, core,
+                 core == hal->core ? "its own LUT" : "another core's LUT",
+                 entry);
+        rck_lutwin_stop(hal->core, "write of a LUT entry", reg, whose);
+    }
+    st = hal->ops->lut_write(hal, core, idx, entry);
+    if (st == RCK_OK && core == hal->core && hal->lutwin != NULL)
+        rck_lutwin_sync(hal->lutwin);
+    return st;
+}
+
+void *rck_hal_lut_addr(rck_hal_t *hal, int idx)
+{
+    if (idx < 0 || idx >= RCK_LUT_ENTRIES) {
+        rck_error("lut_addr: LUT slot %d does not exist (0..255)", idx);
+        return NULL;
+    }
+    if (hal->lutwin == NULL) {
+        rck_error("lut_addr: the %s backend gives this core no LUT window: "
+                  "%s (docs/LUT.md)",
+                  hal->ops->name,
+                  hal->lutwin_none != NULL ? hal->lutwin_none : "unknown");
+        return NULL;
+    }
+    rck_lutwin_sync(hal->lutwin);
+    return rck_lutwin_addr(hal->lutwin, idx);
 }
 
 rck_status_t rck_hal_shm_map(rck_hal_t *hal, void **base, size_t *len)

@@ -61,6 +61,7 @@ typedef struct {
     const char *stdin_to;   /* --stdin UE|all|none */
     const char *output_dir; /* --output-filename DIR */
     int timestamps;         /* --timestamp-output */
+    const char *sequester;  /* --sequester: "on", or NULL */
     int dry_run;            /* check everything, start nothing */
     const char *mpi_hostfile; /* mpi: mpirun --hostfile */
     const char *mpi_hosts;    /* mpi: mpirun --host */
@@ -146,6 +147,12 @@ static void usage_run(FILE *fp)
             "  --output-filename DIR  also write each UE's output to\n"
             "                      DIR/1/rank.N/stdout and stderr (as Open MPI)\n"
             "  --timestamp-output  prefix every output line with the time\n"
+            "  --sequester         native, sim: each core may touch only its"
+            " own pages, its\n"
+            "                      own MPB and the shared pages; LUT and"
+            " configuration-\n"
+            "                      register writes stop it (exit status 5;"
+            " RCK_SEQUESTER)\n"
             "  --hostfile FILE     mpi: mpirun's host file\n"
             "  --host LIST         mpi: hosts, e.g. a,b or a:4,b:4\n"
             "  -h, --help          this text\n"
@@ -155,7 +162,8 @@ static void usage_run(FILE *fp)
             "fails (non-zero exit, signal) every other core is stopped\n"
             "(SIGTERM, then SIGKILL after RCK_KILL_GRACE_MS) and rck exits\n"
             "with the first failure's status (128+N for signal N; 3 when the\n"
-            "run deadlocked; 1 if an output could not be written at the end).\n"
+            "run deadlocked; 5 when a core was stopped by a protection fault;\n"
+            "1 if an output could not be written at the end).\n"
             "Exit status 2: bad input (options, RCK_* values, output paths\n"
             "that cannot be written), nothing was started. Every core sees\n"
             "RCK_RUN_UE, RCK_RUN_CORE and RCK_RUN_NUES in its environment.\n",
@@ -278,6 +286,10 @@ static int run_opts_parse(int argc, char **argv, run_opts_t *o)
         OPT("--output-filename", output_dir)
         if (!strcmp(arg, "--timestamp-output")) {
             o->timestamps = 1;
+            continue;
+        }
+        if (!strcmp(arg, "--sequester")) {
+            o->sequester = "on";
             continue;
         }
         OPT("--hostfile", mpi_hostfile)
@@ -741,7 +753,8 @@ static int options_export(const run_opts_t *o)
                {"REPORT", offsetof(run_opts_t, report)},
                {"MSGLOG", offsetof(run_opts_t, msglog)},
                {"SIM_TRACE", offsetof(run_opts_t, trace)},
-               {"SIM_SCHEDULE", offsetof(run_opts_t, schedule)}};
+               {"SIM_SCHEDULE", offsetof(run_opts_t, schedule)},
+               {"SEQUESTER", offsetof(run_opts_t, sequester)}};
 
     for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
         const char *v = *(const char *const *)((const char *)o + map[i].field);

@@ -39,37 +39,6 @@ int rck_be_deadlock_exit_arm(void)
     return was;
 }
 
-uint32_t rck_be_lut_default(const rck_chip_t *chip, int core, int idx)
-{
-    enum { SUB_CRB = 2, SUB_MPB = 3, SUB_PORT = 4 };
-    int mc = 0, best = INT_MAX;
-    int cx, cy;
-
-    rck_chip_core_xy(chip, core, &cx, &cy);
-    for (int i = 0; i < chip->nmc; i++) {
-        int d = abs(chip->mc[i].x - cx) + abs(chip->mc[i].y - cy);
-        if (d < best) {
-            best = d;
-            mc = i;
-        }
-    }
-    if (idx < 0x29) {
-        int mtile = chip->mc[mc].y * chip->mesh_x + chip->mc[mc].x;
-        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) |
-               (uint32_t)(core * 0x29 + idx) % 1024;
-    }
-    if (idx >= 0x80 && idx < 0x84) {
-        int m = (idx - 0x80) % chip->nmc;
-        int mtile = chip->mc[m].y * chip->mesh_x + chip->mc[m].x;
-        return ((uint32_t)mtile << 13) | (SUB_PORT << 10) | 0x3f0u;
-    }
-    if (idx >= 0xc0 && idx < 0xc0 + chip->ntiles && idx < 0xe0)
-        return ((uint32_t)(idx - 0xc0) << 13) | (SUB_MPB << 10);
-    if (idx >= 0xe0 && idx < 0xe0 + chip->ntiles && idx < 0x100)
-        return ((uint32_t)(idx - 0xe0) << 13) | (SUB_CRB << 10);
-    return 0;
-}
-
 rck_status_t rck_be_solo_job(rck_status_t (*create)(const rck_job_params_t *p,
                                                     rck_job_t **job),
                              rck_job_t **job)

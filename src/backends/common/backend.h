@@ -1,8 +1,8 @@
 /*
  * What the process-per-core backends (native, sim) share: alignment, the
  * futex wait and wake-up, the spin hint, the host clock, the address
- * sanitizers leave to a fixed mapping, the test of a wait condition, the
- * default LUT and the one-core job of a program started without the
+ * sanitizers leave to a fixed mapping, the test of a wait condition and
+ * the one-core job of a program started without the
  * launcher. The shared segment itself is seg.h.
  *
  * Owns: nothing with state. May call: the HAL's chip helpers, seg.c.
@@ -14,6 +14,7 @@
 
 #include "rck/hal.h"
 #include "rck/log.h"
+#include "rck/lut.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -173,14 +174,6 @@ static inline int rck_be_cond_holds(uint32_t v, const rck_hal_cond_t *c)
 {
     return ((v & c->mask) == c->value) == (c->op == RCK_COND_EQ);
 }
-
-/**
- * The default LUT entry @p idx of @p core, after the sccKit layout:
- * private DRAM pages first (at the nearest memory controller), shared DRAM
- * at 0x80, MPBs of the tiles from 0xc0, CRBs from 0xe0. Entry = tile << 13
- * | subdest << 10 | page. Storage only: nothing translates through it.
- */
-uint32_t rck_be_lut_default(const rck_chip_t *chip, int core, int idx);
 
 /**
  * A one-core job for a program started without the launcher: the chip of

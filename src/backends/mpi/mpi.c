@@ -560,6 +560,18 @@ static void mpi_job_core_exited(rck_job_t *job, int ue, int failed)
 {
 }
 
+/* Across nodes (or RCK_MPI_NODES=rank) a core's LUT entries can name
+ * memory of another host: no window (docs/LUT.md). */
+static rck_status_t mpi_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
+{
+    (void)p;
+    hal->lutwin_none =
+        "the mpi backend maps LUT windows only when every rank shares one "
+        "node (here the chip state is an RMA window: another host's memory "
+        "cannot be mapped); LUT entries can still be read and written";
+    return RCK_ERR_UNSUPPORTED;
+}
+
 static rck_status_t mpi_job_destroy(rck_job_t *job)
 {
     return RCK_OK;
@@ -614,6 +626,7 @@ __attribute__((visibility("default"))) const rck_hal_ops_t
         .perfctr_read = mpi_perfctr_read,
         .console_write = mpi_console_write,
         .set_context = mpi_set_context,
+        .lut_window = mpi_lut_window,
 };
 
 /* The plugin's own copy of the settings code knows the mpi settings too. */

@@ -109,7 +109,7 @@ static void state_init(mpib_t *m, const rck_chip_t *chip, int rank,
         st = m->base + m->disp[c] + m->mpb_span;
         *(uint32_t *)(st + ST_FDIV) = (uint32_t)chip->default_fdiv;
         for (int i = 0; i < 256; i++)
-            ((uint32_t *)(st + ST_LUT))[i] = rck_be_lut_default(chip, c, i);
+            ((uint32_t *)(st + ST_LUT))[i] = rck_lut_default(chip, rck_config_get_size("SHM_SIZE"), c, i);
     }
     if (rank == 0) {
         size_t counters =
@@ -121,7 +121,7 @@ static void state_init(mpib_t *m, const rck_chip_t *chip, int rank,
 }
 
 /* A memfd of the node leader of @p bytes, mapped by every rank of the
- * node at @p addr (MPI_Win_allocate_shared cannot promise one address in
+ * node at @p addr (not mapped when @p addr is 0; MPI_Win_allocate_shared cannot promise one address in
  * every process, which RCCE_shmalloc pointers need); the other ranks open
  * it through /proc/<pid>/fd, so a crash leaves no name behind. Collective
  * over the node. */
@@ -157,7 +157,7 @@ static rck_status_t node_share(mpib_t *m, const char *name, size_t bytes,
             st = RCK_ERR_IO;
         }
     }
-    if (st == RCK_OK) {
+    if (st == RCK_OK && addr != 0) {
         map = mmap((void *)addr, bytes, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_FIXED_NOREPLACE, *fd, 0);
         if (map == MAP_FAILED || map != (void *)addr) {
@@ -255,6 +255,8 @@ static rck_status_t attach_chip_node(mpib_t *m, rck_hal_t *hal)
     rck_status_t st;
 
     layout(m, chip, hal->nues, hal->ue_core, &mine, hal->ue);
+    /* whole pages per core, so that LUT windows can map the MPBs */
+    m->block = rck_be_align_up(m->block, 4096);
     bells = (size_t)chip->ncores * m->block;
     for (int c = 0; c < chip->ncores; c++) {
         m->home[c] = 0;
@@ -265,6 +267,12 @@ static rck_status_t attach_chip_node(mpib_t *m, rck_hal_t *hal)
         (size_t)m->glob + mpi_volt_off(chip, MPI_MAX_ISLANDS), 4096);
     st = node_share(m, "rockcreek-mpi-chip", m->chip_bytes, MPI_CHIP_ADDR,
                     &m->chip_fd, &m->chip);
+    if (st != RCK_OK)
+        return st;
+    /* the private DRAM behind the LUT windows (sparse; rck/lutwin.h) */
+    st = node_share(m, "rockcreek-mpi-dram",
+                    (size_t)chip->nmc * 1024 * RCK_LUT_PAGE_BYTES, 0,
+                    &m->dram_fd, NULL);
     if (st != RCK_OK)
         return st;
     m->base = m->chip;
@@ -424,6 +432,7 @@ rck_status_t mpi_attach(rck_hal_t *hal)
         return RCK_ERR_NOMEM;
     m->shm_fd = -1;
     m->chip_fd = -1;
+    m->dram_fd = -1;
     m->win = MPI_WIN_NULL;
     m->shm_win = MPI_WIN_NULL;
     st = attach_comms(m, hal, split);
@@ -486,6 +495,8 @@ static void mpi_teardown(rck_hal_t *hal)
         munmap(m->chip, m->chip_bytes);
     if (m->chip_fd >= 0)
         close(m->chip_fd);
+    if (m->dram_fd >= 0)
+        close(m->dram_fd);
     if (m->shm_win != MPI_WIN_NULL) {
         MPI_Win_unlock_all(m->shm_win);
         MPI_Win_free(&m->shm_win);

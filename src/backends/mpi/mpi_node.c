@@ -380,6 +380,37 @@ static rck_status_t node_lut_read(rck_hal_t *hal, int core, int idx,
     return RCK_OK;
 }
 
+static uint32_t node_lut_get(void *arg, int idx)
+{
+    mpib_t *m = arg;
+
+    return atomic_load(stw(m, m->lut_core, ST_LUT + 4 * (size_t)idx));
+}
+
+static uint64_t node_mpb_of(void *arg, int core)
+{
+    mpib_t *m = arg;
+
+    return (uint64_t)m->disp[core];
+}
+
+/* One node: the window maps the node's memfds (rck/lutwin.h). */
+static rck_status_t node_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
+{
+    mpib_t *m = mb(hal);
+
+    m->lut_core = hal->core;
+    p->shm_fd = m->shm_fd;
+    p->shm_off = 0;
+    p->shm_bytes = m->shm_fd >= 0 ? m->shm_bytes : 0;
+    p->mpb_fd = m->chip_fd;
+    p->mpb_of = node_mpb_of;
+    p->dram_fd = m->dram_fd;
+    p->lut_get = node_lut_get;
+    p->lut_arg = m;
+    return RCK_OK;
+}
+
 static rck_status_t node_lut_write(rck_hal_t *hal, int core, int idx,
                                    uint32_t entry)
 {
@@ -463,6 +494,7 @@ const rck_hal_ops_t *mpi_node_ops(void)
         ops.atomic_write = node_atomic_write;
         ops.lut_read = node_lut_read;
         ops.lut_write = node_lut_write;
+        ops.lut_window = node_lut_window;
         ops.freq_set = node_freq_set;
         ops.freq_get = node_freq_get;
         ops.volt_set = node_volt_set;

@@ -15,6 +15,7 @@
 
 #include "rck/config.h"
 #include "rck/log.h"
+#include "rck/lutwin.h"
 
 #include <mpi.h>
 
@@ -72,6 +73,8 @@ typedef struct {
     unsigned char *shm;    /* the mapped shared window, or NULL */
     size_t shm_bytes;
     int shm_fd;
+    int dram_fd;           /* one node: private DRAM of the LUT windows */
+    int lut_core;          /* the core whose LUT the window follows */
     int nnodes;
     int node_size;
     int inited_mpi;        /* we called MPI_Init: we finalise */

@@ -57,6 +57,7 @@
 #include "rck/config.h"
 #include "rck/copy.h"
 #include "rck/log.h"
+#include "rck/lutwin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -148,7 +149,7 @@ static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
         atomic_store(&cs[c].fdiv, (uint32_t)chip->default_fdiv);
         atomic_store(&cs[c].ctx_peer, -1);
         for (int i = 0; i < 256; i++)
-            atomic_store(&cs[c].lut[i], rck_be_lut_default(chip, c, i));
+            atomic_store(&cs[c].lut[i], rck_lut_default(chip, h->shm_bytes, c, i));
     }
 }
 
@@ -184,6 +185,13 @@ static rck_status_t native_job_create(const rck_job_params_t *p,
             atomic_store(&cs[p->cores[ue]].state, CORE_DORMANT);
         atomic_store(&job->hdr->dormant, p->nues - p->nstart);
     }
+    job->dram_fd = -1;
+    if (rck_lutwin_enabled() &&
+        (st = rck_lutwin_dram_create(p->chip, &job->dram_fd)) != RCK_OK) {
+        munmap(job->hdr, job->bytes);
+        close(job->fd);
+        goto err_free;
+    }
     job->hdr->magic = NATIVE_MAGIC;
     *job_out = job;
     return RCK_OK;
@@ -195,7 +203,10 @@ err_free:
 
 static rck_status_t native_job_child_setup(rck_job_t *job, int ue)
 {
-    return rck_seg_child_env(job->fd, "RCK_NATIVE_FD", ue, "native");
+    rck_status_t st = rck_seg_child_env(job->fd, "RCK_NATIVE_FD", ue,
+                                        "native");
+
+    return st == RCK_OK ? rck_lutwin_child_env(job->dram_fd) : st;
 }
 
 
@@ -241,6 +252,8 @@ static rck_status_t native_job_destroy(rck_job_t *job)
             (const uint64_t *)((char *)job->hdr + job->hdr->comm_off));
     munmap(job->hdr, job->bytes);
     close(job->fd);
+    if (job->dram_fd >= 0)
+        close(job->dram_fd);
     free(job);
     return st;
 }
@@ -354,6 +367,9 @@ static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
     if (st != RCK_OK)
         return st;
     n->fd = job->fd;
+    /* the window finds the private DRAM through the environment */
+    if (job->dram_fd >= 0 && rck_lutwin_child_env(job->dram_fd) != RCK_OK)
+        close(job->dram_fd);
     munmap(job->hdr, job->bytes);
     free(job);
     return RCK_OK;
@@ -931,19 +947,6 @@ static rck_status_t native_atomic_write(rck_hal_t *hal, int ctr, int32_t value)
     return RCK_OK;
 }
 
-static rck_status_t native_lut_read(rck_hal_t *hal, int core, int idx,
-                                    uint32_t *entry)
-{
-    *entry = atomic_load(&nat(hal)->cores[core].lut[idx]);
-    return RCK_OK;
-}
-
-static rck_status_t native_lut_write(rck_hal_t *hal, int core, int idx,
-                                     uint32_t entry)
-{
-    atomic_store(&nat(hal)->cores[core].lut[idx], entry);
-    return RCK_OK;
-}
 
 static rck_status_t native_shm_map(rck_hal_t *hal, void **base, size_t *len)
 {
@@ -1150,6 +1153,7 @@ const rck_hal_ops_t rck_native_ops = {
     .mpb_prefetch = native_mpb_prefetch,
     .wcb_flush = native_wcb_flush,
     .mpb_write_flag = native_mpb_write_flag,
+    .lut_window = native_lut_window,
     .tas_try = native_tas_try,
     .tas_release = native_tas_release,
     .irq_raise = native_irq_raise,

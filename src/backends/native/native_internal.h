@@ -87,6 +87,7 @@ typedef struct {
 
 struct rck_job {
     int fd;
+    int dram_fd;                 /* private DRAM of the LUT windows, or -1 */
     seg_hdr_t *hdr;
     size_t bytes;
 };
@@ -122,6 +123,14 @@ typedef struct {
                                   the wake-up protocol's fence */
     int asym_sleep;            /* sleepers issue the membarrier */
 } native_t;
+
+struct rck_lutwin_params;
+/* native_lut.c: the lut_read, lut_write and lut_window slots */
+rck_status_t native_lut_read(rck_hal_t *hal, int core, int idx,
+                             uint32_t *entry);
+rck_status_t native_lut_write(rck_hal_t *hal, int core, int idx,
+                              uint32_t entry);
+rck_status_t native_lut_window(rck_hal_t *hal, struct rck_lutwin_params *p);
 
 static inline native_t *nat(rck_hal_t *hal)
 {

@@ -166,6 +166,20 @@ typedef struct {
     uint64_t dram_ticks[P54C_MAX_MC]; /* ticks the core waited, by MC */
     uint64_t charged_insns;    /* instructions charged as compute */
     uint64_t charged_ticks;    /* compute ticks charged (incl. DRAM) */
+    /* ---- the LUT window (the HAL, at every remap; docs/LUT.md): what
+     * each 16 MiB slot from win_base shows ---- */
+    uint64_t win_base;         /* 0: no window */
+    uint8_t win_kind[256];     /* P54C_WIN_* */
+    uint8_t win_mc[256];       /* DRAM: its controller */
+    uint16_t win_page[256];    /* SHARED: its page of the shared window */
 } p54c_slot_t;
+
+/* What a LUT window slot shows, for the caches: a DRAM page (private
+ * memory, cached, on win_mc), a page of the shared window (timed as the
+ * shared window at that page), or nothing the model times (an MPB, as
+ * through mpb_map; a CRB; an empty entry). */
+enum { P54C_WIN_NONE = 0, P54C_WIN_DRAM = 1, P54C_WIN_SHARED = 2 };
+#define P54C_WIN_SLOT_SHIFT 24
+#define P54C_WIN_BYTES (256ull << P54C_WIN_SLOT_SHIFT)
 
 #endif

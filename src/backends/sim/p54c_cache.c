@@ -353,6 +353,7 @@ void p54c_mem_access(p54c_mem_t *m, uint64_t va, uint32_t bytes, int store)
     p54c_slot_t *s = m->s;
     uint32_t dwords = (uint32_t)(((va + bytes - 1) >> 2) - (va >> 2)) + 1;
     uint64_t line = va >> m->line_shift;
+    uint32_t mc = s->home_mc;
     int l1_hit;
 
     if (store) {
@@ -370,13 +371,29 @@ void p54c_mem_access(p54c_mem_t *m, uint64_t va, uint32_t bytes, int store)
     }
     if (va - s->mpb_base < s->mpb_len)
         return; /* MPB through mpb_map: not modelled (docs/P54C.md) */
+    if (s->win_base != 0 && va - s->win_base < P54C_WIN_BYTES) {
+        uint64_t slot = (va - s->win_base) >> P54C_WIN_SLOT_SHIFT;
+        uint64_t in = (va - s->win_base) & ((1ull << P54C_WIN_SLOT_SHIFT) - 1);
+        if (s->win_kind[slot] == P54C_WIN_SHARED) {
+            shm_access(m,
+                       s->shm_base +
+                           ((uint64_t)s->win_page[slot]
+                            << P54C_WIN_SLOT_SHIFT) +
+                           in,
+                       dwords, store);
+            return;
+        }
+        if (s->win_kind[slot] != P54C_WIN_DRAM)
+            return; /* an MPB, a CRB, nothing: not modelled */
+        mc = s->win_mc[slot];
+    }
     if (!store) {
-        data_read(m, line, s->home_mc);
+        data_read(m, line, mc);
         if (m->fd != NULL)
             m->fd[line % P54C_FILT_N] = line << m->line_shift;
         return;
     }
-    if (data_write(m, line, dwords, s->home_mc, &l1_hit) && m->fd != NULL)
+    if (data_write(m, line, dwords, mc, &l1_hit) && m->fd != NULL)
         m->fs[line % P54C_FILT_N] =
             (line << m->line_shift) | (uint64_t)!l1_hit;
 }

@@ -1155,6 +1155,7 @@ const rck_hal_ops_t rck_sim_ops = {
     .console_write = sim_console_write,
     .set_context = sim_set_context,
     .set_message = sim_set_message,
+    .lut_window = sim_seg_lut_window,
     .monitor = sim_monitor_run,
     .spawn_claim = sim_spawn_claim,
     .spawn_release = sim_spawn_release,

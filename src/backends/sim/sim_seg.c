@@ -18,6 +18,7 @@
 
 #include "rck/config.h"
 #include "rck/log.h"
+#include "rck/lutwin.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -347,7 +348,7 @@ static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
         cs[c].pin_at = SIM_INF;
         cs[c].irq_next = SIM_INF;
         for (int i = 0; i < 256; i++)
-            cs[c].lut[i] = rck_be_lut_default(chip, (int)c, i);
+            cs[c].lut[i] = rck_lut_default(chip, h->shm_bytes, (int)c, i);
     }
     for (size_t i = 0; i < nc * nc; i++)
         gic[i] = SIM_INF;
@@ -398,6 +399,10 @@ rck_status_t sim_seg_create(const rck_job_params_t *p, rck_job_t **job_out)
                                                               : p->nues;
     for (int ue = job->hdr->nstart; ue < p->nues; ue++)
         atomic_store(&job->hdr->ue_state[ue], UE_DORMANT);
+    job->dram_fd = -1;
+    if (rck_lutwin_enabled() &&
+        (st = rck_lutwin_dram_create(p->chip, &job->dram_fd)) != RCK_OK)
+        goto err_unmap;
     job->hdr->magic = SIM_MAGIC;
     *job_out = job;
     return RCK_OK;
@@ -412,7 +417,9 @@ err_free:
 
 rck_status_t sim_seg_child_setup(rck_job_t *job, int ue)
 {
-    return rck_seg_child_env(job->fd, "RCK_SIM_FD", ue, "sim");
+    rck_status_t st = rck_seg_child_env(job->fd, "RCK_SIM_FD", ue, "sim");
+
+    return st == RCK_OK ? rck_lutwin_child_env(job->dram_fd) : st;
 }
 
 void sim_seg_destroy(rck_job_t *job)
@@ -421,6 +428,8 @@ void sim_seg_destroy(rck_job_t *job)
     close(job->fd);
     if (job->pin_fd >= 0)
         close(job->pin_fd);
+    if (job->dram_fd >= 0)
+        close(job->dram_fd);
     free(job);
 }
 
@@ -463,6 +472,9 @@ static rck_status_t attach_private(int *fd_out)
         return st;
     job->hdr->private_job = 1;
     *fd_out = job->fd;
+    /* the window finds the private DRAM through the environment */
+    if (job->dram_fd >= 0 && rck_lutwin_child_env(job->dram_fd) != RCK_OK)
+        close(job->dram_fd);
     munmap(job->hdr, job->bytes);
     if (job->pin_fd >= 0)
         close(job->pin_fd); /* one core: nothing to gain */
@@ -481,6 +493,61 @@ static void pin(sim_t *s)
     if (sched_setaffinity(0, sizeof(set), &set) != 0)
         rck_debug("cannot pin to CPU %d: %s", s->hdr->pin_cpu,
                   strerror(errno));
+}
+
+static uint32_t sim_lut_get(void *arg, int idx)
+{
+    return __atomic_load_n(&((sim_core_t *)arg)->lut[idx], __ATOMIC_ACQUIRE);
+}
+
+static const sim_hdr_t *sim_win_hdr;
+
+static uint64_t sim_mpb_of(void *arg, int core)
+{
+    (void)arg;
+    return sim_win_hdr->mpb_off + (uint64_t)core * sim_win_hdr->chip.mpb_bytes;
+}
+
+static sim_t *sim_win_sim;
+
+/* Tell the P54C models what a window slot shows (p54c_abi.h): its own
+ * private pages and other DRAM pages as cached memory of their controller,
+ * shared pages as the shared window, the rest not timed. */
+static void sim_win_on_map(void *arg, int idx, const rck_lut_target_t *t,
+                           void *base)
+{
+    p54c_slot_t *slot = sim_win_sim != NULL ? sim_win_sim->p54c.slot : NULL;
+
+    (void)arg;
+    if (slot == NULL)
+        return;
+    slot->win_base = (uint64_t)(uintptr_t)base;
+    slot->win_kind[idx] = t->kind == RCK_LUT_DRAM     ? P54C_WIN_DRAM
+                          : t->kind == RCK_LUT_SHARED ? P54C_WIN_SHARED
+                                                      : P54C_WIN_NONE;
+    slot->win_mc[idx] = (uint8_t)(t->mc >= 0 ? t->mc : 0);
+    slot->win_page[idx] = (uint16_t)t->page;
+}
+
+/* What this core's LUT window maps (rck/lutwin.h). Accesses through it
+ * are the program's own loads and stores: only the P54C models see them
+ * (docs/LUT.md, "On the sim"). */
+rck_status_t sim_seg_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
+{
+    sim_t *s = hal->backend;
+
+    sim_win_hdr = s->hdr;
+    p->shm_fd = s->fd;
+    p->mpb_fd = s->fd;
+    p->mpb_of = sim_mpb_of;
+    p->shm_off = s->hdr->shm_off;
+    p->shm_bytes = s->hdr->shm_bytes;
+    p->dram_fd = rck_lutwin_dram_fd();
+    p->lut_get = sim_lut_get;
+    p->lut_arg = &s->cores[hal->core];
+    sim_win_sim = s;
+    p->on_map = sim_win_on_map;
+    return RCK_OK;
 }
 
 rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out)

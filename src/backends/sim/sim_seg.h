@@ -13,7 +13,12 @@ struct rck_job {
     sim_hdr_t *hdr;
     size_t bytes;
     int pin_fd;                /* holds this run's CPU (pin_auto), or -1 */
+    int dram_fd;               /* private DRAM of the LUT windows, or -1 */
 };
+
+struct rck_lutwin_params;
+/** The lut_window slot (rck/hal.h). */
+rck_status_t sim_seg_lut_window(rck_hal_t *hal, struct rck_lutwin_params *p);
 
 /** Make the segment of a run (the launcher). */
 rck_status_t sim_seg_create(const rck_job_params_t *p, rck_job_t **job_out);

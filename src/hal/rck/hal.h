@@ -40,6 +40,7 @@
 typedef struct rck_hal rck_hal_t;
 typedef struct rck_job rck_job_t;
 typedef struct rck_hal_ops rck_hal_ops_t;
+struct rck_lutwin_params; /* rck/lutwin.h */
 
 /** Where a waited-on word lives. */
 typedef enum {
@@ -385,6 +386,13 @@ struct rck_hal_ops {
      *  trace. Cheap; no timing effect. (After mpb_write_flag, for the same
      *  reason.) */
     void (*set_message)(rck_hal_t *hal, long long bytes, int tag, int comm);
+    /** Optional (NULL: no LUT windows). Called by rck_hal_open after
+     *  attach: fill @p p with what this core's LUT window maps (the
+     *  segments, where the MPBs and the shared window lie in them, how to
+     *  read the core's LUT); the HAL makes the window (rck/lutwin.h).
+     *  @return RCK_OK, or RCK_ERR_UNSUPPORTED after setting
+     *  hal->lutwin_none to the reason (the mpi backend across nodes). */
+    rck_status_t (*lut_window)(rck_hal_t *hal, struct rck_lutwin_params *p);
 };
 
 /**
@@ -417,6 +425,11 @@ struct rck_hal {
     uint64_t *comm_row;
     struct rck_monitor *mon;
     int perfctr_event[2];
+    /* This core's LUT window (rck/lutwin.h), made by rck_hal_open from the
+     * backend's lut_window slot (NULL when the backend has none or
+     * RCK_LUT_WINDOWS is off); destroyed by rck_hal_close. */
+    struct rck_lutwin *lutwin;
+    const char *lutwin_none; /* why there is none, or NULL */
     void *backend;          /* backend private state */
 };
 
@@ -549,10 +562,32 @@ rck_status_t rck_hal_gtsc_read(rck_hal_t *hal, uint64_t *ticks);
 rck_status_t rck_hal_atomic_inc(rck_hal_t *hal, int ctr, int32_t *old);
 rck_status_t rck_hal_atomic_read(rck_hal_t *hal, int ctr, int32_t *value);
 rck_status_t rck_hal_atomic_write(rck_hal_t *hal, int ctr, int32_t value);
+/**
+ * LUT entry @p idx (0..255) of core @p core (format: rck/lut.h). The
+ * native and sim backends start every core with the chip's default map.
+ */
 rck_status_t rck_hal_lut_read(rck_hal_t *hal, int core, int idx,
                               uint32_t *entry);
+/**
+ * Write LUT entry @p idx of core @p core. On native and sim, the core's
+ * window slot @p idx then shows the page the entry names (at once for
+ * this core's own LUT; another core's shows at that core's next LUT call
+ * or first fault on the slot: docs/LUT.md). Under RCK_SEQUESTER a LUT
+ * write stops this core (rck/lutwin.h, RCK_HAL_EXIT_PROTECTION).
+ * @return RCK_OK; RCK_ERR_INVALID for a malformed entry (bypass bit, a
+ *         route to no tile) or a bad core or index.
+ */
 rck_status_t rck_hal_lut_write(rck_hal_t *hal, int core, int idx,
                                uint32_t entry);
+/**
+ * The address at which this core sees LUT slot @p idx: 16 MiB showing the
+ * page entry @p idx names (private or shared DRAM, an MPB; a CRB slot and
+ * an empty entry show nothing and fault). Loads and stores through it are
+ * plain memory accesses: not ordered or timed by the HAL (docs/LUT.md).
+ * @return the address, or NULL (logged) for a bad @p idx or a backend
+ *         without windows (mpi, RCK_LUT_WINDOWS=off).
+ */
+void *rck_hal_lut_addr(rck_hal_t *hal, int idx);
 rck_status_t rck_hal_shm_map(rck_hal_t *hal, void **base, size_t *len);
 rck_status_t rck_hal_shm_set_map(rck_hal_t *hal, size_t off, size_t len,
                                  rck_map_t type, int mc);
