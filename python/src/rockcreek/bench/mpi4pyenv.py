@@ -13,6 +13,9 @@ filled by pip from PyPI:
 librckmpi build to the Open MPI environment, both being built from the
 same sdist). $RCK_MPI4PY_SOURCE names something else for pip to install
 instead of "mpi4py" (a local sdist: no download of mpi4py itself).
+Compiling mpi4py's MPI.c (-O3, as Python's own flags say) takes some
+minutes of CPU; $RCK_MPI4PY_TIMEOUT (seconds, default 3600) ends a build
+that takes longer, compilers included.
 
     python3 -m rockcreek.bench.mpi4pyenv --build-dir build [--kind rckmpi|openmpi|all]
 
@@ -24,6 +27,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -134,12 +138,18 @@ def _build(kind: str, mpicc: str, env_dir: str, log: Callable[[str], None]):
     logfile = os.path.join(env_dir, "pip-install.log")
     cmd = [py, "-m", "pip", "install", "--no-cache-dir", "--no-binary", "mpi4py",
            "--disable-pip-version-check", source]
-    try:
-        with open(logfile, "w") as lf:
-            p = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT, env=env,
-                               timeout=1200)
-    except subprocess.TimeoutExpired:
-        return None, "pip install of mpi4py timed out after 20 min (%s)" % logfile
+    limit = float(os.environ.get("RCK_MPI4PY_TIMEOUT", "3600"))
+    with open(logfile, "w") as lf:
+        # a session of its own: a timeout ends pip and the compilers it started
+        p = subprocess.Popen(cmd, stdout=lf, stderr=subprocess.STDOUT, env=env,
+                             start_new_session=True)
+        try:
+            p.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            return None, ("pip install of mpi4py took more than %.0f s ($RCK_MPI4PY_TIMEOUT; "
+                          "see %s)" % (limit, logfile))
     if p.returncode != 0:
         return None, "pip install of mpi4py failed (no network or PyPI? see %s): %s" % (
             logfile, _last_error(logfile))
