@@ -159,9 +159,10 @@ def overheads(med):
     return out
 
 
-def overhead_table(backend, med, cfg_labels):
-    """Rows: size, each config's median, the Python-over-C overheads, and
-    rockcreek.rcce's over mpi4py's (on Open MPI, on librckmpi)."""
+def overhead_table(backend, med, cfg_labels, stat="median"):
+    """Rows: size, each config's median (or @p stat), the Python-over-C
+    overheads, and rockcreek.rcce's over mpi4py's (on Open MPI, on
+    librckmpi)."""
     keys = [k for k in CONFIGS if k in med]
     ovh = overheads(med)
     shown = [p for p, c in OVERHEADS if p in med and c in med]
@@ -177,8 +178,9 @@ def overhead_table(backend, med, cfg_labels):
              + [{"ratio_ompi": "ratio vs\nOpen MPI", "ratio_rckmpi": "ratio vs\nrckmpi"}[t]
                 for t in ratios])
     unit = "chip us (RCCE_wtime, host model)" if backend == "sim" else "host us"
-    return ("python (%s): 2-process pingpong one-way latency, median of rounds, %s\n" % (
-        backend, unit) + report.format_table(heads, rows))
+    what = "median of rounds" if stat == "median" else "best round (%s)" % stat
+    return ("python (%s): 2-process pingpong one-way latency, %s, %s\n" % (
+        backend, what, unit) + report.format_table(heads, rows))
 
 
 def bandwidth_table(backend, med, cfg_labels):
@@ -186,7 +188,7 @@ def bandwidth_table(backend, med, cfg_labels):
     keys = [k for k in CONFIGS if k in med]
     sizes = sorted(set().union(*[set(v) for v in med.values()]))
     rows = [[report.format_size(s)] + [report.format_value(
-        s / med[k][s] if med[k].get(s) else None) for k in keys] for s in sizes if s > 0]
+        s / med[k][s] if med[k].get(s) else None) for k in keys] for s in sizes if s >= 1024]
     return ("python (%s): pingpong bandwidth from the median latency, MB/s\n" % backend
             + report.format_table(["size"] + [cfg_labels[k] for k in keys], rows))
 
@@ -268,7 +270,7 @@ def suite(ctx, run):
                     continue
                 rec = ctx.run_bench(impl, "pp", suite_name, 2,
                                     argv0 + _args_for(key, sizes, backend == "sim",
-                                                      0.02 if backend == "sim" else 0.1),
+                                                      0.02 if backend == "sim" else 0.5),
                                     rnd, parse, rounds=rounds, timeout=min(a.timeout, 300))
                 raw[key].append(rec)
         agg, med = {}, {}
@@ -282,10 +284,14 @@ def suite(ctx, run):
         data["raw"][backend] = raw
         data.setdefault("lat_us", {})[backend] = agg
         data.setdefault("median_lat_us", {})[backend] = med
+        best = {k: {s: v["min"] for s, v in ag.items()} for k, ag in agg.items()}
         data.setdefault("overheads_us", {})[backend] = overheads(med)
+        data.setdefault("overheads_best_us", {})[backend] = overheads(best)
         if med:
             tables += [overhead_table(backend, med, labels), bandwidth_table(backend, med, labels),
                        noise_table(backend, agg, labels)]
+            if rounds > 1:
+                tables.append(overhead_table(backend, best, labels, "min"))
             series = {labels[k]: v for k, v in agg.items()}
             unit = "chip us, sim" if backend == "sim" else "host us, native"
             plots.append(("python-%s-latency.png" % backend,
