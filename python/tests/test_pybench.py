@@ -48,10 +48,12 @@ def test_overheads_against_open_mpi():
 
 def test_bandwidth_and_noise_tables():
     agg = {"c": {1: report.aggregate([2.0, 4.0, 3.0]), 1000: report.aggregate([10.0])}}
-    med = {"c": {1: 3.0, 1000: 10.0}}
+    med = {"c": {1: 3.0, 1000: 10.0, 2000: 10.0}}
     labels = {k: v[0] for k, v in pybench.CONFIGS.items()}
     bw = pybench.bandwidth_table("native", med, labels)
-    assert [ln.split()[-1] for ln in bw.splitlines() if ln.startswith("1000")] == ["100.0"]
+    # from 1 KiB: 2000 B in 10 us is 200 MB/s; 1 B and 1000 B are left out
+    assert [ln.split()[-1] for ln in bw.splitlines() if ln.startswith("2.0 KiB")] == ["200.0"]
+    assert not [ln for ln in bw.splitlines() if ln.startswith(("1 B", "1000"))]
     noise = pybench.noise_table("native", agg, labels)
     row = [ln for ln in noise.splitlines() if ln.startswith("1 B")][0]
     assert "67% (n=3)" in row   # (4 - 2) / 3
