@@ -270,7 +270,7 @@ def suite(ctx, run):
                     continue
                 rec = ctx.run_bench(impl, "pp", suite_name, 2,
                                     argv0 + _args_for(key, sizes, backend == "sim",
-                                                      0.02 if backend == "sim" else 0.5),
+                                                      0.02 if backend == "sim" else 0.1),
                                     rnd, parse, rounds=rounds, timeout=min(a.timeout, 300))
                 raw[key].append(rec)
         agg, med = {}, {}
