@@ -44,6 +44,10 @@ def test_overheads_against_open_mpi():
     # no Python overhead without its C: no ratio either
     o = pybench.overheads({"py": {1: 12.0}, "compi": {1: 0.5}, "mpi4pyompi": {1: 4.5}})[1]
     assert o["py"] is None and o["ratio_ompi"] is None
+    # a negative overhead (noise: C slower than Python) gives no ratio
+    o = pybench.overheads({"c": {1: 5.0}, "py": {1: 4.0}, "compi": {1: 1.0},
+                           "mpi4pyompi": {1: 2.0}})[1]
+    assert o["py"] == -1.0 and o["ratio_ompi"] is None
 
 
 def test_bandwidth_and_noise_tables():

@@ -154,7 +154,10 @@ def overheads(med):
     for s in sizes:
         o = {p: _diff(med, p, c, s) for p, c in OVERHEADS}
         for tag, other in (("ratio_ompi", "mpi4pyompi"), ("ratio_rckmpi", "mpi4py")):
-            o[tag] = (o["py"] / o[other] if o["py"] is not None and o[other] else None)
+            # a negative overhead is noise (the C run was the slower one):
+            # no ratio of it
+            o[tag] = (o["py"] / o[other] if o["py"] is not None and o[other] is not None
+                      and o["py"] > 0 and o[other] > 0 else None)
         out[s] = o
     return out
 
@@ -241,7 +244,7 @@ def _prepare(a, run):
 def suite(ctx, run):
     """run: the rockcreek.bench.run module."""
     a = ctx.args
-    rounds = 1 if a.quick else max(1, min(a.rounds, 5))
+    rounds = 1 if a.quick else max(1, min(a.rounds, 15))
     sizes = SIZES_QUICK if a.quick else SIZES
     rck = os.path.join(a.build_dir, "src", "tools", "rck")
     pythons, ompi_c, skipped = _prepare(a, run)
