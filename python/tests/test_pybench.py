@@ -84,9 +84,10 @@ def test_mpi4pyenv_missing_is_a_reason(tmp_path):
     assert not ok and "does not exist" in why
     ok, why = mpi4pyenv.check(sys.executable, "rckmpi") if not _has_mpi4py() else (False, "x")
     assert not ok and why
-    py, why = mpi4pyenv.ensure("rckmpi", str(tmp_path / "build"), build=False)
+    cache = str(tmp_path / "cache")
+    py, why = mpi4pyenv.ensure("rckmpi", str(tmp_path / "build"), cache, build=False)
     assert py is None and "not built" in why
-    py, why = mpi4pyenv.ensure("rckmpi", str(tmp_path / "build"))  # no rckmpicc: no build
+    py, why = mpi4pyenv.ensure("rckmpi", str(tmp_path / "build"), cache)  # no rckmpicc: no build
     assert py is None and "rckmpicc" in why
     with pytest.raises(ValueError):
         mpi4pyenv.ensure("mpich", str(tmp_path))
