@@ -33,6 +33,15 @@ if(TARGET rck)
     DESTINATION ${CMAKE_INSTALL_DATADIR}/rockcreek/python
     PATTERN "__pycache__" EXCLUDE)
 endif()
+# rockcreek.rcce's compiled module (python/CMakeLists.txt), where it looks
+# for it beside the library: <libdir>/rockcreek/python (run path
+# $ORIGIN/../.., so it loads the installed librockcreek)
+if(TARGET rockcreek_pyext)
+  install(DIRECTORY ${CMAKE_BINARY_DIR}/python/
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/rockcreek/python
+    FILES_MATCHING PATTERN "_rockcreek_rcce*.so"
+    PATTERN "cffi-tmp" EXCLUDE)
+endif()
 
 # Chip configurations; the default one is also built into the library.
 install(FILES ${RCK_DEFAULT_CHIP_JSON} DESTINATION ${RCK_INSTALL_CHIPDIR})

@@ -1,10 +1,12 @@
 """mpi4py on rockcreek's MPI (librckmpi): hello, a ring, an allreduce and
 NumPy send/recv, in one program (docs/PYTHON.md, "mpi4py"). mpi4py must be
-built against librckmpi:
+built against librckmpi, e.g. by scripts/build-mpi4py.sh (into
+build/mpi4py/rckmpi), or by hand:
 
-    CFLAGS=-DPyMPI_USE_MATCHED_RECV=1 MPICC=build/src/tools/rckmpicc \
-        pip install --no-binary mpi4py mpi4py
-    build/src/tools/rck run -n 4 python3 examples/python/mpi4py_demos.py
+    MPICC=build/src/tools/rckmpicc pip install --no-binary mpi4py mpi4py
+    build/src/tools/rck run -n 4 build/mpi4py/rckmpi/bin/python examples/python/mpi4py_demos.py
+
+CTest runs it as pympi4py.<backend>.demos.n{2,4}.
 """
 
 import sys
@@ -29,9 +31,10 @@ def main():
             token = comm.recv(source=rank - 1)
             comm.send(token + rank, dest=(rank + 1) % size)
 
-    # allreduce of NumPy buffers (the object form, comm.allreduce, needs
-    # MPI attribute caching that librckmpi lacks: docs/PYTHON.md)
+    # allreduce of Python objects (pickled) and of NumPy buffers
     total = size * (size - 1) // 2
+    assert comm.allreduce(rank) == total
+    assert comm.bcast({"root": "hello"} if rank == 0 else None, root=0) == {"root": "hello"}
     r = np.zeros(1, dtype="i8")
     comm.Allreduce(np.array([rank], dtype="i8"), r, op=MPI.SUM)
     assert r[0] == total, r

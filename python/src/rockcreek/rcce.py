@@ -71,9 +71,12 @@ def _load_api() -> bool:
     if os.environ.get("ROCKCREEK_RCCE_ABI") == "1":
         return False
     dirs = [d for d in (os.environ.get("ROCKCREEK_PYEXT_DIR"),) if d]
-    # <dir of librockcreek>/python: where the build tree puts it
-    dirs += [os.path.join(os.path.dirname(p), "python")
-             for p in _rcce_ffi.candidates() if os.path.sep in p]
+    # <dir of librockcreek>/python: where the build tree puts it;
+    # <dir of librockcreek>/rockcreek/python: where `make install` does
+    for p in _rcce_ffi.candidates():
+        if os.path.sep in p:
+            d = os.path.dirname(p)
+            dirs += [os.path.join(d, "python"), os.path.join(d, "rockcreek", "python")]
     try:
         import _rockcreek_rcce as ext  # type: ignore  # installed beside the package
     except ImportError:

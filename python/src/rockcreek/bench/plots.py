@@ -15,7 +15,11 @@ from . import report  # noqa: E402
 _STYLES = [dict(color="tab:blue", marker="o"),
            dict(color="tab:orange", marker="s"),
            dict(color="tab:green", marker="^"),
-           dict(color="tab:red", marker="v")]
+           dict(color="tab:red", marker="v"),
+           dict(color="tab:purple", marker="D"),
+           dict(color="tab:brown", marker="P"),
+           dict(color="tab:pink", marker="X"),
+           dict(color="tab:gray", marker="*")]
 
 
 def _save(fig, path, note, dpi):
@@ -77,7 +81,7 @@ def _size_series_plot(series, path, title, ylabel, logy, best, note=None):
     ax.set_title(title)
     ax.grid(True, which="major", alpha=0.4)
     if plotted:
-        ax.legend()
+        ax.legend(fontsize="small" if plotted > 4 else None)
     else:
         ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center")
     return _save(fig, path, note, dpi=110)

@@ -1522,8 +1522,8 @@ SUITES = {
 
 
 def suite_python(ctx):
-    """rockcreek.rcce's pingpong beside C's RCCE (and mpi4py on librckmpi
-    beside its C) on native and sim (python/src/rockcreek/bench/pybench.py)."""
+    """rockcreek.rcce's pingpong beside C's RCCE, mpi4py on librckmpi and on
+    Open MPI beside their C, on native and sim (python/src/rockcreek/bench/pybench.py)."""
     return pybench.suite(ctx, sys.modules[__name__])
 
 
@@ -1683,7 +1683,14 @@ def build_parser():
                    "runs the iRCCE version alone without failing")
     p.add_argument("--mpi4py-python", metavar="PY",
                    help="python suite: a Python whose mpi4py was built against "
-                   "librckmpi (MPICC=rckmpicc), for the mpi4py columns")
+                   "librckmpi (MPICC=rckmpicc), for the mpi4py columns (default: "
+                   "<build>/mpi4py/rckmpi, built from PyPI on first use)")
+    p.add_argument("--mpi4py-openmpi-python", metavar="PY",
+                   help="python suite: a Python whose mpi4py was built against Open MPI "
+                   "(default: <build>/mpi4py/openmpi, built from PyPI on first use)")
+    p.add_argument("--no-mpi4py-build", action="store_true",
+                   help="python suite: use the mpi4py environments already built, "
+                   "build none (the missing ones are skipped)")
     p.add_argument("--mbox-rounds", type=int,
                    help="native rounds of the mbox suite (default 3; "
                    "--quick 1)")
