@@ -18,7 +18,10 @@
  * returns.
  *
  * Transports: "scc" (include/rck_snetq.h: a ring in the receiver's MPB,
- * long messages by reference through shared DRAM); "nodist" uses none.
+ * long messages by reference through shared DRAM); "mpi" (librckmpi:
+ * MPI_Send/MPI_Probe/MPI_Recv on MPI_COMM_WORLD, in librcksnet_mpi only,
+ * the runtime built again with RT_WITH_MPI and linked to librckmpi);
+ * "nodist" uses none.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,6 +29,10 @@
 
 #include "rck_snetq.h"
 #include "rt.h"
+#ifdef RT_WITH_MPI
+#include "mpi.h"
+#define TAG_SNET 0x5e7 /* the S-Net layer's messages (MPI_COMM_WORLD) */
+#endif
 
 int rt_dist_mode;   /* RT_DIST_* */
 int rt_dist_ue, rt_dist_nues = 1;
@@ -49,17 +56,34 @@ int rt_dist_parse(void)
         return RT_DIST_NODIST;
     if (!strcmp(v, "scc"))
         return RT_DIST_SCC;
-    if (!strcmp(v, "mpi"))
-        rt_fatal("RCK_SNET_DIST=mpi: the MPI layer is not built yet "
-                 "(docs/SNET.md, \"Not done\"); use nodist or scc");
+    if (!strcmp(v, "mpi")) {
+#ifdef RT_WITH_MPI
+        return RT_DIST_MPI;
+#else
+        rt_fatal("RCK_SNET_DIST=mpi: this program was built without the MPI "
+                 "layer: build it with `rck snetc -distrib mpi` or "
+                 "rck_snet_add_network(... DISTRIB mpi) (docs/SNET.md)");
+#endif
+    }
     rt_fatal("RCK_SNET_DIST='%s': not one of nodist|mpi|scc", v);
 }
 
-void rt_dist_init(int mode)
+void rt_dist_init(int mode, int *argc, char ***argv)
 {
     rt_dist_mode = mode;
     if (mode == RT_DIST_NODIST)
         return;
+    (void)argc;
+    (void)argv;
+#ifdef RT_WITH_MPI
+    if (mode == RT_DIST_MPI) {
+        if (MPI_Init(argc, argv) != MPI_SUCCESS)
+            rt_fatal("RCK_SNET_DIST=mpi: MPI_Init failed");
+        MPI_Comm_rank(MPI_COMM_WORLD, &rt_dist_ue);
+        MPI_Comm_size(MPI_COMM_WORLD, &rt_dist_nues);
+        return;
+    }
+#endif
     rck_status_t st = rck_snetq_init();
     if (st != RCK_OK)
         rt_fatal("RCK_SNET_DIST=scc: the transport cannot start: %s",
@@ -222,6 +246,64 @@ static rcksnet_record_t *decode(rd_t *rd)
     return r;
 }
 
+/* ---- the transports ---------------------------------------------------- */
+
+static void t_send(int dest, const void *hdr, size_t hlen, const void *data,
+                   size_t len)
+{
+#ifdef RT_WITH_MPI
+    if (rt_dist_mode == RT_DIST_MPI) {
+        /* the header part, then (if any) the long field as a message of its
+         * own: MPI keeps the order of two messages between two ranks */
+        if (MPI_Send(hdr, (int)hlen, MPI_BYTE, dest, TAG_SNET,
+                     MPI_COMM_WORLD) != MPI_SUCCESS ||
+            (len > 0 && MPI_Send(data, (int)len, MPI_BYTE, dest, TAG_SNET,
+                                 MPI_COMM_WORLD) != MPI_SUCCESS))
+            rt_fatal("sending to UE %d: MPI_Send failed", dest);
+        return;
+    }
+#endif
+    rck_status_t st = rck_snetq_send(dest, hdr, hlen, data, len);
+    if (st != RCK_OK)
+        rt_fatal("sending to UE %d: %s", dest, rck_status_string(st));
+}
+
+/* the next message from any UE: one buffer, malloc'd */
+static void t_recv(int *src, void **data, size_t *len)
+{
+#ifdef RT_WITH_MPI
+    if (rt_dist_mode == RT_DIST_MPI) {
+        MPI_Status s;
+        int n;
+        if (MPI_Probe(MPI_ANY_SOURCE, TAG_SNET, MPI_COMM_WORLD, &s) !=
+            MPI_SUCCESS)
+            rt_fatal("waiting for records from other UEs: MPI_Probe failed");
+        MPI_Get_count(&s, MPI_BYTE, &n);
+        msg_hdr_t h;
+        if ((size_t)n < sizeof(h))
+            rt_fatal("a message of %d bytes from UE %d (protocol error)", n,
+                     s.MPI_SOURCE);
+        unsigned char *p = rt_alloc((size_t)n);
+        MPI_Recv(p, n, MPI_BYTE, s.MPI_SOURCE, TAG_SNET, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        memcpy(&h, p, sizeof(h));
+        if (h.pad > 0) { /* the long field's bytes follow */
+            p = rt_realloc(p, (size_t)n + h.pad);
+            MPI_Recv(p + n, (int)h.pad, MPI_BYTE, s.MPI_SOURCE, TAG_SNET,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        *src = s.MPI_SOURCE;
+        *data = p;
+        *len = (size_t)n + h.pad;
+        return;
+    }
+#endif
+    rck_status_t st = rck_snetq_recv(src, data, len, -1);
+    if (st != RCK_OK)
+        rt_fatal("waiting for records from other UEs: %s",
+                 rck_status_string(st));
+}
+
 static void send_msg(int dest, uint32_t kind, uint32_t conn, uint32_t node,
                      rcksnet_record_t *r)
 {
@@ -232,9 +314,11 @@ static void send_msg(int dest, uint32_t kind, uint32_t conn, uint32_t node,
     size_t taillen = 0;
     if (r != NULL)
         tail = encode(&b, r, &taillen);
-    rck_status_t st = rck_snetq_send(dest, b.p, b.n, tail, taillen);
-    if (st != RCK_OK)
-        rt_fatal("sending to UE %d: %s", dest, rck_status_string(st));
+    if (taillen > INT32_MAX)
+        rt_fatal("a field of %zu bytes cannot go to another UE (2 GiB at "
+                 "most)", taillen);
+    ((msg_hdr_t *)b.p)->pad = (uint32_t)taillen; /* the tail's length */
+    t_send(dest, b.p, b.n, tail, taillen);
     free(b.p);
     if (r != NULL)
         rt_record_free(r);
@@ -326,10 +410,7 @@ static void pump(int from, rt_sink_t *out)
         int src;
         void *data;
         size_t len;
-        rck_status_t st = rck_snetq_recv(&src, &data, &len, -1);
-        if (st != RCK_OK)
-            rt_fatal("waiting for records from other UEs: %s",
-                     rck_status_string(st));
+        t_recv(&src, &data, &len);
         rd_t rd = {data, (unsigned char *)data + len};
         msg_hdr_t h;
         take(&rd, &h, sizeof(h));
@@ -412,5 +493,11 @@ void rt_dist_stop(void)
     free(conns);
     conns = NULL;
     nconns = capconns = 0;
+#ifdef RT_WITH_MPI
+    if (rt_dist_mode == RT_DIST_MPI) {
+        MPI_Finalize();
+        return;
+    }
+#endif
     rck_snetq_finalize();
 }

@@ -76,10 +76,15 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
                  int nlabels, rcksnet_node_t *(*build)(void))
 {
     /* the transport reserves its part of the MPB before RCCE takes the rest */
-    rt_dist_init(rt_dist_parse());
-    int rc = RCCE_init(&argc, &argv);
-    if (rc != RCCE_SUCCESS)
-        rt_fatal("RCCE_init failed (%d): run the program with 'rck run'", rc);
+    rt_dist_init(rt_dist_parse(), &argc, &argv);
+    int me = rt_dist_ue;
+    if (rt_dist_mode != RT_DIST_MPI) { /* mpi: MPI_Init took the MPB */
+        int rc = RCCE_init(&argc, &argv);
+        if (rc != RCCE_SUCCESS)
+            rt_fatal("RCCE_init failed (%d): run the program with 'rck run'",
+                     rc);
+        me = RCCE_ue();
+    }
     const char *input = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-i") && i + 1 < argc)
@@ -90,7 +95,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
     }
     const char *trace = getenv("RCKSNET_TRACE");
     rt_trace = trace != NULL && *trace && strcmp(trace, "0");
-    if (rt_dist_mode != RT_DIST_NODIST && RCCE_ue() != 0) {
+    if (rt_dist_mode != RT_DIST_NODIST && me != 0) {
         /* serve the components placed here until UE 0 stops the run */
         rt_settings_load();
         rt_stack_base();
@@ -103,7 +108,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         rt_nodes_free();
         rt_labels_free();
         rt_records_release();
-    } else if (RCCE_ue() == 0) {
+    } else if (me == 0) {
         FILE *in = stdin;
         if (input != NULL && (in = fopen(input, "r")) == NULL)
             rt_fatal("cannot open %s", input);
@@ -131,6 +136,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         if (in != stdin)
             fclose(in);
     }
-    RCCE_finalize();
+    if (rt_dist_mode != RT_DIST_MPI)
+        RCCE_finalize(); /* mpi: MPI_Finalize (rt_dist_stop) */
     return EXIT_SUCCESS;
 }

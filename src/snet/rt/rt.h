@@ -124,10 +124,11 @@ void rt_settings_load(void);
 void rt_stack_base(void);
 
 /* The distribution layer (dist.c; docs/SNET.md, "Across the chip"). */
-enum { RT_DIST_NODIST = 0, RT_DIST_SCC = 1 };
+enum { RT_DIST_NODIST = 0, RT_DIST_SCC = 1, RT_DIST_MPI = 2 };
 extern int rt_dist_mode, rt_dist_ue, rt_dist_nues;
 int rt_dist_parse(void);       /* RCK_SNET_DIST, checked */
-void rt_dist_init(int mode);   /* before RCCE_init */
+/* before RCCE_init; mpi: MPI_Init (and no RCCE) */
+void rt_dist_init(int mode, int *argc, char ***argv);
 void rt_dist_labels(int n);    /* the program's labels: same ids everywhere */
 int rt_dist_target(int at);    /* the UE of placement at (mod the UEs) */
 void rt_dist_proxy(rt_inst_t *in, int ue);
