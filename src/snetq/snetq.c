@@ -121,6 +121,16 @@ rck_status_t rck_snetq_init(void)
                   per * (size_t)hal->nues);
         return st;
     }
+    /* the slabs as the SCC mapped shared DRAM for messages: MPBT (L1 only,
+     * writes through the write-combine buffer; a reader invalidates its
+     * MPBT lines first), not uncached */
+    st = rck_hal_shm_set_map(hal, soff, per * (size_t)hal->nues,
+                             RCK_MAP_MPBT, RCK_MC_INTERLEAVE);
+    if (st != RCK_OK && st != RCK_ERR_UNSUPPORTED) {
+        rck_error("rck_snetq_init: cannot map the slabs MPBT: %s",
+                  rck_status_string(st));
+        return st;
+    }
     q.core_ue = malloc((size_t)hal->chip.ncores * sizeof(int));
     q.partial = calloc((size_t)hal->chip.ncores, sizeof(*q.partial));
     q.partial_got = calloc((size_t)hal->chip.ncores, sizeof(size_t));
@@ -250,6 +260,7 @@ static rck_status_t take_entry(uint32_t at, entry_t *e)
         rck_error("rck_snetq: a piece beyond its message's end");
         return RCK_ERR_STATE;
     }
+    rck_hal_cl1invmb(hal); /* no stale MPBT lines of an earlier piece */
     st = rck_hal_shm_read(hal, e->slab, m->data + e->pos, e->len);
     if (st != RCK_OK)
         return st;
