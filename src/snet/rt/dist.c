@@ -35,6 +35,9 @@
 #endif
 
 int rt_dist_mode;   /* RT_DIST_* */
+/* the era's distributed runtimes name the node (UE) code runs on so; box
+ * code of the era reads it (extern int node_location) */
+__attribute__((visibility("default"))) int node_location;
 int rt_dist_ue, rt_dist_nues = 1;
 static int prog_labels; /* labels below this are the program's: same ids on
                          * every UE; others travel by name */

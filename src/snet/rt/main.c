@@ -85,6 +85,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
                      rc);
         me = RCCE_ue();
     }
+    node_location = me;
     const char *input = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-i") && i + 1 < argc)

@@ -126,6 +126,7 @@ void rt_stack_base(void);
 /* The distribution layer (dist.c; docs/SNET.md, "Across the chip"). */
 enum { RT_DIST_NODIST = 0, RT_DIST_SCC = 1, RT_DIST_MPI = 2 };
 extern int rt_dist_mode, rt_dist_ue, rt_dist_nues;
+extern int node_location; /* this UE, for era box code */
 int rt_dist_parse(void);       /* RCK_SNET_DIST, checked */
 /* before RCCE_init; mpi: MPI_Init (and no RCCE) */
 void rt_dist_init(int mode, int *argc, char ***argv);
