@@ -21,7 +21,7 @@
 #define RING 2048u    /* ring bytes after the header line */
 
 /* an entry: one header line, then its payload lines */
-enum { E_INLINE = 1, E_REF = 2, E_WRAP = 3 };
+enum { E_INLINE = 1, E_REF = 2, E_WRAP = 3, E_PART = 4 };
 typedef struct {
     uint32_t size;  /* entry bytes, header included, a multiple of LINE */
     uint32_t kind;
@@ -32,6 +32,9 @@ typedef struct {
     uint32_t pad[2];
 } entry_t;
 #define INLINE_MAX (RING / 2 - LINE)
+/* messages up to this long go through the ring in pieces (E_PART) rather
+ * than through shared DRAM: the MPB path is the faster one for them */
+#define STREAM_MAX (64u << 10)
 
 typedef struct msg {
     struct msg *next;
@@ -245,8 +248,9 @@ static rck_status_t take_entry(uint32_t at, entry_t *e)
         enqueue(src, d, e->len);
         return RCK_OK;
     }
-    /* a piece of a long message in the sender's slab: copy it out and free
-     * the slab (the sender waits on its own word) */
+    /* a piece of a long message: in the ring (E_PART), or in the sender's
+     * slab (E_REF: copy it out and free the slab; the sender waits on its
+     * own word) */
     msg_t *m = q.partial[src];
     if (m == NULL) {
         m = calloc(1, sizeof(*m));
@@ -260,16 +264,23 @@ static rck_status_t take_entry(uint32_t at, entry_t *e)
         rck_error("rck_snetq: a piece beyond its message's end");
         return RCK_ERR_STATE;
     }
-    rck_hal_cl1invmb(hal); /* no stale MPBT lines of an earlier piece */
-    st = rck_hal_shm_read(hal, e->slab, m->data + e->pos, e->len);
-    if (st != RCK_OK)
-        return st;
-    q.stats.by_reference++;
-    st = rck_hal_mpb_store32(hal, src, q.base + H_SLAB, 0);
-    if (st != RCK_OK)
-        return st;
-    rck_hal_wcb_flush(hal);
-    (void)rck_hal_irq_raise(hal, src, RCK_IRQ_GIC);
+    if (e->kind == E_PART) {
+        st = rck_hal_mpb_read(hal, hal->core, q.base + LINE + at + LINE,
+                              m->data + e->pos, e->len);
+        if (st != RCK_OK)
+            return st;
+    } else {
+        rck_hal_cl1invmb(hal); /* no stale MPBT lines of an earlier piece */
+        st = rck_hal_shm_read(hal, e->slab, m->data + e->pos, e->len);
+        if (st != RCK_OK)
+            return st;
+        q.stats.by_reference++;
+        st = rck_hal_mpb_store32(hal, src, q.base + H_SLAB, 0);
+        if (st != RCK_OK)
+            return st;
+        rck_hal_wcb_flush(hal);
+        (void)rck_hal_irq_raise(hal, src, RCK_IRQ_GIC);
+    }
     q.partial_got[src] += e->len;
     if (q.partial_got[src] == m->len) {
         q.partial[src] = NULL;
@@ -416,6 +427,26 @@ rck_status_t rck_snetq_send(int dest, const void *hdr, size_t hlen,
         entry_t e = {.kind = E_INLINE, .len = (uint32_t)total,
                      .total = (uint32_t)total};
         st = append(dcore, &e, hdr, hlen, data, len);
+        rck_hal_set_context(hal, NULL, -1);
+        return st;
+    }
+    if (total <= STREAM_MAX) { /* piece by piece through the ring */
+        unsigned char *tmp = malloc(INLINE_MAX);
+        if (tmp == NULL)
+            return RCK_ERR_NOMEM;
+        for (size_t pos = 0; pos < total && st == RCK_OK;) {
+            size_t n = total - pos < INLINE_MAX ? total - pos : INLINE_MAX;
+            size_t a = pos < hlen ? (hlen - pos < n ? hlen - pos : n) : 0;
+            if (a > 0)
+                memcpy(tmp, (const char *)hdr + pos, a);
+            if (n > a)
+                memcpy(tmp + a, (const char *)data + (pos + a - hlen), n - a);
+            entry_t e = {.kind = E_PART, .len = (uint32_t)n,
+                         .total = (uint32_t)total, .pos = (uint32_t)pos};
+            st = append(dcore, &e, tmp, n, NULL, 0);
+            pos += n;
+        }
+        free(tmp);
         rck_hal_set_context(hal, NULL, -1);
         return st;
     }
