@@ -15,7 +15,9 @@
  *   keeps draining its own ring meanwhile (queued locally), so two UEs
  *   sending to each other cannot deadlock;
  *
- *   a message too long for the ring is not copied through it: the sender
+ *   a message longer than half the ring and up to 64 KiB goes through it in
+ *   pieces (reassembled per sender); a longer one is not copied through
+ *   it: the sender
  *   writes it (in pieces of at most its slab) into its own slab of shared
  *   DRAM and sends a reference (offset, length); the receiver copies the
  *   piece out and frees the slab by clearing the sender's "slab busy"
