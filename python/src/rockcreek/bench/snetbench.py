@@ -136,9 +136,9 @@ def suite(ctx, run):
     if dsum:
         tables.append(snetdistbench.table(dsum))
     tables.extend("snet across the chip: %s" % e for e in derr)
-    plots = [("snet_pingpong.png",
-              lambda path: snetdistbench.plot_pingpong(dsum, path))] \
-        if dsum else []
+    plots = [("snet_pingpong_%s.png" % b,
+              lambda path, b=b: snetdistbench.plot_pingpong(dsum, b, path))
+             for b in snetdistbench.backends_of(dsum)]
     return run.SuiteResult("snet", data, tables, [],
                            rows_of(summary) + snetdistbench.rows_of(dsum),
                            plots)

@@ -191,13 +191,19 @@ def run_all(build_dir, backends, quick, rounds, log=print):
     return results, errors
 
 
-def plot_pingpong(summary, path, note=None):
-    """Round-trip time against size, a line per (backend, layer)."""
+def backends_of(summary):
+    return sorted({b for (b, _, _, _) in summary})
+
+
+def plot_pingpong(summary, backend, path, note=None):
+    """Round-trip time against size on one backend, a line per layer."""
     from . import plots
     series = {}
-    for (backend, bench, layer, size), v in summary.items():
-        if bench == "pingpong":
-            series.setdefault("%s %s" % (layer, backend), {})[size] = v
-    return plots._size_series_plot(series, path,
-                                   "S-Net record ping-pong between two UEs",
-                                   "round trip [us]", True, "min", note)
+    for layer in LAYERS:
+        pts = {size: v for (b, bench, lay, size), v in summary.items()
+               if b == backend and bench == "pingpong" and lay == layer}
+        if pts:
+            series[layer] = pts
+    return plots._size_series_plot(
+        series, path, "S-Net record ping-pong between two UEs (%s)" % backend,
+        "round trip [us]", True, "min", note)
