@@ -18,7 +18,7 @@
 #define H_HANDLING 8u /* the receiver is draining: no interrupt needed */
 #define H_SLAB 12u    /* this core's slab holds a piece not yet copied */
 #define LINE 32u
-#define RING 2048u    /* ring bytes after the header line */
+#define RING 4096u    /* ring bytes after the header line */
 
 /* an entry: one header line, then its payload lines */
 enum { E_INLINE = 1, E_REF = 2, E_WRAP = 3, E_PART = 4 };

@@ -2,7 +2,7 @@
  * snetq_stress.c: the scc layer's transport (include/rck_snetq.h) under
  * pressure. Every UE first sends N messages to every other UE, without
  * receiving any, then receives them all and checks each one's bytes and the
- * order per sender. The rings (2 KiB) fill after a few dozen messages, so
+ * order per sender. The rings (4 KiB) fill after a few dozen messages, so
  * every sender waits for room while its partners wait too: it must drain its
  * own ring meanwhile, or the run deadlocks (the HAL reports "every core is
  * waiting"). Lengths from 0 bytes to past the per-UE slab of shared DRAM go
@@ -22,7 +22,7 @@ static size_t maxlen = 9u << 20;
 
 static size_t length(int i)
 {
-    static const size_t lens[] = {0, 1, 28, 200, 960, 961, 4000, 70000, 0};
+    static const size_t lens[] = {0, 1, 28, 200, 2016, 2017, 4000, 70000, 0};
     int k = i % (int)(sizeof(lens) / sizeof(lens[0]));
     return k == 8 ? maxlen : lens[k];
 }
