@@ -422,6 +422,8 @@ rck_status_t rck_snetq_send(int dest, const void *hdr, size_t hlen,
     rck_hal_set_message(hal, (long long)total, -1, -1);
     q.stats.sent++;
     q.stats.bytes_sent += total;
+    /* counted with the mailboxes' messages: the communication matrix has
+     * no library of its own for this transport (rck/monitor.h) */
     rck_hal_comm_count(hal, RCK_LIB_MBOX, dcore, total);
     if (total <= INLINE_MAX) {
         entry_t e = {.kind = E_INLINE, .len = (uint32_t)total,
