@@ -19,6 +19,9 @@
 
 #include "ast.h"
 
+#ifndef RCKSNETC_RCKMPICC
+#define RCKSNETC_RCKMPICC "rckmpicc"
+#endif
 #ifndef RCKSNETC_RCKCC
 #define RCKSNETC_RCKCC "rckcc"
 #endif
@@ -63,15 +66,21 @@ static const char *beside_self(char *buf, size_t size, const char *rel,
     return access(buf, mode) == 0 ? buf : NULL;
 }
 
-/* rckcc: $RCK_SNETC_CC, beside this program (installed), or the build's */
+/* -distrib mpi: the program links librcksnet_mpi through rckmpicc (the
+ * runtime with the MPI distribution layer, docs/SNET.md) */
+static int distrib_mpi;
+
+/* rckcc (rckmpicc with -distrib mpi): $RCK_SNETC_CC, beside this program
+ * (installed), or the build's */
 static const char *find_rckcc(char *buf, size_t size)
 {
     const char *env = getenv("RCK_SNETC_CC");
     if (env && *env)
         return env;
-    if (beside_self(buf, size, "rckcc", X_OK) != NULL)
+    if (beside_self(buf, size, distrib_mpi ? "rckmpicc" : "rckcc", X_OK) !=
+        NULL)
         return buf;
-    return RCKSNETC_RCKCC;
+    return distrib_mpi ? RCKSNETC_RCKMPICC : RCKSNETC_RCKCC;
 }
 
 /* the headers' folder (include/snet): beside an installed rck-snetc's
@@ -131,7 +140,7 @@ static int build(const char *snet, int argc, char **argv)
     args[k++] = iflag;
     for (int i = 0; i < argc; i++)
         args[k++] = argv[i];
-    args[k++] = "-lrcksnet";
+    args[k++] = distrib_mpi ? "-lrcksnet_mpi" : "-lrcksnet";
     args[k] = NULL;
     pid_t pid = fork();
     if (pid == 0) {
@@ -149,14 +158,18 @@ static int build(const char *snet, int argc, char **argv)
 
 /* The era's snetc options that choose its runtime's layers (-threading
  * pthread|lpel|front..., -distrib nodist|mpi|scc) or its verbosity (-v1):
- * accepted so that the era's Makefiles work, and dropped (one task per UE,
- * one node: docs/SNET.md). Returns the new argc. */
+ * accepted so that the era's Makefiles work, and dropped (one task per UE;
+ * RCK_SNET_DIST chooses the layer at run time), except that -distrib mpi
+ * links the runtime that has the MPI layer (docs/SNET.md). Returns the new
+ * argc. */
 static int drop_era_options(int argc, char **argv)
 {
     int k = 1;
     for (int i = 1; i < argc; i++) {
         if ((!strcmp(argv[i], "-threading") || !strcmp(argv[i], "-distrib")) &&
             i + 1 < argc) {
+            if (!strcmp(argv[i], "-distrib") && !strcmp(argv[i + 1], "mpi"))
+                distrib_mpi = 1;
             i++;
             continue;
         }

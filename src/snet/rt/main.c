@@ -1,8 +1,9 @@
 /*
- * main.c: the program rck-snetc generates runs its network here, inside one
- * UE: UE 0 reads the input records from stdin, runs each through the
- * network and writes the outputs to stdout (the other UEs of a run have
- * nothing to do this issue). docs/SNET.md.
+ * main.c: the program rck-snetc generates runs its network here: UE 0 reads
+ * the input records from stdin, runs each through the network and writes
+ * the outputs to stdout. With RCK_SNET_DIST=nodist (the default) the other
+ * UEs of a run have nothing to do; with scc they run the components placed
+ * on them (dist.c). docs/SNET.md.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +75,17 @@ void rcksnet_record_free(rcksnet_record_t *rec)
 int rcksnet_main(int argc, char **argv, const char *const *labels,
                  int nlabels, rcksnet_node_t *(*build)(void))
 {
-    int rc = RCCE_init(&argc, &argv);
-    if (rc != RCCE_SUCCESS)
-        rt_fatal("RCCE_init failed (%d): run the program with 'rck run'", rc);
+    /* the transport reserves its part of the MPB before RCCE takes the rest */
+    rt_dist_init(rt_dist_parse(), &argc, &argv);
+    int me = rt_dist_ue;
+    if (rt_dist_mode != RT_DIST_MPI) { /* mpi: MPI_Init took the MPB */
+        int rc = RCCE_init(&argc, &argv);
+        if (rc != RCCE_SUCCESS)
+            rt_fatal("RCCE_init failed (%d): run the program with 'rck run'",
+                     rc);
+        me = RCCE_ue();
+    }
+    node_location = me;
     const char *input = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-i") && i + 1 < argc)
@@ -85,15 +94,29 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
             rt_fatal("usage: %s [-i input.xml] (records on stdin by default)",
                      argv[0]);
     }
-    if (RCCE_ue() == 0) {
-        FILE *in = stdin;
-        if (input != NULL && (in = fopen(input, "r")) == NULL)
-            rt_fatal("cannot open %s", input);
-        const char *trace = getenv("RCKSNET_TRACE");
-        rt_trace = trace != NULL && *trace && strcmp(trace, "0");
+    const char *trace = getenv("RCKSNET_TRACE");
+    rt_trace = trace != NULL && *trace && strcmp(trace, "0");
+    if (rt_dist_mode != RT_DIST_NODIST && me != 0) {
+        /* serve the components placed here until UE 0 stops the run */
         rt_settings_load();
         rt_stack_base();
         rt_labels_init(labels, nlabels);
+        rt_dist_labels(nlabels);
+        rcksnet_node_t *net = build();
+        (void)net; /* the description, for the components placed here */
+        rt_dist_serve();
+        rt_dist_stop();
+        rt_nodes_free();
+        rt_labels_free();
+        rt_records_release();
+    } else if (me == 0) {
+        FILE *in = stdin;
+        if (input != NULL && (in = fopen(input, "r")) == NULL)
+            rt_fatal("cannot open %s", input);
+        rt_settings_load();
+        rt_stack_base();
+        rt_labels_init(labels, nlabels);
+        rt_dist_labels(nlabels);
         rt_inst_t *net = rt_inst_new(build());
         rt_reader_t *rd = rt_reader_new(in, input ? input : "stdin");
         rcksnet_record_t *r;
@@ -106,6 +129,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         rt_terminate_write(stdout);
         fflush(stdout);
         rt_reader_free(rd);
+        rt_dist_stop(); /* end of input: every other UE stops */
         rt_inst_free(net);
         rt_nodes_free();
         rt_labels_free();
@@ -113,6 +137,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         if (in != stdin)
             fclose(in);
     }
-    RCCE_finalize();
+    if (rt_dist_mode != RT_DIST_MPI)
+        RCCE_finalize(); /* mpi: MPI_Finalize (rt_dist_stop) */
     return EXIT_SUCCESS;
 }

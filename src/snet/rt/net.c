@@ -84,7 +84,7 @@ enum { N_IDENTITY, N_INIT, N_BOX, N_FILTER, N_SYNC, N_SERIAL, N_PAR, N_STAR, N_S
        N_NET, N_PLACE };
 
 struct rcksnet_node {
-    int kind;
+    int kind, id;
     const char *loc, *name;
     int det, label, place;
     rcksnet_node_t *a, *b;
@@ -99,15 +99,6 @@ struct rcksnet_node {
     rcksnet_filterfn_t filter;
 };
 
-struct rt_inst {
-    const rcksnet_node_t *node;
-    rt_inst_t *a, *b;
-    rt_inst_t **v;          /* par: branches; star: stages; split: replicas */
-    int *keys;              /* split: the tag value of each replica */
-    int nv, cap;
-    rcksnet_record_t **stored; /* sync */
-    int fired;
-};
 
 /* every description made, freed together (rt_nodes_free) */
 static rcksnet_node_t **all_nodes;
@@ -120,6 +111,7 @@ static rcksnet_node_t *node(int kind, const char *loc)
         capall = capall ? 2 * capall : 64;
         all_nodes = rt_realloc(all_nodes, capall * sizeof(*all_nodes));
     }
+    n->id = nall;
     all_nodes[nall++] = n;
     n->kind = kind;
     n->loc = loc;
@@ -278,10 +270,46 @@ rcksnet_node_t *rcksnet_place(const char *loc, rcksnet_node_t *body, int at)
 rcksnet_node_t *rcksnet_place_split(const char *loc, int det,
                                     rcksnet_node_t *body, int tag_label)
 {
-    /* one node this issue: a placed split runs as a split on this UE */
+    /* a split whose replica for tag value v runs on UE v (mod the UEs) */
     rcksnet_node_t *n = rcksnet_split(loc, det, body, tag_label);
     n->place = -2;
     return n;
+}
+
+const rcksnet_node_t *rt_node_by_id(int id)
+{
+    if (id < 0 || id >= nall)
+        rt_fatal("no component %d in the network's description (the UEs "
+                 "run different programs?)", id);
+    return all_nodes[id];
+}
+
+int rt_node_id(const rcksnet_node_t *n)
+{
+    return n->id;
+}
+
+/* the component has initialisers that fire when it is made (not those of
+ * the bodies of stars and splits, made on demand) */
+static int starts(const rcksnet_node_t *n)
+{
+    switch (n->kind) {
+    case N_INIT:
+        return 1;
+    case N_SERIAL:
+        return starts(n->a) || starts(n->b);
+    case N_PAR:
+        for (int i = 0; i < n->n; i++)
+            if (starts(n->branches[i]))
+                return 1;
+        return 0;
+    case N_FEEDBACK:
+    case N_NET:
+    case N_PLACE:
+        return starts(n->a);
+    default:
+        return 0;
+    }
 }
 
 void rt_nodes_free(void)
@@ -313,6 +341,12 @@ rt_inst_t *rt_inst_new(const rcksnet_node_t *n)
 {
     rt_inst_t *in = rt_alloc(sizeof(*in));
     in->node = n;
+    in->remote = -1;
+    if (n->kind == N_PLACE && rt_dist_mode != RT_DIST_NODIST &&
+        rt_dist_target(n->place) != rt_dist_ue) {
+        rt_dist_proxy(in, rt_dist_target(n->place)); /* made there */
+        return in;
+    }
     switch (n->kind) {
     case N_SERIAL:
         in->a = rt_inst_new(n->a);
@@ -591,7 +625,14 @@ static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
         memmove(in->v + lo + 1, in->v + lo, (in->nv - lo) * sizeof(*in->v));
         memmove(in->keys + lo + 1, in->keys + lo,
                 (in->nv - lo) * sizeof(*in->keys));
-        in->v[lo] = rt_inst_new(n->a);
+        if (n->place == -2 && rt_dist_mode != RT_DIST_NODIST &&
+            rt_dist_target(t->tag) != rt_dist_ue) {
+            in->v[lo] = rt_alloc(sizeof(rt_inst_t)); /* !@: made there */
+            in->v[lo]->node = n->a;
+            rt_dist_proxy(in->v[lo], rt_dist_target(t->tag));
+        } else {
+            in->v[lo] = rt_inst_new(n->a);
+        }
         in->keys[lo] = t->tag;
         in->nv++;
         /* a new replica's initialisers; what they emit may come back
@@ -622,6 +663,11 @@ static void serial_put(rt_sink_t *s, rcksnet_record_t *r)
 void rt_start(rt_inst_t *in, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
+    if (in->remote >= 0) {
+        if (starts(n))
+            rt_dist_start(in, out);
+        return;
+    }
     switch (n->kind) {
     case N_INIT: {
         rcksnet_record_t *none = rcksnet_record_new();
@@ -675,6 +721,10 @@ trace(const rcksnet_node_t *n, const rcksnet_record_t *r)
 void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
+    if (in->remote >= 0) {
+        rt_dist_run(in, r, out);
+        return;
+    }
     if (rt_trace && n->kind != N_SERIAL)
         trace(n, r);
     switch (n->kind) {

@@ -92,6 +92,17 @@ const rcksnet_variant_t *rt_box_in(const rcksnet_node_t *box);
 
 /* The network's instances. */
 typedef struct rt_inst rt_inst_t;
+struct rt_inst {
+    const rcksnet_node_t *node;
+    rt_inst_t *a, *b;
+    rt_inst_t **v;          /* par: branches; star: stages; split: replicas */
+    int *keys;              /* split: the tag value of each replica */
+    int nv, cap;
+    rcksnet_record_t **stored; /* sync */
+    int fired;
+    int remote;             /* a proxy: the UE the component runs on; -1 */
+    unsigned conn;          /* a proxy's connection id */
+};
 rt_inst_t *rt_inst_new(const rcksnet_node_t *node);
 void rt_inst_free(rt_inst_t *in);
 /* frees every description the constructors made */
@@ -111,6 +122,23 @@ void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out);
  * caller of rt_stack_base (the stack's limit read once) */
 void rt_settings_load(void);
 void rt_stack_base(void);
+
+/* The distribution layer (dist.c; docs/SNET.md, "Across the chip"). */
+enum { RT_DIST_NODIST = 0, RT_DIST_SCC = 1, RT_DIST_MPI = 2 };
+extern int rt_dist_mode, rt_dist_ue, rt_dist_nues;
+extern int node_location; /* this UE, for era box code */
+int rt_dist_parse(void);       /* RCK_SNET_DIST, checked */
+/* before RCCE_init; mpi: MPI_Init (and no RCCE) */
+void rt_dist_init(int mode, int *argc, char ***argv);
+void rt_dist_labels(int n);    /* the program's labels: same ids everywhere */
+int rt_dist_target(int at);    /* the UE of placement at (mod the UEs) */
+void rt_dist_proxy(rt_inst_t *in, int ue);
+void rt_dist_start(rt_inst_t *in, rt_sink_t *out);
+void rt_dist_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out);
+void rt_dist_serve(void);      /* UEs other than 0: serve until STOP */
+void rt_dist_stop(void);
+const rcksnet_node_t *rt_node_by_id(int id);
+int rt_node_id(const rcksnet_node_t *n);
 
 /* Textual record I/O. */
 typedef struct rt_reader rt_reader_t;

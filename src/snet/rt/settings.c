@@ -22,6 +22,12 @@ static const rck_config_entry_t snet_settings[] = {
      "only buffer between entities; when it is full the record goes on "
      "depth-first (docs/SNET.md)",
      "1.." STR(RT_SNET_STREAM_MAX)},
+    {"SNET_DIST", "nodist", RCK_CONFIG_STRING,
+     "S-Net runtime: the distribution layer: nodist (UE 0 runs the whole "
+     "network, placements ignored) or scc (placed components run on their "
+     "UEs, records through a ring in the receiver's MPB, long ones by "
+     "reference through shared DRAM); mpi is not built yet (docs/SNET.md)",
+     "nodist|mpi|scc"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 const int rcksnet_settings_registered = 1;

@@ -12,7 +12,7 @@ process handling so they can be tested without running anything.
 
 import os
 
-from . import loadbench, report
+from . import loadbench, report, snetdistbench
 
 NETS = [("pipeline10", "loop10"), ("farm48", "loop1"), ("star10", "loop10"),
         ("threads10", "loop10")]
@@ -123,7 +123,22 @@ def suite(ctx, run):
             runs.append(ctx.run_bench(impl, "snet", "snet", 1, args, rnd,
                                       parse, rounds=p["rounds"]))
     summary = summarize(runs)
+    # across the chip: the distribution layers side by side (snetdistbench)
+    dres, derr = snetdistbench.run_all(a.build_dir, ["native", "sim"],
+                                       a.quick, 1 if a.quick else 3)
+    dsum = snetdistbench.summarize(dres)
     data = {"params": p, "runs": runs,
-            "summary": {"%s_%d" % k: v for k, v in summary.items()}}
-    return run.SuiteResult("snet", data, [table(summary)], [],
-                           rows_of(summary), [])
+            "summary": {"%s_%d" % k: v for k, v in summary.items()},
+            "dist": {"results": dres, "errors": derr,
+                     "summary": {"%s_%s_%s_%d" % k: v
+                                 for k, v in dsum.items()}}}
+    tables = [table(summary)]
+    if dsum:
+        tables.append(snetdistbench.table(dsum))
+    tables.extend("snet across the chip: %s" % e for e in derr)
+    plots = [("snet_pingpong_%s.png" % b,
+              lambda path, b=b: snetdistbench.plot_pingpong(dsum, b, path))
+             for b in snetdistbench.backends_of(dsum)]
+    return run.SuiteResult("snet", data, tables, [],
+                           rows_of(summary) + snetdistbench.rows_of(dsum),
+                           plots)

@@ -1,0 +1,209 @@
+"""The distributed part of the `snet` suite (docs/SNET.md, "Across the
+chip"): the S-Net distribution layers (RCK_SNET_DIST=nodist|scc|mpi) beside
+each other, on the native and sim backends, with the programs of
+bench/snet/dist (built with the MPI layer, so one program runs every layer):
+
+* pingpong: a record with one field of 8 B .. 256 MiB from UE 0 to a box on
+  UE 1 and back (us per round trip);
+* domain: a domain decomposition, one 10 MB part per UE sent to its UE,
+  relaxed there and sent back whole (us per step);
+* farm: two tasks per UE of 5 and 10 MB, a small result back (us per run);
+* pipeline48: a record (1 KiB) through 48 stages, stage i on UE i (us per
+  record).
+
+nodist runs the whole network on UE 0 (placements ignored): the cost of the
+work without any transfer. The sim's sizes are capped (its shared DRAM and
+MPB copies are timed line by line: slow in host time) so that the suite
+stays under two minutes there.
+
+The pure functions (plan, parse, summarize, rows_of, table) are apart from
+the process handling so they can be tested without running anything.
+"""
+
+import os
+import subprocess
+
+from . import loadbench, report
+
+LAYERS = ["nodist", "scc", "mpi"]
+BENCHES = ["pingpong", "domain", "farm", "pipeline48"]
+MiB = 1 << 20
+
+
+def plan(quick, backend):
+    """The runs: [(bench, ues, [input records as dicts])] for one backend."""
+    sim = backend == "sim"
+    if sim:
+        sizes = [8, 1024, 16384, 262144, MiB] if not quick else [8, 16384]
+        big, farm_sizes, ues4, pipe_reps = MiB, [MiB // 2, MiB], 4, 4
+    else:
+        sizes = [8, 64, 1024, 16384, 262144, MiB, 16 * MiB, 256 * MiB]
+        if quick:
+            sizes = [8, 1024, 262144, 16 * MiB]
+        big, farm_sizes, ues4, pipe_reps = 10 ** 7, [5 * 10 ** 6, 10 ** 7], \
+            4, 20
+    pp = []
+    for s in sizes:
+        reps = max(2, min(200 if not sim else 20, (64 * MiB) // max(s, 1)))
+        if sim:
+            reps = max(2, min(reps, (1 * MiB) // max(s, 1)))
+        pp.append({"size": s, "reps": reps, "ues": 2})
+    steps = 1 if quick or sim else 2
+    dom = [{"size": big, "parts": ues4, "per": 1, "steps": steps,
+            "ues": ues4}]
+    farm = [{"size": s, "parts": ues4, "per": 2, "steps": 1, "ues": ues4}
+            for s in farm_sizes]
+    pipe = [{"size": 1024, "reps": pipe_reps, "ues": 48}]
+    return [("pingpong", 2, pp), ("domain", ues4, dom), ("farm", ues4, farm),
+            ("pipeline48", 48, pipe)]
+
+
+def input_xml(records):
+    """The input records (tags only) in the era's record format."""
+    out = []
+    for r in records:
+        tags = "".join('<tag label="%s">%d</tag>' % (k, v)
+                       for k, v in r.items())
+        out.append('<record type="data">%s</record>' % tags)
+    out.append('<record type="terminate"/>')
+    return "\n".join(out) + "\n"
+
+
+def parse(text, source=None):
+    """The programs' "snetdist:" lines -> [{bench, layer, ues, size,
+    records, us}]. Raises report.BenchParseError on a malformed line."""
+    out = []
+    for line in text.splitlines():
+        if "snetdist:" not in line:
+            continue
+        line = line[line.index("snetdist:") + len("snetdist:"):]
+        kv = dict(f.split("=", 1) for f in line.split() if "=" in f)
+        try:
+            out.append({"bench": kv["bench"], "layer": kv["layer"],
+                        "ues": int(kv["ues"]), "size": int(kv["size"]),
+                        "records": int(kv["records"]),
+                        "us": float(kv["us"])})
+        except (KeyError, ValueError):
+            raise report.BenchParseError("bad snetdist line: %r" % line,
+                                         source=source)
+    return out
+
+
+def summarize(results):
+    """[{backend, bench, layer, size, us}] -> {(backend, bench, layer,
+    size): aggregate of us}."""
+    flat = [{"config": (r["backend"], r["bench"], r["layer"], r["size"]),
+             "ok": True, "lat_us": r["us"]} for r in results]
+    return loadbench.summarize(flat)
+
+
+def _points(summary):
+    return sorted({(b, n, s) for (b, n, _, s) in summary})
+
+
+def rows_of(summary):
+    """CSV rows: per backend, benchmark and size, each layer against nodist
+    (no transfer) and scc against mpi."""
+    rows = []
+    for backend, bench, size in _points(summary):
+        mpi = summary.get((backend, bench, "mpi", size))
+        for layer in LAYERS:
+            ours = summary.get((backend, bench, layer, size))
+            if ours is None:
+                continue
+            ref = mpi if layer != "mpi" else None
+            rows.append({
+                "suite": "snet", "metric": "us", "unit": "us",
+                "point": "%s %s %d %s" % (backend, bench, size, layer),
+                "lower_is_better": 1,
+                "ours": "S-Net %s layer, %s, %s" % (layer, bench, backend),
+                "ours_median": ours["median"], "ours_min": ours["min"],
+                "ours_max": ours["max"], "ours_n": ours["n"],
+                "ref": "S-Net mpi layer" if ref else "",
+                "ref_median": ref["median"] if ref else None,
+                "ratio_median": report.ratio(ours["median"], ref["median"])
+                if ref else None,
+                "status": "", "note": ""})
+    return rows
+
+
+def table(summary):
+    """One table: each point's layers side by side, ratios to mpi, and the
+    winner among the transferring layers (scc, mpi)."""
+    out = []
+    for backend, bench, size in _points(summary):
+        cells = [backend, bench, str(size)]
+        vals = {}
+        for layer in LAYERS:
+            v = summary.get((backend, bench, layer, size))
+            vals[layer] = v["median"] if v else None
+            cells.append(report.format_value(v["median"]) if v else "-")
+        s, m = vals["scc"], vals["mpi"]
+        cells.append("%.2f" % (s / m) if s and m else "-")
+        cells.append(("scc" if s < m else "mpi") if s and m else "-")
+        out.append(cells)
+    return ("snet across the chip: us (medians; pingpong per round trip, "
+            "pipeline48 per record, domain per step, farm per run)\n"
+            + report.format_table(["backend", "bench", "bytes", "nodist",
+                                   "scc", "mpi", "scc/mpi", "faster"],
+                                  out))
+
+
+def run_one(rck, prog, backend, ues, layer, records, timeout):
+    """One run of a program: its parsed lines, or an error string."""
+    env = dict(os.environ, RCK_SNET_DIST=layer, RCK_SIM_REPORT="none")
+    try:
+        p = subprocess.run([rck, "run", "-n", str(ues), "--backend", backend,
+                            prog], input=input_xml(records),
+                           capture_output=True, text=True, env=env,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "timed out after %d s" % timeout
+    if p.returncode != 0:
+        return None, "exit %d: %s" % (p.returncode, p.stderr[-400:])
+    return parse(p.stdout, source=prog), None
+
+
+def run_all(build_dir, backends, quick, rounds, log=print):
+    """Every benchmark, layer and backend, `rounds` times; returns (results,
+    errors)."""
+    rck = os.path.join(build_dir, "src", "tools", "rck")
+    results, errors = [], []
+    for backend in backends:
+        for bench, ues, records in plan(quick, backend):
+            prog = os.path.join(build_dir, "bench", "snetdist_" + bench)
+            if not os.path.exists(prog):
+                errors.append("%s: not built" % prog)
+                continue
+            for layer in LAYERS:
+                for _ in range(rounds):
+                    got, err = run_one(rck, prog, backend, ues, layer,
+                                       records, 600)
+                    if err:
+                        errors.append("%s %s %s: %s" % (backend, bench,
+                                                        layer, err))
+                        log("snet: %s %s %s: %s" % (backend, bench, layer,
+                                                    err))
+                        break
+                    for g in got:
+                        g["backend"] = backend
+                        results.append(g)
+    return results, errors
+
+
+def backends_of(summary):
+    return sorted({b for (b, _, _, _) in summary})
+
+
+def plot_pingpong(summary, backend, path, note=None):
+    """Round-trip time against size on one backend, a line per layer."""
+    from . import plots
+    series = {}
+    for layer in LAYERS:
+        pts = {size: v for (b, bench, lay, size), v in summary.items()
+               if b == backend and bench == "pingpong" and lay == layer}
+        if pts:
+            series[layer] = pts
+    return plots._size_series_plot(
+        series, path, "S-Net record ping-pong between two UEs (%s)" % backend,
+        "round trip [us]", True, "min", note)

@@ -1,0 +1,65 @@
+"""Tests of the distributed snet benchmarks' pure functions
+(snetdistbench), on synthetic output of bench/snetdist_*."""
+
+import pytest
+
+from rockcreek.bench import report
+from rockcreek.bench import snetdistbench as d
+
+OUT = """\
+[ 0] snetdist: bench=pingpong layer=scc ues=2 size=8 records=100 us=30.5
+[ 0] <record type="terminate" />
+[ 0] snetdist: bench=pingpong layer=mpi ues=2 size=8 records=100 us=45.0
+"""
+
+
+def test_parse():
+    res = d.parse(OUT, "t")
+    assert res == [
+        {"bench": "pingpong", "layer": "scc", "ues": 2, "size": 8,
+         "records": 100, "us": 30.5},
+        {"bench": "pingpong", "layer": "mpi", "ues": 2, "size": 8,
+         "records": 100, "us": 45.0}]
+
+
+def test_parse_bad_line():
+    with pytest.raises(report.BenchParseError):
+        d.parse("snetdist: bench=pingpong layer=scc size=x\n", "t")
+
+
+def test_plan_sim_capped():
+    # the sim's sizes stay small (its copies are timed line by line)
+    for backend in ("sim", "native"):
+        for quick in (False, True):
+            for bench, ues, recs in d.plan(quick, backend):
+                assert bench in d.BENCHES
+                for r in recs:
+                    assert r["ues"] == ues
+                    if backend == "sim":
+                        assert r["size"] <= 1 << 20
+    native = dict((b, r) for b, _, r in d.plan(False, "native"))
+    assert max(r["size"] for r in native["pingpong"]) == 256 << 20
+    assert [r["size"] for r in native["farm"]] == [5 * 10 ** 6, 10 ** 7]
+    assert native["domain"][0]["size"] == 10 ** 7
+    assert dict((b, u) for b, u, _ in d.plan(False, "sim"))["pipeline48"] \
+        == 48
+
+
+def test_input_xml():
+    x = d.input_xml([{"size": 8, "reps": 2}])
+    assert '<tag label="size">8</tag><tag label="reps">2</tag>' in x
+    assert x.rstrip().endswith('<record type="terminate"/>')
+
+
+def test_table_and_rows():
+    res = []
+    for layer, us in (("nodist", 1.0), ("scc", 30.0), ("mpi", 60.0)):
+        res.append({"backend": "sim", "bench": "pingpong", "layer": layer,
+                    "size": 8, "us": us})
+    s = d.summarize(res)
+    t = d.table(s)
+    assert "0.50" in t and "scc" in t.splitlines()[-1]
+    rows = d.rows_of(s)
+    assert len(rows) == 3
+    scc = [r for r in rows if r["point"].endswith(" scc")][0]
+    assert scc["ratio_median"] == pytest.approx(0.5)

@@ -1,0 +1,506 @@
+/*
+ * dist.c: the distribution layer (docs/SNET.md, "Across the chip").
+ *
+ * Every UE builds the same description and runs the same runtime. A
+ * placed component (`A @ n`, a replica of `A !@ <t>`) whose UE is not this
+ * one is a *proxy* here: a record that reaches it is sent, with its
+ * connection id (this UE, a per-UE counter) and the description's node id,
+ * to that UE, which makes an instance of the component on the first
+ * message of the connection (dynamic instantiation) and runs the record
+ * through it; every record the component emits comes back (OUT) and goes
+ * on from the proxy into the rest of the network here, then DONE ends the
+ * call. While it waits, a UE serves the messages that reach it (records
+ * for components placed on it, from any UE), so calls may nest across UEs
+ * in any pattern without deadlock. The order of the records is the one-UE
+ * run's (depth-first: docs/SNET.md, "Scheduling"), so the output is the
+ * same. UE 0 reads the input and writes the output; at the end of the
+ * input it sends STOP to every other UE, which frees its instances and
+ * returns.
+ *
+ * Transports: "scc" (include/rck_snetq.h: a ring in the receiver's MPB,
+ * long messages by reference through shared DRAM); "mpi" (librckmpi:
+ * MPI_Send/MPI_Probe/MPI_Recv on MPI_COMM_WORLD, in librcksnet_mpi only,
+ * the runtime built again with RT_WITH_MPI and linked to librckmpi);
+ * "nodist" uses none.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rck_snetq.h"
+#include "rt.h"
+#ifdef RT_WITH_MPI
+#include "mpi.h"
+#define TAG_SNET 0x5e7 /* the S-Net layer's messages (MPI_COMM_WORLD) */
+#endif
+
+int rt_dist_mode;   /* RT_DIST_* */
+/* the era's distributed runtimes name the node (UE) code runs on so; box
+ * code of the era reads it (extern int node_location) */
+__attribute__((visibility("default"))) int node_location;
+int rt_dist_ue, rt_dist_nues = 1;
+static int prog_labels; /* labels below this are the program's: same ids on
+                         * every UE; others travel by name */
+static unsigned next_conn;
+static int depth; /* calls waiting on this UE */
+
+enum { M_START = 1, M_RECORD, M_OUT, M_LAST, M_DONE, M_ACK, M_STOP };
+
+typedef struct {
+    uint32_t kind, conn, node, pad;
+} msg_hdr_t;
+
+/* ---- settings ---------------------------------------------------------- */
+
+int rt_dist_parse(void)
+{
+    const char *v = getenv("RCK_SNET_DIST");
+    if (v == NULL || !strcmp(v, "nodist"))
+        return RT_DIST_NODIST;
+    if (!strcmp(v, "scc"))
+        return RT_DIST_SCC;
+    if (!strcmp(v, "mpi")) {
+#ifdef RT_WITH_MPI
+        return RT_DIST_MPI;
+#else
+        rt_fatal("RCK_SNET_DIST=mpi: this program was built without the MPI "
+                 "layer: build it with `rck snetc -distrib mpi` or "
+                 "rck_snet_add_network(... DISTRIB mpi) (docs/SNET.md)");
+#endif
+    }
+    rt_fatal("RCK_SNET_DIST='%s': not one of nodist|mpi|scc", v);
+}
+
+void rt_dist_init(int mode, int *argc, char ***argv)
+{
+    rt_dist_mode = mode;
+    if (mode == RT_DIST_NODIST)
+        return;
+    (void)argc;
+    (void)argv;
+#ifdef RT_WITH_MPI
+    if (mode == RT_DIST_MPI) {
+        if (MPI_Init(argc, argv) != MPI_SUCCESS)
+            rt_fatal("RCK_SNET_DIST=mpi: MPI_Init failed");
+        MPI_Comm_rank(MPI_COMM_WORLD, &rt_dist_ue);
+        MPI_Comm_size(MPI_COMM_WORLD, &rt_dist_nues);
+        return;
+    }
+#endif
+    rck_status_t st = rck_snetq_init();
+    if (st != RCK_OK)
+        rt_fatal("RCK_SNET_DIST=scc: the transport cannot start: %s",
+                 rck_status_string(st));
+    rt_dist_ue = rck_snetq_ue();
+    rt_dist_nues = rck_snetq_num_ues();
+}
+
+void rt_dist_labels(int n)
+{
+    prog_labels = n;
+}
+
+int rt_dist_target(int at)
+{
+    int n = rt_dist_nues;
+    return ((at % n) + n) % n;
+}
+
+/* ---- records on the wire ----------------------------------------------- */
+
+typedef struct {
+    unsigned char *p;
+    size_t n, cap;
+} buf_t;
+
+static void put(buf_t *b, const void *src, size_t len)
+{
+    if (b->n + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + len)
+            cap *= 2;
+        b->p = rt_realloc(b->p, cap);
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, src, len);
+    b->n += len;
+}
+
+static void put32(buf_t *b, uint32_t v)
+{
+    put(b, &v, 4);
+}
+
+#define TAIL_MIN 4096 /* a field this long goes as the message's 2nd part */
+#define LABEL_NAMED 0x80000000u
+
+/* entries: kind, label (or LABEL_NAMED | length, then the name), then a tag
+ * or a field (type, elements, bytes; the longest field's bytes last, apart) */
+static const void *encode(buf_t *b, const rcksnet_record_t *r,
+                          size_t *taillen)
+{
+    int tail = -1;
+    size_t best = TAIL_MIN - 1;
+    for (int i = 0; i < r->n; i++)
+        if (r->e[i].kind == RCKSNET_FIELD) {
+            c4snet_data_t *d = r->e[i].field;
+            size_t bytes = C4SNetArraySize(d) * (size_t)C4SNetSizeof(d);
+            if (C4SNetGetType(d) == CTYPE_pointer)
+                rt_fatal("field %s: a pointer field cannot go to another UE",
+                         rt_label_name(r->e[i].label));
+            if (bytes > best) {
+                best = bytes;
+                tail = i;
+            }
+        }
+    put32(b, (uint32_t)r->n);
+    put32(b, (uint32_t)tail);
+    for (int i = 0; i < r->n; i++) {
+        const rt_ent_t *e = &r->e[i];
+        put32(b, (uint32_t)e->kind);
+        if (e->label < prog_labels) {
+            put32(b, (uint32_t)e->label);
+        } else {
+            const char *name = rt_label_name(e->label);
+            size_t len = strlen(name);
+            put32(b, LABEL_NAMED | (uint32_t)len);
+            put(b, name, len);
+        }
+        if (e->kind != RCKSNET_FIELD) {
+            put32(b, (uint32_t)e->tag);
+            continue;
+        }
+        c4snet_data_t *d = e->field;
+        uint64_t n = C4SNetArraySize(d);
+        put32(b, (uint32_t)C4SNetGetType(d));
+        put(b, &n, 8);
+        if (i != tail)
+            put(b, C4SNetGetData(d), n * (size_t)C4SNetSizeof(d));
+    }
+    if (tail < 0) {
+        *taillen = 0;
+        return NULL;
+    }
+    c4snet_data_t *d = r->e[tail].field;
+    *taillen = C4SNetArraySize(d) * (size_t)C4SNetSizeof(d);
+    return C4SNetGetData(d);
+}
+
+typedef struct {
+    const unsigned char *p, *end;
+} rd_t;
+
+static void take(rd_t *rd, void *dst, size_t len)
+{
+    if ((size_t)(rd->end - rd->p) < len)
+        rt_fatal("a record from another UE is cut short (protocol error)");
+    memcpy(dst, rd->p, len);
+    rd->p += len;
+}
+
+static uint32_t take32(rd_t *rd)
+{
+    uint32_t v;
+    take(rd, &v, 4);
+    return v;
+}
+
+static rcksnet_record_t *decode(rd_t *rd)
+{
+    rcksnet_record_t *r = rcksnet_record_new();
+    uint32_t n = take32(rd);
+    int tail = (int)take32(rd);
+    c4snet_data_t *tailfield = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        rt_ent_t e = {0, 0, 0, NULL};
+        e.kind = (int)take32(rd);
+        uint32_t l = take32(rd);
+        if (l & LABEL_NAMED) {
+            size_t len = l & ~LABEL_NAMED;
+            char name[256];
+            if (len >= sizeof(name))
+                rt_fatal("a label from another UE is too long");
+            take(rd, name, len);
+            name[len] = '\0';
+            e.label = rt_label_id(name);
+        } else {
+            e.label = (int)l;
+        }
+        if (e.kind != RCKSNET_FIELD) {
+            e.tag = (int)take32(rd);
+            rt_add(r, &e);
+            continue;
+        }
+        c4snet_type_t type = (c4snet_type_t)take32(rd);
+        uint64_t cnt;
+        take(rd, &cnt, 8);
+        void *data;
+        e.field = C4SNetAlloc(type, (size_t)cnt, &data);
+        size_t bytes = (size_t)cnt * (size_t)C4SNetSizeof(e.field);
+        if ((int)i == tail)
+            tailfield = e.field;
+        else
+            take(rd, data, bytes);
+        rt_add(r, &e);
+    }
+    if (tailfield != NULL)
+        take(rd, C4SNetGetData(tailfield),
+             C4SNetArraySize(tailfield) * (size_t)C4SNetSizeof(tailfield));
+    return r;
+}
+
+/* ---- the transports ---------------------------------------------------- */
+
+static void t_send(int dest, const void *hdr, size_t hlen, const void *data,
+                   size_t len)
+{
+#ifdef RT_WITH_MPI
+    if (rt_dist_mode == RT_DIST_MPI) {
+        /* the header part, then (if any) the long field as a message of its
+         * own: MPI keeps the order of two messages between two ranks */
+        if (MPI_Send(hdr, (int)hlen, MPI_BYTE, dest, TAG_SNET,
+                     MPI_COMM_WORLD) != MPI_SUCCESS ||
+            (len > 0 && MPI_Send(data, (int)len, MPI_BYTE, dest, TAG_SNET,
+                                 MPI_COMM_WORLD) != MPI_SUCCESS))
+            rt_fatal("sending to UE %d: MPI_Send failed", dest);
+        return;
+    }
+#endif
+    rck_status_t st = rck_snetq_send(dest, hdr, hlen, data, len);
+    if (st != RCK_OK)
+        rt_fatal("sending to UE %d: %s", dest, rck_status_string(st));
+}
+
+/* the next message from any UE: one buffer, malloc'd */
+static void t_recv(int *src, void **data, size_t *len)
+{
+#ifdef RT_WITH_MPI
+    if (rt_dist_mode == RT_DIST_MPI) {
+        MPI_Status s;
+        int n;
+        if (MPI_Probe(MPI_ANY_SOURCE, TAG_SNET, MPI_COMM_WORLD, &s) !=
+            MPI_SUCCESS)
+            rt_fatal("waiting for records from other UEs: MPI_Probe failed");
+        MPI_Get_count(&s, MPI_BYTE, &n);
+        msg_hdr_t h;
+        if ((size_t)n < sizeof(h))
+            rt_fatal("a message of %d bytes from UE %d (protocol error)", n,
+                     s.MPI_SOURCE);
+        unsigned char *p = rt_alloc((size_t)n);
+        MPI_Recv(p, n, MPI_BYTE, s.MPI_SOURCE, TAG_SNET, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        memcpy(&h, p, sizeof(h));
+        if (h.pad > 0) { /* the long field's bytes follow */
+            p = rt_realloc(p, (size_t)n + h.pad);
+            MPI_Recv(p + n, (int)h.pad, MPI_BYTE, s.MPI_SOURCE, TAG_SNET,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        *src = s.MPI_SOURCE;
+        *data = p;
+        *len = (size_t)n + h.pad;
+        return;
+    }
+#endif
+    rck_status_t st = rck_snetq_recv(src, data, len, -1);
+    if (st != RCK_OK)
+        rt_fatal("waiting for records from other UEs: %s",
+                 rck_status_string(st));
+}
+
+static void send_msg(int dest, uint32_t kind, uint32_t conn, uint32_t node,
+                     rcksnet_record_t *r)
+{
+    buf_t b = {NULL, 0, 0};
+    msg_hdr_t h = {kind, conn, node, 0};
+    put(&b, &h, sizeof(h));
+    const void *tail = NULL;
+    size_t taillen = 0;
+    if (r != NULL)
+        tail = encode(&b, r, &taillen);
+    if (taillen > INT32_MAX)
+        rt_fatal("a field of %zu bytes cannot go to another UE (2 GiB at "
+                 "most)", taillen);
+    ((msg_hdr_t *)b.p)->pad = (uint32_t)taillen; /* the tail's length */
+    t_send(dest, b.p, b.n, tail, taillen);
+    free(b.p);
+    if (r != NULL)
+        rt_record_free(r);
+}
+
+/* ---- instances served here ------------------------------------------- */
+
+typedef struct {
+    uint64_t key; /* source UE << 32 | connection */
+    rt_inst_t *inst;
+} conn_t;
+static conn_t *conns;
+static size_t nconns, capconns; /* open addressing, capconns a power of 2 */
+
+static conn_t *conn_slot(uint64_t key)
+{
+    if (2 * (nconns + 1) > capconns) {
+        size_t cap = capconns ? 2 * capconns : 64;
+        conn_t *nc = calloc(cap, sizeof(*nc));
+        if (nc == NULL)
+            rt_fatal("out of memory (connections)");
+        for (size_t i = 0; i < capconns; i++)
+            if (conns[i].inst != NULL) {
+                size_t h = (size_t)(conns[i].key * 0x9e3779b97f4a7c15ull) &
+                           (cap - 1);
+                while (nc[h].inst != NULL)
+                    h = (h + 1) & (cap - 1);
+                nc[h] = conns[i];
+            }
+        free(conns);
+        conns = nc;
+        capconns = cap;
+    }
+    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (capconns - 1);
+    while (conns[h].inst != NULL && conns[h].key != key)
+        h = (h + 1) & (capconns - 1);
+    return &conns[h];
+}
+
+static void pump(int from, rt_sink_t *out);
+
+/* Where a served component's outputs go: back to the caller. An output is
+ * held until the next one (or the end) is made: then it goes as OUT, and
+ * the caller acknowledges it once it has run it on (depth-first, as in one
+ * UE: docs/SNET.md); the last goes as LAST, which also ends the call. */
+typedef struct {
+    rt_sink_t s;
+    int to;
+    rcksnet_record_t *held;
+} reply_k;
+
+static void reply_put(rt_sink_t *s, rcksnet_record_t *r)
+{
+    reply_k *k = (reply_k *)s;
+    if (k->held != NULL) {
+        send_msg(k->to, M_OUT, 0, 0, k->held);
+        k->held = NULL;
+        pump(k->to, NULL); /* until the caller's ACK */
+    }
+    k->held = r;
+}
+
+static void serve(int src, const msg_hdr_t *h, rd_t *rd)
+{
+    reply_k k = {{reply_put}, src, NULL};
+    conn_t *c = conn_slot((uint64_t)src << 32 | h->conn);
+    if (c->inst == NULL) { /* the connection's first message */
+        c->key = (uint64_t)src << 32 | h->conn;
+        c->inst = rt_inst_new(rt_node_by_id((int)h->node));
+        nconns++;
+        rt_start(c->inst, &k.s);
+    }
+    rt_inst_t *inst = c->inst; /* the table may grow during the run */
+    if (h->kind == M_RECORD)
+        rt_run(inst, decode(rd), &k.s);
+    if (k.held != NULL)
+        send_msg(src, M_LAST, 0, 0, k.held);
+    else
+        send_msg(src, M_DONE, 0, 0, NULL);
+}
+
+/* Take messages, serving calls, until: the end of the call to @p from
+ * (LAST or DONE; OUTs go to @p out, each acknowledged once it has run
+ * on); the ACK from @p from (@p out NULL: an OUT was sent to it); STOP
+ * (the server loop: from < 0). */
+static void pump(int from, rt_sink_t *out)
+{
+    for (;;) {
+        int src;
+        void *data;
+        size_t len;
+        t_recv(&src, &data, &len);
+        rd_t rd = {data, (unsigned char *)data + len};
+        msg_hdr_t h;
+        take(&rd, &h, sizeof(h));
+        switch (h.kind) {
+        case M_START:
+        case M_RECORD:
+            serve(src, &h, &rd);
+            break;
+        case M_OUT:
+        case M_LAST:
+        case M_DONE:
+        case M_ACK:
+            if (src != from || (out == NULL) != (h.kind == M_ACK))
+                rt_fatal("UE %d sent message %u while UE %d was awaited "
+                         "(protocol error)", src, h.kind, from);
+            if (h.kind == M_DONE || h.kind == M_ACK) {
+                free(data);
+                return;
+            }
+            rcksnet_record_t *r = decode(&rd);
+            free(data);
+            out->put(out, r);
+            if (h.kind == M_LAST)
+                return;
+            send_msg(src, M_ACK, 0, 0, NULL);
+            continue;
+        case M_STOP:
+            if (from >= 0)
+                rt_fatal("UE %d stopped the run while UE %d was awaited "
+                         "(protocol error)", src, from);
+            free(data);
+            return;
+        default:
+            rt_fatal("unknown message %u from UE %d", h.kind, src);
+        }
+        free(data);
+    }
+}
+
+/* ---- proxies --------------------------------------------------------- */
+
+void rt_dist_proxy(rt_inst_t *in, int ue)
+{
+    in->remote = ue;
+    in->conn = next_conn++;
+}
+
+void rt_dist_start(rt_inst_t *in, rt_sink_t *out)
+{
+    depth++;
+    send_msg(in->remote, M_START, in->conn, (uint32_t)rt_node_id(in->node),
+             NULL);
+    pump(in->remote, out);
+    depth--;
+}
+
+void rt_dist_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
+{
+    depth++;
+    send_msg(in->remote, M_RECORD, in->conn, (uint32_t)rt_node_id(in->node),
+             r);
+    pump(in->remote, out);
+    depth--;
+}
+
+void rt_dist_serve(void)
+{
+    pump(-1, NULL);
+}
+
+void rt_dist_stop(void)
+{
+    if (rt_dist_mode == RT_DIST_NODIST)
+        return;
+    if (rt_dist_ue == 0)
+        for (int u = 1; u < rt_dist_nues; u++)
+            send_msg(u, M_STOP, 0, 0, NULL);
+    for (size_t i = 0; i < capconns; i++)
+        rt_inst_free(conns[i].inst);
+    free(conns);
+    conns = NULL;
+    nconns = capconns = 0;
+#ifdef RT_WITH_MPI
+    if (rt_dist_mode == RT_DIST_MPI) {
+        MPI_Finalize();
+        return;
+    }
+#endif
+    rck_snetq_finalize();
+}
