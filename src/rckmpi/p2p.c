@@ -173,8 +173,9 @@ static size_t frame_want(const rk_out_t *o)
     return (o->hdr_sent ? 0 : HDR) + (o->len - o->off);
 }
 
-/* Push one packet to @p d if its pipe is free. */
-static void push(int d)
+/* Push one packet to @p d if its pipe is free: 1 if it went through a
+ * ring, where the next one may follow at once (several in flight). */
+static int push_one(int d)
 {
     rk_out_t *o = p2p.head[d];
     const void *parts[2];
@@ -182,10 +183,10 @@ static void push(int d)
     int np = 0;
 
     if (o == NULL)
-        return;
+        return 0;
     want = frame_want(o);
     if (!rk_chan_ready(d, want))
-        return;
+        return 0;
     room = rk_chan_room(d, want);
     n = want < room ? want : room;
     if (!o->hdr_sent) {
@@ -198,11 +199,11 @@ static void push(int d)
         lens[np++] = n;
     }
     if (rk_chan_put(d, parts, lens, np) != MPI_SUCCESS)
-        return;
+        return 0;
     o->hdr_sent = 1;
     o->off += n;
     if (o->off < o->len)
-        return;
+        return rk.chan.pipe[d].route;
     p2p.head[d] = o->next;
     if (p2p.head[d] == NULL) {
         p2p.tail[d] = NULL;
@@ -214,6 +215,15 @@ static void push(int d)
             req_complete(r, o->req);
     }
     out_release(o);
+    return rk.chan.pipe[d].route;
+}
+
+/* Push to @p d what its pipe takes now: one packet through the MPBs (one
+ * in flight), as many as the ring has free slots. */
+static void push(int d)
+{
+    for (int k = 0; k < 64 && push_one(d); k++)
+        ;
 }
 
 static int tag_match(int want, int tag)
