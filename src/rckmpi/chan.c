@@ -60,6 +60,11 @@ static int core_of(int ue)
 static const char *const chan_names[] = {"sccmpb", "sccmpb-ext", "sccshm",
                                          "sccmulti"};
 
+const char *rk_chan_name(void)
+{
+    return chan_names[rk.chan.kind];
+}
+
 static int chan_kind(const char *name)
 {
     if (strcmp(name, "auto") == 0)

@@ -253,6 +253,8 @@ typedef struct {
 
 int rk_chan_init(void);
 void rk_chan_finalize(void);
+/* The channel in use (RCK_MPI_CHANNEL, auto resolved). */
+const char *rk_chan_name(void);
 /* Channel to UE @p d free for a packet of @p want bytes (refreshes the
  * ack; sccmulti: chooses the path by @p want)? */
 int rk_chan_ready(int d, size_t want);

@@ -6,7 +6,7 @@
 #include "rck/config.h"
 
 static const rck_config_entry_t rckmpi_settings[] = {
-    {"MPI_CHANNEL", "sccmpb-ext", RCK_CONFIG_STRING,
+    {"MPI_CHANNEL", "auto", RCK_CONFIG_STRING,
      "channel of the MPI library: sccmpb-ext (48 base EWS of 64 B and a "
      "4 KiB gEWS per core), sccmpb (the MPB split among the senders), "
      "sccshm (rings in shared DRAM), sccmulti (sccmpb-ext for small "
