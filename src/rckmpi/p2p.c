@@ -67,6 +67,28 @@ static struct {
     int busy; /* destinations with frames queued */
 } p2p;
 
+/* RCK_MPI_EAGER: a size, or auto: RCKMPI's 16 KiB on the MPB channels;
+ * on the ring channels what a pair's ring holds (an eager message is then
+ * written whole while the receiver wakes: one wake-up instead of the
+ * rendezvous's three), at least 16 KiB and at most 256 KiB. */
+static size_t eager_limit(void)
+{
+    const char *v = rck_config_get("MPI_EAGER");
+    size_t n = 16384, ring = (size_t)rk.chan.ring_slots *
+                             (rk.chan.slot_bytes > RK_EWS_HDR
+                                  ? rk.chan.slot_bytes - RK_EWS_HDR
+                                  : 0);
+
+    if (strcmp(v, "auto") != 0) {
+        if (rck_config_parse_size(v, &n) != 0)
+            n = 16384; /* the launcher has refused anything else */
+        return n;
+    }
+    if (ring > n)
+        n = ring < 262144 ? ring : 262144;
+    return n;
+}
+
 int rk_p2p_init(void)
 {
     size_t n = (size_t)rk.nues;
@@ -80,7 +102,7 @@ int rk_p2p_init(void)
     if (!p2p.head || !p2p.tail || !p2p.in || !p2p.conds || !p2p.pkt ||
         !p2p.ack_wait)
         return MPI_ERR_NO_MEM;
-    rk.eager = rck_config_get_size("MPI_EAGER");
+    rk.eager = eager_limit();
     return MPI_SUCCESS;
 }
 

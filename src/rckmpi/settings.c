@@ -17,9 +17,12 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "shared DRAM the sccshm and sccmulti channels take for their rings "
      "(at most half of the window's free part), split among the ordered "
      "pairs of processes: up to 8 slots of 64 KiB per pair", NULL},
-    {"MPI_EAGER", "16k", RCK_CONFIG_SIZE,
+    {"MPI_EAGER", "auto", RCK_CONFIG_STRING,
      "MPI messages above this many bytes go by rendezvous (RTS/CTS); "
-     "smaller ones are sent eagerly and buffered by the receiver", NULL},
+     "smaller ones are sent eagerly and buffered by the receiver; auto = "
+     "16k on the MPB channels, on sccshm and sccmulti what a pair's ring "
+     "holds, between 16k and 256k",
+     "auto|#|#k|#m|#g"},
     {"MPI_WIN_SHM", "16m", RCK_CONFIG_SIZE,
      "shared DRAM MPI_Init reserves for one-sided windows, split evenly "
      "among the UEs: MPI_Win_allocate_shared's memory, and "
