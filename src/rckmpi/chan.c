@@ -141,7 +141,7 @@ static size_t ring_at(int s, int r)
 #define RING_MIN_SLOT 256u
 #define RING_CTRL 128u
 
-static int ring_layout(rk_chan_t *c, const char *name)
+static int ring_layout(rk_chan_t *c, const char *name, int quiet)
 {
     rck_hal_t *hal = rk.hal;
     size_t pairs = (size_t)rk.nues * (size_t)rk.nues, len = 0, off, budget,
@@ -151,8 +151,9 @@ static int ring_layout(rk_chan_t *c, const char *name)
 
     if (rck_hal_shm_map(hal, &base, &len) != RCK_OK || base == NULL ||
         len < hal->shm_reserved) {
-        rck_error("MPI_Init: the %s channel needs the shared DRAM window, "
-                  "which this backend does not map", name);
+        if (!quiet)
+            rck_error("MPI_Init: the %s channel needs the shared DRAM "
+                      "window, which this backend does not map", name);
         return MPI_ERR_OTHER;
     }
     /* at most half of what is free: the rest stays for RCCE, SVM and the
@@ -170,6 +171,8 @@ static int ring_layout(rk_chan_t *c, const char *name)
         slots /= 2;
     }
     if (slot < RING_MIN_SLOT) {
+        if (quiet)
+            return MPI_ERR_NO_MEM;
         rck_error("MPI_Init: the %s channel needs %zu bytes of the shared "
                   "window for %d processes (rings of 2 slots of %u bytes per "
                   "ordered pair); it may take %zu (RCK_MPI_SHM_CHAN %zu, "
@@ -183,8 +186,10 @@ static int ring_layout(rk_chan_t *c, const char *name)
     c->ring_bytes = RING_CTRL + (size_t)slots * slot;
     if (rck_hal_shm_reserve(hal, pairs * c->ring_bytes, 4096, &off) !=
         RCK_OK) {
-        rck_error("MPI_Init: cannot reserve %zu bytes of the shared window "
-                  "for the %s channel", pairs * c->ring_bytes, name);
+        if (!quiet)
+            rck_error("MPI_Init: cannot reserve %zu bytes of the shared "
+                      "window for the %s channel", pairs * c->ring_bytes,
+                      name);
         return MPI_ERR_NO_MEM;
     }
     c->ring_base = off;
@@ -255,9 +260,20 @@ int rk_chan_init(void)
                                 (size_t)c->gews_slots * RK_GEWS_SLOT);
     }
     if (rings) {
-        err = ring_layout(c, name);
+        /* auto: sccmpb-ext (the same MPB layout) when the window has no
+         * room for the rings */
+        int fallback = c->kind == RK_CHAN_SCCMULTI &&
+                       strcmp(rck_config_get("MPI_CHANNEL"), "auto") == 0;
+        err = ring_layout(c, name, fallback);
+        if (err != MPI_SUCCESS && fallback) {
+            c->kind = RK_CHAN_SCCMPB_EXT;
+            rings = 0;
+            err = MPI_SUCCESS;
+        }
         if (err != MPI_SUCCESS)
             return err;
+    }
+    if (rings) {
         if (!mpb)
             c->payload = c->slot_bytes - RK_EWS_HDR;
     }
