@@ -29,6 +29,11 @@
  * from the sender's MPB, then acknowledges. When no slot is free the
  * packet is the base payload alone: the transfer falls back to 48 B per
  * round trip and never stalls. One packet per pair is in flight.
+ *
+ * sccshm and sccmulti (RCKMPI's shared-memory channels) add a ring per
+ * ordered pair in the shared DRAM window, several packets in flight (below,
+ * "the rings in shared DRAM"): sccshm sends every packet through the
+ * rings, sccmulti those larger than an sccmpb-ext packet.
  */
 #include "rckmpi.h"
 
