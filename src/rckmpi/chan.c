@@ -57,6 +57,22 @@ static uint32_t ack_at(int receiver)
     return rk.chan.ack_off + 4u * (uint32_t)receiver;
 }
 
+/* sccmulti keeps its rings' flags in the MPBs, beside the MPB path's: the
+ * flag word of an EWS holds the MPB sequence number in its low half and
+ * the ring's head (ring packets written) in its high half, and an ack area
+ * word the MPB and ring packets consumed the same way. A wait then sleeps
+ * on the waiter's own MPB (on native, a wake-up of that core alone; shared
+ * DRAM has one doorbell for every sleeper of the job). */
+static int split(void)
+{
+    return rk.chan.kind == RK_CHAN_SCCMULTI;
+}
+
+static uint32_t halves(uint32_t mpb, uint32_t ring)
+{
+    return (mpb & 0xffffu) | ring << 16;
+}
+
 static int core_of(int ue)
 {
     return rk.hal->ue_core[ue];
@@ -186,6 +202,11 @@ static int ring_layout(rk_chan_t *c, const char *name, int quiet)
                   RING_MIN_SLOT, budget, want, len - hal->shm_reserved);
         return MPI_ERR_NO_MEM;
     }
+    /* auto: rings whose slots carry no more than an MPB packet (many
+     * processes) would only add packets; sccmpb-ext instead */
+    if (quiet && c->kind == RK_CHAN_SCCMULTI &&
+        slot - RK_EWS_HDR <= c->mpb_max)
+        return MPI_ERR_NO_MEM;
     c->ring_slots = slots;
     c->slot_bytes = (uint32_t)slot;
     c->ring_bytes = RING_CTRL + (size_t)slots * slot;
@@ -281,6 +302,11 @@ int rk_chan_init(void)
     if (rings) {
         if (!mpb)
             c->payload = c->slot_bytes - RK_EWS_HDR;
+        /* sccmulti asked for by name with slots no larger than an MPB
+         * packet: everything takes the MPBs */
+        if (c->kind == RK_CHAN_SCCMULTI &&
+            c->slot_bytes - RK_EWS_HDR <= c->mpb_max)
+            c->mpb_max = UINT32_MAX;
     }
     c->nin = c->kind == RK_CHAN_SCCMULTI ? 2 * n : n;
     c->pipe = calloc((size_t)n, sizeof(*c->pipe));
@@ -299,7 +325,11 @@ int rk_chan_init(void)
     }
     for (int i = 0; i < 2 * n; i++) {
         c->in[i] = cond_in(i % n);
-        if (rings)
+        if (rings && split()) {
+            c->in[i].mask = 0xffffu;
+            c->rin[i] = c->in[i];
+            c->rin[i].mask = 0xffff0000u;
+        } else if (rings)
             c->rin[i] = (rck_hal_cond_t){
                 .space = RCK_SPACE_SHM,
                 .offset = (uint32_t)(c->pipe[i % n].ring_rx + RING_HEAD),
@@ -357,7 +387,7 @@ static int mpb_ready(int d)
     rck_hal_cl1invmb(rk.hal);
     if (rck_hal_mpb_load32(rk.hal, rk.hal->core, ack_at(d), &ack) != RCK_OK)
         return 0;
-    if (ack != p->sent)
+    if (split() ? (ack & 0xffffu) != (p->sent & 0xffffu) : ack != p->sent)
         return 0;
     acked(c, p);
     return 1;
@@ -472,8 +502,10 @@ static int mpb_put(int d, const void *const *parts, const size_t *lens,
      * receiver takes them first) */
     hdr[1] = (uint32_t)total | (pp->rsent & 0xffffu) << 16;
     hdr[2] = pp->seen; /* my acknowledgement of d's packets */
+    ++pp->sent;
     rck_hal_mpb_write_flag(rk.hal, pp->core, c->my_ews + 4, stage, 12 + base,
-                           c->my_ews, ++pp->sent);
+                           c->my_ews,
+                           split() ? halves(pp->sent, pp->rsent) : pp->sent);
     return MPI_SUCCESS;
 }
 
@@ -576,13 +608,15 @@ static void mpb_take(int s, const void *head, size_t skip, void *buf)
         p->last_rest = w[1] != 0 ? (uint32_t)(total - base) : 0;
         read_slots(c, p, w[1], dst, total - base);
     }
-    p->seen = w[0];
-    c->in[s].value = c->in[s + rk.nues].value = w[0];
+    p->seen = split() ? p->seen + 1 : w[0];
+    c->in[s].value = c->in[s + rk.nues].value =
+        split() ? p->seen & 0xffffu : w[0];
     /* the packet acknowledges mine (written after s read them) */
     if (w[3] == p->sent && p->acked != p->sent)
         acked(c, p);
     /* acknowledge in the sender's MPB, in my word of its ack area */
-    rck_hal_mpb_store32(rk.hal, p->core, c->my_ack, w[0]);
+    rck_hal_mpb_store32(rk.hal, p->core, c->my_ack,
+                        split() ? halves(p->seen, p->rseen) : w[0]);
 }
 
 /* ---- the rings in shared DRAM (sccshm, sccmulti) ----
@@ -616,8 +650,17 @@ static int ring_ready(int d)
 
     if (p->rsent - p->racked < c->ring_slots)
         return 1;
-    if (rck_hal_shm_read(rk.hal, p->ring_tx + RING_TAIL, &tail, 4) != RCK_OK)
+    if (split()) {
+        /* the high half of d's word in my ack area */
+        rck_hal_cl1invmb(rk.hal);
+        if (rck_hal_mpb_load32(rk.hal, rk.hal->core, ack_at(d), &tail) !=
+            RCK_OK)
+            return 0;
+        tail = p->rsent - ((p->rsent - (tail >> 16)) & 0xffffu);
+    } else if (rck_hal_shm_read(rk.hal, p->ring_tx + RING_TAIL, &tail, 4) !=
+               RCK_OK) {
         return 0;
+    }
     p->racked = tail;
     return p->rsent - p->racked < c->ring_slots;
 }
@@ -660,8 +703,12 @@ static int ring_put(int d, const void *const *parts, const size_t *lens,
                           lens[nparts - 1]);
     p->rsent++;
     c->ring_pkts++;
-    /* the head last: the flag */
-    rck_hal_shm_write(rk.hal, p->ring_tx + RING_HEAD, &p->rsent, 4);
+    /* the head last: the flag (sccmulti: in d's MPB, my EWS's flag word) */
+    if (split())
+        rck_hal_mpb_store32(rk.hal, p->core, c->my_ews,
+                            halves(p->sent, p->rsent));
+    else
+        rck_hal_shm_write(rk.hal, p->ring_tx + RING_HEAD, &p->rsent, 4);
     return MPI_SUCCESS;
 }
 
@@ -698,9 +745,15 @@ static void ring_take(int s, const void *head, size_t skip, void *buf)
     if (skip < total)
         rck_hal_shm_read(rk.hal, slot + RK_EWS_HDR + skip, dst, total - skip);
     p->rseen++;
-    c->rin[s].value = c->rin[s + rk.nues].value = p->rseen;
     /* acknowledge: the slot is free */
-    rck_hal_shm_write(rk.hal, p->ring_rx + RING_TAIL, &p->rseen, 4);
+    if (split()) {
+        c->rin[s].value = c->rin[s + rk.nues].value = p->rseen << 16;
+        rck_hal_mpb_store32(rk.hal, p->core, c->my_ack,
+                            halves(p->seen, p->rseen));
+    } else {
+        c->rin[s].value = c->rin[s + rk.nues].value = p->rseen;
+        rck_hal_shm_write(rk.hal, p->ring_rx + RING_TAIL, &p->rseen, 4);
+    }
 }
 
 /* sccmulti: is the next packet from @p s in its ring? The one whose
@@ -713,7 +766,7 @@ static int multi_from_ring(int s, void *head)
 
     rck_hal_cl1invmb(rk.hal);
     if (rck_hal_mpb_load32(rk.hal, rk.hal->core, p->ews, &seq) != RCK_OK ||
-        seq == p->seen)
+        (seq & 0xffffu) == (p->seen & 0xffffu))
         return 1; /* no MPB packet: the ring has it */
     mpb_peek(s, head);
     memcpy(&w2, (const char *)head + 8, 4);
@@ -834,7 +887,15 @@ int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack)
     for (int d = 0; waiting_ack != NULL && d < rk.nues; d++) {
         if (!waiting_ack[d])
             continue;
-        if (c->pipe[d].route)
+        if (c->pipe[d].route && split())
+            conds[n++] = (rck_hal_cond_t){
+                .space = RCK_SPACE_MPB,
+                .core = rk.hal->core,
+                .offset = ack_at(d),
+                .mask = 0xffff0000u,
+                .value = c->pipe[d].racked << 16,
+                .op = RCK_COND_NE};
+        else if (c->pipe[d].route)
             conds[n++] = (rck_hal_cond_t){
                 .space = RCK_SPACE_SHM,
                 .core = 0,
@@ -843,12 +904,14 @@ int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack)
                 .value = c->pipe[d].racked,
                 .op = RCK_COND_NE};
         else
-            conds[n++] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
-                                          .core = rk.hal->core,
-                                          .offset = ack_at(d),
-                                          .mask = 0xffffffffu,
-                                          .value = c->pipe[d].sent,
-                                          .op = RCK_COND_EQ};
+            conds[n++] = (rck_hal_cond_t){
+                .space = RCK_SPACE_MPB,
+                .core = rk.hal->core,
+                .offset = ack_at(d),
+                .mask = split() ? 0xffffu : 0xffffffffu,
+                .value = split() ? c->pipe[d].sent & 0xffffu
+                                 : c->pipe[d].sent,
+                .op = RCK_COND_EQ};
     }
     return n;
 }
