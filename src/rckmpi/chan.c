@@ -786,7 +786,18 @@ int rk_chan_ready(int d, size_t want)
         return ring_ready(d);
     case RK_CHAN_SCCMULTI:
         p->route = want > c->mpb_max;
-        return p->route ? ring_ready(d) : mpb_ready(d);
+        if (p->route)
+            return ring_ready(d);
+        if (mpb_ready(d))
+            return 1;
+        /* the MPB packet before is not acknowledged yet: a small packet
+         * takes a free ring slot instead of waiting (several in flight) */
+        if (c->mpb_max != UINT32_MAX && ring_ready(d)) {
+            p->route = 1;
+            return 1;
+        }
+        p->route = 0;
+        return 0;
     default:
         p->route = 0;
         return mpb_ready(d);
@@ -797,8 +808,9 @@ size_t rk_chan_room(int d, size_t want)
 {
     rk_chan_t *c = &rk.chan;
 
+    /* sccmulti: the path rk_chan_ready chose */
     if (c->kind == RK_CHAN_SCCSHM ||
-        (c->kind == RK_CHAN_SCCMULTI && want > c->mpb_max)) {
+        (c->kind == RK_CHAN_SCCMULTI && c->pipe[d].route)) {
         c->pipe[d].route = 1;
         return c->slot_bytes - RK_EWS_HDR;
     }
