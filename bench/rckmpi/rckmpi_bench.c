@@ -7,8 +7,10 @@
  *
  * ops: pingpong (ranks 0 and 1, one-way latency = round trip / 2),
  * sendrecv (ring: send right, receive left), gather, scatter, bcast,
- * allreduce (MPI_SUM on MPI_INT; size rounded down to ints), barrier
- * (size ignored). Times with MPI_Wtime on rank 0 (the chip's clock on the
+ * allreduce (MPI_SUM on MPI_INT; size rounded down to ints), bw and bibw
+ * (ranks 0 and 1 in the shape of OSU's osu_bw and osu_bibw: a window of
+ * 64 non-blocking messages one way, then a 4-byte reply; or 64 each way
+ * at once; us is the time per window), barrier (size ignored). Times with MPI_Wtime on rank 0 (the chip's clock on the
  * sim backend). Prints, on rank 0, one line per point:
  *   op=bcast ues=48 size=1024 reps=200 us=12.5
  */
@@ -17,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const ops[] = {"pingpong", "sendrecv", "gather", "scatter",
-                                  "bcast", "allreduce", "barrier"};
+static const char *const ops[] = {"pingpong", "sendrecv", "gather",
+                                  "scatter",  "bcast",    "allreduce",
+                                  "bw",       "bibw",     "barrier"};
+#define WINDOW 64
 #define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
 static void run_once(int op, char *a, char *b, int size, int me, int n)
@@ -51,6 +55,26 @@ static void run_once(int op, char *a, char *b, int size, int me, int n)
     case 5:
         MPI_Allreduce(a, b, size / (int)sizeof(int), MPI_INT, MPI_SUM, w);
         break;
+    case 6:
+    case 7: {
+        MPI_Request rq[2 * WINDOW];
+        int k = 0, peer = 1 - me;
+        if (me > 1)
+            break;
+        /* osu_bw: rank 0 sends, rank 1 receives; osu_bibw: both */
+        if (op == 7 || me == 1)
+            for (int i = 0; i < WINDOW; i++)
+                MPI_Irecv(b, size, MPI_BYTE, peer, 3, w, &rq[k++]);
+        if (op == 7 || me == 0)
+            for (int i = 0; i < WINDOW; i++)
+                MPI_Isend(a, size, MPI_BYTE, peer, 3, w, &rq[k++]);
+        MPI_Waitall(k, rq, MPI_STATUSES_IGNORE);
+        if (op == 6 && me == 1)
+            MPI_Send(a, 4, MPI_BYTE, 0, 4, w);
+        else if (op == 6)
+            MPI_Recv(b, 4, MPI_BYTE, 1, 4, w, MPI_STATUS_IGNORE);
+        break;
+    }
     default:
         MPI_Barrier(w);
     }
@@ -91,13 +115,17 @@ int main(int argc, char **argv)
     int max = 0;
     for (int s = 0; s < nsizes; s++)
         max = sizes[s] > max ? sizes[s] : max;
+    if (max < 4)
+        max = 4;
     char *a = calloc((size_t)max + 8, 1);
     char *b = calloc((size_t)max * (size_t)n + 8, 1);
     for (int k = 0; k < NOPS; k++) {
-        if ((any && !want[k]) || (k == 0 && n < 2))
+        if ((any && !want[k]) || ((k == 0 || k == 6 || k == 7) && n < 2))
             continue;
         for (int s = 0; s < nsizes; s++) {
             int size = sizes[s], reps = reps_for(base, size);
+            if (k == 6 || k == 7)
+                reps = reps / WINDOW < 2 ? 2 : reps / WINDOW;
             if (k == NOPS - 1 && s > 0)
                 break; /* the barrier has no size */
             /* warm-up, a tenth of the timed repetitions (as the OSU

@@ -58,3 +58,32 @@ def test_paired_table_rows():
     row = [ln for ln in text.splitlines() if ln.startswith("0 B")][0]
     assert row.split()[:3] == ["0", "B", "3"]
     assert "2.00" in row
+
+
+def test_large_tables_ratios_and_verdict():
+    # 16 KiB: osu_latency shape 2 us against Open MPI's 4 us (2x faster);
+    # bw window of 64 x 1 MiB in 10,000 us against 5,000 (0.5x)
+    got = {("sccmulti", "pingpong"): [(16384, 2.0), (16384, 2.0)],
+           ("openmpi", "pingpong"): [(16384, 4.0)],
+           ("sccmulti", "bw"): [(1048576, 10000.0)],
+           ("openmpi", "bw"): [(1048576, 5000.0)],
+           ("sccshm", "bw"): [(1048576, 2500.0)]}
+    tables, ratios = rckmpibench.large_tables(got)
+    assert ratios["pingpong"][16384] == pytest.approx(2.0)
+    assert ratios["bw"][1048576] == pytest.approx(0.5)
+    assert any("osu_bw shape" in t for t in tables)
+    row = [ln for ln in tables[1].splitlines() if ln.startswith("1 MiB")][0]
+    # sccmulti, sccshm, openmpi MB/s, then sccmulti and sccshm x Open MPI
+    assert row.split()[2:] == ["6711", "26844", "13422", "0.500", "2.00"]
+    v = rckmpibench.large_verdict(ratios)
+    assert v.status == "NOT MET" and "worst bw 1 MiB" in v.detail
+    assert rckmpibench.large_verdict(
+        {"bw": {16384: 1.2}}).status == "MET"
+    assert rckmpibench.large_verdict({}).status == "NOT EVALUATED"
+
+
+def test_large_value_osu_units():
+    assert rckmpibench.large_value("pingpong", 16384, 3.0) == 3.0
+    assert rckmpibench.large_value("bw", 1000, 64.0) == pytest.approx(1000.0)
+    assert rckmpibench.large_value("bibw", 1000, 64.0) == pytest.approx(
+        2000.0)

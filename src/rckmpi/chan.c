@@ -29,6 +29,11 @@
  * from the sender's MPB, then acknowledges. When no slot is free the
  * packet is the base payload alone: the transfer falls back to 48 B per
  * round trip and never stalls. One packet per pair is in flight.
+ *
+ * sccshm and sccmulti (RCKMPI's shared-memory channels) add a ring per
+ * ordered pair in the shared DRAM window, several packets in flight (below,
+ * "the rings in shared DRAM"): sccshm sends every packet through the
+ * rings, sccmulti those larger than an sccmpb-ext packet.
  */
 #include "rckmpi.h"
 
@@ -52,17 +57,45 @@ static uint32_t ack_at(int receiver)
     return rk.chan.ack_off + 4u * (uint32_t)receiver;
 }
 
+/* sccmulti keeps its rings' flags in the MPBs, beside the MPB path's: the
+ * flag word of an EWS holds the MPB sequence number in its low half and
+ * the ring's head (ring packets written) in its high half, and an ack area
+ * word the MPB and ring packets consumed the same way. A wait then sleeps
+ * on the waiter's own MPB (on native, a wake-up of that core alone; shared
+ * DRAM has one doorbell for every sleeper of the job). */
+static int split(void)
+{
+    return rk.chan.kind == RK_CHAN_SCCMULTI;
+}
+
+static uint32_t halves(uint32_t mpb, uint32_t ring)
+{
+    return (mpb & 0xffffu) | ring << 16;
+}
+
 static int core_of(int ue)
 {
     return rk.hal->ue_core[ue];
 }
 
+static const char *const chan_names[] = {"sccmpb", "sccmpb-ext", "sccshm",
+                                         "sccmulti"};
+
+const char *rk_chan_name(void)
+{
+    return chan_names[rk.chan.kind];
+}
+
 static int chan_kind(const char *name)
 {
-    if (strcmp(name, "sccmpb-ext") == 0)
-        return RK_CHAN_SCCMPB_EXT;
-    if (strcmp(name, "sccmpb") == 0)
-        return RK_CHAN_SCCMPB;
+    if (strcmp(name, "auto") == 0)
+        /* host memory: the rings win for large messages (docs/MPI.md,
+         * "Performance"); every model of the chip: RCKMPI's default */
+        name = strcmp(rk.hal->ops->name, "native") == 0 ? "sccmulti"
+                                                        : "sccmpb-ext";
+    for (int k = 0; k < (int)(sizeof chan_names / sizeof *chan_names); k++)
+        if (strcmp(name, chan_names[k]) == 0)
+            return k;
     return -1;
 }
 
@@ -81,7 +114,7 @@ static int chan_layout(rk_chan_t *c, uint32_t *need)
                   "channel's %u bytes of acknowledgements", avail, acks);
         return MPI_ERR_NO_MEM;
     }
-    if (c->kind == RK_CHAN_SCCMPB_EXT) {
+    if (c->kind == RK_CHAN_SCCMPB_EXT || c->kind == RK_CHAN_SCCMULTI) {
         c->ews_size = EXT_EWS;
         c->gews_slots = RK_GEWS_SLOTS;
         *need = RK_GEWS_SLOTS * RK_GEWS_SLOT + (uint32_t)nbase * EXT_EWS +
@@ -103,63 +136,212 @@ static int chan_layout(rk_chan_t *c, uint32_t *need)
         rck_error("MPI_Init: the %s channel needs %u bytes of every MPB "
                   "for %d processes; %u are free (MPB %u bytes, %u "
                   "reserved by other libraries)",
-                  c->kind ? "sccmpb-ext" : "sccmpb", *need, rk.nues, avail,
+                  chan_names[c->kind], *need, rk.nues, avail,
                   hal->chip.mpb_bytes, hal->mpb_reserved);
         return MPI_ERR_NO_MEM;
     }
     return MPI_SUCCESS;
 }
 
+/* A ring's lines (the layout: below, "the rings in shared DRAM") */
+#define RING_HEAD 0u
+#define RING_TAIL 64u
+#define RING_SLOTS 128u
+
+static size_t ring_at(int s, int r)
+{
+    return rk.chan.ring_base +
+           ((size_t)s * (size_t)rk.nues + (size_t)r) * rk.chan.ring_bytes;
+}
+
+/* Ring sizes (sccshm, sccmulti): at most RING_MAX_SLOTS slots of
+ * RING_MAX_SLOT bytes per ordered pair, fewer and smaller when the
+ * window's share (RCK_MPI_SHM_CHAN) split among n * n pairs is smaller. */
+#define RING_MAX_SLOTS 8u
+#define RING_MAX_SLOT 65536u
+#define RING_MIN_SLOT 256u
+#define RING_CTRL 128u
+
+static int ring_layout(rk_chan_t *c, const char *name, int quiet)
+{
+    rck_hal_t *hal = rk.hal;
+    size_t pairs = (size_t)rk.nues * (size_t)rk.nues, len = 0, off, budget,
+           per, slot = 0, want = rck_config_get_size("MPI_SHM_CHAN");
+    uint32_t slots = RING_MAX_SLOTS;
+    void *base = NULL;
+
+    if (rck_hal_shm_map(hal, &base, &len) != RCK_OK || base == NULL ||
+        len < hal->shm_reserved) {
+        if (!quiet)
+            rck_error("MPI_Init: the %s channel needs the shared DRAM "
+                      "window, which this backend does not map", name);
+        return MPI_ERR_OTHER;
+    }
+    /* at most half of what is free: the rest stays for RCCE, SVM and the
+     * one-sided windows */
+    budget = (len - hal->shm_reserved) / 2;
+    if (want < budget)
+        budget = want;
+    per = budget / pairs;
+    for (;;) {
+        slot = per > RING_CTRL ? (per - RING_CTRL) / slots / 64 * 64 : 0;
+        if (slot > RING_MAX_SLOT)
+            slot = RING_MAX_SLOT;
+        if (slot >= 1024 || slots == 2)
+            break;
+        slots /= 2;
+    }
+    if (slot < RING_MIN_SLOT) {
+        if (quiet)
+            return MPI_ERR_NO_MEM;
+        rck_error("MPI_Init: the %s channel needs %zu bytes of the shared "
+                  "window for %d processes (rings of 2 slots of %u bytes per "
+                  "ordered pair); it may take %zu (RCK_MPI_SHM_CHAN %zu, "
+                  "half of the %zu free of the window: RCK_SHM_SIZE)",
+                  name, pairs * (RING_CTRL + 2 * RING_MIN_SLOT), rk.nues,
+                  RING_MIN_SLOT, budget, want, len - hal->shm_reserved);
+        return MPI_ERR_NO_MEM;
+    }
+    /* auto: rings whose slots carry no more than an MPB packet (many
+     * processes) would only add packets; sccmpb-ext instead */
+    if (quiet && c->kind == RK_CHAN_SCCMULTI &&
+        slot - RK_EWS_HDR <= c->mpb_max)
+        return MPI_ERR_NO_MEM;
+    c->ring_slots = slots;
+    c->slot_bytes = (uint32_t)slot;
+    c->ring_bytes = RING_CTRL + (size_t)slots * slot;
+    if (rck_hal_shm_reserve(hal, pairs * c->ring_bytes, 4096, &off) !=
+        RCK_OK) {
+        if (!quiet)
+            rck_error("MPI_Init: cannot reserve %zu bytes of the shared "
+                      "window for the %s channel", pairs * c->ring_bytes,
+                      name);
+        return MPI_ERR_NO_MEM;
+    }
+    c->ring_base = off;
+    return MPI_SUCCESS;
+}
+
+static rck_hal_cond_t cond_in(int s)
+{
+    rk_chan_t *c = &rk.chan;
+
+    if (c->kind == RK_CHAN_SCCSHM)
+        return (rck_hal_cond_t){.space = RCK_SPACE_SHM,
+                                .offset = (uint32_t)(c->pipe[s].ring_rx +
+                                                     RING_HEAD),
+                                .mask = 0xffffffffu,
+                                .value = 0,
+                                .op = RCK_COND_NE};
+    return (rck_hal_cond_t){.space = RCK_SPACE_MPB,
+                            .core = rk.hal->core,
+                            .offset = ews_at(s),
+                            .mask = 0xffffffffu,
+                            .value = 0,
+                            .op = RCK_COND_NE};
+}
+
 int rk_chan_init(void)
 {
     rk_chan_t *c = &rk.chan;
     const char *name = rck_config_get("MPI_CHANNEL");
+    int n = rk.nues, rings, mpb;
     uint32_t need, off;
     rck_status_t st;
     int err;
 
+    memset(c, 0, sizeof *c);
     c->kind = chan_kind(name);
     if (c->kind < 0) {
-        rck_error("MPI_Init: RCK_MPI_CHANNEL=%s: unknown channel (sccmpb-ext "
-                  "or sccmpb)", name);
+        rck_error("MPI_Init: RCK_MPI_CHANNEL=%s: unknown channel (sccmpb-ext, "
+                  "sccmpb, sccshm, sccmulti or auto)", name);
         return MPI_ERR_OTHER;
     }
+    name = chan_names[c->kind];
+    rings = c->kind == RK_CHAN_SCCSHM || c->kind == RK_CHAN_SCCMULTI;
+    mpb = c->kind != RK_CHAN_SCCSHM;
     if (rk.hal->reserve_owner != NULL) {
         rck_error("MPI_Init: the MPB layout is frozen by %s: call MPI_Init "
                   "before it to use both", rk.hal->reserve_owner);
         return MPI_ERR_OTHER;
     }
-    err = chan_layout(c, &need);
-    if (err != MPI_SUCCESS)
-        return err;
-    st = rck_hal_mpb_reserve(rk.hal, need, &off);
-    if (st != RCK_OK) {
-        rck_error("MPI_Init: cannot reserve %u bytes of the MPBs for the "
-                  "%s channel", need, name);
-        return MPI_ERR_NO_MEM;
+    if (mpb) {
+        err = chan_layout(c, &need);
+        if (err != MPI_SUCCESS)
+            return err;
+        st = rck_hal_mpb_reserve(rk.hal, need, &off);
+        if (st != RCK_OK) {
+            rck_error("MPI_Init: cannot reserve %u bytes of the MPBs for the "
+                      "%s channel", need, name);
+            return MPI_ERR_NO_MEM;
+        }
+        c->base = off;
+        c->gews_off = off;
+        c->ews_off = off + (uint32_t)c->gews_slots * RK_GEWS_SLOT;
+        c->ack_off += off;
+        c->gews_free = c->gews_slots ? 0xffffffffu : 0;
+        c->my_ews = ews_at(rk.ue);
+        c->my_ack = ack_at(rk.ue);
+        c->mpb_max = (uint32_t)(c->payload +
+                                (size_t)c->gews_slots * RK_GEWS_SLOT);
     }
-    c->base = off;
-    c->gews_off = off;
-    c->ews_off = off + (uint32_t)c->gews_slots * RK_GEWS_SLOT;
-    c->ack_off += off;
-    c->gews_free = c->gews_slots ? 0xffffffffu : 0;
-    c->my_ews = ews_at(rk.ue);
-    c->my_ack = ack_at(rk.ue);
-    c->pipe = calloc((size_t)rk.nues, sizeof(*c->pipe));
-    c->in = calloc(2 * (size_t)rk.nues, sizeof(*c->in));
-    if (!c->pipe || !c->in)
+    if (rings) {
+        /* auto: sccmpb-ext (the same MPB layout) when the window has no
+         * room for the rings */
+        int fallback = c->kind == RK_CHAN_SCCMULTI &&
+                       strcmp(rck_config_get("MPI_CHANNEL"), "auto") == 0;
+        err = ring_layout(c, name, fallback);
+        if (err != MPI_SUCCESS && fallback) {
+            c->kind = RK_CHAN_SCCMPB_EXT;
+            rings = 0;
+            err = MPI_SUCCESS;
+        }
+        if (err != MPI_SUCCESS)
+            return err;
+    }
+    if (rings) {
+        if (!mpb)
+            c->payload = c->slot_bytes - RK_EWS_HDR;
+        /* sccmulti asked for by name with slots no larger than an MPB
+         * packet: everything takes the MPBs */
+        if (c->kind == RK_CHAN_SCCMULTI &&
+            c->slot_bytes - RK_EWS_HDR <= c->mpb_max)
+            c->mpb_max = UINT32_MAX;
+    }
+    c->nin = c->kind == RK_CHAN_SCCMULTI ? 2 * n : n;
+    c->pipe = calloc((size_t)n, sizeof(*c->pipe));
+    c->in = calloc(2 * (size_t)n, sizeof(*c->in));
+    c->rin = calloc(2 * (size_t)n, sizeof(*c->rin));
+    c->scratch = calloc(2 * (size_t)n, sizeof(*c->scratch));
+    if (!c->pipe || !c->in || !c->rin || !c->scratch)
         return MPI_ERR_NO_MEM;
-    for (int i = 0; i < rk.nues; i++) {
+    for (int i = 0; i < n; i++) {
         c->pipe[i].core = core_of(i);
         c->pipe[i].ews = ews_at(i);
+        if (rings) {
+            c->pipe[i].ring_tx = ring_at(rk.ue, i);
+            c->pipe[i].ring_rx = ring_at(i, rk.ue);
+        }
     }
-    for (int i = 0; i < 2 * rk.nues; i++)
-        c->in[i] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
-                                    .core = rk.hal->core,
-                                    .offset = ews_at(i % rk.nues),
-                                    .mask = 0xffffffffu,
-                                    .value = 0,
-                                    .op = RCK_COND_NE};
+    for (int i = 0; i < 2 * n; i++) {
+        c->in[i] = cond_in(i % n);
+        if (rings && split()) {
+            c->in[i].mask = 0xffffu;
+            c->rin[i] = c->in[i];
+            c->rin[i].mask = 0xffff0000u;
+        } else if (rings)
+            c->rin[i] = (rck_hal_cond_t){
+                .space = RCK_SPACE_SHM,
+                .offset = (uint32_t)(c->pipe[i % n].ring_rx + RING_HEAD),
+                .mask = 0xffffffffu,
+                .value = 0,
+                .op = RCK_COND_NE};
+    }
+    if (c->kind == RK_CHAN_SCCSHM) {
+        /* one list: ring_take updates it */
+        free(c->rin);
+        c->rin = c->in;
+    }
     return MPI_SUCCESS;
 }
 
@@ -169,13 +351,20 @@ void rk_chan_finalize(void)
 
     free(c->pipe);
     free(c->in);
+    if (c->rin != c->in)
+        free(c->rin);
+    free(c->scratch);
     c->pipe = NULL;
-    c->in = NULL;
+    c->in = c->rin = c->scratch = NULL;
 }
 
 size_t rk_chan_maxpkt(void)
 {
-    return rk.chan.payload + (size_t)rk.chan.gews_slots * RK_GEWS_SLOT;
+    rk_chan_t *c = &rk.chan;
+    size_t mpb = c->payload + (size_t)c->gews_slots * RK_GEWS_SLOT;
+    size_t ring = c->slot_bytes > RK_EWS_HDR ? c->slot_bytes - RK_EWS_HDR : 0;
+
+    return mpb > ring ? mpb : ring;
 }
 
 /* The receiver of pipe @p p has consumed every packet I sent it: its
@@ -187,7 +376,7 @@ static void acked(rk_chan_t *c, rk_pipe_t *p)
     p->lent = 0;
 }
 
-int rk_chan_ready(int d)
+static int mpb_ready(int d)
 {
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + d;
@@ -198,13 +387,13 @@ int rk_chan_ready(int d)
     rck_hal_cl1invmb(rk.hal);
     if (rck_hal_mpb_load32(rk.hal, rk.hal->core, ack_at(d), &ack) != RCK_OK)
         return 0;
-    if (ack != p->sent)
+    if (split() ? (ack & 0xffffu) != (p->sent & 0xffffu) : ack != p->sent)
         return 0;
     acked(c, p);
     return 1;
 }
 
-size_t rk_chan_room(int d, size_t want)
+static size_t mpb_room(int d, size_t want)
 {
     rk_chan_t *c = &rk.chan;
     size_t room = c->payload + (size_t)__builtin_popcount(c->gews_free) *
@@ -215,7 +404,7 @@ size_t rk_chan_room(int d, size_t want)
     /* take back the slots of packets acknowledged since */
     for (int r = 0; r < rk.nues; r++)
         if (c->pipe[r].lent != 0 && r != d)
-            rk_chan_ready(r);
+            mpb_ready(r);
     room = c->payload + (size_t)__builtin_popcount(c->gews_free) *
                             RK_GEWS_SLOT;
     if (room == c->payload)
@@ -265,8 +454,8 @@ static void write_slots(rk_chan_t *c, uint32_t map, const char *src,
     }
 }
 
-int rk_chan_put(int d, const void *const *parts, const size_t *lens,
-                int nparts)
+static int mpb_put(int d, const void *const *parts, const size_t *lens,
+                   int nparts)
 {
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *pp = c->pipe + d;
@@ -309,10 +498,14 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
     }
     hdr = (uint32_t *)(void *)stage;
     hdr[0] = map;
-    hdr[1] = (uint32_t)total;
+    /* sccmulti: the high half counts the ring packets sent before it (the
+     * receiver takes them first) */
+    hdr[1] = (uint32_t)total | (pp->rsent & 0xffffu) << 16;
     hdr[2] = pp->seen; /* my acknowledgement of d's packets */
+    ++pp->sent;
     rck_hal_mpb_write_flag(rk.hal, pp->core, c->my_ews + 4, stage, 12 + base,
-                           c->my_ews, ++pp->sent);
+                           c->my_ews,
+                           split() ? halves(pp->sent, pp->rsent) : pp->sent);
     return MPI_SUCCESS;
 }
 
@@ -357,7 +550,7 @@ static void hint_slots(const rk_chan_t *c, const rk_pipe_t *p, uint32_t map,
                          rest < 256 ? rest : 256);
 }
 
-size_t rk_chan_peek(int s, void *head)
+static size_t mpb_peek(int s, void *head)
 {
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + s;
@@ -373,6 +566,7 @@ size_t rk_chan_peek(int s, void *head)
     rck_hal_mpb_read(rk.hal, rk.hal->core, p->ews, head,
                      RK_EWS_HDR + first_read(c));
     memcpy(&total, (const char *)head + 8, 4);
+    total &= 0xffffu;
     memcpy(&map, (const char *)head + 4, 4);
     /* the slots it names, if not those hinted: their transfer starts
      * while the caller looks at the head */
@@ -381,7 +575,7 @@ size_t rk_chan_peek(int s, void *head)
     return total;
 }
 
-void rk_chan_take(int s, const void *head, size_t skip, void *buf)
+static void mpb_take(int s, const void *head, size_t skip, void *buf)
 {
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + s;
@@ -390,7 +584,7 @@ void rk_chan_take(int s, const void *head, size_t skip, void *buf)
     char *dst = buf;
 
     memcpy(w, head, sizeof w);
-    total = w[2];
+    total = w[2] & 0xffffu;
     base = total < c->payload ? total : c->payload;
     if (first > base)
         first = base;
@@ -414,13 +608,253 @@ void rk_chan_take(int s, const void *head, size_t skip, void *buf)
         p->last_rest = w[1] != 0 ? (uint32_t)(total - base) : 0;
         read_slots(c, p, w[1], dst, total - base);
     }
-    p->seen = w[0];
-    c->in[s].value = c->in[s + rk.nues].value = w[0];
+    p->seen = split() ? p->seen + 1 : w[0];
+    c->in[s].value = c->in[s + rk.nues].value =
+        split() ? p->seen & 0xffffu : w[0];
     /* the packet acknowledges mine (written after s read them) */
     if (w[3] == p->sent && p->acked != p->sent)
         acked(c, p);
     /* acknowledge in the sender's MPB, in my word of its ack area */
-    rck_hal_mpb_store32(rk.hal, p->core, c->my_ack, w[0]);
+    rck_hal_mpb_store32(rk.hal, p->core, c->my_ack,
+                        split() ? halves(p->seen, p->rseen) : w[0]);
+}
+
+/* ---- the rings in shared DRAM (sccshm, sccmulti) ----
+ *
+ * Every ordered pair (s, r) has a ring at ring_base + (s * n + r) *
+ * ring_bytes: a line with the head (packets the sender has written; the
+ * flag the receiver waits on), a line with the tail (packets the receiver
+ * has consumed: the acknowledgement), then ring_slots slots of slot_bytes,
+ * packet k in slot k % ring_slots. A slot starts with the channel's 16
+ * bytes of metadata (as an EWS):
+ *   word 0  the packet's ring sequence number
+ *   word 1  MPB packets the sender had sent to r before it (sccmulti:
+ *           the receiver takes those first)
+ *   word 2  packet bytes
+ *   word 3  0
+ * then the payload. The sender may be ring_slots packets ahead: it copies
+ * the next packets in while the receiver copies the earlier ones out. All
+ * of it goes through rck_hal_shm_read/rck_hal_shm_write (timed by the
+ * memory model on the sim; the window is uncached on the chip) and the
+ * waits are rck_hal_wait conditions on the head and tail words. */
+static size_t slot_at(const rk_chan_t *c, size_t ring, uint32_t seq)
+{
+    return ring + RING_SLOTS + (size_t)(seq % c->ring_slots) * c->slot_bytes;
+}
+
+static int ring_ready(int d)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + d;
+    uint32_t tail;
+
+    if (p->rsent - p->racked < c->ring_slots)
+        return 1;
+    if (split()) {
+        /* the high half of d's word in my ack area */
+        rck_hal_cl1invmb(rk.hal);
+        if (rck_hal_mpb_load32(rk.hal, rk.hal->core, ack_at(d), &tail) !=
+            RCK_OK)
+            return 0;
+        tail = p->rsent - ((p->rsent - (tail >> 16)) & 0xffffu);
+    } else if (rck_hal_shm_read(rk.hal, p->ring_tx + RING_TAIL, &tail, 4) !=
+               RCK_OK) {
+        return 0;
+    }
+    p->racked = tail;
+    return p->rsent - p->racked < c->ring_slots;
+}
+
+static int ring_put(int d, const void *const *parts, const size_t *lens,
+                    int nparts)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + d;
+    static char *stage;
+    size_t slot = slot_at(c, p->ring_tx, p->rsent), total = 0, staged;
+    uint32_t *w;
+    int direct;
+
+    if (stage == NULL) {
+        stage = malloc(c->slot_bytes);
+        if (stage == NULL)
+            return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; i < nparts; i++)
+        total += lens[i];
+    if (total > c->slot_bytes - RK_EWS_HDR)
+        return MPI_ERR_INTERN; /* callers stay within rk_chan_room */
+    /* metadata and the small pieces in one write; a large last piece (the
+     * data of a message) from where it is, no copy */
+    direct = nparts > 0 && lens[nparts - 1] > 256;
+    staged = RK_EWS_HDR;
+    for (int i = 0; i < nparts - direct; i++) {
+        rck_copy(stage + staged, parts[i], lens[i]);
+        staged += lens[i];
+    }
+    w = (uint32_t *)(void *)stage;
+    w[0] = p->rsent + 1;
+    w[1] = p->sent;
+    w[2] = (uint32_t)total;
+    w[3] = 0;
+    rck_hal_shm_write(rk.hal, slot, stage, staged);
+    if (direct)
+        rck_hal_shm_write(rk.hal, slot + staged, parts[nparts - 1],
+                          lens[nparts - 1]);
+    p->rsent++;
+    c->ring_pkts++;
+    /* the head last: the flag (sccmulti: in d's MPB, my EWS's flag word) */
+    if (split())
+        rck_hal_mpb_store32(rk.hal, p->core, c->my_ews,
+                            halves(p->sent, p->rsent));
+    else
+        rck_hal_shm_write(rk.hal, p->ring_tx + RING_HEAD, &p->rsent, 4);
+    return MPI_SUCCESS;
+}
+
+static size_t ring_peek(int s, void *head)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + s;
+    uint32_t total;
+
+    /* the metadata and the first bytes in one read (a slot holds more) */
+    rck_hal_shm_read(rk.hal, slot_at(c, p->ring_rx, p->rseen), head,
+                     RK_CHAN_HEAD);
+    memcpy(&total, (const char *)head + 8, 4);
+    return total;
+}
+
+static void ring_take(int s, const void *head, size_t skip, void *buf)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + s;
+    size_t slot = slot_at(c, p->ring_rx, p->rseen), total, first;
+    uint32_t w[4];
+    char *dst = buf;
+
+    memcpy(w, head, sizeof w);
+    total = w[2];
+    first = total < RK_CHAN_FIRST ? total : RK_CHAN_FIRST;
+    assert(skip <= total);
+    if (skip < first) {
+        rck_copy(dst, (const char *)head + RK_EWS_HDR + skip, first - skip);
+        dst += first - skip;
+        skip = first;
+    }
+    if (skip < total)
+        rck_hal_shm_read(rk.hal, slot + RK_EWS_HDR + skip, dst, total - skip);
+    p->rseen++;
+    /* acknowledge: the slot is free */
+    if (split()) {
+        c->rin[s].value = c->rin[s + rk.nues].value = p->rseen << 16;
+        rck_hal_mpb_store32(rk.hal, p->core, c->my_ack,
+                            halves(p->seen, p->rseen));
+    } else {
+        c->rin[s].value = c->rin[s + rk.nues].value = p->rseen;
+        rck_hal_shm_write(rk.hal, p->ring_rx + RING_TAIL, &p->rseen, 4);
+    }
+}
+
+/* sccmulti: is the next packet from @p s in its ring? The one whose
+ * predecessors on the other path are all consumed: an MPB packet names
+ * the ring packets sent before it, a ring packet the MPB packets. */
+static int multi_from_ring(int s, void *head)
+{
+    rk_pipe_t *p = rk.chan.pipe + s;
+    uint32_t seq, w2;
+
+    rck_hal_cl1invmb(rk.hal);
+    if (rck_hal_mpb_load32(rk.hal, rk.hal->core, p->ews, &seq) != RCK_OK ||
+        (seq & 0xffffu) == (p->seen & 0xffffu))
+        return 1; /* no MPB packet: the ring has it */
+    mpb_peek(s, head);
+    memcpy(&w2, (const char *)head + 8, 4);
+    return (w2 >> 16) != (p->rseen & 0xffffu);
+}
+
+/* ---- the channel's calls: the path of each kind ---- */
+
+int rk_chan_ready(int d, size_t want)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + d;
+
+    switch (c->kind) {
+    case RK_CHAN_SCCSHM:
+        p->route = 1;
+        return ring_ready(d);
+    case RK_CHAN_SCCMULTI:
+        p->route = want > c->mpb_max;
+        if (p->route)
+            return ring_ready(d);
+        if (mpb_ready(d))
+            return 1;
+        /* the MPB packet before is not acknowledged yet: a small packet
+         * takes a free ring slot instead of waiting (several in flight) */
+        if (c->mpb_max != UINT32_MAX && ring_ready(d)) {
+            p->route = 1;
+            return 1;
+        }
+        p->route = 0;
+        return 0;
+    default:
+        p->route = 0;
+        return mpb_ready(d);
+    }
+}
+
+size_t rk_chan_room(int d, size_t want)
+{
+    rk_chan_t *c = &rk.chan;
+
+    /* sccmulti: the path rk_chan_ready chose */
+    if (c->kind == RK_CHAN_SCCSHM ||
+        (c->kind == RK_CHAN_SCCMULTI && c->pipe[d].route)) {
+        c->pipe[d].route = 1;
+        return c->slot_bytes - RK_EWS_HDR;
+    }
+    c->pipe[d].route = 0;
+    return mpb_room(d, want);
+}
+
+int rk_chan_put(int d, const void *const *parts, const size_t *lens,
+                int nparts)
+{
+    if (rk.chan.pipe[d].route)
+        return ring_put(d, parts, lens, nparts);
+    return mpb_put(d, parts, lens, nparts);
+}
+
+size_t rk_chan_peek(int s, void *head)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + s;
+
+    switch (c->kind) {
+    case RK_CHAN_SCCSHM:
+        p->in_ring = 1;
+        return ring_peek(s, head);
+    case RK_CHAN_SCCMULTI:
+        p->in_ring = multi_from_ring(s, head);
+        if (!p->in_ring) {
+            uint32_t total;
+            memcpy(&total, (const char *)head + 8, 4);
+            return total & 0xffffu; /* read by multi_from_ring */
+        }
+        return ring_peek(s, head);
+    default:
+        p->in_ring = 0;
+        return mpb_peek(s, head);
+    }
+}
+
+void rk_chan_take(int s, const void *head, size_t skip, void *buf)
+{
+    if (rk.chan.pipe[s].in_ring)
+        ring_take(s, head, skip, buf);
+    else
+        mpb_take(s, head, skip, buf);
 }
 
 size_t rk_chan_get(int s, void *buf)
@@ -432,25 +866,65 @@ size_t rk_chan_get(int s, void *buf)
     return total;
 }
 
+int rk_chan_nin(void)
+{
+    return rk.chan.nin;
+}
+
 const rck_hal_cond_t *rk_chan_incoming(int first)
 {
-    return rk.chan.in + first;
+    rk_chan_t *c = &rk.chan;
+    size_t n = (size_t)rk.nues;
+
+    if (c->kind != RK_CHAN_SCCMULTI)
+        return c->in + first;
+    memcpy(c->scratch, c->in + first, n * sizeof(*c->scratch));
+    memcpy(c->scratch + n, c->rin + first, n * sizeof(*c->scratch));
+    return c->scratch;
+}
+
+int rk_chan_sender(int first, int which)
+{
+    int s = first + which % rk.nues;
+
+    return s < rk.nues ? s : s - rk.nues;
 }
 
 int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack)
 {
     rk_chan_t *c = &rk.chan;
-    int n = rk.nues;
+    int n = c->nin;
 
-    memcpy(conds, c->in + first, (size_t)n * sizeof(*conds));
-    for (int d = 0; waiting_ack != NULL && d < rk.nues; d++)
-        if (waiting_ack[d])
-            conds[n++] = (rck_hal_cond_t){.space = RCK_SPACE_MPB,
-                                          .core = rk.hal->core,
-                                          .offset = ack_at(d),
-                                          .mask = 0xffffffffu,
-                                          .value = c->pipe[d].sent,
-                                          .op = RCK_COND_EQ};
+    memcpy(conds, rk_chan_incoming(first), (size_t)n * sizeof(*conds));
+    for (int d = 0; waiting_ack != NULL && d < rk.nues; d++) {
+        if (!waiting_ack[d])
+            continue;
+        if (c->pipe[d].route && split())
+            conds[n++] = (rck_hal_cond_t){
+                .space = RCK_SPACE_MPB,
+                .core = rk.hal->core,
+                .offset = ack_at(d),
+                .mask = 0xffff0000u,
+                .value = c->pipe[d].racked << 16,
+                .op = RCK_COND_NE};
+        else if (c->pipe[d].route)
+            conds[n++] = (rck_hal_cond_t){
+                .space = RCK_SPACE_SHM,
+                .core = 0,
+                .offset = (uint32_t)(c->pipe[d].ring_tx + RING_TAIL),
+                .mask = 0xffffffffu,
+                .value = c->pipe[d].racked,
+                .op = RCK_COND_NE};
+        else
+            conds[n++] = (rck_hal_cond_t){
+                .space = RCK_SPACE_MPB,
+                .core = rk.hal->core,
+                .offset = ack_at(d),
+                .mask = split() ? 0xffffu : 0xffffffffu,
+                .value = split() ? c->pipe[d].sent & 0xffffu
+                                 : c->pipe[d].sent,
+                .op = RCK_COND_EQ};
+    }
     return n;
 }
 
@@ -459,9 +933,8 @@ int rk_chan_poll(int first)
 {
     int which = -1;
 
-    if (rck_hal_wait(rk.hal, rk.chan.in + first, rk.nues, 0, 0, &which) !=
-        RCK_OK)
+    if (rck_hal_wait(rk.hal, rk_chan_incoming(first), rk.chan.nin, 0, 0,
+                     &which) != RCK_OK)
         return -1;
-    which += first;
-    return which < rk.nues ? which : which - rk.nues;
+    return rk_chan_sender(first, which);
 }

@@ -392,7 +392,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
 {
     *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
                           "rockcreek RCKMPI-style MPI on the MPBs (channel "
-                          "%s)", rck_config_get("MPI_CHANNEL"));
+                          "%s)", rk.init ? rk_chan_name()
+                                         : rck_config_get("MPI_CHANNEL"));
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Get_library_version);

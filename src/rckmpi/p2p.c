@@ -67,6 +67,28 @@ static struct {
     int busy; /* destinations with frames queued */
 } p2p;
 
+/* RCK_MPI_EAGER: a size, or auto: RCKMPI's 16 KiB on the MPB channels;
+ * on the ring channels what a pair's ring holds (an eager message is then
+ * written whole while the receiver wakes: one wake-up instead of the
+ * rendezvous's three), at least 16 KiB and at most 256 KiB. */
+static size_t eager_limit(void)
+{
+    const char *v = rck_config_get("MPI_EAGER");
+    size_t n = 16384, ring = (size_t)rk.chan.ring_slots *
+                             (rk.chan.slot_bytes > RK_EWS_HDR
+                                  ? rk.chan.slot_bytes - RK_EWS_HDR
+                                  : 0);
+
+    if (strcmp(v, "auto") != 0) {
+        if (rck_config_parse_size(v, &n) != 0)
+            n = 16384; /* the launcher has refused anything else */
+        return n;
+    }
+    if (ring > n)
+        n = ring < 262144 ? ring : 262144;
+    return n;
+}
+
 int rk_p2p_init(void)
 {
     size_t n = (size_t)rk.nues;
@@ -74,13 +96,13 @@ int rk_p2p_init(void)
     p2p.head = calloc(n, sizeof(*p2p.head));
     p2p.tail = calloc(n, sizeof(*p2p.tail));
     p2p.in = calloc(n, sizeof(*p2p.in));
-    p2p.conds = calloc(2 * n, sizeof(*p2p.conds));
+    p2p.conds = calloc(3 * n, sizeof(*p2p.conds));
     p2p.pkt = malloc(rk_chan_maxpkt());
     p2p.ack_wait = calloc(n, 1);
     if (!p2p.head || !p2p.tail || !p2p.in || !p2p.conds || !p2p.pkt ||
         !p2p.ack_wait)
         return MPI_ERR_NO_MEM;
-    rk.eager = rck_config_get_size("MPI_EAGER");
+    rk.eager = eager_limit();
     return MPI_SUCCESS;
 }
 
@@ -167,17 +189,26 @@ static void req_complete(rk_req_t *r, MPI_Request h)
         rk_req_release(h);
 }
 
-/* Push one packet to @p d if its pipe is free. */
-static void push(int d)
+/* Bytes of frame @p o still to send. */
+static size_t frame_want(const rk_out_t *o)
+{
+    return (o->hdr_sent ? 0 : HDR) + (o->len - o->off);
+}
+
+/* Push one packet to @p d if its pipe is free: 1 if it went through a
+ * ring, where the next one may follow at once (several in flight). */
+static int push_one(int d)
 {
     rk_out_t *o = p2p.head[d];
     const void *parts[2];
     size_t lens[2], want, room, n;
     int np = 0;
 
-    if (o == NULL || !rk_chan_ready(d))
-        return;
-    want = (o->hdr_sent ? 0 : HDR) + (o->len - o->off);
+    if (o == NULL)
+        return 0;
+    want = frame_want(o);
+    if (!rk_chan_ready(d, want))
+        return 0;
     room = rk_chan_room(d, want);
     n = want < room ? want : room;
     if (!o->hdr_sent) {
@@ -190,11 +221,11 @@ static void push(int d)
         lens[np++] = n;
     }
     if (rk_chan_put(d, parts, lens, np) != MPI_SUCCESS)
-        return;
+        return 0;
     o->hdr_sent = 1;
     o->off += n;
     if (o->off < o->len)
-        return;
+        return rk.chan.pipe[d].route;
     p2p.head[d] = o->next;
     if (p2p.head[d] == NULL) {
         p2p.tail[d] = NULL;
@@ -206,6 +237,15 @@ static void push(int d)
             req_complete(r, o->req);
     }
     out_release(o);
+    return rk.chan.pipe[d].route;
+}
+
+/* Push to @p d what its pipe takes now: one packet through the MPBs (one
+ * in flight), as many as the ring has free slots. */
+static void push(int d)
+{
+    for (int k = 0; k < 64 && push_one(d); k++)
+        ;
 }
 
 static int tag_match(int want, int tag)
@@ -632,9 +672,7 @@ static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
  * the list starts after it next time (took_from). */
 static int sender_of(int which)
 {
-    int s = p2p.first + which;
-
-    return took_from(s < rk.nues ? s : s - rk.nues);
+    return took_from(rk_chan_sender(p2p.first, which));
 }
 
 void rk_progress_wait_req(const char *call, const rk_req_t *r)
@@ -652,13 +690,13 @@ void rk_progress_wait_req(const char *call, const rk_req_t *r)
 
 void rk_progress_wait(const char *call)
 {
-    int n = rk.nues, which, acks = 0;
+    int n = rk_chan_nin(), which, acks = 0;
     const rck_hal_cond_t *conds;
 
     for (int d = 0; p2p.busy > 0 && d < rk.nues; d++) {
         p2p.ack_wait[d] = 0;
         if (p2p.head[d] != NULL) {
-            if (rk_chan_ready(d))
+            if (rk_chan_ready(d, frame_want(p2p.head[d])))
                 return; /* something to send now */
             p2p.ack_wait[d] = 1;
             acks = 1;
@@ -672,7 +710,7 @@ void rk_progress_wait(const char *call)
     }
     which = wait_conds(conds, n, call);
     /* a packet: take it now (the conditions start at p2p.first) */
-    if (which >= 0 && which < rk.nues)
+    if (which >= 0 && which < rk_chan_nin())
         packet(sender_of(which));
 }
 
@@ -724,7 +762,8 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
         wait_msg.peer = want;
         wait_msg.tag = tag >= 0 ? tag : -1;
         wait_msg.comm = (int)comm >= 0 ? (int)comm : -1;
-        which = wait_conds(rk_chan_incoming(p2p.first), rk.nues, "MPI_Recv");
+        which = wait_conds(rk_chan_incoming(p2p.first), rk_chan_nin(),
+                           "MPI_Recv");
         wait_msg.peer = wait_msg.tag = wait_msg.comm = -1;
         if (which < 0)
             return 0;
@@ -802,7 +841,8 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
         return 0;
     bytes = t->size * (size_t)count;
     d = c->peer[dest];
-    if (bytes > rk.eager || p2p.head[d] != NULL || !rk_chan_ready(d))
+    if (bytes > rk.eager || p2p.head[d] != NULL ||
+        !rk_chan_ready(d, HDR + bytes))
         return 0;
     /* the base payload is always there; the gEWS may not be */
     if (HDR + bytes > rk.chan.payload &&

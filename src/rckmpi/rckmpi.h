@@ -192,7 +192,12 @@ void rk_comm_release(MPI_Comm h);
 int rk_group_of(const int *ue, int n, MPI_Group *group, const char *func);
 
 /* ---- the channel (chan.c) ---- */
-enum { RK_CHAN_SCCMPB = 0, RK_CHAN_SCCMPB_EXT = 1 };
+enum {
+    RK_CHAN_SCCMPB = 0,
+    RK_CHAN_SCCMPB_EXT = 1,
+    RK_CHAN_SCCSHM = 2,  /* every packet through a ring in shared DRAM */
+    RK_CHAN_SCCMULTI = 3 /* sccmpb-ext for small packets, rings for large */
+};
 #define RK_EWS_HDR 16u     /* metadata of one EWS: seq, bitmap, bytes, ack */
 #define RK_GEWS_SLOTS 32
 #define RK_GEWS_SLOT 128u
@@ -208,6 +213,14 @@ typedef struct {
     uint32_t seen;       /* from it: last sequence consumed */
     uint32_t last_map;   /* ... gEWS slots of its last packet */
     uint32_t last_rest;  /* ... and their bytes (0: none) */
+    /* the rings in shared DRAM (sccshm, sccmulti) */
+    size_t ring_tx;      /* my ring to it (offset in the window) */
+    size_t ring_rx;      /* its ring to me */
+    uint32_t rsent;      /* to it: ring packets written */
+    uint32_t racked;     /* ... consumed, as last read */
+    uint32_t rseen;      /* from it: ring packets consumed */
+    int route;           /* path of the next packet to it: 1 = ring */
+    int in_ring;         /* path of the packet peeked from it: 1 = ring */
 } rk_pipe_t;
 
 typedef struct {
@@ -226,13 +239,27 @@ typedef struct {
     rck_hal_cond_t *in;  /* "a packet from s": senders 0..n-1 twice, so
                             that in + first lists them from first on */
     uint64_t fallbacks;  /* packets sent base-only for want of slots */
+    /* the rings in shared DRAM (sccshm, sccmulti; chan.c) */
+    size_t ring_base;    /* the rings of every ordered pair */
+    size_t ring_bytes;   /* one ring: two control lines and the slots */
+    uint32_t ring_slots; /* packets in flight per pair */
+    uint32_t slot_bytes; /* one slot: RK_EWS_HDR + payload */
+    uint32_t mpb_max;    /* sccmulti: larger packets take the ring */
+    int nin;             /* incoming conditions: nues, or 2 nues (multi) */
+    rck_hal_cond_t *rin; /* "a ring packet from s", as in */
+    rck_hal_cond_t *scratch; /* incoming conditions of sccmulti */
+    uint64_t ring_pkts;  /* packets sent through the rings */
 } rk_chan_t;
 
 int rk_chan_init(void);
 void rk_chan_finalize(void);
-/* Channel to UE @p d free for a packet (refreshes the ack)? */
-int rk_chan_ready(int d);
-/* Largest packet that can go to @p d now (base payload + free slots). */
+/* The channel in use (RCK_MPI_CHANNEL, auto resolved). */
+const char *rk_chan_name(void);
+/* Channel to UE @p d free for a packet of @p want bytes (refreshes the
+ * ack; sccmulti: chooses the path by @p want)? */
+int rk_chan_ready(int d, size_t want);
+/* Largest packet that can go to @p d now (base payload + free slots, or
+ * a ring slot). */
 size_t rk_chan_room(int d, size_t want);
 /* Send one packet of @p len bytes (<= rk_chan_room) made of @p nparts
  * pieces to @p d. */
@@ -241,9 +268,14 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
 /* A sender with a packet waiting (senders tried from @p first on), or -1.
  * Never blocks. */
 int rk_chan_poll(int first);
-/* The nues conditions "a packet from s" for s = first, first + 1, ...
- * (kept up to date by rk_chan_get; not to be written). */
+/* The rk_chan_nin() conditions "a packet from s" for s = first,
+ * first + 1, ... (sccmulti: those of the MPBs, then those of the rings;
+ * kept up to date by rk_chan_get; not to be written). */
 const rck_hal_cond_t *rk_chan_incoming(int first);
+int rk_chan_nin(void);
+/* The sender of incoming condition @p which (< rk_chan_nin()) of the
+ * list from @p first. */
+int rk_chan_sender(int first, int which);
 /* Read the packet from @p s into @p buf (room for rk_chan_maxpkt()),
  * acknowledge it; returns its length. */
 size_t rk_chan_get(int s, void *buf);
@@ -262,7 +294,7 @@ void rk_chan_take(int s, const void *head, size_t skip, void *buf);
 size_t rk_chan_maxpkt(void);
 /* Conditions for a blocking wait: incoming packets on every channel (from
  * sender @p first on) and the acks of the receivers flagged in
- * @p waiting_ack (nues flags, or NULL); returns how many (at most 2 *
+ * @p waiting_ack (nues flags, or NULL); returns how many (at most 3 *
  * nues). */
 int rk_chan_conds(rck_hal_cond_t *conds, int first, const char *waiting_ack);
 

@@ -6,14 +6,23 @@
 #include "rck/config.h"
 
 static const rck_config_entry_t rckmpi_settings[] = {
-    {"MPI_CHANNEL", "sccmpb-ext", RCK_CONFIG_STRING,
-     "channel of the MPI library on the MPBs: sccmpb-ext (48 base EWS of "
-     "64 B and a 4 KiB gEWS per core) or sccmpb (the MPB split among the "
-     "senders)",
-     "sccmpb-ext|sccmpb"},
-    {"MPI_EAGER", "16k", RCK_CONFIG_SIZE,
+    {"MPI_CHANNEL", "auto", RCK_CONFIG_STRING,
+     "channel of the MPI library: sccmpb-ext (48 base EWS of 64 B and a "
+     "4 KiB gEWS per core), sccmpb (the MPB split among the senders), "
+     "sccshm (rings in shared DRAM), sccmulti (sccmpb-ext for small "
+     "packets, the rings for large ones) or auto (sccmulti on native, "
+     "sccmpb-ext elsewhere)",
+     "sccmpb-ext|sccmpb|sccshm|sccmulti|auto"},
+    {"MPI_SHM_CHAN", "16m", RCK_CONFIG_SIZE,
+     "shared DRAM the sccshm and sccmulti channels take for their rings "
+     "(at most half of the window's free part), split among the ordered "
+     "pairs of processes: up to 8 slots of 64 KiB per pair", NULL},
+    {"MPI_EAGER", "auto", RCK_CONFIG_STRING,
      "MPI messages above this many bytes go by rendezvous (RTS/CTS); "
-     "smaller ones are sent eagerly and buffered by the receiver", NULL},
+     "smaller ones are sent eagerly and buffered by the receiver; auto = "
+     "16k on the MPB channels, on sccshm and sccmulti what a pair's ring "
+     "holds, between 16k and 256k",
+     "auto|#|#k|#m|#g"},
     {"MPI_WIN_SHM", "16m", RCK_CONFIG_SIZE,
      "shared DRAM MPI_Init reserves for one-sided windows, split evenly "
      "among the UEs: MPI_Win_allocate_shared's memory, and "

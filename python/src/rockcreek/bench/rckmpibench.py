@@ -5,6 +5,14 @@ docs/MPI-COLLECTIVES.md), program bench/rckmpi/rckmpi_bench.c.
   Scatter, Bcast, Allreduce, Barrier at 3 and 48 processes, 4 B to 256 KiB,
   the two channels side by side (RCK_MPI_CHANNEL=sccmpb, the original, and
   sccmpb-ext, the improved one) and their ratio old/new per row.
+* sim, 3 processes: also RCKMPI's shared-DRAM channels (sccshm,
+  sccmulti), in core cycles beside the two MPB channels.
+* native, large messages in the shape of the OSU micro-benchmarks
+  (osu_latency, osu_bw, osu_bibw: ops pingpong, bw, bibw of rckmpi_bench)
+  at 16 KiB-4 MiB on 2 processes, for the channels of LARGE_CHANNELS and
+  Open MPI in the same interleaved rounds, with each channel's ratio to
+  Open MPI (at or above 1: as fast or faster); verdict on the native
+  default channel (auto = sccmulti): >= 1.0x at every size.
 * native, in microseconds: pingpong latency and bandwidth and the same
   collectives beside Open MPI (the same source built with mpicc.openmpi),
   interleaved rounds, ratio rockcreek / Open MPI; verdict: latency at or
@@ -21,6 +29,14 @@ CORE_MHZ = 533.0
 COLLS = ["sendrecv", "gather", "scatter", "bcast", "allreduce", "barrier"]
 FIELDS = {"ues": int, "size": int, "reps": int, "us": float}
 CHANNELS = ["sccmpb", "sccmpb-ext"]
+# the shared-DRAM channels: on the sim at 3 processes (at 48 the sim
+# models every access to their uncached rings: minutes per run)
+SHM_CHANNELS = ["sccshm", "sccmulti"]
+LARGE_SIZES = [16384, 65536, 262144, 1048576, 4194304]
+LARGE_OPS = ["pingpong", "bw", "bibw"]
+LARGE_CHANNELS = ["sccmpb-ext", "sccmulti", "sccshm"]
+LARGE_DEFAULT = "sccmulti"  # RCK_MPI_CHANNEL=auto on native
+WINDOW = 64  # messages per bw/bibw window (rckmpi_bench.c, as OSU)
 
 
 def parse(text, source=None):
@@ -54,8 +70,9 @@ def sizes(quick, n):
 def sim_table(n, by_channel):
     """One row per (op, size): cycles per call on both channels, old/new."""
     old, new = by_channel.get("sccmpb", {}), by_channel.get("sccmpb-ext", {})
-    headers = ["op", "size", "sccmpb\ncycles", "sccmpb-ext\ncycles",
-               "old / new"]
+    extra = [ch for ch in SHM_CHANNELS if by_channel.get(ch)]
+    headers = (["op", "size", "sccmpb\ncycles", "sccmpb-ext\ncycles",
+                "old / new"] + ["%s\ncycles" % ch for ch in extra])
     body = []
     for k in sorted(set(old) | set(new),
                     key=lambda k: (COLLS.index(k[0]) if k[0] in COLLS
@@ -63,7 +80,9 @@ def sim_table(n, by_channel):
         o, w = old.get(k), new.get(k)
         body.append([k[0], report.format_size(k[1]) if k[0] != "barrier"
                      else "-", report.format_value(o), report.format_value(w),
-                     report.format_value(report.ratio(o, w))])
+                     report.format_value(report.ratio(o, w))]
+                    + [report.format_value(by_channel[ch].get(k))
+                       for ch in extra])
     return ("mpi on sim, %d processes (core cycles per call at 533 MHz; "
             "old / new above 1: sccmpb-ext faster)\n" % n
             + report.format_table(headers, body))
@@ -91,7 +110,7 @@ def run_sim(ctx, mod, prog, rck):
     """{n: {channel: {(op, size): cycles}}}, raw lines"""
     res, raw = {}, []
     for n in (3, 48):
-        for ch in CHANNELS:
+        for ch in CHANNELS + (SHM_CHANNELS if n == 3 else []):
             s = ",".join(str(x) for x in sizes(ctx.args.quick, n))
             cmd = [rck, "run", "-n", str(n), "--backend", "sim", "--compute",
                    "none", "--no-prefix", "--", prog, "-o",
@@ -148,6 +167,105 @@ def run_native(ctx, mod, prog, ref, rck, rounds, pp_rounds):
             for key, by_impl in this.items():
                 paired.setdefault(key, []).append(by_impl)
     return got, paired
+
+
+def run_native_large(ctx, mod, prog, ref, rck, rounds):
+    """OSU-shaped large messages: {(impl, op): [(size, us), ...]}, impl
+    "openmpi" or a channel name; the implementations run back to back in
+    each round, in reversed order every other round."""
+    got = {}
+    mpirun = ctx.args.mpirun
+    sizes_ = [s for s in LARGE_SIZES if not ctx.args.quick or s <= 1048576]
+    args = ["-o", ",".join(LARGE_OPS), "-s", ",".join(map(str, sizes_)),
+            "-r", "2000"]
+    for rnd in range(rounds):
+        cmds = [(ch, [rck, "run", "-n", "2", "--backend", "native",
+                      "--no-prefix", "--", prog] + args,
+                 {"RCK_MPI_CHANNEL": ch}) for ch in LARGE_CHANNELS]
+        if ref:
+            cmds.append(("openmpi", [mpirun, "--allow-run-as-root", "-np",
+                                     "2", "--bind-to", "none", "--mca", "btl",
+                                     "self,vader", ref] + args, {}))
+        if rnd % 2:
+            cmds.reverse()
+        for impl, cmd, env in cmds:
+            mod.log("mpi native large round %d %s ..." % (rnd + 1, impl))
+            for p in _run(mod, cmd, env, 900) or []:
+                got.setdefault((impl, p["op"]), []).append(
+                    (p["size"], p["us"]))
+    return got
+
+
+def large_value(op, size, us):
+    """The figure OSU prints: one-way latency in us (pingpong), MB/s
+    (bw, bibw: a window of WINDOW messages each way per us)."""
+    if op == "pingpong":
+        return us
+    return (2 if op == "bibw" else 1) * WINDOW * size / us
+
+
+def large_tables(got):
+    """One table per op: per size each implementation's median and each
+    channel's ratio to Open MPI (>= 1: as fast or faster); and the
+    {op: {size: ratio}} of the native default channel."""
+    tables, ratios = [], {}
+    impls = LARGE_CHANNELS + ["openmpi"]
+    for op in LARGE_OPS:
+        med = {}
+        for impl in impls:
+            for size, us in got.get((impl, op), []):
+                med.setdefault(impl, {}).setdefault(size, []).append(
+                    large_value(op, size, us))
+        med = {i: {k: report.aggregate(v)["median"] for k, v in d.items()}
+               for i, d in med.items()}
+        sizes_ = sorted({k for d in med.values() for k in d})
+        if not sizes_:
+            continue
+        chans = [c for c in LARGE_CHANNELS if c in med]
+        headers = (["size"] + ["%s\n%s" % (i, "us" if op == "pingpong"
+                                            else "MB/s")
+                               for i in impls if i in med]
+                   + ["%s\nx Open MPI" % c for c in chans])
+        rows = []
+        for size in sizes_:
+            theirs = med.get("openmpi", {}).get(size)
+            row = [report.format_size(size)]
+            row += [report.format_value(med[i].get(size)) for i in impls
+                    if i in med]
+            for c in chans:
+                ours = med[c].get(size)
+                r = (report.ratio(theirs, ours) if op == "pingpong"
+                     else report.ratio(ours, theirs))
+                row.append(report.format_value(r))
+                if c == LARGE_DEFAULT and r is not None:
+                    ratios.setdefault(op, {})[size] = r
+            rows.append(row)
+        what = {"pingpong": "osu_latency shape, one-way latency",
+                "bw": "osu_bw shape, window of %d" % WINDOW,
+                "bibw": "osu_bibw shape, window of %d each way" % WINDOW}[op]
+        tables.append("mpi native large messages, 2 processes, %s (medians "
+                      "of the rounds; x Open MPI at or above 1: as fast or "
+                      "faster)\n" % what
+                      + report.format_table(headers, rows))
+    return tables, ratios
+
+
+def large_verdict(ratios):
+    """Target: the native default channel >= 1.0x Open MPI at every size
+    of every op."""
+    target = ("OSU-shaped latency, bw, bibw 16 KiB-4 MiB >= 1.0x Open MPI "
+              "(%s, medians)" % LARGE_DEFAULT)
+    pts = [{"op": op, "size": k, "ratio": r}
+           for op, d in ratios.items() for k, r in d.items()]
+    if not pts:
+        return report.Verdict(target, "NOT EVALUATED", "no Open MPI figures")
+    bad = [p for p in pts if p["ratio"] < 1.0]
+    worst = min(pts, key=lambda p: p["ratio"])
+    detail = ("%d/%d points below; worst %s %s: %sx"
+              % (len(bad), len(pts), worst["op"],
+                 report.format_size(worst["size"]),
+                 report.format_value(worst["ratio"])))
+    return report.Verdict(target, "NOT MET" if bad else "MET", detail, pts)
 
 
 def paired_ratios(rounds, ours="rockcreek", theirs="openmpi"):
@@ -230,6 +348,11 @@ def suite(ctx, mod, SuiteResult, csv_rows_for):
     got, paired = run_native(ctx, mod, prog, ref, rck, rounds,
                              3 if a.quick else 9)
     data["native_raw"] = {"%s/%s/%d" % k: v for k, v in got.items()}
+    large = run_native_large(ctx, mod, prog, ref, rck, rounds)
+    data["native_large_raw"] = {"%s/%s" % k: v for k, v in large.items()}
+    lt, lr = large_tables(large)
+    tables += lt
+    verdicts.append(large_verdict(lr))
     ops = sorted({(op, n) for (_, op, n) in got},
                  key=lambda x: (x[1], (["pingpong"] + COLLS).index(x[0])))
     for op, n in ops:
