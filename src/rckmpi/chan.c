@@ -91,8 +91,11 @@ static int chan_kind(const char *name)
     if (strcmp(name, "auto") == 0)
         /* host memory: the rings win for large messages (docs/MPI.md,
          * "Performance"); every model of the chip: RCKMPI's default */
-        name = strcmp(rk.hal->ops->name, "native") == 0 ? "sccmulti"
-                                                        : "sccmpb-ext";
+        name = (rck_hal_caps(rk.hal) &
+                (RCK_CAP_SHARED_MEMORY | RCK_CAP_TIMED)) ==
+                       RCK_CAP_SHARED_MEMORY
+                   ? "sccmulti"
+                   : "sccmpb-ext";
     for (int k = 0; k < (int)(sizeof chan_names / sizeof *chan_names); k++)
         if (strcmp(name, chan_names[k]) == 0)
             return k;
