@@ -326,13 +326,27 @@ static rck_status_t drain(int *got)
     }
 }
 
-/* Wait (HAL wait, interrupts taken) until @p cond holds or an interrupt
- * comes, then drain our ring. */
+/* Wait (HAL wait, interrupts taken) until @p cond holds, an entry is in
+ * our own ring or an interrupt comes, then drain our ring. The own-ring
+ * condition is what keeps two senders on each other's full rings apart:
+ * the interrupt that announced our entries may have been taken inside an
+ * earlier HAL call (a TAS acquire), and then no wait would see it. */
 static rck_status_t wait_and_drain(const rck_hal_cond_t *cond, int ncond,
                                    int64_t timeout_ns)
 {
     int got;
-    rck_status_t st = rck_hal_wait(q.hal, cond, ncond, RCK_WAIT_IRQ,
+    rck_hal_cond_t c[4];
+    uint32_t head;
+
+    if (ncond < 1 || ncond > 3)
+        return RCK_ERR_INVALID;
+    for (int i = 0; i < ncond; i++)
+        c[i] = cond[i];
+    rck_hal_mpb_load32(q.hal, q.hal->core, q.base + H_HEAD, &head);
+    c[ncond] = (rck_hal_cond_t){.space = RCK_SPACE_MPB, .core = q.hal->core,
+                                .offset = q.base + H_TAIL, .mask = ~0u,
+                                .value = head, .op = RCK_COND_NE};
+    rck_status_t st = rck_hal_wait(q.hal, c, ncond + 1, RCK_WAIT_IRQ,
                                    timeout_ns, NULL);
     if (st != RCK_OK && st != RCK_INTERRUPTED)
         return st;
