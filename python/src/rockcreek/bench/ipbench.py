@@ -101,18 +101,10 @@ def rows_of(summary):
     for (mode, backend, test, size), ours in sorted(summary.items()):
         ref = summary.get((mode, backend, "rcce_lat", size)) \
             if test.endswith("_lat") and test != "rcce_lat" else None
-        rows.append({
-            "suite": "ip", "metric": test, "unit": UNITS[test],
-            "point": "%s %s %d" % (backend, mode, size),
-            "lower_is_better": 1 if test.endswith("_lat") else 0,
-            "ours": "librckip %s on %s" % (mode, backend),
-            "ours_median": ours["median"], "ours_min": ours["min"],
-            "ours_max": ours["max"], "ours_n": ours["n"],
-            "ref": "RCCE pingpong" if ref else "",
-            "ref_median": ref["median"] if ref else None,
-            "ratio_median": report.ratio(ours["median"], ref["median"])
-            if ref else None,
-            "status": "", "note": ""})
+        rows.append(report.result_row(
+            "ip", test, UNITS[test], "%s %s %d" % (backend, mode, size),
+            test.endswith("_lat"), "librckip %s on %s" % (mode, backend),
+            ours, "RCCE pingpong", ref))
     return rows
 
 

@@ -42,18 +42,11 @@ def rows_of(summary):
         on, off = summary.get(("on", size)), summary.get(("off", size))
         if on is None:
             continue
-        rows.append({
-            "suite": "msglog", "metric": "lat_us", "unit": "us",
-            "point": size, "lower_is_better": 1,
-            "ours": "rockcreek native, RCK_MSGLOG on",
-            "ours_median": on["median"], "ours_min": on["min"],
-            "ours_max": on["max"], "ours_n": on["n"],
-            "ref": "log off" if off else "",
-            "ref_median": off["median"] if off else None,
-            "ratio_median": report.ratio(on["median"], off["median"])
-            if off else None,
-            "status": "", "note": "added: %.3g us per message"
-            % (on["median"] - off["median"]) if off else ""})
+        rows.append(report.result_row(
+            "msglog", "lat_us", "us", size, True,
+            "rockcreek native, RCK_MSGLOG on", on, "log off", off,
+            note="added: %.3g us per message" % (on["median"] - off["median"])
+            if off else ""))
     return rows
 
 

@@ -177,6 +177,21 @@ def ratio(ours, theirs):
     return ours / theirs
 
 
+def result_row(suite, metric, unit, point, lower_is_better, ours_name, ours,
+               ref_name="", ref=None, note=""):
+    """One row of results.csv: @p ours and @p ref are aggregate() dicts
+    (ref may be None: no reference for this point)."""
+    return {
+        "suite": suite, "metric": metric, "unit": unit, "point": point,
+        "lower_is_better": 1 if lower_is_better else 0, "ours": ours_name,
+        "ours_median": ours["median"], "ours_min": ours["min"],
+        "ours_max": ours["max"], "ours_n": ours["n"],
+        "ref": ref_name if ref else "",
+        "ref_median": ref["median"] if ref else None,
+        "ratio_median": ratio(ours["median"], ref["median"]) if ref else None,
+        "status": "", "note": note}
+
+
 def ratios(ours, theirs, stat="median"):
     """Per-point ratio of one statistic of two aggregate_rounds() results,
     for the points both have."""
