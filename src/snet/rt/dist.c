@@ -24,6 +24,7 @@
  * "nodist" uses none.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +45,7 @@ static int prog_labels; /* labels below this are the program's: same ids on
 static unsigned next_conn;
 static int depth; /* calls waiting on this UE */
 
-enum { M_START = 1, M_RECORD, M_OUT, M_LAST, M_DONE, M_ACK, M_STOP };
+enum { M_START = 1, M_RECORD, M_OUT, M_LAST, M_DONE, M_ACK, M_STOP, M_REL };
 
 typedef struct {
     uint32_t kind, conn, node, pad;
@@ -71,6 +72,193 @@ int rt_dist_parse(void)
     rt_fatal("RCK_SNET_DIST='%s': not one of nodist|mpi|scc", v);
 }
 
+/* ---- long fields in LUT pages ----------------------------------------- */
+
+/* RCK_SNET_SCC (docs/SNET.md, "Long fields through the LUTs"): how a field
+ * of more than RT_LUT_MIN bytes goes to another UE on the scc layer */
+enum { LUT_SLAB = 0, LUT_COPY = 1, LUT_REMAP = 2 };
+static int lut_mode;
+static int stopping; /* rt_dist_stop: no more releases sent */
+#define RUN_MAX 40   /* the pool's pages (rck_snetq.h) */
+
+/* a field in LUT pages: a run of our own pages, or another UE's pages
+ * mapped here (remap), which go back to that UE when the field is freed */
+typedef struct {
+    int used, own, slot;
+    c4snet_data_t *field;
+    int owner;      /* borrowed: the owner UE and its handle */
+    uint32_t token;
+    int n;          /* borrowed: the entries (to pass it on) */
+    uint32_t ent[RUN_MAX];
+} lutref_t;
+static lutref_t *lrefs;
+static int nlrefs;
+static struct {
+    unsigned long long by_ref, copied, remapped, released, in_pages,
+        slab_fallback;
+} lstats;
+
+static void send_msg(int dest, uint32_t kind, uint32_t conn, uint32_t node,
+                     rcksnet_record_t *r);
+
+static int rt_dist_lut_parse(void)
+{
+    const char *v = getenv("RCK_SNET_SCC");
+    if (v == NULL || !strcmp(v, "copy"))
+        return LUT_COPY;
+    if (!strcmp(v, "remap"))
+        return LUT_REMAP;
+    if (!strcmp(v, "slab"))
+        return LUT_SLAB;
+    rt_fatal("RCK_SNET_SCC='%s': not one of copy|remap|slab", v);
+}
+
+static void lut_init(void)
+{
+    const char *why;
+    lut_mode = rt_dist_lut_parse();
+    if (lut_mode != LUT_SLAB && !rck_snetq_pages_usable(&why)) {
+        if (getenv("RCK_SNET_SCC") != NULL && rt_dist_ue == 0)
+            fprintf(stderr, "rcksnet: RCK_SNET_SCC=%s: no LUT pages here "
+                    "(%s): long fields go through the shared-DRAM slab\n",
+                    getenv("RCK_SNET_SCC"), why);
+        lut_mode = LUT_SLAB;
+    }
+}
+
+static int lref_new(void)
+{
+    for (int i = 0; i < nlrefs; i++)
+        if (!lrefs[i].used) {
+            memset(&lrefs[i], 0, sizeof(lrefs[i]));
+            lrefs[i].used = 1;
+            return i;
+        }
+    lrefs = rt_realloc(lrefs, (size_t)(nlrefs + 16) * sizeof(*lrefs));
+    memset(lrefs + nlrefs, 0, 16 * sizeof(*lrefs));
+    lrefs[nlrefs].used = 1;
+    nlrefs += 16;
+    return nlrefs - 16;
+}
+
+void *rt_dist_lut_alloc(size_t bytes, int *handle)
+{
+    void *addr;
+    int run;
+    if (lut_mode == LUT_SLAB)
+        return NULL;
+    rck_status_t st = rck_snetq_page_alloc(bytes, &addr, &run);
+    if (st != RCK_OK) { /* the pool is used up: the heap, then the slab */
+        lstats.slab_fallback++;
+        return NULL;
+    }
+    int h = lref_new();
+    lrefs[h].own = 1;
+    lrefs[h].slot = run;
+    lstats.in_pages++;
+    *handle = h;
+    return addr;
+}
+
+void rt_dist_lut_bind(int handle, c4snet_data_t *field)
+{
+    lrefs[handle].field = field;
+}
+
+void rt_dist_lut_release(int handle)
+{
+    lutref_t *l = &lrefs[handle];
+    if (l->own) {
+        rck_snetq_page_free(l->slot);
+    } else {
+        rck_snetq_unmap(l->slot);
+        if (!stopping)
+            send_msg(l->owner, M_REL, l->token, 0, NULL);
+    }
+    l->used = 0;
+}
+
+/* a REL from @p src: the reference it held on our handle @p token is gone */
+static void lut_rel(int src, uint32_t token)
+{
+    if (token >= (uint32_t)nlrefs || !lrefs[token].used ||
+        lrefs[token].field == NULL)
+        rt_fatal("UE %d released LUT pages this UE does not hold "
+                 "(handle %u; protocol error)", src, token);
+    lstats.released++;
+    C4SNetFree(lrefs[token].field);
+}
+
+/* The entries of field @p d's pages, for a reference sent to another UE
+ * (which will release it: a reference held until then); 0 if @p d does not
+ * go by reference. */
+static int lut_ref_out(c4snet_data_t *d, uint32_t *ent, uint32_t *token)
+{
+    int h = rt_field_lut(d);
+    if (h < 0 || lut_mode == LUT_SLAB)
+        return 0;
+    int n;
+    if (lrefs[h].own) {
+        n = rck_snetq_page_entries(lrefs[h].slot, ent, RUN_MAX);
+        if (n <= 0)
+            rt_fatal("the LUT entries of a field's pages cannot be read");
+    } else {
+        n = lrefs[h].n;
+        memcpy(ent, lrefs[h].ent, (size_t)n * sizeof(*ent));
+    }
+    (void)C4SNetShallowCopy(d);
+    *token = (uint32_t)h;
+    lstats.by_ref++;
+    return n;
+}
+
+/* A field of @p cnt elements of @p type in another UE's pages (@p n
+ * entries): remap keeps them mapped as the field's bytes; copy (or remap
+ * with no free slots) copies them once into a field of our own and
+ * releases them at once. */
+static c4snet_data_t *lut_ref_in(int src, c4snet_type_t type, size_t cnt,
+                                 const uint32_t *ent, int n, uint32_t token)
+{
+    void *addr;
+    int map;
+    rck_status_t st;
+    if (lut_mode == LUT_REMAP &&
+        rck_snetq_map(ent, n, 1, &addr, &map) == RCK_OK) {
+        int h = lref_new();
+        lrefs[h].own = 0;
+        lrefs[h].slot = map;
+        lrefs[h].owner = src;
+        lrefs[h].token = token;
+        lrefs[h].n = n;
+        memcpy(lrefs[h].ent, ent, (size_t)n * sizeof(*ent));
+        lstats.remapped++;
+        return rt_field_wrap(type, cnt, addr, h);
+    }
+    if ((st = rck_snetq_map(ent, n, 0, &addr, &map)) != RCK_OK)
+        rt_fatal("a field of UE %d: its %d LUT pages cannot be mapped: %s",
+                 src, n, rck_status_string(st));
+    void *data;
+    c4snet_data_t *d = C4SNetAlloc(type, cnt, &data);
+    memcpy(data, addr, cnt * (size_t)C4SNetSizeof(d)); /* the one copy */
+    rck_snetq_unmap(map);
+    lstats.copied++;
+    send_msg(src, M_REL, token, 0, NULL);
+    return d;
+}
+
+static void lut_report(void)
+{
+    if (getenv("RCKSNET_STATS") == NULL)
+        return;
+    static const char *const names[] = {"slab", "copy", "remap"};
+    fprintf(stderr, "rcksnet: UE %d: long fields (RCK_SNET_SCC %s): %llu "
+            "made in LUT pages, %llu sent by reference, %llu copied from a "
+            "window, %llu remapped, %llu releases taken, %llu not in pages "
+            "(pool full)\n", rt_dist_ue, names[lut_mode], lstats.in_pages,
+            lstats.by_ref, lstats.copied, lstats.remapped, lstats.released,
+            lstats.slab_fallback);
+}
+
 void rt_dist_init(int mode, int *argc, char ***argv)
 {
     rt_dist_mode = mode;
@@ -93,6 +281,7 @@ void rt_dist_init(int mode, int *argc, char ***argv)
                  rck_status_string(st));
     rt_dist_ue = rck_snetq_ue();
     rt_dist_nues = rck_snetq_num_ues();
+    lut_init();
 }
 
 void rt_dist_labels(int n)
@@ -155,6 +344,17 @@ static const void *encode(buf_t *b, const rcksnet_record_t *r,
         }
     put32(b, (uint32_t)r->n);
     put32(b, (uint32_t)tail);
+    /* the tail by reference when it is in LUT pages: (count, handle,
+     * entries), its bytes stay where they are */
+    uint32_t ent[RUN_MAX], token = 0;
+    int nref = tail >= 0 && rt_dist_mode == RT_DIST_SCC
+                   ? lut_ref_out(r->e[tail].field, ent, &token)
+                   : 0;
+    put32(b, (uint32_t)nref);
+    if (nref > 0) {
+        put32(b, token);
+        put(b, ent, (size_t)nref * sizeof(ent[0]));
+    }
     for (int i = 0; i < r->n; i++) {
         const rt_ent_t *e = &r->e[i];
         put32(b, (uint32_t)e->kind);
@@ -177,7 +377,7 @@ static const void *encode(buf_t *b, const rcksnet_record_t *r,
         if (i != tail)
             put(b, C4SNetGetData(d), n * (size_t)C4SNetSizeof(d));
     }
-    if (tail < 0) {
+    if (tail < 0 || nref > 0) {
         *taillen = 0;
         return NULL;
     }
@@ -205,11 +405,19 @@ static uint32_t take32(rd_t *rd)
     return v;
 }
 
-static rcksnet_record_t *decode(rd_t *rd)
+static rcksnet_record_t *decode(int src, rd_t *rd)
 {
     rcksnet_record_t *r = rcksnet_record_new();
     uint32_t n = take32(rd);
     int tail = (int)take32(rd);
+    uint32_t nref = take32(rd), token = 0, ent[RUN_MAX];
+    if (nref > RUN_MAX)
+        rt_fatal("a record from UE %d names %u LUT pages (protocol error)",
+                 src, nref);
+    if (nref > 0) {
+        token = take32(rd);
+        take(rd, ent, nref * sizeof(ent[0]));
+    }
     c4snet_data_t *tailfield = NULL;
     for (uint32_t i = 0; i < n; i++) {
         rt_ent_t e = {0, 0, 0, NULL};
@@ -234,6 +442,12 @@ static rcksnet_record_t *decode(rd_t *rd)
         c4snet_type_t type = (c4snet_type_t)take32(rd);
         uint64_t cnt;
         take(rd, &cnt, 8);
+        if ((int)i == tail && nref > 0) {
+            e.field = lut_ref_in(src, type, (size_t)cnt, ent, (int)nref,
+                                 token);
+            rt_add(r, &e);
+            continue;
+        }
         void *data;
         e.field = C4SNetAlloc(type, (size_t)cnt, &data);
         size_t bytes = (size_t)cnt * (size_t)C4SNetSizeof(e.field);
@@ -396,7 +610,7 @@ static void serve(int src, const msg_hdr_t *h, rd_t *rd)
     }
     rt_inst_t *inst = c->inst; /* the table may grow during the run */
     if (h->kind == M_RECORD)
-        rt_run(inst, decode(rd), &k.s);
+        rt_run(inst, decode(src, rd), &k.s);
     if (k.held != NULL)
         send_msg(src, M_LAST, 0, 0, k.held);
     else
@@ -418,6 +632,9 @@ static void pump(int from, rt_sink_t *out)
         msg_hdr_t h;
         take(&rd, &h, sizeof(h));
         switch (h.kind) {
+        case M_REL: /* whenever it comes: not part of a call */
+            lut_rel(src, h.conn);
+            break;
         case M_START:
         case M_RECORD:
             serve(src, &h, &rd);
@@ -433,7 +650,7 @@ static void pump(int from, rt_sink_t *out)
                 free(data);
                 return;
             }
-            rcksnet_record_t *r = decode(&rd);
+            rcksnet_record_t *r = decode(src, &rd);
             free(data);
             out->put(out, r);
             if (h.kind == M_LAST)
@@ -491,6 +708,8 @@ void rt_dist_stop(void)
     if (rt_dist_ue == 0)
         for (int u = 1; u < rt_dist_nues; u++)
             send_msg(u, M_STOP, 0, 0, NULL);
+    lut_report();
+    stopping = 1;
     for (size_t i = 0; i < capconns; i++)
         rt_inst_free(conns[i].inst);
     free(conns);
