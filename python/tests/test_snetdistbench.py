@@ -63,3 +63,20 @@ def test_table_and_rows():
     assert len(rows) == 3
     scc = [r for r in rows if r["point"].endswith(" scc")][0]
     assert scc["ratio_median"] == pytest.approx(0.5)
+
+
+def test_scc_modes():
+    assert d.layer_env("scc") == {"RCK_SNET_DIST": "scc",
+                                  "RCK_SNET_SCC": "copy"}
+    assert d.layer_env("scc-remap")["RCK_SNET_SCC"] == "remap"
+    assert d.layer_env("scc-slab")["RCK_SNET_SCC"] == "slab"
+    assert d.layer_env("mpi") == {"RCK_SNET_DIST": "mpi"}
+    res = []
+    for layer, us in (("scc", 30.0), ("scc-remap", 10.0), ("scc-slab", 50.0),
+                      ("mpi", 60.0)):
+        res.append({"backend": "native", "bench": "pingpong", "layer": layer,
+                    "size": 1 << 20, "us": us})
+    t = d.table(d.summarize(res))
+    last = t.splitlines()[-1]
+    assert last.split()[-1] == "scc-remap" and "0.50" in last
+    assert len(d.rows_of(d.summarize(res))) == 4

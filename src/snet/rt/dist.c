@@ -95,7 +95,7 @@ static lutref_t *lrefs;
 static int nlrefs;
 static struct {
     unsigned long long by_ref, copied, remapped, released, in_pages,
-        slab_fallback;
+        slab_fallback, passed;
 } lstats;
 
 static void send_msg(int dest, uint32_t kind, uint32_t conn, uint32_t node,
@@ -171,7 +171,8 @@ void rt_dist_lut_release(int handle)
     if (l->own) {
         rck_snetq_page_free(l->slot);
     } else {
-        rck_snetq_unmap(l->slot);
+        if (l->slot >= 0)
+            rck_snetq_unmap(l->slot);
         if (!stopping)
             send_msg(l->owner, M_REL, l->token, 0, NULL);
     }
@@ -205,6 +206,8 @@ static int lut_ref_out(c4snet_data_t *d, uint32_t *ent, uint32_t *token)
     } else {
         n = lrefs[h].n;
         memcpy(ent, lrefs[h].ent, (size_t)n * sizeof(*ent));
+        if (lrefs[h].slot < 0)
+            lstats.passed++; /* never read here */
     }
     (void)C4SNetShallowCopy(d);
     *token = (uint32_t)h;
@@ -213,37 +216,58 @@ static int lut_ref_out(c4snet_data_t *d, uint32_t *ent, uint32_t *token)
 }
 
 /* A field of @p cnt elements of @p type in another UE's pages (@p n
- * entries): remap keeps them mapped as the field's bytes; copy (or remap
- * with no free slots) copies them once into a field of our own and
- * releases them at once. */
+ * entries): a reference, fetched only when something reads its bytes
+ * (rt_dist_lut_fetch, from C4SNetGetData); passed on unread it goes on as
+ * the same reference (lut_ref_out). */
 static c4snet_data_t *lut_ref_in(int src, c4snet_type_t type, size_t cnt,
                                  const uint32_t *ent, int n, uint32_t token)
+{
+    int h = lref_new();
+    lrefs[h].own = 0;
+    lrefs[h].slot = -1; /* not mapped */
+    lrefs[h].owner = src;
+    lrefs[h].token = token;
+    lrefs[h].n = n;
+    memcpy(lrefs[h].ent, ent, (size_t)n * sizeof(*ent));
+    return rt_field_wrap(type, cnt, NULL, h);
+}
+
+/* The first read of such a field: remap maps its pages here and the field
+ * reads them in place (held until the field is freed); copy (or remap with
+ * no free slots) copies them once into memory of our own (our LUT pages,
+ * else the heap) and releases them at once. */
+void *rt_dist_lut_fetch(int h, size_t bytes, int *newhandle, int *ext_free)
 {
     void *addr;
     int map;
     rck_status_t st;
+    *ext_free = 0;
     if (lut_mode == LUT_REMAP &&
-        rck_snetq_map(ent, n, 1, &addr, &map) == RCK_OK) {
-        int h = lref_new();
-        lrefs[h].own = 0;
+        rck_snetq_map(lrefs[h].ent, lrefs[h].n, 1, &addr, &map) == RCK_OK) {
         lrefs[h].slot = map;
-        lrefs[h].owner = src;
-        lrefs[h].token = token;
-        lrefs[h].n = n;
-        memcpy(lrefs[h].ent, ent, (size_t)n * sizeof(*ent));
         lstats.remapped++;
-        return rt_field_wrap(type, cnt, addr, h);
+        *newhandle = h;
+        return addr;
     }
-    if ((st = rck_snetq_map(ent, n, 0, &addr, &map)) != RCK_OK)
+    if ((st = rck_snetq_map(lrefs[h].ent, lrefs[h].n, 0, &addr, &map)) !=
+        RCK_OK)
         rt_fatal("a field of UE %d: its %d LUT pages cannot be mapped: %s",
-                 src, n, rck_status_string(st));
-    void *data;
-    c4snet_data_t *d = C4SNetAlloc(type, cnt, &data);
-    memcpy(data, addr, cnt * (size_t)C4SNetSizeof(d)); /* the one copy */
+                 lrefs[h].owner, lrefs[h].n, rck_status_string(st));
+    int own = -1;
+    void *p = bytes > RT_LUT_MIN ? rt_dist_lut_alloc(bytes, &own) : NULL;
+    if (p == NULL) {
+        p = malloc(bytes ? bytes : 1);
+        if (p == NULL)
+            rt_fatal("out of memory (a field of %zu bytes)", bytes);
+        *ext_free = 1;
+        own = -1;
+    }
+    memcpy(p, addr, bytes); /* the one copy */
     rck_snetq_unmap(map);
     lstats.copied++;
-    send_msg(src, M_REL, token, 0, NULL);
-    return d;
+    rt_dist_lut_release(h); /* back to the owner */
+    *newhandle = own;
+    return p;
 }
 
 static void lut_report(void)
@@ -252,10 +276,11 @@ static void lut_report(void)
         return;
     static const char *const names[] = {"slab", "copy", "remap"};
     fprintf(stderr, "rcksnet: UE %d: long fields (RCK_SNET_SCC %s): %llu "
-            "made in LUT pages, %llu sent by reference, %llu copied from a "
-            "window, %llu remapped, %llu releases taken, %llu not in pages "
-            "(pool full)\n", rt_dist_ue, names[lut_mode], lstats.in_pages,
-            lstats.by_ref, lstats.copied, lstats.remapped, lstats.released,
+            "made in LUT pages, %llu sent by reference, %llu of them passed on "
+            "unread, %llu copied from a window, %llu remapped, %llu releases "
+            "taken, %llu not in pages (pool full)\n", rt_dist_ue,
+            names[lut_mode], lstats.in_pages, lstats.by_ref, lstats.passed,
+            lstats.copied, lstats.remapped, lstats.released,
             lstats.slab_fallback);
 }
 

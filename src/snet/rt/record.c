@@ -13,8 +13,10 @@ struct cdata {
     int ref;
     c4snet_type_t type;
     size_t n;
-    void *ext; /* the elements when not in data[]: in a LUT page */
+    void *ext; /* the elements when not in data[]: in a LUT page (or
+                * malloc'd: ext_free), NULL with a handle: not fetched */
     int lut;   /* its handle (dist.c), or -1 */
+    int ext_free;
     union {
         long double ld;
         void *p;
@@ -101,6 +103,7 @@ c4snet_data_t *C4SNetAlloc(c4snet_type_t type, size_t size, void **data)
     d->n = size;
     d->ext = NULL;
     d->lut = -1;
+    d->ext_free = 0;
     if (data != NULL)
         *data = d->data;
     return d;
@@ -117,6 +120,7 @@ c4snet_data_t *rt_field_wrap(c4snet_type_t type, size_t n, void *p,
     d->n = n;
     d->ext = p;
     d->lut = handle;
+    d->ext_free = 0;
     rt_dist_lut_bind(handle, d);
     return d;
 }
@@ -140,6 +144,8 @@ void C4SNetFree(c4snet_data_t *ptr)
     if (ptr != NULL && --ptr->ref == 0) {
         if (ptr->lut >= 0)
             rt_dist_lut_release(ptr->lut);
+        if (ptr->ext_free)
+            free(ptr->ext);
         free(ptr);
     }
 }
@@ -167,6 +173,14 @@ size_t C4SNetArraySize(c4snet_data_t *data)
 
 void *C4SNetGetData(c4snet_data_t *ptr)
 {
+    if (ptr->ext == NULL && ptr->lut >= 0) {
+        /* a field of another UE not fetched yet (lazy, dist.c) */
+        int h = ptr->lut;
+        ptr->ext = rt_dist_lut_fetch(h, ptr->n * type_size(ptr->type),
+                                     &ptr->lut, &ptr->ext_free);
+        if (ptr->lut >= 0)
+            rt_dist_lut_bind(ptr->lut, ptr);
+    }
     return ptr->ext != NULL ? ptr->ext : (void *)ptr->data;
 }
 

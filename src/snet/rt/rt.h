@@ -148,6 +148,10 @@ const rcksnet_node_t *rt_node_by_id(int id);
 void *rt_dist_lut_alloc(size_t bytes, int *handle);
 void rt_dist_lut_bind(int handle, c4snet_data_t *field);
 void rt_dist_lut_release(int handle);
+/* a field of another UE (handle) read for the first time: its bytes
+ * (@p handle becomes the field's new handle or -1; @p ext_free: malloc'd) */
+void *rt_dist_lut_fetch(int handle, size_t bytes, int *newhandle,
+                        int *ext_free);
 /* the field's handle (-1: none); a field whose bytes are at p (not its
  * own), with a handle */
 int rt_field_lut(c4snet_data_t *d);

@@ -25,7 +25,11 @@ import subprocess
 
 from . import loadbench, report
 
-LAYERS = ["nodist", "scc", "mpi"]
+# scc: RCK_SNET_SCC=copy (the default: long fields copied once through a
+# LUT window); scc-remap: read in place through the owner's pages mapped;
+# scc-slab: copied into shared DRAM and out again
+LAYERS = ["nodist", "scc", "scc-remap", "scc-slab", "mpi"]
+TRANSFERRING = ["scc", "scc-remap", "scc-slab", "mpi"]
 BENCHES = ["pingpong", "domain", "farm", "pipeline48"]
 MiB = 1 << 20
 
@@ -102,8 +106,7 @@ def _points(summary):
 
 
 def rows_of(summary):
-    """CSV rows: per backend, benchmark and size, each layer against nodist
-    (no transfer) and scc against mpi."""
+    """CSV rows: per backend, benchmark and size, each layer against mpi."""
     rows = []
     for backend, bench, size in _points(summary):
         mpi = summary.get((backend, bench, "mpi", size))
@@ -140,18 +143,27 @@ def table(summary):
             cells.append(report.format_value(v["median"]) if v else "-")
         s, m = vals["scc"], vals["mpi"]
         cells.append("%.2f" % (s / m) if s and m else "-")
-        cells.append(("scc" if s < m else "mpi") if s and m else "-")
+        have = [(vals[x], x) for x in TRANSFERRING if vals[x]]
+        cells.append(min(have)[1] if len(have) > 1 else "-")
         out.append(cells)
     return ("snet across the chip: us (medians; pingpong per round trip, "
-            "pipeline48 per record, domain per step, farm per run)\n"
-            + report.format_table(["backend", "bench", "bytes", "nodist",
-                                   "scc", "mpi", "scc/mpi", "faster"],
-                                  out))
+            "pipeline48 per record, domain per step, farm per run; scc = "
+            "RCK_SNET_SCC=copy)\n"
+            + report.format_table(["backend", "bench", "bytes"] + LAYERS
+                                  + ["scc/mpi", "fastest"], out))
+
+
+def layer_env(layer):
+    """The settings that select a layer of LAYERS."""
+    if layer.startswith("scc"):
+        return {"RCK_SNET_DIST": "scc",
+                "RCK_SNET_SCC": layer[4:] if layer != "scc" else "copy"}
+    return {"RCK_SNET_DIST": layer}
 
 
 def run_one(rck, prog, backend, ues, layer, records, timeout):
     """One run of a program: its parsed lines, or an error string."""
-    env = dict(os.environ, RCK_SNET_DIST=layer, RCK_SIM_REPORT="none")
+    env = dict(os.environ, RCK_SIM_REPORT="none", **layer_env(layer))
     try:
         p = subprocess.run([rck, "run", "-n", str(ues), "--backend", backend,
                             prog], input=input_xml(records),
