@@ -80,3 +80,18 @@ def test_scc_modes():
     last = t.splitlines()[-1]
     assert last.split()[-1] == "scc-remap" and "0.50" in last
     assert len(d.rows_of(d.summarize(res))) == 4
+
+
+def test_speedup():
+    x = d.farm_input(tasks=3, work=5, kinds=2)
+    assert x.count('<record type="data">') == 3
+    assert '<tag label="p">1</tag><tag label="n">5</tag>' in x
+    assert d.parse_chip_seconds(
+        "rck sim: 4 cores, 1 cycles = 0.077146 s of chip time at 533 MHz") \
+        == pytest.approx(0.077146)
+    assert d.parse_chip_seconds("nothing") is None
+    pts = {("sim", 1): 0.27, ("sim", 4): 0.0771}
+    t = d.speedup_table(pts)
+    assert "3.50" in t.splitlines()[-1]
+    rows = d.speedup_rows(pts)
+    assert [r["ours_median"] for r in rows] == [1.0, pytest.approx(3.5, 0.01)]

@@ -45,6 +45,28 @@ static int prog_labels; /* labels below this are the program's: same ids on
 static unsigned next_conn;
 static int depth; /* calls waiting on this UE */
 
+/* Asynchronous calls (docs/SNET.md, "Cores in parallel"): on UE 0, a call
+ * to a placed component whose outputs go straight to the network's output
+ * does not wait for them: the record is sent and UE 0 takes the next input
+ * while the component works. At most one such call per UE is outstanding
+ * (backpressure: a further call to that UE first waits, in pump, for the
+ * one before to end). The output keeps the one-UE order through a queue:
+ * a record the network emits here waits behind the outstanding calls
+ * issued before it; an outstanding call's outputs take its place. */
+typedef struct onode {
+    struct onode *next;
+    int pending;               /* a call not ended yet */
+    rcksnet_record_t *rec;     /* an output made here */
+    rcksnet_record_t **recs;   /* a call's outputs */
+    int nrecs, cap;
+} onode_t;
+static rt_sink_t *async_out;   /* the network's output sink (UE 0) */
+static void (*async_write)(rcksnet_record_t *r);
+static onode_t *ohead, *otail;
+static onode_t **outstanding;  /* per UE: its call, or NULL */
+static int *acks;              /* per UE: ACKs come while another was awaited */
+static unsigned long long async_calls, async_waits;
+
 enum { M_START = 1, M_RECORD, M_OUT, M_LAST, M_DONE, M_ACK, M_STOP, M_REL };
 
 typedef struct {
@@ -601,6 +623,7 @@ static conn_t *conn_slot(uint64_t key)
 }
 
 static void pump(int from, rt_sink_t *out);
+static int async_reply(int src, const msg_hdr_t *h, rd_t *rd);
 
 /* Where a served component's outputs go: back to the caller. An output is
  * held until the next one (or the end) is made: then it goes as OUT, and
@@ -648,6 +671,10 @@ static void serve(int src, const msg_hdr_t *h, rd_t *rd)
  * (the server loop: from < 0). */
 static void pump(int from, rt_sink_t *out)
 {
+    if (from >= 0 && out == NULL && acks != NULL && acks[from] > 0) {
+        acks[from]--; /* its ACK came while another was awaited */
+        return;
+    }
     for (;;) {
         int src;
         void *data;
@@ -656,6 +683,20 @@ static void pump(int from, rt_sink_t *out)
         rd_t rd = {data, (unsigned char *)data + len};
         msg_hdr_t h;
         take(&rd, &h, sizeof(h));
+        if (async_reply(src, &h, &rd)) {
+            free(data);
+            if (from == -2)
+                return;
+            continue;
+        }
+        if (h.kind == M_ACK && (src != from || out != NULL)) {
+            /* awaited by an outer call of this UE (nested serves) */
+            if (acks == NULL)
+                acks = rt_alloc((size_t)rt_dist_nues * sizeof(*acks));
+            acks[src]++;
+            free(data);
+            continue;
+        }
         switch (h.kind) {
         case M_REL: /* whenever it comes: not part of a call */
             lut_rel(src, h.conn);
@@ -692,7 +733,109 @@ static void pump(int from, rt_sink_t *out)
             rt_fatal("unknown message %u from UE %d", h.kind, src);
         }
         free(data);
+        if (from == -2)
+            return;
     }
+}
+
+/* ---- the output queue of asynchronous calls --------------------------- */
+
+void rt_dist_set_output(rt_sink_t *out, void (*write)(rcksnet_record_t *r))
+{
+    const char *v = getenv("RCK_SNET_ASYNC");
+    if (rt_dist_mode == RT_DIST_NODIST || rt_dist_ue != 0)
+        return;
+    if (v != NULL && strcmp(v, "on") != 0) {
+        if (strcmp(v, "off") != 0)
+            rt_fatal("RCK_SNET_ASYNC='%s': not one of on|off", v);
+        return;
+    }
+    async_out = out;
+    async_write = write;
+    outstanding = rt_alloc((size_t)rt_dist_nues * sizeof(*outstanding));
+}
+
+static onode_t *onode_add(void)
+{
+    onode_t *o = rt_alloc(sizeof(*o));
+    if (otail != NULL)
+        otail->next = o;
+    else
+        ohead = o;
+    otail = o;
+    return o;
+}
+
+static void oflush(void)
+{
+    while (ohead != NULL && !ohead->pending) {
+        onode_t *o = ohead;
+        if (o->rec != NULL)
+            async_write(o->rec);
+        for (int i = 0; i < o->nrecs; i++)
+            async_write(o->recs[i]);
+        ohead = o->next;
+        if (ohead == NULL)
+            otail = NULL;
+        free(o->recs);
+        free(o);
+    }
+}
+
+int rt_dist_hold(rcksnet_record_t *r)
+{
+    if (ohead == NULL)
+        return 0;
+    onode_add()->rec = r;
+    return 1;
+}
+
+void rt_dist_drain(void)
+{
+    if (outstanding == NULL)
+        return;
+    for (int u = 0; u < rt_dist_nues; u++)
+        while (outstanding[u] != NULL)
+            pump(-2, NULL);
+    oflush();
+    if (getenv("RCKSNET_STATS") != NULL)
+        fprintf(stderr, "rcksnet: UE 0: %llu calls asynchronous, %llu waits "
+                "for a UE's previous call\n", async_calls, async_waits);
+}
+
+/* an answer of UE src's outstanding call: 1 if it was one */
+static int async_reply(int src, const msg_hdr_t *h, rd_t *rd)
+{
+    onode_t *o = outstanding != NULL ? outstanding[src] : NULL;
+    if (o == NULL || (h->kind != M_OUT && h->kind != M_LAST &&
+                      h->kind != M_DONE))
+        return 0;
+    if (h->kind != M_DONE) {
+        if (o->nrecs == o->cap) {
+            o->cap = o->cap ? 2 * o->cap : 4;
+            o->recs = rt_realloc(o->recs, (size_t)o->cap * sizeof(*o->recs));
+        }
+        o->recs[o->nrecs++] = decode(src, rd);
+    }
+    if (h->kind == M_OUT) {
+        send_msg(src, M_ACK, 0, 0, NULL);
+        return 1;
+    }
+    o->pending = 0;
+    outstanding[src] = NULL;
+    oflush();
+    return 1;
+}
+
+/* before any other call to UE u: its outstanding call ends */
+static void async_wait(int u)
+{
+    if (outstanding == NULL)
+        return;
+    if (outstanding[u] != NULL)
+        async_waits++;
+    while (outstanding[u] != NULL)
+        pump(-2, NULL);
 }
 
 /* ---- proxies --------------------------------------------------------- */
@@ -705,6 +848,7 @@ void rt_dist_proxy(rt_inst_t *in, int ue)
 
 void rt_dist_start(rt_inst_t *in, rt_sink_t *out)
 {
+    async_wait(in->remote);
     depth++;
     send_msg(in->remote, M_START, in->conn, (uint32_t)rt_node_id(in->node),
              NULL);
@@ -714,6 +858,17 @@ void rt_dist_start(rt_inst_t *in, rt_sink_t *out)
 
 void rt_dist_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
+    async_wait(in->remote);
+    if (out == async_out && async_out != NULL) {
+        /* its outputs go to the network's output: do not wait for them */
+        onode_t *o = onode_add();
+        o->pending = 1;
+        outstanding[in->remote] = o;
+        async_calls++;
+        send_msg(in->remote, M_RECORD, in->conn,
+                 (uint32_t)rt_node_id(in->node), r);
+        return;
+    }
     depth++;
     send_msg(in->remote, M_RECORD, in->conn, (uint32_t)rt_node_id(in->node),
              r);

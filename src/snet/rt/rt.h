@@ -137,6 +137,13 @@ void rt_dist_start(rt_inst_t *in, rt_sink_t *out);
 void rt_dist_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out);
 void rt_dist_serve(void);      /* UEs other than 0: serve until STOP */
 void rt_dist_stop(void);
+/* UE 0's output with asynchronous calls (dist.c, "Cores in parallel"):
+ * the network's output sink and the function writing a record; hold: 1 if
+ * the record was queued behind an outstanding call; drain: wait for every
+ * outstanding call and write what is queued */
+void rt_dist_set_output(rt_sink_t *out, void (*write)(rcksnet_record_t *r));
+int rt_dist_hold(rcksnet_record_t *r);
+void rt_dist_drain(void);
 const rcksnet_node_t *rt_node_by_id(int id);
 /* Long fields in LUT pages (dist.c; docs/SNET.md, "Long fields through the
  * LUTs"): a field of more than RT_LUT_MIN bytes is allocated in this UE's

@@ -35,6 +35,12 @@ static const rck_config_entry_t snet_settings[] = {
      "pages into its own LUT and reads the field in place, no copy), slab "
      "(copied into shared DRAM and out again) (docs/SNET.md)",
      "copy|remap|slab"},
+    {"SNET_ASYNC", "on", RCK_CONFIG_STRING,
+     "S-Net runtime, scc and mpi layers: on: UE 0 sends a record to a "
+     "placed component whose outputs go straight to the network's output "
+     "without waiting for them (one such call per UE outstanding), so the "
+     "UEs work at once; off: one UE works at a time (docs/SNET.md)",
+     "on|off"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 const int rcksnet_settings_registered = 1;
