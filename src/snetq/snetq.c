@@ -651,7 +651,8 @@ rck_status_t rck_snetq_map(const uint32_t *entries, int n, int hold,
         return RCK_ERR_INVALID;
     if (!rck_snetq_pages_usable(NULL))
         return RCK_ERR_UNSUPPORTED;
-    int s = hold ? find_run(MAP_LO, MAP_MID, n) : find_run(MAP_MID, MAP_END, n);
+    int s = hold ? find_run(MAP_LO, MAP_MID, n)
+                 : find_run(MAP_MID, MAP_END, n);
     if (s < 0)
         return RCK_ERR_NOSPACE;
     for (int k = 0; k < n; k++) {

@@ -64,7 +64,7 @@ static rt_sink_t *async_out;   /* the network's output sink (UE 0) */
 static void (*async_write)(rcksnet_record_t *r);
 static onode_t *ohead, *otail;
 static onode_t **outstanding;  /* per UE: its call, or NULL */
-static int *acks;              /* per UE: ACKs come while another was awaited */
+static int *acks; /* per UE: ACKs that came while another was awaited */
 static unsigned long long async_calls, async_waits;
 
 enum { M_START = 1, M_RECORD, M_OUT, M_LAST, M_DONE, M_ACK, M_STOP, M_REL };
@@ -298,9 +298,9 @@ static void lut_report(void)
         return;
     static const char *const names[] = {"slab", "copy", "remap"};
     fprintf(stderr, "rcksnet: UE %d: long fields (RCK_SNET_SCC %s): %llu "
-            "made in LUT pages, %llu sent by reference, %llu of them passed on "
-            "unread, %llu copied from a window, %llu remapped, %llu releases "
-            "taken, %llu not in pages (pool full)\n", rt_dist_ue,
+            "made in LUT pages, %llu sent by reference, %llu of them passed "
+            "on unread, %llu copied from a window, %llu remapped, %llu "
+            "releases taken, %llu not in pages (pool full)\n", rt_dist_ue,
             names[lut_mode], lstats.in_pages, lstats.by_ref, lstats.passed,
             lstats.copied, lstats.remapped, lstats.released,
             lstats.slab_fallback);
