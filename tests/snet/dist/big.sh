@@ -20,7 +20,7 @@ if [ "$mode" = nowindow ]; then
   export RCK_LUT_WINDOWS=off
 fi
 RCKSNET_STATS=1 RCK_SNET_DIST=scc RCK_SNET_SCC=$setting RCK_SIM_REPORT=none \
-  "$rck" run -n "$ues" --backend "$backend" "$prog" < "$input" > "$out" \
+  "$rck" run -n "$ues" --backend "$backend" "$prog" -i "$input" > "$out" \
   2> "$out.err"
 st=$?
 if [ $st -ne 0 ]; then
