@@ -10,6 +10,8 @@
 # only runs a filter) must read none and pass every one on.
 # MODE nowindow: RCK_SNET_SCC=copy with RCK_LUT_WINDOWS=off: the runtime
 # says it falls back to the slab, and sends nothing by reference.
+# The input is read with -i (on the mpi backend mpirun, not rck, decides
+# where stdin goes).
 rck=$1 backend=$2 mode=$3 ues=$4 prog=$5 input=$6 expected=$7 py=$8
 cmp=$9
 shift 9
