@@ -56,6 +56,7 @@ static int depth; /* calls waiting on this UE */
 typedef struct onode {
     struct onode *next;
     int pending;               /* a call not ended yet */
+    uint32_t conn;             /* its connection: its answers name it */
     rcksnet_record_t *rec;     /* an output made here */
     rcksnet_record_t **recs;   /* a call's outputs */
     int nrecs, cap;
@@ -66,6 +67,7 @@ static onode_t *ohead, *otail;
 static onode_t **outstanding;  /* per UE: its call, or NULL */
 static int *acks; /* per UE: ACKs that came while another was awaited */
 static unsigned long long async_calls, async_waits;
+static int serving; /* calls from other UEs being served here (nested) */
 
 enum { M_START = 1, M_RECORD, M_OUT, M_LAST, M_DONE, M_ACK, M_STOP, M_REL };
 
@@ -633,13 +635,14 @@ typedef struct {
     rt_sink_t s;
     int to;
     rcksnet_record_t *held;
+    uint32_t conn; /* the call's connection, named in every answer */
 } reply_k;
 
 static void reply_put(rt_sink_t *s, rcksnet_record_t *r)
 {
     reply_k *k = (reply_k *)s;
     if (k->held != NULL) {
-        send_msg(k->to, M_OUT, 0, 0, k->held);
+        send_msg(k->to, M_OUT, k->conn, 0, k->held);
         k->held = NULL;
         pump(k->to, NULL); /* until the caller's ACK */
     }
@@ -648,7 +651,8 @@ static void reply_put(rt_sink_t *s, rcksnet_record_t *r)
 
 static void serve(int src, const msg_hdr_t *h, rd_t *rd)
 {
-    reply_k k = {{reply_put}, src, NULL};
+    reply_k k = {{reply_put}, src, NULL, h->conn};
+    serving++;
     conn_t *c = conn_slot((uint64_t)src << 32 | h->conn);
     if (c->inst == NULL) { /* the connection's first message */
         c->key = (uint64_t)src << 32 | h->conn;
@@ -660,9 +664,10 @@ static void serve(int src, const msg_hdr_t *h, rd_t *rd)
     if (h->kind == M_RECORD)
         rt_run(inst, decode(src, rd), &k.s);
     if (k.held != NULL)
-        send_msg(src, M_LAST, 0, 0, k.held);
+        send_msg(src, M_LAST, h->conn, 0, k.held);
     else
-        send_msg(src, M_DONE, 0, 0, NULL);
+        send_msg(src, M_DONE, h->conn, 0, NULL);
+    serving--;
 }
 
 /* Take messages, serving calls, until: the end of the call to @p from
@@ -807,9 +812,9 @@ void rt_dist_drain(void)
 static int async_reply(int src, const msg_hdr_t *h, rd_t *rd)
 {
     onode_t *o = outstanding != NULL ? outstanding[src] : NULL;
-    if (o == NULL || (h->kind != M_OUT && h->kind != M_LAST &&
-                      h->kind != M_DONE))
-        return 0;
+    if (o == NULL || h->conn != o->conn ||
+        (h->kind != M_OUT && h->kind != M_LAST && h->kind != M_DONE))
+        return 0; /* (answers of a nested call name its own connection) */
     if (h->kind != M_DONE) {
         if (o->nrecs == o->cap) {
             o->cap = o->cap ? 2 * o->cap : 4;
@@ -827,10 +832,13 @@ static int async_reply(int src, const msg_hdr_t *h, rd_t *rd)
     return 1;
 }
 
-/* before any other call to UE u: its outstanding call ends */
+/* before any other call to UE u: its outstanding call ends. Not while
+ * serving a call from another UE: the outstanding call may be waiting for
+ * that one (a nested call to us), so the call goes at once (synchronous,
+ * its answers told apart by their connection). */
 static void async_wait(int u)
 {
-    if (outstanding == NULL)
+    if (outstanding == NULL || serving > 0)
         return;
     if (outstanding[u] != NULL)
         async_waits++;
@@ -863,6 +871,7 @@ void rt_dist_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
         /* its outputs go to the network's output: do not wait for them */
         onode_t *o = onode_add();
         o->pending = 1;
+        o->conn = in->conn;
         outstanding[in->remote] = o;
         async_calls++;
         send_msg(in->remote, M_RECORD, in->conn,
