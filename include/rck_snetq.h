@@ -81,8 +81,49 @@ rck_status_t rck_snetq_recv(int *src, void **data, size_t *len,
 typedef struct {
     uint64_t sent, received, bytes_sent, by_reference, ring_full_waits,
         interrupts_raised;
+    uint64_t pages_alloced, pages_mapped; /* LUT pages (below) */
 } rck_snetq_stats_t;
 void rck_snetq_stats(rck_snetq_stats_t *stats);
+
+/*
+ * LUT pages (docs/SNET.md, "Long fields through the LUTs"): the S-Net
+ * layer's single-copy and remap modes. A UE allocates long data in runs of
+ * its own private 16 MiB pages (its LUT slots 0x01..0x28 of the default
+ * map, seen through its LUT window); another UE that is sent the run's LUT
+ * entries writes them into free slots of its own LUT (0x29..0x7f) and
+ * reads the owner's bytes in place through its window.
+ */
+
+/** @return 1 if this UE can use LUT pages (scc transport up, a LUT
+ *  window, not sequestered), else 0 (@p why, if not NULL, says why). */
+int rck_snetq_pages_usable(const char **why);
+/**
+ * A run of whole own pages for @p bytes (> 0): @p addr its address in the
+ * window, @p run its number (for _free and _entries).
+ * @return RCK_OK; RCK_ERR_NOSPACE when no run of that many free pages is
+ *         left (not logged: the caller falls back); RCK_ERR_UNSUPPORTED
+ *         when pages are not usable; RCK_ERR_INVALID for 0 bytes.
+ */
+rck_status_t rck_snetq_page_alloc(size_t bytes, void **addr, int *run);
+/** Give run @p run back to the pool. */
+void rck_snetq_page_free(int run);
+/** The LUT entries of run @p run (at most @p max), for another UE.
+ *  @return the number of entries, or -1 for a bad run. */
+int rck_snetq_page_entries(int run, uint32_t *entries, int max);
+/**
+ * Show the @p n pages @p entries name in @p n free consecutive slots of
+ * this UE's LUT (rck_hal_lut_write); @p addr: where they begin, @p map: the
+ * mapping's number for _unmap. @p hold: 1 for a mapping kept (remap:
+ * slots 0x29..0x57), 0 for one undone at once (a copy: 0x58..0x7f, always
+ * room for a run of the pool's size when the previous one was unmapped).
+ * @return RCK_OK; RCK_ERR_NOSPACE when no n free slots are left (not
+ *         logged); RCK_ERR_INVALID for an entry the LUT refuses.
+ */
+rck_status_t rck_snetq_map(const uint32_t *entries, int n, int hold,
+                           void **addr, int *map);
+/** Free the slots of mapping @p map (they keep showing the pages until
+ *  the next _map reuses them). */
+void rck_snetq_unmap(int map);
 
 #pragma GCC visibility pop
 

@@ -63,3 +63,35 @@ def test_table_and_rows():
     assert len(rows) == 3
     scc = [r for r in rows if r["point"].endswith(" scc")][0]
     assert scc["ratio_median"] == pytest.approx(0.5)
+
+
+def test_scc_modes():
+    assert d.layer_env("scc") == {"RCK_SNET_DIST": "scc",
+                                  "RCK_SNET_SCC": "copy"}
+    assert d.layer_env("scc-remap")["RCK_SNET_SCC"] == "remap"
+    assert d.layer_env("scc-slab")["RCK_SNET_SCC"] == "slab"
+    assert d.layer_env("mpi") == {"RCK_SNET_DIST": "mpi"}
+    res = []
+    for layer, us in (("scc", 30.0), ("scc-remap", 10.0), ("scc-slab", 50.0),
+                      ("mpi", 60.0)):
+        res.append({"backend": "native", "bench": "pingpong", "layer": layer,
+                    "size": 1 << 20, "us": us})
+    t = d.table(d.summarize(res))
+    last = t.splitlines()[-1]
+    assert last.split()[-1] == "scc-remap" and "0.50" in last
+    assert len(d.rows_of(d.summarize(res))) == 4
+
+
+def test_speedup():
+    x = d.farm_input(tasks=3, work=5, kinds=2)
+    assert x.count('<record type="data">') == 3
+    assert '<tag label="p">1</tag><tag label="n">5</tag>' in x
+    assert d.parse_chip_seconds(
+        "rck sim: 4 cores, 1 cycles = 0.077146 s of chip time at 533 MHz") \
+        == pytest.approx(0.077146)
+    assert d.parse_chip_seconds("nothing") is None
+    pts = {("sim", 1): 0.27, ("sim", 4): 0.0771}
+    t = d.speedup_table(pts)
+    assert "3.50" in t.splitlines()[-1]
+    rows = d.speedup_rows(pts)
+    assert [r["ours_median"] for r in rows] == [1.0, pytest.approx(3.5, 0.01)]

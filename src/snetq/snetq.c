@@ -8,6 +8,8 @@
 
 #include "rck/hal.h"
 #include "rck/log.h"
+#include "rck/lut.h"
+#include "rck/lutwin.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +57,19 @@ static struct {
     msg_t **partial;       /* per sender core: a long message being built */
     size_t *partial_got;
     rck_snetq_stats_t stats;
+    /* LUT pages: run[s] = pages of the run starting at slot s, 0 if free
+     * (slots below POOL_END: own pages; from MAP_LO: mapped others') */
+    unsigned char run[RCK_LUT_ENTRIES];
 } q;
+
+#define POOL_LO 0x01 /* own private pages of the default map: 0x01..0x28 */
+#define POOL_END (RCK_LUT_SLOT_PRIVATE + RCK_LUT_PRIVATE_PAGES)
+/* empty slots of the default map, 0x29..0x7f: mappings held (remap) in
+ * 0x29..0x57, transient ones (a copy) in 0x58..0x7f, room for the longest
+ * run (the pool's 40 pages) whatever the held ones take */
+#define MAP_LO POOL_END
+#define MAP_MID (RCK_LUT_SLOT_SHARED - (POOL_END - POOL_LO))
+#define MAP_END RCK_LUT_SLOT_SHARED
 
 static rck_status_t need_init(const char *call)
 {
@@ -149,6 +163,7 @@ rck_status_t rck_snetq_init(void)
     q.slab_bytes = per;
     q.ncores = hal->chip.ncores;
     memset(&q.stats, 0, sizeof q.stats);
+    memset(q.run, 0, sizeof q.run);
     /* the area starts zeroed (a job's MPBs do, and only we use it) */
     st = rck_hal_irq_add_handler(hal, RCK_IRQ_GIC, on_gic, NULL);
     if (st != RCK_OK)
@@ -543,4 +558,144 @@ rck_status_t rck_snetq_recv(int *src, void **data, size_t *len,
     *len = m->len;
     free(m);
     return RCK_OK;
+}
+
+/* ---- LUT pages --------------------------------------------------------- */
+
+int rck_snetq_pages_usable(const char **why)
+{
+    const char *w = NULL;
+    if (!q.ready)
+        w = "the scc transport is not up";
+    else if (q.hal->lutwin == NULL)
+        w = q.hal->lutwin_none != NULL ? q.hal->lutwin_none
+                                       : "this backend has no LUT window";
+    else if (rck_lutwin_sequestered())
+        w = "the core is sequestered (RCK_SEQUESTER): it may not write its "
+            "LUT";
+    if (why != NULL)
+        *why = w;
+    return w == NULL;
+}
+
+/* n free consecutive slots in [lo, end): the first, or -1 */
+static int find_run(int lo, int end, int n)
+{
+    for (int s = lo; s + n <= end;) {
+        int k = 0;
+        while (k < n && q.run[s + k] == 0)
+            k++;
+        if (k == n)
+            return s;
+        s += k;
+        s += q.run[s] ? q.run[s] : 1; /* skip the run in the way */
+    }
+    return -1;
+}
+
+static int pages_for(size_t bytes)
+{
+    return (int)((bytes + RCK_LUT_PAGE_BYTES - 1) / RCK_LUT_PAGE_BYTES);
+}
+
+rck_status_t rck_snetq_page_alloc(size_t bytes, void **addr, int *run)
+{
+    if (bytes == 0 || addr == NULL || run == NULL)
+        return RCK_ERR_INVALID;
+    if (!rck_snetq_pages_usable(NULL))
+        return RCK_ERR_UNSUPPORTED;
+    if (bytes > (size_t)(POOL_END - POOL_LO) * RCK_LUT_PAGE_BYTES)
+        return RCK_ERR_NOSPACE;
+    int n = pages_for(bytes);
+    int s = find_run(POOL_LO, POOL_END, n);
+    if (s < 0)
+        return RCK_ERR_NOSPACE;
+    void *a = rck_hal_lut_addr(q.hal, s);
+    if (a == NULL)
+        return RCK_ERR_UNSUPPORTED;
+    /* each of the run's slots must show one of our own DRAM pages */
+    for (int k = 0; k < n; k++) {
+        uint32_t e;
+        if (rck_hal_lut_read(q.hal, q.hal->core, s + k, &e) != RCK_OK ||
+            e == 0)
+            return RCK_ERR_UNSUPPORTED;
+    }
+    for (int k = 0; k < n; k++)
+        q.run[s + k] = (unsigned char)(k == 0 ? n : 0xff);
+    q.run[s] = (unsigned char)n;
+    q.stats.pages_alloced += (uint64_t)n;
+    *addr = a;
+    *run = s;
+    return RCK_OK;
+}
+
+static void run_free(int s, int lo, int end)
+{
+    if (s < lo || s >= end || q.run[s] == 0 || q.run[s] == 0xff) {
+        rck_error("rck_snetq: freeing LUT slot 0x%x, which starts no run", s);
+        return;
+    }
+    int n = q.run[s];
+    for (int k = 0; k < n; k++)
+        q.run[s + k] = 0;
+}
+
+void rck_snetq_page_free(int run)
+{
+    run_free(run, POOL_LO, POOL_END);
+}
+
+int rck_snetq_page_entries(int run, uint32_t *entries, int max)
+{
+    if (!q.ready || run < POOL_LO || run >= POOL_END || q.run[run] == 0 ||
+        q.run[run] == 0xff || q.run[run] > max)
+        return -1;
+    int n = q.run[run];
+    for (int k = 0; k < n; k++)
+        if (rck_hal_lut_read(q.hal, q.hal->core, run + k, &entries[k]) !=
+            RCK_OK)
+            return -1;
+    return n;
+}
+
+rck_status_t rck_snetq_map(const uint32_t *entries, int n, int hold,
+                           void **addr, int *map)
+{
+    if (entries == NULL || n <= 0 || addr == NULL || map == NULL)
+        return RCK_ERR_INVALID;
+    if (!rck_snetq_pages_usable(NULL))
+        return RCK_ERR_UNSUPPORTED;
+    int s = hold ? find_run(MAP_LO, MAP_MID, n)
+                 : find_run(MAP_MID, MAP_END, n);
+    if (s < 0)
+        return RCK_ERR_NOSPACE;
+    for (int k = 0; k < n; k++) {
+        uint32_t cur;
+        if (rck_hal_lut_read(q.hal, q.hal->core, s + k, &cur) != RCK_OK)
+            return RCK_ERR_STATE;
+        if (cur == entries[k])
+            continue; /* already shows that page */
+        rck_status_t st = rck_hal_lut_write(q.hal, q.hal->core, s + k,
+                                            entries[k]);
+        if (st != RCK_OK) {
+            rck_error("rck_snetq_map: LUT entry 0x%x refused for slot 0x%x",
+                      entries[k], s + k);
+            return st;
+        }
+    }
+    void *a = rck_hal_lut_addr(q.hal, s);
+    if (a == NULL)
+        return RCK_ERR_UNSUPPORTED;
+    for (int k = 0; k < n; k++)
+        q.run[s + k] = 0xff;
+    q.run[s] = (unsigned char)n;
+    q.stats.pages_mapped += (uint64_t)n;
+    *addr = a;
+    *map = s;
+    return RCK_OK;
+}
+
+void rck_snetq_unmap(int map)
+{
+    run_free(map, MAP_LO, MAP_END);
 }

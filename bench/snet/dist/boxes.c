@@ -18,10 +18,19 @@
 
 #include "mpi.h"
 
+/* the layer, and for scc a mode other than the default (copy):
+ * scc-remap, scc-slab (RCK_SNET_SCC) */
 static const char *layer(void)
 {
+    static char buf[64];
     const char *l = getenv("RCK_SNET_DIST");
-    return l != NULL ? l : "nodist";
+    const char *m = getenv("RCK_SNET_SCC");
+    if (l == NULL)
+        return "nodist";
+    if (strcmp(l, "scc") != 0 || m == NULL || strcmp(m, "copy") == 0)
+        return l;
+    snprintf(buf, sizeof buf, "scc-%s", m);
+    return buf;
 }
 
 static c4snet_data_t *block(int size)

@@ -24,6 +24,7 @@
  * "nodist" uses none.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +45,31 @@ static int prog_labels; /* labels below this are the program's: same ids on
 static unsigned next_conn;
 static int depth; /* calls waiting on this UE */
 
-enum { M_START = 1, M_RECORD, M_OUT, M_LAST, M_DONE, M_ACK, M_STOP };
+/* Asynchronous calls (docs/SNET.md, "Cores in parallel"): on UE 0, a call
+ * to a placed component whose outputs go straight to the network's output
+ * does not wait for them: the record is sent and UE 0 takes the next input
+ * while the component works. At most one such call per UE is outstanding
+ * (backpressure: a further call to that UE first waits, in pump, for the
+ * one before to end). The output keeps the one-UE order through a queue:
+ * a record the network emits here waits behind the outstanding calls
+ * issued before it; an outstanding call's outputs take its place. */
+typedef struct onode {
+    struct onode *next;
+    int pending;               /* a call not ended yet */
+    uint32_t conn;             /* its connection: its answers name it */
+    rcksnet_record_t *rec;     /* an output made here */
+    rcksnet_record_t **recs;   /* a call's outputs */
+    int nrecs, cap;
+} onode_t;
+static rt_sink_t *async_out;   /* the network's output sink (UE 0) */
+static void (*async_write)(rcksnet_record_t *r);
+static onode_t *ohead, *otail;
+static onode_t **outstanding;  /* per UE: its call, or NULL */
+static int *acks; /* per UE: ACKs that came while another was awaited */
+static unsigned long long async_calls, async_waits;
+static int serving; /* calls from other UEs being served here (nested) */
+
+enum { M_START = 1, M_RECORD, M_OUT, M_LAST, M_DONE, M_ACK, M_STOP, M_REL };
 
 typedef struct {
     uint32_t kind, conn, node, pad;
@@ -71,6 +96,218 @@ int rt_dist_parse(void)
     rt_fatal("RCK_SNET_DIST='%s': not one of nodist|mpi|scc", v);
 }
 
+/* ---- long fields in LUT pages ----------------------------------------- */
+
+/* RCK_SNET_SCC (docs/SNET.md, "Long fields through the LUTs"): how a field
+ * of more than RT_LUT_MIN bytes goes to another UE on the scc layer */
+enum { LUT_SLAB = 0, LUT_COPY = 1, LUT_REMAP = 2 };
+static int lut_mode;
+static int stopping; /* rt_dist_stop: no more releases sent */
+#define RUN_MAX 40   /* the pool's pages (rck_snetq.h) */
+
+/* a field in LUT pages: a run of our own pages, or another UE's pages
+ * mapped here (remap), which go back to that UE when the field is freed */
+typedef struct {
+    int used, own, slot;
+    c4snet_data_t *field;
+    int owner;      /* borrowed: the owner UE and its handle */
+    uint32_t token;
+    int n;          /* borrowed: the entries (to pass it on) */
+    uint32_t ent[RUN_MAX];
+} lutref_t;
+static lutref_t *lrefs;
+static int nlrefs;
+static struct {
+    unsigned long long by_ref, copied, remapped, released, in_pages,
+        slab_fallback, passed;
+} lstats;
+
+static void send_msg(int dest, uint32_t kind, uint32_t conn, uint32_t node,
+                     rcksnet_record_t *r);
+
+static int rt_dist_lut_parse(void)
+{
+    const char *v = getenv("RCK_SNET_SCC");
+    if (v == NULL || !strcmp(v, "copy"))
+        return LUT_COPY;
+    if (!strcmp(v, "remap"))
+        return LUT_REMAP;
+    if (!strcmp(v, "slab"))
+        return LUT_SLAB;
+    rt_fatal("RCK_SNET_SCC='%s': not one of copy|remap|slab", v);
+}
+
+static void lut_init(void)
+{
+    const char *why;
+    lut_mode = rt_dist_lut_parse();
+    if (lut_mode != LUT_SLAB && !rck_snetq_pages_usable(&why)) {
+        if (getenv("RCK_SNET_SCC") != NULL && rt_dist_ue == 0)
+            fprintf(stderr, "rcksnet: RCK_SNET_SCC=%s: no LUT pages here "
+                    "(%s): long fields go through the shared-DRAM slab\n",
+                    getenv("RCK_SNET_SCC"), why);
+        lut_mode = LUT_SLAB;
+    }
+}
+
+static int lref_new(void)
+{
+    for (int i = 0; i < nlrefs; i++)
+        if (!lrefs[i].used) {
+            memset(&lrefs[i], 0, sizeof(lrefs[i]));
+            lrefs[i].used = 1;
+            return i;
+        }
+    lrefs = rt_realloc(lrefs, (size_t)(nlrefs + 16) * sizeof(*lrefs));
+    memset(lrefs + nlrefs, 0, 16 * sizeof(*lrefs));
+    lrefs[nlrefs].used = 1;
+    nlrefs += 16;
+    return nlrefs - 16;
+}
+
+void *rt_dist_lut_alloc(size_t bytes, int *handle)
+{
+    void *addr;
+    int run;
+    if (lut_mode == LUT_SLAB)
+        return NULL;
+    rck_status_t st = rck_snetq_page_alloc(bytes, &addr, &run);
+    if (st != RCK_OK) { /* the pool is used up: the heap, then the slab */
+        lstats.slab_fallback++;
+        return NULL;
+    }
+    int h = lref_new();
+    lrefs[h].own = 1;
+    lrefs[h].slot = run;
+    lstats.in_pages++;
+    *handle = h;
+    return addr;
+}
+
+void rt_dist_lut_bind(int handle, c4snet_data_t *field)
+{
+    lrefs[handle].field = field;
+}
+
+void rt_dist_lut_release(int handle)
+{
+    lutref_t *l = &lrefs[handle];
+    if (l->own) {
+        rck_snetq_page_free(l->slot);
+    } else {
+        if (l->slot >= 0)
+            rck_snetq_unmap(l->slot);
+        if (!stopping)
+            send_msg(l->owner, M_REL, l->token, 0, NULL);
+    }
+    l->used = 0;
+}
+
+/* a REL from @p src: the reference it held on our handle @p token is gone */
+static void lut_rel(int src, uint32_t token)
+{
+    if (token >= (uint32_t)nlrefs || !lrefs[token].used ||
+        lrefs[token].field == NULL)
+        rt_fatal("UE %d released LUT pages this UE does not hold "
+                 "(handle %u; protocol error)", src, token);
+    lstats.released++;
+    C4SNetFree(lrefs[token].field);
+}
+
+/* The entries of field @p d's pages, for a reference sent to another UE
+ * (which will release it: a reference held until then); 0 if @p d does not
+ * go by reference. */
+static int lut_ref_out(c4snet_data_t *d, uint32_t *ent, uint32_t *token)
+{
+    int h = rt_field_lut(d);
+    if (h < 0 || lut_mode == LUT_SLAB)
+        return 0;
+    int n;
+    if (lrefs[h].own) {
+        n = rck_snetq_page_entries(lrefs[h].slot, ent, RUN_MAX);
+        if (n <= 0)
+            rt_fatal("the LUT entries of a field's pages cannot be read");
+    } else {
+        n = lrefs[h].n;
+        memcpy(ent, lrefs[h].ent, (size_t)n * sizeof(*ent));
+        if (lrefs[h].slot < 0)
+            lstats.passed++; /* never read here */
+    }
+    (void)C4SNetShallowCopy(d);
+    *token = (uint32_t)h;
+    lstats.by_ref++;
+    return n;
+}
+
+/* A field of @p cnt elements of @p type in another UE's pages (@p n
+ * entries): a reference, fetched only when something reads its bytes
+ * (rt_dist_lut_fetch, from C4SNetGetData); passed on unread it goes on as
+ * the same reference (lut_ref_out). */
+static c4snet_data_t *lut_ref_in(int src, c4snet_type_t type, size_t cnt,
+                                 const uint32_t *ent, int n, uint32_t token)
+{
+    int h = lref_new();
+    lrefs[h].own = 0;
+    lrefs[h].slot = -1; /* not mapped */
+    lrefs[h].owner = src;
+    lrefs[h].token = token;
+    lrefs[h].n = n;
+    memcpy(lrefs[h].ent, ent, (size_t)n * sizeof(*ent));
+    return rt_field_wrap(type, cnt, NULL, h);
+}
+
+/* The first read of such a field: remap maps its pages here and the field
+ * reads them in place (held until the field is freed); copy (or remap with
+ * no free slots) copies them once into memory of our own (our LUT pages,
+ * else the heap) and releases them at once. */
+void *rt_dist_lut_fetch(int h, size_t bytes, int *newhandle, int *ext_free)
+{
+    void *addr;
+    int map;
+    rck_status_t st;
+    *ext_free = 0;
+    if (lut_mode == LUT_REMAP &&
+        rck_snetq_map(lrefs[h].ent, lrefs[h].n, 1, &addr, &map) == RCK_OK) {
+        lrefs[h].slot = map;
+        lstats.remapped++;
+        *newhandle = h;
+        return addr;
+    }
+    if ((st = rck_snetq_map(lrefs[h].ent, lrefs[h].n, 0, &addr, &map)) !=
+        RCK_OK)
+        rt_fatal("a field of UE %d: its %d LUT pages cannot be mapped: %s",
+                 lrefs[h].owner, lrefs[h].n, rck_status_string(st));
+    int own = -1;
+    void *p = bytes > RT_LUT_MIN ? rt_dist_lut_alloc(bytes, &own) : NULL;
+    if (p == NULL) {
+        p = malloc(bytes ? bytes : 1);
+        if (p == NULL)
+            rt_fatal("out of memory (a field of %zu bytes)", bytes);
+        *ext_free = 1;
+        own = -1;
+    }
+    memcpy(p, addr, bytes); /* the one copy */
+    rck_snetq_unmap(map);
+    lstats.copied++;
+    rt_dist_lut_release(h); /* back to the owner */
+    *newhandle = own;
+    return p;
+}
+
+static void lut_report(void)
+{
+    if (getenv("RCKSNET_STATS") == NULL)
+        return;
+    static const char *const names[] = {"slab", "copy", "remap"};
+    fprintf(stderr, "rcksnet: UE %d: long fields (RCK_SNET_SCC %s): %llu "
+            "made in LUT pages, %llu sent by reference, %llu of them passed "
+            "on unread, %llu copied from a window, %llu remapped, %llu "
+            "releases taken, %llu not in pages (pool full)\n", rt_dist_ue,
+            names[lut_mode], lstats.in_pages, lstats.by_ref, lstats.passed,
+            lstats.copied, lstats.remapped, lstats.released,
+            lstats.slab_fallback);
+}
+
 void rt_dist_init(int mode, int *argc, char ***argv)
 {
     rt_dist_mode = mode;
@@ -93,6 +330,7 @@ void rt_dist_init(int mode, int *argc, char ***argv)
                  rck_status_string(st));
     rt_dist_ue = rck_snetq_ue();
     rt_dist_nues = rck_snetq_num_ues();
+    lut_init();
 }
 
 void rt_dist_labels(int n)
@@ -155,6 +393,17 @@ static const void *encode(buf_t *b, const rcksnet_record_t *r,
         }
     put32(b, (uint32_t)r->n);
     put32(b, (uint32_t)tail);
+    /* the tail by reference when it is in LUT pages: (count, handle,
+     * entries), its bytes stay where they are */
+    uint32_t ent[RUN_MAX], token = 0;
+    int nref = tail >= 0 && rt_dist_mode == RT_DIST_SCC
+                   ? lut_ref_out(r->e[tail].field, ent, &token)
+                   : 0;
+    put32(b, (uint32_t)nref);
+    if (nref > 0) {
+        put32(b, token);
+        put(b, ent, (size_t)nref * sizeof(ent[0]));
+    }
     for (int i = 0; i < r->n; i++) {
         const rt_ent_t *e = &r->e[i];
         put32(b, (uint32_t)e->kind);
@@ -177,7 +426,7 @@ static const void *encode(buf_t *b, const rcksnet_record_t *r,
         if (i != tail)
             put(b, C4SNetGetData(d), n * (size_t)C4SNetSizeof(d));
     }
-    if (tail < 0) {
+    if (tail < 0 || nref > 0) {
         *taillen = 0;
         return NULL;
     }
@@ -205,11 +454,19 @@ static uint32_t take32(rd_t *rd)
     return v;
 }
 
-static rcksnet_record_t *decode(rd_t *rd)
+static rcksnet_record_t *decode(int src, rd_t *rd)
 {
     rcksnet_record_t *r = rcksnet_record_new();
     uint32_t n = take32(rd);
     int tail = (int)take32(rd);
+    uint32_t nref = take32(rd), token = 0, ent[RUN_MAX];
+    if (nref > RUN_MAX)
+        rt_fatal("a record from UE %d names %u LUT pages (protocol error)",
+                 src, nref);
+    if (nref > 0) {
+        token = take32(rd);
+        take(rd, ent, nref * sizeof(ent[0]));
+    }
     c4snet_data_t *tailfield = NULL;
     for (uint32_t i = 0; i < n; i++) {
         rt_ent_t e = {0, 0, 0, NULL};
@@ -234,6 +491,12 @@ static rcksnet_record_t *decode(rd_t *rd)
         c4snet_type_t type = (c4snet_type_t)take32(rd);
         uint64_t cnt;
         take(rd, &cnt, 8);
+        if ((int)i == tail && nref > 0) {
+            e.field = lut_ref_in(src, type, (size_t)cnt, ent, (int)nref,
+                                 token);
+            rt_add(r, &e);
+            continue;
+        }
         void *data;
         e.field = C4SNetAlloc(type, (size_t)cnt, &data);
         size_t bytes = (size_t)cnt * (size_t)C4SNetSizeof(e.field);
@@ -362,6 +625,7 @@ static conn_t *conn_slot(uint64_t key)
 }
 
 static void pump(int from, rt_sink_t *out);
+static int async_reply(int src, const msg_hdr_t *h, rd_t *rd);
 
 /* Where a served component's outputs go: back to the caller. An output is
  * held until the next one (or the end) is made: then it goes as OUT, and
@@ -371,13 +635,14 @@ typedef struct {
     rt_sink_t s;
     int to;
     rcksnet_record_t *held;
+    uint32_t conn; /* the call's connection, named in every answer */
 } reply_k;
 
 static void reply_put(rt_sink_t *s, rcksnet_record_t *r)
 {
     reply_k *k = (reply_k *)s;
     if (k->held != NULL) {
-        send_msg(k->to, M_OUT, 0, 0, k->held);
+        send_msg(k->to, M_OUT, k->conn, 0, k->held);
         k->held = NULL;
         pump(k->to, NULL); /* until the caller's ACK */
     }
@@ -386,7 +651,8 @@ static void reply_put(rt_sink_t *s, rcksnet_record_t *r)
 
 static void serve(int src, const msg_hdr_t *h, rd_t *rd)
 {
-    reply_k k = {{reply_put}, src, NULL};
+    reply_k k = {{reply_put}, src, NULL, h->conn};
+    serving++;
     conn_t *c = conn_slot((uint64_t)src << 32 | h->conn);
     if (c->inst == NULL) { /* the connection's first message */
         c->key = (uint64_t)src << 32 | h->conn;
@@ -396,11 +662,12 @@ static void serve(int src, const msg_hdr_t *h, rd_t *rd)
     }
     rt_inst_t *inst = c->inst; /* the table may grow during the run */
     if (h->kind == M_RECORD)
-        rt_run(inst, decode(rd), &k.s);
+        rt_run(inst, decode(src, rd), &k.s);
     if (k.held != NULL)
-        send_msg(src, M_LAST, 0, 0, k.held);
+        send_msg(src, M_LAST, h->conn, 0, k.held);
     else
-        send_msg(src, M_DONE, 0, 0, NULL);
+        send_msg(src, M_DONE, h->conn, 0, NULL);
+    serving--;
 }
 
 /* Take messages, serving calls, until: the end of the call to @p from
@@ -409,6 +676,10 @@ static void serve(int src, const msg_hdr_t *h, rd_t *rd)
  * (the server loop: from < 0). */
 static void pump(int from, rt_sink_t *out)
 {
+    if (from >= 0 && out == NULL && acks != NULL && acks[from] > 0) {
+        acks[from]--; /* its ACK came while another was awaited */
+        return;
+    }
     for (;;) {
         int src;
         void *data;
@@ -417,7 +688,24 @@ static void pump(int from, rt_sink_t *out)
         rd_t rd = {data, (unsigned char *)data + len};
         msg_hdr_t h;
         take(&rd, &h, sizeof(h));
+        if (async_reply(src, &h, &rd)) {
+            free(data);
+            if (from == -2)
+                return;
+            continue;
+        }
+        if (h.kind == M_ACK && (src != from || out != NULL)) {
+            /* awaited by an outer call of this UE (nested serves) */
+            if (acks == NULL)
+                acks = rt_alloc((size_t)rt_dist_nues * sizeof(*acks));
+            acks[src]++;
+            free(data);
+            continue;
+        }
         switch (h.kind) {
+        case M_REL: /* whenever it comes: not part of a call */
+            lut_rel(src, h.conn);
+            break;
         case M_START:
         case M_RECORD:
             serve(src, &h, &rd);
@@ -433,7 +721,7 @@ static void pump(int from, rt_sink_t *out)
                 free(data);
                 return;
             }
-            rcksnet_record_t *r = decode(&rd);
+            rcksnet_record_t *r = decode(src, &rd);
             free(data);
             out->put(out, r);
             if (h.kind == M_LAST)
@@ -450,7 +738,112 @@ static void pump(int from, rt_sink_t *out)
             rt_fatal("unknown message %u from UE %d", h.kind, src);
         }
         free(data);
+        if (from == -2)
+            return;
     }
+}
+
+/* ---- the output queue of asynchronous calls --------------------------- */
+
+void rt_dist_set_output(rt_sink_t *out, void (*write)(rcksnet_record_t *r))
+{
+    const char *v = getenv("RCK_SNET_ASYNC");
+    if (rt_dist_mode == RT_DIST_NODIST || rt_dist_ue != 0)
+        return;
+    if (v != NULL && strcmp(v, "on") != 0) {
+        if (strcmp(v, "off") != 0)
+            rt_fatal("RCK_SNET_ASYNC='%s': not one of on|off", v);
+        return;
+    }
+    async_out = out;
+    async_write = write;
+    outstanding = rt_alloc((size_t)rt_dist_nues * sizeof(*outstanding));
+}
+
+static onode_t *onode_add(void)
+{
+    onode_t *o = rt_alloc(sizeof(*o));
+    if (otail != NULL)
+        otail->next = o;
+    else
+        ohead = o;
+    otail = o;
+    return o;
+}
+
+static void oflush(void)
+{
+    while (ohead != NULL && !ohead->pending) {
+        onode_t *o = ohead;
+        if (o->rec != NULL)
+            async_write(o->rec);
+        for (int i = 0; i < o->nrecs; i++)
+            async_write(o->recs[i]);
+        ohead = o->next;
+        if (ohead == NULL)
+            otail = NULL;
+        free(o->recs);
+        free(o);
+    }
+}
+
+int rt_dist_hold(rcksnet_record_t *r)
+{
+    if (ohead == NULL)
+        return 0;
+    onode_add()->rec = r;
+    return 1;
+}
+
+void rt_dist_drain(void)
+{
+    if (outstanding == NULL)
+        return;
+    for (int u = 0; u < rt_dist_nues; u++)
+        while (outstanding[u] != NULL)
+            pump(-2, NULL);
+    oflush();
+    if (getenv("RCKSNET_STATS") != NULL)
+        fprintf(stderr, "rcksnet: UE 0: %llu calls asynchronous, %llu waits "
+                "for a UE's previous call\n", async_calls, async_waits);
+}
+
+/* an answer of UE src's outstanding call: 1 if it was one */
+static int async_reply(int src, const msg_hdr_t *h, rd_t *rd)
+{
+    onode_t *o = outstanding != NULL ? outstanding[src] : NULL;
+    if (o == NULL || h->conn != o->conn ||
+        (h->kind != M_OUT && h->kind != M_LAST && h->kind != M_DONE))
+        return 0; /* (answers of a nested call name its own connection) */
+    if (h->kind != M_DONE) {
+        if (o->nrecs == o->cap) {
+            o->cap = o->cap ? 2 * o->cap : 4;
+            o->recs = rt_realloc(o->recs, (size_t)o->cap * sizeof(*o->recs));
+        }
+        o->recs[o->nrecs++] = decode(src, rd);
+    }
+    if (h->kind == M_OUT) {
+        send_msg(src, M_ACK, 0, 0, NULL);
+        return 1;
+    }
+    o->pending = 0;
+    outstanding[src] = NULL;
+    oflush();
+    return 1;
+}
+
+/* before any other call to UE u: its outstanding call ends. Not while
+ * serving a call from another UE: the outstanding call may be waiting for
+ * that one (a nested call to us), so the call goes at once (synchronous,
+ * its answers told apart by their connection). */
+static void async_wait(int u)
+{
+    if (outstanding == NULL || serving > 0)
+        return;
+    if (outstanding[u] != NULL)
+        async_waits++;
+    while (outstanding[u] != NULL)
+        pump(-2, NULL);
 }
 
 /* ---- proxies --------------------------------------------------------- */
@@ -463,6 +856,7 @@ void rt_dist_proxy(rt_inst_t *in, int ue)
 
 void rt_dist_start(rt_inst_t *in, rt_sink_t *out)
 {
+    async_wait(in->remote);
     depth++;
     send_msg(in->remote, M_START, in->conn, (uint32_t)rt_node_id(in->node),
              NULL);
@@ -472,6 +866,18 @@ void rt_dist_start(rt_inst_t *in, rt_sink_t *out)
 
 void rt_dist_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
+    async_wait(in->remote);
+    if (out == async_out && async_out != NULL) {
+        /* its outputs go to the network's output: do not wait for them */
+        onode_t *o = onode_add();
+        o->pending = 1;
+        o->conn = in->conn;
+        outstanding[in->remote] = o;
+        async_calls++;
+        send_msg(in->remote, M_RECORD, in->conn,
+                 (uint32_t)rt_node_id(in->node), r);
+        return;
+    }
     depth++;
     send_msg(in->remote, M_RECORD, in->conn, (uint32_t)rt_node_id(in->node),
              r);
@@ -491,6 +897,8 @@ void rt_dist_stop(void)
     if (rt_dist_ue == 0)
         for (int u = 1; u < rt_dist_nues; u++)
             send_msg(u, M_STOP, 0, 0, NULL);
+    lut_report();
+    stopping = 1;
     for (size_t i = 0; i < capconns; i++)
         rt_inst_free(conns[i].inst);
     free(conns);

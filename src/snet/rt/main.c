@@ -25,11 +25,17 @@ static void deliver(rt_sink_t *s, rcksnet_record_t *r)
 }
 
 /* the program's output: each record written as the network emits it */
+static void write_now(rcksnet_record_t *r)
+{
+    rt_record_write(stdout, r);
+    rt_record_free(r);
+}
+
 static void write_out(rt_sink_t *s, rcksnet_record_t *r)
 {
     (void)s;
-    rt_record_write(stdout, r);
-    rt_record_free(r);
+    if (!rt_dist_hold(r)) /* not behind an outstanding call (dist.c) */
+        write_now(r);
 }
 
 rcksnet_instance_t *rcksnet_instance_new(const char *const *labels,
@@ -121,11 +127,13 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         rt_reader_t *rd = rt_reader_new(in, input ? input : "stdin");
         rcksnet_record_t *r;
         rt_sink_t out = {write_out};
+        rt_dist_set_output(&out, write_now);
         rt_start(net, &out);
         while (rt_reader_next(rd, &r)) {
             rt_run(net, r, &out);
             fflush(stdout);
         }
+        rt_dist_drain(); /* the outstanding calls end, their outputs out */
         rt_terminate_write(stdout);
         fflush(stdout);
         rt_reader_free(rd);

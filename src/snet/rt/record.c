@@ -13,6 +13,10 @@ struct cdata {
     int ref;
     c4snet_type_t type;
     size_t n;
+    void *ext; /* the elements when not in data[]: in a LUT page (or
+                * malloc'd: ext_free), NULL with a handle: not fetched */
+    int lut;   /* its handle (dist.c), or -1 */
+    int ext_free;
     union {
         long double ld;
         void *p;
@@ -81,6 +85,15 @@ c4snet_data_t *C4SNetAlloc(c4snet_type_t type, size_t size, void **data)
     if (size != 0 && es > (SIZE_MAX - sizeof(c4snet_data_t)) / size)
         rt_fatal("C4SNetAlloc: %zu elements of %zu bytes do not fit", size,
                  es);
+    int h = -1;
+    void *page = NULL;
+    if (es * size > RT_LUT_MIN && rt_dist_mode == RT_DIST_SCC)
+        page = rt_dist_lut_alloc(es * size, &h);
+    if (page != NULL) {
+        if (data != NULL)
+            *data = page;
+        return rt_field_wrap(type, size, page, h);
+    }
     c4snet_data_t *d = malloc(sizeof(*d) + es * size);
     if (d == NULL)
         rt_fatal("C4SNetAlloc: out of memory (%zu elements of %zu bytes)",
@@ -88,9 +101,33 @@ c4snet_data_t *C4SNetAlloc(c4snet_type_t type, size_t size, void **data)
     d->ref = 1;
     d->type = type;
     d->n = size;
+    d->ext = NULL;
+    d->lut = -1;
+    d->ext_free = 0;
     if (data != NULL)
         *data = d->data;
     return d;
+}
+
+c4snet_data_t *rt_field_wrap(c4snet_type_t type, size_t n, void *p,
+                             int handle)
+{
+    c4snet_data_t *d = malloc(sizeof(*d));
+    if (d == NULL)
+        rt_fatal("C4SNetAlloc: out of memory");
+    d->ref = 1;
+    d->type = type;
+    d->n = n;
+    d->ext = p;
+    d->lut = handle;
+    d->ext_free = 0;
+    rt_dist_lut_bind(handle, d);
+    return d;
+}
+
+int rt_field_lut(c4snet_data_t *d)
+{
+    return d->lut;
 }
 
 c4snet_data_t *C4SNetCreate(c4snet_type_t type, size_t size, const void *data)
@@ -104,8 +141,13 @@ c4snet_data_t *C4SNetCreate(c4snet_type_t type, size_t size, const void *data)
 
 void C4SNetFree(c4snet_data_t *ptr)
 {
-    if (ptr != NULL && --ptr->ref == 0)
+    if (ptr != NULL && --ptr->ref == 0) {
+        if (ptr->lut >= 0)
+            rt_dist_lut_release(ptr->lut);
+        if (ptr->ext_free)
+            free(ptr->ext);
         free(ptr);
+    }
 }
 
 c4snet_data_t *C4SNetShallowCopy(c4snet_data_t *ptr)
@@ -116,7 +158,7 @@ c4snet_data_t *C4SNetShallowCopy(c4snet_data_t *ptr)
 
 c4snet_data_t *C4SNetDeepCopy(c4snet_data_t *ptr)
 {
-    return C4SNetCreate(ptr->type, ptr->n, ptr->data);
+    return C4SNetCreate(ptr->type, ptr->n, C4SNetGetData(ptr));
 }
 
 int C4SNetSizeof(c4snet_data_t *data)
@@ -131,7 +173,15 @@ size_t C4SNetArraySize(c4snet_data_t *data)
 
 void *C4SNetGetData(c4snet_data_t *ptr)
 {
-    return ptr->data;
+    if (ptr->ext == NULL && ptr->lut >= 0) {
+        /* a field of another UE not fetched yet (lazy, dist.c) */
+        int h = ptr->lut;
+        ptr->ext = rt_dist_lut_fetch(h, ptr->n * type_size(ptr->type),
+                                     &ptr->lut, &ptr->ext_free);
+        if (ptr->lut >= 0)
+            rt_dist_lut_bind(ptr->lut, ptr);
+    }
+    return ptr->ext != NULL ? ptr->ext : (void *)ptr->data;
 }
 
 c4snet_type_t C4SNetGetType(c4snet_data_t *data)
@@ -145,7 +195,7 @@ char *C4SNetGetString(c4snet_data_t *data)
         rt_fatal("C4SNetGetString: the field holds type %d, not char",
                  (int)data->type);
     char *s = rt_alloc(data->n + 1);
-    memcpy(s, data->data, data->n);
+    memcpy(s, C4SNetGetData(data), data->n);
     s[data->n] = '\0';
     return s;
 }

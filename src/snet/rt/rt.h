@@ -137,7 +137,33 @@ void rt_dist_start(rt_inst_t *in, rt_sink_t *out);
 void rt_dist_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out);
 void rt_dist_serve(void);      /* UEs other than 0: serve until STOP */
 void rt_dist_stop(void);
+/* UE 0's output with asynchronous calls (dist.c, "Cores in parallel"):
+ * the network's output sink and the function writing a record; hold: 1 if
+ * the record was queued behind an outstanding call; drain: wait for every
+ * outstanding call and write what is queued */
+void rt_dist_set_output(rt_sink_t *out, void (*write)(rcksnet_record_t *r));
+int rt_dist_hold(rcksnet_record_t *r);
+void rt_dist_drain(void);
 const rcksnet_node_t *rt_node_by_id(int id);
+/* Long fields in LUT pages (dist.c; docs/SNET.md, "Long fields through the
+ * LUTs"): a field of more than RT_LUT_MIN bytes is allocated in this UE's
+ * own LUT pages when the scc layer's mode (RCK_SNET_SCC) is copy or remap.
+ * rt_dist_lut_alloc: its bytes' address and a handle (>= 0), or NULL;
+ * rt_dist_lut_bind tells the handle its field; rt_dist_lut_release is
+ * called when the field's last reference goes. */
+#define RT_LUT_MIN (64u << 10)
+void *rt_dist_lut_alloc(size_t bytes, int *handle);
+void rt_dist_lut_bind(int handle, c4snet_data_t *field);
+void rt_dist_lut_release(int handle);
+/* a field of another UE (handle) read for the first time: its bytes
+ * (@p handle becomes the field's new handle or -1; @p ext_free: malloc'd) */
+void *rt_dist_lut_fetch(int handle, size_t bytes, int *newhandle,
+                        int *ext_free);
+/* the field's handle (-1: none); a field whose bytes are at p (not its
+ * own), with a handle */
+int rt_field_lut(c4snet_data_t *d);
+c4snet_data_t *rt_field_wrap(c4snet_type_t type, size_t n, void *p,
+                             int handle);
 int rt_node_id(const rcksnet_node_t *n);
 
 /* Textual record I/O. */

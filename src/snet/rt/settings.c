@@ -26,8 +26,21 @@ static const rck_config_entry_t snet_settings[] = {
      "S-Net runtime: the distribution layer: nodist (UE 0 runs the whole "
      "network, placements ignored) or scc (placed components run on their "
      "UEs, records through a ring in the receiver's MPB, long ones by "
-     "reference through shared DRAM); mpi is not built yet (docs/SNET.md)",
+     "reference (RCK_SNET_SCC)) or mpi (librckmpi) (docs/SNET.md)",
      "nodist|mpi|scc"},
+    {"SNET_SCC", "copy", RCK_CONFIG_STRING,
+     "S-Net runtime, scc layer: how a field of more than 64 KiB goes to "
+     "another UE: copy (made in the owner's LUT pages, the receiver copies "
+     "it once through a LUT window), remap (the receiver maps the owner's "
+     "pages into its own LUT and reads the field in place, no copy), slab "
+     "(copied into shared DRAM and out again) (docs/SNET.md)",
+     "copy|remap|slab"},
+    {"SNET_ASYNC", "on", RCK_CONFIG_STRING,
+     "S-Net runtime, scc and mpi layers: on: UE 0 sends a record to a "
+     "placed component whose outputs go straight to the network's output "
+     "without waiting for them (one such call per UE outstanding), so the "
+     "UEs work at once; off: one UE works at a time (docs/SNET.md)",
+     "on|off"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 const int rcksnet_settings_registered = 1;

@@ -127,18 +127,25 @@ def suite(ctx, run):
     dres, derr = snetdistbench.run_all(a.build_dir, ["native", "sim"],
                                        a.quick, 1 if a.quick else 3)
     dsum = snetdistbench.summarize(dres)
+    # cores in parallel: the farm's speed-up at 1/2/4/8 UEs
+    spts, serr = snetdistbench.run_speedup(a.build_dir, ["sim", "native"])
+    derr = derr + serr
     data = {"params": p, "runs": runs,
             "summary": {"%s_%d" % k: v for k, v in summary.items()},
             "dist": {"results": dres, "errors": derr,
                      "summary": {"%s_%s_%s_%d" % k: v
-                                 for k, v in dsum.items()}}}
+                                 for k, v in dsum.items()}},
+            "speedup": {"%s_%d" % k: v for k, v in spts.items()}}
     tables = [table(summary)]
     if dsum:
         tables.append(snetdistbench.table(dsum))
+    if spts:
+        tables.append(snetdistbench.speedup_table(spts))
     tables.extend("snet across the chip: %s" % e for e in derr)
     plots = [("snet_pingpong_%s.png" % b,
               lambda path, b=b: snetdistbench.plot_pingpong(dsum, b, path))
              for b in snetdistbench.backends_of(dsum)]
     return run.SuiteResult("snet", data, tables, [],
-                           rows_of(summary) + snetdistbench.rows_of(dsum),
+                           rows_of(summary) + snetdistbench.rows_of(dsum)
+                           + snetdistbench.speedup_rows(spts),
                            plots)

@@ -25,7 +25,11 @@ import subprocess
 
 from . import loadbench, report
 
-LAYERS = ["nodist", "scc", "mpi"]
+# scc: RCK_SNET_SCC=copy (the default: long fields copied once through a
+# LUT window); scc-remap: read in place through the owner's pages mapped;
+# scc-slab: copied into shared DRAM and out again
+LAYERS = ["nodist", "scc", "scc-remap", "scc-slab", "mpi"]
+TRANSFERRING = ["scc", "scc-remap", "scc-slab", "mpi"]
 BENCHES = ["pingpong", "domain", "farm", "pipeline48"]
 MiB = 1 << 20
 
@@ -102,8 +106,7 @@ def _points(summary):
 
 
 def rows_of(summary):
-    """CSV rows: per backend, benchmark and size, each layer against nodist
-    (no transfer) and scc against mpi."""
+    """CSV rows: per backend, benchmark and size, each layer against mpi."""
     rows = []
     for backend, bench, size in _points(summary):
         mpi = summary.get((backend, bench, "mpi", size))
@@ -140,18 +143,27 @@ def table(summary):
             cells.append(report.format_value(v["median"]) if v else "-")
         s, m = vals["scc"], vals["mpi"]
         cells.append("%.2f" % (s / m) if s and m else "-")
-        cells.append(("scc" if s < m else "mpi") if s and m else "-")
+        have = [(vals[x], x) for x in TRANSFERRING if vals[x]]
+        cells.append(min(have)[1] if len(have) > 1 else "-")
         out.append(cells)
     return ("snet across the chip: us (medians; pingpong per round trip, "
-            "pipeline48 per record, domain per step, farm per run)\n"
-            + report.format_table(["backend", "bench", "bytes", "nodist",
-                                   "scc", "mpi", "scc/mpi", "faster"],
-                                  out))
+            "pipeline48 per record, domain per step, farm per run; scc = "
+            "RCK_SNET_SCC=copy)\n"
+            + report.format_table(["backend", "bench", "bytes"] + LAYERS
+                                  + ["scc/mpi", "fastest"], out))
+
+
+def layer_env(layer):
+    """The settings that select a layer of LAYERS."""
+    if layer.startswith("scc"):
+        return {"RCK_SNET_DIST": "scc",
+                "RCK_SNET_SCC": layer[4:] if layer != "scc" else "copy"}
+    return {"RCK_SNET_DIST": layer}
 
 
 def run_one(rck, prog, backend, ues, layer, records, timeout):
     """One run of a program: its parsed lines, or an error string."""
-    env = dict(os.environ, RCK_SNET_DIST=layer, RCK_SIM_REPORT="none")
+    env = dict(os.environ, RCK_SIM_REPORT="none", **layer_env(layer))
     try:
         p = subprocess.run([rck, "run", "-n", str(ues), "--backend", backend,
                             prog], input=input_xml(records),
@@ -207,3 +219,88 @@ def plot_pingpong(summary, backend, path, note=None):
     return plots._size_series_plot(
         series, path, "S-Net record ping-pong between two UEs (%s)" % backend,
         "round trip [us]", True, "min", note)
+
+
+# ---- the farm's speed-up (docs/SNET.md, "Cores in parallel") -------------
+
+SPEEDUP_UES = [1, 2, 4, 8]
+
+
+def farm_input(tasks=32, work=100000, kinds=8):
+    """The farmpar network's input: tasks records <p> = i % kinds, <n>."""
+    return input_xml([{"p": i % kinds, "n": work} for i in range(tasks)])
+
+
+def parse_chip_seconds(stderr):
+    """The sim's summary line's chip time in seconds, or None."""
+    import re
+    m = re.search(r"= ([0-9.]+) s of chip time", stderr)
+    return float(m.group(1)) if m else None
+
+
+def speedup_table(points):
+    """points: {(backend, ues): seconds} -> the speed-up table."""
+    out = []
+    for backend in sorted({b for b, _ in points}):
+        one = points.get((backend, 1))
+        for ues in sorted(u for b, u in points if b == backend):
+            t = points[(backend, ues)]
+            out.append([backend, str(ues), "%.6f" % t,
+                        "%.2f" % (one / t) if one and t else "-"])
+    return ("snet farm across the chip: 32 tasks (work !!@ <p>, <p> = 0..7), "
+            "scc layer, seconds (sim: chip time; native: host time of the "
+            "run) and speed-up over 1 UE\n"
+            + report.format_table(["backend", "UEs", "seconds", "speed-up"],
+                                  out))
+
+
+def speedup_rows(points):
+    rows = []
+    for (backend, ues), t in sorted(points.items()):
+        one = points.get((backend, 1))
+        rows.append({
+            "suite": "snet", "metric": "speedup", "unit": "x",
+            "point": "%s farmpar %d UEs" % (backend, ues),
+            "lower_is_better": 0,
+            "ours": "S-Net farm on %d UEs (scc), %s" % (ues, backend),
+            "ours_median": one / t if one and t else None, "ours_min": None,
+            "ours_max": None, "ours_n": 1, "ref": "", "ref_median": None,
+            "ratio_median": None, "status": "", "note": "%.6f s" % t})
+    return rows
+
+
+def run_speedup(build_dir, backends, log=print):
+    """Build farmpar with rck snetc (counted: deterministic chip time on the
+    sim) and run it on SPEEDUP_UES UEs; returns ({(backend, ues): s},
+    errors)."""
+    import time
+    rck = os.path.join(build_dir, "src", "tools", "rck")
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..",
+                       "bench", "snet", "dist")
+    prog = os.path.join(build_dir, "bench", "snetdist_farmpar")
+    errors, points = [], {}
+    p = subprocess.run([rck, "snetc", os.path.join(src, "farmpar.snet"),
+                        os.path.join(src, "farmpar_boxes.c"), "-o", prog],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return points, ["farmpar: rck snetc failed: %s" % p.stderr[-300:]]
+    for backend in backends:
+        for ues in SPEEDUP_UES:
+            env = dict(os.environ, RCK_SIM_REPORT="none", RCK_SNET_DIST="scc")
+            t0 = time.monotonic()
+            r = subprocess.run([rck, "run", "-n", str(ues), "--backend",
+                                backend, prog], input=farm_input(),
+                               capture_output=True, text=True, env=env,
+                               timeout=600)
+            wall = time.monotonic() - t0
+            if r.returncode != 0:
+                errors.append("farmpar %s %d: exit %d" % (backend, ues,
+                                                          r.returncode))
+                log(errors[-1])
+                continue
+            t = parse_chip_seconds(r.stderr) if backend == "sim" else wall
+            if t is None:
+                errors.append("farmpar %s %d: no chip time" % (backend, ues))
+                continue
+            points[(backend, ues)] = t
+    return points, errors
