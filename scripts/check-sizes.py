@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Check the size limits of the sources (issue 10): no C file under src/
-longer than MAX_FILE lines, no function longer than MAX_FUNC lines (from the
-first line of its signature to its closing brace).
+"""Check the size limits of the sources (issue 10): no C or Python file
+under the ROOTs (default src/; CTest checks src/ and python/src) longer than
+MAX_FILE lines, no function longer than MAX_FUNC lines (C: from the first
+line of its signature to its closing brace; Python: from its def to its
+last line, from the syntax tree).
 
-  scripts/check-sizes.py [--max-file N] [--max-func N] [--allow FILE] [ROOT]
+  scripts/check-sizes.py [--max-file N] [--max-func N] [--allow FILE] [ROOT...]
 
 --allow names a file of known exceptions, one "path function lines" per
 line (scripts/check-sizes.allow; "-" for the function: the whole file's
@@ -14,6 +16,7 @@ its opening brace alone on a line at column 0, its closing brace at column
 0. Prints every violation; exits 1 if there is any, 0 otherwise.
 """
 import argparse
+import ast
 import os
 import re
 import sys
@@ -46,14 +49,27 @@ def functions(lines):
         i += 1
 
 
+def py_functions(lines, rel):
+    """Yield (name, first line, last line) of every Python function (its
+    decorators excluded), 1-based, from the syntax tree."""
+    try:
+        tree = ast.parse("".join(lines), rel)
+    except SyntaxError as e:
+        print(f"{rel}: cannot be parsed: {e}")
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node.name, node.lineno, node.end_lineno
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--max-file", type=int, default=1200)
     ap.add_argument("--max-func", type=int, default=120)
     ap.add_argument("--allow", help="known exceptions (path function lines)")
-    ap.add_argument("root", nargs="?",
-                    default=os.path.join(os.path.dirname(
-                        os.path.abspath(__file__)), "..", "src"))
+    repo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    ap.add_argument("roots", nargs="*", default=[os.path.join(repo, "src")],
+                    help="folders to check (C sources, and Python's)")
     a = ap.parse_args()
     allow = {}
     if a.allow:
@@ -64,27 +80,30 @@ def main():
                     allow[(f[0], f[1])] = int(f[2])
     bad = 0
     nfiles = nfuncs = 0
-    for d, _, files in os.walk(a.root):
-        for f in sorted(files):
-            if not f.endswith((".c", ".h")):
-                continue
-            p = os.path.join(d, f)
-            rel = os.path.relpath(p, os.path.join(a.root, ".."))
-            with open(p, encoding="utf-8", errors="replace") as fp:
-                lines = fp.readlines()
-            nfiles += 1
-            if len(lines) > allow.get((rel, "-"), a.max_file):
-                print(f"{rel}: {len(lines)} lines (at most {a.max_file})")
-                bad += 1
-            for name, first, last in functions(lines):
-                nfuncs += 1
-                length = last - first + 1
-                if length <= allow.get((rel, name), a.max_func):
+    for root in a.roots:
+        for d, _, files in os.walk(root):
+            for f in sorted(files):
+                if not f.endswith((".c", ".h", ".py")):
                     continue
-                if length > a.max_func:
-                    print(f"{rel}:{first}: {name}() is {last - first + 1} "
-                          f"lines (at most {a.max_func})")
+                p = os.path.join(d, f)
+                rel = os.path.relpath(p, repo)
+                with open(p, encoding="utf-8", errors="replace") as fp:
+                    lines = fp.readlines()
+                nfiles += 1
+                if len(lines) > allow.get((rel, "-"), a.max_file):
+                    print(f"{rel}: {len(lines)} lines (at most {a.max_file})")
                     bad += 1
+                funcs = (py_functions(lines, rel) if f.endswith(".py")
+                         else functions(lines))
+                for name, first, last in funcs:
+                    nfuncs += 1
+                    length = last - first + 1
+                    if length <= allow.get((rel, name), a.max_func):
+                        continue
+                    if length > a.max_func:
+                        print(f"{rel}:{first}: {name}() is {length} "
+                              f"lines (at most {a.max_func})")
+                        bad += 1
     print(f"check-sizes: {nfiles} files, {nfuncs} functions, "
           f"{bad} over the limits")
     return 1 if bad else 0
