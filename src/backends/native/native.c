@@ -802,8 +802,10 @@ static int shm_watched(const core_state_t *cs, uint64_t off, uint64_t len)
 
 /* Shared DRAM [off, off + len) was written (after the protocol's fence):
  * wake the cores that watch a word of it, and the segment-wide doorbell's
- * sleepers. */
-static void shm_ring(native_t *n, uint64_t off, uint64_t len)
+ * sleepers. The acquire load of shm_watchers makes the words of every
+ * watch it counts visible. */
+static __attribute__((noinline)) void shm_ring(native_t *n, uint64_t off,
+                                               uint64_t len)
 {
     if (atomic_load(&n->hdr->shm_watchers) > 0) {
         int k = 0;
@@ -1089,8 +1091,17 @@ static rck_status_t native_shm_write(rck_hal_t *hal, size_t off,
 
     memcpy(n->shm + off, src, len);
     progress_bump(n);
-    atomic_thread_fence(memory_order_seq_cst);
-    shm_ring(n, off, len);
+    /* the protocol's fence, or the sleepers' membarrier (as ring()) */
+    rck_be_writer_fence(n->asym);
+    /* nobody watching or asleep on the segment-wide doorbell, the usual
+     * case while the cores spin: two loads */
+    if (__builtin_expect(
+            (atomic_load_explicit(&n->hdr->shm_watchers,
+                                  memory_order_relaxed) |
+             (int32_t)atomic_load_explicit(&n->hdr->any_waiters,
+                                           memory_order_relaxed)) != 0,
+            0))
+        shm_ring(n, off, len);
     return RCK_OK;
 }
 
