@@ -32,7 +32,9 @@
  *   when there are more than NATIVE_WATCH_WORDS; hdr->shm_watchers counts
  *   the watching cores); a shared-DRAM write rings only the cores that
  *   watch a word it wrote, rck_hal_shm_flush (no address) every watching
- *   core. Before, every such wait slept on the segment-wide doorbell and
+ *   core. rck_hal_shm_write takes the asymmetric fence above as the MPB
+ *   writes do; rck_hal_shm_flush keeps its full fence.
+ *   Before, every such wait slept on the segment-wide doorbell and
  *   every shared-DRAM write woke all of them (at 48 processes, every
  *   packet of the sccshm channel woke every sleeper). The
  *   asymmetric fence holds only while the job's cores fit the host's CPUs
