@@ -23,9 +23,20 @@
  *   a writer whose data store came before it has the data visible to the
  *   re-check, and one whose store came after it loads waiters after the
  *   barrier and sees the sleeper (the asymmetric fence of userspace RCU).
- *   Each core's MPB has its own doorbell; waits that span several MPBs,
- *   shared DRAM or TAS registers of other cores sleep on the segment-wide
- *   doorbell, which writers ring only while someone sleeps on it. The
+ *   Each core's MPB has its own doorbell; waits that span several MPBs
+ *   or TAS registers of other cores sleep on the segment-wide doorbell,
+ *   which writers ring only while someone sleeps on it. A wait on
+ *   shared-DRAM words (alone or with words of its own MPB) sleeps on the
+ *   core's own doorbell and names the words to the writers first (its
+ *   watch: core_state_t.shm_watch and the words, or the range they span
+ *   when there are more than NATIVE_WATCH_WORDS; hdr->shm_watchers counts
+ *   the watching cores); a shared-DRAM write rings only the cores that
+ *   watch a word it wrote, rck_hal_shm_flush (no address) every watching
+ *   core. rck_hal_shm_write takes the asymmetric fence above as the MPB
+ *   writes do; rck_hal_shm_flush keeps its full fence.
+ *   Before, every such wait slept on the segment-wide doorbell and
+ *   every shared-DRAM write woke all of them (at 48 processes, every
+ *   packet of the sccshm channel woke every sleeper). The
  *   asymmetric fence holds only while the job's cores fit the host's CPUs
  *   (asym_setup); a woken sleeper counts as awake until it runs
  *   (hdr->woken, spin_now).
@@ -704,7 +715,7 @@ static void wait_doorbell(native_t *n, const rck_hal_cond_t *c, int nc,
                           _Atomic uint32_t **waiters)
 {
     for (int i = 0; i < nc; i++) {
-        if (c[i].space == RCK_SPACE_SHM || c[i].core != self) {
+        if (c[i].space != RCK_SPACE_SHM && c[i].core != self) {
             *bell = &n->hdr->any_doorbell;
             *waiters = &n->hdr->any_waiters;
             return;
@@ -721,6 +732,94 @@ static int wait_has_shm(const rck_hal_cond_t *c, int nc)
             return 1;
     }
     return 0;
+}
+
+/* Name this core's shared-DRAM words to the writers (before it counts
+ * itself in as a sleeper: see the top). The words are written while
+ * shm_watch is 0; a writer that sees shm_watchers count this watch sees
+ * them (the increment is a release after them). */
+static void shm_watch_begin(native_t *n, int self, const rck_hal_cond_t *c,
+                            int nc)
+{
+    core_state_t *cs = &n->cores[self];
+    uint64_t lo = UINT64_MAX, hi = 0;
+    uint32_t k = 0;
+
+    for (int i = 0; i < nc; i++) {
+        uint32_t off = c[i].offset;
+        int dup = 0;
+
+        if (c[i].space != RCK_SPACE_SHM)
+            continue;
+        if (off < lo)
+            lo = off;
+        if ((uint64_t)off + 4 > hi)
+            hi = (uint64_t)off + 4;
+        for (uint32_t j = 0; j < k && j < NATIVE_WATCH_WORDS; j++)
+            dup |= atomic_load_explicit(&cs->shm_words[j],
+                                        memory_order_relaxed) == off;
+        if (dup)
+            continue;
+        if (k < NATIVE_WATCH_WORDS)
+            atomic_store_explicit(&cs->shm_words[k], off,
+                                  memory_order_relaxed);
+        k++;
+    }
+    atomic_store_explicit(&cs->shm_lo, lo, memory_order_relaxed);
+    atomic_store_explicit(&cs->shm_hi, hi, memory_order_relaxed);
+    atomic_store_explicit(&cs->shm_nwords, k <= NATIVE_WATCH_WORDS ? k : 0,
+                          memory_order_relaxed);
+    atomic_store(&cs->shm_watch, 1);
+    atomic_fetch_add(&n->hdr->shm_watchers, 1);
+}
+
+static void shm_watch_end(native_t *n, int self)
+{
+    atomic_fetch_sub(&n->hdr->shm_watchers, 1);
+    atomic_store(&n->cores[self].shm_watch, 0);
+}
+
+/* Does core @p c watch a word of [off, off + len)? */
+static int shm_watched(const core_state_t *cs, uint64_t off, uint64_t len)
+{
+    uint64_t end = off + len;
+    uint32_t nw;
+
+    if (!atomic_load(&cs->shm_watch))
+        return 0;
+    if (end <= atomic_load_explicit(&cs->shm_lo, memory_order_relaxed) ||
+        off >= atomic_load_explicit(&cs->shm_hi, memory_order_relaxed))
+        return 0;
+    nw = atomic_load_explicit(&cs->shm_nwords, memory_order_relaxed);
+    if (nw == 0 || nw > NATIVE_WATCH_WORDS)
+        return 1;
+    for (uint32_t j = 0; j < nw; j++) {
+        uint64_t w = atomic_load_explicit(&cs->shm_words[j],
+                                          memory_order_relaxed);
+        if (w < end && w + 4 > off)
+            return 1;
+    }
+    return 0;
+}
+
+/* Shared DRAM [off, off + len) was written (after the protocol's fence):
+ * wake the cores that watch a word of it, and the segment-wide doorbell's
+ * sleepers. The acquire load of shm_watchers makes the words of every
+ * watch it counts visible. */
+static __attribute__((noinline)) void shm_ring(native_t *n, uint64_t off,
+                                               uint64_t len)
+{
+    if (atomic_load(&n->hdr->shm_watchers) > 0) {
+        int k = 0;
+
+        for (uint32_t ue = 0; ue < n->hdr->nues; ue++) {
+            core_state_t *cs = &n->cores[n->hdr->ue_core[ue]];
+            if (shm_watched(cs, off, len))
+                k += rck_be_bell_wake(&cs->doorbell);
+        }
+        woke(n, k);
+    }
+    woke(n, rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
 }
 
 static void native_publish_context(rck_hal_t *hal)
@@ -885,6 +984,8 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             continue;
         }
         /* sleep */
+        if (shm && bell != &n->hdr->any_doorbell)
+            shm_watch_begin(n, hal->core, conds, nc);
         atomic_fetch_add(waiters, 1);
         uint32_t seq = atomic_load(bell);
         int fenced = asym_sleeper_fence(n);
@@ -906,8 +1007,13 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             if (slept == 0) /* woken: running now */
                 atomic_fetch_sub_explicit(&n->hdr->woken, 1,
                                           memory_order_relaxed);
+            if (slept == 0 || slept == EAGAIN)
+                atomic_fetch_add_explicit(&n->cores[hal->core].bell_wakes, 1,
+                                          memory_order_relaxed);
         }
         atomic_fetch_sub(waiters, 1);
+        if (shm && bell != &n->hdr->any_doorbell)
+            shm_watch_end(n, hal->core);
         if (blocked) {
             uint64_t now = rck_be_now_ns();
             if (now >= n->dl_next) {
@@ -963,13 +1069,14 @@ static rck_status_t native_shm_set_map(rck_hal_t *hal, size_t off, size_t len,
     return RCK_OK;
 }
 
+/* No address: every watching core may have been written to. */
 static rck_status_t native_shm_flush(rck_hal_t *hal)
 {
     native_t *n = nat(hal);
 
     progress_bump(n);
     atomic_thread_fence(memory_order_seq_cst);
-    woke(n, rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
+    shm_ring(n, 0, UINT64_MAX / 2);
     return RCK_OK;
 }
 
@@ -982,8 +1089,22 @@ static rck_status_t native_dcache_flush(rck_hal_t *hal)
 static rck_status_t native_shm_write(rck_hal_t *hal, size_t off,
                                      const void *src, size_t len)
 {
-    memcpy(nat(hal)->shm + off, src, len);
-    return native_shm_flush(hal);
+    native_t *n = nat(hal);
+
+    memcpy(n->shm + off, src, len);
+    progress_bump(n);
+    /* the protocol's fence, or the sleepers' membarrier (as ring()) */
+    rck_be_writer_fence(n->asym);
+    /* nobody watching or asleep on the segment-wide doorbell, the usual
+     * case while the cores spin: two loads */
+    if (__builtin_expect(
+            (atomic_load_explicit(&n->hdr->shm_watchers,
+                                  memory_order_relaxed) |
+             (int32_t)atomic_load_explicit(&n->hdr->any_waiters,
+                                           memory_order_relaxed)) != 0,
+            0))
+        shm_ring(n, off, len);
+    return RCK_OK;
 }
 
 /* Native runs on the host's memory: nothing to account. */

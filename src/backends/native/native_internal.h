@@ -13,7 +13,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define NATIVE_MAGIC 0x313054414e4b4352ull /* "RCKNAT01" */
+#define NATIVE_MAGIC 0x323054414e4b4352ull /* "RCKNAT02" */
 /* One address for the segment in every core. It must lie in application
  * memory of the sanitizers' layouts too: ThreadSanitizer allows only the
  * low 512 GiB and the top of the address space on x86-64. */
@@ -27,6 +27,9 @@
 #define NATIVE_CTX_LEN 40
 #define NATIVE_GIC_WORDS (RCK_CHIP_MAX_CORES / 64)
 #define NATIVE_DL_CONDS 8
+/* Shared-DRAM words a sleeping core names to the writers (its watch); a
+ * wait with more watches the range they span. */
+#define NATIVE_WATCH_WORDS 64
 
 /* CORE_DORMANT: a UE of the job's universe not started yet
  * (rck_hal_spawn claims it: CORE_IDLE until it attaches). */
@@ -59,6 +62,17 @@ typedef struct {
     _Atomic uint32_t dl_nconds;
     _Atomic uint64_t dl_since_ns;  /* wait start, from the job's t0 */
     rck_hal_cond_t dl_conds[NATIVE_DL_CONDS];
+    /* The shared-DRAM words this core sleeps on (native.c, "Waking
+     * protocol"): shm_watch is 1 while they are valid; shm_nwords = 0
+     * means every word of [shm_lo, shm_hi). Written by this core only,
+     * while shm_watch is 0. */
+    _Alignas(64) _Atomic uint32_t shm_watch;
+    _Atomic uint32_t shm_nwords;
+    _Atomic uint64_t shm_lo, shm_hi;
+    _Atomic uint32_t shm_words[NATIVE_WATCH_WORDS];
+    /* times this core's sleeps were ended by a ring of its own doorbell
+     * (a diagnostic: tests/hal/shm_bells.c) */
+    _Atomic uint64_t bell_wakes;
     /* what this core did that may wake others (written by it only) */
     _Alignas(64) _Atomic uint64_t progress;
     _Alignas(64) _Atomic uint32_t lut[256];
@@ -83,6 +97,7 @@ typedef struct {
     _Atomic int32_t deadlock;    /* 1 while one core reports, 2 after */
     _Atomic uint64_t progress;   /* job events (a core ended) */
     _Atomic int32_t dormant;     /* UEs not started (CORE_DORMANT) */
+    _Atomic int32_t shm_watchers; /* cores with shm_watch set */
 } seg_hdr_t;
 
 struct rck_job {
