@@ -39,7 +39,7 @@
  *   packet of the sccshm channel woke every sleeper). The
  *   asymmetric fence holds only while the job's cores fit the host's CPUs
  *   (asym_setup); a woken sleeper counts as awake until it runs
- *   (hdr->woken, spin_now).
+ *   (hdr->woken, rck__nat_spin_now).
  *
  * Deadlock detection (RCK_DEADLOCK_S seconds, 0 = off). A core asleep in
  * a wait without a deadline publishes it (seqlock dl_pub: the conditions,
@@ -271,104 +271,6 @@ static rck_status_t native_job_destroy(rck_job_t *job)
 
 /* ---- attach ---- */
 
-/* RCK_SPIN_NS: a number fixes the budget; "auto" (-1 here) decides at
- * each wait from how many cores are awake. */
-static int64_t spin_budget(int nues)
-{
-    const char *s = rck_config_get("SPIN_NS");
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    char *end;
-    long v;
-
-    if (strcmp(s, "auto") != 0) {
-        v = strtol(s, &end, 0);
-        if (*s != '\0' && *end == '\0' && v >= 0)
-            return v;
-        rck_warn("RCK_SPIN_NS='%s' is not a number of nanoseconds; using auto",
-                 s);
-    }
-    (void)ncpu;
-    return -1;
-}
-
-/* How often a wait may look at the host's load (a read of /proc/loadavg
- * costs a few microseconds; the load changes slowly): every 20 ms while
- * the runnable tasks fit the CPUs, every 1 ms while they do not. The count
- * is one instant's: a task that is runnable for a moment (a process
- * starting, a launcher, a kernel thread) would otherwise make the cores
- * yield instead of spin for 20 ms (the first 20 ms of a 2-rank MPI
- * pingpong ran at 3-4 times its latency about every second run). */
-#define NATIVE_LOAD_NS 20000000ull
-#define NATIVE_LOAD_BUSY_NS 1000000ull
-
-/* The host's runnable tasks now (the "R" of /proc/loadavg's "R/T" field,
- * this run's awake cores included), at most NATIVE_LOAD_NS old; -1 if it
- * cannot be read. */
-static int host_runnable(native_t *n, uint64_t now)
-{
-    char buf[128];
-    ssize_t len;
-    char *p;
-    int field = 0;
-
-    if (n->load_fd < 0)
-        return -1;
-    if (n->load_at != 0 &&
-        now - n->load_at < (n->load_running > n->ncpu ? NATIVE_LOAD_BUSY_NS
-                                                      : NATIVE_LOAD_NS))
-        return n->load_running;
-    n->load_at = now;
-    len = pread(n->load_fd, buf, sizeof(buf) - 1, 0);
-    n->load_running = -1;
-    if (len <= 0)
-        return -1;
-    buf[len] = '\0';
-    for (p = buf; *p != '\0' && field < 3; p++) {
-        if (*p == ' ')
-            field++;
-    }
-    if (field == 3 && *p >= '0' && *p <= '9')
-        n->load_running = atoi(p);
-    return n->load_running;
-}
-
-/* Spinning only pays when every awake core has a host CPU of its own: then
- * a hand-over costs a cache-line transfer instead of a futex round trip.
- * Oversubscribed, a spinning core steals the CPU its peer needs, whether
- * the other runnable tasks are this run's cores or the host's. When the
- * host's own tasks fill the CPUs, yielding is no better: a core that spins
- * or yields stays runnable beside busy tasks, is preempted when its slice
- * is used up and then waits for every busy task's slice (tens of ms; with
- * 200 us spins a 2-UE pingpong stalled for tens of seconds), while one
- * that sleeps is woken with the scheduler's credit for sleepers. Then the
- * wait spins only RCK_SPIN_LOADED_NS and sleeps (*yield = 0).
- * @param [out] yield  how long to yield after spinning (ns). */
-static int64_t spin_now(native_t *n, int nues, uint64_t now, int64_t *yield)
-{
-    int awake, run, others;
-
-    *yield = n->yield_ns;
-    if (n->spin_ns >= 0)
-        return n->spin_ns;
-    int woken = atomic_load_explicit(&n->hdr->woken, memory_order_relaxed);
-
-    /* the woken sleepers that wait for a CPU count as awake: a core that
-     * spun while they waited kept them off the CPU for its whole spin */
-    awake = nues - atomic_load_explicit(&n->hdr->dormant,
-                                        memory_order_relaxed) -
-            atomic_load_explicit(&n->hdr->sleepers, memory_order_relaxed) +
-            (woken > 0 ? woken : 0);
-    run = host_runnable(n, now);
-    if (run < 0)
-        return awake <= n->ncpu ? 200000 : 0;
-    others = run > awake ? run - awake : 0;
-    if (others >= n->ncpu) {
-        *yield = 0;
-        return n->loaded_spin_ns;
-    }
-    return awake + others <= n->ncpu ? 200000 : 0;
-}
-
 static rck_status_t native_attach_private(rck_hal_t *hal, native_t *n)
 {
     rck_job_t *job;
@@ -457,7 +359,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
     hal->comm_row = (uint64_t *)((char *)map + hdr.comm_off) +
                     rck_comm_row_words(hal->nues) * (size_t)hal->ue;
     hal->backend = n;
-    n->spin_ns = spin_budget(hal->nues);
+    n->spin_ns = rck__nat_spin_budget(hal->nues);
     n->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
     n->yield_ns = rck_config_get_int("YIELD_NS");
     n->load_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
@@ -502,14 +404,6 @@ static void native_detach(rck_hal_t *hal)
 
 /* ---- MPB ---- */
 
-
-/* @p k sleepers were just woken: until they run they compete for the CPUs
- * but are still counted as sleepers (spin_now). */
-static inline void woke(native_t *n, int k)
-{
-    if (k > 0)
-        atomic_fetch_add_explicit(&n->hdr->woken, k, memory_order_relaxed);
-}
 
 static __attribute__((noinline)) void ring_bells(native_t *n, int core)
 {
@@ -707,121 +601,6 @@ static rck_status_t native_irq_poll(rck_hal_t *hal, int *count)
 /* ---- waiting ---- */
 
 
-/* The doorbell a wait can sleep on: this core's own when every condition
- * is a word of its own MPB or its own TAS register, else the segment-wide
- * one. Interrupts ring both, so either kind of sleep sees them. */
-static void wait_doorbell(native_t *n, const rck_hal_cond_t *c, int nc,
-                          int self, _Atomic uint32_t **bell,
-                          _Atomic uint32_t **waiters)
-{
-    for (int i = 0; i < nc; i++) {
-        if (c[i].space != RCK_SPACE_SHM && c[i].core != self) {
-            *bell = &n->hdr->any_doorbell;
-            *waiters = &n->hdr->any_waiters;
-            return;
-        }
-    }
-    *bell = &n->cores[self].doorbell;
-    *waiters = &n->cores[self].waiters;
-}
-
-static int wait_has_shm(const rck_hal_cond_t *c, int nc)
-{
-    for (int i = 0; i < nc; i++) {
-        if (c[i].space == RCK_SPACE_SHM)
-            return 1;
-    }
-    return 0;
-}
-
-/* Name this core's shared-DRAM words to the writers (before it counts
- * itself in as a sleeper: see the top). The words are written while
- * shm_watch is 0; a writer that sees shm_watchers count this watch sees
- * them (the increment is a release after them). */
-static void shm_watch_begin(native_t *n, int self, const rck_hal_cond_t *c,
-                            int nc)
-{
-    core_state_t *cs = &n->cores[self];
-    uint64_t lo = UINT64_MAX, hi = 0;
-    uint32_t k = 0;
-
-    for (int i = 0; i < nc; i++) {
-        uint32_t off = c[i].offset;
-        int dup = 0;
-
-        if (c[i].space != RCK_SPACE_SHM)
-            continue;
-        if (off < lo)
-            lo = off;
-        if ((uint64_t)off + 4 > hi)
-            hi = (uint64_t)off + 4;
-        for (uint32_t j = 0; j < k && j < NATIVE_WATCH_WORDS; j++)
-            dup |= atomic_load_explicit(&cs->shm_words[j],
-                                        memory_order_relaxed) == off;
-        if (dup)
-            continue;
-        if (k < NATIVE_WATCH_WORDS)
-            atomic_store_explicit(&cs->shm_words[k], off,
-                                  memory_order_relaxed);
-        k++;
-    }
-    atomic_store_explicit(&cs->shm_lo, lo, memory_order_relaxed);
-    atomic_store_explicit(&cs->shm_hi, hi, memory_order_relaxed);
-    atomic_store_explicit(&cs->shm_nwords, k <= NATIVE_WATCH_WORDS ? k : 0,
-                          memory_order_relaxed);
-    atomic_store(&cs->shm_watch, 1);
-    atomic_fetch_add(&n->hdr->shm_watchers, 1);
-}
-
-static void shm_watch_end(native_t *n, int self)
-{
-    atomic_fetch_sub(&n->hdr->shm_watchers, 1);
-    atomic_store(&n->cores[self].shm_watch, 0);
-}
-
-/* Does core @p c watch a word of [off, off + len)? */
-static int shm_watched(const core_state_t *cs, uint64_t off, uint64_t len)
-{
-    uint64_t end = off + len;
-    uint32_t nw;
-
-    if (!atomic_load(&cs->shm_watch))
-        return 0;
-    if (end <= atomic_load_explicit(&cs->shm_lo, memory_order_relaxed) ||
-        off >= atomic_load_explicit(&cs->shm_hi, memory_order_relaxed))
-        return 0;
-    nw = atomic_load_explicit(&cs->shm_nwords, memory_order_relaxed);
-    if (nw == 0 || nw > NATIVE_WATCH_WORDS)
-        return 1;
-    for (uint32_t j = 0; j < nw; j++) {
-        uint64_t w = atomic_load_explicit(&cs->shm_words[j],
-                                          memory_order_relaxed);
-        if (w < end && w + 4 > off)
-            return 1;
-    }
-    return 0;
-}
-
-/* Shared DRAM [off, off + len) was written (after the protocol's fence):
- * wake the cores that watch a word of it, and the segment-wide doorbell's
- * sleepers. The acquire load of shm_watchers makes the words of every
- * watch it counts visible. */
-static __attribute__((noinline)) void shm_ring(native_t *n, uint64_t off,
-                                               uint64_t len)
-{
-    if (atomic_load(&n->hdr->shm_watchers) > 0) {
-        int k = 0;
-
-        for (uint32_t ue = 0; ue < n->hdr->nues; ue++) {
-            core_state_t *cs = &n->cores[n->hdr->ue_core[ue]];
-            if (shm_watched(cs, off, len))
-                k += rck_be_bell_wake(&cs->doorbell);
-        }
-        woke(n, k);
-    }
-    woke(n, rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
-}
-
 static void native_publish_context(rck_hal_t *hal)
 {
     native_t *n = nat(hal);
@@ -926,7 +705,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     _Atomic uint32_t *bell, *waiters;
     uint64_t start, deadline = UINT64_MAX;
     int want_irq = (flags & RCK_WAIT_IRQ) != 0;
-    int shm = wait_has_shm(conds, nc);
+    int shm = rck__nat_wait_has_shm(conds, nc);
     int i;
     rck_status_t st0;
 
@@ -938,7 +717,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     st0 = wait_poll(hal, conds, nc, want_irq, which);
     if (st0 != RCK_ERR_TIMEDOUT)
         return st0;
-    wait_doorbell(n, conds, nc, hal->core, &bell, &waiters);
+    rck__nat_wait_doorbell(n, conds, nc, hal->core, &bell, &waiters);
     start = rck_be_now_ns();
     if (timeout_ns >= 0)
         deadline = start + (uint64_t)timeout_ns;
@@ -960,7 +739,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
             return RCK_ERR_TIMEDOUT;
         }
         int64_t yield_ns;
-        int64_t spin = spin_now(n, hal->nues, t, &yield_ns);
+        int64_t spin = rck__nat_spin_now(n, hal->nues, t, &yield_ns);
         if ((int64_t)(t - start) < spin) {
             /* Spin on the words themselves; look at the clock, interrupts
              * and failures only now and then. */
@@ -985,7 +764,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         }
         /* sleep */
         if (shm && bell != &n->hdr->any_doorbell)
-            shm_watch_begin(n, hal->core, conds, nc);
+            rck__nat_shm_watch_begin(n, hal->core, conds, nc);
         atomic_fetch_add(waiters, 1);
         uint32_t seq = atomic_load(bell);
         int fenced = asym_sleeper_fence(n);
@@ -1013,7 +792,7 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         }
         atomic_fetch_sub(waiters, 1);
         if (shm && bell != &n->hdr->any_doorbell)
-            shm_watch_end(n, hal->core);
+            rck__nat_shm_watch_end(n, hal->core);
         if (blocked) {
             uint64_t now = rck_be_now_ns();
             if (now >= n->dl_next) {
@@ -1076,7 +855,7 @@ static rck_status_t native_shm_flush(rck_hal_t *hal)
 
     progress_bump(n);
     atomic_thread_fence(memory_order_seq_cst);
-    shm_ring(n, 0, UINT64_MAX / 2);
+    rck__nat_shm_ring(n, 0, UINT64_MAX / 2);
     return RCK_OK;
 }
 
@@ -1103,7 +882,7 @@ static rck_status_t native_shm_write(rck_hal_t *hal, size_t off,
              (int32_t)atomic_load_explicit(&n->hdr->any_waiters,
                                            memory_order_relaxed)) != 0,
             0))
-        shm_ring(n, off, len);
+        rck__nat_shm_ring(n, off, len);
     return RCK_OK;
 }
 

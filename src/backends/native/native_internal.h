@@ -147,6 +147,27 @@ rck_status_t native_lut_write(rck_hal_t *hal, int core, int idx,
                               uint32_t entry);
 rck_status_t native_lut_window(rck_hal_t *hal, struct rck_lutwin_params *p);
 
+/* @p k sleepers were just woken: until they run they compete for the CPUs
+ * but are still counted as sleepers (spin_now). */
+static inline void woke(native_t *n, int k)
+{
+    if (k > 0)
+        atomic_fetch_add_explicit(&n->hdr->woken, k, memory_order_relaxed);
+}
+
+/* native_spin.c */
+int64_t rck__nat_spin_budget(int nues);
+int64_t rck__nat_spin_now(native_t *n, int nues, uint64_t now, int64_t *yield);
+/* native_watch.c */
+void rck__nat_wait_doorbell(native_t *n, const rck_hal_cond_t *c, int nc,
+                            int self, _Atomic uint32_t **bell,
+                            _Atomic uint32_t **waiters);
+int rck__nat_wait_has_shm(const rck_hal_cond_t *c, int nc);
+void rck__nat_shm_watch_begin(native_t *n, int self, const rck_hal_cond_t *c,
+                              int nc);
+void rck__nat_shm_watch_end(native_t *n, int self);
+void rck__nat_shm_ring(native_t *n, uint64_t off, uint64_t len);
+
 static inline native_t *nat(rck_hal_t *hal)
 {
     return (native_t *)hal->backend;
