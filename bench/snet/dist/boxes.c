@@ -49,9 +49,10 @@ static void report(const char *bench, int ues, int size, int records,
     fflush(stdout);
 }
 
-/* ping-pong: (<size>, <reps>, <ues>) -> (f): reps records of size bytes,
- * each to UE 1 and back */
-void *gen(void *hnd, int size, int reps, int ues)
+/* reps records of size bytes out of one box call, timed; reported as @p
+ * bench */
+static void *emit_timed(void *hnd, const char *bench, int size, int reps,
+                        int ues)
 {
     c4snet_data_t *f = block(size);
     C4SNetOut(hnd, 1, C4SNetShallowCopy(f)); /* warm-up: instances made */
@@ -60,8 +61,15 @@ void *gen(void *hnd, int size, int reps, int ues)
         C4SNetOut(hnd, 1, C4SNetShallowCopy(f));
     double t = MPI_Wtime() - t0;
     C4SNetFree(f);
-    report("pingpong", ues, size, reps, t * 1e6 / reps);
+    report(bench, ues, size, reps, t * 1e6 / reps);
     return hnd;
+}
+
+/* ping-pong: (<size>, <reps>, <ues>) -> (f): reps records of size bytes,
+ * each to UE 1 and back */
+void *gen(void *hnd, int size, int reps, int ues)
+{
+    return emit_timed(hnd, "pingpong", size, reps, ues);
 }
 
 /* (f) -> (f): reads the first and last byte (a box that looks at its
@@ -148,15 +156,7 @@ void *collect(void *hnd, c4snet_data_t *r, int p)
 /* pipeline: (<size>, <reps>, <ues>) -> (f) as gen, reported as such */
 void *feed(void *hnd, int size, int reps, int ues)
 {
-    c4snet_data_t *f = block(size);
-    C4SNetOut(hnd, 1, C4SNetShallowCopy(f));
-    double t0 = MPI_Wtime();
-    for (int i = 0; i < reps; i++)
-        C4SNetOut(hnd, 1, C4SNetShallowCopy(f));
-    double t = MPI_Wtime() - t0;
-    C4SNetFree(f);
-    report("pipeline48", ues, size, reps, t * 1e6 / reps);
-    return hnd;
+    return emit_timed(hnd, "pipeline48", size, reps, ues);
 }
 
 /* (f) -> (f): one stage of the pipeline: touches its field, passes it on */
