@@ -636,7 +636,7 @@ static rck_status_t read_settings(void)
         return RCK_ERR_CONFIG;
     }
     if (!addr || !*addr)
-        addr = "10.48.0.1";
+        addr = RCK_IP_ADDR_DEFAULT;
     if (inet_pton(AF_INET, addr, &a) != 1) {
         rck_error("RCK_IP_ADDR='%s' is not a dotted IPv4 address", addr);
         return RCK_ERR_CONFIG;

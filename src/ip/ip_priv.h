@@ -25,6 +25,7 @@
 #define RCK_IP_MTU_MIN 576
 #define RCK_IP_MPB_BYTES_DEFAULT 4096
 #define RCK_IP_SHM_BYTES_DEFAULT 65536
+#define RCK_IP_ADDR_DEFAULT "10.48.0.1" /* UE 0's; UE i adds i */
 
 /** Run the pump until @p ready(@p arg) is true or @p timeout_ms (0: no
  * limit) passes. @return 0 when ready, -1 on timeout or when the job is

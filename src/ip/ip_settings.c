@@ -34,7 +34,7 @@ static const rck_config_entry_t ip_settings[] = {
      "librckip: bytes of shared DRAM per core for its receive ring "
      "(RCK_IP_BUFFER=shm)",
      NULL},
-    {"IP_ADDR", "10.48.0.1", RCK_CONFIG_STRING,
+    {"IP_ADDR", RCK_IP_ADDR_DEFAULT, RCK_CONFIG_STRING,
      "librckip: IPv4 address of UE 0; UE i has this address + i (they "
      "exist only in the cores' lwIP stacks, never on the host)",
      NULL},

@@ -359,7 +359,7 @@ static rck_status_t native_attach(rck_hal_t *hal)
     hal->comm_row = (uint64_t *)((char *)map + hdr.comm_off) +
                     rck_comm_row_words(hal->nues) * (size_t)hal->ue;
     hal->backend = n;
-    n->spin_ns = rck__nat_spin_budget(hal->nues);
+    n->spin_ns = rck__nat_spin_budget();
     n->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
     n->yield_ns = rck_config_get_int("YIELD_NS");
     n->load_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);

@@ -156,7 +156,7 @@ static inline void woke(native_t *n, int k)
 }
 
 /* native_spin.c */
-int64_t rck__nat_spin_budget(int nues);
+int64_t rck__nat_spin_budget(void);
 int64_t rck__nat_spin_now(native_t *n, int nues, uint64_t now, int64_t *yield);
 /* native_watch.c */
 void rck__nat_wait_doorbell(native_t *n, const rck_hal_cond_t *c, int nc,

@@ -17,10 +17,9 @@
 
 /* RCK_SPIN_NS: a number fixes the budget; "auto" (-1 here) decides at
  * each wait from how many cores are awake. */
-int64_t rck__nat_spin_budget(int nues)
+int64_t rck__nat_spin_budget(void)
 {
     const char *s = rck_config_get("SPIN_NS");
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     char *end;
     long v;
 
@@ -31,7 +30,6 @@ int64_t rck__nat_spin_budget(int nues)
         rck_warn("RCK_SPIN_NS='%s' is not a number of nanoseconds; using auto",
                  s);
     }
-    (void)ncpu;
     return -1;
 }
 
