@@ -45,28 +45,60 @@ static int prog_labels; /* labels below this are the program's: same ids on
 static unsigned next_conn;
 static int depth; /* calls waiting on this UE */
 
-/* Asynchronous calls (docs/SNET.md, "Cores in parallel"): on UE 0, a call
- * to a placed component whose outputs go straight to the network's output
- * does not wait for them: the record is sent and UE 0 takes the next input
- * while the component works. At most one such call per UE is outstanding
- * (backpressure: a further call to that UE first waits, in pump, for the
- * one before to end). The output keeps the one-UE order through a queue:
- * a record the network emits here waits behind the outstanding calls
- * issued before it; an outstanding call's outputs take its place. */
-typedef struct onode {
-    struct onode *next;
-    int pending;               /* a call not ended yet */
-    uint32_t conn;             /* its connection: its answers name it */
-    rcksnet_record_t *rec;     /* an output made here */
-    rcksnet_record_t **recs;   /* a call's outputs */
-    int nrecs, cap;
-} onode_t;
-static rt_sink_t *async_out;   /* the network's output sink (UE 0) */
+/* Asynchronous calls (docs/SNET.md, "Cores in parallel"). On UE 0 (the
+ * hub), a call to a placed component whose continuation can be kept (the
+ * rest of the network after it, up to the output, with no merge point but
+ * the output: rt.h, rt_sink_t) does not wait for the component: the record
+ * is sent and UE 0 goes on (the next input record, or the outputs of other
+ * calls); the component's outputs come back later and are run on into the
+ * kept continuation, whose own calls are again asynchronous, so a pipeline
+ * across UEs has every stage working at once.
+ *
+ * INVARIANTS (what keeps the one-UE run's records and order):
+ *  - at most one asynchronous call per UE is outstanding (outstanding[u]);
+ *    any further call to u first waits for it (async_wait);
+ *  - the outputs of asynchronous calls are run on by one dispatcher (never
+ *    nested: dispatching), call after call in the order the calls were
+ *    issued (the FIFO qhead..qtail), each call's outputs in their order.
+ *    Calls to a component are issued in its one-UE order, so every entity
+ *    after it gets its records in the one-UE order: the only place where
+ *    the records of different calls meet is the network's output;
+ *  - the output keeps the one-UE order through a tree: a call takes its
+ *    place among the items (records written, calls) of the call whose
+ *    outputs were being run on when it was issued (cur; root for the input
+ *    loop), and what its own outputs cause goes under it; the tree is
+ *    written in preorder up to the first call not through (oflush);
+ *  - backpressure: a call's outputs not yet run on are held at most
+ *    ASYNC_WINDOW; beyond that its UE's next output waits for the ACK
+ *    (owed), sent when one is run on, or at once while UE 0 waits for that
+ *    UE (needed: the hub never waits for a UE it holds back). */
+#define ASYNC_WINDOW 4
+typedef struct anode anode_t;
+typedef struct item {
+    struct item *next;
+    rcksnet_record_t *rec; /* a record for the output, or */
+    anode_t *call;         /* a call, with what its outputs cause */
+} item_t;
+struct anode {
+    item_t *head, *tail;   /* what it caused, in the one-UE order */
+    anode_t *qnext;        /* the next call issued */
+    rt_sink_t *k;          /* where its outputs go (kept) */
+    rcksnet_record_t **in; /* its outputs come, not run on yet (a ring) */
+    int inhead, nin, capin;
+    int ue, owed;          /* owed: ACKs held back (window full) */
+    uint32_t conn;         /* its connection: its answers name it */
+    int ended, done;       /* ended: LAST/DONE came; done: all run on */
+};
+int rt_async;
+rt_sink_t *rt_async_out;
 static void (*async_write)(rcksnet_record_t *r);
-static onode_t *ohead, *otail;
-static onode_t **outstanding;  /* per UE: its call, or NULL */
+static anode_t root, *cur = &root;
+static anode_t *qhead, *qtail;
+static anode_t **outstanding;  /* per UE: its call, or NULL */
+static int *needed;            /* per UE: UE 0 waits for its call */
 static int *acks; /* per UE: ACKs that came while another was awaited */
-static unsigned long long async_calls, async_waits;
+static unsigned long long async_calls, async_waits, async_held;
+static int dispatching; /* running calls' outputs on (never nested) */
 static int serving; /* calls from other UEs being served here (nested) */
 
 enum { M_START = 1, M_RECORD, M_OUT, M_LAST, M_DONE, M_ACK, M_STOP, M_REL };
@@ -651,7 +683,7 @@ static void reply_put(rt_sink_t *s, rcksnet_record_t *r)
 
 static void serve(int src, const msg_hdr_t *h, rd_t *rd)
 {
-    reply_k k = {{reply_put}, src, NULL, h->conn};
+    reply_k k = {{reply_put, NULL, NULL}, src, NULL, h->conn};
     serving++;
     conn_t *c = conn_slot((uint64_t)src << 32 | h->conn);
     if (c->inst == NULL) { /* the connection's first message */
@@ -743,7 +775,7 @@ static void pump(int from, rt_sink_t *out)
     }
 }
 
-/* ---- the output queue of asynchronous calls --------------------------- */
+/* ---- asynchronous calls: the dispatcher and the output tree ----------- */
 
 void rt_dist_set_output(rt_sink_t *out, void (*write)(rcksnet_record_t *r))
 {
@@ -755,97 +787,189 @@ void rt_dist_set_output(rt_sink_t *out, void (*write)(rcksnet_record_t *r))
             rt_fatal("RCK_SNET_ASYNC='%s': not one of on|off", v);
         return;
     }
-    async_out = out;
+    rt_async = 1;
+    rt_async_out = out;
     async_write = write;
     outstanding = rt_alloc((size_t)rt_dist_nues * sizeof(*outstanding));
+    needed = rt_alloc((size_t)rt_dist_nues * sizeof(*needed));
 }
 
-static onode_t *onode_add(void)
+static void item_add(anode_t *n, rcksnet_record_t *rec, anode_t *call)
 {
-    onode_t *o = rt_alloc(sizeof(*o));
-    if (otail != NULL)
-        otail->next = o;
+    item_t *it = rt_alloc(sizeof(*it));
+    it->rec = rec;
+    it->call = call;
+    if (n->tail != NULL)
+        n->tail->next = it;
     else
-        ohead = o;
-    otail = o;
-    return o;
+        n->head = it;
+    n->tail = it;
 }
 
-static void oflush(void)
+/* writes what @p n caused, from the front, up to the first call not
+ * through; 1 if @p n is through (all run on and written) */
+static int oflush(anode_t *n)
 {
-    while (ohead != NULL && !ohead->pending) {
-        onode_t *o = ohead;
-        if (o->rec != NULL)
-            async_write(o->rec);
-        for (int i = 0; i < o->nrecs; i++)
-            async_write(o->recs[i]);
-        ohead = o->next;
-        if (ohead == NULL)
-            otail = NULL;
-        free(o->recs);
-        free(o);
+    while (n->head != NULL) {
+        item_t *it = n->head;
+        if (it->rec != NULL) {
+            async_write(it->rec);
+        } else {
+            if (!oflush(it->call))
+                return 0;
+            free(it->call->in);
+            free(it->call);
+        }
+        n->head = it->next;
+        if (n->head == NULL)
+            n->tail = NULL;
+        free(it);
     }
+    return n->done;
 }
 
 int rt_dist_hold(rcksnet_record_t *r)
 {
-    if (ohead == NULL)
-        return 0;
-    onode_add()->rec = r;
+    if (cur == &root && root.head == NULL)
+        return 0; /* nothing before it: written at once */
+    item_add(cur, r, NULL);
     return 1;
+}
+
+static void in_push(anode_t *o, rcksnet_record_t *r)
+{
+    if (o->nin == o->capin) {
+        int cap = o->capin ? 2 * o->capin : ASYNC_WINDOW;
+        rcksnet_record_t **in = rt_alloc((size_t)cap * sizeof(*in));
+        for (int i = 0; i < o->nin; i++)
+            in[i] = o->in[(o->inhead + i) % o->capin];
+        free(o->in);
+        o->in = in;
+        o->inhead = 0;
+        o->capin = cap;
+    }
+    o->in[(o->inhead + o->nin++) % o->capin] = r;
+}
+
+/* Runs the outputs that came on, call after call in issue order, while the
+ * first call not through has some; then writes what can be written. */
+static void dispatch(void)
+{
+    if (outstanding == NULL || dispatching || serving > 0)
+        return;
+    dispatching = 1;
+    while (qhead != NULL) {
+        anode_t *n = qhead;
+        if (n->nin > 0) {
+            rcksnet_record_t *r = n->in[n->inhead];
+            n->inhead = (n->inhead + 1) % n->capin;
+            n->nin--;
+            if (n->owed > 0) { /* room again: its UE goes on meanwhile */
+                n->owed--;
+                send_msg(n->ue, M_ACK, 0, 0, NULL);
+            }
+            cur = n;
+            n->k->put(n->k, r);
+            cur = &root;
+            continue;
+        }
+        if (!n->ended)
+            break; /* its UE is still at work */
+        n->done = 1;
+        rt_sink_drop(n->k);
+        n->k = NULL;
+        qhead = n->qnext;
+        if (qhead == NULL)
+            qtail = NULL;
+    }
+    dispatching = 0;
+    oflush(&root);
 }
 
 void rt_dist_drain(void)
 {
     if (outstanding == NULL)
         return;
-    for (int u = 0; u < rt_dist_nues; u++)
-        while (outstanding[u] != NULL)
-            pump(-2, NULL);
-    oflush();
+    for (;;) {
+        dispatch();
+        if (qhead == NULL)
+            break;
+        pump(-2, NULL); /* the first call not through is at work */
+    }
     if (getenv("RCKSNET_STATS") != NULL)
         fprintf(stderr, "rcksnet: UE 0: %llu calls asynchronous, %llu waits "
-                "for a UE's previous call\n", async_calls, async_waits);
+                "for a UE's previous call, %llu outputs held back (window "
+                "%d)\n", async_calls, async_waits, async_held, ASYNC_WINDOW);
 }
 
 /* an answer of UE src's outstanding call: 1 if it was one */
 static int async_reply(int src, const msg_hdr_t *h, rd_t *rd)
 {
-    onode_t *o = outstanding != NULL ? outstanding[src] : NULL;
+    anode_t *o = outstanding != NULL ? outstanding[src] : NULL;
     if (o == NULL || h->conn != o->conn ||
         (h->kind != M_OUT && h->kind != M_LAST && h->kind != M_DONE))
         return 0; /* (answers of a nested call name its own connection) */
-    if (h->kind != M_DONE) {
-        if (o->nrecs == o->cap) {
-            o->cap = o->cap ? 2 * o->cap : 4;
-            o->recs = rt_realloc(o->recs, (size_t)o->cap * sizeof(*o->recs));
-        }
-        o->recs[o->nrecs++] = decode(src, rd);
-    }
+    if (h->kind != M_DONE)
+        in_push(o, decode(src, rd));
     if (h->kind == M_OUT) {
-        send_msg(src, M_ACK, 0, 0, NULL);
+        if (o->nin < ASYNC_WINDOW || needed[src] > 0) {
+            send_msg(src, M_ACK, 0, 0, NULL);
+        } else {
+            o->owed++;
+            async_held++;
+        }
         return 1;
     }
-    o->pending = 0;
+    o->ended = 1;
     outstanding[src] = NULL;
-    oflush();
     return 1;
 }
 
-/* before any other call to UE u: its outstanding call ends. Not while
- * serving a call from another UE: the outstanding call may be waiting for
- * that one (a nested call to us), so the call goes at once (synchronous,
- * its answers told apart by their connection). */
+/* before any other call to UE u: its outstanding call ends (its outputs
+ * acknowledged at once meanwhile). Not while serving a call from another
+ * UE: the outstanding call may be waiting for that one (a nested call to
+ * us), so the call goes at once (synchronous, its answers told apart by
+ * their connection). */
 static void async_wait(int u)
 {
-    if (outstanding == NULL || serving > 0)
+    if (outstanding == NULL || serving > 0 || outstanding[u] == NULL)
         return;
-    if (outstanding[u] != NULL)
-        async_waits++;
-    while (outstanding[u] != NULL)
+    async_waits++;
+    needed[u]++;
+    for (; outstanding[u]->owed > 0; outstanding[u]->owed--)
+        send_msg(u, M_ACK, 0, 0, NULL);
+    while (outstanding[u] != NULL) {
         pump(-2, NULL);
+        dispatch(); /* (not when already dispatching) */
+    }
+    needed[u]--;
 }
 
+/* the call of @p r to @p in without waiting for it, if its continuation
+ * @p out can be kept: 1 if so */
+static int async_call(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
+{
+    if (outstanding == NULL || serving > 0)
+        return 0;
+    rt_sink_t *k = rt_sink_keep(out);
+    if (k == NULL)
+        return 0;
+    anode_t *o = rt_alloc(sizeof(*o));
+    o->k = k;
+    o->ue = in->remote;
+    o->conn = in->conn;
+    item_add(cur, NULL, o);
+    if (qtail != NULL)
+        qtail->qnext = o;
+    else
+        qhead = o;
+    qtail = o;
+    outstanding[in->remote] = o;
+    async_calls++;
+    send_msg(in->remote, M_RECORD, in->conn, (uint32_t)rt_node_id(in->node),
+             r);
+    return 1;
+}
 /* ---- proxies --------------------------------------------------------- */
 
 void rt_dist_proxy(rt_inst_t *in, int ue)
@@ -867,22 +991,14 @@ void rt_dist_start(rt_inst_t *in, rt_sink_t *out)
 void rt_dist_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     async_wait(in->remote);
-    if (out == async_out && async_out != NULL) {
-        /* its outputs go to the network's output: do not wait for them */
-        onode_t *o = onode_add();
-        o->pending = 1;
-        o->conn = in->conn;
-        outstanding[in->remote] = o;
-        async_calls++;
-        send_msg(in->remote, M_RECORD, in->conn,
-                 (uint32_t)rt_node_id(in->node), r);
+    if (async_call(in, r, out))
         return;
-    }
     depth++;
     send_msg(in->remote, M_RECORD, in->conn, (uint32_t)rt_node_id(in->node),
              r);
     pump(in->remote, out);
     depth--;
+    dispatch(); /* what came meanwhile (not when already dispatching) */
 }
 
 void rt_dist_serve(void)

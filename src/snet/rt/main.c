@@ -38,6 +38,12 @@ static void write_out(rt_sink_t *s, rcksnet_record_t *r)
         write_now(r);
 }
 
+/* the output lives as long as the run: kept as it is */
+static rt_sink_t *out_keep(rt_sink_t *s)
+{
+    return s;
+}
+
 rcksnet_instance_t *rcksnet_instance_new(const char *const *labels,
                                          int nlabels, rcksnet_node_t *net,
                                          rcksnet_emitfn_t emit, void *arg)
@@ -126,7 +132,7 @@ int rcksnet_main(int argc, char **argv, const char *const *labels,
         rt_inst_t *net = rt_inst_new(build());
         rt_reader_t *rd = rt_reader_new(in, input ? input : "stdin");
         rcksnet_record_t *r;
-        rt_sink_t out = {write_out};
+        rt_sink_t out = {write_out, out_keep, NULL};
         rt_dist_set_output(&out, write_now);
         rt_start(net, &out);
         while (rt_reader_next(rd, &r)) {

@@ -467,6 +467,42 @@ static void run_sync(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
     out->put(out, m);
 }
 
+/* ---- continuations that outlive the call (rt.h, rt_sink_t) ------------ */
+
+rt_sink_t *rt_sink_keep(rt_sink_t *s)
+{
+    return s != NULL && s->keep != NULL ? s->keep(s) : NULL;
+}
+
+void rt_sink_drop(rt_sink_t *s)
+{
+    if (s != NULL && s->drop != NULL)
+        s->drop(s);
+}
+
+/* The shared output of a parallel composition's branches or a split's
+ * replicas: a merge point, where records of different calls meet. Only
+ * the network's output, which keeps the one-UE order itself (dist.c), may
+ * be kept past it; a call whose outputs meet others' anywhere else stays
+ * synchronous, so that what follows the merge gets its records in the
+ * one-UE order. */
+typedef struct {
+    rt_sink_t s;
+    rt_sink_t *out;
+} merge_k;
+
+static void merge_put(rt_sink_t *s, rcksnet_record_t *r)
+{
+    merge_k *k = (merge_k *)s;
+    k->out->put(k->out, r);
+}
+
+static rt_sink_t *merge_keep(rt_sink_t *s)
+{
+    merge_k *k = (merge_k *)s;
+    return k->out == rt_async_out ? rt_sink_keep(k->out) : NULL;
+}
+
 static void run_par(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
@@ -481,7 +517,8 @@ static void run_par(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
         }
     if (at < 0)
         refuse(n, r, "no branch of the parallel composition");
-    rt_run(in->v[at], r, out);
+    merge_k m = {{merge_put, merge_keep, NULL}, out};
+    rt_run(in->v[at], r, rt_async ? &m.s : out);
 }
 
 /* r matches an exit (or feedback) pattern; a guard belongs to the last */
@@ -578,7 +615,7 @@ static void loop_step(loop_t *l, int level, int depth, rcksnet_record_t *r)
     if (depth >= set_depth && loop_wait(l, r, level))
         return;
     stack_check(n->loc);
-    loop_k k = {{loop_put}, l, level + 1, depth + 1};
+    loop_k k = {{loop_put, NULL, NULL}, l, level + 1, depth + 1};
     rt_run(star ? stage(l->in, level, &k.s) : l->in->a, r, &k.s);
 }
 
@@ -605,6 +642,9 @@ static void run_loop(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
     const rcksnet_node_t *n = in->node;
+    merge_k m = {{merge_put, merge_keep, NULL}, out};
+    if (rt_async)
+        out = &m.s;
     rt_ent_t *t = rt_find(r, RCKSNET_TAG, n->label);
     if (t == NULL)
         refuse_named(n, r, "the index split on <%s>", rt_label_name(n->label));
@@ -645,17 +685,49 @@ static void run_split(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
     rt_run(in->v[lo], r, out);
 }
 
-/* the sink after the left operand of a serial composition */
+/* the sink after the left operand of a serial composition; kept (for an
+ * asynchronous call before it), a copy on the heap with its own out kept,
+ * shared by reference count */
 typedef struct {
     rt_sink_t s;
     rt_inst_t *b;
     rt_sink_t *out;
+    int refs; /* a kept copy's references; 0: in a frame */
 } serial_k;
 
 static void serial_put(rt_sink_t *s, rcksnet_record_t *r)
 {
     serial_k *k = (serial_k *)s;
     rt_run(k->b, r, k->out);
+}
+
+static void serial_drop(rt_sink_t *s)
+{
+    serial_k *k = (serial_k *)s;
+    if (--k->refs > 0)
+        return;
+    rt_sink_drop(k->out);
+    free(k);
+}
+
+static rt_sink_t *serial_keep(rt_sink_t *s)
+{
+    serial_k *k = (serial_k *)s;
+    if (k->refs > 0) {
+        k->refs++;
+        return s;
+    }
+    rt_sink_t *out = rt_sink_keep(k->out);
+    if (out == NULL)
+        return NULL;
+    serial_k *c = rt_alloc(sizeof(*c));
+    c->s.put = serial_put;
+    c->s.keep = serial_keep;
+    c->s.drop = serial_drop;
+    c->b = k->b;
+    c->out = out;
+    c->refs = 1;
+    return &c->s;
 }
 
 /* Initialisers fire once, when their instance's network starts: at the
@@ -678,7 +750,7 @@ void rt_start(rt_inst_t *in, rt_sink_t *out)
         return;
     }
     case N_SERIAL: {
-        serial_k k = {{serial_put}, in->b, out};
+        serial_k k = {{serial_put, serial_keep, NULL}, in->b, out, 0};
         rt_start(in->a, &k.s);
         rt_start(in->b, out);
         return;
@@ -689,7 +761,7 @@ void rt_start(rt_inst_t *in, rt_sink_t *out)
         return;
     case N_FEEDBACK: { /* what it emits goes round as the body's output does */
         loop_t l = {in, out, NULL, NULL, 0, 0, 0};
-        loop_k k = {{loop_put}, &l, 1, 1};
+        loop_k k = {{loop_put, NULL, NULL}, &l, 1, 1};
         rt_start(in->a, &k.s);
         loop_drain(&l);
         return;
@@ -748,7 +820,7 @@ void rt_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
         run_sync(in, r, out);
         return;
     case N_SERIAL: {
-        serial_k k = {{serial_put}, in->b, out};
+        serial_k k = {{serial_put, serial_keep, NULL}, in->b, out, 0};
         rt_run(in->a, r, &k.s);
         return;
     }

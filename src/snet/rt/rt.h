@@ -31,11 +31,29 @@ typedef struct {
 
 /* Where an entity's outputs go: the rest of the network after it. A record
  * an entity emits is handed to its sink at once and run on depth-first
- * (docs/SNET.md, "Scheduling"); a sink takes the record. */
+ * (docs/SNET.md, "Scheduling"); a sink takes the record.
+ *
+ * Most sinks live in the frame of the call that made them. UE 0's
+ * asynchronous calls (dist.c, "Cores in parallel") need a continuation that
+ * outlives the call: keep returns one (on the heap, or the sink itself if it
+ * is static), or NULL if this sink cannot be kept (a loop's, a reply's, one
+ * past a merge: the call then stays synchronous); keep NULL: cannot. drop
+ * releases a kept sink (NULL: nothing to release). A kept sink never
+ * changes (shared, reference counted). */
 typedef struct rt_sink rt_sink_t;
 struct rt_sink {
     void (*put)(rt_sink_t *self, rcksnet_record_t *r);
+    rt_sink_t *(*keep)(rt_sink_t *self);
+    void (*drop)(rt_sink_t *self);
 };
+/* s->keep(s), or NULL if s cannot be kept; rt_sink_drop: s->drop(s) */
+rt_sink_t *rt_sink_keep(rt_sink_t *s);
+void rt_sink_drop(rt_sink_t *s);
+/* UE 0 keeps continuations (RCK_SNET_ASYNC=on with a distribution layer):
+ * the merge points (a parallel composition's, a split's shared output) are
+ * then wrapped so that only the network's output is kept past them */
+extern int rt_async;
+extern rt_sink_t *rt_async_out; /* the network's output sink (UE 0) */
 
 struct rcksnet_out {
     rt_sink_t *sink;
