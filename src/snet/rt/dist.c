@@ -55,8 +55,11 @@ static int depth; /* calls waiting on this UE */
  * across UEs has every stage working at once.
  *
  * INVARIANTS (what keeps the one-UE run's records and order):
- *  - at most one asynchronous call per UE is outstanding (outstanding[u]);
- *    any further call to u first waits for it (async_wait);
+ *  - the asynchronous calls to UE u wait in u's queue (uhead[u]..utail[u],
+ *    at most UE_QUEUE, in issue order); only the first is sent (it is the
+ *    one in progress there: outstanding[u]), the next one is sent as soon
+ *    as it ends, so u works on without waiting for UE 0; a synchronous
+ *    call to u first waits for u's queue to empty (async_wait);
  *  - the outputs of asynchronous calls are run on by one dispatcher (never
  *    nested: dispatching), call after call in the order the calls were
  *    issued (the FIFO qhead..qtail), each call's outputs in their order.
@@ -71,8 +74,11 @@ static int depth; /* calls waiting on this UE */
  *  - backpressure: a call's outputs not yet run on are held at most
  *    ASYNC_WINDOW; beyond that its UE's next output waits for the ACK
  *    (owed), sent when one is run on, or at once while UE 0 waits for that
- *    UE (needed: the hub never waits for a UE it holds back). */
+ *    UE (needed: the hub never waits for a UE it holds back); at most
+ *    UE_QUEUE calls wait per UE, and the input loop issues no call while
+ *    more than UE_QUEUE calls per UE are not through (live). */
 #define ASYNC_WINDOW 4
+#define UE_QUEUE 4
 typedef struct anode anode_t;
 typedef struct item {
     struct item *next;
@@ -82,6 +88,9 @@ typedef struct item {
 struct anode {
     item_t *head, *tail;   /* what it caused, in the one-UE order */
     anode_t *qnext;        /* the next call issued */
+    anode_t *unext;        /* the next call to the same UE */
+    rcksnet_record_t *rec; /* its record, until it is sent */
+    uint32_t node;         /* the component's node */
     rt_sink_t *k;          /* where its outputs go (kept) */
     rcksnet_record_t **in; /* its outputs come, not run on yet (a ring) */
     int inhead, nin, capin;
@@ -94,8 +103,11 @@ rt_sink_t *rt_async_out;
 static void (*async_write)(rcksnet_record_t *r);
 static anode_t root, *cur = &root;
 static anode_t *qhead, *qtail;
-static anode_t **outstanding;  /* per UE: its call, or NULL */
+static anode_t **outstanding;  /* per UE: the call in progress (uhead) */
+static anode_t **utail;        /* per UE: its last call waiting */
+static int *uq;                /* per UE: its calls (in progress, waiting) */
 static int *needed;            /* per UE: UE 0 waits for its call */
+static int live;               /* calls not through (qhead..qtail) */
 static int *acks; /* per UE: ACKs that came while another was awaited */
 static unsigned long long async_calls, async_waits, async_held;
 static int dispatching; /* running calls' outputs on (never nested) */
@@ -566,16 +578,20 @@ static void t_send(int dest, const void *hdr, size_t hlen, const void *data,
         rt_fatal("sending to UE %d: %s", dest, rck_status_string(st));
 }
 
-/* the next message from any UE: one buffer, malloc'd */
-static void t_recv(int *src, void **data, size_t *len)
+/* the next message from any UE: one buffer, malloc'd; 1, or 0 if @p block
+ * is 0 and none has come */
+static int t_recv(int *src, void **data, size_t *len, int block)
 {
 #ifdef RT_WITH_MPI
     if (rt_dist_mode == RT_DIST_MPI) {
         MPI_Status s;
-        int n;
-        if (MPI_Probe(MPI_ANY_SOURCE, TAG_SNET, MPI_COMM_WORLD, &s) !=
-            MPI_SUCCESS)
+        int n, flag = 1;
+        if ((block ? MPI_Probe(MPI_ANY_SOURCE, TAG_SNET, MPI_COMM_WORLD, &s)
+                   : MPI_Iprobe(MPI_ANY_SOURCE, TAG_SNET, MPI_COMM_WORLD,
+                                &flag, &s)) != MPI_SUCCESS)
             rt_fatal("waiting for records from other UEs: MPI_Probe failed");
+        if (!flag)
+            return 0;
         MPI_Get_count(&s, MPI_BYTE, &n);
         msg_hdr_t h;
         if ((size_t)n < sizeof(h))
@@ -593,13 +609,16 @@ static void t_recv(int *src, void **data, size_t *len)
         *src = s.MPI_SOURCE;
         *data = p;
         *len = (size_t)n + h.pad;
-        return;
+        return 1;
     }
 #endif
-    rck_status_t st = rck_snetq_recv(src, data, len, -1);
+    rck_status_t st = rck_snetq_recv(src, data, len, block ? -1 : 0);
+    if (st == RCK_ERR_TIMEDOUT && !block)
+        return 0;
     if (st != RCK_OK)
         rt_fatal("waiting for records from other UEs: %s",
                  rck_status_string(st));
+    return 1;
 }
 
 static void send_msg(int dest, uint32_t kind, uint32_t conn, uint32_t node,
@@ -705,7 +724,11 @@ static void serve(int src, const msg_hdr_t *h, rd_t *rd)
 /* Take messages, serving calls, until: the end of the call to @p from
  * (LAST or DONE; OUTs go to @p out, each acknowledged once it has run
  * on); the ACK from @p from (@p out NULL: an OUT was sent to it); STOP
- * (the server loop: from < 0). */
+ * (the server loop: from -1); one message (from PUMP_ONE); one message if
+ * one has come (from PUMP_POLL: polled set if so). */
+#define PUMP_ONE (-2)
+#define PUMP_POLL (-3)
+static int polled;
 static void pump(int from, rt_sink_t *out)
 {
     if (from >= 0 && out == NULL && acks != NULL && acks[from] > 0) {
@@ -716,13 +739,15 @@ static void pump(int from, rt_sink_t *out)
         int src;
         void *data;
         size_t len;
-        t_recv(&src, &data, &len);
+        if (!t_recv(&src, &data, &len, from != PUMP_POLL))
+            return; /* (PUMP_POLL: none has come) */
+        polled = 1;
         rd_t rd = {data, (unsigned char *)data + len};
         msg_hdr_t h;
         take(&rd, &h, sizeof(h));
         if (async_reply(src, &h, &rd)) {
             free(data);
-            if (from == -2)
+            if (from <= PUMP_ONE)
                 return;
             continue;
         }
@@ -770,7 +795,7 @@ static void pump(int from, rt_sink_t *out)
             rt_fatal("unknown message %u from UE %d", h.kind, src);
         }
         free(data);
-        if (from == -2)
+        if (from <= PUMP_ONE)
             return;
     }
 }
@@ -791,6 +816,8 @@ void rt_dist_set_output(rt_sink_t *out, void (*write)(rcksnet_record_t *r))
     rt_async_out = out;
     async_write = write;
     outstanding = rt_alloc((size_t)rt_dist_nues * sizeof(*outstanding));
+    utail = rt_alloc((size_t)rt_dist_nues * sizeof(*utail));
+    uq = rt_alloc((size_t)rt_dist_nues * sizeof(*uq));
     needed = rt_alloc((size_t)rt_dist_nues * sizeof(*needed));
 }
 
@@ -878,6 +905,7 @@ static void dispatch(void)
         n->done = 1;
         rt_sink_drop(n->k);
         n->k = NULL;
+        live--;
         qhead = n->qnext;
         if (qhead == NULL)
             qtail = NULL;
@@ -894,7 +922,7 @@ void rt_dist_drain(void)
         dispatch();
         if (qhead == NULL)
             break;
-        pump(-2, NULL); /* the first call not through is at work */
+        pump(PUMP_ONE, NULL); /* the first call not through is at work */
     }
     if (getenv("RCKSNET_STATS") != NULL)
         fprintf(stderr, "rcksnet: UE 0: %llu calls asynchronous, %llu waits "
@@ -921,26 +949,36 @@ static int async_reply(int src, const msg_hdr_t *h, rd_t *rd)
         return 1;
     }
     o->ended = 1;
-    outstanding[src] = NULL;
+    outstanding[src] = o->unext; /* the next call waiting for src */
+    if (--uq[src] == 0)
+        utail[src] = NULL;
+    anode_t *n = outstanding[src];
+    if (n != NULL) {
+        send_msg(src, M_RECORD, n->conn, n->node, n->rec);
+        n->rec = NULL;
+    }
     return 1;
 }
 
-/* before any other call to UE u: its outstanding call ends (its outputs
- * acknowledged at once meanwhile). Not while serving a call from another
- * UE: the outstanding call may be waiting for that one (a nested call to
- * us), so the call goes at once (synchronous, its answers told apart by
- * their connection). */
-static void async_wait(int u)
+/* Before a call to UE u: until u's queue has room for an asynchronous call
+ * (@p max UE_QUEUE), or is empty for a synchronous one (@p max 1); the call
+ * in progress there has its outputs acknowledged at once meanwhile. Not
+ * while serving a call from another UE: the call in progress may be
+ * waiting for that one (a nested call to us), so the call goes at once
+ * (synchronous, its answers told apart by their connection). */
+static void async_wait(int u, int max)
 {
-    if (outstanding == NULL || serving > 0 || outstanding[u] == NULL)
+    if (outstanding == NULL || serving > 0 || uq[u] < max)
         return;
     async_waits++;
     needed[u]++;
     for (; outstanding[u]->owed > 0; outstanding[u]->owed--)
         send_msg(u, M_ACK, 0, 0, NULL);
-    while (outstanding[u] != NULL) {
-        pump(-2, NULL);
+    while (uq[u] >= max) {
         dispatch(); /* (not when already dispatching) */
+        if (uq[u] < max)
+            break;
+        pump(PUMP_ONE, NULL);
     }
     needed[u]--;
 }
@@ -954,22 +992,44 @@ static int async_call(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
     rt_sink_t *k = rt_sink_keep(out);
     if (k == NULL)
         return 0;
+    int u = in->remote;
+    if (!dispatching) { /* the input loop: older calls' outputs first */
+        do {
+            polled = 0;
+            pump(PUMP_POLL, NULL);
+        } while (polled);
+        dispatch();
+    }
+    while (!dispatching && live >= UE_QUEUE * rt_dist_nues) {
+        dispatch(); /* the input loop: not too far ahead */
+        if (live >= UE_QUEUE * rt_dist_nues)
+            pump(PUMP_ONE, NULL); /* the first call not through is at work */
+    }
+    async_wait(u, UE_QUEUE);
     anode_t *o = rt_alloc(sizeof(*o));
     o->k = k;
-    o->ue = in->remote;
+    o->ue = u;
     o->conn = in->conn;
+    o->node = (uint32_t)rt_node_id(in->node);
     item_add(cur, NULL, o);
     if (qtail != NULL)
         qtail->qnext = o;
     else
         qhead = o;
     qtail = o;
-    outstanding[in->remote] = o;
+    live++;
     async_calls++;
-    send_msg(in->remote, M_RECORD, in->conn, (uint32_t)rt_node_id(in->node),
-             r);
+    if (uq[u]++ > 0) { /* sent when the calls before it have ended */
+        utail[u]->unext = o;
+        utail[u] = o;
+        o->rec = r;
+        return 1;
+    }
+    outstanding[u] = utail[u] = o;
+    send_msg(u, M_RECORD, o->conn, o->node, r);
     return 1;
 }
+
 /* ---- proxies --------------------------------------------------------- */
 
 void rt_dist_proxy(rt_inst_t *in, int ue)
@@ -980,7 +1040,7 @@ void rt_dist_proxy(rt_inst_t *in, int ue)
 
 void rt_dist_start(rt_inst_t *in, rt_sink_t *out)
 {
-    async_wait(in->remote);
+    async_wait(in->remote, 1);
     depth++;
     send_msg(in->remote, M_START, in->conn, (uint32_t)rt_node_id(in->node),
              NULL);
@@ -990,9 +1050,9 @@ void rt_dist_start(rt_inst_t *in, rt_sink_t *out)
 
 void rt_dist_run(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
 {
-    async_wait(in->remote);
     if (async_call(in, r, out))
         return;
+    async_wait(in->remote, 1);
     depth++;
     send_msg(in->remote, M_RECORD, in->conn, (uint32_t)rt_node_id(in->node),
              r);
