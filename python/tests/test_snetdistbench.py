@@ -95,3 +95,21 @@ def test_speedup():
     assert "3.50" in t.splitlines()[-1]
     rows = d.speedup_rows(pts)
     assert [r["ours_median"] for r in rows] == [1.0, pytest.approx(3.5, 0.01)]
+
+
+def test_pipes():
+    x = d.pipe_input(3, rounds=7)
+    assert x.count('<record type="data">') == 3
+    assert '<tag label="x">2</tag><tag label="n">7</tag>' in x
+    pts = {("pipe8", 1, "on"): 0.2, ("pipe8", 8, "on"): 0.04,
+           ("pipe8", 8, "off"): 0.2, ("pipe48", 1, "on"): 2.0,
+           ("pipe48", 48, "on"): 0.1}
+    lines = d.pipe_table(pts).splitlines()
+    p8 = [l for l in lines if "pipe8" in l and " 8 " in l][0]
+    assert "5.00" in p8 and "0.200000" in p8
+    assert "20.00" in [l for l in lines if " 48 " in l][0]
+    assert lines.index([l for l in lines if "pipe8" in l and " 1 " in l][0]) \
+        < lines.index([l for l in lines if " 48 " in l][0])
+    rows = d.pipe_rows(pts)
+    assert len(rows) == 5
+    assert {r["point"] for r in rows} >= {"sim pipe8 8 UEs async off"}

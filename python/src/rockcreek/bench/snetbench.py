@@ -129,23 +129,29 @@ def suite(ctx, run):
     dsum = snetdistbench.summarize(dres)
     # cores in parallel: the farm's speed-up at 1/2/4/8 UEs
     spts, serr = snetdistbench.run_speedup(a.build_dir, ["sim", "native"])
-    derr = derr + serr
+    # and a pipeline's: pipe8 and pipe48 on the sim, asynchronous calls on/off
+    ppts, perr = snetdistbench.run_pipes(a.build_dir)
+    derr = derr + serr + perr
     data = {"params": p, "runs": runs,
             "summary": {"%s_%d" % k: v for k, v in summary.items()},
             "dist": {"results": dres, "errors": derr,
                      "summary": {"%s_%s_%s_%d" % k: v
                                  for k, v in dsum.items()}},
-            "speedup": {"%s_%d" % k: v for k, v in spts.items()}}
+            "speedup": {"%s_%d" % k: v for k, v in spts.items()},
+            "pipeline": {"%s_%d_%s" % k: v for k, v in ppts.items()}}
     tables = [table(summary)]
     if dsum:
         tables.append(snetdistbench.table(dsum))
     if spts:
         tables.append(snetdistbench.speedup_table(spts))
+    if ppts:
+        tables.append(snetdistbench.pipe_table(ppts))
     tables.extend("snet across the chip: %s" % e for e in derr)
     plots = [("snet_pingpong_%s.png" % b,
               lambda path, b=b: snetdistbench.plot_pingpong(dsum, b, path))
              for b in snetdistbench.backends_of(dsum)]
     return run.SuiteResult("snet", data, tables, [],
                            rows_of(summary) + snetdistbench.rows_of(dsum)
-                           + snetdistbench.speedup_rows(spts),
+                           + snetdistbench.speedup_rows(spts)
+                           + snetdistbench.pipe_rows(ppts),
                            plots)

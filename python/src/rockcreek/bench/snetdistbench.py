@@ -304,3 +304,90 @@ def run_speedup(build_dir, backends, log=print):
                 continue
             points[(backend, ues)] = t
     return points, errors
+
+
+# ---- a pipeline's speed-up (docs/SNET.md, "Cores in parallel") -----------
+
+# (program, records, UE counts): bench/snet/dist/pipe8.snet and pipe48.snet,
+# stage i on UE i (mod the UEs), ROUNDS rounds of work per stage
+PIPES = [("pipe8", 32, [1, 2, 4, 8]), ("pipe48", 64, [1, 8, 48])]
+PIPE_ROUNDS = 20000
+
+
+def pipe_input(records, rounds=PIPE_ROUNDS):
+    """The pipe networks' input: records <x> = i, <n> = rounds."""
+    return input_xml([{"x": i, "n": rounds} for i in range(records)])
+
+
+def pipe_table(points):
+    """points: {(prog, ues, async): seconds} -> the pipeline table: chip
+    time with asynchronous calls, speed-up over 1 UE, time with
+    RCK_SNET_ASYNC=off and the gain of on over off."""
+    out = []
+    for prog in sorted({p for p, _, _ in points}, key=lambda p: int(p[4:])):
+        one = points.get((prog, 1, "on"))
+        for ues in sorted({u for p, u, _ in points if p == prog}):
+            on = points.get((prog, ues, "on"))
+            off = points.get((prog, ues, "off"))
+            out.append([prog, str(ues),
+                        "%.6f" % on if on else "-",
+                        "%.2f" % (one / on) if one and on else "-",
+                        "%.6f" % off if off else "-",
+                        "%.2f" % (off / on) if off and on else "-"])
+    return ("snet pipeline across the chip (bench/snet/dist/pipe8, pipe48: "
+            "stage i on UE i, %d rounds per stage), scc layer, sim chip "
+            "time in seconds\n" % PIPE_ROUNDS
+            + report.format_table(["network", "UEs", "async on",
+                                   "speed-up", "async off", "on vs off"],
+                                  out))
+
+
+def pipe_rows(points):
+    rows = []
+    for (prog, ues, mode), t in sorted(points.items()):
+        one = points.get((prog, 1, "on"))
+        rows.append({
+            "suite": "snet", "metric": "speedup", "unit": "x",
+            "point": "sim %s %d UEs async %s" % (prog, ues, mode),
+            "lower_is_better": 0,
+            "ours": "S-Net pipeline %s on %d UEs (scc, RCK_SNET_ASYNC=%s), "
+                    "sim" % (prog, ues, mode),
+            "ours_median": one / t if one and t else None, "ours_min": None,
+            "ours_max": None, "ours_n": 1, "ref": "", "ref_median": None,
+            "ratio_median": None, "status": "", "note": "%.6f s" % t})
+    return rows
+
+
+def run_pipes(build_dir, log=print):
+    """Build pipe8 and pipe48 with rck snetc (counted: deterministic chip
+    time) and run them on the sim with asynchronous calls on and off;
+    returns ({(prog, ues, async): chip seconds}, errors)."""
+    rck = os.path.join(build_dir, "src", "tools", "rck")
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "..", "..",
+                       "bench", "snet", "dist")
+    errors, points = [], {}
+    for prog, records, ues_list in PIPES:
+        exe = os.path.join(build_dir, "bench", "snetdist_" + prog)
+        p = subprocess.run([rck, "snetc", os.path.join(src, prog + ".snet"),
+                            os.path.join(src, "pipe_boxes.c"), "-o", exe],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            errors.append("%s: rck snetc failed: %s" % (prog,
+                                                        p.stderr[-300:]))
+            continue
+        for ues in ues_list:
+            for mode in (["on"] if ues == 1 else ["on", "off"]):
+                env = dict(os.environ, RCK_SIM_REPORT="none",
+                           RCK_SNET_DIST="scc", RCK_SNET_ASYNC=mode)
+                r = subprocess.run([rck, "run", "-n", str(ues), "--backend",
+                                    "sim", exe], input=pipe_input(records),
+                                   capture_output=True, text=True, env=env,
+                                   timeout=900)
+                t = parse_chip_seconds(r.stderr)
+                if r.returncode != 0 or t is None:
+                    errors.append("%s %d UEs async %s: exit %d" %
+                                  (prog, ues, mode, r.returncode))
+                    log(errors[-1])
+                    continue
+                points[(prog, ues, mode)] = t
+    return points, errors
