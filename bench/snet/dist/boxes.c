@@ -3,8 +3,10 @@
  * *.snet; docs/SNET.md, "Across the chip: performance"). A generator box on
  * UE 0 emits the records and times their way through the network (each
  * C4SNetOut returns once its record has gone as far as it can:
- * depth-first), so its clock (MPI_Wtime: chip time on the sim) measures the
- * whole exchange. It prints one line per input record:
+ * depth-first, with RCK_SNET_ASYNC=off, which snetdistbench.py sets: with
+ * asynchronous calls it would return once the record is sent), so its clock
+ * (MPI_Wtime: chip time on the sim) measures the whole exchange. It prints
+ * one line per input record:
  *
  *   snetdist: bench=pingpong layer=scc ues=2 size=1024 records=100 us=12.5
  *

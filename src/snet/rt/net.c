@@ -545,12 +545,18 @@ typedef struct {
     int head, n, cap;
 } loop_t;
 
-/* the sink after a star's stage (level - 1) or a feedback's body */
+/* the sink after a star's stage (level - 1) or a feedback's body; a
+ * star's can be kept when the star's outputs go to the network's output
+ * (the merge point of its levels' exits: only the output keeps the one-UE
+ * order), with a loop of its own on the heap (loop_keep) */
 typedef struct {
     rt_sink_t s;
     loop_t *loop;
     int level, depth; /* depth: levels on the stack since the run began */
+    int refs;         /* a kept copy's references; 0: in a frame */
 } loop_k;
+
+static rt_sink_t *loop_keep(rt_sink_t *s);
 
 static int loop_wait(loop_t *l, rcksnet_record_t *r, int level)
 {
@@ -597,10 +603,57 @@ static rt_inst_t *stage(rt_inst_t *in, int i, rt_sink_t *next)
 
 static void loop_step(loop_t *l, int level, int depth, rcksnet_record_t *r);
 
+static void loop_drain(loop_t *l);
+
 static void loop_put(rt_sink_t *s, rcksnet_record_t *r)
 {
     loop_k *k = (loop_k *)s;
     loop_step(k->loop, k->level, k->depth, r);
+}
+
+/* a kept loop's record (the output of an asynchronous call in the star,
+ * run on by the dispatcher): from the top of the stack */
+static void loop_put_kept(rt_sink_t *s, rcksnet_record_t *r)
+{
+    loop_k *k = (loop_k *)s;
+    loop_step(k->loop, k->level, 0, r);
+    loop_drain(k->loop);
+}
+
+static void loop_drop(rt_sink_t *s)
+{
+    loop_k *k = (loop_k *)s;
+    if (--k->refs > 0)
+        return;
+    rt_sink_drop(k->loop->out);
+    free(k->loop);
+    free(k);
+}
+
+static rt_sink_t *loop_keep(rt_sink_t *s)
+{
+    loop_k *k = (loop_k *)s;
+    if (k->refs > 0) {
+        k->refs++;
+        return s;
+    }
+    if (k->loop->in->node->kind != N_STAR)
+        return NULL; /* feedback: its body's input is a merge point */
+    rt_sink_t *out = rt_sink_keep(k->loop->out);
+    if (out != rt_async_out) {
+        rt_sink_drop(out);
+        return NULL;
+    }
+    loop_k *c = rt_alloc(sizeof(*c));
+    c->loop = rt_alloc(sizeof(*c->loop));
+    c->loop->in = k->loop->in;
+    c->loop->out = out;
+    c->s.put = loop_put_kept;
+    c->s.keep = loop_keep;
+    c->s.drop = loop_drop;
+    c->level = k->level;
+    c->refs = 1;
+    return &c->s;
 }
 
 /* r reaches level (a star's stage; a feedback's round) */
@@ -615,7 +668,7 @@ static void loop_step(loop_t *l, int level, int depth, rcksnet_record_t *r)
     if (depth >= set_depth && loop_wait(l, r, level))
         return;
     stack_check(n->loc);
-    loop_k k = {{loop_put, NULL, NULL}, l, level + 1, depth + 1};
+    loop_k k = {{loop_put, loop_keep, NULL}, l, level + 1, depth + 1, 0};
     rt_run(star ? stage(l->in, level, &k.s) : l->in->a, r, &k.s);
 }
 
@@ -630,6 +683,9 @@ static void loop_drain(loop_t *l)
     }
     free(l->r);
     free(l->level);
+    l->r = NULL;
+    l->level = NULL;
+    l->head = l->cap = 0;
 }
 
 static void run_loop(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
@@ -761,7 +817,7 @@ void rt_start(rt_inst_t *in, rt_sink_t *out)
         return;
     case N_FEEDBACK: { /* what it emits goes round as the body's output does */
         loop_t l = {in, out, NULL, NULL, 0, 0, 0};
-        loop_k k = {{loop_put, NULL, NULL}, &l, 1, 1};
+        loop_k k = {{loop_put, loop_keep, NULL}, &l, 1, 1, 0};
         rt_start(in->a, &k.s);
         loop_drain(&l);
         return;

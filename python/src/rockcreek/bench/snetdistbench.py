@@ -163,7 +163,11 @@ def layer_env(layer):
 
 def run_one(rck, prog, backend, ues, layer, records, timeout):
     """One run of a program: its parsed lines, or an error string."""
-    env = dict(os.environ, RCK_SIM_REPORT="none", **layer_env(layer))
+    # RCK_SNET_ASYNC=off: the generator times each record's way by
+    # C4SNetOut returning once the record has gone its way (depth-first),
+    # which holds only for synchronous calls ("Cores in parallel")
+    env = dict(os.environ, RCK_SIM_REPORT="none", RCK_SNET_ASYNC="off",
+               **layer_env(layer))
     try:
         p = subprocess.run([rck, "run", "-n", str(ues), "--backend", backend,
                             prog], input=input_xml(records),
