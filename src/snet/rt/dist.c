@@ -55,9 +55,9 @@ static int depth; /* calls waiting on this UE */
  * across UEs has every stage working at once.
  *
  * INVARIANTS (what keeps the one-UE run's records and order):
- *  - the asynchronous calls to UE u wait in u's queue (uhead[u]..utail[u],
- *    at most UE_QUEUE, in issue order); only the first is sent (it is the
- *    one in progress there: outstanding[u]), the next one is sent as soon
+ *  - the asynchronous calls to UE u wait in u's queue (outstanding[u] ..
+ *    utail[u] by unext, uq[u] of them, at most UE_QUEUE, in issue order);
+ *    only the first is sent (the one in progress there), the next as soon
  *    as it ends, so u works on without waiting for UE 0; a synchronous
  *    call to u first waits for u's queue to empty (async_wait);
  *  - the outputs of asynchronous calls are run on by one dispatcher (never
@@ -76,7 +76,7 @@ static int depth; /* calls waiting on this UE */
  *    (owed), sent when one is run on, or at once while UE 0 waits for that
  *    UE (needed: the hub never waits for a UE it holds back); at most
  *    UE_QUEUE calls wait per UE, and the input loop issues no call while
- *    more than UE_QUEUE calls per UE are not through (live). */
+ *    UE_QUEUE times the UEs' count of calls are not through (live). */
 #define ASYNC_WINDOW 4
 #define UE_QUEUE 4
 typedef struct anode anode_t;
@@ -103,7 +103,7 @@ rt_sink_t *rt_async_out;
 static void (*async_write)(rcksnet_record_t *r);
 static anode_t root, *cur = &root;
 static anode_t *qhead, *qtail;
-static anode_t **outstanding;  /* per UE: the call in progress (uhead) */
+static anode_t **outstanding;  /* per UE: the call in progress, or NULL */
 static anode_t **utail;        /* per UE: its last call waiting */
 static int *uq;                /* per UE: its calls (in progress, waiting) */
 static int *needed;            /* per UE: UE 0 waits for its call */

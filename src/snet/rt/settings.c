@@ -37,9 +37,10 @@ static const rck_config_entry_t snet_settings[] = {
      "copy|remap|slab"},
     {"SNET_ASYNC", "on", RCK_CONFIG_STRING,
      "S-Net runtime, scc and mpi layers: on: UE 0 sends a record to a "
-     "placed component whose outputs go straight to the network's output "
-     "without waiting for them (one such call per UE outstanding), so the "
-     "UEs work at once; off: one UE works at a time (docs/SNET.md)",
+     "placed component without waiting for its outputs, which it runs on "
+     "into the rest of the network when they come (at most 4 calls "
+     "queued per UE), so a farm's or a pipeline's UEs work at once; off: "
+     "one UE works at a time (docs/SNET.md)",
      "on|off"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
