@@ -500,7 +500,12 @@ static void merge_put(rt_sink_t *s, rcksnet_record_t *r)
 static rt_sink_t *merge_keep(rt_sink_t *s)
 {
     merge_k *k = (merge_k *)s;
-    return k->out == rt_async_out ? rt_sink_keep(k->out) : NULL;
+    rt_sink_t *out = rt_sink_keep(k->out); /* (merges nest: a | b | c) */
+    if (out != rt_async_out) {
+        rt_sink_drop(out);
+        return NULL;
+    }
+    return out;
 }
 
 static void run_par(rt_inst_t *in, rcksnet_record_t *r, rt_sink_t *out)
