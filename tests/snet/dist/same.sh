@@ -2,7 +2,8 @@
 # same.sh RCK BACKEND PROGRAM INPUT OUTDIR UES...: the program's records with
 # RCK_SNET_DIST=nodist on 1 UE, then with scc on each UES (asynchronous
 # calls on, the default), must be the same in the same order; the scc runs
-# must have made asynchronous calls (RCKSNET_STATS).
+# must have made asynchronous calls (RCKSNET_STATS), and with SAME_HELD set
+# held outputs back (the window of asynchronous calls full).
 rck=$1 backend=$2 prog=$3 input=$4 out=$5
 shift 5
 mkdir -p "$out"
@@ -23,6 +24,9 @@ for ues in "$@"; do
   a=$(sed -n 's/.*UE 0: \([0-9]*\) calls asynchronous.*/\1/p' "$out/n$ues.err")
   [ "${a:-0}" -gt 0 ] ||
     { echo "same.sh: $ues UEs: no asynchronous call"; exit 1; }
-  echo "same.sh: $ues UEs: $n records in order, $a calls asynchronous"
+  h=$(sed -n 's/.* \([0-9]*\) outputs held back.*/\1/p' "$out/n$ues.err")
+  [ -z "$SAME_HELD" ] || [ "${h:-0}" -gt 0 ] ||
+    { echo "same.sh: $ues UEs: no output held back (the window not used)"; exit 1; }
+  echo "same.sh: $ues UEs: $n records in order, $a calls asynchronous, ${h:-0} outputs held back"
 done
 echo "same.sh: OK"
