@@ -116,20 +116,61 @@ static void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
         filt_clear_set(m, m->fs, c, set, installed ? P54C_FILT_EMPTY : line,
                        0);
     } else {
-        /* the blocks' entries: all outdated at once */
-        *m->fi_key += 1ull << 47;
-        if (*m->fi_key == 0)
-            for (int k = 0; k < P54C_FILT_N; k++)
-                m->fi[k] = P54C_FILT_EMPTY;
+        /* the entries of the blocks with a line in this set */
+        uint64_t s = set & (P54C_FILT_N - 1);
+        for (unsigned i = 0; i < m->fi_nref[s]; i++)
+            m->fi[m->fi_ref[s][i]] = P54C_FILT_EMPTY;
+        m->fi_nref[s] = 0;
     }
+}
+
+/* Every fetch filter entry outdated at once: the epoch advances, the
+ * lists empty. */
+static void fi_epoch(p54c_mem_t *m)
+{
+    *m->fi_key += 1ull << 47;
+    if (*m->fi_key == 0)
+        for (int k = 0; k < P54C_FILT_N; k++)
+            m->fi[k] = P54C_FILT_EMPTY;
+    for (int k = 0; k < P54C_FILT_N; k++)
+        m->fi_nref[k] = 0;
+}
+
+void p54c_mem_fetch_note(p54c_mem_t *m, uint64_t first, uint64_t l0,
+                         uint64_t l1)
+{
+    uint8_t k = (uint8_t)((first >> 4) & (P54C_FILT_N - 1));
+
+    if (m->fi == NULL || l1 < l0 || l1 - l0 >= m->l1i.sets)
+        return;
+    for (uint64_t l = l0; l <= l1; l++) {
+        uint64_t s = l & m->l1i.set_mask & (P54C_FILT_N - 1);
+        unsigned n = m->fi_nref[s], i;
+        for (i = 0; i < n && m->fi_ref[s][i] != k; i++)
+            ;
+        if (i < n)
+            continue;
+        if (n == P54C_FI_REFS) {
+            /* lists empty afterwards: the block's lines (distinct sets)
+             * fit */
+            fi_epoch(m);
+            l = l0 - 1;
+            continue;
+        }
+        m->fi_ref[s][n] = k;
+        m->fi_nref[s] = (uint8_t)(n + 1);
+    }
+    m->fi[k] = first ^ *m->fi_key;
 }
 
 void p54c_mem_filters_clear(p54c_mem_t *m)
 {
     if (m->fd == NULL)
         return;
-    for (int k = 0; k < P54C_FILT_N; k++)
+    for (int k = 0; k < P54C_FILT_N; k++) {
         m->fd[k] = m->fs[k] = m->fi[k] = P54C_FILT_EMPTY;
+        m->fi_nref[k] = 0;
+    }
 }
 
 /* ---- the caches ---- */

@@ -45,14 +45,17 @@ static size_t cache_len;
 
 /* The trampolines: entered from a check with %rsp 128 bytes below the
  * red zone. Data: %rax the address, %ecx the kind (P54C_MK_*). Fetch:
- * %rax the block's first byte, %rcx its last. */
+ * %rax the block's first byte, %rcx its last. They do not save the flags:
+ * a check whose flags are live saved them itself (rck-as), and the
+ * direction flag is clear at every check (the ABI's rule for compiled
+ * code, which is all that is checked; the cld only restates it). */
 __asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
         ".globl rck__p54c_slow_begin\n.hidden rck__p54c_slow_begin\n"
         "rck__p54c_slow_begin:\n"
         ".p2align 4\n"
         ".type rck__p54c_tramp_data,@function\n"
         "rck__p54c_tramp_data:\n"
-        "\tpushfq\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
+        "\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
         "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
         "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
         "\tcld\n"
@@ -60,12 +63,12 @@ __asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
         "\tcall rck__p54c_slow_data\n"
         "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
         "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
-        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopfq\n\tret\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tret\n"
         ".size rck__p54c_tramp_data, .-rck__p54c_tramp_data\n"
         ".p2align 4\n"
         ".type rck__p54c_tramp_fetch,@function\n"
         "rck__p54c_tramp_fetch:\n"
-        "\tpushfq\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
+        "\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
         "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
         "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
         "\tcld\n"
@@ -73,7 +76,7 @@ __asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
         "\tcall rck__p54c_slow_fetch\n"
         "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
         "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
-        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopfq\n\tret\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tret\n"
         ".size rck__p54c_tramp_fetch, .-rck__p54c_tramp_fetch\n"
         ".popsection\n");
 
@@ -83,7 +86,7 @@ void rck__p54c_slow_data(uint64_t va, uint32_t kind, const uint64_t *regs);
 void rck__p54c_slow_fetch(uint64_t first, uint64_t last);
 
 /* Saved by the data trampoline, from its last push up. */
-enum { R_R11, R_R10, R_R9, R_R8, R_RDI, R_RSI, R_RDX, R_FLAGS };
+enum { R_R11, R_R10, R_R9, R_R8, R_RDI, R_RSI, R_RDX };
 
 SLOW static void rep_string(uint32_t kind, const uint64_t *regs)
 {
@@ -135,14 +138,16 @@ SLOW void rck__p54c_slow_fetch(uint64_t first, uint64_t last)
 
     if (last < first)
         return;
-    if (mode == MODE_MODEL)
+    if (mode == MODE_MODEL) {
+        /* every line of the block is now its set's most recently used;
+         * the model keeps that true only where it has filters (else every
+         * fetch takes this path) */
         p54c_mem_fetch(&M, l0, l1);
-    /* every line of the block is now its set's most recently used; the
-     * model keeps that true only where it has filters (else every fetch
-     * takes this path) */
-    if (mode != MODE_MODEL || M.fi != NULL)
-        PW(P54C_CTR_FI_OFF + ((first >> 4) & 255) * 8) =
-            first ^ PW(P54C_CTR_FIKEY_OFF);
+        p54c_mem_fetch_note(&M, first, l0, l1);
+        return;
+    }
+    PW(P54C_CTR_FI_OFF + ((first >> 4) & 255) * 8) =
+        first ^ PW(P54C_CTR_FIKEY_OFF);
 }
 
 /* ---- set-up, from the HAL ---- */
