@@ -96,6 +96,8 @@ static void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
         filt_clear_one(m, f, c, k, set, keep, only0);
 }
 
+static void fi_epoch(p54c_mem_t *m);
+
 /* @p line became the most recently used line of its set in cache @p c
  * (@p installed: it was just brought in). */
 static void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
@@ -118,6 +120,11 @@ static void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
     } else {
         /* the entries of the blocks with a line in this set */
         uint64_t s = set & (P54C_FILT_N - 1);
+        *m->blk = 0;
+        if (!m->fi_sets) {
+            fi_epoch(m);
+            return;
+        }
         for (unsigned i = 0; i < m->fi_nref[s]; i++)
             m->fi[m->fi_ref[s][i]] = P54C_FILT_EMPTY;
         m->fi_nref[s] = 0;
@@ -132,8 +139,69 @@ static void fi_epoch(p54c_mem_t *m)
     if (*m->fi_key == 0)
         for (int k = 0; k < P54C_FILT_N; k++)
             m->fi[k] = P54C_FILT_EMPTY;
-    for (int k = 0; k < P54C_FILT_N; k++)
+    for (int k = 0; m->fi_sets && k < P54C_FILT_N; k++)
         m->fi_nref[k] = 0;
+}
+
+/* List entry @p k of the fetch filter under the sets of lines @p l0 to
+ * @p l1 (distinct sets). @return 0, or -1 if a list was full (then the
+ * epoch advanced and every list is empty: the caller starts again). */
+static int fi_refs(p54c_mem_t *m, uint8_t k, uint64_t l0, uint64_t l1)
+{
+    for (uint64_t l = l0; l <= l1; l++) {
+        uint64_t s = l & m->l1i.set_mask & (P54C_FILT_N - 1);
+        unsigned n = m->fi_nref[s], i;
+        for (i = 0; i < n && m->fi_ref[s][i] != k; i++)
+            ;
+        if (i < n)
+            continue;
+        if (n == P54C_FI_REFS) {
+            fi_epoch(m);
+            return -1;
+        }
+        m->fi_ref[s][n] = k;
+        m->fi_nref[s] = (uint8_t)(n + 1);
+    }
+    return 0;
+}
+
+/* Is @p line in cache @p c (no change)? */
+static int cache_has(const p54c_cache_t *c, uint64_t line);
+
+int p54c_mem_fetch_block(p54c_mem_t *m, uint64_t first,
+                         const uint64_t (*seg)[2], unsigned n)
+{
+    uint8_t k = (uint8_t)((first >> 4) & (P54C_FILT_N - 1));
+    uint64_t lo = UINT64_MAX, hi = 0;
+    unsigned i;
+
+    if (m->fi == NULL || n == 0 || !m->fi_sets)
+        return 0;
+    for (i = 0; i < n; i++) {
+        uint64_t l0 = seg[i][0] >> m->line_shift;
+        uint64_t l1 = seg[i][1] >> m->line_shift;
+        if (seg[i][1] < seg[i][0])
+            return 0;
+        lo = l0 < lo ? l0 : lo;
+        hi = l1 > hi ? l1 : hi;
+        for (uint64_t l = l0; l <= l1; l++)
+            if (!cache_has(&m->l1i, l))
+                return 0;
+    }
+    /* the block's lines must lie in distinct sets (then each stays its
+     * set's most recently used once fetched) */
+    if (hi - lo >= m->l1i.sets)
+        return 0;
+    for (i = 0; i < n; i++)
+        p54c_mem_fetch(m, seg[i][0] >> m->line_shift,
+                       seg[i][1] >> m->line_shift);
+    for (i = 0; i < n; i++)
+        if (fi_refs(m, k, seg[i][0] >> m->line_shift,
+                    seg[i][1] >> m->line_shift) != 0)
+            i = (unsigned)-1; /* the lists were emptied: again */
+    m->fi[k] = first ^ *m->fi_key;
+    *m->blk = first;
+    return 1;
 }
 
 void p54c_mem_fetch_note(p54c_mem_t *m, uint64_t first, uint64_t l0,
@@ -143,23 +211,8 @@ void p54c_mem_fetch_note(p54c_mem_t *m, uint64_t first, uint64_t l0,
 
     if (m->fi == NULL || l1 < l0 || l1 - l0 >= m->l1i.sets)
         return;
-    for (uint64_t l = l0; l <= l1; l++) {
-        uint64_t s = l & m->l1i.set_mask & (P54C_FILT_N - 1);
-        unsigned n = m->fi_nref[s], i;
-        for (i = 0; i < n && m->fi_ref[s][i] != k; i++)
-            ;
-        if (i < n)
-            continue;
-        if (n == P54C_FI_REFS) {
-            /* lists empty afterwards: the block's lines (distinct sets)
-             * fit */
-            fi_epoch(m);
-            l = l0 - 1;
-            continue;
-        }
-        m->fi_ref[s][n] = k;
-        m->fi_nref[s] = (uint8_t)(n + 1);
-    }
+    while (m->fi_sets && fi_refs(m, k, l0, l1) != 0)
+        ;
     m->fi[k] = first ^ *m->fi_key;
 }
 
@@ -171,6 +224,7 @@ void p54c_mem_filters_clear(p54c_mem_t *m)
         m->fd[k] = m->fs[k] = m->fi[k] = P54C_FILT_EMPTY;
         m->fi_nref[k] = 0;
     }
+    *m->blk = 0;
 }
 
 /* ---- the caches ---- */
@@ -192,6 +246,16 @@ static inline uint64_t cache_set(const p54c_cache_t *c, uint64_t line)
     if (sets_pow2(c))
         return (line & c->set_mask) * c->ways;
     return (line % c->sets) * c->ways;
+}
+
+static int cache_has(const p54c_cache_t *c, uint64_t line)
+{
+    uint64_t base = cache_set(c, line);
+
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (c->tag[base + w] == line + 1)
+            return 1;
+    return 0;
 }
 
 /* @return the entry holding @p line, or -1. */

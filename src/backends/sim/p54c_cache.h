@@ -79,6 +79,13 @@ typedef struct {
     uint64_t wcb_line;            /* the write-combine buffer's line + 1 */
     uint64_t *fd, *fs, *fi;       /* the filters (header), or NULL */
     uint64_t *fi_key;             /* the fetch filter's epoch */
+    int fi_sets;                  /* 1: the fetch filter by L1I set and
+                                     blocks settled at their start; 0: an
+                                     epoch at any change (the check of
+                                     RCK_P54C_FETCH_SHORTCUTS=0) */
+    uint64_t *blk;                /* the block whose segments were all
+                                     settled at its start (P54C_CTR_BLK_OFF):
+                                     0 at any change of L1I */
     /* the fetch filter's entries by L1I set (header) */
     uint8_t fi_nref[P54C_FILT_N];
     uint8_t fi_ref[P54C_FILT_N][P54C_FI_REFS];
@@ -107,6 +114,15 @@ void p54c_mem_fetch(p54c_mem_t *m, uint64_t first, uint64_t last);
  * engine; nothing without filters or when two of its lines share a set). */
 void p54c_mem_fetch_note(p54c_mem_t *m, uint64_t first, uint64_t l0,
                          uint64_t l1);
+
+/* The fetch of a block of @p n segments (@p seg: each one's first and
+ * last byte) that starts at address @p first, at its start, if every line
+ * of every segment is in L1I: then the segments' lines are fetched in
+ * order (hits: the same as at each segment's own check, since data
+ * accesses never touch L1I) and the block enters the fetch filter.
+ * @return 1 if so, 0 if some line is not in L1I (nothing done). */
+int p54c_mem_fetch_block(p54c_mem_t *m, uint64_t first,
+                         const uint64_t (*seg)[2], unsigned n);
 
 /* Drop every line (WBINVD: the HAL charged the write-backs from the
  * slot's l2_valid and l2_dirty). Calls memset: never from the compiled
