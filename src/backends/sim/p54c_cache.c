@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+#define TAG(c, e) ((c)->tl[2 * (e)])
+#define LRU(c, e) ((c)->tl[2 * (e) + 1])
+
 static int cache_init(p54c_cache_t *c, uint32_t bytes, uint32_t ways,
                       uint32_t line, unsigned char **buf)
 {
@@ -15,10 +18,8 @@ static int cache_init(p54c_cache_t *c, uint32_t bytes, uint32_t ways,
         return -1;
     c->ways = ways;
     c->sets = lines / ways;
-    c->tag = (uint64_t *)*buf;
-    *buf += (size_t)lines * 8;
-    c->lru = (uint64_t *)*buf;
-    *buf += (size_t)lines * 8;
+    c->tl = (uint64_t *)*buf;
+    *buf += (size_t)lines * 16;
     c->dirty = *buf;
     *buf += ((size_t)lines + 7) / 8 * 8;
     c->clock = 0;
@@ -253,7 +254,7 @@ static int cache_has(const p54c_cache_t *c, uint64_t line)
     uint64_t base = cache_set(c, line);
 
     for (uint32_t w = 0; w < c->ways; w++)
-        if (c->tag[base + w] == line + 1)
+        if (TAG(c, base + w) == line + 1)
             return 1;
     return 0;
 }
@@ -267,12 +268,12 @@ static inline long cache_find(p54c_mem_t *m, p54c_cache_t *c, uint64_t line)
         return c->mru_e;
     base = cache_set(c, line);
     for (uint32_t w = 0; w < c->ways; w++) {
-        if (c->tag[base + w] == line + 1) {
-            uint64_t was = c->lru[base + w];
+        if (TAG(c, base + w) == line + 1) {
+            uint64_t was = LRU(c, base + w);
             int set_mru = 1;
             for (uint32_t o = 0; o < c->ways; o++)
-                set_mru &= o == w || c->lru[base + o] < was;
-            c->lru[base + w] = ++c->clock;
+                set_mru &= o == w || LRU(c, base + o) < was;
+            LRU(c, base + w) = ++c->clock;
             c->mru = line + 1;
             c->mru_e = (long)(base + w);
             /* already its set's most recently used: no set's order
@@ -296,14 +297,14 @@ static inline long cache_install(p54c_mem_t *m, p54c_cache_t *c,
     uint64_t base = cache_set(c, line), v = base;
 
     for (uint32_t w = 1; w < c->ways; w++) {
-        if (c->lru[base + w] < c->lru[v])
+        if (LRU(c, base + w) < LRU(c, v))
             v = base + w;
     }
-    *old = c->tag[v];
+    *old = TAG(c, v);
     *was_dirty = c->dirty[v];
-    c->tag[v] = line + 1;
+    TAG(c, v) = line + 1;
     c->dirty[v] = 0;
-    c->lru[v] = ++c->clock;
+    LRU(c, v) = ++c->clock;
     c->mru = line + 1;
     c->mru_e = (long)v;
     filt_mru(m, c, line, 1);
@@ -377,10 +378,15 @@ static int data_write(p54c_mem_t *m, uint64_t line, uint32_t dwords,
         s->l1d_misses++;
     e = cache_find(m, &m->l2, line);
     if (e >= 0) {
-        for (uint32_t i = 0; i < dwords; i++) {
-            if (*m->wr_free > *m->units)
-                *m->units = *m->wr_free;
-            *m->wr_free = *m->units + s->l2_store;
+        /* each DWORD waits for the port, then holds it l2_store units:
+         * units = max(units, wr_free) + (dwords - 1) * l2_store */
+        if (dwords > 0) {
+            uint64_t u = *m->units;
+            if (*m->wr_free > u)
+                u = *m->wr_free;
+            u += (uint64_t)(dwords - 1) * s->l2_store;
+            *m->units = u;
+            *m->wr_free = u + s->l2_store;
         }
         if (!m->l2.dirty[e]) {
             m->l2.dirty[e] = 1;
@@ -524,7 +530,8 @@ void p54c_mem_drop(p54c_mem_t *m)
 
     for (int k = 0; k < 3; k++) {
         size_t n = (size_t)cs[k]->sets * cs[k]->ways;
-        memset(cs[k]->tag, 0, n * sizeof(*cs[k]->tag));
+        for (size_t e = 0; e < n; e++)
+            TAG(cs[k], e) = 0;
         memset(cs[k]->dirty, 0, n * sizeof(*cs[k]->dirty));
         cs[k]->mru = 0;
     }

@@ -55,8 +55,9 @@
 typedef struct {
     uint32_t sets, ways;
     uint64_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
-    uint64_t *tag;      /* line + 1; 0 = empty */
-    uint64_t *lru;
+    /* per entry, side by side (a set's tags and stamps share host cache
+     * lines): [2e] its line + 1 (0 = empty), [2e + 1] its LRU stamp */
+    uint64_t *tl;
     unsigned char *dirty;
     uint64_t clock;
     /* The entry stamped last, and its line + 1 (0: none). It holds the
