@@ -348,6 +348,13 @@ def test_p54c_lines_and_plot(tmp_path):
                      "p54c-fast": {"1": {"mean_s": 2.0, "max_s": 2.0},
                                    "48": {"mean_s": 2.0, "max_s": 2.0}}}}
     assert p54cbench.plan(True)["weak"]["ues"][0] == 1
+    k = p54cbench.KERN.search("[ 0] p54c_kern: kernel=lu n=12 iters=20 "
+                              "chip_s=0.895736117 host_s=0.137058 "
+                              "checksum=7.1273810943e-16")
+    assert k.group(1) == "lu" and float(k.group(5)) == 0.137058
+    assert k.group(6) == "7.1273810943e-16"
+    assert [x[0] for x in p54cbench.plan(True)["one_ue"]["kernels"]] == \
+        ["lu", "stencil"]
     pytest.importorskip("matplotlib")
     path = tmp_path / "p54c.png"
     p54cbench.plot_p54c(data, str(path))

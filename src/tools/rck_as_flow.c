@@ -356,7 +356,14 @@ static void put_rep(FILE *out, uint32_t per_iter)
 
 static int check_no;
 
+/* The block the segments being written belong to: the item of its first
+ * segment, and whether it has more than one (then the first segment's
+ * fetch check settles all of them when it can, seq_fetch_block, and the
+ * others test P54C_CTR_BLK_OFF before their own). */
+static int blk_seg0 = -1, blk_multi;
+
 static void seq_fetch(FILE *out, int seg, int live);
+static void seq_fetch_block(FILE *out, int seg, int live);
 
 /* A check's start: %rax and %rcx saved, %rax the address @p addr (if not
  * NULL), the flags saved if @p live; with @p seg >= 0, first the fetch of
@@ -372,11 +379,25 @@ static void seq_open(FILE *out, const char *addr, int live, int seg)
         fputs("\tleaq\t-128(%rsp), %rsp\n\tpushfq\n", out);
     if (seg < 0)
         return;
+    int skip = -1;
+    if (blk_multi && seg != blk_seg0) {
+        /* a later segment of a block whose first settled them all */
+        skip = check_no++;
+        fprintf(out,
+                "\tleaq\t.Lrck_sa%d(%%rip), %%rcx\n\tcmpq\t%%rcx, %#llx\n"
+                "\tje\t.Lrck_b%d\n",
+                blk_seg0, PG(P54C_CTR_BLK_OFF), skip);
+    }
     if (addr != NULL)
         fprintf(out, "\tmovq\t%%rax, %#llx\n", PG(P54C_CTR_SD_OFF));
-    seq_fetch(out, seg, live);
+    if (blk_multi && seg == blk_seg0)
+        seq_fetch_block(out, seg, live);
+    else
+        seq_fetch(out, seg, live);
     if (addr != NULL)
         fprintf(out, "\tmovq\t%#llx, %%rax\n", PG(P54C_CTR_SD_OFF));
+    if (skip >= 0)
+        fprintf(out, ".Lrck_b%d:\n", skip);
 }
 
 /* The call of a slow path (%ecx: @p kind, unless negative). */
@@ -487,6 +508,33 @@ static void seq_fetch(FILE *out, int seg, int live)
     fprintf(out, ".Lrck_g%d:\n", n);
 }
 
+/* The first segment's fetch of a block of several: the fetch filter's
+ * entry of the block's first byte says that every line of every segment
+ * of the block is its set's most recently used; then the block's address
+ * goes to P54C_CTR_BLK_OFF, and its later segments skip their fetch
+ * checks. Else the block slow path (0x190) with the block's segment table
+ * (.Lrck_bt<seg>): it fetches every segment's lines at once if all are in
+ * L1I (hits change nothing but the order in L1I, and data accesses never
+ * touch it: the same as fetching each segment at its own check), else the
+ * first segment's only. */
+static void seq_fetch_block(FILE *out, int seg, int live)
+{
+    int n = check_no++;
+    fprintf(out,
+            "\tleaq\t.Lrck_sa%d(%%rip), %%rax\n"
+            "\tmovq\t%%rax, %%rcx\n\tshrq\t$4, %%rcx\n"
+            "\tmovzbl\t%%cl, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
+            "\txorq\t%%rax, %%rcx\n\txorq\t%#llx, %%rcx\n"
+            "\tjne\t.Lrck_h%d\n"
+            "\tmovq\t%%rax, %#llx\n\tjmp\t.Lrck_g%d\n"
+            ".Lrck_h%d:\n"
+            "\tleaq\t.Lrck_bt%d(%%rip), %%rcx\n",
+            seg, PG(P54C_CTR_FI_OFF), PG(P54C_CTR_FIKEY_OFF), n,
+            PG(P54C_CTR_BLK_OFF), n, n, seg);
+    seq_slow(out, live, P54C_CTR_SLOWB_OFF, -1);
+    fprintf(out, ".Lrck_g%d:\n", n);
+}
+
 /* A check that only fetches (a block's start). */
 static void put_fetch(FILE *out, int seg, int live)
 {
@@ -538,6 +586,37 @@ static int seg_last(const as_file_t *f, const block_t *b, size_t i)
     return 1;
 }
 
+/* Block @p b starts its checks at item @p i (its first segment): note
+ * how many segments it has, and give one of several (up to
+ * P54C_BT_MAXSEG) its segment table (p54c_abi.h). */
+static void block_begin(FILE *out, const as_file_t *f, const block_t *b,
+                        int i)
+{
+    int segs[P54C_BT_MAXSEG], n = 0;
+
+    for (int j = i; j <= b->last; j++) {
+        const as_item_t *it = &f->it[j];
+        if (it->kind != IT_INSN || it->block != f->it[i].block ||
+            !seg_starts(b, it, j))
+            continue;
+        if (n == P54C_BT_MAXSEG) {
+            n = 0; /* too many: each segment checks its own */
+            break;
+        }
+        segs[n++] = j;
+    }
+    blk_seg0 = i;
+    blk_multi = n > 1;
+    if (!blk_multi)
+        return;
+    fprintf(out, "\t.pushsection\t.rodata.rck_blk,\"a\",@progbits\n"
+                 "\t.balign\t4\n.Lrck_bt%d:\n\t.long\t%d\n", i, n);
+    for (int k = 0; k < n; k++)
+        fprintf(out, "\t.long\t.Lrck_sa%d-.\n\t.long\t.Lrck_sz%d-1-.\n",
+                segs[k], segs[k]);
+    fputs("\t.popsection\n", out);
+}
+
 /* The .rck_icount record: magic, the units per class, zeros to 64. The
  * libraries above the HAL are built with RCK_AS_LIBRARY=1: their records
  * say so, and a program is counted only if its own code has records. */
@@ -581,6 +660,8 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
     item_liveness(&g, f);
     place(&g, f);
     int mem = as_mem_on(), seg = -1;
+    blk_seg0 = -1;
+    blk_multi = 0;
     for (size_t i = 0; i < f->n; i++) {
         const as_item_t *it = &f->it[i];
         const block_t *b = it->block >= 0 ? &g.b[it->block] : NULL;
@@ -591,6 +672,8 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
             put_adds(out, b);
         if (checked && seg_starts(b, it, (int)i)) {
             seg = (int)i;
+            if (b->first_insn == (int)i)
+                block_begin(out, f, b, (int)i);
             if (!it->endbr)
                 put_checks(out, it, seg);
             fprintf(out, ".Lrck_sa%d:\n", seg);

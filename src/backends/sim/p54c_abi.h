@@ -46,14 +46,25 @@
                                      kind in %ecx: P54C_MK_*) */
 #define P54C_CTR_SLOWI_OFF 0x188  /* the fetch slow path (first byte in
                                      %rax, last byte in %rcx) */
+#define P54C_CTR_SLOWB_OFF 0x190  /* the block fetch slow path (the
+                                     block's first byte in %rax, its
+                                     segment table in %rcx: P54C_BT_*) */
 #define P54C_CTR_LASTDW_OFF 0x1c0 /* the DWORD the last store ended in */
 #define P54C_CTR_WRFREE_OFF 0x1c8 /* units: the L2 write port is free */
 #define P54C_CTR_L2S_OFF 0x1d0    /* units the port is busy per DWORD */
 #define P54C_CTR_L1DMISS_OFF 0x1d8/* L1D misses of fast-path stores */
 #define P54C_CTR_FIKEY_OFF 0x1e0  /* the fetch filter's epoch (bits 47-63) */
+#define P54C_CTR_BLK_OFF 0x1e8    /* the block whose every segment's lines
+                                     were settled at its start (its first
+                                     byte; 0: none): its later segments
+                                     skip their fetch checks */
 #define P54C_CTR_FD_OFF 0x1000    /* filter: loads */
 #define P54C_CTR_FS_OFF 0x1800    /* filter: stores */
 #define P54C_CTR_FI_OFF 0x2000    /* filter: blocks fetched (by address) */
+/* A block's segment table (rck-as, section .rodata.rck_blk, 4-byte
+ * words): the number of segments, then for each its first and last byte,
+ * each as its distance from the word that holds it (.long x - .). */
+#define P54C_BT_MAXSEG 64
 /* A record's flags word (after the units), and its bits. */
 #define P54C_CTR_FLAGS_OFF 52
 #define P54C_CTR_FLAG_MEM 1u      /* memory accesses instrumented */

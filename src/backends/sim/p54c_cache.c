@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+#define TAG(c, e) ((c)->tl[2 * (e)])
+#define LRU(c, e) ((c)->tl[2 * (e) + 1])
+
 static int cache_init(p54c_cache_t *c, uint32_t bytes, uint32_t ways,
                       uint32_t line, unsigned char **buf)
 {
@@ -15,10 +18,8 @@ static int cache_init(p54c_cache_t *c, uint32_t bytes, uint32_t ways,
         return -1;
     c->ways = ways;
     c->sets = lines / ways;
-    c->tag = (uint64_t *)*buf;
-    *buf += (size_t)lines * 8;
-    c->lru = (uint64_t *)*buf;
-    *buf += (size_t)lines * 8;
+    c->tl = (uint64_t *)*buf;
+    *buf += (size_t)lines * 16;
     c->dirty = *buf;
     *buf += ((size_t)lines + 7) / 8 * 8;
     c->clock = 0;
@@ -96,6 +97,8 @@ static void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
         filt_clear_one(m, f, c, k, set, keep, only0);
 }
 
+static void fi_epoch(p54c_mem_t *m);
+
 /* @p line became the most recently used line of its set in cache @p c
  * (@p installed: it was just brought in). */
 static void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
@@ -116,20 +119,113 @@ static void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
         filt_clear_set(m, m->fs, c, set, installed ? P54C_FILT_EMPTY : line,
                        0);
     } else {
-        /* the blocks' entries: all outdated at once */
-        *m->fi_key += 1ull << 47;
-        if (*m->fi_key == 0)
-            for (int k = 0; k < P54C_FILT_N; k++)
-                m->fi[k] = P54C_FILT_EMPTY;
+        /* the entries of the blocks with a line in this set */
+        uint64_t s = set & (P54C_FILT_N - 1);
+        *m->blk = 0;
+        if (!m->fi_sets) {
+            fi_epoch(m);
+            return;
+        }
+        for (unsigned i = 0; i < m->fi_nref[s]; i++)
+            m->fi[m->fi_ref[s][i]] = P54C_FILT_EMPTY;
+        m->fi_nref[s] = 0;
     }
+}
+
+/* Every fetch filter entry outdated at once: the epoch advances, the
+ * lists empty. */
+static void fi_epoch(p54c_mem_t *m)
+{
+    *m->fi_key += 1ull << 47;
+    if (*m->fi_key == 0)
+        for (int k = 0; k < P54C_FILT_N; k++)
+            m->fi[k] = P54C_FILT_EMPTY;
+    for (int k = 0; m->fi_sets && k < P54C_FILT_N; k++)
+        m->fi_nref[k] = 0;
+}
+
+/* List entry @p k of the fetch filter under the sets of lines @p l0 to
+ * @p l1 (distinct sets). @return 0, or -1 if a list was full (then the
+ * epoch advanced and every list is empty: the caller starts again). */
+static int fi_refs(p54c_mem_t *m, uint8_t k, uint64_t l0, uint64_t l1)
+{
+    for (uint64_t l = l0; l <= l1; l++) {
+        uint64_t s = l & m->l1i.set_mask & (P54C_FILT_N - 1);
+        unsigned n = m->fi_nref[s], i;
+        for (i = 0; i < n && m->fi_ref[s][i] != k; i++)
+            ;
+        if (i < n)
+            continue;
+        if (n == P54C_FI_REFS) {
+            fi_epoch(m);
+            return -1;
+        }
+        m->fi_ref[s][n] = k;
+        m->fi_nref[s] = (uint8_t)(n + 1);
+    }
+    return 0;
+}
+
+/* Is @p line in cache @p c (no change)? */
+static int cache_has(const p54c_cache_t *c, uint64_t line);
+
+int p54c_mem_fetch_block(p54c_mem_t *m, uint64_t first,
+                         const uint64_t (*seg)[2], unsigned n)
+{
+    uint8_t k = (uint8_t)((first >> 4) & (P54C_FILT_N - 1));
+    uint64_t lo = UINT64_MAX, hi = 0;
+    unsigned i;
+
+    if (m->fi == NULL || n == 0 || !m->fi_sets)
+        return 0;
+    for (i = 0; i < n; i++) {
+        uint64_t l0 = seg[i][0] >> m->line_shift;
+        uint64_t l1 = seg[i][1] >> m->line_shift;
+        if (seg[i][1] < seg[i][0])
+            return 0;
+        lo = l0 < lo ? l0 : lo;
+        hi = l1 > hi ? l1 : hi;
+        for (uint64_t l = l0; l <= l1; l++)
+            if (!cache_has(&m->l1i, l))
+                return 0;
+    }
+    /* the block's lines must lie in distinct sets (then each stays its
+     * set's most recently used once fetched) */
+    if (hi - lo >= m->l1i.sets)
+        return 0;
+    for (i = 0; i < n; i++)
+        p54c_mem_fetch(m, seg[i][0] >> m->line_shift,
+                       seg[i][1] >> m->line_shift);
+    for (i = 0; i < n; i++)
+        if (fi_refs(m, k, seg[i][0] >> m->line_shift,
+                    seg[i][1] >> m->line_shift) != 0)
+            i = (unsigned)-1; /* the lists were emptied: again */
+    m->fi[k] = first ^ *m->fi_key;
+    *m->blk = first;
+    return 1;
+}
+
+void p54c_mem_fetch_note(p54c_mem_t *m, uint64_t first, uint64_t l0,
+                         uint64_t l1)
+{
+    uint8_t k = (uint8_t)((first >> 4) & (P54C_FILT_N - 1));
+
+    if (m->fi == NULL || l1 < l0 || l1 - l0 >= m->l1i.sets)
+        return;
+    while (m->fi_sets && fi_refs(m, k, l0, l1) != 0)
+        ;
+    m->fi[k] = first ^ *m->fi_key;
 }
 
 void p54c_mem_filters_clear(p54c_mem_t *m)
 {
     if (m->fd == NULL)
         return;
-    for (int k = 0; k < P54C_FILT_N; k++)
+    for (int k = 0; k < P54C_FILT_N; k++) {
         m->fd[k] = m->fs[k] = m->fi[k] = P54C_FILT_EMPTY;
+        m->fi_nref[k] = 0;
+    }
+    *m->blk = 0;
 }
 
 /* ---- the caches ---- */
@@ -153,6 +249,16 @@ static inline uint64_t cache_set(const p54c_cache_t *c, uint64_t line)
     return (line % c->sets) * c->ways;
 }
 
+static int cache_has(const p54c_cache_t *c, uint64_t line)
+{
+    uint64_t base = cache_set(c, line);
+
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (TAG(c, base + w) == line + 1)
+            return 1;
+    return 0;
+}
+
 /* @return the entry holding @p line, or -1. */
 static inline long cache_find(p54c_mem_t *m, p54c_cache_t *c, uint64_t line)
 {
@@ -162,12 +268,12 @@ static inline long cache_find(p54c_mem_t *m, p54c_cache_t *c, uint64_t line)
         return c->mru_e;
     base = cache_set(c, line);
     for (uint32_t w = 0; w < c->ways; w++) {
-        if (c->tag[base + w] == line + 1) {
-            uint64_t was = c->lru[base + w];
+        if (TAG(c, base + w) == line + 1) {
+            uint64_t was = LRU(c, base + w);
             int set_mru = 1;
             for (uint32_t o = 0; o < c->ways; o++)
-                set_mru &= o == w || c->lru[base + o] < was;
-            c->lru[base + w] = ++c->clock;
+                set_mru &= o == w || LRU(c, base + o) < was;
+            LRU(c, base + w) = ++c->clock;
             c->mru = line + 1;
             c->mru_e = (long)(base + w);
             /* already its set's most recently used: no set's order
@@ -191,14 +297,14 @@ static inline long cache_install(p54c_mem_t *m, p54c_cache_t *c,
     uint64_t base = cache_set(c, line), v = base;
 
     for (uint32_t w = 1; w < c->ways; w++) {
-        if (c->lru[base + w] < c->lru[v])
+        if (LRU(c, base + w) < LRU(c, v))
             v = base + w;
     }
-    *old = c->tag[v];
+    *old = TAG(c, v);
     *was_dirty = c->dirty[v];
-    c->tag[v] = line + 1;
+    TAG(c, v) = line + 1;
     c->dirty[v] = 0;
-    c->lru[v] = ++c->clock;
+    LRU(c, v) = ++c->clock;
     c->mru = line + 1;
     c->mru_e = (long)v;
     filt_mru(m, c, line, 1);
@@ -272,10 +378,15 @@ static int data_write(p54c_mem_t *m, uint64_t line, uint32_t dwords,
         s->l1d_misses++;
     e = cache_find(m, &m->l2, line);
     if (e >= 0) {
-        for (uint32_t i = 0; i < dwords; i++) {
-            if (*m->wr_free > *m->units)
-                *m->units = *m->wr_free;
-            *m->wr_free = *m->units + s->l2_store;
+        /* each DWORD waits for the port, then holds it l2_store units:
+         * units = max(units, wr_free) + (dwords - 1) * l2_store */
+        if (dwords > 0) {
+            uint64_t u = *m->units;
+            if (*m->wr_free > u)
+                u = *m->wr_free;
+            u += (uint64_t)(dwords - 1) * s->l2_store;
+            *m->units = u;
+            *m->wr_free = u + s->l2_store;
         }
         if (!m->l2.dirty[e]) {
             m->l2.dirty[e] = 1;
@@ -419,7 +530,8 @@ void p54c_mem_drop(p54c_mem_t *m)
 
     for (int k = 0; k < 3; k++) {
         size_t n = (size_t)cs[k]->sets * cs[k]->ways;
-        memset(cs[k]->tag, 0, n * sizeof(*cs[k]->tag));
+        for (size_t e = 0; e < n; e++)
+            TAG(cs[k], e) = 0;
         memset(cs[k]->dirty, 0, n * sizeof(*cs[k]->dirty));
         cs[k]->mru = 0;
     }

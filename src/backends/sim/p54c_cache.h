@@ -26,10 +26,16 @@
  *                   port's timing);
  *   fi[k] == B ^ *fi_key => every line of the block of instructions that
  *                   starts at address B (indexed by B >> 4 & 255) is the
- *                   most recently used of its L1I set: any change of an
- *                   L1I set's most recently used line advances the epoch
- *                   *fi_key (bits 47-63; the table is emptied when it
- *                   wraps), which outdates every entry at once.
+ *                   most recently used of its L1I set. The block's lines
+ *                   lie in distinct sets (else it gets no entry), and k is
+ *                   listed in fi_ref[s] for each set s of its lines
+ *                   (s = line & l1i.set_mask & 255): a change of set s's
+ *                   most recently used line clears every entry listed
+ *                   there (which may clear an entry that a later block
+ *                   took over: harmless, it only costs a slow path). A
+ *                   full list advances the epoch *fi_key instead (bits
+ *                   47-63; the table is emptied when it wraps), which
+ *                   outdates every entry at once, and empties the lists.
  * Every change of a set's most recently used line clears the entries that
  * no longer hold; only private memory enters the filters (shared DRAM and
  * MPB accesses always take the slow path, whose counts differ).
@@ -44,12 +50,14 @@
 
 #define P54C_FILT_N 256
 #define P54C_FILT_EMPTY (~0ull)
+#define P54C_FI_REFS 16 /* fetch filter entries listed per L1I set */
 
 typedef struct {
     uint32_t sets, ways;
     uint64_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
-    uint64_t *tag;      /* line + 1; 0 = empty */
-    uint64_t *lru;
+    /* per entry, side by side (a set's tags and stamps share host cache
+     * lines): [2e] its line + 1 (0 = empty), [2e + 1] its LRU stamp */
+    uint64_t *tl;
     unsigned char *dirty;
     uint64_t clock;
     /* The entry stamped last, and its line + 1 (0: none). It holds the
@@ -72,6 +80,16 @@ typedef struct {
     uint64_t wcb_line;            /* the write-combine buffer's line + 1 */
     uint64_t *fd, *fs, *fi;       /* the filters (header), or NULL */
     uint64_t *fi_key;             /* the fetch filter's epoch */
+    int fi_sets;                  /* 1: the fetch filter by L1I set and
+                                     blocks settled at their start; 0: an
+                                     epoch at any change (the check of
+                                     RCK_P54C_FETCH_SHORTCUTS=0) */
+    uint64_t *blk;                /* the block whose segments were all
+                                     settled at its start (P54C_CTR_BLK_OFF):
+                                     0 at any change of L1I */
+    /* the fetch filter's entries by L1I set (header) */
+    uint8_t fi_nref[P54C_FILT_N];
+    uint8_t fi_ref[P54C_FILT_N][P54C_FI_REFS];
 } p54c_mem_t;
 
 /* Bytes p54c_mem_init needs for the caches of slot @p s (0: bad
@@ -90,6 +108,22 @@ void p54c_mem_access(p54c_mem_t *m, uint64_t va, uint32_t bytes, int store);
 
 /* An instruction fetch of lines @p first to @p last (inclusive). */
 void p54c_mem_fetch(p54c_mem_t *m, uint64_t first, uint64_t last);
+
+/* Enter the block of instructions that starts at address @p first and
+ * spans lines @p l0 to @p l1, just fetched (p54c_mem_fetch), in the fetch
+ * filter: every line of it is now its set's most recently used (compiled
+ * engine; nothing without filters or when two of its lines share a set). */
+void p54c_mem_fetch_note(p54c_mem_t *m, uint64_t first, uint64_t l0,
+                         uint64_t l1);
+
+/* The fetch of a block of @p n segments (@p seg: each one's first and
+ * last byte) that starts at address @p first, at its start, if every line
+ * of every segment is in L1I: then the segments' lines are fetched in
+ * order (hits: the same as at each segment's own check, since data
+ * accesses never touch L1I) and the block enters the fetch filter.
+ * @return 1 if so, 0 if some line is not in L1I (nothing done). */
+int p54c_mem_fetch_block(p54c_mem_t *m, uint64_t first,
+                         const uint64_t (*seg)[2], unsigned n);
 
 /* Drop every line (WBINVD: the HAL charged the write-backs from the
  * slot's l2_valid and l2_dirty). Calls memset: never from the compiled

@@ -13,7 +13,8 @@
  * its set's most recently used when it last ran, in the same epoch.
  *
  * Owns: the slow paths and their trampolines (section rck_p54c_slow, which
- * the QEMU plugin skips), sim_p54c_mem_*. May call: p54c_cache.c.
+ * the QEMU plugin skips), sim_p54c_mem_*. May call: p54c_cache.c (and the
+ * settings, at attach only).
  *
  * The slow paths run between two instructions of the program: the
  * trampolines save the flags and the caller-saved general registers that
@@ -26,6 +27,7 @@
 #include "sim_p54c_mem.h"
 
 #include "p54c_cache.h"
+#include "rck/config.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -45,14 +47,17 @@ static size_t cache_len;
 
 /* The trampolines: entered from a check with %rsp 128 bytes below the
  * red zone. Data: %rax the address, %ecx the kind (P54C_MK_*). Fetch:
- * %rax the block's first byte, %rcx its last. */
+ * %rax the block's first byte, %rcx its last. They do not save the flags:
+ * a check whose flags are live saved them itself (rck-as), and the
+ * direction flag is clear at every check (the ABI's rule for compiled
+ * code, which is all that is checked; the cld only restates it). */
 __asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
         ".globl rck__p54c_slow_begin\n.hidden rck__p54c_slow_begin\n"
         "rck__p54c_slow_begin:\n"
         ".p2align 4\n"
         ".type rck__p54c_tramp_data,@function\n"
         "rck__p54c_tramp_data:\n"
-        "\tpushfq\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
+        "\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
         "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
         "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
         "\tcld\n"
@@ -60,12 +65,12 @@ __asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
         "\tcall rck__p54c_slow_data\n"
         "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
         "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
-        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopfq\n\tret\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tret\n"
         ".size rck__p54c_tramp_data, .-rck__p54c_tramp_data\n"
         ".p2align 4\n"
         ".type rck__p54c_tramp_fetch,@function\n"
         "rck__p54c_tramp_fetch:\n"
-        "\tpushfq\n\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
+        "\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
         "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
         "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
         "\tcld\n"
@@ -73,17 +78,32 @@ __asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
         "\tcall rck__p54c_slow_fetch\n"
         "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
         "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
-        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tpopfq\n\tret\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tret\n"
         ".size rck__p54c_tramp_fetch, .-rck__p54c_tramp_fetch\n"
+        ".p2align 4\n"
+        ".type rck__p54c_tramp_block,@function\n"
+        "rck__p54c_tramp_block:\n"
+        "\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
+        "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
+        "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
+        "\tcld\n"
+        "\tmovq %rax, %rdi\n\tmovq %rcx, %rsi\n"
+        "\tcall rck__p54c_slow_block\n"
+        "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
+        "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
+        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tret\n"
+        ".size rck__p54c_tramp_block, .-rck__p54c_tramp_block\n"
         ".popsection\n");
 
 void rck__p54c_tramp_data(void);
 void rck__p54c_tramp_fetch(void);
 void rck__p54c_slow_data(uint64_t va, uint32_t kind, const uint64_t *regs);
 void rck__p54c_slow_fetch(uint64_t first, uint64_t last);
+void rck__p54c_tramp_block(void);
+void rck__p54c_slow_block(uint64_t first, const int32_t *bt);
 
 /* Saved by the data trampoline, from its last push up. */
-enum { R_R11, R_R10, R_R9, R_R8, R_RDI, R_RSI, R_RDX, R_FLAGS };
+enum { R_R11, R_R10, R_R9, R_R8, R_RDI, R_RSI, R_RDX };
 
 SLOW static void rep_string(uint32_t kind, const uint64_t *regs)
 {
@@ -135,14 +155,46 @@ SLOW void rck__p54c_slow_fetch(uint64_t first, uint64_t last)
 
     if (last < first)
         return;
-    if (mode == MODE_MODEL)
+    if (mode == MODE_MODEL) {
+        /* every line of the block is now its set's most recently used;
+         * the model keeps that true only where it has filters (else every
+         * fetch takes this path) */
         p54c_mem_fetch(&M, l0, l1);
-    /* every line of the block is now its set's most recently used; the
-     * model keeps that true only where it has filters (else every fetch
-     * takes this path) */
-    if (mode != MODE_MODEL || M.fi != NULL)
+        p54c_mem_fetch_note(&M, first, l0, l1);
+        return;
+    }
+    PW(P54C_CTR_FI_OFF + ((first >> 4) & 255) * 8) =
+        first ^ PW(P54C_CTR_FIKEY_OFF);
+}
+
+/* The first segment's fetch of a block of several (rck-as's
+ * seq_fetch_block): @p bt its segment table (p54c_abi.h). All segments'
+ * lines at once if they are all in L1I (then P54C_CTR_BLK_OFF names the
+ * block and its later segments skip their checks), else the first
+ * segment's, as its own check would. */
+SLOW void rck__p54c_slow_block(uint64_t first, const int32_t *bt)
+{
+    uint64_t seg[P54C_BT_MAXSEG][2];
+    uint32_t n = (uint32_t)bt[0];
+
+    if (n == 0 || n > P54C_BT_MAXSEG)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        const int32_t *w = &bt[1 + 2 * i];
+        seg[i][0] = (uint64_t)(uintptr_t)w + (uint64_t)(int64_t)w[0];
+        seg[i][1] = (uint64_t)(uintptr_t)(w + 1) + (uint64_t)(int64_t)w[1];
+    }
+    if (mode != MODE_MODEL) {
         PW(P54C_CTR_FI_OFF + ((first >> 4) & 255) * 8) =
             first ^ PW(P54C_CTR_FIKEY_OFF);
+        PW(P54C_CTR_BLK_OFF) = first;
+        return;
+    }
+    if (p54c_mem_fetch_block(&M, first, (const uint64_t(*)[2])seg, n))
+        return;
+    PW(P54C_CTR_BLK_OFF) = 0;
+    if (seg[0][1] >= seg[0][0])
+        p54c_mem_fetch(&M, seg[0][0] >> 5, seg[0][1] >> 5);
 }
 
 /* ---- set-up, from the HAL ---- */
@@ -154,6 +206,7 @@ static void filters_empty(void)
         PW(P54C_CTR_FS_OFF + k * 8) = P54C_FILT_EMPTY;
         PW(P54C_CTR_FI_OFF + k * 8) = P54C_FILT_EMPTY;
     }
+    PW(P54C_CTR_BLK_OFF) = 0;
 }
 
 void sim_p54c_mem_page_init(volatile uint64_t *pg)
@@ -161,6 +214,7 @@ void sim_p54c_mem_page_init(volatile uint64_t *pg)
     page = pg;
     PW(P54C_CTR_SLOWD_OFF) = (uint64_t)(uintptr_t)&rck__p54c_tramp_data;
     PW(P54C_CTR_SLOWI_OFF) = (uint64_t)(uintptr_t)&rck__p54c_tramp_fetch;
+    PW(P54C_CTR_SLOWB_OFF) = (uint64_t)(uintptr_t)&rck__p54c_tramp_block;
     PW(P54C_CTR_LASTDW_OFF) = UINT64_MAX;
     PW(P54C_CTR_WRFREE_OFF) = 0;
     PW(P54C_CTR_L2S_OFF) = 0;
@@ -198,6 +252,8 @@ int sim_p54c_mem_attach(p54c_slot_t *slot)
         M.fs = (uint64_t *)&PW(P54C_CTR_FS_OFF);
         M.fi = (uint64_t *)&PW(P54C_CTR_FI_OFF);
         M.fi_key = (uint64_t *)&PW(P54C_CTR_FIKEY_OFF);
+        M.blk = (uint64_t *)&PW(P54C_CTR_BLK_OFF);
+        M.fi_sets = rck_config_get_bool("P54C_FETCH_SHORTCUTS");
     }
     filters_empty();
     PW(P54C_CTR_LASTDW_OFF) = UINT64_MAX;

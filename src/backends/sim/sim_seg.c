@@ -75,6 +75,11 @@ static const rck_config_entry_t sim_settings[] = {
     {"P54C_NATIVE", "1", RCK_CONFIG_BOOL,
      "sim, compute p54c: book the DRAM transactions natively in the plugin "
      "(0: in the HAL under QEMU, the same answers, slower; a check)", NULL},
+    {"P54C_FETCH_SHORTCUTS", "1", RCK_CONFIG_BOOL,
+     "sim, compute p54c, compiled engine: settle a block's instruction "
+     "fetches at its start and outdate the fetch filter by L1I set (0: each "
+     "segment of a block checks its own fetch, any change of L1I outdates "
+     "every entry; the same answers, slower; a check)", NULL},
     {"SIM_REPORT", "rck-sim-report.json", RCK_CONFIG_STRING,
      "sim: where the deterministic JSON report goes (none = no file)", NULL},
     {"SIM_TRACE", "none", RCK_CONFIG_STRING,

@@ -20,7 +20,13 @@ compute model on the sim backend.
 * the compiled memory model (programs built as rckcc -rck-mem builds them:
   stencil_mem, p54c_bench_mem, bench_power_mem): p54c on the compiled
   engine against QEMU's on the same binary (chip time within 5%) and
-  against p54c-fast's host time (within 3x).
+  against p54c-fast's host time (within 3x);
+* the compiled memory model's one-UE speed (bench/p54c_kern.c: an SSOR
+  solve shaped like NAS LU at class S's grid, and the 256 x 256 stencil
+  that misses L2 on every line): the kernel's host CPU time under
+  p54c-fast (counters only), with the checks but nothing modelled
+  (p54c-fast on the checked binary) and under the compiled p54c, in
+  interleaved rounds (best of each), against the 3x target.
 
 Every run is `rck run --backend sim` of bench/p54c_bench.c (or the
 stencil example); the P54C models are deterministic, so one run a point."""
@@ -57,6 +63,11 @@ def plan(quick):
         "stream_kb": 64 if quick else 128,
         "stencil": ["-i", "100" if quick else "200"],
         "mm": ["mm", 64 if quick else 96, 3],
+        # one-UE kernels of bench/p54c_kern.c: (kernel, N, iterations),
+        # interleaved rounds
+        "one_ue": {"kernels": [("lu", 12, 20 if quick else 50),
+                               ("stencil", 256, 20 if quick else 100)],
+                   "rounds": 2 if quick else 3},
         "l1_kb": 16, "l2_kb": 256,
         # weak scaling: KiB per core, passes, core counts, host runs
         "weak": {"kb": 32, "passes": 20, "ues": [1, 4, 16, 48],
@@ -194,6 +205,73 @@ def _engines_bw(rck, prog, pl, log):
           "(but the excluded)", worst <= 0.05,
           "largest difference %.1f%%" % (worst * 100))]
     return {"compiled": c, "qemu": q}, "\n".join(t), v
+
+
+KERN = re.compile(r"p54c_kern: kernel=(\S+) n=(\d+) iters=(\d+) "
+                  r"chip_s=([0-9.e+-]+) host_s=([0-9.e+-]+) "
+                  r"checksum=(\S+)")
+
+
+def _one_ue(rck, counted, checked, ou, log):
+    """The compiled memory model's one-UE cost: each kernel of
+    bench/p54c_kern.c under p54c-fast (the counted build), p54c-fast on
+    the checked build (the checks, nothing modelled) and the compiled
+    p54c (the checked build), in interleaved rounds; host s is the
+    kernel's CPU time as the program measures it (the launcher's start-up
+    left out), the best of the rounds. @return (data, table, verdicts)."""
+    runs = [("p54c-fast", counted, "p54c-fast"),
+            ("checks only", checked, "p54c-fast"),
+            ("p54c", checked, "p54c")]
+    res, verdicts = [], []
+    for kern, n, iters in ou["kernels"]:
+        best, chip, sums = {}, {}, set()
+        for _ in range(ou["rounds"]):
+            for label, exe, model in runs:
+                p, _ = _exec(rck, exe, 1, [kern, n, iters], model, 3600,
+                             "compiled")
+                m = KERN.search(p.stdout)
+                if m is None:
+                    raise RuntimeError("p54c_kern %s: no result line: %s"
+                                       % (kern, p.stdout[-500:]))
+                h = float(m.group(5))
+                best[label] = min(best.get(label, h), h)
+                chip[label] = float(m.group(4))
+                sums.add(m.group(6))
+        log("p54c: one-UE %s done" % kern)
+        row = {"kernel": kern, "n": n, "iters": iters,
+               "fast_host_s": best["p54c-fast"],
+               "checks_host_s": best["checks only"],
+               "p54c_host_s": best["p54c"],
+               "fast_chip_s": chip["p54c-fast"], "p54c_chip_s": chip["p54c"],
+               "ratio": best["p54c"] / best["p54c-fast"],
+               "checks_ratio": best["checks only"] / best["p54c-fast"],
+               "host_per_chip": best["p54c"] / chip["p54c"],
+               "checksums": sorted(sums)}
+        res.append(row)
+        verdicts.append(("compiled p54c within 3x of p54c-fast's host time "
+                         "(1 UE, %s %d, %d iterations)" % (kern, n, iters),
+                         row["ratio"] <= 3,
+                         "%.4f s against %.4f s, %.1fx (the checks alone "
+                         "%.1fx); host/chip %.3f"
+                         % (row["p54c_host_s"], row["fast_host_s"],
+                            row["ratio"], row["checks_ratio"],
+                            row["host_per_chip"])))
+        verdicts.append(("1 UE %s: the same result under every model and "
+                         "build" % kern, len(sums) == 1, ", ".join(sums)))
+    t = ["one UE, the compiled memory model's cost (bench/p54c_kern.c): "
+         "kernel host CPU s, best of %d interleaved rounds" % ou["rounds"],
+         "%-8s %5s %6s %10s %10s %10s %7s %7s %9s %9s" % (
+             "kernel", "N", "iters", "fast s", "checks s", "p54c s",
+             "p54c/f", "chk/f", "host/chip", "chip s")]
+    for r in res:
+        t.append("%-8s %5d %6d %10.4f %10.4f %10.4f %7.1f %7.1f %9.3f %9.4f"
+                 % (r["kernel"], r["n"], r["iters"], r["fast_host_s"],
+                    r["checks_host_s"], r["p54c_host_s"], r["ratio"],
+                    r["checks_ratio"], r["host_per_chip"], r["p54c_chip_s"]))
+    t.append("fast: p54c-fast (counters only); checks: p54c-fast on the "
+             "checked build (nothing modelled); p54c: the compiled p54c; "
+             "target p54c/f <= 3")
+    return res, "\n".join(t), verdicts
 
 
 LAPLACE = re.compile(r"laplace version=(\S+) .*time_s=([0-9.e+-]+) "
@@ -429,6 +507,12 @@ def run_p54c(build_dir, quick, log):
         data["engines_bw"], et, ev = _engines_bw(rck, memb, pl, log)
         tables.append(et)
         verdicts += ev
+    kc = os.path.join(build_dir, "bench", "p54c_kern_counted")
+    km = os.path.join(build_dir, "bench", "p54c_kern_mem")
+    if os.path.exists(kc) and os.path.exists(km):
+        data["one_ue"], ot, ov = _one_ue(rck, kc, km, pl["one_ue"], log)
+        tables.append(ot)
+        verdicts += ov
     lap = os.path.join(build_dir, "apps", "laplace", "laplace")
     if os.path.exists(lap):
         data["laplace"], lt, lv = _laplace(rck, lap, pl["laplace"], log)
