@@ -28,6 +28,9 @@
 enum { F_EAGER = 1, F_RTS = 2, F_RTS_SYNC = 3, F_CTS = 4, F_DATA = 5 };
 #define HDR 16u
 
+/* Data of a held frame up to this many bytes live in the frame itself. */
+#define OUT_INLINE 64u
+
 typedef struct rk_out {
     struct rk_out *next;
     uint32_t hdr[4];
@@ -35,6 +38,9 @@ typedef struct rk_out {
     size_t len, off;
     int hdr_sent;
     MPI_Request req; /* completed when the frame is out (0: none) */
+    size_t held;     /* outbox bytes its copy of the data takes (0: none) */
+    char *copy;      /* that copy, when not in inl */
+    char inl[OUT_INLINE];
 } rk_out_t;
 
 typedef struct rk_msg {
@@ -65,6 +71,7 @@ static struct {
     char *pkt, *ack_wait;
     int first;
     int busy; /* destinations with frames queued */
+    size_t held, held_max; /* the outbox: bytes held, RCK_MPI_OUTBOX */
 } p2p;
 
 /* RCK_MPI_EAGER: a size, or auto: RCKMPI's 16 KiB on the MPB channels;
@@ -103,6 +110,7 @@ int rk_p2p_init(void)
         !p2p.ack_wait)
         return MPI_ERR_NO_MEM;
     rk.eager = eager_limit();
+    p2p.held_max = rck_config_get_size("MPI_OUTBOX");
     return MPI_SUCCESS;
 }
 
@@ -134,6 +142,12 @@ void rk_p2p_finalize(void)
 
 static void out_release(rk_out_t *o)
 {
+    if (o->held > 0) {
+        p2p.held -= o->held;
+        free(o->copy);
+        o->copy = NULL;
+        o->held = 0;
+    }
     o->next = out_free;
     out_free = o;
 }
@@ -195,37 +209,12 @@ static size_t frame_want(const rk_out_t *o)
     return (o->hdr_sent ? 0 : HDR) + (o->len - o->off);
 }
 
-/* Push one packet to @p d if its pipe is free: 1 if it went through a
- * ring, where the next one may follow at once (several in flight). */
-static int push_one(int d)
-{
-    rk_out_t *o = p2p.head[d];
-    const void *parts[2];
-    size_t lens[2], want, room, n;
-    int np = 0;
+/* The frames of a pipe's queue that one packet may carry. */
+#define PACK_PARTS 32
 
-    if (o == NULL)
-        return 0;
-    want = frame_want(o);
-    if (!rk_chan_ready(d, want))
-        return 0;
-    room = rk_chan_room(d, want);
-    n = want < room ? want : room;
-    if (!o->hdr_sent) {
-        parts[np] = o->hdr;
-        lens[np++] = HDR;
-        n -= HDR;
-    }
-    if (n > 0) {
-        parts[np] = o->data + o->off;
-        lens[np++] = n;
-    }
-    if (rk_chan_put(d, parts, lens, np) != MPI_SUCCESS)
-        return 0;
-    o->hdr_sent = 1;
-    o->off += n;
-    if (o->off < o->len)
-        return rk.chan.pipe[d].route;
+/* The head frame @p o is out: unlink it, complete its request. */
+static void frame_sent(int d, rk_out_t *o)
+{
     p2p.head[d] = o->next;
     if (p2p.head[d] == NULL) {
         p2p.tail[d] = NULL;
@@ -237,7 +226,71 @@ static int push_one(int d)
             req_complete(r, o->req);
     }
     out_release(o);
-    return rk.chan.pipe[d].route;
+}
+
+/* Push one packet to @p d if its pipe is free: 1 if it went through a
+ * ring, where the next one may follow at once (several in flight). A
+ * packet carries the head frame (or what of it fits) and, when that one
+ * ends in it, the whole frames queued behind it that fit too (the
+ * receiver reads frame after frame: packet_in): a stream of small
+ * messages held while the pipe was busy goes out in one packet and one
+ * wake-up of the receiver. */
+static int push_one(int d)
+{
+    rk_out_t *o = p2p.head[d], *q, *last;
+    const void *parts[PACK_PARTS];
+    size_t lens[PACK_PARTS], want, room, n, all, total;
+    int np = 0, route;
+
+    if (o == NULL)
+        return 0;
+    want = frame_want(o);
+    if (!rk_chan_ready(d, want))
+        return 0;
+    all = want;
+    for (q = o->next; q != NULL && all < 65536; q = q->next)
+        all += HDR + q->len;
+    room = rk_chan_room(d, all);
+    n = want < room ? want : room;
+    total = n;
+    if (!o->hdr_sent) {
+        parts[np] = o->hdr;
+        lens[np++] = HDR;
+        n -= HDR;
+    }
+    if (n > 0) {
+        parts[np] = o->data + o->off;
+        lens[np++] = n;
+    }
+    last = o;
+    if (o->off + n == o->len) {
+        for (q = o->next; q != NULL && np + 2 <= PACK_PARTS; q = q->next) {
+            if (total + HDR + q->len > room)
+                break;
+            parts[np] = q->hdr;
+            lens[np++] = HDR;
+            if (q->len > 0) {
+                parts[np] = q->data;
+                lens[np++] = q->len;
+            }
+            total += HDR + q->len;
+            last = q;
+        }
+    }
+    if (rk_chan_put(d, parts, lens, np) != MPI_SUCCESS)
+        return 0;
+    route = rk.chan.pipe[d].route;
+    o->hdr_sent = 1;
+    o->off += n;
+    if (o->off < o->len)
+        return route;
+    for (;;) {
+        q = p2p.head[d];
+        frame_sent(d, q);
+        if (q == last)
+            break;
+    }
+    return route;
 }
 
 /* Push to @p d what its pipe takes now: one packet through the MPBs (one
@@ -550,28 +603,45 @@ static void packet_in(int s, size_t len)
     rk_in_t *in = &p2p.in[s];
     const char *p = p2p.pkt;
 
-    if (!in->active) {
-        uint32_t hdr[4];
-        int kind;
+    /* frame after frame: every frame but the last ends in the packet
+     * (push_one) */
+    for (;;) {
+        size_t n;
 
-        memcpy(hdr, p, HDR);
-        p += HDR;
-        len -= HDR;
-        kind = (int)(hdr[0] >> 24);
-        memset(in, 0, sizeof *in);
-        in->active = 1;
-        if (kind == F_EAGER || kind == F_RTS || kind == F_RTS_SYNC)
-            frame_envelope(s, kind, hdr);
-        else
-            frame_control(s, kind, hdr);
-        if (kind == F_CTS || kind == F_RTS || kind == F_RTS_SYNC) {
+        if (!in->active) {
+            uint32_t hdr[4];
+            int kind;
+
+            if (len < HDR) {
+                if (len > 0)
+                    rck_error("MPI: %zu stray bytes after the frames of a "
+                              "packet from UE %d", len, s);
+                return;
+            }
+            memcpy(hdr, p, HDR);
+            p += HDR;
+            len -= HDR;
+            kind = (int)(hdr[0] >> 24);
             memset(in, 0, sizeof *in);
-            return;
+            in->active = 1;
+            if (kind == F_EAGER || kind == F_RTS || kind == F_RTS_SYNC)
+                frame_envelope(s, kind, hdr);
+            else
+                frame_control(s, kind, hdr);
+            if (kind == F_CTS || kind == F_RTS || kind == F_RTS_SYNC) {
+                memset(in, 0, sizeof *in);
+                continue;
+            }
         }
+        n = len < in->left ? len : in->left;
+        frame_data(s, p, n);
+        p += n;
+        len -= n;
+        if (in->left == 0)
+            frame_done(s);
+        if (len == 0)
+            return;
     }
-    frame_data(s, p, len);
-    if (in->left == 0)
-        frame_done(s);
 }
 
 static void packet(int s)
@@ -857,6 +927,40 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
     return rk_chan_put(d, parts, lens, bytes > 0 ? 2 : 1) == MPI_SUCCESS;
 }
 
+/* The outbox (RCK_MPI_OUTBOX): an eager frame of a standard or ready
+ * send that its pipe did not take at once (the packet before is not yet
+ * acknowledged, or frames wait before it) gets a copy of its data and its
+ * send completes now, as an eager send to a free buffer would; the
+ * progress engine sends it later, behind the frames before it (order
+ * kept), and several in one packet (push_one). The sender's MPI calls
+ * move it on, as with any queued frame (no progress thread). Open MPI's
+ * ob1 completes an eager send the same way once its data are copied into
+ * a fragment, sent or queued. */
+static void hold(int d, rk_req_t *r, MPI_Request h)
+{
+    rk_out_t *o = p2p.tail[d];
+
+    if (o == NULL || o->req != h || o->hdr_sent ||
+        (r->mode != RK_MODE_STD && r->mode != RK_MODE_READY) ||
+        r->bytes > p2p.held_max - p2p.held || p2p.held_max == 0)
+        return;
+    if (r->bytes <= OUT_INLINE) {
+        memcpy(o->inl, o->data, r->bytes);
+        o->data = o->inl;
+        o->held = 1; /* counted, so that a frame is never free */
+    } else {
+        o->copy = malloc(r->bytes);
+        if (o->copy == NULL)
+            return;
+        memcpy(o->copy, o->data, r->bytes);
+        o->data = o->copy;
+        o->held = r->bytes;
+    }
+    p2p.held += o->held;
+    o->req = MPI_REQUEST_NULL;
+    req_complete(r, h);
+}
+
 int rk_start_send(MPI_Request h)
 {
     rk_req_t *r = rk_req(h);
@@ -892,14 +996,17 @@ int rk_start_send(MPI_Request h)
     else
         kind = F_EAGER;
     if (kind == F_EAGER) {
-        int err = enqueue(r->peer_ue, F_EAGER, r->ctx, (uint32_t)r->tag,
-                          r->bytes, 0, r->data, r->bytes, h);
+        int d = r->peer_ue;
+        int err = enqueue(d, F_EAGER, r->ctx, (uint32_t)r->tag, r->bytes, 0,
+                          r->data, r->bytes, h);
         /* alone in its queue: out at once, so that a blocking send of a
          * small message completes without a progress round (which polls
          * every sender) */
-        if (err == MPI_SUCCESS && p2p.head[r->peer_ue] != NULL &&
-            p2p.head[r->peer_ue]->next == NULL)
-            push(r->peer_ue);
+        if (err == MPI_SUCCESS && p2p.head[d] != NULL &&
+            p2p.head[d]->next == NULL)
+            push(d);
+        if (err == MPI_SUCCESS && !r->done)
+            hold(d, r, h);
         return err;
     }
     return enqueue(r->peer_ue, kind, r->ctx, (uint32_t)r->tag, r->bytes,
