@@ -2,7 +2,8 @@
  * Point-to-point messages over the channels (docs/MPI.md, "Protocols").
  *
  * A message travels as frames on the sender->receiver pipe; a frame
- * starts a packet and may run over many. Its 16-byte header:
+ * starts a packet, or follows whole frames in one, and may run over many.
+ * Its 16-byte header:
  *   word 0  kind (bits 24-31) | context id (bits 0-23)
  *   word 1  tag (EAGER, RTS) or the receiver's token (CTS)
  *   word 2  message bytes (EAGER, RTS) or bytes that follow (DATA)
@@ -942,12 +943,19 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
  * move it on, as with any queued frame (no progress thread). Open MPI's
  * ob1 completes an eager send the same way once its data are copied into
  * a fragment, sent or queued. Messages of up to HOLD_MSG_MAX bytes, and
- * at most RCK_MPI_OUTBOX bytes held in all. */
+ * at most RCK_MPI_OUTBOX bytes held in all.
+ * Only the collectives' messages (a communicator's collective context):
+ * a held message reaches its receiver in the sender's next MPI call, and
+ * programs do leave MPI after a point-to-point send to wait for their
+ * peer by other means (t_mpi3's MPI_Comm_join test: two MPI_Send, then
+ * accept() on a socket that the receiver connects only after both
+ * messages came: with point-to-point sends held it hung). */
 static void hold(int d, rk_req_t *r, MPI_Request h)
 {
     rk_out_t *o = p2p.tail[d];
+    const rk_comm_t *c = rk_comm_any(r->comm);
 
-    if (o == NULL || o->req != h ||
+    if (o == NULL || o->req != h || c == NULL || r->ctx != c->ctx + 1 ||
         (r->mode != RK_MODE_STD && r->mode != RK_MODE_READY) ||
         p2p.held_max == 0 || r->bytes > p2p.held_max - p2p.held ||
         r->bytes > HOLD_MSG_MAX)

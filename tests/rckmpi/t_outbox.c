@@ -18,7 +18,10 @@
  * 3. Non-blocking: a window of MPI_Isend (buffers rewritten after
  *    MPI_Waitall) against receives posted late.
  * 4. Collectives: many small broadcasts and scatters in a row, the root
- *    rewriting its buffer after each call.
+ *    rewriting its buffer after each call; then a root that runs all its
+ *    broadcasts before the others start theirs (they wait for its "go").
+ * The outbox holds the collectives' messages only; phases 1-3 check the
+ * order of point-to-point streams queued and packed several to a packet.
  * Deterministic: nothing depends on timing; with RCK_MPI_OUTBOX=0 (or a
  * tiny one) the same program must pass with sends that wait.
  */
@@ -180,6 +183,29 @@ static void collectives(int me, int n, int k)
         CHECK(v[0] == i && v[1] == me, "scatter #%d: %d %d", i, v[0], v[1]);
     }
     free(all);
+
+    /* the root runs ahead: its broadcasts wait (held, or in the others'
+     * unexpected queues) while the others wait for its "go", sent after
+     * the last of them */
+    int go = 0;
+    if (me == 0) {
+        for (int i = 0; i < k; i++) {
+            v[0] = 7 * i;
+            v[1] = -i;
+            MPI_Bcast(v, 2, MPI_INT, 0, MPI_COMM_WORLD);
+            v[0] = v[1] = 0x5555;
+        }
+        for (int r = 1; r < n; r++)
+            MPI_Send(&go, 1, MPI_INT, r, 11, MPI_COMM_WORLD);
+    } else {
+        MPI_Recv(&go, 1, MPI_INT, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (int i = 0; i < k; i++) {
+            v[0] = v[1] = -1;
+            MPI_Bcast(v, 2, MPI_INT, 0, MPI_COMM_WORLD);
+            CHECK(v[0] == 7 * i && v[1] == -i, "ahead #%d: %d %d", i, v[0],
+                  v[1]);
+        }
+    }
 }
 
 int main(int argc, char **argv)
