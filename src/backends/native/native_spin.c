@@ -84,13 +84,15 @@ static int rck__nat_host_runnable(native_t *n, uint64_t now)
  * 200 us spins a 2-UE pingpong stalled for tens of seconds), while one
  * that sleeps is woken with the scheduler's credit for sleepers. Then the
  * wait spins only RCK_SPIN_LOADED_NS and sleeps (*yield = 0).
- * A crowded job (its live cores at least RCK_YIELD_CROWD times the CPUs:
- * 16 and more on 2 CPUs) yields RCK_YIELD_CROWDED_NS (5 ms) instead of
- * RCK_YIELD_NS (100 us): there, every hop of a collective was a futex
- * sleep and wake-up through a scheduler with dozens of the job's tasks,
- * and yielding longer took 0.33-0.63x of the time at 48 processes, where
- * at 8 it lost 10-25% on small operations (docs/MPI.md, "The wait policy
- * by job size"). The rule counts the job's live cores (those not dormant
+ * A crowded job (its live cores at least RCK_YIELD_CROWD times the CPUs;
+ * off by default) yields RCK_YIELD_CROWDED_NS (5 ms) instead of
+ * RCK_YIELD_NS (100 us): there, every hop of a collective is a futex
+ * sleep and wake-up through a scheduler with dozens of the job's tasks.
+ * On an idle 2-CPU host yielding longer took 0.33-0.63x of the time at 48
+ * processes, where at 8 it lost 10-25% on small operations; beside other
+ * oversubscribed jobs it lost at 16 and at 48 (up to 10x on some points),
+ * so no threshold is the default (docs/MPI.md, "The wait policy by job
+ * size"). The rule counts the job's live cores (those not dormant
  * in the spawn pool), not its awake ones: with the short yield most of
  * them sleep, and an awake count would keep the short yield that put them
  * to sleep.
