@@ -210,7 +210,8 @@ static size_t frame_want(const rk_out_t *o)
     return (o->hdr_sent ? 0 : HDR) + (o->len - o->off);
 }
 
-/* The frames of a pipe's queue that one packet may carry. */
+/* Pieces of one packet (two per frame: its header and its data), so at
+ * most 16 frames in a packet. */
 #define PACK_PARTS 32
 
 /* The head frame @p o is out: unlink it, complete its request. */
@@ -935,7 +936,7 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
 #define HOLD_MSG_MAX 4096u
 
 /* The outbox (RCK_MPI_OUTBOX): an eager frame of a standard or ready
- * send that its pipe did not take at once (the packet before is not yet
+ * send of a collective that its pipe did not take at once (the packet before is not yet
  * acknowledged, or frames wait before it) gets a copy of its data and its
  * send completes now, as an eager send to a free buffer would; the
  * progress engine sends it later, behind the frames before it (order
@@ -949,13 +950,17 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
  * programs do leave MPI after a point-to-point send to wait for their
  * peer by other means (t_mpi3's MPI_Comm_join test: two MPI_Send, then
  * accept() on a socket that the receiver connects only after both
- * messages came: with point-to-point sends held it hung). */
+ * messages came: with point-to-point sends held it hung). Not the
+ * library's own messages either (tags above RK_TAG_UB): MPI_Finalize's
+ * exchange must leave nothing behind, and its sends, queued behind
+ * everything held for a peer, complete only when all of it is out. */
 static void hold(int d, rk_req_t *r, MPI_Request h)
 {
     rk_out_t *o = p2p.tail[d];
     const rk_comm_t *c = rk_comm_any(r->comm);
 
     if (o == NULL || o->req != h || c == NULL || r->ctx != c->ctx + 1 ||
+        r->tag > RK_TAG_UB ||
         (r->mode != RK_MODE_STD && r->mode != RK_MODE_READY) ||
         p2p.held_max == 0 || r->bytes > p2p.held_max - p2p.held ||
         r->bytes > HOLD_MSG_MAX)
@@ -963,7 +968,7 @@ static void hold(int d, rk_req_t *r, MPI_Request h)
     if (r->bytes <= OUT_INLINE) {
         memcpy(o->inl, o->data, r->bytes);
         o->data = o->inl;
-        o->held = 1; /* counted, so that a frame is never free */
+        o->held = 1; /* one byte counted: held > 0 marks a held frame */
     } else {
         o->copy = malloc(r->bytes);
         if (o->copy == NULL)
