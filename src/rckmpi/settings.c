@@ -23,6 +23,12 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "16k on the MPB channels, on sccshm and sccmulti what a pair's ring "
      "holds, between 16k and 256k",
      "auto|#|#k|#m|#g"},
+    {"MPI_OUTBOX", "1m", RCK_CONFIG_SIZE,
+     "eager MPI messages a sender may hold while their pipe is busy: a "
+     "collective's send of up to 4 KiB that cannot go out at once is "
+     "copied and completes (sent in the sender's next MPI calls, several "
+     "small messages in one packet); at most this many bytes per process "
+     "(0 = none: such a send waits for its pipe)", NULL},
     {"MPI_WIN_SHM", "16m", RCK_CONFIG_SIZE,
      "shared DRAM MPI_Init reserves for one-sided windows, split evenly "
      "among the UEs: MPI_Win_allocate_shared's memory, and "

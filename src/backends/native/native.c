@@ -96,6 +96,17 @@ static const rck_config_entry_t native_settings[] = {
      "native: after spinning, how long a wait yields the CPU to other cores "
      "(sched_yield) before it sleeps in the kernel (nanoseconds)",
      "0.."},
+    {"YIELD_CROWD", "0", RCK_CONFIG_INT,
+     "native, auto spin: a job with at least this many live cores per host "
+     "CPU yields RCK_YIELD_CROWDED_NS instead of RCK_YIELD_NS before it "
+     "sleeps (0 = never; 24 took 48-rank collectives on 2 idle CPUs to "
+     "0.33-0.63x but lost beside other jobs)",
+     "0.."},
+    {"YIELD_CROWDED_NS", "5000000", RCK_CONFIG_INT,
+     "native, auto spin: how long a wait yields before it sleeps when the "
+     "job's live cores outnumber the host CPUs RCK_YIELD_CROWD times "
+     "(nanoseconds; not while the host's other tasks fill the CPUs)",
+     "0.."},
     {"SPIN_LOADED_NS", "5000", RCK_CONFIG_INT,
      "native, auto spin: how long a wait spins before it sleeps while the "
      "host's other runnable tasks fill its CPUs (nanoseconds; no yield then)",
@@ -362,6 +373,8 @@ static rck_status_t native_attach(rck_hal_t *hal)
     n->spin_ns = rck__nat_spin_budget();
     n->ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
     n->yield_ns = rck_config_get_int("YIELD_NS");
+    n->crowd = (int)rck_config_get_int("YIELD_CROWD");
+    n->crowd_yield_ns = rck_config_get_int("YIELD_CROWDED_NS");
     n->load_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
     n->loaded_spin_ns = rck_config_get_int("SPIN_LOADED_NS");
     if (n->loaded_spin_ns < 0)

@@ -118,6 +118,8 @@ typedef struct {
     int64_t spin_ns;           /* < 0: decide from the awake cores */
     int ncpu;
     int64_t yield_ns;
+    int64_t crowd_yield_ns;    /* RCK_YIELD_CROWDED_NS */
+    int crowd;                 /* RCK_YIELD_CROWD: job cores per CPU */
     int load_fd;               /* /proc/loadavg, or -1 */
     int64_t loaded_spin_ns;    /* RCK_SPIN_LOADED_NS */
     int load_running;          /* its runnable count, -1 if unknown */

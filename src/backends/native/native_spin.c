@@ -84,20 +84,36 @@ static int rck__nat_host_runnable(native_t *n, uint64_t now)
  * 200 us spins a 2-UE pingpong stalled for tens of seconds), while one
  * that sleeps is woken with the scheduler's credit for sleepers. Then the
  * wait spins only RCK_SPIN_LOADED_NS and sleeps (*yield = 0).
+ * A crowded job (its live cores at least RCK_YIELD_CROWD times the CPUs;
+ * off by default) yields RCK_YIELD_CROWDED_NS (5 ms) instead of
+ * RCK_YIELD_NS (100 us): there, every hop of a collective is a futex
+ * sleep and wake-up through a scheduler with dozens of the job's tasks.
+ * On an idle 2-CPU host yielding longer took 0.33-0.63x of the time at 48
+ * processes, where at 8 it lost 10-25% on small operations; beside other
+ * oversubscribed jobs it lost at 16 and at 48 (up to 10x on some points),
+ * so no threshold is the default (docs/MPI.md, "The wait policy by job
+ * size"). The rule counts the job's live cores (those not dormant
+ * in the spawn pool), not its awake ones: with the short yield most of
+ * them sleep, and an awake count would keep the short yield that put them
+ * to sleep.
  * @param [out] yield  how long to yield after spinning (ns). */
 int64_t rck__nat_spin_now(native_t *n, int nues, uint64_t now, int64_t *yield)
 {
-    int awake, run, others;
+    int awake, run, others, live;
 
     *yield = n->yield_ns;
     if (n->spin_ns >= 0)
         return n->spin_ns;
     int woken = atomic_load_explicit(&n->hdr->woken, memory_order_relaxed);
+    live = nues -
+           atomic_load_explicit(&n->hdr->dormant, memory_order_relaxed);
+    if (n->crowd > 0 && live >= n->crowd * n->ncpu &&
+        n->crowd_yield_ns > *yield)
+        *yield = n->crowd_yield_ns;
 
     /* the woken sleepers that wait for a CPU count as awake: a core that
      * spun while they waited kept them off the CPU for its whole spin */
-    awake = nues - atomic_load_explicit(&n->hdr->dormant,
-                                        memory_order_relaxed) -
+    awake = live -
             atomic_load_explicit(&n->hdr->sleepers, memory_order_relaxed) +
             (woken > 0 ? woken : 0);
     run = rck__nat_host_runnable(n, now);
