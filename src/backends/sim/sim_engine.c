@@ -49,6 +49,14 @@ void sim_engine_set_lazy(const sim_lazy_hook_t *hook)
     lazy = hook;
 }
 
+/* The P54C model's booking steps for stopped cores (sim_p54c.c). */
+static int (*book_step)(sim_t *s, int ue);
+
+void sim_engine_set_book(int (*step)(sim_t *s, int ue))
+{
+    book_step = step;
+}
+
 static int pending_first(sim_hdr_t *h, uint64_t *t, int *ue)
 {
     return lazy != NULL && lazy->first(h, t, ue);
@@ -227,6 +235,24 @@ int sim_engine_settle(sim_t *s, uint64_t *t_out)
     return k;
 }
 
+/*
+ * sim_engine_settle, then, while the next holder is a core stopped in the
+ * middle of booking a compute slice in time order (docs/P54C.md), that
+ * core's next booking step, taken here: the step it would take itself
+ * when the token reached it, at the same point of the order (nothing
+ * else runs in between), with the same answers, without the two context
+ * switches of a hand-over. Its clock and wake time move to where it
+ * stops next; when its slice is booked whole, it is the next holder.
+ */
+static int settle_books(sim_t *s, uint64_t *t_out)
+{
+    int k = sim_engine_settle(s, t_out);
+
+    while (book_step != NULL && k >= 0 && k != s->ue && book_step(s, k) == 0)
+        k = sim_engine_settle(s, t_out);
+    return k;
+}
+
 /* The token's holder is done with it: pass it to the earliest UE.
  * @p s: the holder's view, or NULL (the launcher, the watchdog). */
 static void pass_on(sim_hdr_t *h, sim_t *s)
@@ -237,9 +263,10 @@ static void pass_on(sim_hdr_t *h, sim_t *s)
 
     if (s == NULL) {
         sim_view_init(&view, h);
-        s = &view;
+        k = sim_engine_settle(&view, &t);
+    } else {
+        k = settle_books(s, &t);
     }
-    k = sim_engine_settle(s, &t);
     if (k >= 0) {
         give(h, k, -1);
         return;
@@ -533,6 +560,15 @@ void sim_engine_unjoin(sim_t *s, int ue)
     sim_engine_horizon(s);
 }
 
+void sim_engine_horizon_of(sim_hdr_t *h, int ue, uint64_t *t, int *k)
+{
+    uint64_t bt;
+    int b = pick(h, ue, &bt);
+
+    *t = b < 0 ? SIM_INF : bt;
+    *k = b < 0 ? INT_MAX : b;
+}
+
 void sim_engine_horizon(sim_t *s)
 {
     uint64_t t;
@@ -551,13 +587,17 @@ uint64_t sim_engine_floor(sim_t *s)
 
 uint64_t sim_engine_others(sim_t *s)
 {
-    sim_hdr_t *h = s->hdr;
+    return sim_engine_others_of(s->hdr, s->ue);
+}
+
+uint64_t sim_engine_others_of(sim_hdr_t *h, int ue)
+{
     uint64_t lo = SIM_INF;
 
     for (int i = 0; i < (int)h->nues && lo > 0; i++) {
         uint32_t st = atomic_load_explicit(&h->ue_state[i],
                                            memory_order_relaxed);
-        if (i == s->ue)
+        if (i == ue)
             continue;
         if (st == UE_RUN || st == UE_PARK)
             lo = sim_min(lo, sim_ue(h, i)->vt);
@@ -596,7 +636,7 @@ rck_status_t sim_engine_order(sim_t *s)
             return RCK_OK;
     }
     *sim_wake(h, s->ue) = me->vt;
-    k = sim_engine_settle(s, &t);
+    k = settle_books(s, &t);
     if (k == s->ue || k < 0) {
         sim_engine_horizon(s);
         return RCK_OK;
@@ -625,7 +665,7 @@ rck_status_t sim_engine_park(sim_t *s)
     int k;
 
     s->me->parks++;
-    k = sim_engine_settle(s, &t);
+    k = settle_books(s, &t);
     if (k != s->ue) {
         if (k < 0) {
             /* nobody can run: a deadlock, unless a core set free by the
