@@ -638,13 +638,14 @@ void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue)
 /* One line for the summary on stderr. */
 void sim_p54c_summary(sim_hdr_t *h)
 {
-    uint64_t insns = 0, ticks = 0, l2m = 0, dram = 0, native = 0;
+    uint64_t insns = 0, ticks = 0, l2m = 0, dram = 0, native = 0, steps = 0;
 
     if (launcher_slots == NULL || h->p54c.fd < 0)
         return;
     for (uint32_t u = 0; u < h->nues; u++) {
         const p54c_slot_t *s = report_slot(h, u);
         native += s->gate_done;
+        steps += sim_hdr_ues(h)[u].book_steps;
         insns += s->charged_insns;
         ticks += s->charged_ticks;
         l2m += s->l2_misses;
@@ -670,6 +671,10 @@ void sim_p54c_summary(sim_hdr_t *h)
     else
         fprintf(stderr, "; memory not modelled (every access an L1 hit: "
                         "RCK_COMPUTE=p54c models the caches and DRAM)");
+    if (h->p54c.detailed && h->p54c.order)
+        fprintf(stderr, "; %" PRIu64 " booking steps taken for cores "
+                        "stopped in time order",
+                steps);
     fprintf(stderr, "\n");
     if (h->p54c.script_host > 0)
         fprintf(stderr,
