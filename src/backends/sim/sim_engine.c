@@ -50,9 +50,10 @@ void sim_engine_set_lazy(const sim_lazy_hook_t *hook)
 }
 
 /* The P54C model's booking steps for stopped cores (sim_p54c.c). */
-static int (*book_step)(sim_t *s, int ue);
+static int (*book_step)(sim_t *s, int ue, uint64_t hz_vt, int hz_ue);
 
-void sim_engine_set_book(int (*step)(sim_t *s, int ue))
+void sim_engine_set_book(int (*step)(sim_t *s, int ue, uint64_t hz_vt,
+                                     int hz_ue))
 {
     book_step = step;
 }
@@ -107,6 +108,40 @@ static int pick(sim_hdr_t *h, int exclude, uint64_t *t_out)
         }
     }
     *t_out = bt;
+    return best;
+}
+
+/* pick(h, -1), and in the same pass the earliest other than it (its
+ * horizon: pick(h, that UE)) in *t2, *k2 (SIM_INF, INT_MAX: none). */
+static int pick2(sim_hdr_t *h, uint64_t *t_out, uint64_t *t2, int *k2)
+{
+    uint64_t bt = SIM_INF, st2 = SIM_INF;
+    int best = -1, second = INT_MAX;
+
+    for (int i = 0; i < (int)h->nues; i++) {
+        uint64_t w = h->ue_wake[i];
+        uint32_t st;
+
+        if (w == SIM_INF)
+            continue;
+        st = atomic_load_explicit(&h->ue_state[i], memory_order_relaxed);
+        if (st != UE_RUN && st != UE_PARK && st != UE_JOIN)
+            continue;
+        if (best < 0 || w < bt) {
+            if (best >= 0) {
+                st2 = bt;
+                second = best;
+            }
+            best = i;
+            bt = w;
+        } else if (second == INT_MAX || w < st2) {
+            st2 = w;
+            second = i;
+        }
+    }
+    *t_out = bt;
+    *t2 = st2;
+    *k2 = second;
     return best;
 }
 
@@ -213,13 +248,14 @@ static void deadlock(sim_hdr_t *h)
         sim_engine_wake_all(h);
 }
 
-int sim_engine_settle(sim_t *s, uint64_t *t_out)
+/* sim_engine_settle, and the next holder's horizon in *t2, *k2. */
+static int settle2(sim_t *s, uint64_t *t_out, uint64_t *t2, int *k2)
 {
     sim_hdr_t *h = s->hdr;
     uint64_t t, pt;
     int k, pu;
 
-    k = pick(h, -1, &t);
+    k = pick2(h, &t, t2, k2);
     for (;;) {
         uint64_t gen = s->wake_gen;
 
@@ -229,10 +265,18 @@ int sim_engine_settle(sim_t *s, uint64_t *t_out)
         lazy->apply(s, pt, pu);
         /* only a changed wake time can change the choice */
         if (s->wake_gen != gen)
-            k = pick(h, -1, &t);
+            k = pick2(h, &t, t2, k2);
     }
     *t_out = t;
     return k;
+}
+
+int sim_engine_settle(sim_t *s, uint64_t *t_out)
+{
+    uint64_t t2;
+    int k2;
+
+    return settle2(s, t_out, &t2, &k2);
 }
 
 /*
@@ -246,11 +290,14 @@ int sim_engine_settle(sim_t *s, uint64_t *t_out)
  */
 static int settle_books(sim_t *s, uint64_t *t_out)
 {
-    int k = sim_engine_settle(s, t_out);
+    for (;;) {
+        uint64_t hz_vt;
+        int hz_ue, k = settle2(s, t_out, &hz_vt, &hz_ue);
 
-    while (book_step != NULL && k >= 0 && k != s->ue && book_step(s, k) == 0)
-        k = sim_engine_settle(s, t_out);
-    return k;
+        if (book_step == NULL || k < 0 || k == s->ue ||
+            book_step(s, k, hz_vt, hz_ue) != 0)
+            return k;
+    }
 }
 
 /* The token's holder is done with it: pass it to the earliest UE.
@@ -558,15 +605,6 @@ void sim_engine_unjoin(sim_t *s, int ue)
     atomic_store(&sim_ue(h, ue)->in_hal, 0);
     s->wake_gen++;
     sim_engine_horizon(s);
-}
-
-void sim_engine_horizon_of(sim_hdr_t *h, int ue, uint64_t *t, int *k)
-{
-    uint64_t bt;
-    int b = pick(h, ue, &bt);
-
-    *t = b < 0 ? SIM_INF : bt;
-    *k = b < 0 ? INT_MAX : b;
 }
 
 void sim_engine_horizon(sim_t *s)

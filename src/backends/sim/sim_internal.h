@@ -487,12 +487,14 @@ void sim_engine_set_lazy(const sim_lazy_hook_t *hook);
 /** The P54C model's booking in time order, as the engine reaches it
  * (sim_p54c.c registers it): when the earliest core is one stopped in the
  * middle of booking a compute slice, the holder books that core's next
- * step for it instead of handing it the token. @p step returns 0 when
- * it booked a step and the core stopped again (its clock and wake time
- * moved to the new stop), else nonzero (nothing booked: the core is not
- * stopped or cannot be booked for here; or its slice is booked whole and
- * it must run). */
-void sim_engine_set_book(int (*step)(sim_t *s, int ue));
+ * step for it instead of handing it the token. @p step gets the core and
+ * its horizon (the earliest other core: @p hz_vt, @p hz_ue) and returns
+ * 0 when it booked a step and the core stopped again (its clock and wake
+ * time moved to the new stop), else nonzero (nothing booked: the core is
+ * not stopped or cannot be booked for here; or its slice is booked whole
+ * and it must run). */
+void sim_engine_set_book(int (*step)(sim_t *s, int ue, uint64_t hz_vt,
+                                     int hz_ue));
 sim_ue_t *sim_ue(sim_hdr_t *h, int ue);
 /** Give the token to the earliest runnable UE, or find a deadlock. */
 void sim_engine_start(sim_hdr_t *h);
@@ -527,9 +529,6 @@ uint64_t sim_engine_floor(sim_t *s);
 uint64_t sim_engine_others(sim_t *s);
 /** The same for UE @p ue, by any holder. */
 uint64_t sim_engine_others_of(sim_hdr_t *h, int ue);
-/** The earliest eligible UE other than @p ue (its horizon): its wake
- *  time in *t and its number (INT_MAX, SIM_INF: none). */
-void sim_engine_horizon_of(sim_hdr_t *h, int ue, uint64_t *t, int *k);
 /** UE @p ue (dormant) joins the run at this core's time (rck_hal_spawn);
  *  sim_engine_unjoin undoes it before its process was asked for. */
 void sim_engine_join(sim_t *s, int ue);

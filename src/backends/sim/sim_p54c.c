@@ -872,7 +872,7 @@ static void slot_regions(sim_t *s, p54c_slot_t *slot)
     slot->merged_stores = 0;
 }
 
-static int p54c_book_step(sim_t *s, int ue);
+static int p54c_book_step(sim_t *s, int ue, uint64_t hz_vt, int hz_ue);
 static rck_status_t core_init(sim_t *s);
 
 /* Every core's slot at SIM_P54C_SLOTS_ADDR, so that this core can book
@@ -1047,21 +1047,20 @@ static void p54c_limit(const sim_hdr_t *h, int ue, uint64_t hz_vt, int hz_ue,
  * The engine's booking step (sim_engine_set_book): UE @p ue stopped in
  * the middle of its slice's bookings and waits for its turn at
  * b.stop_t, and its turn has come. Book its next step here, as it would
- * when the token reached it: its horizon and the others' clocks are
- * taken now, as it takes them when it wakes (nothing runs in between),
+ * when the token reached it: its horizon (@p hz_vt, @p hz_ue) and the
+ * others' clocks are taken now, as it takes them when it wakes (nothing
+ * runs in between),
  * so the bookings are the same, without the hand-over. @return 0: it
  * stopped again (its clock and wake time are the new stop); 1: its slice
  * is booked whole (it runs next, to go on with its HAL call); -1: nothing
  * booked (it is not stopped, or this core cannot book for it).
  */
-static int p54c_book_step(sim_t *s, int ue)
+static int p54c_book_step(sim_t *s, int ue, uint64_t hz_vt, int hz_ue)
 {
     sim_hdr_t *h = s->hdr;
     sim_ue_t *u = sim_ue(h, ue);
     sim_p54c_pend_t *r = &u->p54c_book;
     sim_p54c_book_t *b = &r->b;
-    uint64_t hz_vt;
-    int hz_ue;
 
     if (r->state != SIM_P54C_BOOK_STOPPED || s->p54c.all_slots == NULL ||
         s->p54c.slot == NULL || s->unordered || h->lookahead != 0 ||
@@ -1070,7 +1069,6 @@ static int p54c_book_step(sim_t *s, int ue)
         return -1;
     b->slot = (p54c_slot_t *)(s->p54c.all_slots +
                               (uint64_t)ue * h->p54c.slot_bytes);
-    sim_engine_horizon_of(h, ue, &hz_vt, &hz_ue);
     b->others = sim_engine_others_of(h, ue);
     p54c_limit(h, ue, hz_vt, hz_ue, b, 1);
     p54c_book_some(s, b);
