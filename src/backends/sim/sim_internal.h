@@ -44,6 +44,12 @@
  *     write up to the key about to run, and only those). So every read
  *     sees exactly the writes with smaller keys, as in strict order: the
  *     run is the same as without lazy writes, only with fewer hand-overs.
+ *  6. Booking steps (P54C). A core's booking (sim_ue_t.p54c_book: its
+ *     port and the slice it books) is touched only by the token's holder:
+ *     the core itself while it books, or, while it waits STOPPED in time
+ *     order, the holder that takes its next step when the order reaches
+ *     it (sim_engine.c settle_books, sim_p54c.c p54c_book_step), exactly
+ *     as the core would have: the same bookings, fewer hand-overs.
  */
 #ifndef RCK_SIM_INTERNAL_H
 #define RCK_SIM_INTERNAL_H
