@@ -1049,11 +1049,11 @@ static void p54c_limit(const sim_hdr_t *h, int ue, uint64_t hz_vt, int hz_ue,
  * b.stop_t, and its turn has come. Book its next step here, as it would
  * when the token reached it: its horizon (@p hz_vt, @p hz_ue) and the
  * others' clocks are taken now, as it takes them when it wakes (nothing
- * runs in between),
- * so the bookings are the same, without the hand-over. @return 0: it
- * stopped again (its clock and wake time are the new stop); 1: its slice
- * is booked whole (it runs next, to go on with its HAL call); -1: nothing
- * booked (it is not stopped, or this core cannot book for it).
+ * runs in between), so the bookings are the same, without the hand-over.
+ * @return 0: it stopped again (its clock and wake time are the new
+ * stop); 1: its slice is booked whole (it runs next, to go on with its
+ * HAL call); -1: nothing booked (it is not stopped, or this core cannot
+ * book for it).
  */
 static int p54c_book_step(sim_t *s, int ue, uint64_t hz_vt, int hz_ue)
 {

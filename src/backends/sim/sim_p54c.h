@@ -77,8 +77,10 @@ typedef struct {
 /* One compute slice's DRAM transactions (the ring entries of the slot),
  * booked on the controllers in order (sim_p54c_book.c). The same code runs
  * in the core's HAL under QEMU, or natively inside the plugin when the HAL
- * calls through the gate (docs/P54C.md, "Native booking"): it touches only
- * what these arguments point to, and gives the same answer either way. */
+ * calls through the gate (docs/P54C.md, "Native booking"), or in the
+ * token holder's HAL for a core stopped in time order (sim_p54c_pend_t):
+ * it touches only what these arguments point to, and gives the same
+ * answer either way. */
 typedef struct {
     /* ---- in ---- */
     p54c_slot_t *slot;         /* ring, lost entries; dram_tx, dram_ticks */
