@@ -49,6 +49,15 @@ void sim_engine_set_lazy(const sim_lazy_hook_t *hook)
     lazy = hook;
 }
 
+/* The P54C model's booking steps for stopped cores (sim_p54c.c). */
+static int (*book_step)(sim_t *s, int ue, uint64_t hz_vt, int hz_ue);
+
+void sim_engine_set_book(int (*step)(sim_t *s, int ue, uint64_t hz_vt,
+                                     int hz_ue))
+{
+    book_step = step;
+}
+
 static int pending_first(sim_hdr_t *h, uint64_t *t, int *ue)
 {
     return lazy != NULL && lazy->first(h, t, ue);
@@ -99,6 +108,40 @@ static int pick(sim_hdr_t *h, int exclude, uint64_t *t_out)
         }
     }
     *t_out = bt;
+    return best;
+}
+
+/* pick(h, -1), and in the same pass the earliest other than it (its
+ * horizon: pick(h, that UE)) in *t2, *k2 (SIM_INF, INT_MAX: none). */
+static int pick2(sim_hdr_t *h, uint64_t *t_out, uint64_t *t2, int *k2)
+{
+    uint64_t bt = SIM_INF, st2 = SIM_INF;
+    int best = -1, second = INT_MAX;
+
+    for (int i = 0; i < (int)h->nues; i++) {
+        uint64_t w = h->ue_wake[i];
+        uint32_t st;
+
+        if (w == SIM_INF)
+            continue;
+        st = atomic_load_explicit(&h->ue_state[i], memory_order_relaxed);
+        if (st != UE_RUN && st != UE_PARK && st != UE_JOIN)
+            continue;
+        if (best < 0 || w < bt) {
+            if (best >= 0) {
+                st2 = bt;
+                second = best;
+            }
+            best = i;
+            bt = w;
+        } else if (second == INT_MAX || w < st2) {
+            st2 = w;
+            second = i;
+        }
+    }
+    *t_out = bt;
+    *t2 = st2;
+    *k2 = second;
     return best;
 }
 
@@ -205,13 +248,14 @@ static void deadlock(sim_hdr_t *h)
         sim_engine_wake_all(h);
 }
 
-int sim_engine_settle(sim_t *s, uint64_t *t_out)
+/* sim_engine_settle, and the next holder's horizon in *t2, *k2. */
+static int settle2(sim_t *s, uint64_t *t_out, uint64_t *t2, int *k2)
 {
     sim_hdr_t *h = s->hdr;
     uint64_t t, pt;
     int k, pu;
 
-    k = pick(h, -1, &t);
+    k = pick2(h, &t, t2, k2);
     for (;;) {
         uint64_t gen = s->wake_gen;
 
@@ -221,10 +265,39 @@ int sim_engine_settle(sim_t *s, uint64_t *t_out)
         lazy->apply(s, pt, pu);
         /* only a changed wake time can change the choice */
         if (s->wake_gen != gen)
-            k = pick(h, -1, &t);
+            k = pick2(h, &t, t2, k2);
     }
     *t_out = t;
     return k;
+}
+
+int sim_engine_settle(sim_t *s, uint64_t *t_out)
+{
+    uint64_t t2;
+    int k2;
+
+    return settle2(s, t_out, &t2, &k2);
+}
+
+/*
+ * sim_engine_settle, then, while the next holder is a core stopped in the
+ * middle of booking a compute slice in time order (docs/P54C.md), that
+ * core's next booking step, taken here: the step it would take itself
+ * when the token reached it, at the same point of the order (nothing
+ * else runs in between), with the same answers, without the two context
+ * switches of a hand-over. Its clock and wake time move to where it
+ * stops next; when its slice is booked whole, it is the next holder.
+ */
+static int settle_books(sim_t *s, uint64_t *t_out)
+{
+    for (;;) {
+        uint64_t hz_vt;
+        int hz_ue, k = settle2(s, t_out, &hz_vt, &hz_ue);
+
+        if (book_step == NULL || k < 0 || k == s->ue ||
+            book_step(s, k, hz_vt, hz_ue) != 0)
+            return k;
+    }
 }
 
 /* The token's holder is done with it: pass it to the earliest UE.
@@ -237,9 +310,10 @@ static void pass_on(sim_hdr_t *h, sim_t *s)
 
     if (s == NULL) {
         sim_view_init(&view, h);
-        s = &view;
+        k = sim_engine_settle(&view, &t);
+    } else {
+        k = settle_books(s, &t);
     }
-    k = sim_engine_settle(s, &t);
     if (k >= 0) {
         give(h, k, -1);
         return;
@@ -551,13 +625,17 @@ uint64_t sim_engine_floor(sim_t *s)
 
 uint64_t sim_engine_others(sim_t *s)
 {
-    sim_hdr_t *h = s->hdr;
+    return sim_engine_others_of(s->hdr, s->ue);
+}
+
+uint64_t sim_engine_others_of(sim_hdr_t *h, int ue)
+{
     uint64_t lo = SIM_INF;
 
     for (int i = 0; i < (int)h->nues && lo > 0; i++) {
         uint32_t st = atomic_load_explicit(&h->ue_state[i],
                                            memory_order_relaxed);
-        if (i == s->ue)
+        if (i == ue)
             continue;
         if (st == UE_RUN || st == UE_PARK)
             lo = sim_min(lo, sim_ue(h, i)->vt);
@@ -596,7 +674,7 @@ rck_status_t sim_engine_order(sim_t *s)
             return RCK_OK;
     }
     *sim_wake(h, s->ue) = me->vt;
-    k = sim_engine_settle(s, &t);
+    k = settle_books(s, &t);
     if (k == s->ue || k < 0) {
         sim_engine_horizon(s);
         return RCK_OK;
@@ -625,7 +703,7 @@ rck_status_t sim_engine_park(sim_t *s)
     int k;
 
     s->me->parks++;
-    k = sim_engine_settle(s, &t);
+    k = settle_books(s, &t);
     if (k != s->ue) {
         if (k < 0) {
             /* nobody can run: a deadlock, unless a core set free by the

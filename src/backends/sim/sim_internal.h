@@ -44,6 +44,12 @@
  *     write up to the key about to run, and only those). So every read
  *     sees exactly the writes with smaller keys, as in strict order: the
  *     run is the same as without lazy writes, only with fewer hand-overs.
+ *  6. Booking steps (P54C). A core's booking (sim_ue_t.p54c_book: its
+ *     port and the slice it books) is touched only by the token's holder:
+ *     the core itself while it books, or, while it waits STOPPED in time
+ *     order, the holder that takes its next step when the order reaches
+ *     it (sim_engine.c settle_books, sim_p54c.c p54c_book_step), exactly
+ *     as the core would have: the same bookings, fewer hand-overs.
  */
 #ifndef RCK_SIM_INTERNAL_H
 #define RCK_SIM_INTERNAL_H
@@ -77,6 +83,10 @@
 #else
 #define SIM_MAP_ADDR ((uintptr_t)0x3e0000000000ull)
 #endif
+/* Every core's P54C slot, in each core that books for the others
+ * (sim_p54c.c): just below the segment, at most this large. */
+#define SIM_P54C_SLOTS_MAX (1ull << 35)
+#define SIM_P54C_SLOTS_ADDR (SIM_MAP_ADDR - SIM_P54C_SLOTS_MAX)
 
 /* Scheduling state of a UE. UE_FREE: the watchdog took the token from it
  * while it ran outside the HAL for too long; it runs unordered until its
@@ -169,10 +179,14 @@ typedef struct {
     uint64_t mpb_lines_written, mpb_lines_read;
     uint64_t dram_tx, l2_hits, l2_misses, l2_writebacks;
     uint64_t nc_reads;         /* non-cacheable DWORD reads (perfctr) */
+    uint64_t book_steps;       /* booking steps it took for stopped cores
+                                  (sim_p54c.c), without a hand-over */
     _Atomic uint32_t end;      /* UE_END_* */
     uint32_t nhaz;
     sim_hazard_t haz[SIM_MAX_HAZARDS];
     sim_power_ue_t pw;         /* energy (sim_power.c) */
+    sim_p54c_pend_t p54c_book; /* the P54C port and the slice being
+                                  booked (sim_p54c.c) */
 } __attribute__((aligned(64))) sim_ue_t;
 
 typedef struct {
@@ -476,6 +490,17 @@ typedef struct {
     void (*apply)(sim_t *s, uint64_t t, int ue);
 } sim_lazy_hook_t;
 void sim_engine_set_lazy(const sim_lazy_hook_t *hook);
+/** The P54C model's booking in time order, as the engine reaches it
+ * (sim_p54c.c registers it): when the earliest core is one stopped in the
+ * middle of booking a compute slice, the holder books that core's next
+ * step for it instead of handing it the token. @p step gets the core and
+ * its horizon (the earliest other core: @p hz_vt, @p hz_ue) and returns
+ * 0 when it booked a step and the core stopped again (its clock and wake
+ * time moved to the new stop), else nonzero (nothing booked: the core is
+ * not stopped or cannot be booked for here; or its slice is booked whole
+ * and it must run). */
+void sim_engine_set_book(int (*step)(sim_t *s, int ue, uint64_t hz_vt,
+                                     int hz_ue));
 sim_ue_t *sim_ue(sim_hdr_t *h, int ue);
 /** Give the token to the earliest runnable UE, or find a deadlock. */
 void sim_engine_start(sim_hdr_t *h);
@@ -508,6 +533,8 @@ uint64_t sim_engine_floor(sim_t *s);
 /** The earliest clock among the other cores that may still run (SIM_INF:
  *  none), without the lookahead. */
 uint64_t sim_engine_others(sim_t *s);
+/** The same for UE @p ue, by any holder. */
+uint64_t sim_engine_others_of(sim_hdr_t *h, int ue);
 /** UE @p ue (dormant) joins the run at this core's time (rck_hal_spawn);
  *  sim_engine_unjoin undoes it before its process was asked for. */
 void sim_engine_join(sim_t *s, int ue);

@@ -130,6 +130,7 @@ static rck_status_t p54c_order_setting(sim_p54c_job_t *p)
                   "cycles (0 = exact order)");
         return RCK_ERR_CONFIG;
     }
+    p->book_others = 0;
     if (v == NULL || !strcmp(v, "off")) {
         p->order = 0;
         p->order_window = 0;
@@ -143,6 +144,7 @@ static rck_status_t p54c_order_setting(sim_p54c_job_t *p)
     }
     p->order = 1;
     p->order_window = sim_ticks(cyc);
+    p->book_others = rck_config_get_bool("P54C_BOOK_OTHERS") != 0;
     return RCK_OK;
 }
 
@@ -636,13 +638,14 @@ void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue)
 /* One line for the summary on stderr. */
 void sim_p54c_summary(sim_hdr_t *h)
 {
-    uint64_t insns = 0, ticks = 0, l2m = 0, dram = 0, native = 0;
+    uint64_t insns = 0, ticks = 0, l2m = 0, dram = 0, native = 0, steps = 0;
 
     if (launcher_slots == NULL || h->p54c.fd < 0)
         return;
     for (uint32_t u = 0; u < h->nues; u++) {
         const p54c_slot_t *s = report_slot(h, u);
         native += s->gate_done;
+        steps += sim_hdr_ues(h)[u].book_steps;
         insns += s->charged_insns;
         ticks += s->charged_ticks;
         l2m += s->l2_misses;
@@ -668,6 +671,10 @@ void sim_p54c_summary(sim_hdr_t *h)
     else
         fprintf(stderr, "; memory not modelled (every access an L1 hit: "
                         "RCK_COMPUTE=p54c models the caches and DRAM)");
+    if (h->p54c.detailed && h->p54c.order)
+        fprintf(stderr, "; %" PRIu64 " booking steps taken for cores "
+                        "stopped in time order",
+                steps);
     fprintf(stderr, "\n");
     if (h->p54c.script_host > 0)
         fprintf(stderr,
@@ -854,7 +861,9 @@ static void slot_regions(sim_t *s, p54c_slot_t *slot)
     slot->shm_len = s->hdr->shm_bytes;
     slot->mpb_base = (uint64_t)(uintptr_t)s->mpb;
     slot->mpb_len = (uint64_t)s->chip->mpb_bytes * (uint64_t)s->chip->ncores;
-    s->p54c.rd_next = s->p54c.wr_next = s->p54c.wr_done = 0;
+    s->p54c.pend->port.rd_next = 0;
+    s->p54c.pend->port.wr_next = 0;
+    s->p54c.pend->port.wr_done = 0;
     slot->tail = slot->head;
     memset(slot->lost, 0, sizeof(slot->lost));
     slot->l1d_reads = slot->l1d_writes = slot->l1d_misses = 0;
@@ -863,15 +872,59 @@ static void slot_regions(sim_t *s, p54c_slot_t *slot)
     slot->merged_stores = 0;
 }
 
+static int p54c_book_step(sim_t *s, int ue, uint64_t hz_vt, int hz_ue);
+static rck_status_t core_init(sim_t *s);
+
+/* Every core's slot at SIM_P54C_SLOTS_ADDR, so that this core can book
+ * for a core stopped in time order (p54c_book_step). A fixed address
+ * away from the program's: the program's own mappings stay where they
+ * were (its addresses are the caches' addresses). Without it (the
+ * address taken, RCK_P54C_BOOK_OTHERS=0), this core hands the token to a
+ * stopped core instead: the same answers. */
+static void p54c_map_all(sim_t *s)
+{
+    const sim_p54c_job_t *p = &s->hdr->p54c;
+    uint64_t bytes = p->slot_bytes * (uint64_t)s->hdr->nues;
+    void *want = (void *)SIM_P54C_SLOTS_ADDR, *m;
+
+    s->p54c.all_slots = NULL;
+    if (!p->detailed || !p->order || !p->book_others || s->p54c.slot == NULL ||
+        bytes == 0 || bytes > SIM_P54C_SLOTS_MAX)
+        return;
+    m = mmap(want, bytes, PROT_READ | PROT_WRITE,
+             MAP_SHARED | MAP_FIXED_NOREPLACE, p->fd, 0);
+    if (m == MAP_FAILED)
+        return;
+    if (m != want) { /* a kernel without MAP_FIXED_NOREPLACE */
+        munmap(m, bytes);
+        return;
+    }
+    s->p54c.all_slots = m;
+    sim_engine_set_book(p54c_book_step);
+}
+
 rck_status_t sim_p54c_core_init(sim_t *s)
+{
+    rck_status_t st;
+
+    s->p54c.slot = NULL;
+    s->p54c.all_slots = NULL;
+    if (s->compute != COMPUTE_P54C && s->compute != COMPUTE_P54C_FAST)
+        return RCK_OK;
+    s->p54c.pend = &s->me->p54c_book;
+    memset(s->p54c.pend, 0, sizeof(*s->p54c.pend));
+    st = core_init(s);
+    if (st == RCK_OK)
+        p54c_map_all(s);
+    return st;
+}
+
+static rck_status_t core_init(sim_t *s)
 {
     const sim_p54c_job_t *p = &s->hdr->p54c;
     p54c_slot_t *slot;
     void *map;
 
-    s->p54c.slot = NULL;
-    if (s->compute != COMPUTE_P54C && s->compute != COMPUTE_P54C_FAST)
-        return RCK_OK;
     map = mmap(NULL, p->slot_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, p->fd,
                (off_t)((uint64_t)s->ue * p->slot_bytes));
     if (map == MAP_FAILED) {
@@ -915,6 +968,10 @@ rck_status_t sim_p54c_core_init(sim_t *s)
 
 void sim_p54c_core_fini(sim_t *s)
 {
+    if (s->p54c.all_slots != NULL)
+        munmap(s->p54c.all_slots,
+               s->hdr->p54c.slot_bytes * (uint64_t)s->hdr->nues);
+    s->p54c.all_slots = NULL;
     if (s->p54c.slot != NULL && s->p54c.slot->engine == P54C_ENGINE_COMPILED)
         sim_p54c_mem_detach();
     if (s->p54c.slot != NULL)
@@ -937,7 +994,7 @@ static uint64_t p54c_ticks(sim_t *s, double cycles)
 static void p54c_costs(sim_t *s)
 {
     const rck_chip_t *ch = s->chip;
-    sim_p54c_core_t *p = &s->p54c;
+    sim_p54c_port_t *p = &s->p54c.pend->port;
     int fdiv = (int)s->cores[s->core].fdiv;
 
     for (int mc = 0; mc < ch->nmc && mc < P54C_MAX_MC; mc++) {
@@ -969,20 +1026,59 @@ static void p54c_book_some(sim_t *s, sim_p54c_book_t *b)
     }
 }
 
-/* Until when may this core book without asking for its turn: before the
- * earliest other core (the horizon) plus the lookahead, as
- * sim_engine_order decides. */
-static void p54c_limit(sim_t *s, sim_p54c_book_t *b, int ordered)
+/* Until when may UE @p ue book without asking for its turn: before the
+ * earliest other core (its horizon @p hz_vt, @p hz_ue) plus the
+ * lookahead, as sim_engine_order decides. */
+static void p54c_limit(const sim_hdr_t *h, int ue, uint64_t hz_vt, int hz_ue,
+                       sim_p54c_book_t *b, int ordered)
 {
-    uint64_t la = s->hdr->lookahead + s->hdr->p54c.order_window;
+    uint64_t la = h->lookahead + h->p54c.order_window;
 
-    if (!ordered || s->hz_vt == SIM_INF || SIM_INF - s->hz_vt <= la) {
+    if (!ordered || hz_vt == SIM_INF || SIM_INF - hz_vt <= la) {
         b->limit = UINT64_MAX;
         b->tie_ok = 1;
     } else {
-        b->limit = s->hz_vt + la;
-        b->tie_ok = la == 0 && s->ue < s->hz_ue;
+        b->limit = hz_vt + la;
+        b->tie_ok = la == 0 && ue < hz_ue;
     }
+}
+
+/*
+ * The engine's booking step (sim_engine_set_book): UE @p ue stopped in
+ * the middle of its slice's bookings and waits for its turn at
+ * b.stop_t, and its turn has come. Book its next step here, as it would
+ * when the token reached it: its horizon (@p hz_vt, @p hz_ue) and the
+ * others' clocks are taken now, as it takes them when it wakes (nothing
+ * runs in between), so the bookings are the same, without the hand-over.
+ * @return 0: it stopped again (its clock and wake time are the new
+ * stop); 1: its slice is booked whole (it runs next, to go on with its
+ * HAL call); -1: nothing booked (it is not stopped, or this core cannot
+ * book for it).
+ */
+static int p54c_book_step(sim_t *s, int ue, uint64_t hz_vt, int hz_ue)
+{
+    sim_hdr_t *h = s->hdr;
+    sim_ue_t *u = sim_ue(h, ue);
+    sim_p54c_pend_t *r = &u->p54c_book;
+    sim_p54c_book_t *b = &r->b;
+
+    if (r->state != SIM_P54C_BOOK_STOPPED || s->p54c.all_slots == NULL ||
+        s->p54c.slot == NULL || s->unordered || h->lookahead != 0 ||
+        atomic_load_explicit(&h->abort, memory_order_relaxed) !=
+            SIM_ABORT_NONE)
+        return -1;
+    b->slot = (p54c_slot_t *)(s->p54c.all_slots +
+                              (uint64_t)ue * h->p54c.slot_bytes);
+    b->others = sim_engine_others_of(h, ue);
+    p54c_limit(h, ue, hz_vt, hz_ue, b, 1);
+    p54c_book_some(s, b);
+    s->me->book_steps++;
+    if (!b->stopped)
+        return 1;
+    u->vt = b->stop_t;
+    *sim_wake(h, ue) = b->stop_t;
+    s->wake_gen++;
+    return 0;
 }
 
 /* Get back in line at @p t, the issue time of the next transaction of
@@ -1005,18 +1101,29 @@ static int p54c_reorder(sim_t *s, uint64_t t)
 static void p54c_book(sim_t *s, sim_p54c_book_t *b, int at_entry)
 {
     const rck_chip_t *ch = s->chip;
+    sim_p54c_pend_t *r = s->p54c.pend;
     int tile = rck_chip_tile(ch, s->core);
     int ordered = b->mcs != NULL && at_entry && s->hdr->p54c.order;
 
     for (;;) {
-        p54c_limit(s, b, ordered);
+        int st;
+
+        p54c_limit(s->hdr, s->ue, s->hz_vt, s->hz_ue, b, ordered);
         p54c_book_some(s, b);
         if (!b->stopped)
             break;
-        if (p54c_reorder(s, b->stop_t) != 0) {
+        /* while it waits, the token's holder may book its next steps
+         * (p54c_book_step), and the rest of the slice */
+        r->state = ordered ? SIM_P54C_BOOK_STOPPED : SIM_P54C_BOOK_IDLE;
+        st = p54c_reorder(s, b->stop_t);
+        r->state = SIM_P54C_BOOK_IDLE;
+        b->slot = s->p54c.slot;
+        if (st != 0) {
             /* the run is aborted: the rest at zero load, unordered */
             ordered = 0;
             b->mcs = NULL;
+        } else if (!b->stopped) {
+            break; /* the holder booked the rest */
         }
         b->others = sim_engine_others(s);
     }
@@ -1054,25 +1161,29 @@ double sim_p54c_take(sim_t *s, int at_entry)
     head = slot->head;
     if (head != slot->tail) {
         double mhz = rck_chip_fdiv_mhz(s->chip, (int)s->cores[s->core].fdiv);
-        sim_p54c_book_t b = {
-            .slot = slot, .core = p, .mcs = s->mcs, .vt0 = vt0,
+        sim_p54c_book_t *bp = &p->pend->b;
+        /* in the segment, so that the holder can book for this core
+         * while it waits (p54c_book_step) */
+        *bp = (sim_p54c_book_t){
+            .slot = slot, .port = &p->pend->port, .mark = p->mark_units,
+            .mcs = s->mcs, .vt0 = vt0,
             .units = units, .head = head, .nmc = (uint32_t)s->chip->nmc,
             .line_bytes = s->chip->line_bytes, .core_mhz = s->chip->core_mhz,
             .mhz = mhz};
         /* at the chip's own frequency a cycle stamp converts to ticks in
          * integers, as sim_ticks() would round it */
-        b.exact = units < (1ull << 40) &&
-                  (mhz <= 0 || mhz == s->chip->core_mhz);
-        b.lookahead = s->hdr->lookahead;
-        b.others = sim_engine_others(s);
+        bp->exact = units < (1ull << 40) &&
+                    (mhz <= 0 || mhz == s->chip->core_mhz);
+        bp->lookahead = s->hdr->lookahead;
+        bp->others = sim_engine_others(s);
         if (s->unordered || atomic_load(&s->hdr->token) != s->ue) {
             /* outside the order (an aborted run, a free core): the
              * controllers at zero load */
-            b.mcs = NULL;
+            bp->mcs = NULL;
         }
         p54c_costs(s);
-        p54c_book(s, &b, at_entry);
-        wait = b.wait;
+        p54c_book(s, bp, at_entry);
+        wait = bp->wait;
     }
     if (wait > 0)
         advance(s, wait, CAT_DRAM); /* with its power (docs/POWER.md) */

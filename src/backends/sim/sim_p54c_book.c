@@ -33,7 +33,7 @@ static uint64_t book_ticks(const sim_p54c_book_t *b, uint64_t u)
  * completion. */
 static uint64_t book_tx(sim_p54c_book_t *b, int mc, sim_tx_t kind, uint64_t t)
 {
-    sim_p54c_core_t *p = b->core;
+    sim_p54c_port_t *p = b->port;
     sim_mc_t *m = b->mcs != NULL ? &((sim_mc_t *)b->mcs)[mc] : NULL;
     const sim_tx_cost_t *k = &p->cost[mc].k[kind];
     int write = kind == SIM_TX_DW_WRITE || kind == SIM_TX_LINE_WRITE;
@@ -114,7 +114,7 @@ static int book_may(const sim_p54c_book_t *b, uint64_t t)
 void sim_p54c_book(sim_p54c_book_t *b)
 {
     p54c_slot_t *slot = b->slot;
-    uint64_t mark = b->core->mark_units;
+    uint64_t mark = b->mark;
     /* stamps at most the slice's whole cycles: the slice is charged at
      * least those, so no entry lies past the core's clock at the end */
     uint64_t whole = b->units / P54C_FIX * P54C_FIX;

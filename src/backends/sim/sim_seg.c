@@ -72,6 +72,10 @@ static const rck_config_entry_t sim_settings[] = {
      "program's own counters, built in by rckcc), qemu (the QEMU plugin), or "
      "auto (compiled when the program has them)",
      "auto|compiled|qemu"},
+    {"P54C_BOOK_OTHERS", "1", RCK_CONFIG_BOOL,
+     "sim, compute p54c: the run token's holder books the next step of a "
+     "core stopped in time order (RCK_P54C_ORDER) instead of handing it the "
+     "token (0: hand over; the same answers, slower; a check)", NULL},
     {"P54C_NATIVE", "1", RCK_CONFIG_BOOL,
      "sim, compute p54c: book the DRAM transactions natively in the plugin "
      "(0: in the HAL under QEMU, the same answers, slower; a check)", NULL},
