@@ -294,6 +294,10 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count,
                          MPI_Datatype datatype, MPI_Status *status);
 int MPI_File_write_shared(MPI_File fh, const void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_iread_shared(MPI_File fh, void *buf, int count,
+                          MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Request *request);
 int MPI_File_read_ordered(MPI_File fh, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status);
 int MPI_File_write_ordered(MPI_File fh, const void *buf, int count,
@@ -436,6 +440,8 @@ extern __typeof__(MPI_File_get_position) PMPI_File_get_position;
 extern __typeof__(MPI_File_get_byte_offset) PMPI_File_get_byte_offset;
 extern __typeof__(MPI_File_read_shared) PMPI_File_read_shared;
 extern __typeof__(MPI_File_write_shared) PMPI_File_write_shared;
+extern __typeof__(MPI_File_iread_shared) PMPI_File_iread_shared;
+extern __typeof__(MPI_File_iwrite_shared) PMPI_File_iwrite_shared;
 extern __typeof__(MPI_File_read_ordered) PMPI_File_read_ordered;
 extern __typeof__(MPI_File_write_ordered) PMPI_File_write_ordered;
 extern __typeof__(MPI_File_seek_shared) PMPI_File_seek_shared;
