@@ -40,10 +40,44 @@ int main(int argc, char **argv)
     }
 
     /* ---- explicit offsets: rank r's N ints at r*N ---- */
-    err = MPI_File_open(MPI_COMM_WORLD, path,
-                        MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_EXCL,
-                        MPI_INFO_NULL, &fh);
-    CHECK(err == MPI_SUCCESS, "open create: %d", err);
+    {
+        /* hints: the file keeps those given at open, set_info replaces
+         * them, get_info returns a copy (empty when none) */
+        MPI_Info hints, used;
+        char v[32];
+        int nk = -1, flag = 0;
+        MPI_Info_create(&hints);
+        MPI_Info_set(hints, "access_style", "read_mostly");
+        err = MPI_File_open(MPI_COMM_WORLD, path,
+                            MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_EXCL,
+                            hints, &fh);
+        CHECK(err == MPI_SUCCESS, "open create: %d", err);
+        MPI_Info_free(&hints);
+        err = MPI_File_get_info(fh, &used);
+        CHECK(err == MPI_SUCCESS, "get_info: %d", err);
+        MPI_Info_get_nkeys(used, &nk);
+        MPI_Info_get(used, "access_style", sizeof v - 1, v, &flag);
+        CHECK(nk == 1 && flag && strcmp(v, "read_mostly") == 0,
+              "get_info after open: %d keys, flag %d", nk, flag);
+        MPI_Info_free(&used);
+        MPI_Info_create(&hints);
+        MPI_Info_set(hints, "cb_nodes", "1");
+        MPI_File_set_info(fh, hints);
+        MPI_Info_free(&hints);
+        MPI_File_get_info(fh, &used);
+        MPI_Info_get_nkeys(used, &nk);
+        MPI_Info_get(used, "cb_nodes", sizeof v - 1, v, &flag);
+        CHECK(nk == 1 && flag && strcmp(v, "1") == 0,
+              "get_info after set_info: %d keys, flag %d", nk, flag);
+        MPI_Info_free(&used);
+        MPI_File_set_info(fh, MPI_INFO_NULL);
+        MPI_File_get_info(fh, &used);
+        MPI_Info_get_nkeys(used, &nk);
+        CHECK(nk == 0, "get_info after MPI_INFO_NULL: %d keys", nk);
+        MPI_Info_free(&used);
+        expect_err(MPI_File_get_info(fh, NULL), MPI_ERR_ARG,
+                   "get_info into NULL");
+    }
     for (int i = 0; i < N; i++)
         buf[i] = rank * 1000 + i;
     MPI_File_write_at(fh, (MPI_Offset)rank * N * sizeof(int), buf, N,
