@@ -251,6 +251,7 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size);
 int MPI_File_get_group(MPI_File fh, MPI_Group *group);
 int MPI_File_get_amode(MPI_File fh, int *amode);
 int MPI_File_set_info(MPI_File fh, MPI_Info info);
+int MPI_File_get_info(MPI_File fh, MPI_Info *info_used);
 int MPI_File_sync(MPI_File fh);
 int MPI_File_set_atomicity(MPI_File fh, int flag);
 int MPI_File_get_atomicity(MPI_File fh, int *flag);
@@ -294,6 +295,10 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count,
                          MPI_Datatype datatype, MPI_Status *status);
 int MPI_File_write_shared(MPI_File fh, const void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status);
+int MPI_File_iread_shared(MPI_File fh, void *buf, int count,
+                          MPI_Datatype datatype, MPI_Request *request);
+int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Request *request);
 int MPI_File_read_ordered(MPI_File fh, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status);
 int MPI_File_write_ordered(MPI_File fh, const void *buf, int count,
@@ -414,6 +419,7 @@ extern __typeof__(MPI_File_get_size) PMPI_File_get_size;
 extern __typeof__(MPI_File_get_group) PMPI_File_get_group;
 extern __typeof__(MPI_File_get_amode) PMPI_File_get_amode;
 extern __typeof__(MPI_File_set_info) PMPI_File_set_info;
+extern __typeof__(MPI_File_get_info) PMPI_File_get_info;
 extern __typeof__(MPI_File_sync) PMPI_File_sync;
 extern __typeof__(MPI_File_set_atomicity) PMPI_File_set_atomicity;
 extern __typeof__(MPI_File_get_atomicity) PMPI_File_get_atomicity;
@@ -436,6 +442,8 @@ extern __typeof__(MPI_File_get_position) PMPI_File_get_position;
 extern __typeof__(MPI_File_get_byte_offset) PMPI_File_get_byte_offset;
 extern __typeof__(MPI_File_read_shared) PMPI_File_read_shared;
 extern __typeof__(MPI_File_write_shared) PMPI_File_write_shared;
+extern __typeof__(MPI_File_iread_shared) PMPI_File_iread_shared;
+extern __typeof__(MPI_File_iwrite_shared) PMPI_File_iwrite_shared;
 extern __typeof__(MPI_File_read_ordered) PMPI_File_read_ordered;
 extern __typeof__(MPI_File_write_ordered) PMPI_File_write_ordered;
 extern __typeof__(MPI_File_seek_shared) PMPI_File_seek_shared;

@@ -350,6 +350,8 @@ static void file_release(rk_file_t *f)
         PMPI_Type_free(&f->etype);
     if (f->ftype >= RCKMPI_NPREDEFINED)
         PMPI_Type_free(&f->ftype);
+    if (f->info != MPI_INFO_NULL)
+        PMPI_Info_free(&f->info);
     free(f->path);
     free(f->blk);
     free(f);
@@ -361,10 +363,13 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,
     rk_comm_t *c;
     rk_file_t *f;
     int err = rk_comm_arg(comm, &c, "MPI_File_open"), i, mm[2], all[2];
+    int nkeys;
 
-    (void)info;
     if (err != MPI_SUCCESS)
         return err;
+    if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &nkeys) != 0)
+        return null_err(MPI_ERR_INFO, "MPI_File_open", "invalid info %d",
+                        info);
     if (c->inter)
         return rk_err(comm, MPI_ERR_COMM, "MPI_File_open",
                       "an intracommunicator is needed");
@@ -393,11 +398,14 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,
         return null_err(MPI_ERR_NO_MEM, "MPI_File_open", "no memory");
     f->fd = -1;
     f->comm = MPI_COMM_NULL;
+    f->info = MPI_INFO_NULL;
     f->shwin = MPI_WIN_NULL;
     f->amode = amode;
     f->etype = f->ftype = MPI_BYTE;
     f->path = strdup(filename);
     err = f->path == NULL ? MPI_ERR_NO_MEM : PMPI_Comm_dup(comm, &f->comm);
+    if (err == MPI_SUCCESS && info != MPI_INFO_NULL)
+        err = PMPI_Info_dup(info, &f->info);
     if (err != MPI_SUCCESS) {
         file_release(f);
         return null_err(err, "MPI_File_open", "no memory");
@@ -637,15 +645,45 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
 }
 RK_MPI_ALIAS(File_get_amode);
 
-/* hints: none is used (POSIX files), every info is accepted */
+/* hints: none is used (POSIX files); the file keeps a copy of those the
+ * program gave (at open, or the last set_info), which get_info returns,
+ * as communicators and windows do */
 int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 {
     rk_file_t *f;
+    MPI_Info copy = MPI_INFO_NULL;
+    int err = rk_io_file_arg(fh, &f, "MPI_File_set_info");
 
-    (void)info;
-    return rk_io_file_arg(fh, &f, "MPI_File_set_info");
+    if (err != MPI_SUCCESS)
+        return err;
+    if (info != MPI_INFO_NULL && PMPI_Info_dup(info, &copy) != MPI_SUCCESS)
+        return rk_err(f->comm, MPI_ERR_INFO, "MPI_File_set_info",
+                      "invalid info %d", info);
+    if (f->info != MPI_INFO_NULL)
+        PMPI_Info_free(&f->info);
+    f->info = copy;
+    return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(File_set_info);
+
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+{
+    rk_file_t *f;
+    int err = rk_io_file_arg(fh, &f, "MPI_File_get_info");
+
+    if (err != MPI_SUCCESS)
+        return err;
+    if (info_used == NULL)
+        return rk_err(f->comm, MPI_ERR_ARG, "MPI_File_get_info",
+                      "info_used is NULL");
+    err = f->info != MPI_INFO_NULL ? PMPI_Info_dup(f->info, info_used)
+                                   : PMPI_Info_create(info_used);
+    if (err != MPI_SUCCESS)
+        return rk_err(f->comm, err, "MPI_File_get_info",
+                      "no info object left");
+    return MPI_SUCCESS;
+}
+RK_MPI_ALIAS(File_get_info);
 
 int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {

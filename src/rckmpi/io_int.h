@@ -13,6 +13,7 @@ typedef struct {
     int fd, amode, rank, size;
     char *path;
     int atomic;
+    MPI_Info info; /* a copy of the hints the program gave, or none */
     /* the view */
     MPI_Offset disp;
     MPI_Datatype etype, ftype; /* as the program gave them (dups) */

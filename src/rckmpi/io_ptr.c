@@ -174,6 +174,37 @@ int PMPI_File_write_shared(MPI_File fh, const void *buf, int count,
 }
 RK_MPI_ALIAS(File_write_shared);
 
+/* The access is done at the call (as MPI_File_iread does), so the
+ * request is complete when it is returned. */
+static int irw_shared(MPI_File fh, void *buf, int count, MPI_Datatype type,
+                      int write, MPI_Request *request, const char *func)
+{
+    rk_file_t *f;
+    MPI_Status st;
+    int err = rk_io_file_arg(fh, &f, func);
+
+    if (err != MPI_SUCCESS)
+        return err;
+    err = rw_shared(fh, buf, count, type, write, &st, func);
+    return rk_io_done_req(f, err, &st, request, func);
+}
+
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count,
+                           MPI_Datatype datatype, MPI_Request *request)
+{
+    return irw_shared(fh, buf, count, datatype, 0, request,
+                      "MPI_File_iread_shared");
+}
+RK_MPI_ALIAS(File_iread_shared);
+
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
+                            MPI_Datatype datatype, MPI_Request *request)
+{
+    return irw_shared(fh, (void *)buf, count, datatype, 1, request,
+                      "MPI_File_iwrite_shared");
+}
+RK_MPI_ALIAS(File_iwrite_shared);
+
 /* In rank order: each process's place from an exclusive scan, rank 0
  * moves the pointer by the total. */
 static int rw_ordered(MPI_File fh, void *buf, int count, MPI_Datatype type,

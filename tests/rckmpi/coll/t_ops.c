@@ -81,6 +81,7 @@ static const MPI_Op bits[] = {MPI_BAND, MPI_BOR, MPI_BXOR};
     TEST_TYPE(NAME##_b, T, MT, 3, bits)                                      \
     static void NAME(void) { NAME##_a(); NAME##_b(); }
 
+INT_TYPE(t_char, char, MPI_CHAR) /* MPICH's extension (op.c) */
 INT_TYPE(t_schar, signed char, MPI_SIGNED_CHAR)
 INT_TYPE(t_uchar, unsigned char, MPI_UNSIGNED_CHAR)
 INT_TYPE(t_short, short, MPI_SHORT)
@@ -150,7 +151,7 @@ static void forbidden(void)
 {
     static const struct { MPI_Op op; MPI_Datatype t; } bad[] = {
         {MPI_SUM, MPI_BYTE}, {MPI_BAND, MPI_DOUBLE}, {MPI_MAXLOC, MPI_INT},
-        {MPI_LAND, MPI_FLOAT}, {MPI_SUM, MPI_CHAR}, {MPI_MAX, MPI_C_BOOL},
+        {MPI_LAND, MPI_FLOAT}, {MPI_SUM, MPI_WCHAR}, {MPI_MAX, MPI_C_BOOL},
         {MPI_REPLACE, MPI_INT}, {MPI_OP_NULL, MPI_INT}, {MPI_SUM, MPI_2INT},
         {999, MPI_INT}};
     double a[4] = {0}, b[4] = {0};
@@ -234,7 +235,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     void (*tests[])(void) = {
-        t_schar, t_uchar, t_short, t_ushort, t_int, t_uint, t_long, t_ulong,
+        t_char, t_schar, t_uchar, t_short, t_ushort, t_int, t_uint, t_long, t_ulong,
         t_ll, t_ull, t_i8, t_i16, t_i32, t_i64, t_u8, t_u16, t_u32, t_u64,
         t_aint, t_off, t_count, t_float, t_double, t_ldouble, t_bool, t_byte,
         t_float_int, t_double_int, t_long_int, t_2int, t_short_int,

@@ -40,10 +40,44 @@ int main(int argc, char **argv)
     }
 
     /* ---- explicit offsets: rank r's N ints at r*N ---- */
-    err = MPI_File_open(MPI_COMM_WORLD, path,
-                        MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_EXCL,
-                        MPI_INFO_NULL, &fh);
-    CHECK(err == MPI_SUCCESS, "open create: %d", err);
+    {
+        /* hints: the file keeps those given at open, set_info replaces
+         * them, get_info returns a copy (empty when none) */
+        MPI_Info hints, used;
+        char v[32];
+        int nk = -1, flag = 0;
+        MPI_Info_create(&hints);
+        MPI_Info_set(hints, "access_style", "read_mostly");
+        err = MPI_File_open(MPI_COMM_WORLD, path,
+                            MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_EXCL,
+                            hints, &fh);
+        CHECK(err == MPI_SUCCESS, "open create: %d", err);
+        MPI_Info_free(&hints);
+        err = MPI_File_get_info(fh, &used);
+        CHECK(err == MPI_SUCCESS, "get_info: %d", err);
+        MPI_Info_get_nkeys(used, &nk);
+        MPI_Info_get(used, "access_style", sizeof v - 1, v, &flag);
+        CHECK(nk == 1 && flag && strcmp(v, "read_mostly") == 0,
+              "get_info after open: %d keys, flag %d", nk, flag);
+        MPI_Info_free(&used);
+        MPI_Info_create(&hints);
+        MPI_Info_set(hints, "cb_nodes", "1");
+        MPI_File_set_info(fh, hints);
+        MPI_Info_free(&hints);
+        MPI_File_get_info(fh, &used);
+        MPI_Info_get_nkeys(used, &nk);
+        MPI_Info_get(used, "cb_nodes", sizeof v - 1, v, &flag);
+        CHECK(nk == 1 && flag && strcmp(v, "1") == 0,
+              "get_info after set_info: %d keys, flag %d", nk, flag);
+        MPI_Info_free(&used);
+        MPI_File_set_info(fh, MPI_INFO_NULL);
+        MPI_File_get_info(fh, &used);
+        MPI_Info_get_nkeys(used, &nk);
+        CHECK(nk == 0, "get_info after MPI_INFO_NULL: %d keys", nk);
+        MPI_Info_free(&used);
+        expect_err(MPI_File_get_info(fh, NULL), MPI_ERR_ARG,
+                   "get_info into NULL");
+    }
     for (int i = 0; i < N; i++)
         buf[i] = rank * 1000 + i;
     MPI_File_write_at(fh, (MPI_Offset)rank * N * sizeof(int), buf, N,
@@ -257,6 +291,44 @@ int main(int argc, char **argv)
         MPI_File_get_position_shared(fh, &pos);
         CHECK(pos == 3 * size + size * (size + 1) / 2, "ordered end %lld",
               (long long)pos);
+        /* non-blocking shared: records of 2 ints, each once, then read
+         * back by the same calls, each rank one whole record */
+        {
+            MPI_Offset base0 = 3 * size + size * (size + 1) / 2;
+            MPI_Request rq;
+            int two[2] = {200 + rank, 200 + rank}, back2[2] = {-1, -1}, n = -1;
+            int *vals = calloc((size_t)size, sizeof(int));
+            char *seen = calloc((size_t)size, 1);
+            MPI_Barrier(MPI_COMM_WORLD); /* every rank read "ordered end" */
+            MPI_File_iwrite_shared(fh, two, 2, MPI_INT, &rq);
+            MPI_Wait(&rq, &st);
+            MPI_Get_count(&st, MPI_INT, &n);
+            CHECK(n == 2, "iwrite_shared count %d", n);
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_File_get_position_shared(fh, &pos);
+            CHECK(pos == base0 + 2 * size, "iwrite_shared end %lld",
+                  (long long)pos);
+            MPI_File_seek_shared(fh, base0, MPI_SEEK_SET);
+            MPI_File_iread_shared(fh, back2, 2, MPI_INT, &rq);
+            MPI_Wait(&rq, &st);
+            MPI_Get_count(&st, MPI_INT, &n);
+            CHECK(n == 2 && back2[0] == back2[1] && back2[0] >= 200 &&
+                      back2[0] < 200 + size,
+                  "iread_shared: count %d, %d %d", n, back2[0], back2[1]);
+            MPI_Allgather(back2, 1, MPI_INT, vals, 1, MPI_INT, MPI_COMM_WORLD);
+            for (int i = 0; i < size; i++) {
+                int v = vals[i] - 200;
+                CHECK(v >= 0 && v < size && !seen[v],
+                      "iread_shared record of rank %d read twice or lost", v);
+                if (v >= 0 && v < size)
+                    seen[v] = 1;
+            }
+            MPI_File_get_position_shared(fh, &pos);
+            CHECK(pos == base0 + 2 * size, "iread_shared end %lld",
+                  (long long)pos);
+            free(vals);
+            free(seen);
+        }
         free(all);
     }
     /* ---- atomic mode: every rank writes the same strided record at once

@@ -209,6 +209,35 @@ int main(int argc, char **argv)
         CHECK(sum == size * (size + 1) / 2, "get_accumulate: %d", sum);
         CHECK(prev >= 0 && prev <= sum - add, "get_accumulate prev %d", prev);
     }
+    /* accumulate of MPI_CHAR with MPI_SUM (an MPICH extension that OSU's
+     * osu_acc_latency and osu_get_acc_latency use): 4 chars of rank 0 */
+    {
+        char *cb, one[4] = {1, 1, 1, 1}, old[4] = {-1, -1, -1, -1}, got[4];
+        MPI_Win cw;
+        int e = MPI_Win_allocate(4, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &cb,
+                                 &cw);
+        CHECK(e == MPI_SUCCESS, "char window: %d", e);
+        memset(cb, 0, 4);
+        MPI_Win_fence(0, cw);
+        e = MPI_Accumulate(one, 4, MPI_CHAR, 0, 0, 4, MPI_CHAR, MPI_SUM, cw);
+        CHECK(e == MPI_SUCCESS, "accumulate MPI_CHAR MPI_SUM: %d", e);
+        MPI_Win_fence(0, cw);
+        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, cw);
+        e = MPI_Get_accumulate(one, 2, MPI_CHAR, old, 2, MPI_CHAR, 0, 2, 2,
+                               MPI_CHAR, MPI_SUM, cw);
+        CHECK(e == MPI_SUCCESS, "get_accumulate MPI_CHAR: %d", e);
+        MPI_Win_unlock(0, cw);
+        CHECK(old[0] >= size && old[0] < 2 * size && old[0] == old[1],
+              "get_accumulate MPI_CHAR old %d %d", old[0], old[1]);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, cw);
+        MPI_Get(got, 4, MPI_CHAR, 0, 0, 4, MPI_CHAR, cw);
+        MPI_Win_unlock(0, cw);
+        CHECK(got[0] == size && got[1] == size && got[2] == 2 * size &&
+                  got[3] == 2 * size,
+              "MPI_CHAR sums %d %d %d %d", got[0], got[1], got[2], got[3]);
+        MPI_Win_free(&cw);
+    }
 
     /* errors, returned */
     {
