@@ -632,5 +632,5 @@ __attribute__((visibility("default"))) const rck_hal_ops_t
 /* The plugin's own copy of the settings code knows the mpi settings too. */
 __attribute__((constructor)) static void mpi_plugin_settings_register(void)
 {
-    rck_config_register(mpi_settings, RCK_CONFIG_RANK_MPI);
+    rck_config_register(mpi_settings, RCK_MPI_CONFIG_RANK);
 }

@@ -23,7 +23,7 @@
 /* listed by `rck config --list` */
 __attribute__((constructor)) static void mpi_settings_register(void)
 {
-    rck_config_register(mpi_settings, RCK_CONFIG_RANK_MPI);
+    rck_config_register(mpi_settings, RCK_MPI_CONFIG_RANK);
 }
 
 /* The sanitizers' runtimes refuse RTLD_DEEPBIND (they must interpose

@@ -114,7 +114,7 @@ static const rck_config_entry_t native_settings[] = {
 
 __attribute__((constructor)) static void native_settings_register(void)
 {
-    rck_config_register(native_settings, RCK_CONFIG_RANK_NATIVE);
+    rck_config_register(native_settings, 10 /* first of the backends */);
 }
 
 /* ---- segment ---- */
