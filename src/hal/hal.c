@@ -889,7 +889,41 @@ static rck_status_t reserve_check(rck_hal_t *hal, const char *what)
     return RCK_OK;
 }
 
-rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, uint32_t bytes,
+/* Index of library @p lib in mpb_held / shm_held. */
+static int held_slot(int lib)
+{
+    return lib >= 0 && lib < RCK_LIB_MAX ? lib : RCK_LIB_MAX;
+}
+
+static const char *held_name(int slot)
+{
+    return slot < RCK_LIB_MAX ? rck_lib_name(slot) : "other libraries";
+}
+
+void rck_hal_reserve_holders(const rck_hal_t *hal, int mpb, char *buf,
+                             size_t len)
+{
+    size_t at = 0;
+
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (int s = 0; s <= RCK_LIB_MAX; s++) {
+        size_t n = mpb ? hal->mpb_held[s] : hal->shm_held[s];
+        int w;
+        if (n == 0 || at >= len)
+            continue;
+        w = snprintf(buf + at, len - at, "%s%s %zu", at ? ", " : "",
+                     held_name(s), n);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    if (at == 0)
+        snprintf(buf, len, "nothing reserved");
+    else if (at < len)
+        snprintf(buf + at, len - at, " bytes");
+}
+
+rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, int lib, uint32_t bytes,
                                  uint32_t *off)
 {
     uint32_t line = hal->chip.line_bytes, top;
@@ -906,18 +940,24 @@ rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, uint32_t bytes,
     top = hal->chip.mpb_bytes - hal->mpb_reserved;
     /* keep at least one line for the rest of the MPB */
     if (bytes >= top) {
-        rck_error("rck_hal_mpb_reserve: %u bytes do not fit in the %u bytes "
-                  "of the %u-byte MPB still free",
-                  bytes, top, hal->chip.mpb_bytes);
+        char held[160];
+        rck_hal_reserve_holders(hal, 1, held, sizeof(held));
+        rck_error("rck_hal_mpb_reserve: %s asks for %u bytes of every MPB; "
+                  "%u of the %u-byte MPB are still free (held: %s) and "
+                  "one line must stay for the rest: these libraries do "
+                  "not fit together in this layout",
+                  held_name(held_slot(lib)), bytes, top, hal->chip.mpb_bytes,
+                  held);
         return RCK_ERR_NOSPACE;
     }
     hal->mpb_reserved += bytes;
+    hal->mpb_held[held_slot(lib)] += bytes;
     *off = top - bytes;
     return RCK_OK;
 }
 
-rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
-                                 size_t *off)
+rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, int lib, size_t bytes,
+                                 size_t align, size_t *off)
 {
     void *base;
     size_t len, top, start;
@@ -936,12 +976,15 @@ rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
         return st;
     top = len - hal->shm_reserved;
     if (bytes > top) {
-        rck_error("rck_hal_shm_reserve: %zu bytes do not fit in the %zu "
-                  "bytes of the shared window still free (RCK_SHM_SIZE)",
-                  bytes, top);
+        char held[160];
+        rck_hal_reserve_holders(hal, 0, held, sizeof(held));
+        rck_error("rck_hal_shm_reserve: %s asks for %zu bytes of the shared "
+                  "window; %zu are still free (held: %s; RCK_SHM_SIZE)",
+                  held_name(held_slot(lib)), bytes, top, held);
         return RCK_ERR_NOSPACE;
     }
     start = (top - bytes) & ~(align - 1);
+    hal->shm_held[held_slot(lib)] += len - start - hal->shm_reserved;
     hal->shm_reserved = len - start;
     *off = start;
     return RCK_OK;

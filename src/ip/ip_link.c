@@ -725,10 +725,10 @@ rck_status_t rck_ip_init(void)
         return RCK_ERR_CONFIG;
     }
     if (ip.shm)
-        s = rck_hal_shm_reserve(hal, (size_t)ip.bytes * hal->nues, 64,
+        s = rck_hal_shm_reserve(hal, rck__ip_lib, (size_t)ip.bytes * hal->nues, 64,
                                 &ip.shm_off);
     else
-        s = rck_hal_mpb_reserve(hal, ip.bytes, &ip.mpb_off);
+        s = rck_hal_mpb_reserve(hal, rck__ip_lib, ip.bytes, &ip.mpb_off);
     if (s != RCK_OK) {
         rck_error("rck_ip_init: cannot reserve the receive ring (%u bytes "
                   "per UE in the %s): %s",

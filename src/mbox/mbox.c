@@ -132,7 +132,7 @@ rck_status_t rck_mbox_init(void)
                   RCK_MBOX_LINE, hal->chip.line_bytes);
         return RCK_ERR_CONFIG;
     }
-    st = rck_hal_mpb_reserve(hal, (uint32_t)hal->chip.ncores * RCK_MBOX_LINE,
+    st = rck_hal_mpb_reserve(hal, rck__mbox_lib, (uint32_t)hal->chip.ncores * RCK_MBOX_LINE,
                              &off);
     if (st != RCK_OK) {
         rck_error("rck_mbox_init: cannot reserve %d mailboxes of %d bytes "

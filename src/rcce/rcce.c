@@ -968,10 +968,14 @@ static int init_nongory(void)
     rcce.combuf_len = (uint32_t)len;
     return RCCE_SUCCESS;
 
-nospace:
+nospace: {
+    char held[160];
+    rck_hal_reserve_holders(rcce.hal, 1, held, sizeof(held));
     rck_error("RCCE_init: the %u-byte MPB has no room for the flags and "
-              "buffer of %d UEs",
-              rcce.mpb_bytes, rcce.nues);
+              "buffer of %d UEs (reserved by libraries initialised before "
+              "RCCE: %s)",
+              rcce.mpb_bytes, rcce.nues, held);
+    }
     return RCCE_ERROR_NUM_UES;
 }
 

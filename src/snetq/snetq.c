@@ -115,7 +115,7 @@ rck_status_t rck_snetq_init(void)
                   "chip has %u", LINE, hal->chip.line_bytes);
         return RCK_ERR_CONFIG;
     }
-    st = rck_hal_mpb_reserve(hal, LINE + RING, &off);
+    st = rck_hal_mpb_reserve(hal, rck__snetq_lib, LINE + RING, &off);
     if (st != RCK_OK) {
         rck_error("rck_snetq_init: cannot reserve %u bytes of ring in the "
                   "MPB", LINE + RING);
@@ -135,7 +135,7 @@ rck_status_t rck_snetq_init(void)
                   window, hal->nues);
         return RCK_ERR_NOSPACE;
     }
-    st = rck_hal_shm_reserve(hal, per * (size_t)hal->nues, 4096, &soff);
+    st = rck_hal_shm_reserve(hal, rck__snetq_lib, per * (size_t)hal->nues, 4096, &soff);
     if (st != RCK_OK) {
         rck_error("rck_snetq_init: cannot reserve %zu bytes of shared DRAM",
                   per * (size_t)hal->nues);

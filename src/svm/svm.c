@@ -569,7 +569,7 @@ static rck_status_t svm_reserve(svm_t *s, size_t page)
                   want, 4 * page);
         return RCK_ERR_CONFIG;
     }
-    st = rck_hal_shm_reserve(s->hal, want, page, &svm_resv.off);
+    st = rck_hal_shm_reserve(s->hal, rck__svm_lib, want, page, &svm_resv.off);
     if (st != RCK_OK) {
         rck_error("svm_init: cannot reserve %zu bytes of SVM at the top of "
                   "the %zu-byte shared window (RCK_SVM_SIZE, RCK_SHM_SIZE; "

@@ -26,6 +26,7 @@
 #define RCK_HAL_H
 
 #include "rck/chip.h"
+#include "rck/lib.h"
 #include "rck/status.h"
 
 #include <stddef.h>
@@ -417,6 +418,9 @@ struct rck_hal {
      * bytes kept at the top of every MPB and of the shared window. */
     uint32_t mpb_reserved;
     size_t shm_reserved;
+    /* ... per library id (rck/lib.h); index RCK_LIB_MAX: unnamed ones */
+    uint32_t mpb_held[RCK_LIB_MAX + 1];
+    size_t shm_held[RCK_LIB_MAX + 1];
     const char *reserve_owner; /* who froze the layout (RCCE_init), or NULL */
     /* Monitoring (rck/monitor.h): this UE's row of the communication
      * matrix (set by the backend's attach, in its segment; NULL: the HAL
@@ -636,24 +640,39 @@ void rck_hal_set_message(rck_hal_t *hal, long long bytes, int tag, int comm);
  * that takes "the rest" (RCCE's allocators) freezes the layout. Every core
  * must make the same reservations in the same order (SPMD programs that
  * call the same init functions do), so every core computes the same
- * offsets without communicating.
+ * offsets without communicating. Each reservation names the library
+ * that makes it (its id, rck/lib.h), so that a layout that does not fit
+ * (two libraries of 4 KiB each, S-Net's scc layer and librckip, in an
+ * 8 KiB MPB) is refused naming every library that holds a part.
  */
 /**
  * Reserve @p bytes (rounded up to whole lines) at the top of every MPB.
+ * @param [in]  lib  the reserving library's id (rck_lib_register; -1
+ *                   counts as "a library").
  * @param [out] off  offset of the reserved range in every core's MPB.
  * @return RCK_OK; RCK_ERR_BUSY if the layout is frozen (the error names
- *         who froze it); RCK_ERR_NOSPACE if the MPB has no room.
+ *         who froze it); RCK_ERR_NOSPACE if the MPB has no room (the error
+ *         names the libraries that hold it).
  */
-rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, uint32_t bytes,
+rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, int lib, uint32_t bytes,
                                  uint32_t *off);
 /**
  * Reserve @p bytes aligned to @p align (a power of two) at the top of the
  * shared window.
+ * @param [in]  lib  as for rck_hal_mpb_reserve().
  * @param [out] off  offset of the reserved range in the window.
  * @return as rck_hal_mpb_reserve().
  */
-rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
-                                 size_t *off);
+rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, int lib, size_t bytes,
+                                 size_t align, size_t *off);
+/**
+ * Who holds the reserved part of the MPB (@p mpb non-zero) or of the
+ * shared window: "snetq 4128, ip 1024 bytes", or "nothing reserved", in
+ * @p buf (always terminated), for a library's error when the rest is too
+ * small for it.
+ */
+void rck_hal_reserve_holders(const rck_hal_t *hal, int mpb, char *buf,
+                             size_t len);
 /**
  * Freeze the layout: later reservations fail naming @p owner. RCCE_init
  * calls it and then uses [0, mpb_bytes - mpb_reserved) of the MPB and
