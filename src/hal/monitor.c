@@ -193,13 +193,7 @@ static void log_msg(rck_hal_t *hal, const char *op, int lib, int peer,
 {
     log_rec_t r = {hal->mon, op, lib, peer, bytes};
 
-    if (hal->ops->monitor != NULL) {
-        hal->ops->monitor(hal, log_line, &r);
-    } else {
-        double s = 0;
-        hal->ops->wtime(hal, &s);
-        log_line(&r, s);
-    }
+    hal->ops->monitor(hal, log_line, &r);
 }
 
 /* ---- attach, detach ---- */
