@@ -106,6 +106,11 @@ const char *rck_hal_backend_names(void)
     return hal_backend_names;
 }
 
+const rck_hal_ops_t *rck_hal_backend_at(int i)
+{
+    return i >= 0 && i < hal_nbackends ? hal_backends[i] : NULL;
+}
+
 rck_status_t rck_hal_unsupported(void)
 {
     return RCK_ERR_UNSUPPORTED;

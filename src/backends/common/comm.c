@@ -163,7 +163,7 @@ const char *rck_be_report_path(void)
     return s;
 }
 
-rck_status_t rck_be_report_write(const char *path, const char *backend,
+rck_status_t rck_be_report_write(const char *path, const rck_hal_ops_t *ops,
                                  const rck_chip_t *chip, int nues,
                                  double host_seconds, const uint64_t *rows)
 {
@@ -176,11 +176,15 @@ rck_status_t rck_be_report_write(const char *path, const char *backend,
         rck_error("cannot write the report %s: %s", path, strerror(errno));
         return RCK_ERR_IO;
     }
+    fprintf(fp, "{\n  \"rockcreek_report\": 1,\n  \"backend\": \"%s\",\n"
+                "  \"capabilities\": [", ops->name);
+    for (unsigned b = 1, n = 0; b != 0; b <<= 1)
+        if ((ops->caps & b) && rck_cap_name(b) != NULL)
+            fprintf(fp, "%s\"%s\"", n++ ? ", " : "", rck_cap_name(b));
     fprintf(fp,
-            "{\n  \"rockcreek_report\": 1,\n  \"backend\": \"%s\",\n"
-            "  \"chip\": \"%s\",\n  \"nues\": %d,\n"
+            "],\n  \"chip\": \"%s\",\n  \"nues\": %d,\n"
             "  \"host_seconds\": %.6f,\n  \"comm\": ",
-            backend, chip->name, nues, host_seconds);
+            chip->name, nues, host_seconds);
     rck_be_comm_json(fp, rows, nues, 2);
     fprintf(fp, "\n}\n");
     if (fclose(fp) != 0 || rename(tmp, path) != 0) {

@@ -259,7 +259,7 @@ static rck_status_t native_job_destroy(rck_job_t *job)
         return RCK_OK;
     if (*report != '\0')
         st = rck_be_report_write(
-            report, "native", &job->hdr->chip, (int)job->hdr->nues,
+            report, &rck_native_ops, &job->hdr->chip, (int)job->hdr->nues,
             (double)(rck_be_now_ns() - job->hdr->t0_ns) * 1e-9,
             (const uint64_t *)((char *)job->hdr + job->hdr->comm_off));
     munmap(job->hdr, job->bytes);

@@ -492,6 +492,15 @@ unsigned rck_hal_caps(const rck_hal_t *hal);
 /** @return comma-separated names of the compiled-in backends. */
 const char *rck_hal_backend_names(void);
 
+/** The registered backend number @p i (0, 1, ...), or NULL after the
+ *  last. */
+const rck_hal_ops_t *rck_hal_backend_at(int i);
+
+/** @return the name of the one RCK_CAP_* bit @p cap ("timed",
+ *  "shared_memory", ...: the reports' and `rck backends`' words), NULL if
+ *  it is not one. */
+const char *rck_cap_name(unsigned cap);
+
 /** The slot every backend uses for what it does not implement. */
 rck_status_t rck_hal_unsupported(void);
 
