@@ -26,6 +26,15 @@ def _two_core_run(ctx, impl, bench, suite, core, prog_args, round_no,
         rounds=rounds, timeout=min(ctx.args.timeout, 120))
 
 
+def _notify_note(chan_runs, rounds):
+    """The backends measured over several rounds (not the timed one): the
+    notify table's rows are their best round."""
+    several = sorted({r["backend"] for r in chan_runs
+                      if r.get("rounds", 1) > 1})
+    return ("\n%s: the best of %d round(s) by round trip"
+            % (", ".join(several), rounds) if several else "")
+
+
 def suite_mbox(ctx, run):
     """Mailbox round trips between core 0 and cores 0..8 hops away,
     handler-driven and polled (sim cycles beside the published interrupt
@@ -132,13 +141,9 @@ def suite_mbox(ctx, run):
     notify_rows, tput_rows = svmbench.chan_rows(chan_ok)
     notify_rows = svmbench.chan_best(notify_rows, "rtt_cycles", min)
     tput_rows = svmbench.chan_best(tput_rows, "mib_s", max)
-    # the backends measured over several rounds (not the timed one)
-    several = sorted({r["backend"] for r in chan_runs
-                      if r.get("rounds", 1) > 1})
     if notify_rows:
-        tables.append(svmbench.chan_notify_table(notify_rows) + (
-            "\n%s: the best of %d round(s) by round trip"
-            % (", ".join(several), rounds) if several else ""))
+        tables.append(svmbench.chan_notify_table(notify_rows) +
+                      _notify_note(chan_runs, rounds))
     if tput_rows:
         tables.append(svmbench.chan_tput_table(tput_rows))
     csv_rows = []
