@@ -3,6 +3,7 @@ for theirs, and scripts/check-backend-names.py refusing Python that
 compares a backend's name (issue 32)."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -74,3 +75,22 @@ def test_checker_refuses_python_comparisons(tmp_path):
 def test_tree_is_clean():
     r = _check(ROOT)
     assert r.returncode == 0, r.stdout
+
+
+def test_report_names_registered_libraries(tmp_path):
+    # a library's row of its own (rck/lib.h: snetq, ip) shows by its name
+    from rockcreek.report import text
+    m = [[0, 5], [7, 0]]
+    doc = {"rockcreek_report": 1, "backend": "native", "capabilities": [],
+           "nues": 2, "host_seconds": 0.5,
+           "comm": {"ues": 2, "libraries": ["rcce", "snetq", "ip"],
+                    "bytes": {"rcce": [[0, 0], [0, 0]], "snetq": m,
+                              "ip": [[0, 64], [0, 0]]},
+                    "messages": {"rcce": [[0, 0], [0, 0]],
+                                 "snetq": [[0, 1], [1, 0]],
+                                 "ip": [[0, 1], [0, 0]]}}}
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(doc))
+    out = text.render(load.load(str(p)))
+    assert re.search(r"snetq\s+12 B in 2 messages", out), out
+    assert re.search(r"ip\s+64 B in 1 messages?", out), out
