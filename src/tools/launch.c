@@ -278,7 +278,7 @@ static void lines_emit(launch_state_t *st, int ue, int stream, int flush)
         }
         start = i + 1;
     }
-    if (st->status_line) { /* the backend's progress line (job_tick) */
+    if (st->status_line) { /* the backend's progress line (job->tick) */
         write_all(STDERR_FILENO, "\r\033[K", 4);
         st->status_line = 0;
     }
@@ -573,7 +573,7 @@ static int poll_timeout(launch_state_t *st)
     if (st->tearing && st->killed)
         t = 1000; /* defensive: re-check the children now and then */
     if ((st->cfg->ops->caps & RCK_CAP_PROGRESS) && (t < 0 || t > 100))
-        t = 100; /* the backend's progress output (job_tick) */
+        t = 100; /* the backend's progress output (job->tick) */
     return t;
 }
 
