@@ -255,7 +255,11 @@ def suite(ctx, run):
                        "openmpi_c": ompi_c}, "skipped": skipped, "raw": {}}
     tables, rows, plots = [], [], []
     for backend in ("native", "sim"):
-        timed = caps.timed(rck, backend)
+        try:
+            timed = caps.timed(rck, backend)
+        except caps.CapsError as e:
+            run._not_run(ctx, "python", str(e), backend)
+            continue
         bcfgs = [c for c in cfgs if backend in CONFIGS[c[0]][2]]
         raw = {k: [] for k, _, _, _, _ in bcfgs}
         for rnd in range(1, rounds + 1):

@@ -183,7 +183,12 @@ def run_all(build_dir, backends, quick, rounds, log=print):
     rck = os.path.join(build_dir, "src", "tools", "rck")
     results, errors = [], []
     for backend in backends:
-        for bench, ues, records in plan(quick, caps.timed(rck, backend)):
+        try:
+            timed = caps.timed(rck, backend)
+        except caps.CapsError as e:
+            errors.append(str(e))
+            continue
+        for bench, ues, records in plan(quick, timed):
             prog = os.path.join(build_dir, "bench", "snetdist_" + bench)
             if not os.path.exists(prog):
                 errors.append("%s: not built" % prog)
