@@ -52,8 +52,10 @@ typedef struct rck_lib_desc {
     const rck_config_entry_t *settings;
     /** What it reserves of every MPB (rck_hal_mpb_reserve) and of the
      *  shared window (rck_hal_shm_reserve) by default, 0 if nothing or
-     *  only what its settings say: listed by `rck config --list`'s
-     *  neighbours and in the errors of a layout that does not fit. */
+     *  only what its settings and the job's shape say. Documentation for
+     *  now: the HAL checks the reservations actually made (rck_hal_t's
+     *  mpb_held, shm_held) and names their holders when one does not
+     *  fit. */
     uint32_t mpb_bytes;
     size_t shm_bytes;
 } rck_lib_desc_t;
