@@ -4,16 +4,21 @@
   scripts/check-backend-names.py [ROOT]
 
 Libraries and tools ask a backend's capabilities (RCK_CAP_* in
-src/hal/rck/hal.h: rck_hal_caps, ops->caps, rck_hal_backend_with), never
-its name: a new backend then works with every library without edits. This
-scans the C sources under ROOT/src outside src/backends (where each backend
-names itself) and reports every string comparison against a backend's name
-(an ops table's `name`, or the literals "sim", "mpi", "native"; MPI-IO's
-data representation "native" is not a backend). A comparison of one of
-those words that is not about a backend (S-Net's distribution layer "mpi")
-is listed in scripts/check-backend-names.allow as "path: arguments". Exits 1
-on any finding.
+src/hal/rck/hal.h: rck_hal_caps, ops->caps, rck_hal_backend_with; in
+Python rockcreek.caps: the reports' "capabilities", `rck backends`), never
+its name: a new backend then works with every library and tool without
+edits. This scans the C sources under ROOT/src outside src/backends (where
+each backend names itself) and reports every string comparison against a
+backend's name (an ops table's `name`, or the literals "sim", "mpi",
+"native"; MPI-IO's data representation "native" is not a backend); and the
+Python under ROOT/python/src, where a comparison (==, !=, in, not in) with
+one of those literals, or a tuple, list or set holding one, is reported. A
+comparison of one of those words that is not about a backend (S-Net's
+distribution layer "mpi") is listed in scripts/check-backend-names.allow as
+"path: arguments" (C: the str*cmp call's arguments; Python: the comparison's
+text). Exits 1 on any finding.
 """
+import ast
 import os
 import re
 import sys
@@ -48,11 +53,54 @@ def allowed(root):
     return pairs
 
 
+NAMES = {"sim", "mpi", "native"}
+
+
+def _names_in(node):
+    """Does @p node stand for a backend's name (a literal, or a tuple, list
+    or set of literals holding one)?"""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value in NAMES
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return any(_names_in(e) for e in node.elts)
+    return False
+
+
+def python_findings(root, allow):
+    """(path, line, text) of every comparison with a backend's name in the
+    Python under ROOT/python/src."""
+    base = os.path.join(root, "python", "src")
+    out = []
+    for d, _dirs, files in os.walk(base):
+        for f in sorted(files):
+            if not f.endswith(".py"):
+                continue
+            path = os.path.join(d, f)
+            rel = os.path.relpath(path, root)
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            for node in ast.walk(ast.parse(text, path)):
+                if not isinstance(node, ast.Compare):
+                    continue
+                if not any(_names_in(n) for n in [node.left] +
+                           node.comparators):
+                    continue
+                seg = " ".join((ast.get_source_segment(text, node) or
+                                "").split())
+                if (rel, seg) not in allow:
+                    out.append((rel, node.lineno, seg))
+    return out
+
+
 def main(argv):
     root = argv[1] if len(argv) > 1 else "."
     allow = allowed(root)
     src = os.path.join(root, "src")
     found = 0
+    for rel, line, seg in python_findings(root, allow):
+        found += 1
+        print(f"{rel}:{line}: compares a backend's name ({seg}): ask its "
+              "capabilities (rockcreek.caps) instead")
     for base, dirs, files in os.walk(src):
         rel = os.path.relpath(base, src)
         if rel == "backends" or rel.startswith("backends" + os.sep):
@@ -76,7 +124,7 @@ def main(argv):
     if found:
         print(f"{found} comparison(s) of backend names above the backends")
         return 1
-    print("no library or tool compares a backend's name")
+    print("no library, tool or Python module compares a backend's name")
     return 0
 
 

@@ -15,7 +15,7 @@ _rck() {
     local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[0]} sub
     COMPREPLY=()
     if [ "$COMP_CWORD" -eq 1 ] && [ "${cmd##*/}" = rck ]; then
-        COMPREPLY=($(compgen -W "run explore config report --help --version" \
+        COMPREPLY=($(compgen -W "run explore config report backends --help --version" \
             -- "$cur"))
         return 0
     fi

@@ -20,7 +20,7 @@ def test_overhead_table():
     med = {"c": {1: 3.0, 1024: 6.0}, "py": {1: 30.0, 1024: 26.0},
            "cmpi": {1: 5.0}, "mpi4py": {1: 13.0}}
     labels = {k: v[0] for k, v in pybench.CONFIGS.items()}
-    t = pybench.overhead_table("sim", med, labels)
+    t = pybench.overhead_table("sim", med, labels, timed=True)
     lines = t.splitlines()
     row1 = [ln for ln in lines if ln.startswith("1 B")][0].split()
     # size, C, P, CM, M, py-C, mpi4py-C rckmpi, ratio vs rckmpi

@@ -151,7 +151,7 @@ static rck_status_t layout_make(chan_core_t *c)
 
     c->mpb_bytes = CHAN_LINE + round_line(2 * a->ring_slots) +
                    round_line(4 * a->tree_words);
-    st = rck_hal_mpb_reserve(hal, c->mpb_bytes, &c->mpb_off);
+    st = rck_hal_mpb_reserve(hal, rck__chan_lib, c->mpb_bytes, &c->mpb_off);
     if (st != RCK_OK) {
         rck_error("rck_chan_init: cannot reserve %u bytes of the MPB for "
                   "the notification ring and tree (%s)%s",
@@ -190,7 +190,7 @@ static rck_status_t layout_make(chan_core_t *c)
                   total, c->nues, c->slice_bytes, c->bind_bytes, avail);
         return RCK_ERR_NOSPACE;
     }
-    st = rck_hal_shm_reserve(hal, total, 4096, &c->shm_off);
+    st = rck_hal_shm_reserve(hal, rck__chan_lib, total, 4096, &c->shm_off);
     if (st != RCK_OK) {
         rck_error("rck_chan_init: cannot reserve %zu bytes of shared DRAM "
                   "(%s)",

@@ -219,6 +219,8 @@ typedef struct {
 } chan_core_t;
 
 extern chan_core_t rck__chan;
+/* The channels' library id (chan_desc.c, rck/lib.h). */
+extern int rck__chan_lib;
 
 /* chan.c */
 /**

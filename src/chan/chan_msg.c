@@ -436,7 +436,7 @@ static rck_status_t send_common(rck_chan_t h, uint16_t type, const void *data,
     if (st == RCK_OK) {
         c->stats.sent++;
         c->stats.bytes_sent += len;
-        rck_hal_comm_count(c->hal, RCK_LIB_CHAN, c->hal->ue_core[ch->peer],
+        rck_hal_comm_count(c->hal, rck__chan_lib, c->hal->ue_core[ch->peer],
                            len);
     }
     rck_hal_set_context(c->hal, NULL, -1);
@@ -694,7 +694,7 @@ static rck_status_t recv_common(rck_chan_t h, uint16_t *type, void *buf,
             st = bulk_recv(c, ch, buf, mlen);
     }
     if (st == RCK_OK)
-        rck_hal_comm_recv(c->hal, RCK_LIB_CHAN, c->hal->ue_core[ch->peer],
+        rck_hal_comm_recv(c->hal, rck__chan_lib, c->hal->ue_core[ch->peer],
                           mlen);
     rck_hal_set_context(c->hal, NULL, -1);
     if (st == RCK_OK) {

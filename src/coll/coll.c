@@ -72,7 +72,7 @@ static int coll_as = -1;
 static void coll_enter(const char *call)
 {
     rck_hal_set_context(rcce.hal, call, -1);
-    coll_as = rck_hal_comm_as(rcce.hal, RCK_LIB_RCCE);
+    coll_as = rck_hal_comm_as(rcce.hal, rck__rcce_lib);
 }
 
 static void coll_leave(void)

@@ -20,10 +20,54 @@ static const rck_hal_ops_t *hal_backends[RCK_HAL_MAX_BACKENDS];
 static int hal_nbackends;
 static char hal_backend_names[256];
 
+/* Every slot of the two tables (rck/hal.h: every slot filled). */
+#define HAL_JOB_SLOTS(X)                                                      \
+    X(create) X(child_setup) X(child_wrap) X(core_attached) X(core_exited)    \
+    X(tick) X(destroy)
+#define HAL_CORE_SLOTS(X)                                                     \
+    X(attach) X(attach_end) X(detach) X(mpb_map) X(mpb_write) X(mpb_read)     \
+    X(mpb_copy) X(mpb_store32) X(mpb_load32) X(cl1invmb) X(mpb_prefetch)      \
+    X(wcb_flush) X(tas_try) X(tas_release) X(irq_raise) X(irq_poll) X(wait)   \
+    X(gtsc_read) X(atomic_inc) X(atomic_read) X(atomic_write) X(lut_read)     \
+    X(lut_write) X(shm_map) X(shm_set_map) X(shm_flush) X(dcache_flush)       \
+    X(shm_write) X(shm_read) X(shm_touch) X(syscall) X(trap) X(freq_set)      \
+    X(freq_get) X(volt_set) X(volt_get) X(volt_wait) X(power_read) X(cycles)  \
+    X(wtime) X(perfctr_read) X(console_write) X(set_context) X(monitor)       \
+    X(spawn_claim) X(spawn_release) X(mpb_write_flag) X(set_message)          \
+    X(lut_window)
+
+const char *rck_hal_ops_missing(const rck_hal_ops_t *ops)
+{
+    if (ops == NULL || ops->name == NULL)
+        return "name";
+    if (ops->job == NULL)
+        return "job";
+#define JOB_SLOT(s)                                                           \
+    if (ops->job->s == NULL)                                                  \
+        return "job->" #s;
+#define CORE_SLOT(s)                                                          \
+    if (ops->s == NULL)                                                       \
+        return #s;
+    HAL_JOB_SLOTS(JOB_SLOT)
+    HAL_CORE_SLOTS(CORE_SLOT)
+#undef JOB_SLOT
+#undef CORE_SLOT
+    return NULL;
+}
+
 rck_status_t rck_hal_backend_register(const rck_hal_ops_t *ops)
 {
     size_t len = strlen(hal_backend_names);
+    const char *missing = rck_hal_ops_missing(ops);
 
+    if (missing != NULL) {
+        rck_error("backend '%s' not registered: its ops table leaves the "
+                  "slot %s empty (every slot is filled: src/backends/common/"
+                  "defaults.h has the shared ones)",
+                  ops != NULL && ops->name != NULL ? ops->name : "?",
+                  missing);
+        return RCK_ERR_INVALID;
+    }
     if (rck_hal_backend_find(ops->name) != NULL)
         return RCK_OK;
     if (hal_nbackends == RCK_HAL_MAX_BACKENDS)
@@ -62,6 +106,11 @@ const char *rck_hal_backend_names(void)
     return hal_backend_names;
 }
 
+const rck_hal_ops_t *rck_hal_backend_at(int i)
+{
+    return i >= 0 && i < hal_nbackends ? hal_backends[i] : NULL;
+}
+
 rck_status_t rck_hal_unsupported(void)
 {
     return RCK_ERR_UNSUPPORTED;
@@ -75,10 +124,6 @@ static void hal_lutwin_open(rck_hal_t *hal)
 
     if (!rck_lutwin_enabled()) {
         hal->lutwin_none = "RCK_LUT_WINDOWS=off";
-        return;
-    }
-    if (hal->ops->lut_window == NULL) {
-        hal->lutwin_none = "the backend has no LUT windows";
         return;
     }
     memset(&p, 0, sizeof(p));
@@ -137,8 +182,7 @@ rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
     hal_lutwin_open(hal);
     rck_crash_install(hal->core, hal->ue);
     rck_lutwin_fault_install(hal->lutwin);
-    if (hal->ops->attach_end != NULL)
-        hal->ops->attach_end(hal);
+    hal->ops->attach_end(hal);
     return RCK_OK;
 }
 
@@ -287,7 +331,7 @@ void rck_hal_cl1invmb(rck_hal_t *hal)
 
 void rck_hal_mpb_prefetch(rck_hal_t *hal, int core, uint32_t off, size_t len)
 {
-    if (hal->ops->mpb_prefetch != NULL && hal_mpb_ok(hal, core, off, len))
+    if (hal_mpb_ok(hal, core, off, len))
         hal->ops->mpb_prefetch(hal, core, off, len);
 }
 
@@ -310,14 +354,7 @@ rck_status_t rck_hal_mpb_write_flag(rck_hal_t *hal, int core, uint32_t off,
     st = hal_check_word(hal, core, flag_off, "mpb_write_flag");
     if (st != RCK_OK)
         return st;
-    if (hal->ops->mpb_write_flag != NULL)
-        return hal->ops->mpb_write_flag(hal, core, off, src, len, flag_off,
-                                        flag);
-    if (len > 0 && (st = hal->ops->mpb_write(hal, core, off, src, len)) !=
-                       RCK_OK)
-        return st;
-    hal->ops->wcb_flush(hal);
-    return hal->ops->mpb_store32(hal, core, flag_off, flag);
+    return hal->ops->mpb_write_flag(hal, core, off, src, len, flag_off, flag);
 }
 
 rck_status_t rck_hal_tas_try(rck_hal_t *hal, int core, int *acquired)
@@ -872,8 +909,7 @@ void rck_hal_set_context(rck_hal_t *hal, const char *call, int peer)
 
 void rck_hal_set_message(rck_hal_t *hal, long long bytes, int tag, int comm)
 {
-    if (hal->ops->set_message != NULL)
-        hal->ops->set_message(hal, bytes, tag, comm);
+    hal->ops->set_message(hal, bytes, tag, comm);
 }
 
 /* ---- library reservations ---- */
@@ -889,7 +925,41 @@ static rck_status_t reserve_check(rck_hal_t *hal, const char *what)
     return RCK_OK;
 }
 
-rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, uint32_t bytes,
+/* Index of library @p lib in mpb_held / shm_held. */
+static int held_slot(int lib)
+{
+    return lib >= 0 && lib < RCK_LIB_MAX ? lib : RCK_LIB_MAX;
+}
+
+static const char *held_name(int slot)
+{
+    return slot < RCK_LIB_MAX ? rck_lib_name(slot) : "other libraries";
+}
+
+void rck_hal_reserve_holders(const rck_hal_t *hal, int mpb, char *buf,
+                             size_t len)
+{
+    size_t at = 0;
+
+    if (len == 0)
+        return;
+    buf[0] = '\0';
+    for (int s = 0; s <= RCK_LIB_MAX; s++) {
+        size_t n = mpb ? hal->mpb_held[s] : hal->shm_held[s];
+        int w;
+        if (n == 0 || at >= len)
+            continue;
+        w = snprintf(buf + at, len - at, "%s%s %zu", at ? ", " : "",
+                     held_name(s), n);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    if (at == 0)
+        snprintf(buf, len, "nothing reserved");
+    else if (at < len)
+        snprintf(buf + at, len - at, " bytes");
+}
+
+rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, int lib, uint32_t bytes,
                                  uint32_t *off)
 {
     uint32_t line = hal->chip.line_bytes, top;
@@ -906,18 +976,24 @@ rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, uint32_t bytes,
     top = hal->chip.mpb_bytes - hal->mpb_reserved;
     /* keep at least one line for the rest of the MPB */
     if (bytes >= top) {
-        rck_error("rck_hal_mpb_reserve: %u bytes do not fit in the %u bytes "
-                  "of the %u-byte MPB still free",
-                  bytes, top, hal->chip.mpb_bytes);
+        char held[160];
+        rck_hal_reserve_holders(hal, 1, held, sizeof(held));
+        rck_error("rck_hal_mpb_reserve: %s asks for %u bytes of every MPB; "
+                  "%u of the %u-byte MPB are still free (held: %s) and "
+                  "one line must stay for the rest: these libraries do "
+                  "not fit together in this layout",
+                  held_name(held_slot(lib)), bytes, top, hal->chip.mpb_bytes,
+                  held);
         return RCK_ERR_NOSPACE;
     }
     hal->mpb_reserved += bytes;
+    hal->mpb_held[held_slot(lib)] += bytes;
     *off = top - bytes;
     return RCK_OK;
 }
 
-rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
-                                 size_t *off)
+rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, int lib, size_t bytes,
+                                 size_t align, size_t *off)
 {
     void *base;
     size_t len, top, start;
@@ -936,12 +1012,15 @@ rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
         return st;
     top = len - hal->shm_reserved;
     if (bytes > top) {
-        rck_error("rck_hal_shm_reserve: %zu bytes do not fit in the %zu "
-                  "bytes of the shared window still free (RCK_SHM_SIZE)",
-                  bytes, top);
+        char held[160];
+        rck_hal_reserve_holders(hal, 0, held, sizeof(held));
+        rck_error("rck_hal_shm_reserve: %s asks for %zu bytes of the shared "
+                  "window; %zu are still free (held: %s; RCK_SHM_SIZE)",
+                  held_name(held_slot(lib)), bytes, top, held);
         return RCK_ERR_NOSPACE;
     }
     start = (top - bytes) & ~(align - 1);
+    hal->shm_held[held_slot(lib)] += len - start - hal->shm_reserved;
     hal->shm_reserved = len - start;
     *off = start;
     return RCK_OK;

@@ -12,6 +12,7 @@
 #include "rck/crb.h"
 #include "lutwin_internal.h"
 #include "rck/config.h"
+#include "rck/lib.h"
 #include "rck/log.h"
 
 #include <errno.h>
@@ -44,7 +45,7 @@ static const rck_config_entry_t lutwin_settings[] = {
 
 __attribute__((constructor)) static void lutwin_settings_register(void)
 {
-    rck_config_register(lutwin_settings, RCK_CONFIG_RANK_MONITOR + 1);
+    rck_config_register(lutwin_settings, RCK_HAL_CONFIG_RANK + 1);
 }
 
 struct rck_lutwin {

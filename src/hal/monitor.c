@@ -49,11 +49,13 @@ static const rck_config_entry_t monitor_settings[] = {
 
 __attribute__((constructor)) static void monitor_settings_register(void)
 {
-    rck_config_register(monitor_settings, RCK_CONFIG_RANK_MONITOR);
+    rck_config_register(monitor_settings, RCK_HAL_CONFIG_RANK);
 }
 
 struct rck_monitor {
     uint64_t *row;             /* this UE's row (the backend's or own) */
+    uint64_t *counts;          /* its counts, after the head */
+    int nlibs;                 /* libraries named in the row's head */
     uint64_t *own;             /* allocated here when the backend has none */
     int nues, ue;
     int as;                    /* attribution in force, -1 none */
@@ -65,14 +67,6 @@ struct rck_monitor {
     char *buf;
     int16_t core_ue[RCK_CHIP_MAX_CORES];
 };
-
-static const char *const lib_names[RCK_LIB_N] = {"rcce", "ircce", "mbox",
-                                                 "chan", "svm",   "mpi"};
-
-const char *rck_lib_name(int lib)
-{
-    return lib >= 0 && lib < RCK_LIB_N ? lib_names[lib] : "?";
-}
 
 const char *rck_perf_event_name(int event)
 {
@@ -199,16 +193,27 @@ static void log_msg(rck_hal_t *hal, const char *op, int lib, int peer,
 {
     log_rec_t r = {hal->mon, op, lib, peer, bytes};
 
-    if (hal->ops->monitor != NULL) {
-        hal->ops->monitor(hal, log_line, &r);
-    } else {
-        double s = 0;
-        hal->ops->wtime(hal, &s);
-        log_line(&r, s);
-    }
+    hal->ops->monitor(hal, log_line, &r);
 }
 
 /* ---- attach, detach ---- */
+
+/* Name in the row's head the libraries registered since the last call
+ * (all of them at attach; one loaded later, at its first message). */
+static void row_name_libs(struct rck_monitor *m)
+{
+    rck_comm_lib_t *head = (rck_comm_lib_t *)(void *)m->row;
+    int n = rck_lib_count();
+
+    for (int l = m->nlibs; l < n; l++) {
+        const rck_lib_desc_t *d = rck_lib_desc(l);
+        rck_comm_lib_t e = {.rank = (int16_t)d->rank,
+                            .flags = (uint16_t)d->flags};
+        strncpy(e.name, d->name, sizeof(e.name) - 1);
+        head[l] = e;
+    }
+    m->nlibs = n;
+}
 
 int rck__monitor_attach(rck_hal_t *hal)
 {
@@ -233,6 +238,8 @@ int rck__monitor_attach(rck_hal_t *hal)
         }
         m->row = hal->comm_row = m->own;
     }
+    m->counts = m->row + RCK_COMM_HEAD_WORDS;
+    row_name_libs(m);
     if (log_open(m) != 0) {
         free(m->own);
         free(m);
@@ -292,13 +299,16 @@ static int peer_ue(rck_hal_t *hal, int lib, int core, const char *what)
     struct rck_monitor *m = hal->mon;
     int ue = core >= 0 && core < RCK_CHIP_MAX_CORES ? m->core_ue[core] : -1;
 
-    if ((ue < 0 || lib < 0 || lib >= RCK_LIB_N) && !m->warned) {
+    if (lib >= m->nlibs)
+        row_name_libs(m);
+    if ((ue < 0 || lib < 0 || lib >= m->nlibs) && !m->warned) {
         m->warned = 1;
-        rck_warn("%s: library %d, core %d: not a library or not a core of "
-                 "the job; not counted (further ones silently)",
+        rck_warn("%s: library %d, core %d: not a registered library "
+                 "(rck_lib_register) or not a core of the job; not counted "
+                 "(further ones silently)",
                  what, lib, core);
     }
-    return lib < 0 || lib >= RCK_LIB_N ? -1 : ue;
+    return lib < 0 || lib >= m->nlibs ? -1 : ue;
 }
 
 /* One message of library @p l to UE @p ue in this UE's row: its bytes,
@@ -306,7 +316,7 @@ static int peer_ue(rck_hal_t *hal, int lib, int core, const char *what)
 static inline void count_in_row(struct rck_monitor *m, int l, int ue,
                                 size_t bytes)
 {
-    uint64_t *r = m->row + (size_t)l * 2 * (size_t)m->nues;
+    uint64_t *r = m->counts + (size_t)l * 2 * (size_t)m->nues;
 
     r[ue] += bytes;
     r[(size_t)m->nues + (size_t)ue]++;
@@ -328,7 +338,7 @@ static __attribute__((noinline)) void comm_count_slow(rck_hal_t *hal, int l,
         log_msg(hal, "send", l, ue, bytes);
 }
 
-void rck_hal_comm_count(rck_hal_t *hal, rck_lib_t lib, int dest_core,
+void rck_hal_comm_count(rck_hal_t *hal, int lib, int dest_core,
                         size_t bytes)
 {
     struct rck_monitor *m = hal->mon;
@@ -336,10 +346,10 @@ void rck_hal_comm_count(rck_hal_t *hal, rck_lib_t lib, int dest_core,
 
     if (m == NULL)
         return;
-    l = m->as >= 0 ? m->as : (int)lib;
+    l = m->as >= 0 ? m->as : lib;
     /* every message of every library passes here: the usual case in a
      * few instructions */
-    if ((unsigned)dest_core < RCK_CHIP_MAX_CORES && (unsigned)l < RCK_LIB_N &&
+    if ((unsigned)dest_core < RCK_CHIP_MAX_CORES && (unsigned)l < (unsigned)m->nlibs &&
         m->log_fd < 0 && (ue = m->core_ue[dest_core]) >= 0) {
         count_in_row(m, l, ue, bytes);
         return;
@@ -347,11 +357,11 @@ void rck_hal_comm_count(rck_hal_t *hal, rck_lib_t lib, int dest_core,
     comm_count_slow(hal, l, dest_core, bytes);
 }
 
-void rck_hal_comm_recv(rck_hal_t *hal, rck_lib_t lib, int src_core,
+void rck_hal_comm_recv(rck_hal_t *hal, int lib, int src_core,
                        size_t bytes)
 {
     struct rck_monitor *m = hal->mon;
-    int l = (int)lib, ue;
+    int l = lib, ue;
 
     if (m == NULL || m->log_fd < 0)
         return;
@@ -370,6 +380,6 @@ int rck_hal_comm_as(rck_hal_t *hal, int lib)
     if (m == NULL)
         return -1;
     old = m->as;
-    m->as = lib >= 0 && lib < RCK_LIB_N ? lib : -1;
+    m->as = lib >= 0 && lib < RCK_LIB_MAX ? lib : -1;
     return old;
 }

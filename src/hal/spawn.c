@@ -213,7 +213,8 @@ rck_status_t rck_hal_spawn(rck_hal_t *hal, char *const argv[],
     }
     /* not reported: the caller says why (under MPI_ERRORS_RETURN, not
      * at all) */
-    if (hal->ops->spawn_claim == NULL || fds == NULL || (fd = atoi(fds)) < 0)
+    if (!(hal->ops->caps & RCK_CAP_IDLE_CORES) || fds == NULL ||
+        (fd = atoi(fds)) < 0)
         return RCK_ERR_UNSUPPORTED;
     e.cap = RCK_SPAWN_MAX;
     e.buf = malloc(e.cap);

@@ -239,6 +239,8 @@ static void ring_drain(void)
         if (p && ring_read(me, OFF_DATA + pos + REC_HDR, p->payload, len) ==
                      RCK_OK) {
             rxq_push(p, (int)hdr[2], hdr[0] == KIND_BYPASS);
+            rck_hal_comm_recv(ip.hal, rck__ip_lib, ip.hal->ue_core[hdr[2]],
+                              len);
             ip.st.rx_frames++;
             ip.st.rx_bytes += len;
         } else {
@@ -327,6 +329,7 @@ static err_t link_commit(int ue, uint32_t kind, uint32_t len)
             if (s != RCK_OK)
                 return ERR_IF;
             rck_hal_irq_raise(ip.hal, core, RCK_IRQ_GIC);
+            rck_hal_comm_count(ip.hal, rck__ip_lib, core, len);
             ip.st.tx_frames++;
             ip.st.tx_bytes += len;
             ip.stuck[ue] = 0;
@@ -722,10 +725,10 @@ rck_status_t rck_ip_init(void)
         return RCK_ERR_CONFIG;
     }
     if (ip.shm)
-        s = rck_hal_shm_reserve(hal, (size_t)ip.bytes * hal->nues, 64,
+        s = rck_hal_shm_reserve(hal, rck__ip_lib, (size_t)ip.bytes * hal->nues, 64,
                                 &ip.shm_off);
     else
-        s = rck_hal_mpb_reserve(hal, ip.bytes, &ip.mpb_off);
+        s = rck_hal_mpb_reserve(hal, rck__ip_lib, ip.bytes, &ip.mpb_off);
     if (s != RCK_OK) {
         rck_error("rck_ip_init: cannot reserve the receive ring (%u bytes "
                   "per UE in the %s): %s",

@@ -39,6 +39,8 @@ void rck__ip_pump_wait(int timeout_ms);
 void rck__ip_pump_once(void);
 /** Milliseconds on this core's clock (virtual time on the sim). */
 uint32_t rck__ip_now_ms(void);
+/* librckip's library id (ip_settings.c, rck/lib.h). */
+extern int rck__ip_lib;
 /** Non-zero once a core of the job failed: every wait is abandoned. */
 int rck__ip_dead(void);
 /** Non-zero once rck_ip_init succeeded. */

@@ -7,6 +7,7 @@
  */
 #include "ip_priv.h"
 #include "rck/config.h"
+#include "rck/lib.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -40,9 +41,23 @@ static const rck_config_entry_t ip_settings[] = {
      NULL},
     {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
+/* librckip's descriptor (rck/lib.h): its frames are counted as "ip" in
+ * the communication matrix; its settings are listed after S-Net's. */
+static const rck_lib_desc_t ip_lib_desc = {
+    .name = "ip",
+    .rank = 45,
+    .settings = ip_settings,
+    .mpb_bytes = RCK_IP_MPB_BYTES_DEFAULT,
+};
+
+int rck__ip_lib = -1;
+
+/* Referenced by the launcher's link (rckip_settings' link options), so
+ * that `rck config --list` lists the settings and the report knows the
+ * library. */
 const int rckip_settings_registered = 1;
 
 __attribute__((constructor)) static void rckip_settings_register(void)
 {
-    rck_config_register(ip_settings, RCK_CONFIG_RANK_IP);
+    rck__ip_lib = rck_lib_register(&ip_lib_desc);
 }

@@ -249,7 +249,7 @@ static void recv_done(iRCCE_RECV_REQUEST *r)
     r->finished = 1;
     r->remainder = 0;
     r->rck_state = IRCCE_ST_DONE;
-    rck_hal_comm_recv(rcce.hal, RCK_LIB_IRCCE, rcce_core_of(r->source),
+    rck_hal_comm_recv(rcce.hal, rck__ircce_lib, rcce_core_of(r->source),
                       r->size);
     ircce.recent_source = r->source;
     ircce.recent_length = (long)r->size;
@@ -877,7 +877,7 @@ int ircce_send_post(iRCCE_SEND_REQUEST *r, char *buf, ssize_t size, int dest,
     r->rck_coll = rcce.coll > 0;
     if (size > 0 || sync)
         rck_hal_comm_count(rcce.hal,
-                           r->rck_coll ? RCK_LIB_RCCE : RCK_LIB_IRCCE,
+                           r->rck_coll ? rck__rcce_lib : rck__ircce_lib,
                            rcce_core_of(dest), (size_t)size);
     r->ready = &rcce.ready[dest];
     r->sent = &rcce.sent[rcce.ue];

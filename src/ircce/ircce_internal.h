@@ -107,6 +107,8 @@ typedef struct {
 } ircce_t;
 
 extern ircce_t ircce;
+/* iRCCE's library id (ircce_desc.c, rck/lib.h). */
+extern int rck__ircce_lib;
 
 /**
  * Make sure iRCCE is set up (lazily, so programs that never call

@@ -27,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The mailboxes' library id (mbox_desc.c, rck/lib.h). */
+extern int rck__mbox_lib;
+
 #define CTRL_WORD 28u           /* byte offset of the control word */
 #define CTRL_FULL (1u << 24)
 
@@ -81,7 +84,7 @@ static int take(int sender_core, rck_mail_t *mail)
         mail->len = RCK_MBOX_PAYLOAD;
     rck_hal_mpb_store32(hal, hal->core, off + CTRL_WORD, 0);
     mb.stats.received++;
-    rck_hal_comm_recv(hal, RCK_LIB_MBOX, sender_core, mail->len);
+    rck_hal_comm_recv(hal, rck__mbox_lib, sender_core, mail->len);
     return 1;
 }
 
@@ -129,7 +132,7 @@ rck_status_t rck_mbox_init(void)
                   RCK_MBOX_LINE, hal->chip.line_bytes);
         return RCK_ERR_CONFIG;
     }
-    st = rck_hal_mpb_reserve(hal, (uint32_t)hal->chip.ncores * RCK_MBOX_LINE,
+    st = rck_hal_mpb_reserve(hal, rck__mbox_lib, (uint32_t)hal->chip.ncores * RCK_MBOX_LINE,
                              &off);
     if (st != RCK_OK) {
         rck_error("rck_mbox_init: cannot reserve %d mailboxes of %d bytes "
@@ -248,7 +251,7 @@ static rck_status_t send_once(int dcore, uint16_t tag, const void *data,
     st = rck_hal_irq_raise(hal, dcore, RCK_IRQ_GIC);
     if (st == RCK_OK) {
         mb.stats.sent++;
-        rck_hal_comm_count(hal, RCK_LIB_MBOX, dcore, len);
+        rck_hal_comm_count(hal, rck__mbox_lib, dcore, len);
     }
     return st;
 }

@@ -672,7 +672,7 @@ int rcce_send_general(const char *buf, uint32_t combuf, uint32_t chunk,
     int st;
 
     if (size > 0)
-        rck_hal_comm_count(rcce.hal, RCK_LIB_RCCE, rcce_core_of(dest), size);
+        rck_hal_comm_count(rcce.hal, rck__rcce_lib, rcce_core_of(dest), size);
     if (mark && size > 0 &&
         rck_hal_mpb_store32(rcce.hal, rcce_core_of(dest), word1,
                             RCK_RCCE_COLL_MARK) != RCK_OK)
@@ -733,7 +733,7 @@ int rcce_recv_general(char *buf, uint32_t combuf, uint32_t chunk,
         done += n;
     }
     if (size > 0)
-        rck_hal_comm_recv(rcce.hal, RCK_LIB_RCCE, core, size);
+        rck_hal_comm_recv(rcce.hal, rck__rcce_lib, core, size);
     return RCCE_SUCCESS;
 }
 
@@ -968,10 +968,14 @@ static int init_nongory(void)
     rcce.combuf_len = (uint32_t)len;
     return RCCE_SUCCESS;
 
-nospace:
+nospace: {
+    char held[160];
+    rck_hal_reserve_holders(rcce.hal, 1, held, sizeof(held));
     rck_error("RCCE_init: the %u-byte MPB has no room for the flags and "
-              "buffer of %d UEs",
-              rcce.mpb_bytes, rcce.nues);
+              "buffer of %d UEs (reserved by libraries initialised before "
+              "RCCE: %s)",
+              rcce.mpb_bytes, rcce.nues, held);
+    }
     return RCCE_ERROR_NUM_UES;
 }
 

@@ -92,6 +92,9 @@ typedef struct {
 } rcce_t;
 
 extern rcce_t rcce;
+/* RCCE's library id (rcce_desc.c, rck/lib.h): its messages, and those of
+ * RCCE_comm's collectives, are counted under it. */
+extern int rck__rcce_lib;
 
 /*
  * Word 1 of a whole-line sent flag frames the message the flag announces

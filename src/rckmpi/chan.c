@@ -213,7 +213,7 @@ static int ring_layout(rk_chan_t *c, const char *name, int quiet)
     c->ring_slots = slots;
     c->slot_bytes = (uint32_t)slot;
     c->ring_bytes = RING_CTRL + (size_t)slots * slot;
-    if (rck_hal_shm_reserve(hal, pairs * c->ring_bytes, 4096, &off) !=
+    if (rck_hal_shm_reserve(hal, rck__mpi_lib, pairs * c->ring_bytes, 4096, &off) !=
         RCK_OK) {
         if (!quiet)
             rck_error("MPI_Init: cannot reserve %zu bytes of the shared "
@@ -272,7 +272,7 @@ int rk_chan_init(void)
         err = chan_layout(c, &need);
         if (err != MPI_SUCCESS)
             return err;
-        st = rck_hal_mpb_reserve(rk.hal, need, &off);
+        st = rck_hal_mpb_reserve(rk.hal, rck__mpi_lib, need, &off);
         if (st != RCK_OK) {
             rck_error("MPI_Init: cannot reserve %u bytes of the MPBs for the "
                       "%s channel", need, name);

@@ -920,7 +920,7 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
     if (HDR + bytes > rk.chan.payload &&
         rk_chan_room(d, HDR + bytes) < HDR + bytes)
         return 0;
-    rck_hal_comm_count(rk.hal, RCK_LIB_MPI, rk.hal->ue_core[d], bytes);
+    rck_hal_comm_count(rk.hal, rck__mpi_lib, rk.hal->ue_core[d], bytes);
     frame_hdr(hdr, F_EAGER, c->ctx, (uint32_t)tag, bytes, 0);
     parts[0] = hdr;
     lens[0] = HDR;
@@ -1008,7 +1008,7 @@ int rk_start_send(MPI_Request h)
     }
     /* the communication matrix: one message, counted once at its start
      * whatever the protocol (eager, or rendezvous with its data later) */
-    rck_hal_comm_count(rk.hal, RCK_LIB_MPI, rk.hal->ue_core[r->peer_ue],
+    rck_hal_comm_count(rk.hal, rck__mpi_lib, rk.hal->ue_core[r->peer_ue],
                        r->bytes);
     if (r->mode == RK_MODE_SYNC)
         kind = F_RTS_SYNC;

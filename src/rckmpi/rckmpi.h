@@ -343,6 +343,8 @@ typedef struct {
 } rk_state_t;
 
 extern rk_state_t rk;
+/* librckmpi's library id (settings.c, rck/lib.h). */
+extern int rck__mpi_lib;
 
 rk_req_t *rk_req(MPI_Request r);
 MPI_Request rk_req_new(rk_req_t **out);

@@ -49,7 +49,7 @@ void rk_win_shm_init(void)
         rck_hal_shm_map(hal, &base, &len) != RCK_OK || base == NULL ||
         len < hal->shm_reserved || len - hal->shm_reserved < 2 * per * rk.nues)
         return;
-    if (rck_hal_shm_reserve(hal, per * (size_t)rk.nues, ALIGN, &off) !=
+    if (rck_hal_shm_reserve(hal, rck__mpi_lib, per * (size_t)rk.nues, ALIGN, &off) !=
         RCK_OK)
         return;
     ws.base = base;

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* snetq's library id (snetq_desc.c, rck/lib.h). */
+extern int rck__snetq_lib;
+
 /* the header line at the base of every core's reserved area */
 #define H_HEAD 0u     /* bytes the receiver has consumed (receiver writes) */
 #define H_TAIL 4u     /* bytes senders have appended (under the TAS lock) */
@@ -112,7 +115,7 @@ rck_status_t rck_snetq_init(void)
                   "chip has %u", LINE, hal->chip.line_bytes);
         return RCK_ERR_CONFIG;
     }
-    st = rck_hal_mpb_reserve(hal, LINE + RING, &off);
+    st = rck_hal_mpb_reserve(hal, rck__snetq_lib, LINE + RING, &off);
     if (st != RCK_OK) {
         rck_error("rck_snetq_init: cannot reserve %u bytes of ring in the "
                   "MPB", LINE + RING);
@@ -132,7 +135,7 @@ rck_status_t rck_snetq_init(void)
                   window, hal->nues);
         return RCK_ERR_NOSPACE;
     }
-    st = rck_hal_shm_reserve(hal, per * (size_t)hal->nues, 4096, &soff);
+    st = rck_hal_shm_reserve(hal, rck__snetq_lib, per * (size_t)hal->nues, 4096, &soff);
     if (st != RCK_OK) {
         rck_error("rck_snetq_init: cannot reserve %zu bytes of shared DRAM",
                   per * (size_t)hal->nues);
@@ -232,7 +235,7 @@ static void enqueue(int src_core, unsigned char *data, size_t len)
         q.qhead = m;
     q.qtail = m;
     q.stats.received++;
-    rck_hal_comm_recv(q.hal, RCK_LIB_MBOX, src_core, len);
+    rck_hal_comm_recv(q.hal, rck__snetq_lib, src_core, len);
 }
 
 /* One entry of our ring at ring offset at. */
@@ -453,7 +456,7 @@ rck_status_t rck_snetq_send(int dest, const void *hdr, size_t hlen,
     q.stats.bytes_sent += total;
     /* counted with the mailboxes' messages: the communication matrix has
      * no library of its own for this transport (rck/monitor.h) */
-    rck_hal_comm_count(hal, RCK_LIB_MBOX, dcore, total);
+    rck_hal_comm_count(hal, rck__snetq_lib, dcore, total);
     if (total <= INLINE_MAX) {
         entry_t e = {.kind = E_INLINE, .len = (uint32_t)total,
                      .total = (uint32_t)total};

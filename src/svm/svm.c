@@ -49,9 +49,20 @@ static const rck_config_entry_t svm_settings[] = {
  * `rck config --list` lists SVM's settings there too. */
 const int rck_svm_settings_registered = 1;
 
+/* SVM's descriptor (rck/lib.h): its protocol's mails are counted as
+ * "svm"; its settings are listed after the mpi backend's. */
+static const rck_lib_desc_t svm_lib_desc = {
+    .name = "svm",
+    .rank = 30,
+    .flags = RCK_LIB_LISTED,
+    .settings = svm_settings,
+};
+
+int rck__svm_lib = -1;
+
 __attribute__((constructor)) static void svm_settings_register(void)
 {
-    rck_config_register(svm_settings, RCK_CONFIG_RANK_SVM);
+    rck__svm_lib = rck_lib_register(&svm_lib_desc);
 }
 
 /* The reservation outlives svm_finalize: the HAL cannot give it back, and
@@ -558,7 +569,7 @@ static rck_status_t svm_reserve(svm_t *s, size_t page)
                   want, 4 * page);
         return RCK_ERR_CONFIG;
     }
-    st = rck_hal_shm_reserve(s->hal, want, page, &svm_resv.off);
+    st = rck_hal_shm_reserve(s->hal, rck__svm_lib, want, page, &svm_resv.off);
     if (st != RCK_OK) {
         rck_error("svm_init: cannot reserve %zu bytes of SVM at the top of "
                   "the %zu-byte shared window (RCK_SVM_SIZE, RCK_SHM_SIZE; "

@@ -130,6 +130,8 @@ typedef struct {
 } svm_t;
 
 extern svm_t svm_state;
+/* SVM's library id (svm.c, rck/lib.h). */
+extern int rck__svm_lib;
 
 /* svm.c */
 /** Set the protection of pages [first, first+n) (a system call). */

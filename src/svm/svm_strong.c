@@ -89,7 +89,7 @@ static rck_status_t claim(svm_t *s, size_t p, int *got)
 /* A protocol mail: counted as SVM's message, not as a mailbox's. */
 static rck_status_t mail_try_send(svm_t *s, int dest, const svm_req_t *r)
 {
-    int as = rck_hal_comm_as(s->hal, RCK_LIB_SVM);
+    int as = rck_hal_comm_as(s->hal, rck__svm_lib);
     rck_status_t st = rck_mbox_try_send(dest, SVM_TAG, r, sizeof(*r));
 
     rck_hal_comm_as(s->hal, as);
@@ -138,7 +138,7 @@ rck_status_t svm_strong_acquire(svm_t *s, size_t p)
         req.seq = s->seq;
         req.hops = 0;
         rck_hal_set_context(s->hal, "svm page fault", (int)o);
-        as = rck_hal_comm_as(s->hal, RCK_LIB_SVM);
+        as = rck_hal_comm_as(s->hal, rck__svm_lib);
         st = rck_mbox_send((int)o, SVM_TAG, &req, sizeof(req));
         rck_hal_comm_as(s->hal, as);
         if (st != RCK_OK)

@@ -278,7 +278,7 @@ static void lines_emit(launch_state_t *st, int ue, int stream, int flush)
         }
         start = i + 1;
     }
-    if (st->status_line) { /* the backend's progress line (job_tick) */
+    if (st->status_line) { /* the backend's progress line (job->tick) */
         write_all(STDERR_FILENO, "\r\033[K", 4);
         st->status_line = 0;
     }
@@ -398,13 +398,12 @@ static void core_reaped(launch_state_t *st, int ue, int wstatus)
     rck_fwd_core_exited(&st->fwd, ue);
     failed = !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
     if (!failed && !st->tearing && st->uses_rck && p->argv == NULL &&
-        st->cfg->ops->job_core_attached != NULL &&
-        !st->cfg->ops->job_core_attached(st->job, ue))
+        !st->cfg->ops->job->core_attached(st->job, ue))
         rck_warn("core %d (UE %d) ended without attaching to the chip: its "
                  "program never called RCCE_init (or MPI_Init, "
                  "rck_hal_open)",
                  core, ue);
-    st->cfg->ops->job_core_exited(st->job, ue, failed);
+    st->cfg->ops->job->core_exited(st->job, ue, failed);
     if (!failed || st->tearing)
         return; /* during a teardown the cores die because we said so */
     if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGPIPE &&
@@ -573,8 +572,8 @@ static int poll_timeout(launch_state_t *st)
     }
     if (st->tearing && st->killed)
         t = 1000; /* defensive: re-check the children now and then */
-    if (st->cfg->ops->job_tick != NULL && (t < 0 || t > 100))
-        t = 100; /* the backend's progress output (job_tick) */
+    if ((st->cfg->ops->caps & RCK_CAP_PROGRESS) && (t < 0 || t > 100))
+        t = 100; /* the backend's progress output (job->tick) */
     return t;
 }
 
@@ -655,8 +654,8 @@ static void loop(launch_state_t *st)
         fwd = n;
         nfwd = st->tearing ? 0 : rck_fwd_poll(&st->fwd, st->pfds + fwd);
         n += nfwd;
-        if (st->cfg->ops->job_tick != NULL && !st->tearing)
-            st->status_line = st->cfg->ops->job_tick(st->job);
+        if ((st->cfg->ops->caps & RCK_CAP_PROGRESS) && !st->tearing)
+            st->status_line = st->cfg->ops->job->tick(st->job);
         if (poll(st->pfds, (nfds_t)n, poll_timeout(st)) < 0) {
             if (errno == EINTR)
                 continue;
@@ -757,7 +756,7 @@ static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
     }
     for (char **e = p->env; e != NULL && *e != NULL; e++)
         putenv(*e);
-    status = cfg->ops->job_child_setup(st->job, ue);
+    status = cfg->ops->job->child_setup(st->job, ue);
     if (status != RCK_OK) {
         char msg[256];
         int len = snprintf(msg, sizeof(msg),
@@ -767,8 +766,8 @@ static void child_run(launch_state_t *st, int ue, int out_w, int err_w,
             write_all(STDERR_FILENO, msg, (size_t)len);
         _exit(RCK_EXIT_NOEXEC);
     }
-    if (cfg->ops->job_child_wrap != NULL) {
-        char **wrapped = cfg->ops->job_child_wrap(st->job, ue, argv);
+    {
+        char **wrapped = cfg->ops->job->child_wrap(st->job, ue, argv);
         if (wrapped != NULL) {
             execv(wrapped[0], wrapped);
             child_fail(cfg->tool, "cannot execute the backend's wrapper");
@@ -916,7 +915,7 @@ int rck_launch_run(const rck_launch_t *cfg)
         st.status = RCK_EXIT_USAGE;
         goto err_job;
     }
-    status = cfg->ops->job_create(&params, &st.job);
+    status = cfg->ops->job->create(&params, &st.job);
     if (status != RCK_OK) {
         fprintf(stderr, "%s: cannot create the job on backend '%s': %s\n",
                 cfg->tool, cfg->ops->name, rck_status_string(status));
@@ -942,7 +941,7 @@ int rck_launch_run(const rck_launch_t *cfg)
     if (st.tearing && st.pgid > 0)
         kill(-st.pgid, SIGKILL);
     /* outputs the backend could not write fail a run that went well */
-    if (cfg->ops->job_destroy(st.job) != RCK_OK)
+    if (cfg->ops->job->destroy(st.job) != RCK_OK)
         decide(&st, RCK_EXIT_OUTPUT);
 
 err_job:

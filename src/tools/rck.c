@@ -79,6 +79,8 @@ static void usage_rck(FILE *fp)
             " [run options]\n"
             "                   program [args...]\n"
             "       rck config --list | --dump [--chip FILE]\n"
+            "       rck backends [--json]   the backends and their"
+            " capabilities\n"
             "       rck report RUN.json [-o FILE.html] [--trace TRACE.json]"
             " [--text]\n"
             "       rck snetc net.snet boxes.c... [-o program]   (S-Net,"
@@ -956,6 +958,33 @@ static int cmd_config(int argc, char **argv)
     return fflush(stdout) == 0 ? 0 : 1;
 }
 
+/* rck backends [--json]: the backends compiled in and what each can do
+ * (RCK_CAP_*), for scripts that must not decide by a backend's name. */
+static int cmd_backends(int argc, char **argv)
+{
+    int json = argc > 0 && !strcmp(argv[0], "--json");
+
+    if (argc > (json ? 1 : 0)) {
+        fprintf(stderr, "%s: backends: unknown option '%s' (only --json)\n",
+                tool, argv[json ? 1 : 0]);
+        return RCK_EXIT_USAGE;
+    }
+    printf("%s", json ? "{" : "");
+    for (int i = 0; rck_hal_backend_at(i) != NULL; i++) {
+        const rck_hal_ops_t *ops = rck_hal_backend_at(i);
+        int n = 0;
+        printf(json ? "%s\"%s\": [" : "%s%s:", json && i ? ", " : "",
+               ops->name);
+        for (unsigned b = 1; b != 0; b <<= 1)
+            if ((ops->caps & b) && rck_cap_name(b) != NULL)
+                printf(json ? "%s\"%s\"" : "%s%s",
+                       json ? (n++ ? ", " : "") : " ", rck_cap_name(b));
+        printf("%s", json ? "]" : "\n");
+    }
+    printf("%s", json ? "}\n" : "");
+    return fflush(stdout) == 0 ? 0 : 1;
+}
+
 /* A closed 0, 1 or 2 would be reused by a pipe and lost at exec. */
 static void std_fds_ensure(void)
 {
@@ -1023,6 +1052,8 @@ int main(int argc, char **argv)
         return cmd_snetc(argv + 1);
     if (!strcmp(argv[1], "config"))
         return cmd_config(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "backends"))
+        return cmd_backends(argc - 2, argv + 2);
     if (!strcmp(argv[1], "report"))
         return rck_report_main(argc - 2, argv + 2);
     if (!strcmp(argv[1], "explore"))

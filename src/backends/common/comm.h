@@ -26,11 +26,12 @@ void rck_be_comm_json(FILE *fp, const uint64_t *rows, int nues, int indent);
 
 /**
  * The report file of a run on a backend without its own (RCK_REPORT, rck
- * run --report): {"rockcreek_report": 1, "backend", "chip", "nues",
+ * run --report): {"rockcreek_report": 1, "backend", "capabilities" (the
+ * names of @p ops' RCK_CAP_* bits, rck_cap_name), "chip", "nues",
  * "host_seconds", "comm"}. Written through a temporary file and renamed.
  * @return RCK_OK, RCK_ERR_IO (logged).
  */
-rck_status_t rck_be_report_write(const char *path, const char *backend,
+rck_status_t rck_be_report_write(const char *path, const rck_hal_ops_t *ops,
                                  const rck_chip_t *chip, int nues,
                                  double host_seconds, const uint64_t *rows);
 

@@ -37,6 +37,7 @@
  *    wake word altogether).
  */
 #include "mpi/mpi_priv.h"
+#include "common/defaults.h"
 
 rck_status_t mpi_fail(int rc, const char *what)
 {
@@ -577,15 +578,23 @@ static rck_status_t mpi_job_destroy(rck_job_t *job)
     return RCK_OK;
 }
 
+static const rck_job_ops_t mpi_job_ops = {
+    .create = mpi_job_create,
+    .child_setup = mpi_job_unsupported,
+    .child_wrap = rck_be_job_child_wrap_none,
+    .core_attached = rck_be_job_core_attached_unknown,
+    .core_exited = mpi_job_core_exited,
+    .tick = rck_be_job_tick_none,
+    .destroy = mpi_job_destroy,
+};
+
 __attribute__((visibility("default"))) const rck_hal_ops_t
     rck_mpi_plugin_ops = {
         .name = "mpi",
         .caps = RCK_CAP_MPIRUN,
-        .job_create = mpi_job_create,
-        .job_child_setup = mpi_job_unsupported,
-        .job_core_exited = mpi_job_core_exited,
-        .job_destroy = mpi_job_destroy,
+        .job = &mpi_job_ops,
         .attach = mpi_attach,
+        .attach_end = rck_be_attach_end_none,
         .detach = mpi_detach,
         .mpb_map = mpi_mpb_map,
         .mpb_write = mpi_mpb_write,
@@ -594,7 +603,9 @@ __attribute__((visibility("default"))) const rck_hal_ops_t
         .mpb_store32 = mpi_mpb_store32,
         .mpb_load32 = mpi_mpb_load32,
         .cl1invmb = mpi_cl1invmb,
+        .mpb_prefetch = rck_be_mpb_prefetch_none,
         .wcb_flush = mpi_wcb_flush,
+        .mpb_write_flag = rck_be_mpb_write_flag_composed,
         .tas_try = mpi_tas_try,
         .tas_release = mpi_tas_release,
         .irq_raise = mpi_irq_raise,
@@ -626,11 +637,15 @@ __attribute__((visibility("default"))) const rck_hal_ops_t
         .perfctr_read = mpi_perfctr_read,
         .console_write = mpi_console_write,
         .set_context = mpi_set_context,
+        .set_message = rck_be_set_message_none,
+        .monitor = rck_be_monitor_now,
+        .spawn_claim = rck_be_spawn_claim_unsupported,
+        .spawn_release = rck_be_spawn_release_none,
         .lut_window = mpi_lut_window,
 };
 
 /* The plugin's own copy of the settings code knows the mpi settings too. */
 __attribute__((constructor)) static void mpi_plugin_settings_register(void)
 {
-    rck_config_register(mpi_settings, RCK_CONFIG_RANK_MPI);
+    rck_config_register(mpi_settings, RCK_MPI_CONFIG_RANK);
 }

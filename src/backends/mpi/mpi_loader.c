@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* RTLD_DEEPBIND */
 #endif
 #include "mpi/mpi_backend.h"
+#include "common/defaults.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
@@ -23,7 +24,7 @@
 /* listed by `rck config --list` */
 __attribute__((constructor)) static void mpi_settings_register(void)
 {
-    rck_config_register(mpi_settings, RCK_CONFIG_RANK_MPI);
+    rck_config_register(mpi_settings, RCK_MPI_CONFIG_RANK);
 }
 
 /* The sanitizers' runtimes refuse RTLD_DEEPBIND (they must interpose
@@ -169,6 +170,13 @@ static rck_status_t loader_attach(rck_hal_t *hal)
         dlclose(h);
         return RCK_ERR_CONFIG;
     }
+    if (rck_hal_ops_missing(ops) != NULL) {
+        rck_error("mpi backend: librockcreek-mpi-%s.so's ops table leaves "
+                  "the slot %s empty (a plugin of another build?)",
+                  want, rck_hal_ops_missing(ops));
+        dlclose(h);
+        return RCK_ERR_CONFIG;
+    }
     /* From here on every slot is the plugin's (hal.c calls hal->ops). The
      * plugin stays loaded: MPI cannot be initialised twice. */
     hal->ops = ops;
@@ -214,14 +222,22 @@ static void loader_void(void)
 #define V(type) ((type)(void (*)(void))loader_void)
 typedef rck_status_t (*st_fn)(void);
 
+static const rck_job_ops_t loader_job_ops = {
+    .create = loader_job_create,
+    .child_setup = U(rck_status_t (*)(rck_job_t *, int)),
+    .child_wrap = rck_be_job_child_wrap_none,
+    .core_attached = rck_be_job_core_attached_unknown,
+    .core_exited = V(void (*)(rck_job_t *, int, int)),
+    .tick = rck_be_job_tick_none,
+    .destroy = loader_job_destroy,
+};
+
 const rck_hal_ops_t rck_mpi_ops = {
     .name = "mpi",
     .caps = RCK_CAP_MPIRUN,
-    .job_create = loader_job_create,
-    .job_child_setup = U(rck_status_t (*)(rck_job_t *, int)),
-    .job_core_exited = V(void (*)(rck_job_t *, int, int)),
-    .job_destroy = loader_job_destroy,
+    .job = &loader_job_ops,
     .attach = loader_attach,
+    .attach_end = rck_be_attach_end_none,
     .detach = V(void (*)(rck_hal_t *)),
     .mpb_map = U(rck_status_t (*)(rck_hal_t *, int, void **)),
     .mpb_write = U(rck_status_t (*)(rck_hal_t *, int, uint32_t, const void *,
@@ -266,4 +282,11 @@ const rck_hal_ops_t rck_mpi_ops = {
     .perfctr_read = U(rck_status_t (*)(rck_hal_t *, int, uint64_t *)),
     .console_write = U(rck_status_t (*)(rck_hal_t *, const char *, size_t)),
     .set_context = V(void (*)(rck_hal_t *, const char *, int)),
+    .mpb_prefetch = rck_be_mpb_prefetch_none,
+    .mpb_write_flag = rck_be_mpb_write_flag_composed,
+    .set_message = rck_be_set_message_none,
+    .monitor = rck_be_monitor_now,
+    .spawn_claim = rck_be_spawn_claim_unsupported,
+    .spawn_release = rck_be_spawn_release_none,
+    .lut_window = rck_be_lut_window_none,
 };

@@ -19,7 +19,7 @@ void rck_mpi_report(rck_hal_t *hal, MPI_Comm comm, double t0)
     MPI_Gather(hal->comm_row, (int)words, MPI_UINT64_T, all, (int)words,
                MPI_UINT64_T, 0, comm);
     if (all != NULL)
-        rck_be_report_write(path, "mpi", &hal->chip, hal->nues,
+        rck_be_report_write(path, hal->ops, &hal->chip, hal->nues,
                             MPI_Wtime() - t0, all);
     free(all);
 }

@@ -35,4 +35,8 @@ static const rck_config_entry_t mpi_settings[] = {
      "auto|off"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
+/** Where the mpi backend's settings are listed (rck_config_register):
+ *  after the sim's. */
+#define RCK_MPI_CONFIG_RANK 25
+
 #endif

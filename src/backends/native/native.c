@@ -62,6 +62,7 @@
  */
 #include "native_internal.h"
 #include "common/backend.h"
+#include "common/defaults.h"
 #include "common/comm.h"
 #include "common/seg.h"
 
@@ -125,7 +126,7 @@ static const rck_config_entry_t native_settings[] = {
 
 __attribute__((constructor)) static void native_settings_register(void)
 {
-    rck_config_register(native_settings, RCK_CONFIG_RANK_NATIVE);
+    rck_config_register(native_settings, 10 /* first of the backends */);
 }
 
 /* ---- segment ---- */
@@ -269,7 +270,7 @@ static rck_status_t native_job_destroy(rck_job_t *job)
         return RCK_OK;
     if (*report != '\0')
         st = rck_be_report_write(
-            report, "native", &job->hdr->chip, (int)job->hdr->nues,
+            report, &rck_native_ops, &job->hdr->chip, (int)job->hdr->nues,
             (double)(rck_be_now_ns() - job->hdr->t0_ns) * 1e-9,
             (const uint64_t *)((char *)job->hdr + job->hdr->comm_off));
     munmap(job->hdr, job->bytes);
@@ -1046,15 +1047,22 @@ static rck_status_t native_spawn_claim(rck_hal_t *hal, int n, int *ues)
     return RCK_ERR_BUSY;
 }
 
+static const rck_job_ops_t native_job_ops = {
+    .create = native_job_create,
+    .child_setup = native_job_child_setup,
+    .child_wrap = rck_be_job_child_wrap_none,
+    .core_attached = native_job_core_attached,
+    .core_exited = native_job_core_exited,
+    .tick = rck_be_job_tick_none,
+    .destroy = native_job_destroy,
+};
+
 const rck_hal_ops_t rck_native_ops = {
     .name = "native",
     .caps = RCK_CAP_SHARED_MEMORY | RCK_CAP_IDLE_CORES | RCK_CAP_STDIN_ROUTE,
-    .job_create = native_job_create,
-    .job_child_setup = native_job_child_setup,
-    .job_core_attached = native_job_core_attached,
-    .job_core_exited = native_job_core_exited,
-    .job_destroy = native_job_destroy,
+    .job = &native_job_ops,
     .attach = native_attach,
+    .attach_end = rck_be_attach_end_none,
     .detach = native_detach,
     .mpb_map = native_mpb_map,
     .mpb_write = native_mpb_write,
@@ -1098,6 +1106,8 @@ const rck_hal_ops_t rck_native_ops = {
     .perfctr_read = native_perfctr_read,
     .console_write = native_console_write,
     .set_context = native_set_context,
+    .set_message = rck_be_set_message_none,
+    .monitor = rck_be_monitor_now,
     .spawn_claim = native_spawn_claim,
     .spawn_release = native_spawn_release,
 };

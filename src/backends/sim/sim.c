@@ -27,6 +27,7 @@
 #include "sim_wait.h"
 #include "sim_seg.h"
 #include "sim_stack.h"
+#include "common/defaults.h"
 
 #include "rck/log.h"
 
@@ -1101,17 +1102,21 @@ static void sim_set_message(rck_hal_t *hal, long long bytes, int tag,
     c->comm = comm;
 }
 
+static const rck_job_ops_t sim_job_ops = {
+    .create = sim_job_create,
+    .child_setup = sim_job_child_setup,
+    .child_wrap = sim_job_child_wrap,
+    .core_attached = sim_job_core_attached,
+    .core_exited = sim_job_core_exited,
+    .tick = sim_job_tick,
+    .destroy = sim_job_destroy,
+};
+
 const rck_hal_ops_t rck_sim_ops = {
     .name = "sim",
     .caps = RCK_CAP_TIMED | RCK_CAP_SCHEDULES | RCK_CAP_SHARED_MEMORY |
-            RCK_CAP_IDLE_CORES | RCK_CAP_STDIN_ROUTE,
-    .job_create = sim_job_create,
-    .job_child_setup = sim_job_child_setup,
-    .job_core_attached = sim_job_core_attached,
-    .job_core_exited = sim_job_core_exited,
-    .job_child_wrap = sim_job_child_wrap,
-    .job_destroy = sim_job_destroy,
-    .job_tick = sim_job_tick,
+            RCK_CAP_IDLE_CORES | RCK_CAP_STDIN_ROUTE | RCK_CAP_PROGRESS,
+    .job = &sim_job_ops,
     .attach = sim_attach,
     .attach_end = sim_attach_end,
     .detach = sim_detach,
@@ -1122,7 +1127,9 @@ const rck_hal_ops_t rck_sim_ops = {
     .mpb_store32 = sim_mpb_store32,
     .mpb_load32 = sim_mpb_load32,
     .cl1invmb = sim_cl1invmb,
+    .mpb_prefetch = rck_be_mpb_prefetch_none,
     .wcb_flush = sim_wcb_flush,
+    .mpb_write_flag = rck_be_mpb_write_flag_composed,
     .tas_try = sim_tas_try,
     .tas_release = sim_tas_release,
     .irq_raise = sim_irq_raise,

@@ -33,7 +33,7 @@ static const rck_config_entry_t sim_power_settings[] = {
 
 __attribute__((constructor)) static void sim_power_register(void)
 {
-    rck_config_register(sim_power_settings, RCK_CONFIG_RANK_SIM);
+    rck_config_register(sim_power_settings, RCK_SIM_CONFIG_RANK);
 }
 
 /* The published figures the model is solved from (docs/POWER.md): the SCC

@@ -11,6 +11,7 @@
  * the caches (sim_l1.c). Called by the HAL slots (sim.c) and the engine
  * (sim_view_init).
  */
+#include "sim.h"
 #include "sim_seg.h"
 #include "sim_charge.h"
 #include "common/backend.h"
@@ -116,7 +117,7 @@ static const rck_config_entry_t sim_settings[] = {
 
 __attribute__((constructor)) static void sim_settings_register(void)
 {
-    rck_config_register(sim_settings, RCK_CONFIG_RANK_SIM);
+    rck_config_register(sim_settings, RCK_SIM_CONFIG_RANK);
 }
 
 

@@ -26,6 +26,7 @@
 #define RCK_HAL_H
 
 #include "rck/chip.h"
+#include "rck/lib.h"
 #include "rck/status.h"
 
 #include <stddef.h>
@@ -92,6 +93,8 @@ typedef enum {
 #define RCK_CAP_STDIN_ROUTE 0x10u   /* the launcher routes stdin to UEs */
 #define RCK_CAP_MPIRUN 0x20u        /* cores are ranks started by mpirun
                                        (--hostfile, --host) */
+#define RCK_CAP_PROGRESS 0x40u      /* job ticks: a status line while the
+                                       job runs (rck_job_ops_t.tick) */
 
 /** Home memory controller: interleave pages over all controllers. */
 #define RCK_MC_INTERLEAVE (-1)
@@ -128,59 +131,72 @@ typedef struct {
 } rck_job_params_t;
 
 /**
- * A backend: a table of operations, every slot filled. Slots a backend does
- * not implement point at a shared function returning RCK_ERR_UNSUPPORTED.
- * All per-core slots take the attached core's handle as first argument.
+ * A backend's launcher side (rck_hal_ops_t.job): a job's shared state, its
+ * cores' processes. Every slot filled: a backend without something points
+ * at the shared default (src/backends/common/backend.h, rck_be_job_*).
  */
-struct rck_hal_ops {
-    const char *name;
-    /** RCK_CAP_* bits: what the backend can do. Libraries and tools ask
-     *  these (rck_hal_caps, rck_backend_caps), never the backend's name. */
-    unsigned caps;
-
-    /* ---- launcher side ---- */
+typedef struct rck_job_ops {
     /**
      * Create the shared state of a job before its cores start.
      * @param [in]  params  job shape.
      * @param [out] job     new job.
      */
-    rck_status_t (*job_create)(const rck_job_params_t *params, rck_job_t **job);
+    rck_status_t (*create)(const rck_job_params_t *params, rck_job_t **job);
     /**
      * In the child process of UE @p ue, after fork and before exec: set the
      * environment (and keep the file descriptors) the core needs to attach.
      */
-    rck_status_t (*job_child_setup)(rck_job_t *job, int ue);
+    rck_status_t (*child_setup)(rck_job_t *job, int ue);
     /**
-     * Optional (NULL: none). In the child of UE @p ue, after
-     * job_child_setup: the command line to execute instead of @p argv (the
-     * program under an instrumenting emulator), NULL-terminated and
-     * allocated (the exec replaces the process); NULL to run @p argv as
-     * it is.
+     * In the child of UE @p ue, after child_setup: the command line to
+     * execute instead of @p argv (the program under an instrumenting
+     * emulator), NULL-terminated and allocated (the exec replaces the
+     * process); NULL to run @p argv as it is (rck_be_job_child_wrap_none).
      */
-    char **(*job_child_wrap)(rck_job_t *job, int ue, char *const *argv);
+    char **(*child_wrap)(rck_job_t *job, int ue, char *const *argv);
     /**
-     * Optional (NULL: unknown). Called by the launcher when UE @p ue ended,
-     * before job_core_exited. @return 1 if its process attached to its
-     * core (rck_hal_open: RCCE_init, MPI_Init, ...), 0 if it never did.
+     * Called by the launcher when UE @p ue ended, before core_exited.
+     * @return 1 if its process attached to its core (rck_hal_open:
+     * RCCE_init, MPI_Init, ...) or the backend cannot tell
+     * (rck_be_job_core_attached_unknown), 0 if it never did.
      */
-    int (*job_core_attached)(rck_job_t *job, int ue);
+    int (*core_attached)(rck_job_t *job, int ue);
     /** The launcher saw UE @p ue end; @p failed is non-zero if abnormally. */
-    void (*job_core_exited)(rck_job_t *job, int ue, int failed);
+    void (*core_exited)(rck_job_t *job, int ue, int failed);
     /**
-     * Optional (NULL: none). Called by the launcher about once per 100 ms
-     * of host time while the job runs (the sim's progress line).
+     * Called by the launcher about once per 100 ms of host time while the
+     * job runs, on backends with RCK_CAP_PROGRESS (the sim's progress
+     * line; the others: rck_be_job_tick_none).
      * @return 1 while a status line of the backend is on the terminal: the
      *         launcher erases it ("\r", erase to end of line) before it
      *         prints other output; 0 otherwise.
      */
-    int (*job_tick)(rck_job_t *job);
+    int (*tick)(rck_job_t *job);
     /**
      * Write the run's outputs (report, trace) and release the job's
      * shared state (no segment may survive this, whatever the outputs).
      * @return RCK_OK, or RCK_ERR_IO when an output could not be written
      *         (logged, naming the user's path): the run then fails.
      */
-    rck_status_t (*job_destroy)(rck_job_t *job);
+    rck_status_t (*destroy)(rck_job_t *job);
+} rck_job_ops_t;
+
+/**
+ * A backend: a table of operations, every slot filled (rck_hal_backend_
+ * register refuses a table with an empty slot). Slots a backend does not
+ * implement point at a shared function (src/backends/common/backend.h:
+ * rck_be_*) that returns RCK_ERR_UNSUPPORTED or does what the chip's
+ * absence of the feature means (a hint ignored, nothing to record).
+ * Callers never test a slot for NULL. All per-core slots take the
+ * attached core's handle as first argument.
+ */
+struct rck_hal_ops {
+    const char *name;
+    /** RCK_CAP_* bits: what the backend can do. Libraries and tools ask
+     *  these (rck_hal_caps, rck_backend_caps), never the backend's name. */
+    unsigned caps;
+    /** The launcher side: job ops (the core side follows). */
+    const rck_job_ops_t *job;
 
     /* ---- core side ---- */
     /**
@@ -190,7 +206,7 @@ struct rck_hal_ops {
      */
     rck_status_t (*attach)(rck_hal_t *hal);
     /**
-     * Optional (NULL: nothing). Called by rck_hal_open once the HAL's own
+     * Called by rck_hal_open once the HAL's own
      * part of the attach (the world, the monitor) is done: what runs from
      * here on is the program's. The sim starts charging the program's
      * work here, so that the HAL's reads of the environment and its
@@ -223,9 +239,10 @@ struct rck_hal_ops {
                                uint32_t *value);
     /** CL1INVMB: drop every MPBT-tagged line from this core's L1. */
     void (*cl1invmb)(rck_hal_t *hal);
-    /** Optional (NULL: nothing): a hint that this core reads @p len bytes
+    /** A hint that this core reads @p len bytes
      *  at @p off of @p core's MPB next. The chip has no such thing (the
-     *  P54C does not prefetch); a host backend may start the transfer. */
+     *  P54C does not prefetch); a host backend may start the transfer;
+     *  the others ignore it (rck_be_mpb_prefetch_none). */
     void (*mpb_prefetch)(rck_hal_t *hal, int core, uint32_t off, size_t len);
     /** Force the write-combine buffer out. */
     void (*wcb_flush)(rck_hal_t *hal);
@@ -350,48 +367,48 @@ struct rck_hal_ops {
      */
     void (*set_context)(rck_hal_t *hal, const char *call, int peer);
     /**
-     * Optional (NULL: @p fn runs at once with the wtime slot's seconds).
      * Run monitoring work (the message log, docs/MONITORING.md): call
      * @p fn(@p arg, seconds) with this core's clock now (sim: virtual
      * time, no cost charged; native, mpi: host seconds since the job
      * started); the model charges nothing for it and does not count its
      * host time or instructions as the program's. @p fn must not call the
-     * HAL.
+     * HAL. A backend without a model: rck_be_monitor_now (@p fn runs at
+     * once with the wtime slot's seconds).
      */
     void (*monitor)(rck_hal_t *hal, void (*fn)(void *arg, double seconds),
                     void *arg);
     /**
-     * Optional (NULL: spawning is not supported). Claim @p n dormant UEs
+     * Claim @p n dormant UEs
      * of the job (rck_job_params_t.nstart) for a program the launcher will
      * start: from now on they count as started (the sim: they join at this
      * core's time). All or none: @return RCK_ERR_BUSY if fewer than @p n
-     * are dormant.
+     * are dormant; RCK_ERR_UNSUPPORTED, not logged, on backends without
+     * RCK_CAP_IDLE_CORES (rck_be_spawn_claim_unsupported).
      * @param [out] ues  the UEs claimed, ascending.
      */
     rck_status_t (*spawn_claim)(rck_hal_t *hal, int n, int *ues);
     /** Give claimed UEs back (the launcher could not be asked to start
-     *  them). Required when spawn_claim is set. */
+     *  them); rck_be_spawn_release_none where nothing can be claimed. */
     void (*spawn_release)(rck_hal_t *hal, int n, const int *ues);
-    /** Optional (NULL: the HAL calls mpb_write, wcb_flush and
-     *  mpb_store32): copy @p len bytes to @p off of @p core's MPB, then
-     *  store the word @p flag at @p flag_off of the same MPB, seen by any
-     *  core only after the data: a message and its flag in one call.
-     *  (Last, so that a table built before it still reads right.) */
+    /** Copy @p len bytes to @p off of @p core's MPB, then store the word
+     *  @p flag at @p flag_off of the same MPB, seen by any core only after
+     *  the data: a message and its flag in one call. A backend without its
+     *  own: rck_be_mpb_write_flag_composed (mpb_write, wcb_flush,
+     *  mpb_store32). */
     rck_status_t (*mpb_write_flag)(rck_hal_t *hal, int core, uint32_t off,
                                    const void *src, size_t len,
                                    uint32_t flag_off, uint32_t flag);
-    /** Optional (NULL: ignored). The message of the library call just
-     *  named with set_context: @p bytes its size (-1: not known), @p tag
-     *  (-1: none), @p comm its communicator (-1: none), for the sim's
-     *  trace. Cheap; no timing effect. (After mpb_write_flag, for the same
-     *  reason.) */
+    /** The message of the library call just named with set_context:
+     *  @p bytes its size (-1: not known), @p tag (-1: none), @p comm its
+     *  communicator (-1: none), for the sim's trace. Cheap; no timing
+     *  effect. Backends without a trace: rck_be_set_message_none. */
     void (*set_message)(rck_hal_t *hal, long long bytes, int tag, int comm);
-    /** Optional (NULL: no LUT windows). Called by rck_hal_open after
-     *  attach: fill @p p with what this core's LUT window maps (the
+    /** Called by rck_hal_open after attach: fill @p p with what this core's LUT window maps (the
      *  segments, where the MPBs and the shared window lie in them, how to
      *  read the core's LUT); the HAL makes the window (rck/lutwin.h).
      *  @return RCK_OK, or RCK_ERR_UNSUPPORTED after setting
-     *  hal->lutwin_none to the reason (the mpi backend across nodes). */
+     *  hal->lutwin_none to the reason (the mpi backend across nodes;
+     *  rck_be_lut_window_none: a backend without LUT windows). */
     rck_status_t (*lut_window)(rck_hal_t *hal, struct rck_lutwin_params *p);
 };
 
@@ -417,6 +434,9 @@ struct rck_hal {
      * bytes kept at the top of every MPB and of the shared window. */
     uint32_t mpb_reserved;
     size_t shm_reserved;
+    /* ... per library id (rck/lib.h); index RCK_LIB_MAX: unnamed ones */
+    uint32_t mpb_held[RCK_LIB_MAX + 1];
+    size_t shm_held[RCK_LIB_MAX + 1];
     const char *reserve_owner; /* who froze the layout (RCCE_init), or NULL */
     /* Monitoring (rck/monitor.h): this UE's row of the communication
      * matrix (set by the backend's attach, in its segment; NULL: the HAL
@@ -442,9 +462,16 @@ struct rck_hal {
  * src/backends/registry.c), so the HAL never calls up into it.
  * @param [in] ops  the backend's ops table (static storage); registering
  *                  the same name twice keeps the first.
- * @return RCK_OK, or RCK_ERR_CONFIG when the registry is full.
+ * @return RCK_OK, RCK_ERR_INVALID (logged) when a slot of the table is
+ *         empty, or RCK_ERR_CONFIG when the registry is full.
  */
 rck_status_t rck_hal_backend_register(const rck_hal_ops_t *ops);
+
+/**
+ * The first empty slot of @p ops ("wait", "job->tick", ...), or NULL when
+ * every slot is filled, as rck_hal_backend_register requires.
+ */
+const char *rck_hal_ops_missing(const rck_hal_ops_t *ops);
 
 /**
  * Find a registered backend by name.
@@ -464,6 +491,15 @@ unsigned rck_hal_caps(const rck_hal_t *hal);
 
 /** @return comma-separated names of the compiled-in backends. */
 const char *rck_hal_backend_names(void);
+
+/** The registered backend number @p i (0, 1, ...), or NULL after the
+ *  last. */
+const rck_hal_ops_t *rck_hal_backend_at(int i);
+
+/** @return the name of the one RCK_CAP_* bit @p cap ("timed",
+ *  "shared_memory", ...: the reports' and `rck backends`' words), NULL if
+ *  it is not one. */
+const char *rck_cap_name(unsigned cap);
 
 /** The slot every backend uses for what it does not implement. */
 rck_status_t rck_hal_unsupported(void);
@@ -636,24 +672,39 @@ void rck_hal_set_message(rck_hal_t *hal, long long bytes, int tag, int comm);
  * that takes "the rest" (RCCE's allocators) freezes the layout. Every core
  * must make the same reservations in the same order (SPMD programs that
  * call the same init functions do), so every core computes the same
- * offsets without communicating.
+ * offsets without communicating. Each reservation names the library
+ * that makes it (its id, rck/lib.h), so that a layout that does not fit
+ * (two libraries of 4 KiB each, S-Net's scc layer and librckip, in an
+ * 8 KiB MPB) is refused naming every library that holds a part.
  */
 /**
  * Reserve @p bytes (rounded up to whole lines) at the top of every MPB.
+ * @param [in]  lib  the reserving library's id (rck_lib_register; -1
+ *                   counts as "a library").
  * @param [out] off  offset of the reserved range in every core's MPB.
  * @return RCK_OK; RCK_ERR_BUSY if the layout is frozen (the error names
- *         who froze it); RCK_ERR_NOSPACE if the MPB has no room.
+ *         who froze it); RCK_ERR_NOSPACE if the MPB has no room (the error
+ *         names the libraries that hold it).
  */
-rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, uint32_t bytes,
+rck_status_t rck_hal_mpb_reserve(rck_hal_t *hal, int lib, uint32_t bytes,
                                  uint32_t *off);
 /**
  * Reserve @p bytes aligned to @p align (a power of two) at the top of the
  * shared window.
+ * @param [in]  lib  as for rck_hal_mpb_reserve().
  * @param [out] off  offset of the reserved range in the window.
  * @return as rck_hal_mpb_reserve().
  */
-rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, size_t bytes, size_t align,
-                                 size_t *off);
+rck_status_t rck_hal_shm_reserve(rck_hal_t *hal, int lib, size_t bytes,
+                                 size_t align, size_t *off);
+/**
+ * Who holds the reserved part of the MPB (@p mpb non-zero) or of the
+ * shared window: "snetq 4128, ip 1024 bytes", or "nothing reserved", in
+ * @p buf (always terminated), for a library's error when the rest is too
+ * small for it.
+ */
+void rck_hal_reserve_holders(const rck_hal_t *hal, int mpb, char *buf,
+                             size_t len);
 /**
  * Freeze the layout: later reservations fail naming @p owner. RCCE_init
  * calls it and then uses [0, mpb_bytes - mpb_reserved) of the MPB and

@@ -15,7 +15,8 @@
  * Receives are not counted (the sender's row already has the message);
  * rck_hal_comm_recv() only writes the message log.
  *
- * Owns: the rck_lib_t names, the row layout, the message log's format.
+ * Owns: the row layout, the message log's format (the libraries' ids
+ * and names are the registry's: rck/lib.h).
  * May call: util (settings, logger), the backend's optional monitor slot.
  */
 #ifndef RCK_MONITOR_H
@@ -24,46 +25,53 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rck/lib.h"
+
 struct rck_hal;
 
-/** The libraries a message is attributed to (the report's order). */
-typedef enum {
-    RCK_LIB_RCCE = 0,  /* RCCE_send/recv, RCCE's and RCCE_comm collectives */
-    RCK_LIB_IRCCE = 1, /* iRCCE point to point */
-    RCK_LIB_MBOX = 2,  /* mailboxes (rck_mbox_send) */
-    RCK_LIB_CHAN = 3,  /* notification channels (rck_chan_send) */
-    RCK_LIB_SVM = 4,   /* shared virtual memory's protocol mails */
-    RCK_LIB_MPI = 5,   /* MPI on the MPBs */
-    RCK_LIB_N = 6
-} rck_lib_t;
-
-/** @return "rcce", "ircce", "mbox", "chan", "svm", "mpi"; "?" if out of
- *  range. */
-const char *rck_lib_name(int lib);
-
-/**
- * Words (uint64_t) of one UE's row of the matrix, padded to 64 bytes:
- * row[(lib * 2 + k) * nues + dest_ue], k = 0 bytes, 1 messages.
+/*
+ * The libraries a message is attributed to are the registered ones
+ * (rck/lib.h): a library passes the id rck_lib_register gave it.
+ *
+ * One UE's row of the matrix: a head naming the row's libraries, then the
+ * counts. The head has RCK_LIB_MAX entries, entry l naming library id l
+ * of the UE's process (an empty name: none); the counts of library l to
+ * UE d are row[RCK_COMM_HEAD_WORDS + (l * 2 + k) * nues + d], k = 0 bytes,
+ * 1 messages. The report merges the rows by name, so processes whose ids
+ * differ (another program, another link order) are counted right.
  */
+typedef struct {
+    char name[RCK_LIB_NAME_BYTES]; /* NUL-terminated; "" for no library */
+    int16_t rank;                  /* rck_lib_desc_t.rank */
+    uint16_t flags;                /* rck_lib_desc_t.flags */
+} rck_comm_lib_t;
+
+/** Words (uint64_t) of a row's head. */
+#define RCK_COMM_HEAD_WORDS (RCK_LIB_MAX * sizeof(rck_comm_lib_t) / 8)
+
+/** Words of one UE's row of the matrix (head and counts), padded to 64
+ *  bytes. */
 static inline size_t rck_comm_row_words(int nues)
 {
-    return ((size_t)RCK_LIB_N * 2 * (size_t)nues + 7) / 8 * 8;
+    return (RCK_COMM_HEAD_WORDS + (size_t)RCK_LIB_MAX * 2 * (size_t)nues +
+            7) / 8 * 8;
 }
 
 /**
  * Count one message of @p bytes sent by this core to @p dest_core, for
  * library @p lib (unless an attribution is in force, rck_hal_comm_as),
  * and log it when the message log is on. Cheap: a lookup and two adds.
- * A bad @p lib or @p dest_core is logged once and not counted.
+ * A bad @p lib (not registered) or @p dest_core is logged once and not
+ * counted.
  */
-void rck_hal_comm_count(struct rck_hal *hal, rck_lib_t lib, int dest_core,
+void rck_hal_comm_count(struct rck_hal *hal, int lib, int dest_core,
                         size_t bytes);
 
 /**
  * A message of @p bytes from @p src_core has been received by this core:
  * only logged (message log on), never counted.
  */
-void rck_hal_comm_recv(struct rck_hal *hal, rck_lib_t lib, int src_core,
+void rck_hal_comm_recv(struct rck_hal *hal, int lib, int src_core,
                        size_t bytes);
 
 /**

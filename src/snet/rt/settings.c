@@ -48,5 +48,5 @@ const int rcksnet_settings_registered = 1;
 
 __attribute__((constructor)) static void rcksnet_settings_register(void)
 {
-    rck_config_register(snet_settings, RCK_CONFIG_RANK_SNET);
+    rck_config_register(snet_settings, 40 /* after librckmpi's, before librckip's */);
 }

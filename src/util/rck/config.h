@@ -36,20 +36,17 @@ typedef struct {
  * NULL. */
 const rck_config_entry_t *rck_config_table(void);
 
-/* Ranks of the components' tables: the order of `rck config --list`. */
-enum { RCK_CONFIG_RANK_MONITOR = 5, RCK_CONFIG_RANK_NATIVE = 10,
-       RCK_CONFIG_RANK_SIM = 20,
-       RCK_CONFIG_RANK_MPI = 25, RCK_CONFIG_RANK_SVM = 30,
-       RCK_CONFIG_RANK_RCKMPI = 35, RCK_CONFIG_RANK_SNET = 40,
-       RCK_CONFIG_RANK_IP = 45 };
-
 /**
  * Add a component's settings (a table it owns, terminated by an entry
  * whose name is NULL) to the ones rck_config_get knows and
  * rck_config_print lists; the component calls it when it is loaded
  * (a constructor). Registering a table twice is harmless.
  * @param [in] table  static storage.
- * @param [in] rank   where it is listed (RCK_CONFIG_RANK_*).
+ * @param [in] rank   where it is listed: smaller first, ties in order of
+ *                    registration. Each component chooses its own (util
+ *                    knows none of them): the HAL's 5, the backends' 10-25,
+ *                    the libraries' their descriptor's (rck/lib.h: 26-45),
+ *                    S-Net's runtime 40.
  */
 void rck_config_register(const rck_config_entry_t *table, int rank);
 

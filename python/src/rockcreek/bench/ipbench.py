@@ -13,6 +13,7 @@ process handling so they can be tested without running anything.
 import os
 import subprocess
 
+from .. import caps
 from . import loadbench, report
 
 # (mode, backend): the runs of one round
@@ -127,8 +128,9 @@ def table(summary, backend):
                                    "bypass MB/s", "UDP MB/s"], out))
 
 
-def plot(summary, path):
-    """Throughput (left) and latency (right) against size."""
+def plot(summary, path, timed=()):
+    """Throughput (left) and latency (right) against size; the backends in
+    @p timed (chip time: caps.timed) dashed."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -144,7 +146,7 @@ def plot(summary, path):
         ax = a if test.endswith("_tput") else b
         ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
                 markersize=3, label=label,
-                linestyle="--" if backend == "sim" else "-")
+                linestyle="--" if backend in timed else "-")
     for ax, what in ((a, "throughput [MB/s]"), (b, "one-way latency [us]")):
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
@@ -193,5 +195,10 @@ def suite(ctx, run):
             "summary": {"%s_%s_%s_%d" % k: v for k, v in summary.items()}}
     tables = [table(summary, b) for b in ("native", "sim")
               if any(k[1] == b for k in summary)]
-    plots = [("ip.png", lambda path: plot(summary, path))] if summary else []
+    try:
+        timed = {b for b in ("native", "sim") if caps.timed(rck, b)}
+    except caps.CapsError:
+        timed = set()  # nothing ran: no plot either
+    plots = ([("ip.png", lambda path: plot(summary, path, timed))]
+             if summary else [])
     return run.SuiteResult("ip", data, tables, [], rows_of(summary), plots)

@@ -28,6 +28,7 @@ import re
 import shutil
 import sys
 
+from .. import caps
 from . import mpi4pyenv
 from . import report
 SIZES_QUICK = (1, 1024)
@@ -162,7 +163,7 @@ def overheads(med):
     return out
 
 
-def overhead_table(backend, med, cfg_labels, stat="median"):
+def overhead_table(backend, med, cfg_labels, stat="median", timed=False):
     """Rows: size, each config's median (or @p stat), the Python-over-C
     overheads, and rockcreek.rcce's over mpi4py's (on Open MPI, on
     librckmpi)."""
@@ -180,7 +181,7 @@ def overhead_table(backend, med, cfg_labels, stat="median"):
     heads = (["size"] + [cfg_labels[k] for k in keys] + [_OVH_HEAD[p] for p in shown]
              + [{"ratio_ompi": "ratio vs\nOpen MPI", "ratio_rckmpi": "ratio vs\nrckmpi"}[t]
                 for t in ratios])
-    unit = "chip us (RCCE_wtime, host model)" if backend == "sim" else "host us"
+    unit = "chip us (RCCE_wtime, host model)" if timed else "host us"
     what = "median of rounds" if stat == "median" else "best round (%s)" % stat
     return ("python (%s): 2-process pingpong one-way latency, %s, %s\n" % (
         backend, what, unit) + report.format_table(heads, rows))
@@ -254,6 +255,11 @@ def suite(ctx, run):
                        "openmpi_c": ompi_c}, "skipped": skipped, "raw": {}}
     tables, rows, plots = [], [], []
     for backend in ("native", "sim"):
+        try:
+            timed = caps.timed(rck, backend)
+        except caps.CapsError as e:
+            run._not_run(ctx, "python", str(e), backend)
+            continue
         bcfgs = [c for c in cfgs if backend in CONFIGS[c[0]][2]]
         raw = {k: [] for k, _, _, _, _ in bcfgs}
         for rnd in range(1, rounds + 1):
@@ -272,8 +278,8 @@ def suite(ctx, run):
                 if ctx.gave_up(impl, suite_name):
                     continue
                 rec = ctx.run_bench(impl, "pp", suite_name, 2,
-                                    argv0 + _args_for(key, sizes, backend == "sim",
-                                                      0.02 if backend == "sim" else 0.1),
+                                    argv0 + _args_for(key, sizes, timed,
+                                                      0.02 if timed else 0.1),
                                     rnd, parse, rounds=rounds, timeout=min(a.timeout, 300))
                 raw[key].append(rec)
         agg, med = {}, {}
@@ -291,12 +297,13 @@ def suite(ctx, run):
         data.setdefault("overheads_us", {})[backend] = overheads(med)
         data.setdefault("overheads_best_us", {})[backend] = overheads(best)
         if med:
-            tables += [overhead_table(backend, med, labels), bandwidth_table(backend, med, labels),
+            tables += [overhead_table(backend, med, labels, timed=timed),
+                       bandwidth_table(backend, med, labels),
                        noise_table(backend, agg, labels)]
             if rounds > 1:
-                tables.append(overhead_table(backend, best, labels, "min"))
+                tables.append(overhead_table(backend, best, labels, "min", timed))
             series = {labels[k]: v for k, v in agg.items()}
-            unit = "chip us, sim" if backend == "sim" else "host us, native"
+            unit = "%s us, %s" % ("chip" if timed else "host", backend)
             plots.append(("python-%s-latency.png" % backend,
                           lambda path, s=series, u=unit: run._plots()._size_series_plot(
                               s, path, "Python and C pingpong (%s)" % u,

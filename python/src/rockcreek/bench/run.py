@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 
+from .. import caps
 from . import report
 from . import simbench
 from . import svmbench
@@ -146,18 +147,26 @@ def make_sim(args):
                                  "mbox_pingpong"),
     }
 
+    timed = []  # the backend with a virtual-time model (caps.timed)
+
     def launch(prog, nproc, prog_args):
         opts, pargs = _split_launcher_args(prog_args)
-        return ([rck, "run", "-n", str(nproc), "--backend", "sim",
+        return ([rck, "run", "-n", str(nproc), "--backend", timed[0],
                  "--no-prefix"] + opts + ["--", prog] + pargs)
 
     if not os.access(rck, os.X_OK):
         return Impl("sim", "rockcreek (sim backend)", {}, launch, False,
                     "not built: %s" % rck)
-    helptext = _command_output([rck, "run", "--help"]) or ""
-    if "sim" not in helptext:
+    try:
+        timed += [b for b, c in caps.backend_caps(rck).items()
+                  if "timed" in c]
+    except caps.CapsError as e:
         return Impl("sim", "rockcreek (sim backend)", {}, launch, False,
-                    "the sim backend is not compiled into %s" % rck)
+                    str(e))
+    if not timed:
+        return Impl("sim", "rockcreek (sim backend)", {}, launch, False,
+                    "no backend with a timing model is compiled into %s"
+                    % rck)
     programs = {k: p for k, p in wanted.items() if os.access(p, os.X_OK)}
     missing = sorted(p for k, p in wanted.items() if k not in programs)
     impl = Impl("sim", "rockcreek (sim backend)", programs, launch,

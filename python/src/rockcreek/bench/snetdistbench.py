@@ -23,6 +23,7 @@ the process handling so they can be tested without running anything.
 import os
 import subprocess
 
+from .. import caps
 from . import loadbench, report
 
 # scc: RCK_SNET_SCC=copy (the default: long fields copied once through a
@@ -34,10 +35,10 @@ BENCHES = ["pingpong", "domain", "farm", "pipeline48"]
 MiB = 1 << 20
 
 
-def plan(quick, backend):
-    """The runs: [(bench, ues, [input records as dicts])] for one backend."""
-    sim = backend == "sim"
-    if sim:
+def plan(quick, timed):
+    """The runs: [(bench, ues, [input records as dicts])] for one backend;
+    @p timed: it has a virtual-time model (caps.timed), slower per run."""
+    if timed:
         sizes = [8, 1024, 16384, 262144, MiB] if not quick else [8, 16384]
         big, farm_sizes, ues4, pipe_reps = MiB, [MiB // 2, MiB], 4, 4
     else:
@@ -48,11 +49,11 @@ def plan(quick, backend):
             4, 20
     pp = []
     for s in sizes:
-        reps = max(2, min(200 if not sim else 20, (64 * MiB) // max(s, 1)))
-        if sim:
+        reps = max(2, min(200 if not timed else 20, (64 * MiB) // max(s, 1)))
+        if timed:
             reps = max(2, min(reps, (1 * MiB) // max(s, 1)))
         pp.append({"size": s, "reps": reps, "ues": 2})
-    steps = 1 if quick or sim else 2
+    steps = 1 if quick or timed else 2
     dom = [{"size": big, "parts": ues4, "per": 1, "steps": steps,
             "ues": ues4}]
     farm = [{"size": s, "parts": ues4, "per": 2, "steps": 1, "ues": ues4}
@@ -186,7 +187,12 @@ def run_all(build_dir, backends, quick, rounds, log=print):
     rck = os.path.join(build_dir, "src", "tools", "rck")
     results, errors = [], []
     for backend in backends:
-        for bench, ues, records in plan(quick, backend):
+        try:
+            timed = caps.timed(rck, backend)
+        except caps.CapsError as e:
+            errors.append(str(e))
+            continue
+        for bench, ues, records in plan(quick, timed):
             prog = os.path.join(build_dir, "bench", "snetdist_" + bench)
             if not os.path.exists(prog):
                 errors.append("%s: not built" % prog)
@@ -302,7 +308,8 @@ def run_speedup(build_dir, backends, log=print):
                                                           r.returncode))
                 log(errors[-1])
                 continue
-            t = parse_chip_seconds(r.stderr) if backend == "sim" else wall
+            t = (parse_chip_seconds(r.stderr) if caps.timed(rck, backend)
+                 else wall)
             if t is None:
                 errors.append("farmpar %s %d: no chip time" % (backend, ues))
                 continue

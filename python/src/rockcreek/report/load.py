@@ -11,6 +11,8 @@ import json
 import os
 import zlib
 
+from .. import caps
+
 CATEGORIES = ["compute", "mpb", "dram", "wait", "interrupts", "other"]
 
 
@@ -26,6 +28,10 @@ class Run:
         self.doc = doc
         sim = "rockcreek_sim_report" in doc
         self.backend = "sim" if sim else doc.get("backend", "?")
+        # what the backend can do (caps.report_caps): views ask these,
+        # never the backend's name
+        self.capabilities = caps.report_caps(doc)
+        self.timed = "timed" in self.capabilities
         self.chip = doc.get("chip", "?")
         self.nues = doc.get("nues")
         self.ended = doc.get("ended")
@@ -50,7 +56,7 @@ class Run:
 
     @property
     def seconds_label(self):
-        return "chip time" if self.backend == "sim" else "host time"
+        return "chip time" if self.timed else "host time"
 
 
 def _read_json(path, what):

@@ -134,7 +134,7 @@ def _sections(run):
     e = _figure(figures.energy(run), "energy")
     p = _figure(figures.power_series(run), "power over time")
     add("energy", "Energy and power", (e or "") + (p or ""),
-        no_sim if run.backend != "sim" else "no energy in this report")
+        no_sim if not run.timed else "no energy in this report")
 
     if run.dvfs:
         body = _figure(figures.dvfs_steps(run), "DVFS") + _table(
