@@ -357,6 +357,34 @@ static void file_release(rk_file_t *f)
     free(f);
 }
 
+/* Rank 0 creates (or not), then the others open what is there: the
+ * open's error class on this process. */
+static int open_all(rk_file_t *f, const char *filename, int amode)
+{
+    int err = MPI_SUCCESS, e0;
+
+    if (f->rank == 0) {
+        int fl = open_flags(amode);
+        if (amode & MPI_MODE_CREATE)
+            fl |= O_CREAT;
+        if (amode & MPI_MODE_EXCL)
+            fl |= O_EXCL;
+        f->fd = open(filename, fl, 0666);
+        if (f->fd < 0)
+            err = rk_io_errno_class(errno);
+    }
+    e0 = err;
+    PMPI_Bcast(&e0, 1, MPI_INT, 0, f->comm);
+    if (e0 == MPI_SUCCESS && f->rank != 0) {
+        f->fd = open(filename, open_flags(amode));
+        if (f->fd < 0)
+            err = rk_io_errno_class(errno);
+    } else if (f->rank != 0) {
+        err = e0;
+    }
+    return err;
+}
+
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,
                    MPI_Info info, MPI_File *fh)
 {
@@ -414,29 +442,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,
     c->eh = io.null_eh; /* a new file's handler is MPI_FILE_NULL's */
     f->rank = c->rank;
     f->size = c->size;
-    /* rank 0 creates (or not), then the others open what is there */
-    err = MPI_SUCCESS;
-    if (f->rank == 0) {
-        int fl = open_flags(amode);
-        if (amode & MPI_MODE_CREATE)
-            fl |= O_CREAT;
-        if (amode & MPI_MODE_EXCL)
-            fl |= O_EXCL;
-        f->fd = open(filename, fl, 0666);
-        if (f->fd < 0)
-            err = rk_io_errno_class(errno);
-    }
-    {
-        int e0 = err;
-        PMPI_Bcast(&e0, 1, MPI_INT, 0, f->comm);
-        if (e0 == MPI_SUCCESS && f->rank != 0) {
-            f->fd = open(filename, open_flags(amode));
-            if (f->fd < 0)
-                err = rk_io_errno_class(errno);
-        } else if (f->rank != 0) {
-            err = e0;
-        }
-    }
+    err = open_all(f, filename, amode);
     if (err == MPI_SUCCESS)
         err = view_set(f, 0, MPI_BYTE, MPI_BYTE);
     err = rk_io_agree(f->comm, err);

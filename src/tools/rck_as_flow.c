@@ -493,17 +493,27 @@ static void put_rep_mem(FILE *out, const as_mem_t *a, int live, int seg)
  * item @p seg (label .Lrck_sa<seg>) up to the next check (.Lrck_sz<seg>),
  * as QEMU fetches the lines of its block of them; settled inline when the
  * fetch filter holds the segment in the current epoch. */
-static void seq_fetch(FILE *out, int seg, int live)
+/* The fetch filter's lookup of segment @p seg's first byte: leaves the
+ * entry xor the address xor the epoch in %rcx (zero: settled), and the
+ * flags of that last xor. */
+static void seq_fetch_lookup(FILE *out, int seg)
 {
-    int n = check_no++;
     fprintf(out,
             "\tleaq\t.Lrck_sa%d(%%rip), %%rax\n"
             "\tmovq\t%%rax, %%rcx\n\tshrq\t$4, %%rcx\n"
             "\tmovzbl\t%%cl, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
-            "\txorq\t%%rax, %%rcx\n\txorq\t%#llx, %%rcx\n"
+            "\txorq\t%%rax, %%rcx\n\txorq\t%#llx, %%rcx\n",
+            seg, PG(P54C_CTR_FI_OFF), PG(P54C_CTR_FIKEY_OFF));
+}
+
+static void seq_fetch(FILE *out, int seg, int live)
+{
+    int n = check_no++;
+    seq_fetch_lookup(out, seg);
+    fprintf(out,
             "\tje\t.Lrck_g%d\n"
             "\tleaq\t.Lrck_sz%d-1(%%rip), %%rcx\n",
-            seg, PG(P54C_CTR_FI_OFF), PG(P54C_CTR_FIKEY_OFF), n, seg);
+            n, seg);
     seq_slow(out, live, P54C_CTR_SLOWI_OFF, -1);
     fprintf(out, ".Lrck_g%d:\n", n);
 }
@@ -520,17 +530,13 @@ static void seq_fetch(FILE *out, int seg, int live)
 static void seq_fetch_block(FILE *out, int seg, int live)
 {
     int n = check_no++;
+    seq_fetch_lookup(out, seg);
     fprintf(out,
-            "\tleaq\t.Lrck_sa%d(%%rip), %%rax\n"
-            "\tmovq\t%%rax, %%rcx\n\tshrq\t$4, %%rcx\n"
-            "\tmovzbl\t%%cl, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
-            "\txorq\t%%rax, %%rcx\n\txorq\t%#llx, %%rcx\n"
             "\tjne\t.Lrck_h%d\n"
             "\tmovq\t%%rax, %#llx\n\tjmp\t.Lrck_g%d\n"
             ".Lrck_h%d:\n"
             "\tleaq\t.Lrck_bt%d(%%rip), %%rcx\n",
-            seg, PG(P54C_CTR_FI_OFF), PG(P54C_CTR_FIKEY_OFF), n,
-            PG(P54C_CTR_BLK_OFF), n, n, seg);
+            n, PG(P54C_CTR_BLK_OFF), n, n, seg);
     seq_slow(out, live, P54C_CTR_SLOWB_OFF, -1);
     fprintf(out, ".Lrck_g%d:\n", n);
 }

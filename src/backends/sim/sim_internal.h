@@ -652,6 +652,7 @@ rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec,
 rck_status_t sim_p54c_job_create(sim_hdr_t *h);
 void sim_p54c_job_destroy(sim_hdr_t *h);
 char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv);
+const p54c_slot_t *sim_p54c_report_slot(sim_hdr_t *h, uint32_t ue);
 void sim_p54c_report_model(FILE *fp, sim_hdr_t *h);
 void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue);
 void sim_p54c_summary(sim_hdr_t *h);

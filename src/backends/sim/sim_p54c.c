@@ -567,121 +567,14 @@ const char *sim_p54c_engine_name(const sim_hdr_t *h)
                                                   : "qemu";
 }
 
-static const p54c_slot_t *report_slot(sim_hdr_t *h, uint32_t ue)
+/* The launcher's view of core @p ue's slot (NULL before the job or
+ * without a P54C model): for the report and the summary. */
+const p54c_slot_t *sim_p54c_report_slot(sim_hdr_t *h, uint32_t ue)
 {
     if (launcher_slots == NULL || h->p54c.fd < 0 || ue >= h->nues)
         return NULL;
     return (const p54c_slot_t *)((const char *)launcher_slots +
                                  ue * h->p54c.slot_bytes);
-}
-
-void sim_p54c_report_model(FILE *fp, sim_hdr_t *h)
-{
-    const sim_p54c_job_t *p = &h->p54c;
-
-    if (h->compute != COMPUTE_P54C && h->compute != COMPUTE_P54C_FAST)
-        return;
-    fprintf(fp, ", \"engine\": \"%s\", \"cpi\": {", sim_p54c_engine_name(h));
-    for (int k = 0; k < P54C_NCLASS; k++)
-        fprintf(fp, "%s\"%s\": %.4f", k ? ", " : "", p54c_cpi_default[k].key,
-                p->cpi[k]);
-    fprintf(fp, "}");
-    if (p->detailed)
-        fprintf(fp,
-                ", \"l1i_bytes\": %u, \"l1d_bytes\": %u, \"l1_ways\": %u, "
-                "\"l2_bytes\": %u, \"l2_ways\": %u",
-                p->l1i_bytes, p->l1d_bytes, p->l1_ways, p->l2_bytes,
-                p->l2_ways);
-}
-
-void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue)
-{
-    const p54c_slot_t *s = report_slot(h, ue);
-    sim_ue_t *e = &sim_hdr_ues(h)[ue];
-    double cyc;
-
-    if (s == NULL)
-        return;
-    cyc = (double)s->charged_ticks / SIM_TICKS;
-    fprintf(fp, ", \"p54c\": {\"instructions\": %llu, \"ipc\": %.4f",
-            (unsigned long long)s->charged_insns,
-            cyc > 0 ? (double)s->charged_insns / cyc : 0.0);
-    (void)e;
-    if (h->p54c.detailed) {
-        fprintf(fp,
-                ", \"l1d_reads\": %llu, \"l1d_writes\": %llu, "
-                "\"l1d_misses\": %llu, \"l1i_misses\": %llu, "
-                "\"l2_hits\": %llu, \"l2_misses\": %llu, "
-                "\"l2_writebacks\": %llu, \"write_arounds\": %llu, "
-                "\"shm_accesses\": %llu, \"merged_stores\": %llu, "
-                "\"dram_by_mc\": [",
-                (unsigned long long)s->l1d_reads,
-                (unsigned long long)s->l1d_writes,
-                (unsigned long long)s->l1d_misses,
-                (unsigned long long)s->l1i_misses,
-                (unsigned long long)s->l2_hits,
-                (unsigned long long)s->l2_misses,
-                (unsigned long long)s->l2_writebacks,
-                (unsigned long long)s->write_arounds,
-                (unsigned long long)s->shm_accesses,
-                (unsigned long long)s->merged_stores);
-        for (int m = 0; m < h->chip.nmc && m < P54C_MAX_MC; m++)
-            fprintf(fp, "%s{\"mc\": %d, \"transactions\": %llu, "
-                        "\"cycles\": %llu}",
-                    m ? ", " : "", m, (unsigned long long)s->dram_tx[m],
-                    (unsigned long long)(s->dram_ticks[m] / SIM_TICKS));
-        fprintf(fp, "]");
-    }
-    fprintf(fp, "}");
-}
-
-/* One line for the summary on stderr. */
-void sim_p54c_summary(sim_hdr_t *h)
-{
-    uint64_t insns = 0, ticks = 0, l2m = 0, dram = 0, native = 0, steps = 0;
-
-    if (launcher_slots == NULL || h->p54c.fd < 0)
-        return;
-    for (uint32_t u = 0; u < h->nues; u++) {
-        const p54c_slot_t *s = report_slot(h, u);
-        native += s->gate_done;
-        steps += sim_hdr_ues(h)[u].book_steps;
-        insns += s->charged_insns;
-        ticks += s->charged_ticks;
-        l2m += s->l2_misses;
-        for (int m = 0; m < P54C_MAX_MC; m++)
-            dram += s->dram_tx[m];
-    }
-    fprintf(stderr,
-            "rck sim: %s (%s): %" PRIu64 " instructions in all cores, IPC "
-            "%.3f over their compute cycles",
-            h->p54c.detailed ? "p54c" : "p54c-fast", sim_p54c_engine_name(h),
-            insns,
-            ticks > 0 ? (double)insns / ((double)ticks / SIM_TICKS) : 0.0);
-    if (h->p54c.detailed && h->p54c.engine == P54C_ENGINE_QEMU)
-        fprintf(stderr, ", %" PRIu64 " L2 misses, %" PRIu64
-                        " DRAM transactions of the program (%" PRIu64
-                        " slices booked natively in the plugin)",
-                l2m, dram, native);
-    else if (h->p54c.detailed)
-        fprintf(stderr, ", %" PRIu64 " L2 misses, %" PRIu64
-                        " DRAM transactions of the program (memory checked "
-                        "by the program's own code)",
-                l2m, dram);
-    else
-        fprintf(stderr, "; memory not modelled (every access an L1 hit: "
-                        "RCK_COMPUTE=p54c models the caches and DRAM)");
-    if (h->p54c.detailed && h->p54c.order)
-        fprintf(stderr, "; %" PRIu64 " booking steps taken for cores "
-                        "stopped in time order",
-                steps);
-    fprintf(stderr, "\n");
-    if (h->p54c.script_host > 0)
-        fprintf(stderr,
-                "rck sim: %u of %u cores ran a program without compiled "
-                "counters (started by the script '%s'): the host compute "
-                "model\n",
-                h->p54c.script_host, h->nues, h->p54c.program);
 }
 
 /* ---- compiled counters (docs/P54C.md, "Compiled counters") ---- */

@@ -370,23 +370,12 @@ def _weak(rck, prog, w, log):
     return data, "\n".join(t), verdicts
 
 
-def run_p54c(build_dir, quick, log):
-    """@return (data, tables, verdict tuples (target, met, detail)) or
-    (None, [why], []) when the model cannot run here."""
-    rck = os.path.join(build_dir, "src", "tools", "rck")
-    prog = os.path.join(build_dir, "bench", "p54c_bench")
-    if not os.path.exists(prog):
-        return None, ["bench/p54c_bench is not built"], []
-    pl = plan(quick)
-    data = {"plan": pl}
-    tables, verdicts = [], []
-    try:
-        rows, _, _ = _run(rck, prog, 1, ["bw"] + list(pl["bw"]), "p54c")
-    except RuntimeError as e:
-        msg = str(e)
-        if "needs QEMU" in msg or "plugin" in msg:
-            return None, ["the P54C model is not available here: " + msg], []
-        raise
+def _bandwidth(rck, prog, pl, log):
+    """One core's bandwidths under p54c beside the published figures:
+    @return (rows, table, verdicts); RuntimeError when the model cannot
+    run."""
+    rows, _, _ = _run(rck, prog, 1, ["bw"] + list(pl["bw"]), "p54c")
+    verdicts = []
     log("p54c: bandwidths done")
     bw = []
     for r in rows:
@@ -395,7 +384,6 @@ def run_p54c(build_dir, quick, log):
         bw.append({"kernel": r["kernel"], "ours_mib_s": ours,
                    "published_mib_s": ref,
                    "ratio": ours / ref if ref else None})
-    data["bandwidth"] = bw
     t = ["one core's bandwidth under p54c (4-byte loads/stores), MiB/s",
          "%-16s %10s %10s %7s" % ("kernel", "rockcreek", "published",
                                   "ratio")]
@@ -413,7 +401,29 @@ def run_p54c(build_dir, quick, log):
              "not a target; l2_hit_read_string reads with rep lodsl")
     t.append("mpbt_*: shared DRAM mapped MPBT (L2 bypassed, write-combine "
              "buffer), as the published table means")
-    tables.append("\n".join(t))
+    return bw, "\n".join(t), verdicts
+
+
+def run_p54c(build_dir, quick, log):
+    """@return (data, tables, verdict tuples (target, met, detail)) or
+    (None, [why], []) when the model cannot run here."""
+    rck = os.path.join(build_dir, "src", "tools", "rck")
+    prog = os.path.join(build_dir, "bench", "p54c_bench")
+    if not os.path.exists(prog):
+        return None, ["bench/p54c_bench is not built"], []
+    pl = plan(quick)
+    data = {"plan": pl}
+    tables, verdicts = [], []
+    try:
+        bw, bt, bv = _bandwidth(rck, prog, pl, log)
+    except RuntimeError as e:
+        msg = str(e)
+        if "needs QEMU" in msg or "plugin" in msg:
+            return None, ["the P54C model is not available here: " + msg], []
+        raise
+    data["bandwidth"] = bw
+    tables.append(bt)
+    verdicts += bv
 
     rows, _, _ = _run(rck, prog, 1, ["sweep"] + pl["sweep_kb"], "p54c")
     mhz = 533.3333333
