@@ -11,7 +11,6 @@ static const rck_lib_desc_t chan_lib_desc = {
     .name = "chan",
     .rank = 29,
     .flags = RCK_LIB_LISTED,
-    .mpb_bytes = 0,
 };
 
 int rck__chan_lib = -1;

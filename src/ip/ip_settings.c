@@ -47,7 +47,6 @@ static const rck_lib_desc_t ip_lib_desc = {
     .name = "ip",
     .rank = 45,
     .settings = ip_settings,
-    .mpb_bytes = RCK_IP_MPB_BYTES_DEFAULT,
 };
 
 int rck__ip_lib = -1;

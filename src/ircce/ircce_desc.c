@@ -10,7 +10,6 @@ static const rck_lib_desc_t ircce_lib_desc = {
     .name = "ircce",
     .rank = 27,
     .flags = RCK_LIB_LISTED,
-    .mpb_bytes = 0,
 };
 
 int rck__ircce_lib = -1;

@@ -11,7 +11,6 @@ static const rck_lib_desc_t mbox_lib_desc = {
     .name = "mbox",
     .rank = 28,
     .flags = RCK_LIB_LISTED,
-    .mpb_bytes = 0,
 };
 
 int rck__mbox_lib = -1;

@@ -11,7 +11,6 @@ static const rck_lib_desc_t rcce_lib_desc = {
     .name = "rcce",
     .rank = 26,
     .flags = RCK_LIB_LISTED,
-    .mpb_bytes = 0,
 };
 
 int rck__rcce_lib = -1;

@@ -11,7 +11,6 @@ static const rck_lib_desc_t snetq_lib_desc = {
     .name = "snetq",
     .rank = 41,
     .flags = 0,
-    .mpb_bytes = 4128,
 };
 
 int rck__snetq_lib = -1;

@@ -27,8 +27,7 @@ static void check(int cond, const char *what)
     }
 }
 
-static const rck_lib_desc_t big_desc = {.name = "bigring", .rank = 90,
-                                        .mpb_bytes = 4096};
+static const rck_lib_desc_t big_desc = {.name = "bigring", .rank = 90};
 
 int main(int argc, char **argv)
 {

@@ -18,8 +18,6 @@
 
 #include "rck/config.h"
 
-#include <stddef.h>
-#include <stdint.h>
 
 /** Where the HAL's own settings are listed (`rck config --list`, before
  *  every backend's and library's: rck_config_register). */
@@ -50,14 +48,10 @@ typedef struct rck_lib_desc {
     /** Its settings (terminated by an entry whose name is NULL), or NULL:
      *  registered with util's configuration at the library's rank. */
     const rck_config_entry_t *settings;
-    /** What it reserves of every MPB (rck_hal_mpb_reserve) and of the
-     *  shared window (rck_hal_shm_reserve) by default, 0 if nothing or
-     *  only what its settings and the job's shape say. Documentation for
-     *  now: the HAL checks the reservations actually made (rck_hal_t's
-     *  mpb_held, shm_held) and names their holders when one does not
-     *  fit. */
-    uint32_t mpb_bytes;
-    size_t shm_bytes;
+    /* What it reserves of the MPBs and the shared window is not declared
+     * here: the HAL records the reservations it makes
+     * (rck_hal_mpb_reserve / rck_hal_shm_reserve with its id) and names
+     * their holders when one does not fit. */
 } rck_lib_desc_t;
 
 /**
