@@ -166,13 +166,20 @@ static int fi_refs(p54c_mem_t *m, uint8_t k, uint64_t l0, uint64_t l1)
     return 0;
 }
 
+/* The fetch filter's entry of the block starting at @p first (the check's
+ * index: rck-as's seq_fetch). */
+static inline uint8_t fi_slot(uint64_t first)
+{
+    return (uint8_t)((first >> 4) & (P54C_FILT_N - 1));
+}
+
 /* Is @p line in cache @p c (no change)? */
 static int cache_has(const p54c_cache_t *c, uint64_t line);
 
 int p54c_mem_fetch_block(p54c_mem_t *m, uint64_t first,
                          const uint64_t (*seg)[2], unsigned n)
 {
-    uint8_t k = (uint8_t)((first >> 4) & (P54C_FILT_N - 1));
+    uint8_t k = fi_slot(first);
     uint64_t lo = UINT64_MAX, hi = 0;
     unsigned i;
 
@@ -208,7 +215,7 @@ int p54c_mem_fetch_block(p54c_mem_t *m, uint64_t first,
 void p54c_mem_fetch_note(p54c_mem_t *m, uint64_t first, uint64_t l0,
                          uint64_t l1)
 {
-    uint8_t k = (uint8_t)((first >> 4) & (P54C_FILT_N - 1));
+    uint8_t k = fi_slot(first);
 
     if (m->fi == NULL || l1 < l0 || l1 - l0 >= m->l1i.sets)
         return;

@@ -87,20 +87,26 @@ void sim_engine_wake_all(sim_hdr_t *h)
     }
 }
 
-/* The earliest eligible UE other than @p exclude: (wake, ue) smallest over
- * the runnable and parked ones with a finite wake time. */
+/* May UE @p i take the token: runnable, parked or joining, with a finite
+ * wake time. */
+static int eligible(const sim_hdr_t *h, int i)
+{
+    uint32_t st;
+
+    if (h->ue_wake[i] == SIM_INF)
+        return 0;
+    st = atomic_load_explicit(&h->ue_state[i], memory_order_relaxed);
+    return st == UE_RUN || st == UE_PARK || st == UE_JOIN;
+}
+
+/* The earliest eligible UE other than @p exclude: (wake, ue) smallest. */
 static int pick(sim_hdr_t *h, int exclude, uint64_t *t_out)
 {
     uint64_t bt = SIM_INF;
     int best = -1;
 
     for (int i = 0; i < (int)h->nues; i++) {
-        uint32_t st;
-
-        if (i == exclude || h->ue_wake[i] == SIM_INF)
-            continue;
-        st = atomic_load_explicit(&h->ue_state[i], memory_order_relaxed);
-        if (st != UE_RUN && st != UE_PARK && st != UE_JOIN)
+        if (i == exclude || !eligible(h, i))
             continue;
         if (best < 0 || h->ue_wake[i] < bt) {
             best = i;
@@ -120,12 +126,8 @@ static int pick2(sim_hdr_t *h, uint64_t *t_out, uint64_t *t2, int *k2)
 
     for (int i = 0; i < (int)h->nues; i++) {
         uint64_t w = h->ue_wake[i];
-        uint32_t st;
 
-        if (w == SIM_INF)
-            continue;
-        st = atomic_load_explicit(&h->ue_state[i], memory_order_relaxed);
-        if (st != UE_RUN && st != UE_PARK && st != UE_JOIN)
+        if (!eligible(h, i))
             continue;
         if (best < 0 || w < bt) {
             if (best >= 0) {

@@ -36,6 +36,12 @@
 
 #define SLOW __attribute__((section("rck_p54c_slow"), used, noinline))
 #define PW(off) (page[(off) / 8])
+/* The fetch filter's entry of the block at @p first: settled in the
+ * current epoch (a macro: the slow paths call nothing outside their
+ * section). */
+#define FI_SETTLE(first)                                                   \
+    (PW(P54C_CTR_FI_OFF + (((first) >> 4) & 255) * 8) =                     \
+         (first) ^ PW(P54C_CTR_FIKEY_OFF))
 
 enum { MODE_FILL = 0, MODE_MODEL = 1 };
 
@@ -44,6 +50,19 @@ static int mode = MODE_FILL;
 static p54c_mem_t M;
 static void *cache_buf;
 static size_t cache_len;
+
+/* A trampoline's frame: the caller-saved general registers the check did
+ * not save, %rsp aligned for the call (%rbp the frame), the direction
+ * flag clear; and its undoing. */
+#define TRAMP_SAVE                                                         \
+    "\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"                            \
+    "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"               \
+    "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"                  \
+    "\tcld\n"
+#define TRAMP_RESTORE                                                      \
+    "\tmovq %rbp, %rsp\n\tpopq %rbp\n"                                     \
+    "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"                   \
+    "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tret\n"
 
 /* The trampolines: entered from a check with %rsp 128 bytes below the
  * red zone. Data: %rax the address, %ecx the kind (P54C_MK_*). Fetch:
@@ -57,41 +76,26 @@ __asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
         ".p2align 4\n"
         ".type rck__p54c_tramp_data,@function\n"
         "rck__p54c_tramp_data:\n"
-        "\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
-        "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
-        "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
-        "\tcld\n"
+        TRAMP_SAVE
         "\tmovq %rax, %rdi\n\tmovl %ecx, %esi\n\tleaq 8(%rbp), %rdx\n"
         "\tcall rck__p54c_slow_data\n"
-        "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
-        "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
-        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tret\n"
+        TRAMP_RESTORE
         ".size rck__p54c_tramp_data, .-rck__p54c_tramp_data\n"
         ".p2align 4\n"
         ".type rck__p54c_tramp_fetch,@function\n"
         "rck__p54c_tramp_fetch:\n"
-        "\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
-        "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
-        "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
-        "\tcld\n"
+        TRAMP_SAVE
         "\tmovq %rax, %rdi\n\tmovq %rcx, %rsi\n"
         "\tcall rck__p54c_slow_fetch\n"
-        "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
-        "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
-        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tret\n"
+        TRAMP_RESTORE
         ".size rck__p54c_tramp_fetch, .-rck__p54c_tramp_fetch\n"
         ".p2align 4\n"
         ".type rck__p54c_tramp_block,@function\n"
         "rck__p54c_tramp_block:\n"
-        "\tpushq %rdx\n\tpushq %rsi\n\tpushq %rdi\n"
-        "\tpushq %r8\n\tpushq %r9\n\tpushq %r10\n\tpushq %r11\n"
-        "\tpushq %rbp\n\tmovq %rsp, %rbp\n\tandq $-16, %rsp\n"
-        "\tcld\n"
+        TRAMP_SAVE
         "\tmovq %rax, %rdi\n\tmovq %rcx, %rsi\n"
         "\tcall rck__p54c_slow_block\n"
-        "\tmovq %rbp, %rsp\n\tpopq %rbp\n"
-        "\tpopq %r11\n\tpopq %r10\n\tpopq %r9\n\tpopq %r8\n"
-        "\tpopq %rdi\n\tpopq %rsi\n\tpopq %rdx\n\tret\n"
+        TRAMP_RESTORE
         ".size rck__p54c_tramp_block, .-rck__p54c_tramp_block\n"
         ".popsection\n");
 
@@ -163,8 +167,7 @@ SLOW void rck__p54c_slow_fetch(uint64_t first, uint64_t last)
         p54c_mem_fetch_note(&M, first, l0, l1);
         return;
     }
-    PW(P54C_CTR_FI_OFF + ((first >> 4) & 255) * 8) =
-        first ^ PW(P54C_CTR_FIKEY_OFF);
+    FI_SETTLE(first);
 }
 
 /* The first segment's fetch of a block of several (rck-as's
@@ -185,8 +188,7 @@ SLOW void rck__p54c_slow_block(uint64_t first, const int32_t *bt)
         seg[i][1] = (uint64_t)(uintptr_t)(w + 1) + (uint64_t)(int64_t)w[1];
     }
     if (mode != MODE_MODEL) {
-        PW(P54C_CTR_FI_OFF + ((first >> 4) & 255) * 8) =
-            first ^ PW(P54C_CTR_FIKEY_OFF);
+        FI_SETTLE(first);
         PW(P54C_CTR_BLK_OFF) = first;
         return;
     }
