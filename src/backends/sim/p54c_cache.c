@@ -85,9 +85,9 @@ static inline void filt_clear_one(const p54c_mem_t *m, uint64_t *f,
     f[k] = P54C_FILT_EMPTY;
 }
 
-static void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
-                           const p54c_cache_t *c, uint64_t set, uint64_t keep,
-                           int only0)
+static inline void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
+                                  const p54c_cache_t *c, uint64_t set,
+                                  uint64_t keep, int only0)
 {
     if (c->sets >= P54C_FILT_N) {
         filt_clear_one(m, f, c, set & (P54C_FILT_N - 1), set, keep, only0);
