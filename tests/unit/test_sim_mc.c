@@ -4,7 +4,9 @@
  * floor, give exactly the reference's service starts while the table has
  * room; past its capacity the answers are never earlier than the
  * reference's (closing gaps is pessimistic, never optimistic), and the
- * zero-load controller (NULL) serves at arrival.
+ * zero-load controller (NULL) serves at arrival. The queue's two forms
+ * (a sorted list while few intervals are promised, the tree above) give
+ * the same answers across their moves.
  */
 #include "sim_internal.h"
 #include "unit.h"
@@ -113,6 +115,47 @@ static void compare(int streams, int rounds, int exact)
     free(mc);
 }
 
+/* The two forms (the sorted list while few intervals are promised, the
+ * tree above): bursts of many cores without a floor fill it into the
+ * tree, a floor that jumps forgets it back into the list, many times
+ * over; every answer as the reference's, and both moves seen. */
+static void list_and_tree(void)
+{
+    sim_mc_t *mc = calloc(1, sizeof(*mc));
+    ref_t ref = {0};
+    uint64_t x = 0x2545f4914f6cdd1dull, floor = 0, base = 0;
+    long mismatches = 0, to_tree = 0, to_list = 0;
+    uint32_t was = mc->treap;
+
+    for (int burst = 0; burst < 40; burst++) {
+        int cores = 1 + (int)(rnd(&x) % 48);
+        for (int c = 0; c < cores; c++) {
+            uint64_t t = base + rnd(&x) % 3000;
+            int len = 1 + (int)(rnd(&x) % 40);
+            for (int k = 0; k < len; k++) {
+                uint64_t dur = 10 + rnd(&x) % 30;
+                uint64_t a = sim_mc_reserve(mc, t, dur, floor);
+                uint64_t b = ref_reserve(&ref, t, dur, floor);
+                mismatches += a != b;
+                to_tree += !was && mc->treap;
+                to_list += was && !mc->treap;
+                was = mc->treap;
+                t = a + dur + rnd(&x) % 100;
+            }
+        }
+        /* every other burst the floor passes almost everything */
+        if (burst % 2 == 1 && ref.n > 0) {
+            floor = ref.iv[ref.n - 1][1] - 1;
+            base = floor + 1;
+        }
+    }
+    CHECK(mismatches == 0);
+    CHECK(to_tree > 0);
+    CHECK(to_list > 0);
+    free(ref.iv);
+    free(mc);
+}
+
 /* No floor: the table fills and closes gaps; still never optimistic. */
 static void full_table(void)
 {
@@ -140,6 +183,7 @@ int main(void)
     compare(1, 200, 1);
     compare(4, 300, 1);
     compare(12, 100, 1);
+    list_and_tree();
     full_table();
     if (failures == 0)
         printf("test_sim_mc: ok\n");

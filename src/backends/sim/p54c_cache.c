@@ -85,9 +85,9 @@ static inline void filt_clear_one(const p54c_mem_t *m, uint64_t *f,
     f[k] = P54C_FILT_EMPTY;
 }
 
-static void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
-                           const p54c_cache_t *c, uint64_t set, uint64_t keep,
-                           int only0)
+static inline void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
+                                  const p54c_cache_t *c, uint64_t set,
+                                  uint64_t keep, int only0)
 {
     if (c->sets >= P54C_FILT_N) {
         filt_clear_one(m, f, c, set & (P54C_FILT_N - 1), set, keep, only0);
@@ -110,11 +110,18 @@ static void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
         return;
     if (c == &m->l1d) {
         filt_clear_set(m, m->fd, c, set, line, 0);
-        /* a hit: entries of other lines that were their set's L1D MRU no
-         * longer are; an install: all of the set's (conservative: the
-         * line's own flag-1 entry no longer holds) */
-        filt_clear_set(m, m->fs, c, set, installed ? P54C_FILT_EMPTY : line,
-                       !installed);
+        /* entries of other lines that were their set's L1D MRU (flag 0)
+         * no longer are; those of lines not in L1D (flag 1) still hold
+         * (a hit or an install adds no other line, and an evicted line
+         * had flag 0 if any); an install: the line's own flag-1 entry no
+         * longer holds */
+        filt_clear_set(m, m->fs, c, set, line, 1);
+        if (installed) {
+            uint64_t k = line & (P54C_FILT_N - 1);
+            if (m->fs[k] != P54C_FILT_EMPTY &&
+                m->fs[k] >> m->line_shift == line)
+                m->fs[k] = P54C_FILT_EMPTY;
+        }
     } else if (c == &m->l2) {
         filt_clear_set(m, m->fs, c, set, installed ? P54C_FILT_EMPTY : line,
                        0);
@@ -266,47 +273,58 @@ static int cache_has(const p54c_cache_t *c, uint64_t line)
     return 0;
 }
 
-/* @return the entry holding @p line, or -1. */
-static inline long cache_find(p54c_mem_t *m, p54c_cache_t *c, uint64_t line)
+/* @return the entry holding @p line (now the most recently used), or -1
+ * and *victim the entry an install would take (the set's least recently
+ * used, the first of equals): one pass over the set. */
+static inline long cache_lookup(p54c_mem_t *m, p54c_cache_t *c,
+                                uint64_t line, uint64_t *victim)
 {
-    uint64_t base;
+    uint64_t base, v, top = 0;
+    long e = -1;
 
+    *victim = 0;
     if (c->mru == line + 1)
         return c->mru_e;
     base = cache_set(c, line);
+    v = base;
     for (uint32_t w = 0; w < c->ways; w++) {
-        if (TAG(c, base + w) == line + 1) {
-            uint64_t was = LRU(c, base + w);
-            int set_mru = 1;
-            for (uint32_t o = 0; o < c->ways; o++)
-                set_mru &= o == w || LRU(c, base + o) < was;
-            LRU(c, base + w) = ++c->clock;
-            c->mru = line + 1;
-            c->mru_e = (long)(base + w);
-            /* already its set's most recently used: no set's order
-             * changes, so every filter entry still holds (and the fetch
-             * filter's epoch stays: a block's hits must not outdate the
-             * other blocks' entries) */
-            if (!set_mru)
-                filt_mru(m, c, line, 0);
-            return c->mru_e;
-        }
+        uint64_t st = LRU(c, base + w);
+        if (TAG(c, base + w) == line + 1)
+            e = (long)(base + w);
+        top = st > top ? st : top;
+        v = st < LRU(c, v) ? base + w : v;
     }
-    return -1;
+    *victim = v;
+    if (e >= 0) {
+        /* its set's most recently used already (stamps are distinct and
+         * not 0 once stamped): no set's order changes, so every filter
+         * entry still holds (and the fetch filter's epoch stays: a
+         * block's hits must not outdate the other blocks' entries) */
+        int set_mru = LRU(c, e) == top;
+        LRU(c, e) = ++c->clock;
+        c->mru = line + 1;
+        c->mru_e = e;
+        if (!set_mru)
+            filt_mru(m, c, line, 0);
+    }
+    return e;
 }
 
-/* Install @p line (LRU victim). @return the entry; *old the line it
- * held + 1 (0: empty), *was_dirty its dirty bit. */
+/* @return the entry holding @p line (now the most recently used), or -1. */
+static inline long cache_find(p54c_mem_t *m, p54c_cache_t *c, uint64_t line)
+{
+    uint64_t v;
+
+    return cache_lookup(m, c, line, &v);
+}
+
+/* Install @p line in entry @p v (cache_lookup's victim). @return the
+ * entry; *old the line it held + 1 (0: empty), *was_dirty its dirty
+ * bit. */
 static inline long cache_install(p54c_mem_t *m, p54c_cache_t *c,
-                                 uint64_t line, uint64_t *old,
+                                 uint64_t line, uint64_t v, uint64_t *old,
                                  int *was_dirty)
 {
-    uint64_t base = cache_set(c, line), v = base;
-
-    for (uint32_t w = 1; w < c->ways; w++) {
-        if (LRU(c, base + w) < LRU(c, v))
-            v = base + w;
-    }
     *old = TAG(c, v);
     *was_dirty = c->dirty[v];
     TAG(c, v) = line + 1;
@@ -335,17 +353,17 @@ static inline void ring_push(p54c_mem_t *m, int kind, uint32_t mc)
 static void l2_read(p54c_mem_t *m, uint64_t line, uint32_t mc)
 {
     p54c_slot_t *s = m->s;
-    uint64_t old;
+    uint64_t old, v;
     int dirty;
 
-    if (cache_find(m, &m->l2, line) >= 0) {
+    if (cache_lookup(m, &m->l2, line, &v) >= 0) {
         s->l2_hits++;
         *m->units += s->l2_fill;
         return;
     }
     s->l2_misses++;
     ring_push(m, P54C_TX_FILL, mc);
-    cache_install(m, &m->l2, line, &old, &dirty);
+    cache_install(m, &m->l2, line, v, &old, &dirty);
     if (old == 0)
         s->l2_valid++;
     if (old != 0 && dirty) {
@@ -357,15 +375,15 @@ static void l2_read(p54c_mem_t *m, uint64_t line, uint32_t mc)
 
 static void data_read(p54c_mem_t *m, uint64_t line, uint32_t mc)
 {
-    uint64_t old;
+    uint64_t old, v;
     int dirty;
 
     (*m->l1d_reads)++;
-    if (cache_find(m, &m->l1d, line) >= 0)
+    if (cache_lookup(m, &m->l1d, line, &v) >= 0)
         return;
     m->s->l1d_misses++;
-    l2_read(m, line, mc);
-    cache_install(m, &m->l1d, line, &old, &dirty);
+    l2_read(m, line, mc); /* L2 only: the L1D victim stays */
+    cache_install(m, &m->l1d, line, v, &old, &dirty);
 }
 
 /* A store of @p dwords DWORDs (the P54C is a 32-bit core). The L1 is
@@ -417,7 +435,7 @@ static int data_write(p54c_mem_t *m, uint64_t line, uint32_t dwords,
 static void shm_access(p54c_mem_t *m, uint64_t va, uint32_t dwords, int store)
 {
     p54c_slot_t *s = m->s;
-    uint64_t off = va - s->shm_base, line = va >> m->line_shift, old;
+    uint64_t off = va - s->shm_base, line = va >> m->line_shift, old, v;
     uint32_t mc = (uint32_t)((off >> 24) % s->nmc);
     int type = 0, dirty, l1_hit;
 
@@ -449,11 +467,11 @@ static void shm_access(p54c_mem_t *m, uint64_t va, uint32_t dwords, int store)
             return;
         }
         (*m->l1d_reads)++;
-        if (cache_find(m, &m->l1d, line) >= 0)
+        if (cache_lookup(m, &m->l1d, line, &v) >= 0)
             return;
         s->l1d_misses++;
         ring_push(m, P54C_TX_LINE_READ, mc);
-        cache_install(m, &m->l1d, line, &old, &dirty);
+        cache_install(m, &m->l1d, line, v, &old, &dirty);
         return;
     }
     for (uint32_t i = 0; i < dwords; i++)
@@ -507,8 +525,15 @@ void p54c_mem_access(p54c_mem_t *m, uint64_t va, uint32_t bytes, int store)
     }
     if (!store) {
         data_read(m, line, mc);
-        if (m->fd != NULL)
+        if (m->fd != NULL) {
             m->fd[line % P54C_FILT_N] = line << m->line_shift;
+            /* the line is now its L1D set's most recently used: a store
+             * to it changes nothing but counts if it is its L2 set's most
+             * recently used and dirty there (known at no cost when the
+             * load just went to L2: then it is L2's last stamped line) */
+            if (m->l2.mru == line + 1 && m->l2.dirty[m->l2.mru_e])
+                m->fs[line % P54C_FILT_N] = line << m->line_shift;
+        }
         return;
     }
     if (data_write(m, line, dwords, mc, &l1_hit) && m->fd != NULL)
@@ -521,12 +546,12 @@ void p54c_mem_fetch(p54c_mem_t *m, uint64_t first, uint64_t last)
     p54c_slot_t *s = m->s;
 
     for (uint64_t l = first; l <= last; l++) {
-        uint64_t old;
+        uint64_t old, v;
         int dirty;
-        if (cache_find(m, &m->l1i, l) < 0) {
+        if (cache_lookup(m, &m->l1i, l, &v) < 0) {
             s->l1i_misses++;
-            l2_read(m, l, s->home_mc);
-            cache_install(m, &m->l1i, l, &old, &dirty);
+            l2_read(m, l, s->home_mc); /* L2 only: the L1I victim stays */
+            cache_install(m, &m->l1i, l, v, &old, &dirty);
         }
     }
 }

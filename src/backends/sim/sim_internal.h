@@ -216,9 +216,13 @@ typedef struct {
     uint32_t root, top, free_head, rng;
     uint32_t tail;             /* the last interval (latest end), or 0 */
     uint64_t forgot;           /* the highest floor forgotten below */
+    uint32_t treap;            /* 1: the intervals are in the tree; 0:
+                                  in flat[head, head + n), in order */
+    uint32_t head;
     sim_iv_t iv[SIM_MC_NODES];
-    uint64_t flat[SIM_MC_NODES][2]; /* compaction's scratch (no malloc:
-                                       the core's heap stays as it was) */
+    uint64_t flat[SIM_MC_NODES][2]; /* the list, or compaction's scratch
+                                       (no malloc: the core's heap stays
+                                       as it was) */
 } sim_mc_t;
 
 /* MPB writes of one UE into one core's MPB. */

@@ -15,6 +15,12 @@
  * smallest eighth of the gaps are closed at once (those gaps are lost: a
  * little pessimistic, never optimistic).
  *
+ * While few intervals are promised (one core booking, a quiet chip) they
+ * are kept in a sorted array instead (the list: no tree to walk or
+ * rebalance; a request lands at or near its end), with the same rules
+ * and so the same answers; above SIM_MC_LIST_MAX intervals they move into
+ * the tree, and back when forgetting leaves SIM_MC_LIST_BACK or fewer.
+ *
  * Owns: the controllers' queues. May call: nothing of the sim.
  */
 #include "sim_internal.h"
@@ -256,6 +262,127 @@ static void compact(sim_mc_t *mc)
     mc->tail = rightmost(mc);
 }
 
+/* ---- the list: flat[head, head + n), sorted, disjoint ---- */
+
+#define SIM_MC_LIST_MAX 256u
+#define SIM_MC_LIST_BACK 32u
+
+/* The list's intervals into the tree (as compact rebuilds it). */
+static void list_to_treap(sim_mc_t *mc)
+{
+    uint32_t n = mc->n, h = mc->head, last = NIL;
+
+    mc->root = NIL;
+    mc->n = 0;
+    mc->top = 0;
+    mc->free_head = NIL;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t k = node_new(mc, mc->flat[h + i][0], mc->flat[h + i][1]);
+        if (last != NIL)
+            mc->iv[last].next = k;
+        mc->root = merge(mc, mc->root, k);
+        last = k;
+    }
+    mc->tail = last;
+    mc->treap = 1;
+}
+
+/* The tree's intervals into the list. */
+static void treap_to_list(sim_mc_t *mc)
+{
+    uint32_t n = flatten(mc, mc->root, mc->flat, 0);
+
+    mc->root = NIL;
+    mc->top = 0;
+    mc->free_head = NIL;
+    mc->tail = NIL;
+    mc->n = n;
+    mc->head = 0;
+    mc->treap = 0;
+}
+
+/* Room for one more interval at the list's end. */
+static void list_room(sim_mc_t *mc)
+{
+    if (mc->head + mc->n < SIM_MC_NODES)
+        return;
+    memmove(mc->flat, mc->flat + mc->head, (size_t)mc->n * sizeof(mc->flat[0]));
+    mc->head = 0;
+}
+
+/* sim_mc_reserve on the list (mc->n < SIM_MC_LIST_MAX): the tree's
+ * rules, step for step, on indices. */
+static uint64_t list_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur)
+{
+    uint64_t (*q)[2] = mc->flat + mc->head, t = arrive;
+    uint32_t n = mc->n, k, lo, hi;
+    int64_t prev;
+
+    if (n == 0 || arrive >= q[n - 1][1]) {
+        if (n > 0 && arrive == q[n - 1][1]) {
+            q[n - 1][1] = arrive + dur;
+        } else {
+            list_room(mc);
+            q = mc->flat + mc->head;
+            q[n][0] = arrive;
+            q[n][1] = arrive + dur;
+            mc->n = n + 1;
+        }
+        mc->accesses++;
+        return arrive;
+    }
+    /* the last start <= t (floor_node), by bisection */
+    lo = 0;
+    hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (q[mid][0] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    prev = (int64_t)lo - 1;
+    k = prev < 0 ? 0 : q[prev][1] > t ? (uint32_t)prev : (uint32_t)prev + 1;
+    while (k < n && q[k][0] < t + dur) {
+        t = q[k][1];
+        prev = k;
+        k++;
+    }
+    if (prev >= 0 && q[prev][1] == t) {
+        q[prev][1] = t + dur;
+        if (k < n && q[k][0] == t + dur) {
+            q[prev][1] = q[k][1];
+            memmove(q + k, q + k + 1, (size_t)(n - k - 1) * sizeof(q[0]));
+            mc->n = n - 1;
+        }
+    } else if (k < n && q[k][0] == t + dur) {
+        q[k][0] = t;
+    } else {
+        /* between prev and k (k < n: a request past the end extends it) */
+        list_room(mc);
+        q = mc->flat + mc->head;
+        memmove(q + k + 1, q + k, (size_t)(n - k) * sizeof(q[0]));
+        q[k][0] = t;
+        q[k][1] = t + dur;
+        mc->n = n + 1;
+    }
+    mc->accesses++;
+    mc->queued += t - arrive;
+    return t;
+}
+
+/* forget on the list: the intervals that end at or before @p floor are a
+ * prefix. */
+static void list_forget(sim_mc_t *mc, uint64_t floor)
+{
+    while (mc->n > 0 && mc->flat[mc->head][1] <= floor) {
+        mc->head++;
+        mc->n--;
+    }
+    if (mc->n == 0)
+        mc->head = 0;
+}
+
 uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
                         uint64_t floor)
 {
@@ -264,6 +391,15 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
 
     if (mc == NULL)
         return arrive; /* zero load (a core outside the order) */
+    if (!mc->treap) {
+        if (floor > mc->forgot) {
+            list_forget(mc, floor);
+            mc->forgot = floor;
+        }
+        if (mc->n + 1 < SIM_MC_LIST_MAX)
+            return list_reserve(mc, arrive, dur);
+        list_to_treap(mc);
+    }
     /* Below a floor that did not rise there is nothing new to forget:
      * every request arrives at or after every floor passed so far (each
      * floor bounds all the cores' future requests), so nothing booked
@@ -271,6 +407,10 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
     if (floor > mc->forgot) {
         forget(mc, floor);
         mc->forgot = floor;
+        if (mc->n <= SIM_MC_LIST_BACK) {
+            treap_to_list(mc);
+            return list_reserve(mc, arrive, dur);
+        }
     }
     if (mc->n >= SIM_MC_NODES - 2)
         compact(mc);
