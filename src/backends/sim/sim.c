@@ -27,6 +27,7 @@
 #include "sim_wait.h"
 #include "sim_seg.h"
 #include "sim_stack.h"
+#include "common/chipstate.h"
 #include "common/defaults.h"
 
 #include "rck/log.h"
@@ -1057,17 +1058,7 @@ static rck_status_t sim_console_write(rck_hal_t *hal, const char *buf,
 
     enter(s);
     advance(s, cost_null_syscall(s), CAT_OTHER);
-    while (len > 0) {
-        ssize_t w = write(STDOUT_FILENO, buf, len);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            st = RCK_ERR_IO;
-            break;
-        }
-        buf += w;
-        len -= (size_t)w;
-    }
+    st = rck_cs_console_write(hal, buf, len);
     leave(s);
     return st;
 }
