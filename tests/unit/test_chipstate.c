@@ -56,13 +56,24 @@ static int aligned(uint64_t v)
     return v % RCK_CS_ALIGN == 0;
 }
 
+/* A backend's core struct with more than the state (as the sim's). */
+typedef struct {
+    struct {
+        RCK_CS_CORE_FIELDS
+    };
+    uint64_t mine[9];
+} __attribute__((aligned(64))) big_core_t;
+
 static void check_layout(const rck_chip_t *c, int nues, size_t shm,
                          size_t hdr, const size_t *extra, int nextra)
 {
     rck_cs_layout_t l;
     uint64_t prev;
+    size_t core = nues % 2 ? sizeof(big_core_t) : 0;
 
-    CHECK(rck_cs_layout(c, nues, shm, hdr, extra, nextra, &l) == RCK_OK);
+    CHECK(rck_cs_layout(c, nues, shm, hdr, core, extra, nextra, &l) ==
+          RCK_OK);
+    CHECK(l.core_bytes == (core ? core : sizeof(rck_cs_core_t)));
     prev = hdr;
     for (int i = 0; i < nextra; i++) {
         CHECK(aligned(l.extra_off[i]));
@@ -71,8 +82,7 @@ static void check_layout(const rck_chip_t *c, int nues, size_t shm,
     }
     CHECK(aligned(l.cores_off) && l.cores_off >= prev);
     CHECK(aligned(l.counters_off));
-    CHECK(l.counters_off >=
-          l.cores_off + sizeof(rck_cs_core_t) * (uint64_t)c->ncores);
+    CHECK(l.counters_off >= l.cores_off + l.core_bytes * (uint64_t)c->ncores);
     CHECK(aligned(l.volts_off));
     CHECK(l.volts_off >= l.counters_off + 4 * (uint64_t)c->atomic_counters);
     CHECK(aligned(l.mpb_off));
@@ -113,9 +123,9 @@ static void test_layout_sizes(const rck_chip_t *scc)
 
 /* A layout that must be refused: RCK_ERR_CONFIG (or INVALID), an error
  * naming @p word, the output untouched. */
-static void check_refused(const rck_chip_t *c, int nues, size_t shm,
-                          size_t hdr, const size_t *extra, int nextra,
-                          const char *word)
+static void check_refused_core(const rck_chip_t *c, int nues, size_t shm,
+                               size_t hdr, size_t core, const size_t *extra,
+                               int nextra, const char *word)
 {
     rck_cs_layout_t l, before;
     rck_status_t st;
@@ -124,7 +134,7 @@ static void check_refused(const rck_chip_t *c, int nues, size_t shm,
     memset(&l, 0xab, sizeof(l));
     before = l;
     err_begin();
-    st = rck_cs_layout(c, nues, shm, hdr, extra, nextra, &l);
+    st = rck_cs_layout(c, nues, shm, hdr, core, extra, nextra, &l);
     err = err_end();
     CHECK(st == RCK_ERR_CONFIG || st == RCK_ERR_INVALID);
     CHECK(memcmp(&l, &before, sizeof(l)) == 0);
@@ -132,6 +142,13 @@ static void check_refused(const rck_chip_t *c, int nues, size_t shm,
         fprintf(stderr, "expected '%s' in the error, got: %s\n", word, err);
         failures++;
     }
+}
+
+static void check_refused(const rck_chip_t *c, int nues, size_t shm,
+                          size_t hdr, const size_t *extra, int nextra,
+                          const char *word)
+{
+    check_refused_core(c, nues, shm, hdr, 0, extra, nextra, word);
 }
 
 static void test_layout_refused(const rck_chip_t *scc)
@@ -168,6 +185,9 @@ static void test_layout_refused(const rck_chip_t *scc)
     check_refused(scc, 1, 0, 64, extra, RCK_CS_MAX_EXTRAS + 1, "regions");
     check_refused(scc, 1, 0, 64, extra, -1, "regions");
     check_refused(scc, 1, 0, 64, huge, 1, "region 0");
+    check_refused_core(scc, 1, 0, 64, 64, NULL, 0, "a core's struct of 64");
+    check_refused_core(scc, 1, 0, 64, sizeof(rck_cs_core_t) + 8, NULL, 0,
+                       "a core's struct");
     /* each part fits, the whole does not */
     check_refused(scc, 1, ((size_t)1 << 46) - 4096, 64, NULL, 0,
                   "a segment of");
@@ -224,7 +244,8 @@ static void test_state(const rck_chip_t *chip)
     uint32_t e, w;
     int32_t old;
 
-    CHECK(rck_cs_layout(chip, chip->ncores, shm, 64, NULL, 0, &l) == RCK_OK);
+    CHECK(rck_cs_layout(chip, chip->ncores, shm, 64, 0, NULL, 0, &l) ==
+          RCK_OK);
     seg = aligned_alloc(RCK_CS_ALIGN, l.seg_bytes);
     CHECK(seg != NULL);
     if (seg == NULL)
@@ -408,6 +429,51 @@ static void test_state(const rck_chip_t *chip)
     free(seg);
 }
 
+/* The effects step through a backend's bigger core struct and leave its
+ * own fields alone. */
+static void test_stride(const rck_chip_t *chip)
+{
+    rck_cs_layout_t l;
+    static fake_t f;
+    rck_hal_t hal;
+    big_core_t *cores;
+    void *seg;
+    int got, v;
+    uint32_t e;
+
+    CHECK(rck_cs_layout(chip, 2, 4096, 64, sizeof(big_core_t), NULL, 0,
+                        &l) == RCK_OK);
+    seg = aligned_alloc(RCK_CS_ALIGN, l.seg_bytes);
+    if (seg == NULL)
+        return;
+    memset(seg, 0, l.seg_bytes);
+    memset(&hal, 0, sizeof(hal));
+    memset(&f, 0, sizeof(f));
+    hal.chip = *chip;
+    hal.backend = &f;
+    rck_cs_view(&f.cs, seg, &l, chip, &fake_ops);
+    cores = (big_core_t *)(void *)((unsigned char *)seg + l.cores_off);
+    for (int c = 0; c < chip->ncores; c++)
+        for (int k = 0; k < 9; k++)
+            cores[c].mine[k] = 0x5a5a5a5a5a5a5a5aull;
+    rck_cs_init(&f.cs, chip);
+    CHECK((void *)rck_cs_core(&f.cs, 5) == (void *)&cores[5]);
+    CHECK(rck_cs_tas_try(&hal, 5, &got) == RCK_OK && got == 1);
+    CHECK(atomic_load(&cores[5].tas) == 1 && atomic_load(&cores[4].tas) == 0);
+    CHECK(rck_cs_lut_write(&hal, 47, 255, 77) == RCK_OK);
+    CHECK(atomic_load(&cores[47].lut[255]) == 77);
+    CHECK(rck_cs_lut_read(&hal, 47, 255, &e) == RCK_OK && e == 77);
+    CHECK(rck_cs_freq_set(&hal, 46, 9) == RCK_OK);
+    CHECK(cores[46].fdiv == 9 && cores[47].fdiv == 9);
+    CHECK(rck_cs_freq_get(&hal, 45, &v) == RCK_OK && v == chip->default_fdiv);
+    CHECK(rck_cs_irq_post(&f.cs, 20, 33, RCK_IRQ_GIC) == 0);
+    CHECK(atomic_load(&cores[20].gic_pending[0]) == 1ull << 33);
+    for (int c = 0; c < chip->ncores; c++)
+        for (int k = 0; k < 9; k++)
+            CHECK(cores[c].mine[k] == 0x5a5a5a5a5a5a5a5aull);
+    free(seg);
+}
+
 /* The console: every byte, in order; a closed stdout is an I/O error. */
 static void test_console(void)
 {
@@ -446,6 +512,7 @@ int main(void)
     test_layout_sizes(&scc);
     test_layout_refused(&scc);
     test_state(&scc);
+    test_stride(&scc);
     test_console();
     if (failures == 0)
         printf("test_chipstate: ok\n");

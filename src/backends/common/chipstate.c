@@ -32,6 +32,9 @@ static uint64_t cs_align(uint64_t v)
     return (v + RCK_CS_ALIGN - 1) / RCK_CS_ALIGN * RCK_CS_ALIGN;
 }
 
+_Static_assert(sizeof(rck_cs_core_t) % 64 == 0,
+               "a core's state is whole lines");
+
 /* The chip's sizes the state can hold; logs what does not fit. */
 static rck_status_t layout_check_chip(const rck_chip_t *chip, int nues)
 {
@@ -75,8 +78,8 @@ static rck_status_t layout_check_chip(const rck_chip_t *chip, int nues)
 
 rck_status_t rck_cs_layout(const rck_chip_t *chip, int nues,
                            size_t shm_bytes, size_t hdr_bytes,
-                           const size_t *extra, int nextra,
-                           rck_cs_layout_t *l)
+                           size_t core_bytes, const size_t *extra,
+                           int nextra, rck_cs_layout_t *l)
 {
     rck_cs_layout_t out;
     uint64_t off;
@@ -99,6 +102,15 @@ rck_status_t rck_cs_layout(const rck_chip_t *chip, int nues,
         rck_error("chip state: a header of %zu bytes", hdr_bytes);
         return RCK_ERR_CONFIG;
     }
+    if (core_bytes == 0)
+        core_bytes = sizeof(rck_cs_core_t);
+    if (core_bytes < sizeof(rck_cs_core_t) || core_bytes % 64 != 0 ||
+        core_bytes > (1u << 30)) {
+        rck_error("chip state: a core's struct of %zu bytes; it must hold "
+                  "the %zu of the state and be whole 64-byte lines",
+                  core_bytes, sizeof(rck_cs_core_t));
+        return RCK_ERR_CONFIG;
+    }
     if (shm_bytes > RCK_CS_MAX_SEG) {
         rck_error("chip state: a shared DRAM window of %zu bytes; at most "
                   "%llu",
@@ -117,7 +129,8 @@ rck_status_t rck_cs_layout(const rck_chip_t *chip, int nues,
         off += cs_align(extra[i]);
     }
     out.cores_off = off;
-    off += cs_align(sizeof(rck_cs_core_t) * (uint64_t)chip->ncores);
+    out.core_bytes = core_bytes;
+    off += cs_align(core_bytes * (uint64_t)chip->ncores);
     out.counters_off = off;
     off += cs_align(sizeof(int32_t) * (uint64_t)chip->atomic_counters);
     out.volts_off = off;
@@ -142,7 +155,8 @@ void rck_cs_view(rck_cs_t *cs, void *seg, const rck_cs_layout_t *l,
 {
     unsigned char *b = seg;
 
-    cs->cores = (rck_cs_core_t *)(void *)(b + l->cores_off);
+    cs->cores = b + l->cores_off;
+    cs->core_bytes = l->core_bytes;
     cs->counters = (_Atomic int32_t *)(void *)(b + l->counters_off);
     cs->volts = (_Atomic uint32_t *)(void *)(b + l->volts_off);
     cs->mpb = b + l->mpb_off;
@@ -161,7 +175,7 @@ void rck_cs_init(rck_cs_t *cs, const rck_chip_t *chip)
     for (int i = 0; i < chip->nislands; i++)
         atomic_store(&cs->volts[i], (uint32_t)rck_chip_start_mv(chip));
     for (int c = 0; c < chip->ncores; c++) {
-        rck_cs_core_t *t = &cs->cores[c];
+        rck_cs_core_t *t = rck_cs_core(cs, c);
 
         atomic_store(&t->fdiv, (uint32_t)chip->default_fdiv);
         for (int i = 0; i < RCK_CS_LUT_ENTRIES; i++)
@@ -172,7 +186,7 @@ void rck_cs_init(rck_cs_t *cs, const rck_chip_t *chip)
 
 int rck_cs_irq_post(rck_cs_t *cs, int core, int sender, rck_irq_kind_t kind)
 {
-    rck_cs_core_t *t = &cs->cores[core];
+    rck_cs_core_t *t = rck_cs_core(cs, core);
 
     if (kind == RCK_IRQ_PIN)
         return atomic_exchange(&t->irq_pin, 1) != 0;
@@ -185,7 +199,7 @@ int rck_cs_irq_post(rck_cs_t *cs, int core, int sender, rck_irq_kind_t kind)
 
 int rck_cs_irq_take(rck_cs_t *cs, rck_hal_t *hal, int core)
 {
-    rck_cs_core_t *t = &cs->cores[core];
+    rck_cs_core_t *t = rck_cs_core(cs, core);
     int handled = 0;
 
     if (atomic_exchange(&t->irq_pin, 0)) {
@@ -303,7 +317,7 @@ rck_status_t rck_cs_tas_release(rck_hal_t *hal, int core)
 {
     rck_cs_t *cs = rck_cs_of(hal);
 
-    atomic_store(&cs->cores[core].tas, 0);
+    rck_cs_tas_free(cs, core);
     cs->ops->wrote(hal, core);
     return RCK_OK;
 }
@@ -359,30 +373,26 @@ rck_status_t rck_cs_atomic_write(rck_hal_t *hal, int ctr, int32_t value)
 rck_status_t rck_cs_lut_read(rck_hal_t *hal, int core, int idx,
                              uint32_t *entry)
 {
-    *entry = atomic_load(&rck_cs_of(hal)->cores[core].lut[idx]);
+    *entry = rck_cs_lut_get(rck_cs_of(hal), core, idx);
     return RCK_OK;
 }
 
 rck_status_t rck_cs_lut_write(rck_hal_t *hal, int core, int idx,
                               uint32_t entry)
 {
-    atomic_store(&rck_cs_of(hal)->cores[core].lut[idx], entry);
+    rck_cs_lut_set(rck_cs_of(hal), core, idx, entry);
     return RCK_OK;
 }
 
 rck_status_t rck_cs_freq_set(rck_hal_t *hal, int core, int fdiv)
 {
-    rck_cs_t *cs = rck_cs_of(hal);
-    int first = core / cs->cores_per_tile * cs->cores_per_tile;
-
-    for (int c = first; c < first + cs->cores_per_tile; c++)
-        atomic_store(&cs->cores[c].fdiv, (uint32_t)fdiv);
+    rck_cs_fdiv_set(rck_cs_of(hal), core, fdiv);
     return RCK_OK;
 }
 
 rck_status_t rck_cs_freq_get(rck_hal_t *hal, int core, int *fdiv)
 {
-    *fdiv = (int)atomic_load(&rck_cs_of(hal)->cores[core].fdiv);
+    *fdiv = rck_cs_fdiv_get(rck_cs_of(hal), core);
     return RCK_OK;
 }
 

@@ -1,6 +1,7 @@
 /*
  * The chip's functional state, one for every backend that keeps it in
- * memory its cores share (native; the mpi backend's on-node path): each
+ * memory its cores share (native, the mpi backend's on-node path, the
+ * sim): each
  * core's test-and-set register, pending interrupts (the pin and one GIC
  * bit per sender), frequency divider and LUT; the atomic counters; the
  * voltage of each island; the MPBs and the shared DRAM window. Its place
@@ -25,7 +26,8 @@
  *
  * Owns: rck_cs_core_t, rck_cs_layout_t, rck_cs_t. May call: the HAL's
  * chip and LUT helpers, util's logger. Used by: src/backends/native,
- * src/backends/mpi (mpi_node.c).
+ * src/backends/mpi (mpi_node.c) through the slots; src/backends/sim
+ * through the layout and the effects (its slots add the timing).
  */
 #ifndef RCK_BACKEND_CHIPSTATE_H
 #define RCK_BACKEND_CHIPSTATE_H
@@ -47,28 +49,35 @@
 /* Every region starts on a page (LUT windows map MPBs and shared DRAM). */
 #define RCK_CS_ALIGN 4096
 
-/* One core's functional state. */
-typedef struct {
-    _Atomic uint32_t tas;      /* 0 free, 1 taken */
-    _Atomic uint32_t irq_pin;  /* a pin (configuration register) interrupt
-                                  is pending */
-    _Atomic uint32_t fdiv;     /* the tile's frequency divider */
-    uint32_t reserved;
-    /* pending GIC interrupts: bit s of word s / 64 for sender core s */
-    _Atomic uint64_t gic_pending[RCK_CS_GIC_WORDS];
+/* One core's functional state. A backend whose per-core struct carries
+ * more (the sim's timing) starts it with these fields as an anonymous
+ * member, struct { RCK_CS_CORE_FIELDS }; and passes its size to
+ * rck_cs_layout (core_bytes): the effects then step through its array. */
+#define RCK_CS_CORE_FIELDS                                                    \
+    _Atomic uint32_t tas;      /* 0 free, 1 taken */                          \
+    _Atomic uint32_t irq_pin;  /* a pin (configuration register)          \
+                                  interrupt is pending */                     \
+    _Atomic uint32_t fdiv;     /* the tile's frequency divider */             \
+    uint32_t reserved;                                                        \
+    /* pending GIC interrupts: bit s of word s / 64 for sender core s */      \
+    _Atomic uint64_t gic_pending[RCK_CS_GIC_WORDS];                           \
     _Atomic uint32_t lut[RCK_CS_LUT_ENTRIES];
+
+typedef struct {
+    RCK_CS_CORE_FIELDS
 } __attribute__((aligned(64))) rck_cs_core_t;
 
 /* Where each part lies in a segment: byte offsets from its start, each a
  * multiple of RCK_CS_ALIGN.
  *
- *   [header][extra 0] ... [extra n-1][rck_cs_core_t x ncores]
+ *   [header][extra 0] ... [extra n-1][core x ncores, core_bytes each]
  *   [int32 counters][uint32 volts][MPB x ncores][shared DRAM]
  *
  * Core c's MPB is at mpb_off + c * chip->mpb_bytes. */
 typedef struct {
     uint64_t extra_off[RCK_CS_MAX_EXTRAS];
     uint64_t cores_off;
+    uint64_t core_bytes;       /* one core's struct (the stride) */
     uint64_t counters_off;
     uint64_t volts_off;
     uint64_t mpb_off;
@@ -82,7 +91,8 @@ struct rck_cs_ops;
 /* A process's view of the state (the first member of the backend's
  * private struct). */
 typedef struct {
-    rck_cs_core_t *cores;
+    unsigned char *cores;      /* core c at cores + c * core_bytes */
+    size_t core_bytes;
     _Atomic int32_t *counters;
     _Atomic uint32_t *volts;
     unsigned char *mpb;
@@ -122,6 +132,9 @@ void rck_cs_nothing(rck_hal_t *hal);
  * @param [in]  nues       UEs of the run, 1..ncores.
  * @param [in]  shm_bytes  the shared DRAM window (rounded up to a page).
  * @param [in]  hdr_bytes  the backend's header at offset 0 (> 0).
+ * @param [in]  core_bytes one core's struct: 0 for rck_cs_core_t, else a
+ *                         struct that starts with RCK_CS_CORE_FIELDS, a
+ *                         multiple of 64 bytes.
  * @param [in]  extra      sizes of the backend's own regions, placed in
  *                         this order after the header (0 bytes: an empty
  *                         region).
@@ -132,8 +145,8 @@ void rck_cs_nothing(rck_hal_t *hal);
  */
 rck_status_t rck_cs_layout(const rck_chip_t *chip, int nues,
                            size_t shm_bytes, size_t hdr_bytes,
-                           const size_t *extra, int nextra,
-                           rck_cs_layout_t *l);
+                           size_t core_bytes, const size_t *extra,
+                           int nextra, rck_cs_layout_t *l);
 
 /**
  * A process's view of the state in the segment mapped at @p seg.
@@ -141,7 +154,9 @@ rck_status_t rck_cs_layout(const rck_chip_t *chip, int nues,
  * @param [in]  seg  the segment's start.
  * @param [in]  l    its layout (rck_cs_layout).
  * @param [in]  chip the chip it was laid out for.
- * @param [in]  ops  the backend's hooks (lives as long as the view).
+ * @param [in]  ops  the backend's hooks (lives as long as the view), or
+ *                   NULL for a backend that calls only the effects, never
+ *                   the slots (the sim: its wake-ups are timed events).
  */
 void rck_cs_view(rck_cs_t *cs, void *seg, const rck_cs_layout_t *l,
                  const rck_chip_t *chip, const rck_cs_ops_t *ops);
@@ -161,6 +176,12 @@ static inline rck_cs_t *rck_cs_of(rck_hal_t *hal)
 
 /* ---- the effects, for the backends' own paths ---- */
 
+static inline rck_cs_core_t *rck_cs_core(const rck_cs_t *cs, int core)
+{
+    return (rck_cs_core_t *)(void *)(cs->cores +
+                                     (size_t)core * cs->core_bytes);
+}
+
 static inline unsigned char *rck_cs_mpb_at(const rck_cs_t *cs, int core,
                                            uint32_t off)
 {
@@ -178,7 +199,7 @@ static inline _Atomic uint32_t *rck_cs_word(const rck_cs_t *cs,
     case RCK_SPACE_SHM:
         return (_Atomic uint32_t *)(void *)(cs->shm + off);
     case RCK_SPACE_TAS:
-        return &cs->cores[core].tas;
+        return &rck_cs_core(cs, core)->tas;
     }
     return NULL;
 }
@@ -200,7 +221,7 @@ static inline int rck_cs_conds_check(const rck_cs_t *cs,
 /* Is an interrupt pending on @p core? */
 static inline int rck_cs_irq_pending(const rck_cs_t *cs, int core)
 {
-    const rck_cs_core_t *t = &cs->cores[core];
+    const rck_cs_core_t *t = rck_cs_core(cs, core);
 
     if (atomic_load_explicit(&t->irq_pin, memory_order_relaxed))
         return 1;
@@ -214,7 +235,39 @@ static inline int rck_cs_irq_pending(const rck_cs_t *cs, int core)
 /* Take the test-and-set register of @p core: 1 if this call got it. */
 static inline int rck_cs_tas_take(rck_cs_t *cs, int core)
 {
-    return atomic_exchange(&cs->cores[core].tas, 1) == 0;
+    return atomic_exchange(&rck_cs_core(cs, core)->tas, 1) == 0;
+}
+
+/* Free it (whoever holds it; the chip does not check either). */
+static inline void rck_cs_tas_free(rck_cs_t *cs, int core)
+{
+    atomic_store(&rck_cs_core(cs, core)->tas, 0);
+}
+
+static inline uint32_t rck_cs_lut_get(const rck_cs_t *cs, int core, int idx)
+{
+    return atomic_load_explicit(&rck_cs_core(cs, core)->lut[idx],
+                                memory_order_acquire);
+}
+
+static inline void rck_cs_lut_set(rck_cs_t *cs, int core, int idx,
+                                  uint32_t entry)
+{
+    atomic_store(&rck_cs_core(cs, core)->lut[idx], entry);
+}
+
+static inline int rck_cs_fdiv_get(const rck_cs_t *cs, int core)
+{
+    return (int)atomic_load(&rck_cs_core(cs, core)->fdiv);
+}
+
+/* The divider is per tile: every core of @p core's tile changes. */
+static inline void rck_cs_fdiv_set(rck_cs_t *cs, int core, int fdiv)
+{
+    int first = core / cs->cores_per_tile * cs->cores_per_tile;
+
+    for (int c = first; c < first + cs->cores_per_tile; c++)
+        atomic_store(&rck_cs_core(cs, c)->fdiv, (uint32_t)fdiv);
 }
 
 /* Mark an interrupt of @p kind from @p sender pending on @p core.

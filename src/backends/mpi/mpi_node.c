@@ -49,7 +49,7 @@ rck_status_t mpi_node_layout(const rck_chip_t *chip, int nues,
     size_t regs[NODE_NREGS];
 
     regs[NODE_REG_WAITS] = sizeof(mpi_node_wait_t) * (size_t)chip->ncores;
-    return rck_cs_layout(chip, nues, 0, sizeof(mpi_node_hdr_t), regs,
+    return rck_cs_layout(chip, nues, 0, sizeof(mpi_node_hdr_t), 0, regs,
                          NODE_NREGS, l);
 }
 
@@ -214,7 +214,7 @@ static uint32_t node_lut_get(void *arg, int idx)
 {
     mpib_t *m = arg;
 
-    return atomic_load(&m->cs.cores[m->lut_core].lut[idx]);
+    return rck_cs_lut_get(&m->cs, m->lut_core, idx);
 }
 
 static uint64_t node_mpb_of(void *arg, int core)
@@ -245,7 +245,7 @@ static rck_status_t node_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
 static rck_status_t node_cycles(rck_hal_t *hal, uint64_t *cycles)
 {
     mpib_t *m = mb(hal);
-    int fdiv = (int)atomic_load(&m->cs.cores[hal->core].fdiv);
+    int fdiv = rck_cs_fdiv_get(&m->cs, hal->core);
 
     *cycles = (uint64_t)((MPI_Wtime() - m->t0) *
                          rck_chip_fdiv_mhz(&hal->chip, fdiv) * 1e6);

@@ -152,7 +152,7 @@ static rck_status_t seg_layout(const rck_chip_t *chip, int nues,
                                      : sizeof(uint64_t) *
                                            rck_comm_row_words(nues) *
                                            (size_t)nues;
-    return rck_cs_layout(chip, nues, shm_bytes, sizeof(seg_hdr_t), regs,
+    return rck_cs_layout(chip, nues, shm_bytes, sizeof(seg_hdr_t), 0, regs,
                          NATIVE_NREGS, l);
 }
 
@@ -770,7 +770,7 @@ static rck_status_t native_cycles(rck_hal_t *hal, uint64_t *cycles)
 {
     native_t *n = nat(hal);
     double s;
-    int fdiv = (int)atomic_load(&n->cs.cores[hal->core].fdiv);
+    int fdiv = rck_cs_fdiv_get(&n->cs, hal->core);
 
     native_wtime(hal, &s);
     *cycles = (uint64_t)(s * rck_chip_fdiv_mhz(&hal->chip, fdiv) * 1e6);

@@ -42,6 +42,6 @@ rck_status_t native_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
     p->shm_bytes = n->hdr->layout.shm_bytes;
     p->dram_fd = rck_lutwin_dram_fd();
     p->lut_get = native_lut_get;
-    p->lut_arg = &n->cs.cores[hal->core];
+    p->lut_arg = rck_cs_core(&n->cs, hal->core);
     return RCK_OK;
 }
