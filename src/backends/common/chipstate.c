@@ -4,7 +4,6 @@
  */
 #include "common/chipstate.h"
 
-#include "rck/copy.h"
 #include "rck/log.h"
 #include "rck/lut.h"
 
@@ -234,11 +233,8 @@ rck_status_t rck_cs_mpb_map(rck_hal_t *hal, int core, void **base)
 rck_status_t rck_cs_mpb_write(rck_hal_t *hal, int core, uint32_t off,
                               const void *src, size_t len)
 {
-    rck_cs_t *cs = rck_cs_of(hal);
-
-    rck_copy(rck_cs_mpb_at(cs, core, off), src, len);
-    cs->ops->wrote(hal, core);
-    return RCK_OK;
+    return rck_cs_mpb_write_with(hal, core, off, src, len,
+                                 rck_cs_of(hal)->ops->wrote);
 }
 
 rck_status_t rck_cs_mpb_read(rck_hal_t *hal, int core, uint32_t off,
@@ -252,24 +248,15 @@ rck_status_t rck_cs_mpb_read(rck_hal_t *hal, int core, uint32_t off,
 rck_status_t rck_cs_mpb_copy(rck_hal_t *hal, int dst_core, uint32_t dst_off,
                              int src_core, uint32_t src_off, size_t len)
 {
-    rck_cs_t *cs = rck_cs_of(hal);
-
-    atomic_thread_fence(memory_order_acquire);
-    memmove(rck_cs_mpb_at(cs, dst_core, dst_off),
-            rck_cs_mpb_at(cs, src_core, src_off), len);
-    cs->ops->wrote(hal, dst_core);
-    return RCK_OK;
+    return rck_cs_mpb_copy_with(hal, dst_core, dst_off, src_core, src_off,
+                                len, rck_cs_of(hal)->ops->wrote);
 }
 
 rck_status_t rck_cs_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
                                 uint32_t value)
 {
-    rck_cs_t *cs = rck_cs_of(hal);
-
-    atomic_store_explicit(rck_cs_word(cs, RCK_SPACE_MPB, core, off), value,
-                          memory_order_release);
-    cs->ops->wrote(hal, core);
-    return RCK_OK;
+    return rck_cs_mpb_store32_with(hal, core, off, value,
+                                   rck_cs_of(hal)->ops->wrote);
 }
 
 rck_status_t rck_cs_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
@@ -285,14 +272,8 @@ rck_status_t rck_cs_mpb_write_flag(rck_hal_t *hal, int core, uint32_t off,
                                    const void *src, size_t len,
                                    uint32_t flag_off, uint32_t flag)
 {
-    rck_cs_t *cs = rck_cs_of(hal);
-    unsigned char *mpb = rck_cs_mpb_at(cs, core, 0);
-
-    rck_copy(mpb + off, src, len);
-    atomic_store_explicit((_Atomic uint32_t *)(void *)(mpb + flag_off), flag,
-                          memory_order_release);
-    cs->ops->wrote(hal, core);
-    return RCK_OK;
+    return rck_cs_mpb_write_flag_with(hal, core, off, src, len, flag_off,
+                                      flag, rck_cs_of(hal)->ops->wrote);
 }
 
 void rck_cs_cl1invmb(rck_hal_t *hal)
@@ -315,11 +296,7 @@ rck_status_t rck_cs_tas_try(rck_hal_t *hal, int core, int *acquired)
 
 rck_status_t rck_cs_tas_release(rck_hal_t *hal, int core)
 {
-    rck_cs_t *cs = rck_cs_of(hal);
-
-    rck_cs_tas_free(cs, core);
-    cs->ops->wrote(hal, core);
-    return RCK_OK;
+    return rck_cs_tas_release_with(hal, core, rck_cs_of(hal)->ops->wrote);
 }
 
 rck_status_t rck_cs_irq_raise(rck_hal_t *hal, int core, rck_irq_kind_t kind)

@@ -33,6 +33,7 @@
 #define RCK_BACKEND_CHIPSTATE_H
 
 #include "rck/chip.h"
+#include "rck/copy.h"
 #include "rck/hal.h"
 
 #include <stdatomic.h>
@@ -268,6 +269,74 @@ static inline void rck_cs_fdiv_set(rck_cs_t *cs, int core, int fdiv)
 
     for (int c = first; c < first + cs->cores_per_tile; c++)
         atomic_store(&rck_cs_core(cs, c)->fdiv, (uint32_t)fdiv);
+}
+
+/* The writes that wake, each followed by @p wrote(hal, core). The common
+ * slots below pass the backend's hook from its rck_cs_ops_t; a backend
+ * whose hot path should not pay an indirect call (native, the mpi
+ * backend's on-node path) makes its slot a one-line call with its own
+ * hook, which the compiler then inlines. */
+typedef void (*rck_cs_wrote_fn)(rck_hal_t *hal, int core);
+
+static inline rck_status_t rck_cs_mpb_write_with(rck_hal_t *hal, int core,
+                                                 uint32_t off,
+                                                 const void *src, size_t len,
+                                                 rck_cs_wrote_fn wrote)
+{
+    rck_copy(rck_cs_mpb_at(rck_cs_of(hal), core, off), src, len);
+    wrote(hal, core);
+    return RCK_OK;
+}
+
+static inline rck_status_t rck_cs_mpb_copy_with(rck_hal_t *hal, int dst_core,
+                                                uint32_t dst_off,
+                                                int src_core,
+                                                uint32_t src_off, size_t len,
+                                                rck_cs_wrote_fn wrote)
+{
+    rck_cs_t *cs = rck_cs_of(hal);
+
+    atomic_thread_fence(memory_order_acquire);
+    memmove(rck_cs_mpb_at(cs, dst_core, dst_off),
+            rck_cs_mpb_at(cs, src_core, src_off), len);
+    wrote(hal, dst_core);
+    return RCK_OK;
+}
+
+static inline rck_status_t rck_cs_mpb_store32_with(rck_hal_t *hal, int core,
+                                                   uint32_t off,
+                                                   uint32_t value,
+                                                   rck_cs_wrote_fn wrote)
+{
+    atomic_store_explicit(rck_cs_word(rck_cs_of(hal), RCK_SPACE_MPB, core,
+                                      off),
+                          value, memory_order_release);
+    wrote(hal, core);
+    return RCK_OK;
+}
+
+/* The data, then the flag with release order, then one wrote: a sleeper
+ * waits on the flag, and a poller finds the line with both. */
+static inline rck_status_t
+rck_cs_mpb_write_flag_with(rck_hal_t *hal, int core, uint32_t off,
+                           const void *src, size_t len, uint32_t flag_off,
+                           uint32_t flag, rck_cs_wrote_fn wrote)
+{
+    unsigned char *mpb = rck_cs_mpb_at(rck_cs_of(hal), core, 0);
+
+    rck_copy(mpb + off, src, len);
+    atomic_store_explicit((_Atomic uint32_t *)(void *)(mpb + flag_off), flag,
+                          memory_order_release);
+    wrote(hal, core);
+    return RCK_OK;
+}
+
+static inline rck_status_t rck_cs_tas_release_with(rck_hal_t *hal, int core,
+                                                   rck_cs_wrote_fn wrote)
+{
+    rck_cs_tas_free(rck_cs_of(hal), core);
+    wrote(hal, core);
+    return RCK_OK;
 }
 
 /* Mark an interrupt of @p kind from @p sender pending on @p core.

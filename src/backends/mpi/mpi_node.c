@@ -67,8 +67,10 @@ void mpi_node_view(mpib_t *m, const rck_chip_t *chip,
     m->any_waiters = &h->any_waiters;
 }
 
-/* After a write that may satisfy a wait of core @p core. */
-static void node_wrote(rck_hal_t *hal, int core)
+/* After a write that may satisfy a wait of core @p core (inlined into the
+ * slots below). */
+static inline __attribute__((always_inline)) void node_wrote(rck_hal_t *hal,
+                                                            int core)
 {
     mpib_t *m = mb(hal);
 
@@ -92,6 +94,32 @@ static const rck_cs_ops_t node_cs_ops = {
     .raised = node_raised,
     .counted = rck_cs_nothing,
 };
+
+/* The chip state's writes with this path's wake-up inlined. */
+static rck_status_t node_mpb_write(rck_hal_t *hal, int core, uint32_t off,
+                                   const void *src, size_t len)
+{
+    return rck_cs_mpb_write_with(hal, core, off, src, len, node_wrote);
+}
+
+static rck_status_t node_mpb_copy(rck_hal_t *hal, int dst_core,
+                                  uint32_t dst_off, int src_core,
+                                  uint32_t src_off, size_t len)
+{
+    return rck_cs_mpb_copy_with(hal, dst_core, dst_off, src_core, src_off,
+                                len, node_wrote);
+}
+
+static rck_status_t node_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
+                                     uint32_t value)
+{
+    return rck_cs_mpb_store32_with(hal, core, off, value, node_wrote);
+}
+
+static rck_status_t node_tas_release(rck_hal_t *hal, int core)
+{
+    return rck_cs_tas_release_with(hal, core, node_wrote);
+}
 
 /* ---- waiting ---- */
 
@@ -277,15 +305,15 @@ const rck_hal_ops_t *mpi_node_ops(void)
     if (ops.name == NULL) {
         ops = rck_mpi_plugin_ops;
         ops.mpb_map = rck_cs_mpb_map;
-        ops.mpb_write = rck_cs_mpb_write;
+        ops.mpb_write = node_mpb_write;
         ops.mpb_read = rck_cs_mpb_read;
-        ops.mpb_copy = rck_cs_mpb_copy;
-        ops.mpb_store32 = rck_cs_mpb_store32;
+        ops.mpb_copy = node_mpb_copy;
+        ops.mpb_store32 = node_mpb_store32;
         ops.mpb_load32 = rck_cs_mpb_load32;
         ops.cl1invmb = rck_cs_cl1invmb;
         ops.wcb_flush = rck_cs_wcb_flush;
         ops.tas_try = rck_cs_tas_try;
-        ops.tas_release = rck_cs_tas_release;
+        ops.tas_release = node_tas_release;
         ops.irq_raise = rck_cs_irq_raise;
         ops.irq_poll = rck_cs_irq_poll;
         ops.wait = node_wait;

@@ -422,8 +422,10 @@ static __attribute__((noinline)) void ring_bells(native_t *n, int core)
                 rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
 }
 
-/* After a store into core's MPB or TAS register. */
-static void native_wrote(rck_hal_t *hal, int core)
+/* After a store into core's MPB or TAS register (inlined into the slots
+ * below). */
+static inline __attribute__((always_inline)) void native_wrote(rck_hal_t *hal,
+                                                              int core)
 {
     native_t *n = nat(hal);
 
@@ -464,6 +466,41 @@ static const rck_cs_ops_t native_cs_ops = {
     .raised = native_raised,
     .counted = native_counted,
 };
+
+/* The chip state's writes with this backend's wake-up inlined. */
+static rck_status_t native_mpb_write(rck_hal_t *hal, int core, uint32_t off,
+                                     const void *src, size_t len)
+{
+    return rck_cs_mpb_write_with(hal, core, off, src, len, native_wrote);
+}
+
+static rck_status_t native_mpb_copy(rck_hal_t *hal, int dst_core,
+                                    uint32_t dst_off, int src_core,
+                                    uint32_t src_off, size_t len)
+{
+    return rck_cs_mpb_copy_with(hal, dst_core, dst_off, src_core, src_off,
+                                len, native_wrote);
+}
+
+static rck_status_t native_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
+                                       uint32_t value)
+{
+    return rck_cs_mpb_store32_with(hal, core, off, value, native_wrote);
+}
+
+static rck_status_t native_mpb_write_flag(rck_hal_t *hal, int core,
+                                          uint32_t off, const void *src,
+                                          size_t len, uint32_t flag_off,
+                                          uint32_t flag)
+{
+    return rck_cs_mpb_write_flag_with(hal, core, off, src, len, flag_off,
+                                      flag, native_wrote);
+}
+
+static rck_status_t native_tas_release(rck_hal_t *hal, int core)
+{
+    return rck_cs_tas_release_with(hal, core, native_wrote);
+}
 
 /* The lines the caller reads next: their transfers start now. */
 static void native_mpb_prefetch(rck_hal_t *hal, int core, uint32_t off,
@@ -845,18 +882,18 @@ const rck_hal_ops_t rck_native_ops = {
     .attach_end = rck_be_attach_end_none,
     .detach = native_detach,
     .mpb_map = rck_cs_mpb_map,
-    .mpb_write = rck_cs_mpb_write,
+    .mpb_write = native_mpb_write,
     .mpb_read = rck_cs_mpb_read,
-    .mpb_copy = rck_cs_mpb_copy,
-    .mpb_store32 = rck_cs_mpb_store32,
+    .mpb_copy = native_mpb_copy,
+    .mpb_store32 = native_mpb_store32,
     .mpb_load32 = rck_cs_mpb_load32,
     .cl1invmb = rck_cs_cl1invmb,
     .mpb_prefetch = native_mpb_prefetch,
     .wcb_flush = rck_cs_wcb_flush,
-    .mpb_write_flag = rck_cs_mpb_write_flag,
+    .mpb_write_flag = native_mpb_write_flag,
     .lut_window = native_lut_window,
     .tas_try = rck_cs_tas_try,
-    .tas_release = rck_cs_tas_release,
+    .tas_release = native_tas_release,
     .irq_raise = rck_cs_irq_raise,
     .irq_poll = rck_cs_irq_poll,
     .wait = native_wait,
