@@ -248,7 +248,8 @@ static rck_status_t attach_comms(mpib_t *m, rck_hal_t *hal, int split)
 /* One node: the chip's state (common/chipstate.h) and how the cores wait
  * in a memfd of the node's first rank, mapped at MPI_CHIP_ADDR (layout at
  * the top of mpi_node.c), initialised by that rank; no RMA window. */
-static rck_status_t attach_chip_node(mpib_t *m, rck_hal_t *hal)
+static rck_status_t attach_chip_node(mpib_t *m, rck_hal_t *hal,
+                                     size_t shm_bytes)
 {
     const rck_chip_t *chip = &hal->chip;
     rck_cs_layout_t l;
@@ -270,7 +271,7 @@ static rck_status_t attach_chip_node(mpib_t *m, rck_hal_t *hal)
         return st;
     /* the node's first rank; the others wait at attach's barrier before
      * they touch the state */
-    mpi_node_view(m, chip, &l, hal->ue == 0);
+    mpi_node_view(m, chip, &l, shm_bytes, hal->ue == 0);
     return RCK_OK;
 }
 
@@ -430,7 +431,7 @@ rck_status_t mpi_attach(rck_hal_t *hal)
      * process: MPI_ERR_WIN) */
     if (st == RCK_OK)
         st = (!split || hal->nues == 1) && m->nnodes == 1
-                 ? attach_chip_node(m, hal)
+                 ? attach_chip_node(m, hal, p.shm_bytes)
                  : attach_window(m, hal, split);
     if (st == RCK_OK)
         st = attach_shared(m, p.shm_bytes, hal->ue);

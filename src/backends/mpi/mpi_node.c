@@ -54,11 +54,13 @@ rck_status_t mpi_node_layout(const rck_chip_t *chip, int nues,
 }
 
 void mpi_node_view(mpib_t *m, const rck_chip_t *chip,
-                   const rck_cs_layout_t *l, int init)
+                   const rck_cs_layout_t *l, size_t shm_bytes, int init)
 {
     mpi_node_hdr_t *h = (mpi_node_hdr_t *)(void *)m->chip;
 
     rck_cs_view(&m->cs, m->chip, l, chip, &node_cs_ops);
+    m->cs.shm = NULL;
+    m->cs.shm_bytes = rck_be_align_up(shm_bytes, 4096);
     if (init)
         rck_cs_init(&m->cs, chip);
     m->waits = (mpi_node_wait_t *)(void *)(m->chip +

@@ -168,12 +168,13 @@ extern const rck_hal_ops_t rck_mpi_plugin_ops;
 /* mpi_node.c: the plugin's table with the on-node slots */
 const rck_hal_ops_t *mpi_node_ops(void);
 /* mpi_node.c: the layout of the on-node segment, and the view of it at
- * m->chip (every rank; @p init: the node's first rank also sets the state
- * at power-on). */
+ * m->chip with the shared window of @p shm_bytes (mapped later, at
+ * MPI_SHM_ADDR; the default LUTs name its pages); every rank; @p init:
+ * the node's first rank also sets the state at power-on. */
 rck_status_t mpi_node_layout(const rck_chip_t *chip, int nues,
                              rck_cs_layout_t *l);
 void mpi_node_view(mpib_t *m, const rck_chip_t *chip,
-                   const rck_cs_layout_t *l, int init);
+                   const rck_cs_layout_t *l, size_t shm_bytes, int init);
 
 /* mpi_attach.c */
 rck_status_t mpi_attach(rck_hal_t *hal);
