@@ -200,9 +200,9 @@ typedef struct {
     int wrote[64], raised[64], counted;
 } fake_t;
 
-static void fake_wrote(rck_hal_t *hal, int core)
+static void fake_wrote(rck_cs_t *cs, int core)
 {
-    ((fake_t *)hal->backend)->wrote[core]++;
+    ((fake_t *)(void *)cs)->wrote[core]++;
 }
 
 static void fake_raised(rck_hal_t *hal, int core)

@@ -111,8 +111,10 @@ typedef struct {
  * filled (rck_cs_nothing* for none). */
 typedef struct rck_cs_ops {
     /** A store into @p core's MPB or TAS register is done: wake whoever
-     *  may wait for it. */
-    void (*wrote)(rck_hal_t *hal, int core);
+     *  may wait for it. @p cs is the view, the first member of the
+     *  backend's private struct (the hot path: no reload of
+     *  hal->backend). */
+    void (*wrote)(rck_cs_t *cs, int core);
     /** An interrupt is pending on @p core: wake it, whatever it waits
      *  for. */
     void (*raised)(rck_hal_t *hal, int core);
@@ -271,20 +273,22 @@ static inline void rck_cs_fdiv_set(rck_cs_t *cs, int core, int fdiv)
         atomic_store(&rck_cs_core(cs, c)->fdiv, (uint32_t)fdiv);
 }
 
-/* The writes that wake, each followed by @p wrote(hal, core). The common
+/* The writes that wake, each followed by @p wrote(cs, core). The common
  * slots below pass the backend's hook from its rck_cs_ops_t; a backend
  * whose hot path should not pay an indirect call (native, the mpi
  * backend's on-node path) makes its slot a one-line call with its own
  * hook, which the compiler then inlines. */
-typedef void (*rck_cs_wrote_fn)(rck_hal_t *hal, int core);
+typedef void (*rck_cs_wrote_fn)(rck_cs_t *cs, int core);
 
 static inline rck_status_t rck_cs_mpb_write_with(rck_hal_t *hal, int core,
                                                  uint32_t off,
                                                  const void *src, size_t len,
                                                  rck_cs_wrote_fn wrote)
 {
-    rck_copy(rck_cs_mpb_at(rck_cs_of(hal), core, off), src, len);
-    wrote(hal, core);
+    rck_cs_t *cs = rck_cs_of(hal);
+
+    rck_copy(rck_cs_mpb_at(cs, core, off), src, len);
+    wrote(cs, core);
     return RCK_OK;
 }
 
@@ -299,7 +303,7 @@ static inline rck_status_t rck_cs_mpb_copy_with(rck_hal_t *hal, int dst_core,
     atomic_thread_fence(memory_order_acquire);
     memmove(rck_cs_mpb_at(cs, dst_core, dst_off),
             rck_cs_mpb_at(cs, src_core, src_off), len);
-    wrote(hal, dst_core);
+    wrote(cs, dst_core);
     return RCK_OK;
 }
 
@@ -308,10 +312,11 @@ static inline rck_status_t rck_cs_mpb_store32_with(rck_hal_t *hal, int core,
                                                    uint32_t value,
                                                    rck_cs_wrote_fn wrote)
 {
-    atomic_store_explicit(rck_cs_word(rck_cs_of(hal), RCK_SPACE_MPB, core,
-                                      off),
-                          value, memory_order_release);
-    wrote(hal, core);
+    rck_cs_t *cs = rck_cs_of(hal);
+
+    atomic_store_explicit(rck_cs_word(cs, RCK_SPACE_MPB, core, off), value,
+                          memory_order_release);
+    wrote(cs, core);
     return RCK_OK;
 }
 
@@ -322,20 +327,23 @@ rck_cs_mpb_write_flag_with(rck_hal_t *hal, int core, uint32_t off,
                            const void *src, size_t len, uint32_t flag_off,
                            uint32_t flag, rck_cs_wrote_fn wrote)
 {
-    unsigned char *mpb = rck_cs_mpb_at(rck_cs_of(hal), core, 0);
+    rck_cs_t *cs = rck_cs_of(hal);
+    unsigned char *mpb = rck_cs_mpb_at(cs, core, 0);
 
     rck_copy(mpb + off, src, len);
     atomic_store_explicit((_Atomic uint32_t *)(void *)(mpb + flag_off), flag,
                           memory_order_release);
-    wrote(hal, core);
+    wrote(cs, core);
     return RCK_OK;
 }
 
 static inline rck_status_t rck_cs_tas_release_with(rck_hal_t *hal, int core,
                                                    rck_cs_wrote_fn wrote)
 {
-    rck_cs_tas_free(rck_cs_of(hal), core);
-    wrote(hal, core);
+    rck_cs_t *cs = rck_cs_of(hal);
+
+    rck_cs_tas_free(cs, core);
+    wrote(cs, core);
     return RCK_OK;
 }
 

@@ -71,10 +71,10 @@ void mpi_node_view(mpib_t *m, const rck_chip_t *chip,
 
 /* After a write that may satisfy a wait of core @p core (inlined into the
  * slots below). */
-static inline __attribute__((always_inline)) void node_wrote(rck_hal_t *hal,
+static inline __attribute__((always_inline)) void node_wrote(rck_cs_t *cs,
                                                             int core)
 {
-    mpib_t *m = mb(hal);
+    mpib_t *m = (mpib_t *)(void *)cs; /* its first member */
 
     rck_be_writer_fence(m->asym);
     rck_be_bell_ring(&m->waits[core].waiters, &m->waits[core].bell);
@@ -90,6 +90,9 @@ static void node_raised(rck_hal_t *hal, int core)
     atomic_thread_fence(memory_order_seq_cst);
     rck_be_bell_ring(m->any_waiters, m->any_bell);
 }
+
+_Static_assert(offsetof(mpib_t, cs) == 0,
+               "the chip state's slots find mpib_t through its view");
 
 static const rck_cs_ops_t node_cs_ops = {
     .wrote = node_wrote,
