@@ -512,22 +512,6 @@ static rck_status_t mpi_cycles(rck_hal_t *hal, uint64_t *cycles)
     return RCK_OK;
 }
 
-static rck_status_t mpi_console_write(rck_hal_t *hal, const char *buf,
-                                      size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(STDOUT_FILENO, buf, len);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return RCK_ERR_IO;
-        }
-        buf += w;
-        len -= (size_t)w;
-    }
-    return RCK_OK;
-}
-
 /* No portable, cheap instruction counter (see HOST-FACTS.md). The
  * plugin does not carry hal.c, whose rck_hal_unsupported() says the same. */
 static rck_status_t mpi_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value)
@@ -635,7 +619,7 @@ __attribute__((visibility("default"))) const rck_hal_ops_t
         .cycles = mpi_cycles,
         .wtime = mpi_wtime,
         .perfctr_read = mpi_perfctr_read,
-        .console_write = mpi_console_write,
+        .console_write = rck_cs_console_write,
         .set_context = mpi_set_context,
         .set_message = rck_be_set_message_none,
         .monitor = rck_be_monitor_now,

@@ -245,26 +245,20 @@ static rck_status_t attach_comms(mpib_t *m, rck_hal_t *hal, int split)
     return RCK_OK;
 }
 
-/* One node: every core's block and the globals in a memfd of the node's
- * first rank, mapped at MPI_CHIP_ADDR (layout at the top of mpi_node.c),
- * initialised by that rank; no RMA window. */
-static rck_status_t attach_chip_node(mpib_t *m, rck_hal_t *hal)
+/* One node: the chip's state (common/chipstate.h) and how the cores wait
+ * in a memfd of the node's first rank, mapped at MPI_CHIP_ADDR (layout at
+ * the top of mpi_node.c), initialised by that rank; no RMA window. */
+static rck_status_t attach_chip_node(mpib_t *m, rck_hal_t *hal,
+                                     size_t shm_bytes)
 {
     const rck_chip_t *chip = &hal->chip;
-    size_t mine, bells;
+    rck_cs_layout_t l;
     rck_status_t st;
 
-    layout(m, chip, hal->nues, hal->ue_core, &mine, hal->ue);
-    /* whole pages per core, so that LUT windows can map the MPBs */
-    m->block = rck_be_align_up(m->block, 4096);
-    bells = (size_t)chip->ncores * m->block;
-    for (int c = 0; c < chip->ncores; c++) {
-        m->home[c] = 0;
-        m->disp[c] = (MPI_Aint)((size_t)c * m->block);
-    }
-    m->glob = (MPI_Aint)(bells + 64);
-    m->chip_bytes = rck_be_align_up(
-        (size_t)m->glob + mpi_volt_off(chip, MPI_MAX_ISLANDS), 4096);
+    st = mpi_node_layout(chip, hal->nues, &l);
+    if (st != RCK_OK)
+        return st;
+    m->chip_bytes = l.seg_bytes;
     st = node_share(m, "rockcreek-mpi-chip", m->chip_bytes, MPI_CHIP_ADDR,
                     &m->chip_fd, &m->chip);
     if (st != RCK_OK)
@@ -275,13 +269,9 @@ static rck_status_t attach_chip_node(mpib_t *m, rck_hal_t *hal)
                     &m->dram_fd, NULL);
     if (st != RCK_OK)
         return st;
-    m->base = m->chip;
-    if (hal->ue == 0) /* the node's first rank; the others wait at attach's
-                         barrier before they touch the state */
-        state_init(m, chip, 0, m->chip_bytes);
-    m->base = m->chip + m->disp[hal->core];
-    m->any_bell = (_Atomic uint32_t *)(m->chip + bells);
-    m->any_waiters = (_Atomic uint32_t *)(m->chip + bells + 4);
+    /* the node's first rank; the others wait at attach's barrier before
+     * they touch the state */
+    mpi_node_view(m, chip, &l, shm_bytes, hal->ue == 0);
     return RCK_OK;
 }
 
@@ -441,10 +431,15 @@ rck_status_t mpi_attach(rck_hal_t *hal)
      * process: MPI_ERR_WIN) */
     if (st == RCK_OK)
         st = (!split || hal->nues == 1) && m->nnodes == 1
-                 ? attach_chip_node(m, hal)
+                 ? attach_chip_node(m, hal, p.shm_bytes)
                  : attach_window(m, hal, split);
     if (st == RCK_OK)
         st = attach_shared(m, p.shm_bytes, hal->ue);
+    if (st == RCK_OK && m->chip != NULL) {
+        /* the shared window is a memfd of its own (MPI_SHM_ADDR) */
+        m->cs.shm = m->shm;
+        m->cs.shm_bytes = m->shm_bytes;
+    }
     if (st == RCK_OK)
         st = attach_misc(m, &hal->chip);
     if (st != RCK_OK) {

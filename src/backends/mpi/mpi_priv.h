@@ -10,6 +10,7 @@
 
 #include "mpi/mpi_backend.h"
 #include "common/backend.h"
+#include "common/chipstate.h"
 #include "common/seg.h"
 #include "mpi/mpi_settings.h"
 
@@ -37,21 +38,33 @@
 
 enum { TAG_WAKE = 1 };
 
-/* State words of a core block, byte offsets after the MPB. */
+/* RMA path: state words of a core block, byte offsets after the MPB (the
+ * on-node path keeps the common chip state instead, common/chipstate.h). */
 enum {
     ST_TAS = 0,   /* 0 free, 1 taken */
     ST_WAKE = 4,  /* 1: may be blocked for a wake message */
     ST_PIN = 8,   /* pending configuration-register interrupt */
     ST_FDIV = 12, /* the tile's frequency divider */
-    ST_BELL = 16, /* on-node path: the core's doorbell (mpi_node.c) */
-    ST_WAITERS = 20, /* on-node path: sleepers on it */
     ST_GIC = 64,  /* pending GIC interrupts: one bit per sender */
     ST_LUT = ST_GIC + RCK_CHIP_MAX_CORES / 8,
     ST_BYTES = ST_LUT + 256 * 4
 };
 #define GIC_WORDS (RCK_CHIP_MAX_CORES / 32)
 
+/* On-node path (mpi_node.c): the segment's header and how each core waits
+ * (a region of the backend's own in the chip state's layout). */
 typedef struct {
+    _Atomic uint32_t any_bell;    /* the node's doorbell */
+    _Atomic uint32_t any_waiters; /* and its sleepers */
+} mpi_node_hdr_t;
+typedef struct {
+    _Atomic uint32_t bell;        /* the core's doorbell */
+    _Atomic uint32_t waiters;     /* sleepers on it */
+} __attribute__((aligned(64))) mpi_node_wait_t;
+
+typedef struct {
+    rck_cs_t cs;           /* on-node path: the chip's state (first: its
+                              slots find it through hal->backend) */
     MPI_Comm comm;         /* a duplicate of MPI_COMM_WORLD */
     MPI_Comm node;         /* ranks that share memory (one per rank: split) */
     MPI_Win win;           /* chip state */
@@ -64,10 +77,11 @@ typedef struct {
     MPI_Aint *disp;        /* its displacement there */
     int *ue_of_core;       /* UE running each core, or -1 */
     MPI_Aint glob;         /* displacement of the globals on rank 0 */
-    unsigned char *chip;   /* one node: every core's block, mapped at
-                              MPI_CHIP_ADDR (mpi_node.c); NULL: RMA */
+    unsigned char *chip;   /* one node: the chip state's segment, mapped
+                              at MPI_CHIP_ADDR (mpi_node.c); NULL: RMA */
     size_t chip_bytes;
     int chip_fd;
+    mpi_node_wait_t *waits; /* on-node path: how each core waits */
     _Atomic uint32_t *any_bell;    /* on-node path: the node's doorbell */
     _Atomic uint32_t *any_waiters; /* and its sleepers */
     unsigned char *shm;    /* the mapped shared window, or NULL */
@@ -153,6 +167,14 @@ extern const rck_hal_ops_t rck_mpi_plugin_ops;
 
 /* mpi_node.c: the plugin's table with the on-node slots */
 const rck_hal_ops_t *mpi_node_ops(void);
+/* mpi_node.c: the layout of the on-node segment, and the view of it at
+ * m->chip with the shared window of @p shm_bytes (mapped later, at
+ * MPI_SHM_ADDR; the default LUTs name its pages); every rank; @p init:
+ * the node's first rank also sets the state at power-on. */
+rck_status_t mpi_node_layout(const rck_chip_t *chip, int nues,
+                             rck_cs_layout_t *l);
+void mpi_node_view(mpib_t *m, const rck_chip_t *chip,
+                   const rck_cs_layout_t *l, size_t shm_bytes, int init);
 
 /* mpi_attach.c */
 rck_status_t mpi_attach(rck_hal_t *hal);

@@ -2,8 +2,17 @@
  * Native backend.
  *
  * Segment layout (one memfd, mapped at the same address in every core):
+ * common/chipstate.h's rck_cs_layout, with the backend's header seg_hdr_t
+ * and two regions of its own, how each core waits (core_state_t x ncores)
+ * and the communication matrix:
  *
- *   [seg_hdr_t][core_state_t x ncores][atomic counters][MPB x ncores][shm]
+ *   [seg_hdr_t][core_state_t x ncores][comm rows][the chip's state:
+ *   rck_cs_core_t x ncores, counters, voltages][MPB x ncores][shm]
+ *
+ * The chip's functional effects (MPB, TAS, interrupts, counters, LUT,
+ * dividers, voltages, console) are the common slots rck_cs_*; this file
+ * adds how a core waits and wakes the others (native_cs_ops) and the
+ * shared-DRAM watch.
  *
  * Waking protocol (the invariant every writer and waiter relies on):
  *   waiter:  waiters++ (seq_cst); seq = doorbell; re-check the condition;
@@ -131,67 +140,57 @@ __attribute__((constructor)) static void native_settings_register(void)
 
 /* ---- segment ---- */
 
-static void seg_layout(const rck_chip_t *chip, int nues, size_t shm_bytes,
-                       seg_hdr_t *h)
-{
-    size_t off = rck_be_align_up(sizeof(seg_hdr_t), 4096);
+static const rck_cs_ops_t native_cs_ops;
 
-    h->cores_off = off;
-    off += rck_be_align_up(sizeof(core_state_t) * (size_t)chip->ncores, 4096);
-    h->counters_off = off;
-    off += rck_be_align_up(sizeof(int32_t) * (size_t)chip->atomic_counters,
-                           4096);
-    h->comm_off = off;
-    off += rck_be_align_up(sizeof(uint64_t) * rck_comm_row_words(nues) *
-                               (size_t)nues,
-                           4096);
-    h->mpb_off = off;
-    off += rck_be_align_up((size_t)chip->mpb_bytes * (size_t)chip->ncores,
-                           4096);
-    h->shm_off = off;
-    h->shm_bytes = rck_be_align_up(shm_bytes, 4096);
-    h->seg_bytes = off + h->shm_bytes;
+static rck_status_t seg_layout(const rck_chip_t *chip, int nues,
+                               size_t shm_bytes, rck_cs_layout_t *l)
+{
+    size_t regs[NATIVE_NREGS];
+
+    regs[NATIVE_REG_CORES] = sizeof(core_state_t) * (size_t)chip->ncores;
+    regs[NATIVE_REG_COMM] = nues < 1 ? 0
+                                     : sizeof(uint64_t) *
+                                           rck_comm_row_words(nues) *
+                                           (size_t)nues;
+    return rck_cs_layout(chip, nues, shm_bytes, sizeof(seg_hdr_t), 0, regs,
+                         NATIVE_NREGS, l);
 }
 
-static void seg_init(seg_hdr_t *h, const rck_chip_t *chip, int nues,
-                     const int *cores, size_t shm_bytes)
+static void seg_init(seg_hdr_t *h, const rck_cs_layout_t *l,
+                     const rck_chip_t *chip, int nues, const int *cores)
 {
     core_state_t *cs;
+    rck_cs_t view;
 
-    seg_layout(chip, nues, shm_bytes, h);
+    h->layout = *l;
+    h->seg_bytes = l->seg_bytes;
     h->chip = *chip;
     h->nues = (uint32_t)nues;
     h->t0_ns = rck_be_now_ns();
     for (int i = 0; i < nues; i++)
         h->ue_core[i] = cores[i];
     atomic_store(&h->failed_core, -1);
-    for (int i = 0; i < chip->nislands && i < NATIVE_MAX_ISLANDS; i++)
-        atomic_store(&h->volt_mv[i], (uint32_t)rck_chip_start_mv(chip));
-    cs = (core_state_t *)((char *)h + h->cores_off);
-    for (int c = 0; c < chip->ncores; c++) {
-        atomic_store(&cs[c].fdiv, (uint32_t)chip->default_fdiv);
+    rck_cs_view(&view, h, l, chip, &native_cs_ops);
+    rck_cs_init(&view, chip);
+    cs = native_cores(h);
+    for (int c = 0; c < chip->ncores; c++)
         atomic_store(&cs[c].ctx_peer, -1);
-        for (int i = 0; i < 256; i++)
-            atomic_store(&cs[c].lut[i], rck_lut_default(chip, h->shm_bytes, c, i));
-    }
 }
 
 static rck_status_t native_job_create(const rck_job_params_t *p,
                                       rck_job_t **job_out)
 {
-    seg_hdr_t layout;
+    rck_cs_layout_t layout;
     rck_job_t *job;
     rck_status_t st;
     void *map;
 
-    if (p->chip->ncores > RCK_CHIP_MAX_CORES ||
-        p->chip->atomic_counters > NATIVE_MAX_COUNTERS ||
-        p->chip->nislands > NATIVE_MAX_ISLANDS) {
-        rck_error("native backend: chip too large");
-        return RCK_ERR_CONFIG;
+    st = seg_layout(p->chip, p->nues, p->shm_bytes, &layout);
+    if (st != RCK_OK) {
+        rck_error("native backend: the chip '%s' with %d UEs does not fit",
+                  p->chip->name, p->nues);
+        return st;
     }
-    memset(&layout, 0, sizeof(layout));
-    seg_layout(p->chip, p->nues, p->shm_bytes, &layout);
     job = calloc(1, sizeof(*job));
     if (job == NULL)
         return RCK_ERR_NOMEM;
@@ -200,10 +199,9 @@ static rck_status_t native_job_create(const rck_job_params_t *p,
         goto err_free;
     job->hdr = map;
     job->bytes = layout.seg_bytes;
-    seg_init(job->hdr, p->chip, p->nues, p->cores, p->shm_bytes);
+    seg_init(job->hdr, &layout, p->chip, p->nues, p->cores);
     if (p->nstart > 0 && p->nstart < p->nues) {
-        core_state_t *cs =
-            (core_state_t *)((char *)job->hdr + job->hdr->cores_off);
+        core_state_t *cs = native_cores(job->hdr);
         for (int ue = p->nstart; ue < p->nues; ue++)
             atomic_store(&cs[p->cores[ue]].state, CORE_DORMANT);
         atomic_store(&job->hdr->dormant, p->nues - p->nstart);
@@ -236,7 +234,7 @@ static rck_status_t native_job_child_setup(rck_job_t *job, int ue)
 static int native_job_core_attached(rck_job_t *job, int ue)
 {
     seg_hdr_t *h = job->hdr;
-    core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
+    core_state_t *cs = native_cores(h);
 
     if (ue < 0 || ue >= (int)h->nues)
         return 1;
@@ -246,7 +244,7 @@ static int native_job_core_attached(rck_job_t *job, int ue)
 static void native_job_core_exited(rck_job_t *job, int ue, int failed)
 {
     seg_hdr_t *h = job->hdr;
-    core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
+    core_state_t *cs = native_cores(h);
     int core;
 
     if (ue < 0 || ue >= (int)h->nues)
@@ -272,7 +270,8 @@ static rck_status_t native_job_destroy(rck_job_t *job)
         st = rck_be_report_write(
             report, &rck_native_ops, &job->hdr->chip, (int)job->hdr->nues,
             (double)(rck_be_now_ns() - job->hdr->t0_ns) * 1e-9,
-            (const uint64_t *)((char *)job->hdr + job->hdr->comm_off));
+            (const uint64_t *)((char *)job->hdr +
+                               job->hdr->layout.extra_off[NATIVE_REG_COMM]));
     munmap(job->hdr, job->bytes);
     close(job->fd);
     if (job->dram_fd >= 0)
@@ -354,11 +353,8 @@ static rck_status_t native_attach(rck_hal_t *hal)
         goto err_close;
     memcpy(&hdr, map, sizeof(hdr));
     n->hdr = map;
-    n->cores = (core_state_t *)((char *)map + hdr.cores_off);
-    n->counters = (_Atomic int32_t *)((char *)map + hdr.counters_off);
-    n->mpb = (unsigned char *)map + hdr.mpb_off;
-    n->mpb_bytes = hdr.chip.mpb_bytes;
-    n->shm = (unsigned char *)map + hdr.shm_off;
+    n->cores = native_cores(n->hdr);
+    rck_cs_view(&n->cs, map, &hdr.layout, &hdr.chip, &native_cs_ops);
     if (hal->ue < 0 || hal->ue >= (int)hdr.nues) {
         rck_error("RCK_UE=%d outside the job's %u UEs", hal->ue, hdr.nues);
         st = RCK_ERR_CONFIG;
@@ -368,7 +364,8 @@ static rck_status_t native_attach(rck_hal_t *hal)
     hal->nues = (int)hdr.nues;
     hal->ue_core = n->hdr->ue_core;
     hal->core = n->hdr->ue_core[hal->ue];
-    hal->comm_row = (uint64_t *)((char *)map + hdr.comm_off) +
+    hal->comm_row = (uint64_t *)((char *)map +
+                                 hdr.layout.extra_off[NATIVE_REG_COMM]) +
                     rck_comm_row_words(hal->nues) * (size_t)hal->ue;
     hal->backend = n;
     n->spin_ns = rck__nat_spin_budget();
@@ -416,8 +413,7 @@ static void native_detach(rck_hal_t *hal)
     hal->backend = NULL;
 }
 
-/* ---- MPB ---- */
-
+/* ---- how writes and interrupts wake (the chip state's hooks) ---- */
 
 static __attribute__((noinline)) void ring_bells(native_t *n, int core)
 {
@@ -426,8 +422,13 @@ static __attribute__((noinline)) void ring_bells(native_t *n, int core)
                 rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
 }
 
-static inline void ring(native_t *n, int core)
+/* After a store into core's MPB or TAS register (inlined into the slots
+ * below). */
+static inline __attribute__((always_inline)) void native_wrote(rck_cs_t *cs,
+                                                              int core)
 {
+    native_t *n = (native_t *)(void *)cs; /* its first member */
+
     progress_bump(n);
     /* the protocol's fence (see the top): a sleeper's membarrier stands in
      * for it when this core is registered */
@@ -442,174 +443,76 @@ static inline void ring(native_t *n, int core)
         ring_bells(n, core);
 }
 
-static rck_status_t native_mpb_map(rck_hal_t *hal, int core, void **base)
-{
-    *base = mpb_at(nat(hal), core, 0);
-    return RCK_OK;
-}
-
-static rck_status_t native_mpb_write(rck_hal_t *hal, int core, uint32_t off,
-                                     const void *src, size_t len)
+/* Interrupts always ring: the target may sleep on its own doorbell
+ * without having registered as a waiter for data. */
+static void native_raised(rck_hal_t *hal, int core)
 {
     native_t *n = nat(hal);
 
-    rck_copy(mpb_at(n, core, off), src, len);
-    ring(n, core);
-    return RCK_OK;
+    progress_bump(n);
+    woke(n, rck_be_bell_wake(&n->cores[core].doorbell));
+    atomic_thread_fence(memory_order_seq_cst);
+    woke(n, rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
 }
 
-static rck_status_t native_mpb_read(rck_hal_t *hal, int core, uint32_t off,
-                                    void *dst, size_t len)
+/* A counter changed: progress, for the deadlock detection. */
+static void native_counted(rck_hal_t *hal)
 {
-    atomic_thread_fence(memory_order_acquire);
-    rck_copy(dst, mpb_at(nat(hal), core, off), len);
-    return RCK_OK;
+    progress_bump(nat(hal));
+}
+
+_Static_assert(offsetof(native_t, cs) == 0,
+               "the chip state's slots find native_t through its view");
+
+static const rck_cs_ops_t native_cs_ops = {
+    .wrote = native_wrote,
+    .raised = native_raised,
+    .counted = native_counted,
+};
+
+/* The chip state's writes with this backend's wake-up inlined. */
+static rck_status_t native_mpb_write(rck_hal_t *hal, int core, uint32_t off,
+                                     const void *src, size_t len)
+{
+    return rck_cs_mpb_write_with(hal, core, off, src, len, native_wrote);
 }
 
 static rck_status_t native_mpb_copy(rck_hal_t *hal, int dst_core,
                                     uint32_t dst_off, int src_core,
                                     uint32_t src_off, size_t len)
 {
-    native_t *n = nat(hal);
-
-    atomic_thread_fence(memory_order_acquire);
-    memmove(mpb_at(n, dst_core, dst_off), mpb_at(n, src_core, src_off), len);
-    ring(n, dst_core);
-    return RCK_OK;
+    return rck_cs_mpb_copy_with(hal, dst_core, dst_off, src_core, src_off,
+                                len, native_wrote);
 }
-
 
 static rck_status_t native_mpb_store32(rck_hal_t *hal, int core, uint32_t off,
                                        uint32_t value)
 {
-    native_t *n = nat(hal);
-
-    atomic_store_explicit(word_at(n, RCK_SPACE_MPB, core, off), value,
-                          memory_order_release);
-    ring(n, core);
-    return RCK_OK;
+    return rck_cs_mpb_store32_with(hal, core, off, value, native_wrote);
 }
 
-static rck_status_t native_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
-                                      uint32_t *value)
+static rck_status_t native_mpb_write_flag(rck_hal_t *hal, int core,
+                                          uint32_t off, const void *src,
+                                          size_t len, uint32_t flag_off,
+                                          uint32_t flag)
 {
-    *value = atomic_load_explicit(word_at(nat(hal), RCK_SPACE_MPB, core, off),
-                                  memory_order_acquire);
-    return RCK_OK;
+    return rck_cs_mpb_write_flag_with(hal, core, off, src, len, flag_off,
+                                      flag, native_wrote);
 }
 
-/* The host is cache coherent: an invalidate has nothing to drop, but it
- * still orders later reads after earlier ones, as CL1INVMB does. */
-static void native_cl1invmb(rck_hal_t *hal)
+static rck_status_t native_tas_release(rck_hal_t *hal, int core)
 {
-    atomic_thread_fence(memory_order_acquire);
+    return rck_cs_tas_release_with(hal, core, native_wrote);
 }
 
 /* The lines the caller reads next: their transfers start now. */
 static void native_mpb_prefetch(rck_hal_t *hal, int core, uint32_t off,
                                 size_t len)
 {
-    const char *p = (const char *)mpb_at(nat(hal), core, off);
+    const char *p = (const char *)rck_cs_mpb_at(&nat(hal)->cs, core, off);
 
     for (size_t k = 0; k < len; k += 64)
         __builtin_prefetch(p + k, 0, 3);
-}
-
-static void native_wcb_flush(rck_hal_t *hal)
-{
-    atomic_thread_fence(memory_order_release);
-}
-
-/* The data, then the flag with release order, then one ring: a sleeper
- * waits on the flag, and a poller finds the line with both. */
-static rck_status_t native_mpb_write_flag(rck_hal_t *hal, int core,
-                                          uint32_t off, const void *src,
-                                          size_t len, uint32_t flag_off,
-                                          uint32_t flag)
-{
-    native_t *n = nat(hal);
-    unsigned char *mpb = mpb_at(n, core, 0);
-
-    rck_copy(mpb + off, src, len);
-    atomic_store_explicit((_Atomic uint32_t *)(void *)(mpb + flag_off), flag,
-                          memory_order_release);
-    ring(n, core);
-    return RCK_OK;
-}
-
-/* ---- TAS ---- */
-
-static rck_status_t native_tas_try(rck_hal_t *hal, int core, int *acquired)
-{
-    *acquired = atomic_exchange(&nat(hal)->cores[core].tas, 1) == 0;
-    return RCK_OK;
-}
-
-static rck_status_t native_tas_release(rck_hal_t *hal, int core)
-{
-    native_t *n = nat(hal);
-
-    atomic_store(&n->cores[core].tas, 0);
-    ring(n, core);
-    return RCK_OK;
-}
-
-/* ---- interrupts ---- */
-
-static rck_status_t native_irq_raise(rck_hal_t *hal, int core,
-                                     rck_irq_kind_t kind)
-{
-    native_t *n = nat(hal);
-    core_state_t *t = &n->cores[core];
-
-    if (kind == RCK_IRQ_PIN) {
-        if (atomic_exchange(&t->irq_pin, 1) != 0)
-            rck_debug("interrupt to core %d lost: one is already pending",
-                      core);
-    } else {
-        uint64_t bit = 1ull << (hal->core % 64);
-        if (atomic_fetch_or(&t->gic_pending[hal->core / 64], bit) & bit)
-            rck_debug("GIC interrupt %d -> %d lost: already pending",
-                      hal->core, core);
-    }
-    /* Interrupts always ring: the target may sleep on its own doorbell
-     * without having registered as a waiter for data. */
-    progress_bump(n);
-    woke(n, rck_be_bell_wake(&t->doorbell));
-    atomic_thread_fence(memory_order_seq_cst);
-    woke(n, rck_be_bell_ring(&n->hdr->any_waiters, &n->hdr->any_doorbell));
-    return RCK_OK;
-}
-
-static rck_status_t native_irq_poll(rck_hal_t *hal, int *count)
-{
-    native_t *n = nat(hal);
-    core_state_t *t = &n->cores[hal->core];
-    int handled = 0;
-
-    *count = 0;
-    if (hal->irq_handler == NULL || n->in_handler)
-        return RCK_OK;
-    n->in_handler = 1;
-    if (atomic_exchange(&t->irq_pin, 0)) {
-        hal->irq_handler(hal, RCK_IRQ_PIN, -1, hal->irq_arg);
-        handled++;
-    }
-    for (int w = 0; w < NATIVE_GIC_WORDS; w++) {
-        uint64_t bits;
-        if (!atomic_load_explicit(&t->gic_pending[w], memory_order_relaxed))
-            continue;
-        bits = atomic_exchange(&t->gic_pending[w], 0);
-        while (bits) {
-            int b = __builtin_ctzll(bits);
-            bits &= bits - 1;
-            hal->irq_handler(hal, RCK_IRQ_GIC, w * 64 + b, hal->irq_arg);
-            handled++;
-        }
-    }
-    n->in_handler = 0;
-    *count = handled;
-    return RCK_OK;
 }
 
 /* ---- waiting ---- */
@@ -683,7 +586,7 @@ static rck_status_t wait_poll(rck_hal_t *hal, const rck_hal_cond_t *conds,
     if ((want_irq || hal->irq_handler != NULL) &&
         irq_any_pending(n, hal->core)) {
         int cnt;
-        native_irq_poll(hal, &cnt);
+        rck_cs_irq_poll(hal, &cnt);
         if (want_irq) {
             *which = -1;
             return RCK_INTERRUPTED;
@@ -817,41 +720,12 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
     }
 }
 
-/* ---- counters, LUT, shared DRAM ---- */
+/* ---- clocks, shared DRAM ---- */
 
 static rck_status_t native_gtsc_read(rck_hal_t *hal, uint64_t *ticks)
 {
     uint64_t ns = rck_be_now_ns() - nat(hal)->hdr->t0_ns;
     *ticks = (uint64_t)((double)ns * hal->chip.mesh_mhz / 1000.0);
-    return RCK_OK;
-}
-
-static rck_status_t native_atomic_inc(rck_hal_t *hal, int ctr, int32_t *old)
-{
-    progress_bump(nat(hal));
-    *old = atomic_fetch_add(&nat(hal)->counters[ctr], 1);
-    return RCK_OK;
-}
-
-static rck_status_t native_atomic_read(rck_hal_t *hal, int ctr, int32_t *value)
-{
-    *value = atomic_load(&nat(hal)->counters[ctr]);
-    return RCK_OK;
-}
-
-static rck_status_t native_atomic_write(rck_hal_t *hal, int ctr, int32_t value)
-{
-    progress_bump(nat(hal));
-    atomic_store(&nat(hal)->counters[ctr], value);
-    return RCK_OK;
-}
-
-
-static rck_status_t native_shm_map(rck_hal_t *hal, void **base, size_t *len)
-{
-    native_t *n = nat(hal);
-    *base = n->shm;
-    *len = n->hdr->shm_bytes;
     return RCK_OK;
 }
 
@@ -884,7 +758,7 @@ static rck_status_t native_shm_write(rck_hal_t *hal, size_t off,
 {
     native_t *n = nat(hal);
 
-    memcpy(n->shm + off, src, len);
+    memcpy(n->cs.shm + off, src, len);
     progress_bump(n);
     /* the protocol's fence, or the sleepers' membarrier (as ring()) */
     rck_be_writer_fence(n->asym);
@@ -923,45 +797,7 @@ static void native_trap(rck_hal_t *hal, uint64_t host_ns)
     (void)host_ns;
 }
 
-static rck_status_t native_shm_read(rck_hal_t *hal, size_t off, void *dst,
-                                    size_t len)
-{
-    atomic_thread_fence(memory_order_acquire);
-    memcpy(dst, nat(hal)->shm + off, len);
-    return RCK_OK;
-}
-
-/* ---- power, clocks, console ---- */
-
-static rck_status_t native_freq_set(rck_hal_t *hal, int core, int fdiv)
-{
-    native_t *n = nat(hal);
-    int tile = rck_chip_tile(&hal->chip, core);
-
-    /* The divider is per tile: both cores of the tile change. */
-    for (int c = tile * hal->chip.cores_per_tile;
-         c < (tile + 1) * hal->chip.cores_per_tile; c++)
-        atomic_store(&n->cores[c].fdiv, (uint32_t)fdiv);
-    return RCK_OK;
-}
-
-static rck_status_t native_freq_get(rck_hal_t *hal, int core, int *fdiv)
-{
-    *fdiv = (int)atomic_load(&nat(hal)->cores[core].fdiv);
-    return RCK_OK;
-}
-
-static rck_status_t native_volt_set(rck_hal_t *hal, int island, int mv)
-{
-    atomic_store(&nat(hal)->hdr->volt_mv[island], (uint32_t)mv);
-    return RCK_OK;
-}
-
-static rck_status_t native_volt_get(rck_hal_t *hal, int island, int *mv)
-{
-    *mv = (int)atomic_load(&nat(hal)->hdr->volt_mv[island]);
-    return RCK_OK;
-}
+/* ---- clocks ---- */
 
 static rck_status_t native_wtime(rck_hal_t *hal, double *seconds)
 {
@@ -974,26 +810,10 @@ static rck_status_t native_cycles(rck_hal_t *hal, uint64_t *cycles)
 {
     native_t *n = nat(hal);
     double s;
-    int fdiv = (int)atomic_load(&n->cores[hal->core].fdiv);
+    int fdiv = rck_cs_fdiv_get(&n->cs, hal->core);
 
     native_wtime(hal, &s);
     *cycles = (uint64_t)(s * rck_chip_fdiv_mhz(&hal->chip, fdiv) * 1e6);
-    return RCK_OK;
-}
-
-static rck_status_t native_console_write(rck_hal_t *hal, const char *buf,
-                                         size_t len)
-{
-    while (len > 0) {
-        ssize_t w = write(STDOUT_FILENO, buf, len);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return RCK_ERR_IO;
-        }
-        buf += w;
-        len -= (size_t)w;
-    }
     return RCK_OK;
 }
 
@@ -1064,47 +884,47 @@ const rck_hal_ops_t rck_native_ops = {
     .attach = native_attach,
     .attach_end = rck_be_attach_end_none,
     .detach = native_detach,
-    .mpb_map = native_mpb_map,
+    .mpb_map = rck_cs_mpb_map,
     .mpb_write = native_mpb_write,
-    .mpb_read = native_mpb_read,
+    .mpb_read = rck_cs_mpb_read,
     .mpb_copy = native_mpb_copy,
     .mpb_store32 = native_mpb_store32,
-    .mpb_load32 = native_mpb_load32,
-    .cl1invmb = native_cl1invmb,
+    .mpb_load32 = rck_cs_mpb_load32,
+    .cl1invmb = rck_cs_cl1invmb,
     .mpb_prefetch = native_mpb_prefetch,
-    .wcb_flush = native_wcb_flush,
+    .wcb_flush = rck_cs_wcb_flush,
     .mpb_write_flag = native_mpb_write_flag,
     .lut_window = native_lut_window,
-    .tas_try = native_tas_try,
+    .tas_try = rck_cs_tas_try,
     .tas_release = native_tas_release,
-    .irq_raise = native_irq_raise,
-    .irq_poll = native_irq_poll,
+    .irq_raise = rck_cs_irq_raise,
+    .irq_poll = rck_cs_irq_poll,
     .wait = native_wait,
     .gtsc_read = native_gtsc_read,
-    .atomic_inc = native_atomic_inc,
-    .atomic_read = native_atomic_read,
-    .atomic_write = native_atomic_write,
-    .lut_read = native_lut_read,
-    .lut_write = native_lut_write,
-    .shm_map = native_shm_map,
+    .atomic_inc = rck_cs_atomic_inc,
+    .atomic_read = rck_cs_atomic_read,
+    .atomic_write = rck_cs_atomic_write,
+    .lut_read = rck_cs_lut_read,
+    .lut_write = rck_cs_lut_write,
+    .shm_map = rck_cs_shm_map,
     .shm_set_map = native_shm_set_map,
     .shm_flush = native_shm_flush,
     .dcache_flush = native_dcache_flush,
     .shm_write = native_shm_write,
-    .shm_read = native_shm_read,
+    .shm_read = rck_cs_shm_read,
     .shm_touch = native_shm_touch,
     .syscall = native_syscall,
     .trap = native_trap,
-    .freq_set = native_freq_set,
-    .freq_get = native_freq_get,
-    .volt_set = native_volt_set,
-    .volt_get = native_volt_get,
+    .freq_set = rck_cs_freq_set,
+    .freq_get = rck_cs_freq_get,
+    .volt_set = rck_cs_volt_set,
+    .volt_get = rck_cs_volt_get,
     .volt_wait = rck_be_volt_wait_instant,
     .power_read = rck_be_power_unsupported,
     .cycles = native_cycles,
     .wtime = native_wtime,
     .perfctr_read = native_perfctr_read,
-    .console_write = native_console_write,
+    .console_write = rck_cs_console_write,
     .set_context = native_set_context,
     .set_message = rck_be_set_message_none,
     .monitor = rck_be_monitor_now,

@@ -9,6 +9,7 @@
 
 #include "native.h"
 #include "common/backend.h"
+#include "common/chipstate.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -22,10 +23,7 @@
 #else
 #define NATIVE_MAP_ADDR ((uintptr_t)0x3f0000000000ull)
 #endif
-#define NATIVE_MAX_ISLANDS 256
-#define NATIVE_MAX_COUNTERS 4096
 #define NATIVE_CTX_LEN 40
-#define NATIVE_GIC_WORDS (RCK_CHIP_MAX_CORES / 64)
 #define NATIVE_DL_CONDS 8
 /* Shared-DRAM words a sleeping core names to the writers (its watch); a
  * wait with more watches the range they span. */
@@ -41,17 +39,15 @@ enum {
     CORE_DORMANT = 4
 };
 
+/* How a core waits and what it tells the others (the chip's functional
+ * state of the core is common/chipstate.h's rck_cs_core_t). */
 typedef struct {
-    _Atomic uint32_t tas;
     _Atomic uint32_t doorbell;
     _Atomic uint32_t waiters;
-    _Atomic uint32_t irq_pin;
-    _Atomic uint32_t fdiv;
     _Atomic uint32_t state;
     _Atomic int32_t pid;
     _Atomic int32_t ctx_peer;
     char ctx[NATIVE_CTX_LEN];
-    _Atomic uint64_t gic_pending[NATIVE_GIC_WORDS];
     /* deadlock detection: the published sleep (seqlock dl_pub, odd while
      * it is written) */
     _Atomic uint32_t dl_pub;
@@ -75,19 +71,20 @@ typedef struct {
     _Atomic uint64_t bell_wakes;
     /* what this core did that may wake others (written by it only) */
     _Alignas(64) _Atomic uint64_t progress;
-    _Alignas(64) _Atomic uint32_t lut[256];
 } __attribute__((aligned(64))) core_state_t;
+
+/* The segment's regions of the native backend's own (rck_cs_layout's
+ * extras). */
+enum { NATIVE_REG_CORES = 0, NATIVE_REG_COMM = 1, NATIVE_NREGS = 2 };
 
 typedef struct {
     uint64_t magic;
     uint64_t seg_bytes;
-    uint64_t cores_off, counters_off, mpb_off, shm_off, shm_bytes;
-    uint64_t comm_off;           /* communication matrix (rck/monitor.h) */
+    rck_cs_layout_t layout;      /* extras: NATIVE_REG_* */
     uint64_t t0_ns;
     uint32_t nues;
     rck_chip_t chip;
     int32_t ue_core[RCK_CHIP_MAX_CORES];
-    _Atomic uint32_t volt_mv[NATIVE_MAX_ISLANDS];
     _Atomic uint32_t any_doorbell;
     _Atomic uint32_t any_waiters;
     _Atomic int32_t failed_core; /* -1 while every core is healthy */
@@ -108,13 +105,11 @@ struct rck_job {
 };
 
 typedef struct {
+    rck_cs_t cs;               /* the chip's state (first: its slots find
+                                  it through hal->backend) */
     int fd;
     seg_hdr_t *hdr;
-    core_state_t *cores;
-    _Atomic int32_t *counters;
-    unsigned char *mpb;
-    size_t mpb_bytes;          /* one core's MPB (the chip's, cached) */
-    unsigned char *shm;
+    core_state_t *cores;       /* how each core waits */
     int64_t spin_ns;           /* < 0: decide from the awake cores */
     int ncpu;
     int64_t yield_ns;
@@ -124,7 +119,6 @@ typedef struct {
     int64_t loaded_spin_ns;    /* RCK_SPIN_LOADED_NS */
     int load_running;          /* its runnable count, -1 if unknown */
     uint64_t load_at;          /* when it was read */
-    int in_handler;
     const char *ctx_call;
     int ctx_peer;
     const char *pub_call;      /* what native_publish_context last wrote */
@@ -142,11 +136,7 @@ typedef struct {
 } native_t;
 
 struct rck_lutwin_params;
-/* native_lut.c: the lut_read, lut_write and lut_window slots */
-rck_status_t native_lut_read(rck_hal_t *hal, int core, int idx,
-                             uint32_t *entry);
-rck_status_t native_lut_write(rck_hal_t *hal, int core, int idx,
-                              uint32_t entry);
+/* native_lut.c: the lut_window slot */
 rck_status_t native_lut_window(rck_hal_t *hal, struct rck_lutwin_params *p);
 
 /* @p k sleepers were just woken: until they run they compete for the CPUs
@@ -186,9 +176,15 @@ static inline void progress_bump(native_t *n)
                           memory_order_relaxed);
 }
 
+static inline core_state_t *native_cores(seg_hdr_t *h)
+{
+    return (core_state_t *)((char *)h +
+                            h->layout.extra_off[NATIVE_REG_CORES]);
+}
+
 static inline void wake_everyone(seg_hdr_t *h)
 {
-    core_state_t *cs = (core_state_t *)((char *)h + h->cores_off);
+    core_state_t *cs = native_cores(h);
     int k = 0;
 
     for (int c = 0; c < h->chip.ncores; c++)
@@ -197,48 +193,20 @@ static inline void wake_everyone(seg_hdr_t *h)
     atomic_fetch_add_explicit(&h->woken, k, memory_order_relaxed);
 }
 
-static inline unsigned char *mpb_at(native_t *n, int core, uint32_t off)
-{
-    return n->mpb + (size_t)core * n->mpb_bytes + off;
-}
-
 static inline _Atomic uint32_t *word_at(native_t *n, rck_space_t space,
                                         int core, uint32_t off)
 {
-    switch (space) {
-    case RCK_SPACE_MPB:
-        return (_Atomic uint32_t *)mpb_at(n, core, off);
-    case RCK_SPACE_SHM:
-        return (_Atomic uint32_t *)(n->shm + off);
-    case RCK_SPACE_TAS:
-        return &n->cores[core].tas;
-    }
-    return NULL;
+    return rck_cs_word(&n->cs, space, core, off);
 }
 
 static inline int conds_check(native_t *n, const rck_hal_cond_t *c, int nc)
 {
-    for (int i = 0; i < nc; i++) {
-        uint32_t v = atomic_load_explicit(
-            word_at(n, c[i].space, c[i].core, c[i].offset),
-            memory_order_acquire);
-        if (rck_be_cond_holds(v, &c[i]))
-            return i;
-    }
-    return -1;
+    return rck_cs_conds_check(&n->cs, c, nc);
 }
 
 static inline int irq_any_pending(native_t *n, int core)
 {
-    core_state_t *t = &n->cores[core];
-
-    if (atomic_load_explicit(&t->irq_pin, memory_order_relaxed))
-        return 1;
-    for (int w = 0; w < NATIVE_GIC_WORDS; w++) {
-        if (atomic_load_explicit(&t->gic_pending[w], memory_order_relaxed))
-            return 1;
-    }
-    return 0;
+    return rck_cs_irq_pending(&n->cs, core);
 }
 
 /* ---- deadlock detection (native_deadlock.c) ---- */

@@ -1,7 +1,7 @@
 /*
- * The native backend's LUTs: the entries in each core's state word array
- * (a plain store: nothing else happens on native), and what the core's
- * LUT window maps (rck/lutwin.h, docs/LUT.md).
+ * The native backend's LUT window: what the core's window maps
+ * (rck/lutwin.h, docs/LUT.md). The entries themselves are the chip
+ * state's (common/chipstate.h: rck_cs_lut_read, rck_cs_lut_write).
  *
  * Owns: nothing with state but the segment header the window reads.
  * May call: the segment (native_internal.h).
@@ -10,25 +10,11 @@
 
 #include "rck/lutwin.h"
 
-rck_status_t native_lut_read(rck_hal_t *hal, int core, int idx,
-                             uint32_t *entry)
-{
-    *entry = atomic_load(&nat(hal)->cores[core].lut[idx]);
-    return RCK_OK;
-}
-
-rck_status_t native_lut_write(rck_hal_t *hal, int core, int idx,
-                              uint32_t entry)
-{
-    atomic_store(&nat(hal)->cores[core].lut[idx], entry);
-    return RCK_OK;
-}
-
 /* The window reads this core's LUT from its state in the segment
  * (lut_arg) and finds the MPBs by the segment header's layout. */
 static uint32_t native_lut_get(void *arg, int idx)
 {
-    return atomic_load_explicit(&((core_state_t *)arg)->lut[idx],
+    return atomic_load_explicit(&((rck_cs_core_t *)arg)->lut[idx],
                                 memory_order_acquire);
 }
 
@@ -37,7 +23,7 @@ static const seg_hdr_t *native_win_hdr;
 static uint64_t native_mpb_of(void *arg, int core)
 {
     (void)arg;
-    return native_win_hdr->mpb_off +
+    return native_win_hdr->layout.mpb_off +
            (uint64_t)core * native_win_hdr->chip.mpb_bytes;
 }
 
@@ -52,10 +38,10 @@ rck_status_t native_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
     p->shm_fd = n->fd;
     p->mpb_fd = n->fd;
     p->mpb_of = native_mpb_of;
-    p->shm_off = n->hdr->shm_off;
-    p->shm_bytes = n->hdr->shm_bytes;
+    p->shm_off = n->hdr->layout.shm_off;
+    p->shm_bytes = n->hdr->layout.shm_bytes;
     p->dram_fd = rck_lutwin_dram_fd();
     p->lut_get = native_lut_get;
-    p->lut_arg = &n->cores[hal->core];
+    p->lut_arg = rck_cs_core(&n->cs, hal->core);
     return RCK_OK;
 }

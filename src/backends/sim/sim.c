@@ -27,6 +27,7 @@
 #include "sim_wait.h"
 #include "sim_seg.h"
 #include "sim_stack.h"
+#include "common/chipstate.h"
 #include "common/defaults.h"
 
 #include "rck/log.h"
@@ -448,7 +449,7 @@ static rck_status_t sim_tas_try(rck_hal_t *hal, int core, int *acquired)
     sim_t *s = sim_of(hal);
 
     begin(s);
-    *acquired = atomic_exchange(&s->cores[core].tas, 1) == 0;
+    *acquired = rck_cs_tas_take(&s->cs, core);
     if (*acquired)
         sim_notify(s, RCK_SPACE_TAS, core, 0, 4, s->me->vt, s->ue);
     mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
@@ -468,7 +469,7 @@ static rck_status_t sim_tas_release(rck_hal_t *hal, int core)
         sim_pending_push(s, SIM_PW_TAS, core, 0, NULL, 0, cost);
         advance(s, cost, CAT_OTHER);
     } else {
-        atomic_store(&s->cores[core].tas, 0);
+        rck_cs_tas_free(&s->cs, core);
         uint64_t t0 = s->me->vt;
         if (!s->unordered)
             s->cores[core].tas_vis = t0 + cost;
@@ -790,7 +791,7 @@ static rck_status_t sim_lut_read(rck_hal_t *hal, int core, int idx,
     sim_t *s = sim_of(hal);
 
     begin(s);
-    *entry = s->cores[core].lut[idx];
+    *entry = rck_cs_lut_get(&s->cs, core, idx);
     mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
     advance(s, cost_dword_read(s, core), CAT_OTHER);
     leave(s);
@@ -803,7 +804,7 @@ static rck_status_t sim_lut_write(rck_hal_t *hal, int core, int idx,
     sim_t *s = sim_of(hal);
 
     begin(s);
-    s->cores[core].lut[idx] = entry;
+    rck_cs_lut_set(&s->cs, core, idx, entry);
     mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
     advance(s, cost_line_write(s, core), CAT_OTHER);
     leave(s);
@@ -931,14 +932,12 @@ static rck_status_t sim_freq_set(rck_hal_t *hal, int core, int fdiv)
 {
     sim_t *s = sim_of(hal);
     int tile = rck_chip_tile(s->chip, core);
-    int cpt = s->chip->cores_per_tile;
 
     begin(s);
     mesh_xfer(s, tile, 4, 0);
     advance(s, cost_line_write(s, core), CAT_OTHER);
     /* The divider is per tile: both cores change, from their next event. */
-    for (int c = tile * cpt; c < (tile + 1) * cpt; c++)
-        s->cores[c].fdiv = (uint32_t)fdiv;
+    rck_cs_fdiv_set(&s->cs, core, fdiv);
     sim_power_log(s, rck_chip_island(s->chip, core), SIM_DVFS_FREQ, fdiv,
                   s->me->vt);
     leave(s);
@@ -950,7 +949,7 @@ static rck_status_t sim_freq_get(rck_hal_t *hal, int core, int *fdiv)
     sim_t *s = sim_of(hal);
 
     begin(s);
-    *fdiv = (int)s->cores[core].fdiv;
+    *fdiv = rck_cs_fdiv_get(&s->cs, core);
     mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
     advance(s, cost_dword_read(s, core), CAT_OTHER);
     leave(s);
@@ -1057,17 +1056,7 @@ static rck_status_t sim_console_write(rck_hal_t *hal, const char *buf,
 
     enter(s);
     advance(s, cost_null_syscall(s), CAT_OTHER);
-    while (len > 0) {
-        ssize_t w = write(STDOUT_FILENO, buf, len);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            st = RCK_ERR_IO;
-            break;
-        }
-        buf += w;
-        len -= (size_t)w;
-    }
+    st = rck_cs_console_write(hal, buf, len);
     leave(s);
     return st;
 }

@@ -2,12 +2,21 @@
  * Internals of the sim backend, shared by the files of src/backends/sim.
  *
  * Segment (one memfd made by the launcher's job_create, inherited by every
- * core and mapped at SIM_MAP_ADDR in each):
+ * core and mapped at SIM_MAP_ADDR in each), laid out by the common chip
+ * state (common/chipstate.h, rck_cs_layout) with the sim's own regions
+ * (SIM_REG_*) first:
  *
- *   [sim_hdr_t][sim_ue_t x nues][sim_core_t x ncores][GIC pending times
- *   ncores x ncores][atomic counters][MPB line visibility times][memory
- *   controllers][MPB writes, nues x ncores][mesh links, nues x ntiles x 4]
- *   [pending writes, nues][MPB x ncores][shm]
+ *   [sim_hdr_t][sim_ue_t x nues][GIC pending times ncores x ncores][MPB
+ *   line visibility times][memory controllers][MPB writes, nues x ncores]
+ *   [mesh links, nues x ntiles x 4][pending writes, nues][communication
+ *   matrix][sim_core_t x ncores][atomic counters][volts: unused, the
+ *   sim's are hdr->volt_mv][MPB x ncores][shm]
+ *
+ * sim_core_t starts with the common state of a core (TAS, divider, LUT),
+ * which the HAL slots change through the common effects (rck_cs_*); what
+ * the sim adds is timing: when a write is visible, when an interrupt is
+ * delivered (the pin and GIC times; the common pending bits are unused
+ * here).
  *
  * Time. Virtual time is counted in ticks: SIM_TICKS ticks are one cycle of
  * the chip's base core clock (chip.core_mhz). Costs given in base cycles
@@ -56,6 +65,7 @@
 
 #include "sim.h"
 #include "common/backend.h"
+#include "common/chipstate.h"
 #include "sim_p54c.h"
 #include "sim_monitor.h"
 #include "sim_power.h"
@@ -72,7 +82,6 @@
 #define SIM_CTX_LEN 40
 #define SIM_MAX_HAZARDS 32
 #define SIM_MAX_ISLANDS 256
-#define SIM_MAX_COUNTERS 4096
 #define SIM_PATH_LEN 1024
 
 /* One address for the segment in every core, apart from native's. It must
@@ -190,16 +199,29 @@ typedef struct {
 } __attribute__((aligned(64))) sim_ue_t;
 
 typedef struct {
-    _Atomic uint32_t tas;
-    uint32_t fdiv;
+    struct {
+        RCK_CS_CORE_FIELDS     /* the chip's state of the core */
+    };
     int32_t ue;                /* UE running on this core, -1 if none */
     uint32_t watchers;         /* parked waits on this MPB or TAS */
     uint64_t watch_ues[RCK_CHIP_MAX_CORES / 64]; /* UEs with one of them */
     uint64_t tas_vis;          /* completion time of the last TAS write */
     uint64_t pin_at;           /* pin interrupt delivery time, SIM_INF */
     uint64_t irq_next;         /* earliest pending delivery, SIM_INF */
-    uint32_t lut[256];
 } __attribute__((aligned(64))) sim_core_t;
+
+/* The sim's own regions of the segment (rck_cs_layout's extras). */
+enum {
+    SIM_REG_UES = 0,
+    SIM_REG_GIC,
+    SIM_REG_VIS,
+    SIM_REG_MC,
+    SIM_REG_MATRIX,
+    SIM_REG_LINKS,
+    SIM_REG_PW,
+    SIM_REG_COMM,
+    SIM_NREGS
+};
 
 /* A memory controller's promised service intervals (sim_mc.c): a treap
  * of [start, end) by start, disjoint; index 0 is no node. */
@@ -262,9 +284,8 @@ typedef struct {
 typedef struct {
     uint64_t magic;
     uint64_t seg_bytes;
-    uint64_t ues_off, cores_off, gic_off, counters_off, vis_off, mc_off;
-    uint64_t matrix_off, links_off, pw_off, mpb_off, shm_off, shm_bytes;
-    uint64_t comm_off;         /* communication matrix (rck/monitor.h) */
+    rck_cs_layout_t layout;    /* extras: SIM_REG_* */
+    uint64_t shm_bytes;        /* = layout.shm_bytes */
     sim_monitor_job_t mon;     /* progress output (sim_monitor.c) */
     rck_chip_t chip;
     uint32_t nues;
@@ -384,6 +405,7 @@ typedef struct {
 
 /* The calling process's view. */
 typedef struct {
+    rck_cs_t cs;               /* the chip's state (common/chipstate.h) */
     int fd;
     sim_hdr_t *hdr;
     sim_ue_t *ues;
@@ -786,37 +808,37 @@ void sim_report_spinner(sim_hdr_t *h, int k, double secs);
 /* segment accessors */
 static inline sim_ue_t *sim_hdr_ues(sim_hdr_t *h)
 {
-    return (sim_ue_t *)((char *)h + h->ues_off);
+    return (sim_ue_t *)((char *)h + h->layout.extra_off[SIM_REG_UES]);
 }
 static inline sim_core_t *sim_hdr_cores(sim_hdr_t *h)
 {
-    return (sim_core_t *)((char *)h + h->cores_off);
+    return (sim_core_t *)((char *)h + h->layout.cores_off);
 }
 static inline unsigned char *sim_hdr_mpb(sim_hdr_t *h)
 {
-    return (unsigned char *)h + h->mpb_off;
+    return (unsigned char *)h + h->layout.mpb_off;
 }
 static inline unsigned char *sim_hdr_shm(sim_hdr_t *h)
 {
-    return (unsigned char *)h + h->shm_off;
+    return (unsigned char *)h + h->layout.shm_off;
 }
 static inline sim_mc_t *sim_hdr_mcs(sim_hdr_t *h)
 {
-    return (sim_mc_t *)((char *)h + h->mc_off);
+    return (sim_mc_t *)((char *)h + h->layout.extra_off[SIM_REG_MC]);
 }
 static inline sim_pair_t *sim_hdr_matrix(sim_hdr_t *h)
 {
-    return (sim_pair_t *)((char *)h + h->matrix_off);
+    return (sim_pair_t *)((char *)h + h->layout.extra_off[SIM_REG_MATRIX]);
 }
 /* [ue * ntiles * SIM_LINK_DIRS + tile * SIM_LINK_DIRS + dir] */
 static inline sim_link_t *sim_hdr_links(sim_hdr_t *h)
 {
-    return (sim_link_t *)((char *)h + h->links_off);
+    return (sim_link_t *)((char *)h + h->layout.extra_off[SIM_REG_LINKS]);
 }
 /* UE @p ue's row of the communication matrix (rck/monitor.h) */
 static inline uint64_t *sim_hdr_comm(sim_hdr_t *h, int ue)
 {
-    return (uint64_t *)((char *)h + h->comm_off) +
+    return (uint64_t *)((char *)h + h->layout.extra_off[SIM_REG_COMM]) +
            rck_comm_row_words((int)h->nues) * (size_t)ue;
 }
 static inline _Atomic uint32_t *sim_state(sim_hdr_t *h, int ue)
@@ -829,7 +851,7 @@ static inline uint64_t *sim_wake(sim_hdr_t *h, int ue)
 }
 static inline sim_pwq_t *sim_hdr_pwq(sim_hdr_t *h, int ue)
 {
-    return (sim_pwq_t *)((char *)h + h->pw_off) + ue;
+    return (sim_pwq_t *)((char *)h + h->layout.extra_off[SIM_REG_PW]) + ue;
 }
 
 /* ---- the segment (sim_seg.c) ---- */

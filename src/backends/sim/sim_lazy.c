@@ -56,7 +56,7 @@ static void pending_do(sim_t *s, int ue, const sim_pw_t *w,
     uint64_t when = w->t;
 
     if (w->kind == SIM_PW_TAS) {
-        atomic_store(&s->cores[w->core].tas, 0);
+        rck_cs_tas_free(&s->cs, w->core);
         s->cores[w->core].tas_vis = w->t + w->per;
         sim_notify(s, RCK_SPACE_TAS, w->core, 0, 4, w->t, ue);
         return;

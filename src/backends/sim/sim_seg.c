@@ -123,43 +123,31 @@ __attribute__((constructor)) static void sim_settings_register(void)
 
 /* ---- segment ---- */
 
-static void seg_layout(const rck_chip_t *c, int nues, size_t shm_bytes,
-                       sim_hdr_t *h)
+static rck_status_t seg_layout(const rck_chip_t *c, int nues,
+                               size_t shm_bytes, sim_hdr_t *h)
 {
-    size_t nc = (size_t)c->ncores;
-    size_t off = rck_be_align_up(sizeof(sim_hdr_t), 4096);
+    size_t nc = (size_t)c->ncores, regs[SIM_NREGS];
+    rck_status_t st;
 
-    h->ues_off = off;
-    off += rck_be_align_up(sizeof(sim_ue_t) * (size_t)nues, 4096);
-    h->cores_off = off;
-    off += rck_be_align_up(sizeof(sim_core_t) * nc, 4096);
-    h->gic_off = off;
-    off += rck_be_align_up(sizeof(uint64_t) * nc * nc, 4096);
-    h->counters_off = off;
-    off += rck_be_align_up(sizeof(int32_t) * (size_t)c->atomic_counters, 4096);
-    h->vis_off = off;
-    off += rck_be_align_up(sizeof(uint64_t) * nc *
-                               (c->mpb_bytes / c->line_bytes),
-                           4096);
-    h->mc_off = off;
-    off += rck_be_align_up(sizeof(sim_mc_t) * (size_t)c->nmc, 4096);
-    h->matrix_off = off;
-    off += rck_be_align_up(sizeof(sim_pair_t) * (size_t)nues * nc, 4096);
-    h->links_off = off;
-    off += rck_be_align_up(sizeof(sim_link_t) * (size_t)nues *
-                               (size_t)c->ntiles * SIM_LINK_DIRS,
-                           4096);
-    h->pw_off = off;
-    off += rck_be_align_up(sizeof(sim_pwq_t) * (size_t)nues, 4096);
-    h->comm_off = off;
-    off += rck_be_align_up(sizeof(uint64_t) * rck_comm_row_words(nues) *
-                               (size_t)nues,
-                           4096);
-    h->mpb_off = off;
-    off += rck_be_align_up((size_t)c->mpb_bytes * nc, 4096);
-    h->shm_off = off;
-    h->shm_bytes = rck_be_align_up(shm_bytes, 4096);
-    h->seg_bytes = off + h->shm_bytes;
+    regs[SIM_REG_UES] = sizeof(sim_ue_t) * (size_t)nues;
+    regs[SIM_REG_GIC] = sizeof(uint64_t) * nc * nc;
+    regs[SIM_REG_VIS] = sizeof(uint64_t) * nc * (c->mpb_bytes / c->line_bytes);
+    regs[SIM_REG_MC] = sizeof(sim_mc_t) * (size_t)c->nmc;
+    regs[SIM_REG_MATRIX] = sizeof(sim_pair_t) * (size_t)nues * nc;
+    regs[SIM_REG_LINKS] = sizeof(sim_link_t) * (size_t)nues *
+                          (size_t)c->ntiles * SIM_LINK_DIRS;
+    regs[SIM_REG_PW] = sizeof(sim_pwq_t) * (size_t)nues;
+    regs[SIM_REG_COMM] = nues < 1 ? 0
+                                  : sizeof(uint64_t) *
+                                        rck_comm_row_words(nues) *
+                                        (size_t)nues;
+    st = rck_cs_layout(c, nues, shm_bytes, sizeof(sim_hdr_t),
+                       sizeof(sim_core_t), regs, SIM_NREGS, &h->layout);
+    if (st != RCK_OK)
+        return st;
+    h->shm_bytes = h->layout.shm_bytes;
+    h->seg_bytes = h->layout.seg_bytes;
+    return RCK_OK;
 }
 
 /* RCK_SIM_PIN: "auto" (default), "off", or a host CPU to pin every core of
@@ -337,7 +325,9 @@ static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
 {
     sim_core_t *cs = sim_hdr_cores(h);
     sim_ue_t *u = sim_hdr_ues(h);
-    uint64_t *gic = (uint64_t *)((char *)h + h->gic_off);
+    uint64_t *gic = (uint64_t *)((char *)h +
+                                 h->layout.extra_off[SIM_REG_GIC]);
+    rck_cs_t state;
     size_t nc = (size_t)chip->ncores;
     uint32_t mv = (uint32_t)rck_chip_start_mv(chip);
 
@@ -352,13 +342,12 @@ static void seg_init(sim_hdr_t *h, const rck_chip_t *chip, int nues,
     atomic_store(&h->failed_core, -1);
     for (int i = 0; i < chip->nislands && i < SIM_MAX_ISLANDS; i++)
         h->volt_mv[i] = mv;
+    rck_cs_view(&state, h, &h->layout, chip, NULL);
+    rck_cs_init(&state, chip); /* dividers, LUTs */
     for (size_t c = 0; c < nc; c++) {
-        cs[c].fdiv = (uint32_t)chip->default_fdiv;
         cs[c].ue = -1;
         cs[c].pin_at = SIM_INF;
         cs[c].irq_next = SIM_INF;
-        for (int i = 0; i < 256; i++)
-            cs[c].lut[i] = rck_lut_default(chip, h->shm_bytes, (int)c, i);
     }
     for (size_t i = 0; i < nc * nc; i++)
         gic[i] = SIM_INF;
@@ -379,14 +368,13 @@ rck_status_t sim_seg_create(const rck_job_params_t *p, rck_job_t **job_out)
     rck_status_t st;
     void *map;
 
-    if (p->chip->ncores > RCK_CHIP_MAX_CORES ||
-        p->chip->atomic_counters > SIM_MAX_COUNTERS ||
-        p->chip->nislands > SIM_MAX_ISLANDS) {
-        rck_error("sim backend: chip too large");
-        return RCK_ERR_CONFIG;
-    }
     memset(&layout, 0, sizeof(layout));
-    seg_layout(p->chip, p->nues, p->shm_bytes, &layout);
+    st = seg_layout(p->chip, p->nues, p->shm_bytes, &layout);
+    if (st != RCK_OK) {
+        rck_error("sim backend: the chip '%s' with %d UEs does not fit",
+                  p->chip->name, p->nues);
+        return st;
+    }
     job = calloc(1, sizeof(*job));
     if (job == NULL)
         return RCK_ERR_NOMEM;
@@ -452,10 +440,11 @@ void sim_view_init(sim_t *v, sim_hdr_t *h)
     v->perf_fd = -1;
     v->hdr = h;
     v->ues = sim_hdr_ues(h);
+    rck_cs_view(&v->cs, h, &h->layout, &h->chip, NULL);
     v->cores = sim_hdr_cores(h);
-    v->gic = (uint64_t *)((char *)h + h->gic_off);
-    v->counters = (_Atomic int32_t *)((char *)h + h->counters_off);
-    v->vis = (uint64_t *)((char *)h + h->vis_off);
+    v->gic = (uint64_t *)((char *)h + h->layout.extra_off[SIM_REG_GIC]);
+    v->counters = v->cs.counters;
+    v->vis = (uint64_t *)((char *)h + h->layout.extra_off[SIM_REG_VIS]);
     v->mcs = sim_hdr_mcs(h);
     v->matrix = sim_hdr_matrix(h);
     v->mpb = sim_hdr_mpb(h);
@@ -507,7 +496,8 @@ static void pin(sim_t *s)
 
 static uint32_t sim_lut_get(void *arg, int idx)
 {
-    return __atomic_load_n(&((sim_core_t *)arg)->lut[idx], __ATOMIC_ACQUIRE);
+    return atomic_load_explicit(&((sim_core_t *)arg)->lut[idx],
+                                memory_order_acquire);
 }
 
 static const sim_hdr_t *sim_win_hdr;
@@ -515,7 +505,8 @@ static const sim_hdr_t *sim_win_hdr;
 static uint64_t sim_mpb_of(void *arg, int core)
 {
     (void)arg;
-    return sim_win_hdr->mpb_off + (uint64_t)core * sim_win_hdr->chip.mpb_bytes;
+    return sim_win_hdr->layout.mpb_off +
+           (uint64_t)core * sim_win_hdr->chip.mpb_bytes;
 }
 
 static sim_t *sim_win_sim;
@@ -550,7 +541,7 @@ rck_status_t sim_seg_lut_window(rck_hal_t *hal, rck_lutwin_params_t *p)
     p->shm_fd = s->fd;
     p->mpb_fd = s->fd;
     p->mpb_of = sim_mpb_of;
-    p->shm_off = s->hdr->shm_off;
+    p->shm_off = s->hdr->layout.shm_off;
     p->shm_bytes = s->hdr->shm_bytes;
     p->dram_fd = rck_lutwin_dram_fd();
     p->lut_get = sim_lut_get;
