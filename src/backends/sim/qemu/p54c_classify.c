@@ -468,3 +468,14 @@ int p54c_direct_target(const uint8_t *b, size_t n, uint64_t va,
     *target = va + n + (uint64_t)rel;
     return 1;
 }
+
+int p54c_is_nop(const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+
+    while (i < n && (b[i] == 0x66 || b[i] == 0x2e))
+        i++;
+    if (i + 1 == n && b[i] == 0x90)
+        return 1;
+    return i + 2 < n && b[i] == 0x0f && b[i + 1] == 0x1f;
+}

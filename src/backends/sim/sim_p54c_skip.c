@@ -1,0 +1,118 @@
+/*
+ * What the QEMU engine does not count (docs/P54C.md, "What QEMU counts"):
+ * the code ranges of the core's process that are not the program's, for
+ * the plugin (p54c_slot_t.skip). The compiled engine counts only code
+ * built through rck-as (the program and the counted libraries); under
+ * QEMU every instruction the core runs is seen, so the HAL names what is
+ * left out:
+ *
+ *  - the simulator's own code, section rck_base_text (util, hal and the
+ *    backends: cmake/base_text.sh), in whatever module links it (the
+ *    libraries, or a program that links librockcreek.a);
+ *  - the PLT stubs (.plt, .plt.sec, .plt.got) of every module: calls
+ *    between modules pass through them, and rck-as never sees them.
+ *
+ * Found from the section headers of every module loaded when the core
+ * attaches (dl_iterate_phdr; the main program through /proc/self/exe,
+ * which QEMU shows as the program). Modules opened later (dlopen) are not
+ * covered. Owns nothing else; called once by sim_p54c.c's attach.
+ */
+#include "sim_p54c_skip.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    p54c_slot_t *slot;
+    uint32_t n;
+    uint32_t lost;
+} skip_scan_t;
+
+static int skip_section(const char *name)
+{
+    return !strcmp(name, P54C_BASE_SECTION) || !strcmp(name, ".plt") ||
+           !strcmp(name, ".plt.sec") || !strcmp(name, ".plt.got");
+}
+
+static void skip_add(skip_scan_t *sc, uint64_t lo, uint64_t hi)
+{
+    if (hi <= lo)
+        return;
+    if (sc->n == P54C_SKIP_MAX) {
+        sc->lost++;
+        return;
+    }
+    sc->slot->skip[sc->n][0] = lo;
+    sc->slot->skip[sc->n][1] = hi;
+    sc->n++;
+}
+
+/* The sections of the file @p path loaded at @p bias. Reads only the ELF
+ * header, the section headers and their names. */
+static void skip_file(skip_scan_t *sc, const char *path, uint64_t bias)
+{
+    Elf64_Ehdr eh;
+    Elf64_Shdr *sh = NULL;
+    char *names = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0)
+        return; /* the vDSO: no file */
+    if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+        memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
+        eh.e_shstrndx >= eh.e_shnum)
+        goto out;
+    sh = calloc(eh.e_shnum, sizeof(*sh));
+    if (sh == NULL ||
+        pread(fd, sh, (size_t)eh.e_shnum * sizeof(*sh), (off_t)eh.e_shoff) !=
+            (ssize_t)((size_t)eh.e_shnum * sizeof(*sh)))
+        goto out;
+    const Elf64_Shdr *st = &sh[eh.e_shstrndx];
+    if (st->sh_size == 0 || st->sh_size > (1u << 24))
+        goto out;
+    names = malloc(st->sh_size + 1);
+    if (names == NULL ||
+        pread(fd, names, st->sh_size, (off_t)st->sh_offset) !=
+            (ssize_t)st->sh_size)
+        goto out;
+    names[st->sh_size] = '\0';
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        if (sh[i].sh_name >= st->sh_size || !(sh[i].sh_flags & SHF_EXECINSTR) ||
+            !(sh[i].sh_flags & SHF_ALLOC))
+            continue;
+        if (skip_section(names + sh[i].sh_name))
+            skip_add(sc, bias + sh[i].sh_addr,
+                     bias + sh[i].sh_addr + sh[i].sh_size);
+    }
+out:
+    free(names);
+    free(sh);
+    close(fd);
+}
+
+static int skip_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    skip_file(arg,
+              info->dlpi_name != NULL && info->dlpi_name[0] != '\0'
+                  ? info->dlpi_name
+                  : "/proc/self/exe",
+              (uint64_t)info->dlpi_addr);
+    return 0;
+}
+
+uint32_t sim_p54c_skip_scan(p54c_slot_t *slot)
+{
+    skip_scan_t sc = {.slot = slot, .n = 0, .lost = 0};
+
+    dl_iterate_phdr(skip_module, &sc);
+    slot->nskip = sc.n;
+    __atomic_store_n(&slot->skip_gen, slot->skip_gen + 1, __ATOMIC_RELEASE);
+    return sc.lost;
+}
