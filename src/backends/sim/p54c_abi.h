@@ -185,6 +185,7 @@ typedef struct {
     uint32_t nskip;
     volatile uint32_t skip_gen;
     uint64_t skip[P54C_SKIP_MAX][2];
+    uint8_t skip_base[P54C_SKIP_MAX]; /* 1: the simulator's own section */
     /* ---- written by the HAL, read by the report ---- */
     uint64_t dram_tx[P54C_MAX_MC];
     uint64_t dram_ticks[P54C_MAX_MC]; /* ticks the core waited, by MC */

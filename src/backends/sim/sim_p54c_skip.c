@@ -38,7 +38,7 @@ static int skip_section(const char *name)
            !strcmp(name, ".plt.sec") || !strcmp(name, ".plt.got");
 }
 
-static void skip_add(skip_scan_t *sc, uint64_t lo, uint64_t hi)
+static void skip_add(skip_scan_t *sc, uint64_t lo, uint64_t hi, int base)
 {
     if (hi <= lo)
         return;
@@ -48,6 +48,7 @@ static void skip_add(skip_scan_t *sc, uint64_t lo, uint64_t hi)
     }
     sc->slot->skip[sc->n][0] = lo;
     sc->slot->skip[sc->n][1] = hi;
+    sc->slot->skip_base[sc->n] = (uint8_t)base;
     sc->n++;
 }
 
@@ -88,7 +89,8 @@ static void skip_file(skip_scan_t *sc, const char *path, uint64_t bias)
             continue;
         if (skip_section(names + sh[i].sh_name))
             skip_add(sc, bias + sh[i].sh_addr,
-                     bias + sh[i].sh_addr + sh[i].sh_size);
+                     bias + sh[i].sh_addr + sh[i].sh_size,
+                     !strcmp(names + sh[i].sh_name, P54C_BASE_SECTION));
     }
 out:
     free(names);

@@ -54,14 +54,26 @@ static qemu_plugin_id_t plugin_id;
 /* The slot's skip ranges as of skip_gen == skip_seen (the HAL writes
  * them once, at attach). */
 static uint64_t skip_r[P54C_SKIP_MAX][2];
+static uint8_t skip_base_r[P54C_SKIP_MAX];
 static uint32_t nskip_r, skip_seen;
 
+/* @return 0 if @p va is the program's, 1 if it is in a skipped range, 2
+ * if in the simulator's own section. */
 static int skipped(uint64_t va)
 {
     for (uint32_t i = 0; i < nskip_r; i++)
         if (va - skip_r[i][0] < skip_r[i][1] - skip_r[i][0])
-            return 1;
+            return 1 + skip_base_r[i];
     return 0;
+}
+
+/* A call into the simulator's code: its return address's store is not
+ * modelled, as the return's load (in the HAL) is not. */
+static int calls_base(const uint8_t *b, size_t n, uint64_t va)
+{
+    uint64_t t;
+
+    return p54c_call_target(b, n, va, &t) && skipped(t) == 2;
 }
 
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
@@ -86,6 +98,7 @@ static void skip_update(void)
     for (uint32_t i = 0; i < n; i++) {
         skip_r[i][0] = S->skip[i][0];
         skip_r[i][1] = S->skip[i][1];
+        skip_base_r[i] = S->skip_base[i] != 0;
     }
     nskip_r = n;
     qemu_plugin_reset(plugin_id, reinstall);
@@ -296,7 +309,7 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             lo = va;
         if (va + sz > hi)
             hi = va + sz;
-        if (S->detailed)
+        if (S->detailed && !calls_base(bytes, sz, va))
             qemu_plugin_register_vcpu_mem_cb(in, mem_cb,
                                              QEMU_PLUGIN_CB_NO_REGS,
                                              QEMU_PLUGIN_MEM_RW, NULL);
