@@ -164,34 +164,50 @@ def _engines_verdict(what, compiled_s, qemu_s):
 def _engines_kernels(rck, prog, pl, log):
     """The suite's other kernels (the sweep, the Fiasco.OC copy, the
     private-memory stream on 1 and 48 cores) under p54c on both engines,
-    the same binary built with memory checks: each run's chip time.
+    the same binary built with memory checks: the chip time each kernel
+    measures itself (RCCE_wtime around its loop; every row of the run),
+    and the run's whole chip time, which also holds the start-up and the
+    C library's work (malloc, memset, printf) that only QEMU counts.
     @return (data, table, verdicts)."""
     runs = [("sweep", 1, ["sweep"] + pl["sweep_kb"]),
             ("fiasco", 2, ["fiasco", pl["fiasco_mb"]]),
             ("stream", 1, ["stream", pl["stream_kb"]]),
             ("stream", 48, ["stream", pl["stream_kb"]])]
     data, verdicts = [], []
-    t = ["p54c on both engines (p54c_bench_mem: the same binary), the "
-         "run's chip time and host time",
-         "%-8s %4s %12s %12s %10s %10s %8s" % ("kernel", "UEs", "compiled s",
-                                              "QEMU s", "c host s",
-                                              "Q host s", "c/QEMU")]
+    t = ["p54c on both engines (p54c_bench_mem: the same binary): the "
+         "kernels' own chip time (sum of the rows; worst row) and the "
+         "whole run's",
+         "%-8s %4s %12s %12s %8s %9s %10s %9s %9s" % (
+             "kernel", "UEs", "compiled s", "QEMU s", "c/QEMU", "worst row",
+             "run c/QEMU", "c host s", "Q host s")]
     for kern, nues, args in runs:
         got = {}
         for engine in ("compiled", "qemu"):
-            _, chip, wall = _run(rck, prog, nues, args, "p54c", engine=engine)
-            if chip is None:
+            rows, chip, wall = _run(rck, prog, nues, args, "p54c",
+                                    engine=engine)
+            if chip is None or not rows:
                 raise RuntimeError("p54c_bench_mem %s on %d UEs (%s): no "
-                                   "summary line" % (kern, nues, engine))
-            got[engine] = (chip, wall)
+                                   "result" % (kern, nues, engine))
+            got[engine] = ({(r["kernel"], r.get("bytes"), r.get("ue")):
+                            float(r["seconds"]) for r in rows}, chip, wall)
         log("p54c: %s on %d UEs on both engines done" % (kern, nues))
-        (c, ch), (q, qh) = got["compiled"], got["qemu"]
-        data.append({"kernel": kern, "ues": nues, "compiled_chip_s": c,
-                     "qemu_chip_s": q, "compiled_host_s": ch,
-                     "qemu_host_s": qh, "ratio": c / q})
-        t.append("%-8s %4d %12.6f %12.6f %10.2f %10.2f %8.3f"
-                 % (kern, nues, c, q, ch, qh, c / q))
-        verdicts.append(_engines_verdict("%s on %d UEs" % (kern, nues), c, q))
+        (rc, cc, ch), (rq, cq, qh) = got["compiled"], got["qemu"]
+        keys = sorted(k for k in rc if k in rq and rq[k] > 0)
+        sc, sq = sum(rc[k] for k in keys), sum(rq[k] for k in keys)
+        worst = max(abs(rc[k] / rq[k] - 1) for k in keys) if keys else 1.0
+        data.append({"kernel": kern, "ues": nues, "compiled_s": sc,
+                     "qemu_s": sq, "ratio": sc / sq if sq else None,
+                     "worst_row": worst, "compiled_run_s": cc,
+                     "qemu_run_s": cq, "run_ratio": cc / cq,
+                     "compiled_host_s": ch, "qemu_host_s": qh})
+        t.append("%-8s %4d %12.6f %12.6f %8.3f %8.1f%% %10.3f %9.2f %9.2f"
+                 % (kern, nues, sc, sq, sc / sq if sq else 0, worst * 100,
+                    cc / cq, ch, qh))
+        verdicts.append(("compiled p54c within 5%% of QEMU's p54c in chip "
+                         "time (%s on %d UEs, every row; the same binary)"
+                         % (kern, nues), worst <= ENGINES_TOL,
+                         "%d rows, sum %.6f s against %.6f s, worst row "
+                         "%.1f%%" % (len(keys), sc, sq, worst * 100)))
     return data, "\n".join(t), verdicts
 
 
@@ -218,8 +234,11 @@ ENGINES_EXCLUDED = {
                           "checked on the compiled engine",
     "mpbt_write": "the published bandwidth shows in the store after the "
                   "stream that waits for the write-combine buffer's line "
-                  "writes: RCCE_wtime's, which p54c_bench links statically "
-                  "(not checked on the compiled engine, modelled by QEMU)",
+                  "writes; RCCE_wtime is counted and checked on both "
+                  "engines since p54c_bench_mem links the counted archive, "
+                  "yet the compiled engine does not charge that wait "
+                  "(369 against 123 MiB/s, 2026-11-28): the memory model's, "
+                  "not yet explained",
 }
 
 
