@@ -117,7 +117,7 @@ enum {
 #define P54C_RING 16384u
 #define P54C_MAX_MC 8
 /* Code ranges the plugin neither counts nor models (p54c_slot_t.skip). */
-#define P54C_SKIP_MAX 32
+#define P54C_SKIP_MAX 64
 /* The section that holds the simulator's own code (cmake/base_text.sh). */
 #define P54C_BASE_SECTION "rck_base_text"
 
@@ -178,8 +178,9 @@ typedef struct {
      * neither counts nor models, [skip_lo, skip_hi) ---- */
     uint64_t skip_lo, skip_hi;
     /* ---- code that is not the program's (HAL, at attach; docs/P54C.md
-     * "What QEMU counts"): the simulator's own section (rck_base_text)
-     * and the PLT stubs of every loaded module, [lo, hi) each. The HAL
+     * "What QEMU counts"): the simulator's own section (rck_base_text),
+     * the PLT stubs of every loaded module, and for a counted program the
+     * modules without counters (RCK_P54C_QEMU_COUNTS), [lo, hi) each. The HAL
      * writes the ranges, then nskip, then adds 1 to skip_gen; the plugin
      * drops its translations when skip_gen changes ---- */
     uint32_t nskip;

@@ -865,9 +865,11 @@ static rck_status_t core_init(sim_t *s)
     /* the compiled memory model's slow paths (a program built with
      * rckcc -rck-mem runs its checks under QEMU too): not the program's */
     sim_p54c_mem_slow_range(&slot->skip_lo, &slot->skip_hi);
-    /* nor is the simulator's own code, nor the PLT stubs (the compiled
-     * engine counts neither): the plugin retranslates from here */
-    if (sim_p54c_skip_scan(slot) > 0)
+    /* nor is the simulator's own code, nor the PLT stubs, nor (for a
+     * counted program) the C library (the compiled engine counts none):
+     * the plugin retranslates from here */
+    if (sim_p54c_skip_scan(slot, !strcmp(rck_config_get("P54C_QEMU_COUNTS"),
+                                         "compiled")) > 0)
         rck_warn("p54c: more than %d code ranges that are not the "
                  "program's: the rest are counted as the program's",
                  P54C_SKIP_MAX);
