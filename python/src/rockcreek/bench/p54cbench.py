@@ -18,9 +18,12 @@ compute model on the sim backend.
   under host, p54c-fast and p54c: chip time, host time and their ratio (the issue's speed targets: p54c-fast no slower than
   host, p54c within 20x of chip time);
 * the compiled memory model (programs built as rckcc -rck-mem builds them:
-  stencil_mem, p54c_bench_mem, bench_power_mem): p54c on the compiled
-  engine against QEMU's on the same binary (chip time within 5%) and
-  against p54c-fast's host time (within 3x);
+  stencil_mem, p54c_bench_mem, bench_power_mem, p54c_kern_mem): p54c on
+  the compiled engine against QEMU's on the same binary, the ratio printed
+  and a verdict within 5% in chip time on every kernel (the bandwidths,
+  the sweep, the Fiasco.OC copy, the stream on 1 and 48 cores, the
+  one-UE kernels, the 48-core stencil, the matrix multiply), and against
+  p54c-fast's host time (within 3x);
 * the compiled memory model's one-UE speed (bench/p54c_kern.c: an SSOR
   solve shaped like NAS LU at class S's grid, and the 256 x 256 stencil
   that misses L2 on every line): the kernel's host CPU time under
