@@ -8,8 +8,8 @@ must agree: the counts within 0.2% (or 4; QEMU 7.2 runs an instruction
 that crosses a page at the end of a block twice: docs/P54C.md), the
 misses and cycles, which depend on when an instruction line is fetched
 (per block here, per QEMU block there), within 5% (or 40 events). Each
-engine's constant part (QEMU also counts the HAL's own code between
-rck_hal_open's last mark and its return: docs/P54C.md) cancels out.
+engine's constant part (the start-up; before 2026-11-28 QEMU also counted
+the HAL's own code: docs/P54C.md, "What QEMU counts") cancels out.
 Then the compiled engine twice on 4 UEs of the stencil: identical reports.
 
   p54c_mem_engines.py RCK PROG TMPDIR

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define P54C_ABI_MAGIC 0x5035344341424937ull /* "P54CABI7" */
+#define P54C_ABI_MAGIC 0x5035344341424938ull /* "P54CABI8" */
 #define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
 
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
@@ -116,6 +116,11 @@ enum {
 /* entry = units << 16 | kind << 8 | controller */
 #define P54C_RING 16384u
 #define P54C_MAX_MC 8
+/* Code ranges the plugin neither counts nor models (p54c_slot_t.skip). */
+#define P54C_SKIP_MAX 64
+/* The section that holds the simulator's own code (cmake/base_text.sh). */
+#define P54C_BASE_SECTION "rck_base_text"
+
 /* Ranges of shared DRAM with their mapping (rck_hal_shm_set_map) the
  * plugin follows; more are counted in map_lost and taken as uncached. */
 #define P54C_MAP_MAX 32
@@ -172,6 +177,16 @@ typedef struct {
     /* ---- the compiled memory model's slow paths (HAL): code the plugin
      * neither counts nor models, [skip_lo, skip_hi) ---- */
     uint64_t skip_lo, skip_hi;
+    /* ---- code that is not the program's (HAL, at attach; docs/P54C.md
+     * "What QEMU counts"): the simulator's own section (rck_base_text),
+     * the PLT stubs of every loaded module, and for a counted program the
+     * modules without counters (RCK_P54C_QEMU_COUNTS), [lo, hi) each. The HAL
+     * writes the ranges, then nskip, then adds 1 to skip_gen; the plugin
+     * drops its translations when skip_gen changes ---- */
+    uint32_t nskip;
+    volatile uint32_t skip_gen;
+    uint64_t skip[P54C_SKIP_MAX][2];
+    uint8_t skip_base[P54C_SKIP_MAX]; /* 1: the simulator's own section */
     /* ---- written by the HAL, read by the report ---- */
     uint64_t dram_tx[P54C_MAX_MC];
     uint64_t dram_ticks[P54C_MAX_MC]; /* ticks the core waited, by MC */

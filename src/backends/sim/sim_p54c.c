@@ -20,6 +20,7 @@
  */
 #include "sim_internal.h"
 #include "sim_p54c_mem.h"
+#include "sim_p54c_skip.h"
 #include "p54c_cpi.h"
 #include "sim_charge.h"
 
@@ -261,6 +262,21 @@ static int counted_libdir(const char *program, char *out, size_t len)
     return out[0] != '\0' && sim_p54c_counted_dir_ok(out) ? 0 : -1;
 }
 
+/* A counted program under QEMU runs with the counted copies of the
+ * libraries too, as on the compiled engine: both engines then run the
+ * same library code (which QEMU counts without the counters' own adds),
+ * built without link-time optimisation, so that none of the HAL is
+ * inlined into a library (docs/P54C.md, "What QEMU counts"). Quiet: a
+ * program without them runs with the libraries it finds. */
+static void qemu_libdir(sim_p54c_job_t *p, const char *program, int counted)
+{
+    p->libdir[0] = '\0';
+    if (counted < 1 ||
+        sim_p54c_find_exec(program, p->program, sizeof(p->program)) != 0 ||
+        counted_libdir(p->program, p->libdir, sizeof(p->libdir)) != 0)
+        p->libdir[0] = '\0';
+}
+
 /* RCK_P54C_ENGINE and the program: who counts (docs/P54C.md, "Compiled
  * counters"). The chip's CPI table is checked in sim_p54c_job_create. */
 static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
@@ -276,16 +292,20 @@ static rck_status_t engine_choose(sim_p54c_job_t *p, const char *program)
         return RCK_ERR_CONFIG;
     }
     p->engine = P54C_ENGINE_QEMU;
+    p->libdir[0] = '\0';
     if (sim_p54c_is_script(program))
         return sim_p54c_engine_script(p, e, program);
-    if (!strcmp(e, "qemu"))
-        return RCK_OK;
     /* RCK_COMPUTE=auto chose this model because the program is counted:
      * no second read of its ELF file */
     counted = p->from_auto ? (int)p->from_auto
                            : sim_p54c_counted(program, NULL);
+    if (!strcmp(e, "qemu")) {
+        qemu_libdir(p, program, counted);
+        return RCK_OK;
+    }
     /* the caches need the memory checks (rckcc -rck-mem) */
     if (p->detailed && counted != 2) {
+        qemu_libdir(p, program, counted);
         if (p->engine_forced) {
             rck_error("RCK_P54C_ENGINE=compiled: '%s' does not check its "
                       "memory accesses, which the caches of RCK_COMPUTE=p54c "
@@ -508,10 +528,9 @@ char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
                   "core: %s", ue, strerror(errno));
         _exit(127);
     }
-    if (p->engine == P54C_ENGINE_COMPILED) {
-        /* the program runs natively and counts itself, with the counted
-         * copies of the libraries first in its search path; the HAL maps
-         * the slot from the inherited memory file */
+    /* the counted copies of the libraries first in the program's search
+     * path (on either engine: engine_choose) */
+    {
         if (p->libdir[0] != '\0') {
             const char *old = getenv("LD_LIBRARY_PATH");
             size_t len = strlen(p->libdir) + (old ? strlen(old) : 0) + 2;
@@ -526,8 +545,11 @@ char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv)
             setenv("LD_LIBRARY_PATH", lp, 1);
             free(lp);
         }
-        return NULL;
     }
+    /* the compiled engine: the program runs natively and counts itself;
+     * the HAL maps the slot from the inherited memory file */
+    if (p->engine == P54C_ENGINE_COMPILED)
+        return NULL;
     while (argv[n] != NULL)
         n++;
     /* qemu opens the program by its path: resolve it as execvp would */
@@ -843,6 +865,14 @@ static rck_status_t core_init(sim_t *s)
     /* the compiled memory model's slow paths (a program built with
      * rckcc -rck-mem runs its checks under QEMU too): not the program's */
     sim_p54c_mem_slow_range(&slot->skip_lo, &slot->skip_hi);
+    /* nor is the simulator's own code, nor the PLT stubs, nor (for a
+     * counted program) the C library (the compiled engine counts none):
+     * the plugin retranslates from here */
+    if (sim_p54c_skip_scan(slot, !strcmp(rck_config_get("P54C_QEMU_COUNTS"),
+                                         "compiled")) > 0)
+        rck_warn("p54c: more than %d code ranges that are not the "
+                 "program's: the rest are counted as the program's",
+                 P54C_SKIP_MAX);
     s->p54c.slot = slot;
     s->p54c.carry = 0;
     /* the gate: the detailed mode's bookings run natively in the plugin

@@ -73,6 +73,13 @@ static const rck_config_entry_t sim_settings[] = {
      "program's own counters, built in by rckcc), qemu (the QEMU plugin), or "
      "auto (compiled when the program has them)",
      "auto|compiled|qemu"},
+    {"P54C_QEMU_COUNTS", "compiled", RCK_CONFIG_STRING,
+     "sim, compute p54c/p54c-fast, QEMU engine, a program with compiled "
+     "counters: what counts as its work: compiled (what the compiled engine "
+     "counts: not the C library or any other module without counters) or "
+     "all (every module but the simulator's own code and the PLT stubs, as "
+     "for a program without counters)",
+     "compiled|all"},
     {"P54C_BOOK_OTHERS", "1", RCK_CONFIG_BOOL,
      "sim, compute p54c: the run token's holder books the next step of a "
      "core stopped in time order (RCK_P54C_ORDER) instead of handing it the "

@@ -18,9 +18,12 @@ compute model on the sim backend.
   under host, p54c-fast and p54c: chip time, host time and their ratio (the issue's speed targets: p54c-fast no slower than
   host, p54c within 20x of chip time);
 * the compiled memory model (programs built as rckcc -rck-mem builds them:
-  stencil_mem, p54c_bench_mem, bench_power_mem): p54c on the compiled
-  engine against QEMU's on the same binary (chip time within 5%) and
-  against p54c-fast's host time (within 3x);
+  stencil_mem, p54c_bench_mem, bench_power_mem, p54c_kern_mem): p54c on
+  the compiled engine against QEMU's on the same binary, the ratio printed
+  and a verdict within 5% in chip time on every kernel (the bandwidths,
+  the sweep, the Fiasco.OC copy, the stream on 1 and 48 cores, the
+  one-UE kernels, the 48-core stencil, the matrix multiply), and against
+  p54c-fast's host time (within 3x);
 * the compiled memory model's one-UE speed (bench/p54c_kern.c: an SSOR
   solve shaped like NAS LU at class S's grid, and the 256 x 256 stencil
   that misses L2 on every line): the kernel's host CPU time under
@@ -138,8 +141,91 @@ def _speed(rck, prog, nues, args, title, tables, log, counted=None,
     t += ["%-18s %12.4f %12.2f %12.1f" % (x["model"], x["chip_s"],
                                          x["host_s"], x["host_per_chip"])
           for x in sp]
+    by = {x["model"]: x for x in sp}
+    c, q = by.get("p54c/compiled"), by.get("p54c/qemu, checked")
+    if c and q and q["chip_s"]:
+        t.append("compiled/QEMU p54c chip time (the checked binary): %.3f "
+                 "(target within 5%%)" % (c["chip_s"] / q["chip_s"]))
     tables.append("\n".join(t))
     return sp
+
+
+# The agreement target (issue 25): compiled and QEMU p54c within 5% in chip
+# time on the same binary.
+ENGINES_TOL = 0.05
+
+
+def _engines_verdict(what, compiled_s, qemu_s):
+    """The verdict on one kernel's chip times on the two engines."""
+    r = compiled_s / qemu_s if qemu_s else float("inf")
+    return ("compiled p54c within 5%% of QEMU's p54c in chip time (%s, the "
+            "same binary)" % what, abs(r - 1) <= ENGINES_TOL,
+            "%.6f s against %.6f s, compiled/QEMU %.3f"
+            % (compiled_s, qemu_s, r))
+
+
+def _engines_kernels(rck, prog, pl, log):
+    """The suite's other kernels (the sweep, the Fiasco.OC copy, the
+    private-memory stream on 1 and 48 cores) under p54c on both engines,
+    the same binary built with memory checks: the chip time each kernel
+    measures itself (RCCE_wtime around its loop; every row of the run),
+    and the run's whole chip time, which also holds the start-up and the
+    C library's work (malloc, memset, printf) that only QEMU counts.
+    @return (data, table, verdicts)."""
+    runs = [("sweep", 1, ["sweep"] + pl["sweep_kb"]),
+            ("fiasco", 2, ["fiasco", pl["fiasco_mb"]]),
+            ("stream", 1, ["stream", pl["stream_kb"]]),
+            ("stream", 48, ["stream", pl["stream_kb"]])]
+    data, verdicts = [], []
+    t = ["p54c on both engines (p54c_bench_mem: the same binary): the "
+         "kernels' own chip time (sum of the rows; worst row) and the "
+         "whole run's",
+         "%-8s %4s %12s %12s %8s %9s %10s %9s %9s" % (
+             "kernel", "UEs", "compiled s", "QEMU s", "c/QEMU", "worst row",
+             "run c/QEMU", "c host s", "Q host s")]
+    for kern, nues, args in runs:
+        got = {}
+        for engine in ("compiled", "qemu"):
+            rows, chip, wall = _run(rck, prog, nues, args, "p54c",
+                                    engine=engine)
+            if chip is None or not rows:
+                raise RuntimeError("p54c_bench_mem %s on %d UEs (%s): no "
+                                   "result" % (kern, nues, engine))
+            got[engine] = ({(r["kernel"], r.get("bytes"), r.get("ue")):
+                            float(r["seconds"]) for r in rows}, chip, wall)
+        log("p54c: %s on %d UEs on both engines done" % (kern, nues))
+        (rc, cc, ch), (rq, cq, qh) = got["compiled"], got["qemu"]
+        keys = sorted(k for k in rc if k in rq and rq[k] > 0)
+        sc, sq = sum(rc[k] for k in keys), sum(rq[k] for k in keys)
+        worst = max(abs(rc[k] / rq[k] - 1) for k in keys) if keys else 1.0
+        data.append({"kernel": kern, "ues": nues, "compiled_s": sc,
+                     "qemu_s": sq, "ratio": sc / sq if sq else None,
+                     "worst_row": worst, "compiled_run_s": cc,
+                     "qemu_run_s": cq, "run_ratio": cc / cq,
+                     "compiled_host_s": ch, "qemu_host_s": qh})
+        t.append("%-8s %4d %12.6f %12.6f %8.3f %8.1f%% %10.3f %9.2f %9.2f"
+                 % (kern, nues, sc, sq, sc / sq if sq else 0, worst * 100,
+                    cc / cq, ch, qh))
+        if kern == "stream" and nues > 1 and keys:
+            # every core the same kernel at once: the kernel's time is the
+            # slowest core's (and the mean); a single core's share of the
+            # controllers' queues moves with the booking order
+            mc, mq = max(rc[k] for k in keys), max(rq[k] for k in keys)
+            dev = max(abs(mc / mq - 1), abs(sc / sq - 1))
+            verdicts.append(("compiled p54c within 5%% of QEMU's p54c in "
+                             "chip time (%s on %d UEs, slowest core and "
+                             "mean; the same binary)" % (kern, nues),
+                             dev <= ENGINES_TOL,
+                             "slowest %.6f s against %.6f s, mean ratio "
+                             "%.3f, worst single core %.1f%%"
+                             % (mc, mq, sc / sq, worst * 100)))
+            continue
+        verdicts.append(("compiled p54c within 5%% of QEMU's p54c in chip "
+                         "time (%s on %d UEs, every row; the same binary)"
+                         % (kern, nues), worst <= ENGINES_TOL,
+                         "%d rows, sum %.6f s against %.6f s, worst row "
+                         "%.1f%%" % (len(keys), sc, sq, worst * 100)))
+    return data, "\n".join(t), verdicts
 
 
 def _compiled_verdicts(by, what):
@@ -148,11 +234,7 @@ def _compiled_verdicts(by, what):
     fast = by.get("p54c-fast/compiled")
     v = []
     if c and q:
-        r = c["chip_s"] / q["chip_s"]
-        v.append(("compiled p54c within 5%% of QEMU's p54c in chip time "
-                  "(%s, the same binary)" % what, abs(r - 1) <= 0.05,
-                  "%.4f s against %.4f s, ratio %.3f" % (c["chip_s"],
-                                                         q["chip_s"], r)))
+        v.append(_engines_verdict(what, c["chip_s"], q["chip_s"]))
     if c and fast:
         r = c["host_s"] / fast["host_s"]
         v.append(("compiled p54c within 3x of p54c-fast's host time (%s)"
@@ -169,8 +251,11 @@ ENGINES_EXCLUDED = {
                           "checked on the compiled engine",
     "mpbt_write": "the published bandwidth shows in the store after the "
                   "stream that waits for the write-combine buffer's line "
-                  "writes: RCCE_wtime's, which p54c_bench links statically "
-                  "(not checked on the compiled engine, modelled by QEMU)",
+                  "writes; RCCE_wtime is counted and checked on both "
+                  "engines since p54c_bench_mem links the counted archive, "
+                  "yet the compiled engine does not charge that wait "
+                  "(369 against 123 MiB/s, 2026-11-28): the memory model's, "
+                  "not yet explained",
 }
 
 
@@ -237,8 +322,19 @@ def _one_ue(rck, counted, checked, ou, log):
                 best[label] = min(best.get(label, h), h)
                 chip[label] = float(m.group(4))
                 sums.add(m.group(6))
+        # the same checked binary under QEMU, once (deterministic)
+        p, _ = _exec(rck, checked, 1, [kern, n, iters], "p54c", 3600,
+                     "qemu")
+        m = KERN.search(p.stdout)
+        if m is None:
+            raise RuntimeError("p54c_kern %s under QEMU: no result line: %s"
+                               % (kern, p.stdout[-500:]))
+        chip["qemu"] = float(m.group(4))
+        sums.add(m.group(6))
         log("p54c: one-UE %s done" % kern)
         row = {"kernel": kern, "n": n, "iters": iters,
+               "qemu_chip_s": chip["qemu"],
+               "engines_ratio": chip["p54c"] / chip["qemu"],
                "fast_host_s": best["p54c-fast"],
                "checks_host_s": best["checks only"],
                "p54c_host_s": best["p54c"],
@@ -256,21 +352,28 @@ def _one_ue(rck, counted, checked, ou, log):
                          % (row["p54c_host_s"], row["fast_host_s"],
                             row["ratio"], row["checks_ratio"],
                             row["host_per_chip"])))
+        verdicts.append(_engines_verdict("1 UE %s %d, %d iterations"
+                                         % (kern, n, iters), chip["p54c"],
+                                         chip["qemu"]))
         verdicts.append(("1 UE %s: the same result under every model and "
                          "build" % kern, len(sums) == 1, ", ".join(sums)))
     t = ["one UE, the compiled memory model's cost (bench/p54c_kern.c): "
          "kernel host CPU s, best of %d interleaved rounds" % ou["rounds"],
-         "%-8s %5s %6s %10s %10s %10s %7s %7s %9s %9s" % (
+         "%-8s %5s %6s %10s %10s %10s %7s %7s %9s %9s %9s %6s" % (
              "kernel", "N", "iters", "fast s", "checks s", "p54c s",
-             "p54c/f", "chk/f", "host/chip", "chip s")]
+             "p54c/f", "chk/f", "host/chip", "chip s", "QEMU s", "c/QEMU")]
     for r in res:
-        t.append("%-8s %5d %6d %10.4f %10.4f %10.4f %7.1f %7.1f %9.3f %9.4f"
+        t.append("%-8s %5d %6d %10.4f %10.4f %10.4f %7.1f %7.1f %9.3f %9.4f "
+                 "%9.4f %6.3f"
                  % (r["kernel"], r["n"], r["iters"], r["fast_host_s"],
                     r["checks_host_s"], r["p54c_host_s"], r["ratio"],
-                    r["checks_ratio"], r["host_per_chip"], r["p54c_chip_s"]))
+                    r["checks_ratio"], r["host_per_chip"], r["p54c_chip_s"],
+                    r["qemu_chip_s"], r["engines_ratio"]))
     t.append("fast: p54c-fast (counters only); checks: p54c-fast on the "
              "checked build (nothing modelled); p54c: the compiled p54c; "
-             "target p54c/f <= 3")
+             "target p54c/f <= 3; QEMU s: the checked build's chip time "
+             "under QEMU, c/QEMU the compiled engine's over it (target "
+             "within 5%)")
     return res, "\n".join(t), verdicts
 
 
@@ -515,6 +618,10 @@ def run_p54c(build_dir, quick, log):
     memb = os.path.join(build_dir, "bench", "p54c_bench_mem")
     if os.path.exists(memb):
         data["engines_bw"], et, ev = _engines_bw(rck, memb, pl, log)
+        tables.append(et)
+        verdicts += ev
+        data["engines_kernels"], et, ev = _engines_kernels(rck, memb, pl,
+                                                           log)
         tables.append(et)
         verdicts += ev
     kc = os.path.join(build_dir, "bench", "p54c_kern_counted")

@@ -22,7 +22,12 @@
  * While the HAL runs (slot->in_hal), memory accesses and block fetches
  * are not modelled: the simulator's own work is not the program's. The
  * HAL takes instruction and cycle counts as differences between its exit
- * and its next entry, so they need no such flag.
+ * and its next entry, so they need no such flag. The HAL's code before
+ * that entry and after that exit, and the PLT stubs, are neither counted
+ * nor modelled: the HAL names their ranges in the slot when it attaches
+ * (sim_p54c_skip.c), and the plugin then drops every translation made
+ * before (qemu_plugin_reset), so that no block translated without them
+ * runs again (docs/P54C.md, "What QEMU counts").
  *
  * One guest thread per process (the counters are not atomic).
  */
@@ -44,6 +49,60 @@
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 static p54c_slot_t *S;
+static qemu_plugin_id_t plugin_id;
+
+/* The slot's skip ranges as of skip_gen == skip_seen (the HAL writes
+ * them once, at attach). */
+static uint64_t skip_r[P54C_SKIP_MAX][2];
+static uint8_t skip_base_r[P54C_SKIP_MAX];
+static uint32_t nskip_r, skip_seen;
+
+/* @return 0 if @p va is the program's, 1 if it is in a skipped range, 2
+ * if in the simulator's own section. */
+static int skipped(uint64_t va)
+{
+    for (uint32_t i = 0; i < nskip_r; i++)
+        if (va - skip_r[i][0] < skip_r[i][1] - skip_r[i][0])
+            return 1 + skip_base_r[i];
+    return 0;
+}
+
+/* A call into the simulator's code: its return address's store is not
+ * modelled, as the return's load (in the HAL) is not. */
+static int calls_base(const uint8_t *b, size_t n, uint64_t va)
+{
+    uint64_t t;
+
+    return p54c_call_target(b, n, va, &t) && skipped(t) == 2;
+}
+
+static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+
+static void reinstall(qemu_plugin_id_t id)
+{
+    qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_cb);
+}
+
+/* New ranges from the HAL: use them from this translation on, and drop
+ * the blocks translated before (at the next block boundary; the HAL
+ * publishes them before it marks the program's start). */
+static void skip_update(void)
+{
+    uint32_t g = __atomic_load_n(&S->skip_gen, __ATOMIC_ACQUIRE);
+    uint32_t n;
+
+    if (g == skip_seen)
+        return;
+    skip_seen = g;
+    n = S->nskip < P54C_SKIP_MAX ? S->nskip : P54C_SKIP_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        skip_r[i][0] = S->skip[i][0];
+        skip_r[i][1] = S->skip[i][1];
+        skip_base_r[i] = S->skip_base[i] != 0;
+    }
+    nskip_r = n;
+    qemu_plugin_reset(plugin_id, reinstall);
+}
 
 /* The caches (p54c_cache.c, shared with the compiled engine) */
 static p54c_mem_t M;
@@ -191,12 +250,16 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     (void)id;
     if (!gate_checked && S->self != 0 && S->gate_pc != 0)
         gate_check();
-    /* the compiled memory model's slow paths: neither counted nor modelled */
-    if (qemu_plugin_tb_vaddr(tb) - S->skip_lo < S->skip_hi - S->skip_lo)
-        return;
+    skip_update();
     if (S->gate_pc != 0 && qemu_plugin_tb_vaddr(tb) == S->gate_pc)
         qemu_plugin_register_vcpu_tb_exec_cb(tb, gate_cb,
                                              QEMU_PLUGIN_CB_NO_REGS, NULL);
+    /* the compiled memory model's slow paths, the simulator's own code,
+     * the PLT stubs: neither counted nor modelled */
+    if (qemu_plugin_tb_vaddr(tb) - S->skip_lo < S->skip_hi - S->skip_lo ||
+        (n > 0 && skipped(qemu_plugin_tb_vaddr(tb)) &&
+         skipped(qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, n - 1)))))
+        return;
     /* the compiled counters' own instructions (code built by rckcc) are
      * not the program's: neither counted nor traced */
     int kind_s[CTR_TB_MAX];
@@ -238,7 +301,7 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         size_t sz = qemu_plugin_insn_size(in);
 
         const uint8_t *bytes = qemu_plugin_insn_data(in);
-        if (skip[i])
+        if (skip[i] || skipped(va) || p54c_is_nop(bytes, sz))
             continue;
         counted++;
         units += p54c_insn_units(bytes, sz, S->cpi, NULL);
@@ -246,7 +309,7 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             lo = va;
         if (va + sz > hi)
             hi = va + sz;
-        if (S->detailed)
+        if (S->detailed && !calls_base(bytes, sz, va))
             qemu_plugin_register_vcpu_mem_cb(in, mem_cb,
                                              QEMU_PLUGIN_CB_NO_REGS,
                                              QEMU_PLUGIN_MEM_RW, NULL);
@@ -255,11 +318,13 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         g_free(kind);
         g_free(skip);
     }
+    if (counted == 0)
+        return;
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
                                              &S->insns, counted);
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
                                              &S->units, units);
-    if (S->detailed && n > 0) {
+    if (S->detailed) {
         /* freed never: blocks live as long as the process */
         tb_lines_t *t = g_new(tb_lines_t, 1);
         t->first = lo >> M.line_shift;
@@ -314,6 +379,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     if (bytes == 0 || p54c_mem_init(&M, S, g_malloc0(bytes)) != 0)
         return fail("bad cache geometry in the slot");
     M.last_dw = &last_store_dw;
+    plugin_id = id;
+    skip_seen = S->skip_gen;
     qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_cb);
     __atomic_store_n(&S->plugin, P54C_PLUGIN_MAGIC, __ATOMIC_RELEASE);
     return 0;
