@@ -17,6 +17,7 @@
  * sim_trace.c.
  */
 #include "sim_internal.h"
+#include "rck_published.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
@@ -36,17 +37,21 @@ __attribute__((constructor)) static void sim_power_register(void)
     rck_config_register(sim_power_settings, RCK_SIM_CONFIG_RANK);
 }
 
-/* The published figures the model is solved from (docs/POWER.md): the SCC
- * at 0.7 V, cores 125 MHz, mesh 250 MHz drew about 25 W; at 1.14 V, cores
- * 1 GHz, mesh 2 GHz about 125 W, broken down as below (Howard et al.,
- * ISSCC 2010, power breakdown figure). */
+/* The published figures the model is solved from (docs/POWER.md; their
+ * home is config/published.json, "power.low.*" and "power.high.*",
+ * compiled in as rck_published.h): the SCC at its two published operating
+ * points, broken down by part (Howard et al., ISSCC 2010, power breakdown
+ * figure). */
+#define SIM_POWER_POINT(P)                                                    \
+    {RCK_PUB_POWER_##P##_VOLTS,     RCK_PUB_POWER_##P##_CORE_MHZ,             \
+     RCK_PUB_POWER_##P##_MESH_MHZ,  RCK_PUB_POWER_##P##_CORES_W,              \
+     RCK_PUB_POWER_##P##_ROUTERS_W, RCK_PUB_POWER_##P##_MCS_W,                \
+     RCK_PUB_POWER_##P##_CLOCK_W}
 static const struct {
     double volts, core_mhz, mesh_mhz;
     double cores_w, routers_w, mcs_w, clock_w;
-} sim_power_pub[2] = {
-    {0.70, 125.0, 250.0, 5.1, 1.2, 17.2, 1.2},
-    {1.14, 1000.0, 2000.0, 87.7, 12.1, 23.6, 1.9},
-};
+} sim_power_pub[2] = {SIM_POWER_POINT(LOW), SIM_POWER_POINT(HIGH)};
+#undef SIM_POWER_POINT
 #define PUB_CORES 48
 #define PUB_ROUTERS 24
 #define PUB_MCS 4

@@ -36,6 +36,8 @@ import re
 import subprocess
 import time
 
+from .. import published
+
 # Published one-core bandwidths, MiB/s (reference SCC-HARDWARE.md 2.3).
 PUBLISHED_BW = {
     "l2_hit_read": 285.0, "l2_hit_read_string": 285.0, "l2_hit_write": 125.0,
@@ -426,7 +428,7 @@ def run_p54c(build_dir, quick, log):
     verdicts += bv
 
     rows, _, _ = _run(rck, prog, 1, ["sweep"] + pl["sweep_kb"], "p54c")
-    mhz = 533.3333333
+    mhz = published.chip_core_mhz()
     sweep = []
     for kb, r in zip(pl["sweep_kb"], rows):
         lines = float(r["bytes"]) / 32.0
