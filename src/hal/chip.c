@@ -106,6 +106,19 @@ static int chip_read_num(const char *what, const rck_json_t *v,
     return 1;
 }
 
+/* Any number (a schema row checks it). */
+static int chip_read_any(const char *what, const rck_json_t *v,
+                         const char *path, double *out)
+{
+    if (v == NULL)
+        return 0;
+    if (rck_json_number(v, out) != 0) {
+        chip_bad(what, path, "expected a number, got %s", chip_type_name(v));
+        return -1;
+    }
+    return 1;
+}
+
 static int chip_num(const char *what, const rck_json_t *obj, const char *key,
                     const char *path, int positive, double *out)
 {
@@ -419,6 +432,48 @@ static double *chip_param(rck_chip_t *c, const char *group, const char *key)
     return NULL;
 }
 
+/* "group.key" of registered parameter @p k. */
+static const char *chip_param_path(size_t k, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", chip_costs(k).group,
+             chip_costs(k).group[0] != '\0' ? "." : "", chip_costs(k).key);
+    return buf;
+}
+
+static const char *chip_fmt(double d, char *buf, size_t len);
+
+/* Check @p d against its schema row @p e (type and range). @return 0, or
+ * -1 after naming the key, the range and the value. */
+static int chip_param_ok(const char *what, const char *path,
+                         const rck_chip_param_t *e, double d)
+{
+    char lo[40], hi[40];
+
+    if (!isfinite(d)) {
+        chip_bad(what, path, "must be a finite number, got %g", d);
+        return -1;
+    }
+    if (e->type == RCK_PARAM_INTEGER && d != floor(d)) {
+        chip_bad(what, path, "expected an integer, got %g", d);
+        return -1;
+    }
+    if ((e->min_open ? d > e->min : d >= e->min) && d <= e->max)
+        return 0;
+    if (isinf(e->max) && e->min == 0)
+        chip_bad(what, path, "must be %s, got %g",
+                 e->min_open ? "greater than zero" : "non-negative", d);
+    else if (isinf(e->max))
+        chip_bad(what, path, "must be %s %s %s, got %g",
+                 e->min_open ? "greater than" : "at least",
+                 chip_fmt(e->min, lo, sizeof(lo)), e->unit, d);
+    else
+        chip_bad(what, path, "must be %s %s and at most %s %s, got %g",
+                 e->min_open ? "greater than" : "at least",
+                 chip_fmt(e->min, lo, sizeof(lo)),
+                 chip_fmt(e->max, hi, sizeof(hi)), e->unit, d);
+    return -1;
+}
+
 static double chip_dram_latency(const rck_chip_t *c, const double *lat,
                                 double hops)
 {
@@ -520,13 +575,17 @@ static int chip_apply_costs(const char *what, const rck_json_t *root,
         char path[160];
         int rc;
 
+        double d;
+
         if (chip_group(what, root, e->group, &o) < 0)
             return -1;
-        snprintf(path, sizeof(path), "%s%s%s", e->group,
-                 e->group[0] != '\0' ? "." : "", e->key);
-        rc = chip_num(what, o, e->key, path, e->positive, chip_cost_at(c, k));
-        if (rc < 0)
+        chip_param_path(k, path, sizeof(path));
+        /* any number here; its schema row's type and range below */
+        rc = chip_read_any(what, rck_json_get(o, e->key), path, &d);
+        if (rc < 0 || (rc == 1 && chip_param_ok(what, path, e, d) < 0))
             return -1;
+        if (rc == 1)
+            *chip_cost_at(c, k) = d;
         if (!strcmp(e->group, "dram_latency_model") &&
             !strcmp(e->key, "line_write_uncached_extra"))
             have_extra = rc;
@@ -694,38 +753,31 @@ static rck_status_t chip_check_dvfs(const rck_chip_t *c, const char *what)
     return RCK_OK;
 }
 
-/* Every number of the file: finite, non-negative, some positive. */
+/* The clocks: finite and positive; every registered parameter: its
+ * schema row's type and range. */
 static rck_status_t chip_check_nums(rck_chip_t *c, const char *what)
 {
     const struct {
-        double *v;
+        double v;
         const char *key;
-        int positive;
-    } nums[] = {
-        {&c->core_mhz, "frequencies_mhz.core", 1},
-        {&c->mesh_mhz, "frequencies_mhz.mesh", 1},
-        {&c->mem_mhz, "frequencies_mhz.memory", 1},
+    } clocks[] = {
+        {c->core_mhz, "frequencies_mhz.core"},
+        {c->mesh_mhz, "frequencies_mhz.mesh"},
+        {c->mem_mhz, "frequencies_mhz.memory"},
     };
     char path[160];
-    size_t k;
 
-    for (k = 0; k < sizeof(nums) / sizeof(nums[0]) + CHIP_NCOSTS; k++) {
-        int costs = k >= sizeof(nums) / sizeof(nums[0]);
-        size_t x = costs ? k - sizeof(nums) / sizeof(nums[0]) : k;
-        double d = costs ? *chip_cost_at(c, x) : *nums[x].v;
-        int positive = costs ? chip_costs(x).positive : nums[x].positive;
-
-        if (costs)
-            snprintf(path, sizeof(path), "%s%s%s", chip_costs(x).group,
-                     chip_costs(x).group[0] != '\0' ? "." : "",
-                     chip_costs(x).key);
-        else
-            snprintf(path, sizeof(path), "%s", nums[x].key);
-        if (!isfinite(d) || d < 0 || (positive && d == 0)) {
-            chip_bad(what, path, "must be %s, got %g",
-                     positive ? "greater than zero" : "non-negative", d);
+    for (size_t k = 0; k < sizeof(clocks) / sizeof(clocks[0]); k++) {
+        if (!isfinite(clocks[k].v) || !(clocks[k].v > 0)) {
+            chip_bad(what, clocks[k].key, "must be greater than zero, got %g",
+                     clocks[k].v);
             return RCK_ERR_CONFIG;
         }
+    }
+    for (size_t k = 0; k < CHIP_NCOSTS; k++) {
+        if (chip_param_ok(what, chip_param_path(k, path, sizeof(path)),
+                          &chip_costs(k), c->params[k]) < 0)
+            return RCK_ERR_CONFIG;
     }
     return RCK_OK;
 }
@@ -879,6 +931,9 @@ static void chip_init_empty(rck_chip_t *c)
 
     memset(c, 0, sizeof(*c));
     c->nparams = chip_nparams;
+    /* a schema's own defaults; the built-in chip gives the others */
+    for (size_t k = 0; k < CHIP_NCOSTS; k++)
+        c->params[k] = chip_costs(k).has_default ? chip_costs(k).dflt : 0;
     for (i = 0; i <= RCK_CHIP_MAX_HOPS; i++) {
         c->mpb_line_write_by_hops[i] = CHIP_UNSET;
         c->mpb_dword_read_by_hops[i] = CHIP_UNSET;
@@ -1125,6 +1180,95 @@ static void chip_print_volts(FILE *fp, const rck_chip_t *c)
     fprintf(fp, "},\n");
 }
 
+/* Close the open group (@p top, @p sub) of chip_print_params. */
+static void chip_print_close(FILE *fp, const char *top, const char *sub)
+{
+    if (top[0] != '\0')
+        fprintf(fp, sub[0] != '\0' ? "}\n  },\n" : "},\n");
+}
+
+/*
+ * The registered parameters, from their schema rows alone: a top-level
+ * key on a line of its own; a group's keys on one line after its "{"
+ * (a row's wrap starts a new line aligned with the first), a group of
+ * groups with each inner group on a line of its own.
+ */
+static void chip_print_params(FILE *fp, const rck_chip_t *c)
+{
+    char top[64] = "", sub[64] = "", b[40];
+
+    for (size_t k = 0; k < CHIP_NCOSTS; k++) {
+        const rck_chip_param_t *e = &chip_costs(k);
+        const char *dot = strchr(e->group, '.');
+        char t[64], u[64];
+        int first = 0;
+
+        snprintf(t, sizeof(t), "%.*s",
+                 (int)(dot != NULL ? (size_t)(dot - e->group)
+                                   : strlen(e->group)),
+                 e->group);
+        snprintf(u, sizeof(u), "%s", dot != NULL ? dot + 1 : "");
+        if (strcmp(t, top) != 0) {
+            chip_print_close(fp, top, sub);
+            if (t[0] != '\0')
+                fprintf(fp, "  \"%s\": {", t);
+            if (u[0] != '\0')
+                fprintf(fp, "\n    \"%s\": {", u);
+            first = 1;
+        } else if (strcmp(u, sub) != 0) {
+            fprintf(fp, "},\n    \"%s\": {", u);
+            first = 1;
+        }
+        snprintf(top, sizeof(top), "%s", t);
+        snprintf(sub, sizeof(sub), "%s", u);
+        if (t[0] == '\0') {
+            fprintf(fp, "  \"%s\": %s,\n", e->key,
+                    chip_fmt(c->params[k], b, sizeof(b)));
+            continue;
+        }
+        if (!first && e->wrap)
+            fprintf(fp, ",\n%*s", (int)strlen(u[0] ? u : t) + (u[0] ? 9 : 7),
+                    "");
+        else if (!first)
+            fprintf(fp, ", ");
+        fprintf(fp, "\"%s\": %s", e->key,
+                chip_fmt(c->params[k], b, sizeof(b)));
+    }
+    chip_print_close(fp, top, sub);
+}
+
+void rck_chip_print_schema(FILE *fp, const rck_chip_t *dflt)
+{
+    char path[160], b[40];
+
+    fprintf(fp, "[");
+    for (size_t k = 0; k < CHIP_NCOSTS; k++) {
+        const rck_chip_param_t *e = &chip_costs(k);
+
+        fprintf(fp, "%s\n  {\"key\": ", k ? "," : "");
+        rck_json_write_string(fp, chip_param_path(k, path, sizeof(path)));
+        fprintf(fp, ", \"type\": \"%s\", \"unit\": ",
+                e->type == RCK_PARAM_INTEGER ? "integer" : "number");
+        rck_json_write_string(fp, e->unit);
+        fprintf(fp, ", \"min\": %s", chip_fmt(e->min, b, sizeof(b)));
+        fprintf(fp, ", \"min_open\": %s", e->min_open ? "true" : "false");
+        if (isinf(e->max))
+            fprintf(fp, ", \"max\": null");
+        else
+            fprintf(fp, ", \"max\": %s", chip_fmt(e->max, b, sizeof(b)));
+        fprintf(fp, ", \"default\": %s, \"default_from\": \"%s\"",
+                chip_fmt(k < (size_t)dflt->nparams ? dflt->params[k] : 0, b,
+                         sizeof(b)),
+                e->has_default ? "schema" : "chip");
+        fprintf(fp, ", \"doc\": ");
+        rck_json_write_string(fp, e->doc);
+        fprintf(fp, ", \"field\": ");
+        rck_json_write_string(fp, e->field);
+        fprintf(fp, "}");
+    }
+    fprintf(fp, "\n]\n");
+}
+
 void rck_chip_print(FILE *fp, const rck_chip_t *c)
 {
     char b1[40], b2[40], b3[40];
@@ -1168,9 +1312,7 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
                      max_hops);
     chip_print_table(fp, "mpb_dword_read_by_hops", c->mpb_dword_read_by_hops,
                      max_hops);
-    for (size_t k = 0; k < CHIP_NCOSTS; k++)
-        fprintf(fp, "%s\"%s\": %s%s", chip_costs(k).pre, chip_costs(k).key,
-                chip_fmt(c->params[k], b1, sizeof(b1)), chip_costs(k).post);
+    chip_print_params(fp, c);
     fprintf(fp, "  \"dvfs\": {\"fdiv\": [");
     for (i = 0; i < ndvfs; i++)
         fprintf(fp, "%s%d", i ? ", " : "", c->dvfs_fdiv[i]);

@@ -516,6 +516,123 @@ static void test_bad_files(void)
     }
 }
 
+/* Load @p json as "model.json" with stderr caught: @return the status,
+ * the error text in @p err. */
+static rck_status_t load_caught(const char *json, rck_chip_t *c, char *err,
+                                size_t len)
+{
+    FILE *cap = tmpfile();
+    int saved = dup(2);
+    rck_status_t st;
+    size_t got = 0;
+
+    err[0] = '\0';
+    if (cap == NULL || saved < 0) {
+        fprintf(stderr, "cannot catch stderr\n");
+        failures++;
+        return RCK_ERR_IO;
+    }
+    fflush(stderr);
+    dup2(fileno(cap), 2);
+    st = rck_chip_load_string(json, "model.json", c);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(cap);
+    got = fread(err, 1, len - 1, cap);
+    err[got] = '\0';
+    fclose(cap);
+    return st;
+}
+
+/* The schema's generic checks name the file, the key and what is wrong. */
+static void expect_param_error(const char *json, const char *key,
+                               const char *why, int line)
+{
+    rck_chip_t c;
+    char err[1024];
+    rck_status_t st = load_caught(json, &c, err, sizeof(err));
+
+    if (st != RCK_ERR_CONFIG || strstr(err, "model.json") == NULL ||
+        strstr(err, key) == NULL || strstr(err, why) == NULL) {
+        fprintf(stderr, "%s:%d: %s gave %d and '%s', expected an error "
+                "naming model.json, '%s' and '%s'\n", __FILE__, line, json,
+                (int)st, err, key, why);
+        failures++;
+    }
+}
+
+/* The parameter schema (sim_costs.h rows through the generic loader). */
+static void test_schema(void)
+{
+    rck_chip_t c;
+    FILE *fp;
+    char buf[8192];
+    size_t got;
+
+    /* a model assumption's default is its schema row's */
+    CHECK(rck_chip_load_default(&c) == RCK_OK);
+    CHECK(sim_costs(&c)->power_act_wait == 0.3);
+    CHECK(sim_costs(&c)->power_act_compute == 1.0);
+    CHECK(sim_costs(&c)->power_e_dram_tx == 18e-9);
+    /* a chip file sets it */
+    CHECK(rck_chip_load_string("{\"power_model\": {\"activity\": "
+                               "{\"wait\": 0.5}}}", "f", &c) == RCK_OK);
+    CHECK(sim_costs(&c)->power_act_wait == 0.5);
+    CHECK(sim_costs(&c)->power_act_mpb == 0.6);
+    round_trip(&c, __LINE__);
+
+    /* out of range, both ends and open minimum */
+    expect_param_error("{\"power_model\": {\"activity\": "
+                       "{\"compute\": 1.5}}}",
+                       "'power_model.activity.compute'",
+                       "at most 1 fraction, got 1.5", __LINE__);
+    expect_param_error("{\"power_model\": {\"activity\": {\"irq\": -0.1}}}",
+                       "'power_model.activity.irq'", "got -0.1", __LINE__);
+    expect_param_error("{\"bandwidth_one_core_mib_s\": {\"mpbt\": "
+                       "{\"read\": 0}}}",
+                       "'bandwidth_one_core_mib_s.mpbt.read'",
+                       "greater than zero, got 0", __LINE__);
+    expect_param_error("{\"local_ops\": {\"nop\": -2}}", "'local_ops.nop'",
+                       "non-negative, got -2", __LINE__);
+    /* bad type */
+    expect_param_error("{\"power_model\": {\"energy_j\": "
+                       "{\"dram_tx\": \"18e-9\"}}}",
+                       "'power_model.energy_j.dram_tx'",
+                       "expected a number, got a string", __LINE__);
+    expect_param_error("{\"power_model\": {\"activity\": [1]}}",
+                       "'power_model.activity'", "expected an object",
+                       __LINE__);
+    /* unknown keys: in a schema group, and a misspelt group */
+    expect_param_error("{\"power_model\": {\"activity\": "
+                       "{\"computer\": 1}}}",
+                       "unknown key 'power_model.activity.computer'",
+                       "compute", __LINE__);
+    expect_param_error("{\"power_modle\": {}}", "unknown key 'power_modle'",
+                       "power_model", __LINE__);
+
+    /* the schema as JSON: every row, its default and where it lives */
+    fp = tmpfile();
+    CHECK(fp != NULL);
+    if (fp == NULL)
+        return;
+    CHECK(rck_chip_load_default(&c) == RCK_OK);
+    rck_chip_print_schema(fp, &c);
+    rewind(fp);
+    got = fread(buf, 1, sizeof(buf) - 1, fp);
+    buf[got] = '\0';
+    fclose(fp);
+    CHECK(strstr(buf, "{\"key\": \"power_model.activity.wait\", \"type\": "
+                      "\"number\", \"unit\": \"fraction\", \"min\": 0, "
+                      "\"min_open\": false, \"max\": 1, \"default\": 0.3, "
+                      "\"default_from\": \"schema\"") != NULL);
+    CHECK(strstr(buf, "{\"key\": \"local_ops.rdtsc\", \"type\": \"number\", "
+                      "\"unit\": \"core cycles\", \"min\": 0, \"min_open\": "
+                      "false, \"max\": null, \"default\": 14, "
+                      "\"default_from\": \"chip\"") != NULL);
+    CHECK(strstr(buf, "\"field\": \"sim_costs_t.cost_rdtsc\"") != NULL);
+}
+
 static void round_trip(const rck_chip_t *c, int line)
 {
     char *text = print_chip(c);
@@ -583,6 +700,7 @@ int main(void)
     test_validate();
     test_bad_files();
     test_round_trip();
+    test_schema();
     if (failures != 0) {
         fprintf(stderr, "test_chip: %d check(s) failed\n", failures);
         return 1;

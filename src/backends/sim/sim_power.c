@@ -18,6 +18,7 @@
  */
 #include "sim_internal.h"
 #include "rck_published.h"
+#include "sim_costs.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
@@ -56,17 +57,23 @@ static const struct {
 #define PUB_ROUTERS 24
 #define PUB_MCS 4
 
-/* Model assumptions (no published figure; docs/POWER.md says why). */
-static const double sim_power_act[CAT_N] = {
-    [CAT_COMPUTE] = 1.0, /* the calibration points ran every core */
-    [CAT_MPB] = 0.6,     /* stalled on the mesh: pipeline partly idle */
-    [CAT_DRAM] = 0.6,
-    [CAT_WAIT] = 0.3,    /* parked on a flag: spins on an L1 line */
-    [CAT_IRQ] = 1.0,
-    [CAT_OTHER] = 1.0,
-};
-#define E_MPB_LINE_J 0.5e-9  /* one 32-byte MPB line, with its mesh trip */
-#define E_DRAM_TX_J 18e-9    /* one DRAM transaction: ~70 pJ/bit x 256 bit */
+/* Model assumptions (no published figure; docs/POWER.md says why): the
+ * activity of a core by what it does and the energy per MPB line and per
+ * DRAM transaction are parameters of the schema (sim_costs.h,
+ * "power_model"), whose rows hold their defaults. */
+static double activity(const rck_chip_t *c, int cat)
+{
+    const sim_costs_t *k = sim_costs(c);
+
+    switch (cat) {
+    case CAT_COMPUTE: return k->power_act_compute;
+    case CAT_MPB: return k->power_act_mpb;
+    case CAT_DRAM: return k->power_act_dram;
+    case CAT_WAIT: return k->power_act_wait;
+    case CAT_IRQ: return k->power_act_irq;
+    default: return k->power_act_other;
+    }
+}
 
 typedef struct {
     double core_c, core_k;     /* F, W/V^3 per core */
@@ -173,10 +180,11 @@ static double core_leak_w(uint32_t mv)
 }
 
 /* Dynamic power (W) of one core at @p mv, @p mhz doing @p cat. */
-static double core_dyn_w(uint32_t mv, double mhz, int cat)
+static double core_dyn_w(const rck_chip_t *c, uint32_t mv, double mhz,
+                         int cat)
 {
     double v = mv / 1000.0;
-    return model()->core_c * v * v * mhz * 1e6 * sim_power_act[cat];
+    return model()->core_c * v * v * mhz * 1e6 * activity(c, cat);
 }
 
 /* Mesh routers, global clocking and memory controllers (W). */
@@ -226,12 +234,14 @@ void sim_power_charge(sim_t *s, uint64_t ticks, int cat, double mhz)
         return;
     if (mhz <= 0)
         mhz = s->chip->core_mhz;
-    e = core_dyn_w(volts_at(s->hdr, rck_chip_island(s->chip, s->core),
+    e = core_dyn_w(s->chip,
+                   volts_at(s->hdr, rck_chip_island(s->chip, s->core),
                             me->vt),
                    mhz, cat) *
         secs(s->chip, ticks);
-    e += (double)(mpb - p->mpb_seen) * E_MPB_LINE_J +
-         (double)(me->dram_tx - p->dram_seen) * E_DRAM_TX_J;
+    e += (double)(mpb - p->mpb_seen) * sim_costs(s->chip)->power_e_mpb_line +
+         (double)(me->dram_tx - p->dram_seen) *
+             sim_costs(s->chip)->power_e_dram_tx;
     p->mpb_seen = mpb;
     p->dram_seen = me->dram_tx;
     p->dyn_j += e;
@@ -307,10 +317,10 @@ double sim_power_sensor(sim_t *s)
 
         w += core_leak_w(mv);
         if (st == UE_RUN || st == UE_FREE || ue == s->ue)
-            w += core_dyn_w(mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
+            w += core_dyn_w(c, mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
                             CAT_COMPUTE);
         else if (st == UE_PARK)
-            w += core_dyn_w(mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
+            w += core_dyn_w(c, mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
                             CAT_WAIT);
     }
     return w;
