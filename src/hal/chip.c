@@ -47,12 +47,13 @@ extern const char rck_chip_default_json[];
 #define CHIP_UNSET (-1.0)
 #define CHIP_DEFAULT_NAME "built-in chip"
 #define CHIP_FILE_MAX (16L << 20)
+#define chip_bad rck__chip_bad
+#define chip_fmt rck__chip_fmt
+#define CHIP_NCOSTS ((size_t)rck__chip_nparams())
+#define chip_costs(k) (*rck__chip_param((int)(k)))
 
-/* Log "<what>: key '<path>': <message>". */
-static void chip_bad(const char *what, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void chip_bad(const char *what, const char *path, const char *fmt, ...)
+/* Log "<what>: key '<path>': <message>" (chip_internal.h). */
+void rck__chip_bad(const char *what, const char *path, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -381,41 +382,6 @@ static int chip_apply_dvfs(const char *what, const rck_json_t *root,
 }
 
 /* Latency of one DRAM access over @p hops, in core cycles. */
-/* The models' parameters (rck_chip_register_params), in rck_chip_t.params
- * order. */
-static const rck_chip_param_t *chip_costs_reg[RCK_CHIP_MAX_PARAMS];
-static int chip_nparams;
-
-#define CHIP_NCOSTS ((size_t)chip_nparams)
-#define chip_costs(k) (*chip_costs_reg[k])
-
-int rck_chip_register_params(const rck_chip_param_t *params, int n)
-{
-    int first = chip_nparams;
-
-    for (int i = 0; i < chip_nparams; i++) {
-        if (chip_costs_reg[i] == params)
-            return i;
-    }
-    if (n < 0 || n > RCK_CHIP_MAX_PARAMS - chip_nparams) {
-        rck_error("chip: no room for %d more model parameters", n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++)
-        chip_costs_reg[chip_nparams++] = &params[i];
-    return first;
-}
-
-int rck__chip_nparams(void)
-{
-    return chip_nparams;
-}
-
-const rck_chip_param_t *rck__chip_param(int k)
-{
-    return chip_costs_reg[k];
-}
-
 static double *chip_cost_at(rck_chip_t *c, size_t k)
 {
     return &c->params[k];
@@ -430,48 +396,6 @@ static double *chip_param(rck_chip_t *c, const char *group, const char *key)
             return &c->params[k];
     }
     return NULL;
-}
-
-/* "group.key" of registered parameter @p k. */
-static const char *chip_param_path(size_t k, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%s", chip_costs(k).group,
-             chip_costs(k).group[0] != '\0' ? "." : "", chip_costs(k).key);
-    return buf;
-}
-
-static const char *chip_fmt(double d, char *buf, size_t len);
-
-/* Check @p d against its schema row @p e (type and range). @return 0, or
- * -1 after naming the key, the range and the value. */
-static int chip_param_ok(const char *what, const char *path,
-                         const rck_chip_param_t *e, double d)
-{
-    char lo[40], hi[40];
-
-    if (!isfinite(d)) {
-        chip_bad(what, path, "must be a finite number, got %g", d);
-        return -1;
-    }
-    if (e->type == RCK_PARAM_INTEGER && d != floor(d)) {
-        chip_bad(what, path, "expected an integer, got %g", d);
-        return -1;
-    }
-    if ((e->min_open ? d > e->min : d >= e->min) && d <= e->max)
-        return 0;
-    if (isinf(e->max) && e->min == 0)
-        chip_bad(what, path, "must be %s, got %g",
-                 e->min_open ? "greater than zero" : "non-negative", d);
-    else if (isinf(e->max))
-        chip_bad(what, path, "must be %s %s %s, got %g",
-                 e->min_open ? "greater than" : "at least",
-                 chip_fmt(e->min, lo, sizeof(lo)), e->unit, d);
-    else
-        chip_bad(what, path, "must be %s %s and at most %s %s, got %g",
-                 e->min_open ? "greater than" : "at least",
-                 chip_fmt(e->min, lo, sizeof(lo)),
-                 chip_fmt(e->max, hi, sizeof(hi)), e->unit, d);
-    return -1;
 }
 
 static double chip_dram_latency(const rck_chip_t *c, const double *lat,
@@ -579,10 +503,10 @@ static int chip_apply_costs(const char *what, const rck_json_t *root,
 
         if (chip_group(what, root, e->group, &o) < 0)
             return -1;
-        chip_param_path(k, path, sizeof(path));
+        rck__chip_param_path(k, path, sizeof(path));
         /* any number here; its schema row's type and range below */
         rc = chip_read_any(what, rck_json_get(o, e->key), path, &d);
-        if (rc < 0 || (rc == 1 && chip_param_ok(what, path, e, d) < 0))
+        if (rc < 0 || (rc == 1 && rck__chip_param_ok(what, path, e, d) < 0))
             return -1;
         if (rc == 1)
             *chip_cost_at(c, k) = d;
@@ -775,7 +699,7 @@ static rck_status_t chip_check_nums(rck_chip_t *c, const char *what)
         }
     }
     for (size_t k = 0; k < CHIP_NCOSTS; k++) {
-        if (chip_param_ok(what, chip_param_path(k, path, sizeof(path)),
+        if (rck__chip_param_ok(what, rck__chip_param_path(k, path, sizeof(path)),
                           &chip_costs(k), c->params[k]) < 0)
             return RCK_ERR_CONFIG;
     }
@@ -930,7 +854,7 @@ static void chip_init_empty(rck_chip_t *c)
     int i;
 
     memset(c, 0, sizeof(*c));
-    c->nparams = chip_nparams;
+    c->nparams = rck__chip_nparams();
     /* a schema's own defaults; the built-in chip gives the others */
     for (size_t k = 0; k < CHIP_NCOSTS; k++)
         c->params[k] = chip_costs(k).has_default ? chip_costs(k).dflt : 0;
@@ -1115,37 +1039,6 @@ int rck_chip_volt_step(const rck_chip_t *chip, int mv)
     return (int)ceil(q - 1e-9);
 }
 
-/*
- * Format @p d so that strtod gives back exactly @p d: integers plainly,
- * others with the fewest significant digits that round-trip. JSON needs a
- * '.' whatever LC_NUMERIC says.
- */
-static const char *chip_fmt(double d, char *buf, size_t len)
-{
-    const char *dp = localeconv()->decimal_point;
-    char *p;
-    int prec;
-
-    if (d == floor(d) && fabs(d) < 1e15) {
-        snprintf(buf, len, "%.0f", d);
-        return buf;
-    }
-    for (prec = 15; prec < 17; prec++) {
-        snprintf(buf, len, "%.*g", prec, d);
-        if (strtod(buf, NULL) == d)
-            break;
-    }
-    if (prec == 17)
-        snprintf(buf, len, "%.17g", d);
-    if (dp != NULL && dp[0] != '.' && dp[0] != '\0' && dp[1] == '\0') {
-        for (p = buf; *p != '\0'; p++) {
-            if (*p == dp[0])
-                *p = '.';
-        }
-    }
-    return buf;
-}
-
 static void chip_print_table(FILE *fp, const char *key, const double *t,
                              int max_hops)
 {
@@ -1178,95 +1071,6 @@ static void chip_print_volts(FILE *fp, const rck_chip_t *c)
         fprintf(fp, "%s\"%s\": %s", k[i].pre, k[i].key,
                 chip_fmt(k[i].v, b, sizeof(b)));
     fprintf(fp, "},\n");
-}
-
-/* Close the open group (@p top, @p sub) of chip_print_params. */
-static void chip_print_close(FILE *fp, const char *top, const char *sub)
-{
-    if (top[0] != '\0')
-        fprintf(fp, sub[0] != '\0' ? "}\n  },\n" : "},\n");
-}
-
-/*
- * The registered parameters, from their schema rows alone: a top-level
- * key on a line of its own; a group's keys on one line after its "{"
- * (a row's wrap starts a new line aligned with the first), a group of
- * groups with each inner group on a line of its own.
- */
-static void chip_print_params(FILE *fp, const rck_chip_t *c)
-{
-    char top[64] = "", sub[64] = "", b[40];
-
-    for (size_t k = 0; k < CHIP_NCOSTS; k++) {
-        const rck_chip_param_t *e = &chip_costs(k);
-        const char *dot = strchr(e->group, '.');
-        char t[64], u[64];
-        int first = 0;
-
-        snprintf(t, sizeof(t), "%.*s",
-                 (int)(dot != NULL ? (size_t)(dot - e->group)
-                                   : strlen(e->group)),
-                 e->group);
-        snprintf(u, sizeof(u), "%s", dot != NULL ? dot + 1 : "");
-        if (strcmp(t, top) != 0) {
-            chip_print_close(fp, top, sub);
-            if (t[0] != '\0')
-                fprintf(fp, "  \"%s\": {", t);
-            if (u[0] != '\0')
-                fprintf(fp, "\n    \"%s\": {", u);
-            first = 1;
-        } else if (strcmp(u, sub) != 0) {
-            fprintf(fp, "},\n    \"%s\": {", u);
-            first = 1;
-        }
-        snprintf(top, sizeof(top), "%s", t);
-        snprintf(sub, sizeof(sub), "%s", u);
-        if (t[0] == '\0') {
-            fprintf(fp, "  \"%s\": %s,\n", e->key,
-                    chip_fmt(c->params[k], b, sizeof(b)));
-            continue;
-        }
-        if (!first && e->wrap)
-            fprintf(fp, ",\n%*s", (int)strlen(u[0] ? u : t) + (u[0] ? 9 : 7),
-                    "");
-        else if (!first)
-            fprintf(fp, ", ");
-        fprintf(fp, "\"%s\": %s", e->key,
-                chip_fmt(c->params[k], b, sizeof(b)));
-    }
-    chip_print_close(fp, top, sub);
-}
-
-void rck_chip_print_schema(FILE *fp, const rck_chip_t *dflt)
-{
-    char path[160], b[40];
-
-    fprintf(fp, "[");
-    for (size_t k = 0; k < CHIP_NCOSTS; k++) {
-        const rck_chip_param_t *e = &chip_costs(k);
-
-        fprintf(fp, "%s\n  {\"key\": ", k ? "," : "");
-        rck_json_write_string(fp, chip_param_path(k, path, sizeof(path)));
-        fprintf(fp, ", \"type\": \"%s\", \"unit\": ",
-                e->type == RCK_PARAM_INTEGER ? "integer" : "number");
-        rck_json_write_string(fp, e->unit);
-        fprintf(fp, ", \"min\": %s", chip_fmt(e->min, b, sizeof(b)));
-        fprintf(fp, ", \"min_open\": %s", e->min_open ? "true" : "false");
-        if (isinf(e->max))
-            fprintf(fp, ", \"max\": null");
-        else
-            fprintf(fp, ", \"max\": %s", chip_fmt(e->max, b, sizeof(b)));
-        fprintf(fp, ", \"default\": %s, \"default_from\": \"%s\"",
-                chip_fmt(k < (size_t)dflt->nparams ? dflt->params[k] : 0, b,
-                         sizeof(b)),
-                e->has_default ? "schema" : "chip");
-        fprintf(fp, ", \"doc\": ");
-        rck_json_write_string(fp, e->doc);
-        fprintf(fp, ", \"field\": ");
-        rck_json_write_string(fp, e->field);
-        fprintf(fp, "}");
-    }
-    fprintf(fp, "\n]\n");
 }
 
 void rck_chip_print(FILE *fp, const rck_chip_t *c)
@@ -1312,7 +1116,7 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
                      max_hops);
     chip_print_table(fp, "mpb_dword_read_by_hops", c->mpb_dword_read_by_hops,
                      max_hops);
-    chip_print_params(fp, c);
+    rck__chip_print_params(fp, c);
     fprintf(fp, "  \"dvfs\": {\"fdiv\": [");
     for (i = 0; i < ndvfs; i++)
         fprintf(fp, "%s%d", i ? ", " : "", c->dvfs_fdiv[i]);

@@ -23,6 +23,7 @@
 #define RCK_SIM_COSTS_H
 
 #include "rck/chip.h"
+#include "p54c_cpi.h"
 
 #include <math.h>
 
@@ -119,7 +120,46 @@
       "energy of one 32-byte MPB line with its mesh trip")                    \
     X(power_e_dram_tx, "power_model.energy_j", "dram_tx", NUMBER, 0, 0,       \
       SIM_NOMAX, "J", 1, 18e-9, 0,                                            \
-      "energy of one DRAM transaction (about 70 pJ/bit x 256 bit)")
+      "energy of one DRAM transaction (about 70 pJ/bit x 256 bit)")          \
+    X(p54c_l1i_bytes, "p54c", "l1i_bytes", INTEGER, 0, 0, 16777216, "bytes", \
+      1, 0, 0, "the P54C model's L1 instruction cache (0: as l1d_bytes)")    \
+    X(p54c_l1_ways, "p54c", "l1_ways", INTEGER, 1, 0, 16777216, "ways", 1, 2, \
+      0, "the P54C model's L1 associativity")                                \
+    X(p54c_l2_ways, "p54c", "l2_ways", INTEGER, 1, 0, 16777216, "ways", 1, 4, \
+      0, "the P54C model's L2 associativity")                                \
+    X(p54c_cpi_int, "p54c.cpi", "int", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_INT, 0,                                                         \
+      "P54C cycles per instruction: integer and logic instructions (p54c_cpi.h)")    \
+    X(p54c_cpi_mem, "p54c.cpi", "mem", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_MEM, 0,                                                         \
+      "P54C cycles per instruction: instructions with a memory operand (the access itself is timed by the caches) (p54c_cpi.h)")    \
+    X(p54c_cpi_branch, "p54c.cpi", "branch", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_BRANCH, 0,                                                         \
+      "P54C cycles per instruction: branches (p54c_cpi.h)")    \
+    X(p54c_cpi_mul, "p54c.cpi", "mul", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_MUL, 0,                                                         \
+      "P54C cycles per instruction: integer multiplies (p54c_cpi.h)")    \
+    X(p54c_cpi_div, "p54c.cpi", "div", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_DIV, 0,                                                         \
+      "P54C cycles per instruction: integer divides (p54c_cpi.h)")    \
+    X(p54c_cpi_fadd, "p54c.cpi", "fadd", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_FADD, 0,                                                         \
+      "P54C cycles per instruction: x87 add/subtract (p54c_cpi.h)")    \
+    X(p54c_cpi_fmul, "p54c.cpi", "fmul", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_FMUL, 0,                                                         \
+      "P54C cycles per instruction: x87 multiplies (p54c_cpi.h)")    \
+    X(p54c_cpi_fdiv, "p54c.cpi", "fdiv", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_FDIV, 0,                                                         \
+      "P54C cycles per instruction: x87 divides (p54c_cpi.h)")    \
+    X(p54c_cpi_fsqrt, "p54c.cpi", "fsqrt", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_FSQRT, 0,                                                         \
+      "P54C cycles per instruction: x87 square roots (p54c_cpi.h)")    \
+    X(p54c_cpi_string, "p54c.cpi", "string", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_STRING, 0,                                                         \
+      "P54C cycles per instruction: string instructions, per iteration (p54c_cpi.h)")    \
+    X(p54c_cpi_other, "p54c.cpi", "other", NUMBER, 0, 0, 1e6, "cycles", 1,       \
+      P54C_CPI_OTHER, 0,                                                         \
+      "P54C cycles per instruction: everything else (locked read-modify-write among them) (p54c_cpi.h)")
 
 typedef struct {
 #define SIM_COST_FIELD(field, group, key, type, min, min_open, max, unit,    \

@@ -161,13 +161,53 @@ def _row(rid, group, name, unit, published, section, kind="measure",
     return d
 
 
+def _irq_rows():
+    """The interrupt rows of calibration_catalogue."""
+    ipi = _pub("irq.ipi_delivery_min")
+    return [
+        _row("irq.gic.same_tile", "interrupts",
+             "GIC interrupt, raise -> handler, same tile", "cycles", ipi,
+             "2.5", note="published as 'at least about', incl. the trap"),
+        _row("irq.pin.same_tile", "interrupts",
+             "pin interrupt, raise -> handler, same tile", "cycles", ipi,
+             "2.5", note="published as 'at least about', incl. the trap"),
+        _row("irq.gic.mesh", "interrupts",
+             "GIC interrupt, raise -> handler, across the mesh", "cycles",
+             None, "2.5", kind="bound", bound=ipi,
+             note="published only as 'more' than the same tile's %g" % ipi),
+        _row("irq.pin.mesh", "interrupts",
+             "pin interrupt, raise -> handler, across the mesh", "cycles",
+             None, "2.5", kind="bound", bound=ipi,
+             note="published only as 'more' than the same tile's %g" % ipi),
+        _row("irq.pin_write_raise.same_tile", "interrupts",
+             "MPB line write + pin raise (sender), same tile",
+             "cycles", None, "-", kind="info",
+             note="the HAL's two calls: hardware cost only"),
+        _row("irq.write_mpb_raise_pin.kernel", "interrupts",
+             "kernel path: write the MPB and raise the pin (sender)",
+             "cycles", _pub("irq.write_mpb_raise_pin"), "2.5", kind="not_hal",
+             note="measured inside system software (%g with the system "
+             "call); the mbox suite compares rck_mbox_send with it"
+             % _pub("irq.kernel_send")),
+        _row("irq.pin_write_raise.mesh", "interrupts",
+             "MPB line write + pin raise (sender), across the mesh",
+             "cycles", None, "-", kind="info"),
+        _row("irq.kernel_send", "interrupts",
+             "kernel-level send (system call, MPB write, raise pin)",
+             "cycles", _pub("irq.kernel_send"), "2.5", kind="not_hal"),
+        _row("local.thread_switch", "interrupts",
+             "thread switch, round trip", "cycles",
+             _pub("thread_switch_round_trip"), "2.5",
+             kind="not_hal"),
+    ]
+
+
 def calibration_catalogue():
     """Every row of the calibration table, in order: what is measured, its
     published value and source section. kind is "measure" (compared within
     5%), "bound" (published only as a lower bound: {"bound": value}),
     "info" (a HAL operation with no published figure) or "not_hal" (a
     published operation the HAL cannot express)."""
-    ipi = _pub("irq.ipi_delivery_min")
     rows = []
     for what, table, series, label in (
             ("mpb_write", MPB_WRITE_TABLE, MPB_WRITE_BY_HOPS,
@@ -249,41 +289,7 @@ def calibration_catalogue():
         _row("local.console_write", "local",
              "console write (the model charges a null system call)",
              "cycles", None, "-", kind="info"),
-        _row("irq.gic.same_tile", "interrupts",
-             "GIC interrupt, raise -> handler, same tile", "cycles", ipi,
-             "2.5", note="published as 'at least about', incl. the trap"),
-        _row("irq.pin.same_tile", "interrupts",
-             "pin interrupt, raise -> handler, same tile", "cycles", ipi,
-             "2.5", note="published as 'at least about', incl. the trap"),
-        _row("irq.gic.mesh", "interrupts",
-             "GIC interrupt, raise -> handler, across the mesh", "cycles",
-             None, "2.5", kind="bound", bound=ipi,
-             note="published only as 'more' than the same tile's %g" % ipi),
-        _row("irq.pin.mesh", "interrupts",
-             "pin interrupt, raise -> handler, across the mesh", "cycles",
-             None, "2.5", kind="bound", bound=ipi,
-             note="published only as 'more' than the same tile's %g" % ipi),
-        _row("irq.pin_write_raise.same_tile", "interrupts",
-             "MPB line write + pin raise (sender), same tile",
-             "cycles", None, "-", kind="info",
-             note="the HAL's two calls: hardware cost only"),
-        _row("irq.write_mpb_raise_pin.kernel", "interrupts",
-             "kernel path: write the MPB and raise the pin (sender)",
-             "cycles", _pub("irq.write_mpb_raise_pin"), "2.5", kind="not_hal",
-             note="measured inside system software (%g with the system "
-             "call); the mbox suite compares rck_mbox_send with it"
-             % _pub("irq.kernel_send")),
-        _row("irq.pin_write_raise.mesh", "interrupts",
-             "MPB line write + pin raise (sender), across the mesh",
-             "cycles", None, "-", kind="info"),
-        _row("irq.kernel_send", "interrupts",
-             "kernel-level send (system call, MPB write, raise pin)",
-             "cycles", _pub("irq.kernel_send"), "2.5", kind="not_hal"),
-        _row("local.thread_switch", "interrupts",
-             "thread switch, round trip", "cycles",
-             _pub("thread_switch_round_trip"), "2.5",
-             kind="not_hal"),
-    ]
+    ] + _irq_rows()
     return rows
 
 
