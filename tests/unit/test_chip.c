@@ -4,6 +4,7 @@
  * tables, every class of bad file, and the print/load round trip.
  */
 #include "rck/chip.h"
+#include "rck_published.h"
 #include "sim/sim_costs.h"
 
 #include <math.h>
@@ -149,37 +150,50 @@ static void test_default(void)
     CHECK_NEAR(rck_chip_fdiv_volts(&c, 16), 0.7);
     CHECK(rck_chip_fdiv_volts(&c, 0) == 0);
 
-    /* costs */
-    CHECK(c.mpb_line_write_by_hops[0] == 39);
-    CHECK(c.mpb_line_write_by_hops[1] == 84);
-    CHECK(c.mpb_line_write_by_hops[8] == 119);
-    CHECK(c.mpb_dword_read_by_hops[0] == 20);
-    CHECK(c.mpb_dword_read_by_hops[8] == 102);
+    /* costs: the published figures (config/published.json) where the
+     * built-in chip takes them */
+    {
+        static const double lw[] = RCK_PUB_MPB_LINE_WRITE_BY_HOPS;
+        static const double dr[] = RCK_PUB_MPB_DWORD_READ_BY_HOPS;
+        for (int h = 0; h <= 8; h++) {
+            CHECK(c.mpb_line_write_by_hops[h] == lw[h]);
+            CHECK(c.mpb_dword_read_by_hops[h] == dr[h]);
+        }
+    }
     CHECK(c.mpb_line_write_by_hops[9] < 0); /* beyond max_hops: unset */
     CHECK(c.mpb_dword_read_by_hops[RCK_CHIP_MAX_HOPS] < 0);
-    CHECK(sim_costs(&c)->dram_core_cycles == 40);
-    CHECK(sim_costs(&c)->dram_mesh_cycles_per_hop == 8);
-    CHECK(sim_costs(&c)->dram_mem_cycles == 46);
+    CHECK(sim_costs(&c)->dram_core_cycles == RCK_PUB_DRAM_LATENCY_CORE_CYCLES);
+    CHECK(sim_costs(&c)->dram_mesh_cycles_per_hop ==
+          RCK_PUB_DRAM_LATENCY_MESH_CYCLES_PER_HOP);
+    CHECK(sim_costs(&c)->dram_mem_cycles == RCK_PUB_DRAM_LATENCY_MEMORY_CYCLES);
     /* fitted from dram_from_core_0_by_mc (see chip.c): about 201 */
     CHECK(sim_costs(&c)->dram_line_write_uncached_extra > 190 &&
           sim_costs(&c)->dram_line_write_uncached_extra < 215);
-    CHECK(sim_costs(&c)->bw_mib_s_l2hit_read == 285 && sim_costs(&c)->bw_mib_s_l2hit_write == 125);
-    CHECK(sim_costs(&c)->bw_mib_s_uncached_read == 20 && sim_costs(&c)->bw_mib_s_uncached_write == 20);
-    CHECK(sim_costs(&c)->bw_mib_s_mpbt_read == 115 && sim_costs(&c)->bw_mib_s_mpbt_write == 125);
-    CHECK(sim_costs(&c)->cost_null_syscall == 200);
-    CHECK(sim_costs(&c)->cost_rdtsc == 14);
-    CHECK(sim_costs(&c)->cost_xchg == 35);
-    CHECK(sim_costs(&c)->cost_lock_cmpxchg == 39);
-    CHECK(sim_costs(&c)->cost_lock_dec == 36);
-    CHECK(sim_costs(&c)->cost_nop == 2);
-    CHECK(sim_costs(&c)->cost_cl1invmb == 1);
-    CHECK(sim_costs(&c)->cost_ipi_delivery == 612);
-    CHECK(sim_costs(&c)->cost_kernel_send == 1135);
-    CHECK(sim_costs(&c)->cost_mpb_write_raise == 684);
-    CHECK(sim_costs(&c)->cost_thread_switch == 6700);
-    CHECK(sim_costs(&c)->l2_full_flush_cycles == 1000000);
-    CHECK(sim_costs(&c)->l2_flush_line_clean == 280 && sim_costs(&c)->l2_flush_line_dirty == 580);
-    CHECK_NEAR(sim_costs(&c)->relative_core_speed, 0.05);
+    CHECK(sim_costs(&c)->bw_mib_s_l2hit_read == RCK_PUB_BW_L2HIT_READ &&
+          sim_costs(&c)->bw_mib_s_l2hit_write == RCK_PUB_BW_L2HIT_WRITE);
+    CHECK(sim_costs(&c)->bw_mib_s_uncached_read == RCK_PUB_BW_UNCACHED_READ &&
+          sim_costs(&c)->bw_mib_s_uncached_write ==
+              RCK_PUB_BW_UNCACHED_WRITE);
+    CHECK(sim_costs(&c)->bw_mib_s_mpbt_read == RCK_PUB_BW_MPBT_READ &&
+          sim_costs(&c)->bw_mib_s_mpbt_write == RCK_PUB_BW_MPBT_WRITE);
+    CHECK(sim_costs(&c)->cost_null_syscall == RCK_PUB_LOCAL_NULL_SYSCALL);
+    CHECK(sim_costs(&c)->cost_rdtsc == RCK_PUB_LOCAL_RDTSC);
+    CHECK(sim_costs(&c)->cost_xchg == RCK_PUB_LOCAL_XCHG);
+    CHECK(sim_costs(&c)->cost_lock_cmpxchg == RCK_PUB_LOCAL_LOCK_CMPXCHG);
+    CHECK(sim_costs(&c)->cost_lock_dec == RCK_PUB_LOCAL_LOCK_DEC);
+    CHECK(sim_costs(&c)->cost_nop == RCK_PUB_LOCAL_NOP);
+    CHECK(sim_costs(&c)->cost_cl1invmb == RCK_PUB_LOCAL_CL1INVMB);
+    CHECK(sim_costs(&c)->cost_ipi_delivery == RCK_PUB_IRQ_IPI_DELIVERY_MIN);
+    CHECK(sim_costs(&c)->cost_kernel_send == RCK_PUB_IRQ_KERNEL_SEND);
+    CHECK(sim_costs(&c)->cost_mpb_write_raise ==
+          RCK_PUB_IRQ_WRITE_MPB_RAISE_PIN);
+    CHECK(sim_costs(&c)->cost_thread_switch ==
+          RCK_PUB_THREAD_SWITCH_ROUND_TRIP);
+    CHECK(sim_costs(&c)->l2_full_flush_cycles == RCK_PUB_L2_FULL_FLUSH);
+    CHECK(sim_costs(&c)->l2_flush_line_clean == RCK_PUB_L2_FLUSH_LINE_CLEAN &&
+          sim_costs(&c)->l2_flush_line_dirty == RCK_PUB_L2_FLUSH_LINE_DIRTY);
+    CHECK_NEAR(sim_costs(&c)->relative_core_speed,
+               RCK_PUB_RELATIVE_CORE_SPEED_VS_3GHZ_I7);
 }
 
 static void test_overlay(void)

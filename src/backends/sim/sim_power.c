@@ -24,6 +24,7 @@
 #include "rck/log.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 static const rck_config_entry_t sim_power_settings[] = {
@@ -63,17 +64,23 @@ static const struct {
  * "power_model"), whose rows hold their defaults. */
 static double activity(const rck_chip_t *c, int cat)
 {
-    const sim_costs_t *k = sim_costs(c);
-
-    switch (cat) {
-    case CAT_COMPUTE: return k->power_act_compute;
-    case CAT_MPB: return k->power_act_mpb;
-    case CAT_DRAM: return k->power_act_dram;
-    case CAT_WAIT: return k->power_act_wait;
-    case CAT_IRQ: return k->power_act_irq;
-    default: return k->power_act_other;
-    }
+    /* the six rows are consecutive fields, in the categories' order: one
+     * load, as from the constant table this replaced */
+    return (&sim_costs(c)->power_act_compute)[cat];
 }
+
+#define SIM_ACT_AT(cat, field)                                                \
+    _Static_assert(offsetof(sim_costs_t, field) ==                            \
+                       offsetof(sim_costs_t, power_act_compute) +             \
+                           (cat) * sizeof(double),                            \
+                   #field " follows the categories' order")
+SIM_ACT_AT(CAT_MPB, power_act_mpb);
+SIM_ACT_AT(CAT_DRAM, power_act_dram);
+SIM_ACT_AT(CAT_WAIT, power_act_wait);
+SIM_ACT_AT(CAT_IRQ, power_act_irq);
+SIM_ACT_AT(CAT_OTHER, power_act_other);
+_Static_assert(CAT_COMPUTE == 0 && CAT_N == 6, "six categories");
+#undef SIM_ACT_AT
 
 typedef struct {
     double core_c, core_k;     /* F, W/V^3 per core */

@@ -704,8 +704,9 @@ def mbox_reference_rows(sim_rows, published=None):
         "ours": send, "ratio": ratio,
         "status": simbench.NOT_MEASURED if send is None else KERNEL_PATH,
         "hops": near["hops"] if near else None,
-        "note": "published: the kernel's send path (system software; 1135 "
-        "with the system call); ours: a user-level library call, no trap"})
+        "note": "published: the kernel's send path (system software; %g "
+        "with the system call); ours: a user-level library call, no trap"
+        % pub["kernel_send_syscall_write_mpb_raise_pin"]})
     return rows
 
 
