@@ -13,7 +13,9 @@ file (rockcreek.published.chip_core_mhz), never as a literal. This reports:
   the chip file's name "scc-533-800-800";
 * in the tests' Python (ROOT/python/tests, ROOT/tests/**/*.py): such a
   number or string inside an assert statement (a comparison with the
-  clock; synthetic input data elsewhere in a test is not the clock).
+  clock; synthetic input data elsewhere in a test is not the clock);
+* in the tests' C (ROOT/tests/**/*.c): such a number, outside strings and
+  comments, on a line that compares (CHECK, expect, assert, ==, !=).
 
 Exits 1 on any finding, naming the file and line.
 """
@@ -60,6 +62,33 @@ def findings(path, asserts_only):
     return out
 
 
+C_STRING = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'')
+C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+C_COMPARES = re.compile(r"\bCHECK\w*\s*\(|\bexpect\w*\s*\(|\bassert\s*\(|[=!]=")
+C_CLOCK = re.compile(r"(?<![\w.])533(?:\.\d*)?(?![\w.])")
+
+
+def c_findings(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    # blank comments and strings, keeping the lines
+    text = C_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    text = C_STRING.sub(lambda m: " " * len(m.group(0)), text)
+    out = []
+    for n, line in enumerate(text.split("\n"), start=1):
+        if C_COMPARES.search(line) and C_CLOCK.search(line):
+            out.append((n, "the core clock written down in a comparison"))
+    return out
+
+
+def c_files(top):
+    for d, dirs, files in os.walk(top):
+        dirs[:] = sorted(dirs)
+        for f in sorted(files):
+            if f.endswith(".c"):
+                yield os.path.join(d, f)
+
+
 def python_files(top):
     for d, dirs, files in os.walk(top):
         dirs[:] = sorted(x for x in dirs if x not in ("__pycache__",))
@@ -84,10 +113,16 @@ def main(argv):
                       "file: rockcreek.published.chip_core_mhz)"
                       % (os.path.relpath(p, root), line, msg))
                 bad += 1
+    for p in c_files(os.path.join(root, "tests")):
+        for line, msg in c_findings(p):
+            print("%s:%d: %s (read it from the chip: rck_chip_t.core_mhz, "
+                  "or the chip file)" % (os.path.relpath(p, root), line, msg))
+            bad += 1
     if bad:
         print("check-clock: %d finding(s)" % bad)
         return 1
-    print("check-clock: no core clock written down in Python")
+    print("check-clock: no core clock written down in Python or in the "
+          "tests' comparisons")
     return 0
 
 

@@ -7,6 +7,7 @@
 #include "rck_published.h"
 #include "sim/sim_costs.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,25 @@ static char *print_chip(const rck_chip_t *chip)
 
 static void round_trip(const rck_chip_t *c, int line);
 
+/* frequencies_mhz.@p which of the built-in chip's source file
+ * (RCK_CHIP_SOURCE_JSON), read with jansson, not through the loader. */
+static double chip_file_mhz(const char *which)
+{
+    json_error_t err;
+    json_t *root = json_load_file(RCK_CHIP_SOURCE_JSON, 0, &err);
+    json_t *v = json_object_get(json_object_get(root, "frequencies_mhz"),
+                                which);
+    double mhz = json_is_number(v) ? json_number_value(v) : -1;
+
+    if (mhz < 0) {
+        fprintf(stderr, "%s: no frequencies_mhz.%s\n", RCK_CHIP_SOURCE_JSON,
+                which);
+        failures++;
+    }
+    json_decref(root);
+    return mhz;
+}
+
 static void test_default(void)
 {
     rck_chip_t c;
@@ -110,7 +130,10 @@ static void test_default(void)
     CHECK(c.mc[1].x == 5 && c.mc[1].y == 0);
     CHECK(c.mc[2].x == 0 && c.mc[2].y == 2);
     CHECK(c.mc[3].x == 5 && c.mc[3].y == 2);
-    CHECK(c.core_mhz == 533 && c.mesh_mhz == 800 && c.mem_mhz == 800);
+    /* the clocks: the chip file's (config/chips), read here directly */
+    CHECK(c.core_mhz == chip_file_mhz("core") &&
+          c.mesh_mhz == chip_file_mhz("mesh") &&
+          c.mem_mhz == chip_file_mhz("memory"));
 
     /* topology */
     CHECK(rck_chip_hops(&c, 0, 47) == 8);
@@ -139,7 +162,7 @@ static void test_default(void)
     /* DVFS */
     CHECK(c.ndvfs == 15);
     CHECK(c.default_fdiv == 3);
-    CHECK(rck_chip_fdiv_mhz(&c, 3) == 533);
+    CHECK(rck_chip_fdiv_mhz(&c, 3) == c.core_mhz); /* the default divider */
     CHECK(rck_chip_fdiv_mhz(&c, 2) == 800);
     CHECK(rck_chip_fdiv_mhz(&c, 16) == 100);
     CHECK(rck_chip_fdiv_mhz(&c, 1) == 0);
@@ -314,7 +337,7 @@ static void test_mesh16(void)
     CHECK(c.max_hops == 30);
     CHECK(c.nmc == 5 && c.mc[4].x == 7 && c.mc[4].y == 7);
     CHECK(c.mpb_bytes == 65536);
-    CHECK(c.core_mhz == 533); /* kept from the default */
+    CHECK(c.core_mhz == chip_file_mhz("core")); /* kept from the default */
     CHECK(rck_chip_hops(&c, 0, 1023) == 30);
     CHECK(rck_chip_hops(&c, 0, 3) == 0);
     CHECK(rck_chip_island(&c, 1023) == 63);
