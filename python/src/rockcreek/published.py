@@ -3,7 +3,8 @@ the chip's clock, for the bench and the docs generator.
 
 The file is found, in order: ``$RCK_PUBLISHED``; ``config/published.json``
 of the source tree this package sits in; ``share/rockcreek/published.json``
-of an installed tree (``make install``). A figure is ``{"value", "unit",
+of the installed tree it sits in (``make install`` puts the package in
+``share/rockcreek/python``), or of the Python prefix, /usr/local or /usr. A figure is ``{"value", "unit",
 "source", "doc", "chip"?, "ranges"?}``; ``series()`` gives a hop series with
 the entries the source publishes as a range as ``(low, high)`` tuples.
 
@@ -31,7 +32,8 @@ def _candidates(name):
     here = os.path.dirname(os.path.abspath(__file__))
     d = here
     for _ in range(6):
-        yield os.path.join(d, "config", name)
+        yield os.path.join(d, "config", name)  # a source tree
+        yield os.path.join(d, name)  # <prefix>/share/rockcreek
         d = os.path.dirname(d)
     for prefix in (sys.prefix, "/usr/local", "/usr"):
         yield os.path.join(prefix, "share", "rockcreek", name)
