@@ -127,39 +127,39 @@
       0, "the P54C model's L1 associativity")                                \
     X(p54c_l2_ways, "p54c", "l2_ways", INTEGER, 1, 0, 16777216, "ways", 1, 4, \
       0, "the P54C model's L2 associativity")                                \
-    X(p54c_cpi_int, "p54c.cpi", "int", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_INT, 0,                                                         \
-      "P54C cycles per instruction: integer and logic instructions (p54c_cpi.h)")    \
-    X(p54c_cpi_mem, "p54c.cpi", "mem", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_MEM, 0,                                                         \
-      "P54C cycles per instruction: instructions with a memory operand (the access itself is timed by the caches) (p54c_cpi.h)")    \
-    X(p54c_cpi_branch, "p54c.cpi", "branch", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_BRANCH, 0,                                                         \
-      "P54C cycles per instruction: branches (p54c_cpi.h)")    \
-    X(p54c_cpi_mul, "p54c.cpi", "mul", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_MUL, 0,                                                         \
-      "P54C cycles per instruction: integer multiplies (p54c_cpi.h)")    \
-    X(p54c_cpi_div, "p54c.cpi", "div", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_DIV, 0,                                                         \
-      "P54C cycles per instruction: integer divides (p54c_cpi.h)")    \
-    X(p54c_cpi_fadd, "p54c.cpi", "fadd", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_FADD, 0,                                                         \
-      "P54C cycles per instruction: x87 add/subtract (p54c_cpi.h)")    \
-    X(p54c_cpi_fmul, "p54c.cpi", "fmul", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_FMUL, 0,                                                         \
-      "P54C cycles per instruction: x87 multiplies (p54c_cpi.h)")    \
-    X(p54c_cpi_fdiv, "p54c.cpi", "fdiv", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_FDIV, 0,                                                         \
-      "P54C cycles per instruction: x87 divides (p54c_cpi.h)")    \
-    X(p54c_cpi_fsqrt, "p54c.cpi", "fsqrt", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_FSQRT, 0,                                                         \
-      "P54C cycles per instruction: x87 square roots (p54c_cpi.h)")    \
-    X(p54c_cpi_string, "p54c.cpi", "string", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_STRING, 0,                                                         \
-      "P54C cycles per instruction: string instructions, per iteration (p54c_cpi.h)")    \
-    X(p54c_cpi_other, "p54c.cpi", "other", NUMBER, 0, 0, 1e6, "cycles", 1,       \
-      P54C_CPI_OTHER, 0,                                                         \
-      "P54C cycles per instruction: everything else (locked read-modify-write among them) (p54c_cpi.h)")
+    X(p54c_cpi_int, "p54c.cpi", "int", NUMBER, 0, 0, 1e6,                     \
+      "cycles per instruction", 1, P54C_CPI_INT, 0,                           \
+      "P54C instruction class: integer and logic")                            \
+    X(p54c_cpi_mem, "p54c.cpi", "mem", NUMBER, 0, 0, 1e6,                     \
+      "cycles per instruction", 1, P54C_CPI_MEM, 0,                           \
+      "P54C instruction class: with a memory operand")                        \
+    X(p54c_cpi_branch, "p54c.cpi", "branch", NUMBER, 0, 0, 1e6,               \
+      "cycles per instruction", 1, P54C_CPI_BRANCH, 0,                        \
+      "P54C instruction class: branches")                                     \
+    X(p54c_cpi_mul, "p54c.cpi", "mul", NUMBER, 0, 0, 1e6,                     \
+      "cycles per instruction", 1, P54C_CPI_MUL, 0,                           \
+      "P54C instruction class: integer multiplies")                           \
+    X(p54c_cpi_div, "p54c.cpi", "div", NUMBER, 0, 0, 1e6,                     \
+      "cycles per instruction", 1, P54C_CPI_DIV, 0,                           \
+      "P54C instruction class: integer divides")                              \
+    X(p54c_cpi_fadd, "p54c.cpi", "fadd", NUMBER, 0, 0, 1e6,                   \
+      "cycles per instruction", 1, P54C_CPI_FADD, 0,                          \
+      "P54C instruction class: x87 add/subtract")                             \
+    X(p54c_cpi_fmul, "p54c.cpi", "fmul", NUMBER, 0, 0, 1e6,                   \
+      "cycles per instruction", 1, P54C_CPI_FMUL, 0,                          \
+      "P54C instruction class: x87 multiplies")                               \
+    X(p54c_cpi_fdiv, "p54c.cpi", "fdiv", NUMBER, 0, 0, 1e6,                   \
+      "cycles per instruction", 1, P54C_CPI_FDIV, 0,                          \
+      "P54C instruction class: x87 divides")                                  \
+    X(p54c_cpi_fsqrt, "p54c.cpi", "fsqrt", NUMBER, 0, 0, 1e6,                 \
+      "cycles per instruction", 1, P54C_CPI_FSQRT, 0,                         \
+      "P54C instruction class: x87 square roots")                             \
+    X(p54c_cpi_string, "p54c.cpi", "string", NUMBER, 0, 0, 1e6,               \
+      "cycles per instruction", 1, P54C_CPI_STRING, 0,                        \
+      "P54C instruction class: string, per iteration")                        \
+    X(p54c_cpi_other, "p54c.cpi", "other", NUMBER, 0, 0, 1e6,                 \
+      "cycles per instruction", 1, P54C_CPI_OTHER, 0,                         \
+      "P54C instruction class: all else, locked RMW")
 
 typedef struct {
 #define SIM_COST_FIELD(field, group, key, type, min, min_open, max, unit,    \
