@@ -43,10 +43,12 @@ if(TARGET rockcreek_pyext)
     PATTERN "cffi-tmp" EXCLUDE)
 endif()
 
-# Chip configurations; the default one is also built into the library.
+# Chip configurations; the default one (with the published figures filled
+# in) is also built into the library; the published figures themselves.
 install(FILES ${RCK_DEFAULT_CHIP_JSON} DESTINATION ${RCK_INSTALL_CHIPDIR})
+install(FILES ${RCK_PUBLISHED_JSON} DESTINATION ${CMAKE_INSTALL_DATADIR}/rockcreek)
 file(GLOB _rck_chip_files ${CMAKE_SOURCE_DIR}/config/chips/*.json)
-list(REMOVE_ITEM _rck_chip_files ${RCK_DEFAULT_CHIP_JSON})
+list(REMOVE_ITEM _rck_chip_files ${RCK_CHIP_SOURCE_JSON})
 if(_rck_chip_files)
   install(FILES ${_rck_chip_files} DESTINATION ${RCK_INSTALL_CHIPDIR})
 endif()

@@ -47,12 +47,13 @@ extern const char rck_chip_default_json[];
 #define CHIP_UNSET (-1.0)
 #define CHIP_DEFAULT_NAME "built-in chip"
 #define CHIP_FILE_MAX (16L << 20)
+#define chip_bad rck__chip_bad
+#define chip_fmt rck__chip_fmt
+#define CHIP_NCOSTS ((size_t)rck__chip_nparams())
+#define chip_costs(k) (*rck__chip_param((int)(k)))
 
-/* Log "<what>: key '<path>': <message>". */
-static void chip_bad(const char *what, const char *path, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void chip_bad(const char *what, const char *path, const char *fmt, ...)
+/* Log "<what>: key '<path>': <message>" (chip_internal.h). */
+void rck__chip_bad(const char *what, const char *path, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -103,6 +104,19 @@ static int chip_read_num(const char *what, const rck_json_t *v,
         return -1;
     }
     *out = d;
+    return 1;
+}
+
+/* Any number (a schema row checks it). */
+static int chip_read_any(const char *what, const rck_json_t *v,
+                         const char *path, double *out)
+{
+    if (v == NULL)
+        return 0;
+    if (rck_json_number(v, out) != 0) {
+        chip_bad(what, path, "expected a number, got %s", chip_type_name(v));
+        return -1;
+    }
     return 1;
 }
 
@@ -368,41 +382,6 @@ static int chip_apply_dvfs(const char *what, const rck_json_t *root,
 }
 
 /* Latency of one DRAM access over @p hops, in core cycles. */
-/* The models' parameters (rck_chip_register_params), in rck_chip_t.params
- * order. */
-static const rck_chip_param_t *chip_costs_reg[RCK_CHIP_MAX_PARAMS];
-static int chip_nparams;
-
-#define CHIP_NCOSTS ((size_t)chip_nparams)
-#define chip_costs(k) (*chip_costs_reg[k])
-
-int rck_chip_register_params(const rck_chip_param_t *params, int n)
-{
-    int first = chip_nparams;
-
-    for (int i = 0; i < chip_nparams; i++) {
-        if (chip_costs_reg[i] == params)
-            return i;
-    }
-    if (n < 0 || n > RCK_CHIP_MAX_PARAMS - chip_nparams) {
-        rck_error("chip: no room for %d more model parameters", n);
-        return -1;
-    }
-    for (int i = 0; i < n; i++)
-        chip_costs_reg[chip_nparams++] = &params[i];
-    return first;
-}
-
-int rck__chip_nparams(void)
-{
-    return chip_nparams;
-}
-
-const rck_chip_param_t *rck__chip_param(int k)
-{
-    return chip_costs_reg[k];
-}
-
 static double *chip_cost_at(rck_chip_t *c, size_t k)
 {
     return &c->params[k];
@@ -520,13 +499,17 @@ static int chip_apply_costs(const char *what, const rck_json_t *root,
         char path[160];
         int rc;
 
+        double d;
+
         if (chip_group(what, root, e->group, &o) < 0)
             return -1;
-        snprintf(path, sizeof(path), "%s%s%s", e->group,
-                 e->group[0] != '\0' ? "." : "", e->key);
-        rc = chip_num(what, o, e->key, path, e->positive, chip_cost_at(c, k));
-        if (rc < 0)
+        rck__chip_param_path(k, path, sizeof(path));
+        /* any number here; its schema row's type and range below */
+        rc = chip_read_any(what, rck_json_get(o, e->key), path, &d);
+        if (rc < 0 || (rc == 1 && rck__chip_param_ok(what, path, e, d) < 0))
             return -1;
+        if (rc == 1)
+            *chip_cost_at(c, k) = d;
         if (!strcmp(e->group, "dram_latency_model") &&
             !strcmp(e->key, "line_write_uncached_extra"))
             have_extra = rc;
@@ -694,38 +677,31 @@ static rck_status_t chip_check_dvfs(const rck_chip_t *c, const char *what)
     return RCK_OK;
 }
 
-/* Every number of the file: finite, non-negative, some positive. */
+/* The clocks: finite and positive; every registered parameter: its
+ * schema row's type and range. */
 static rck_status_t chip_check_nums(rck_chip_t *c, const char *what)
 {
     const struct {
-        double *v;
+        double v;
         const char *key;
-        int positive;
-    } nums[] = {
-        {&c->core_mhz, "frequencies_mhz.core", 1},
-        {&c->mesh_mhz, "frequencies_mhz.mesh", 1},
-        {&c->mem_mhz, "frequencies_mhz.memory", 1},
+    } clocks[] = {
+        {c->core_mhz, "frequencies_mhz.core"},
+        {c->mesh_mhz, "frequencies_mhz.mesh"},
+        {c->mem_mhz, "frequencies_mhz.memory"},
     };
     char path[160];
-    size_t k;
 
-    for (k = 0; k < sizeof(nums) / sizeof(nums[0]) + CHIP_NCOSTS; k++) {
-        int costs = k >= sizeof(nums) / sizeof(nums[0]);
-        size_t x = costs ? k - sizeof(nums) / sizeof(nums[0]) : k;
-        double d = costs ? *chip_cost_at(c, x) : *nums[x].v;
-        int positive = costs ? chip_costs(x).positive : nums[x].positive;
-
-        if (costs)
-            snprintf(path, sizeof(path), "%s%s%s", chip_costs(x).group,
-                     chip_costs(x).group[0] != '\0' ? "." : "",
-                     chip_costs(x).key);
-        else
-            snprintf(path, sizeof(path), "%s", nums[x].key);
-        if (!isfinite(d) || d < 0 || (positive && d == 0)) {
-            chip_bad(what, path, "must be %s, got %g",
-                     positive ? "greater than zero" : "non-negative", d);
+    for (size_t k = 0; k < sizeof(clocks) / sizeof(clocks[0]); k++) {
+        if (!isfinite(clocks[k].v) || !(clocks[k].v > 0)) {
+            chip_bad(what, clocks[k].key, "must be greater than zero, got %g",
+                     clocks[k].v);
             return RCK_ERR_CONFIG;
         }
+    }
+    for (size_t k = 0; k < CHIP_NCOSTS; k++) {
+        if (rck__chip_param_ok(what, rck__chip_param_path(k, path, sizeof(path)),
+                          &chip_costs(k), c->params[k]) < 0)
+            return RCK_ERR_CONFIG;
     }
     return RCK_OK;
 }
@@ -878,7 +854,10 @@ static void chip_init_empty(rck_chip_t *c)
     int i;
 
     memset(c, 0, sizeof(*c));
-    c->nparams = chip_nparams;
+    c->nparams = rck__chip_nparams();
+    /* a schema's own defaults; the built-in chip gives the others */
+    for (size_t k = 0; k < CHIP_NCOSTS; k++)
+        c->params[k] = chip_costs(k).has_default ? chip_costs(k).dflt : 0;
     for (i = 0; i <= RCK_CHIP_MAX_HOPS; i++) {
         c->mpb_line_write_by_hops[i] = CHIP_UNSET;
         c->mpb_dword_read_by_hops[i] = CHIP_UNSET;
@@ -1060,37 +1039,6 @@ int rck_chip_volt_step(const rck_chip_t *chip, int mv)
     return (int)ceil(q - 1e-9);
 }
 
-/*
- * Format @p d so that strtod gives back exactly @p d: integers plainly,
- * others with the fewest significant digits that round-trip. JSON needs a
- * '.' whatever LC_NUMERIC says.
- */
-static const char *chip_fmt(double d, char *buf, size_t len)
-{
-    const char *dp = localeconv()->decimal_point;
-    char *p;
-    int prec;
-
-    if (d == floor(d) && fabs(d) < 1e15) {
-        snprintf(buf, len, "%.0f", d);
-        return buf;
-    }
-    for (prec = 15; prec < 17; prec++) {
-        snprintf(buf, len, "%.*g", prec, d);
-        if (strtod(buf, NULL) == d)
-            break;
-    }
-    if (prec == 17)
-        snprintf(buf, len, "%.17g", d);
-    if (dp != NULL && dp[0] != '.' && dp[0] != '\0' && dp[1] == '\0') {
-        for (p = buf; *p != '\0'; p++) {
-            if (*p == dp[0])
-                *p = '.';
-        }
-    }
-    return buf;
-}
-
 static void chip_print_table(FILE *fp, const char *key, const double *t,
                              int max_hops)
 {
@@ -1168,9 +1116,7 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
                      max_hops);
     chip_print_table(fp, "mpb_dword_read_by_hops", c->mpb_dword_read_by_hops,
                      max_hops);
-    for (size_t k = 0; k < CHIP_NCOSTS; k++)
-        fprintf(fp, "%s\"%s\": %s%s", chip_costs(k).pre, chip_costs(k).key,
-                chip_fmt(c->params[k], b1, sizeof(b1)), chip_costs(k).post);
+    rck__chip_print_params(fp, c);
     fprintf(fp, "  \"dvfs\": {\"fdiv\": [");
     for (i = 0; i < ndvfs; i++)
         fprintf(fp, "%s%d", i ? ", " : "", c->dvfs_fdiv[i]);

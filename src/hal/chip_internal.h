@@ -1,6 +1,7 @@
 /*
  * Between the chip loader's parts (chip.c: reading and applying;
- * chip_keys.c: the strict check of a chip file's keys). Not installed.
+ * chip_params.c: the models' parameter schema; chip_keys.c: the strict
+ * check of a chip file's keys). Not installed.
  */
 #ifndef RCK_HAL_CHIP_INTERNAL_H
 #define RCK_HAL_CHIP_INTERNAL_H
@@ -8,9 +9,30 @@
 #include "rck/chip.h"
 #include "rck/json.h"
 
+#include <stddef.h>
+#include <stdio.h>
+
 /** The registered model parameters (rck_chip_register_params). */
 int rck__chip_nparams(void);
 const rck_chip_param_t *rck__chip_param(int k);
+
+/* The schema (chip_params.c). */
+/** "group.key" of registered parameter @p k, in @p buf. */
+const char *rck__chip_param_path(size_t k, char *buf, size_t len);
+/** Check @p d against its schema row @p e (finite, type, range).
+ *  @return 0, or -1 after naming @p what, the key @p path, the range and
+ *  the value. */
+int rck__chip_param_ok(const char *what, const char *path,
+                       const rck_chip_param_t *e, double d);
+/** The registered parameters of @p c as chip-file JSON members (the dump's
+ *  part between the latency tables and "dvfs"). */
+void rck__chip_print_params(FILE *fp, const rck_chip_t *c);
+/** @p d formatted so that strtod gives it back exactly ('.' whatever the
+ *  locale). */
+const char *rck__chip_fmt(double d, char *buf, size_t len);
+/** Log "<what>: key '<path>': <message>". */
+void rck__chip_bad(const char *what, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /**
  * Check every key of the chip document @p root against the built-in

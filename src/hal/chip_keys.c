@@ -1,10 +1,10 @@
 /*
  * The chip file's keys, checked before anything is applied (issue 26:
  * strict configuration): a key is known if the built-in chip has it at the
- * same place, or a model registered it (rck_chip_register_params), or it
- * is a section another part reads and checks itself ("p54c": the sim's
- * P54C model, sim_p54c.c). An unknown key stops the load with the nearest
- * known key of its object suggested. Arrays are not looked into.
+ * same place, or a model registered it (rck_chip_register_params: the
+ * sim's parameter schema, p54c section included), or it is the section
+ * the loader ignores ("derived"). An unknown key stops the load with the
+ * nearest known key of its object suggested. Arrays are not looked into.
  *
  * Owns: rck__chip_keys_check. May call: util (json, log).
  */
@@ -16,10 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Sections whose keys their readers check ("p54c"), or that the loader
- * ignores ("derived": what rck config --dump prints as computed, so that
- * its output loads again). */
-static const char *const chip_foreign[] = {"p54c", "derived", NULL};
+/* Sections the loader ignores ("derived": what rck config --dump prints as
+ * computed, so that its output loads again). */
+static const char *const chip_foreign[] = {"derived", NULL};
 
 /* Levenshtein distance of @p a and @p b (short keys). */
 static size_t key_distance(const char *a, const char *b)
@@ -80,9 +79,12 @@ static int key_registered(const char *path, const char *key, const char **best,
         if (!strcmp(part, key))
             return 1;
         d = key_distance(part, key);
-        if (d < *bestd) { /* a parameter's key (a group's name is not kept) */
+        if (d < *bestd) { /* a parameter's key, or a group's name */
+            static char group_best[96];
+
             *bestd = d;
-            *best = e->key == rest ? e->key : NULL;
+            snprintf(group_best, sizeof(group_best), "%s", part);
+            *best = e->key == rest ? e->key : group_best;
         }
     }
     return 0;

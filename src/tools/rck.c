@@ -907,11 +907,11 @@ out:
     return ret;
 }
 
-/* rck config --list | --dump [--chip FILE] */
+/* rck config --list | --dump [--chip FILE] | --schema */
 static int cmd_config(int argc, char **argv)
 {
     const char *chip_path = NULL;
-    int list = 0, dump = 0;
+    int list = 0, dump = 0, schema = 0;
     rck_chip_t chip;
 
     for (int i = 0; i < argc; i++) {
@@ -922,11 +922,15 @@ static int cmd_config(int argc, char **argv)
             list = 1;
         } else if (!strcmp(argv[i], "--dump")) {
             dump = 1;
+        } else if (!strcmp(argv[i], "--schema")) {
+            schema = 1;
         } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             printf("usage: rck config --list         the RCK_* settings, "
                    "their defaults and help\n"
                    "       rck config --dump [--chip FILE]   the resolved "
-                   "settings and chip\n");
+                   "settings and chip\n"
+                   "       rck config --schema       the model's parameters "
+                   "a chip file may set (JSON)\n");
             return 0;
         } else if ((m = opt_value(argc, argv, &i, "--chip", &v)) != 0) {
             if (m < 0)
@@ -938,9 +942,15 @@ static int cmd_config(int argc, char **argv)
             return RCK_EXIT_USAGE;
         }
     }
-    if (!list && !dump) {
-        fprintf(stderr, "%s: config: give --list or --dump\n", tool);
+    if (!list && !dump && !schema) {
+        fprintf(stderr, "%s: config: give --list, --dump or --schema\n",
+                tool);
         return RCK_EXIT_USAGE;
+    }
+    if (schema) {
+        if (rck_chip_load_default(&chip) != RCK_OK)
+            return RCK_EXIT_USAGE;
+        rck_chip_print_schema(stdout, &chip);
     }
     if (list)
         rck_config_print(stdout, 0);

@@ -132,9 +132,11 @@ def case_correct():
 def cpi_units():
     """Units per class from p54c_cpi.h (the CPI table), by class key."""
     text = open(os.path.join(A.simdir, "p54c_cpi.h")).read()
+    consts = dict(re.findall(r"#define (P54C_CPI_\w+) ([0-9.]+)", text))
     units = {}
-    for key, cpi in re.findall(r'\{"(\w+)",\s*([0-9.]+)\}', text):
-        units[key] = int(float(cpi) * 16 + 0.5)
+    for key, cpi in re.findall(r'\{"(\w+)",\s*([0-9.]+|P54C_CPI_\w+)\}',
+                               text):
+        units[key] = int(float(consts.get(cpi, cpi)) * 16 + 0.5)
     if len(units) != 11:
         fail("cannot read the CPI table: %s" % units)
     return units

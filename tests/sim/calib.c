@@ -12,6 +12,7 @@
  * a GIC interrupt that UE 1 waits for (delivery latency).
  */
 #include "rck/hal.h"
+#include "rck_published.h"
 #include "sim/sim_costs.h"
 
 #include <math.h>
@@ -87,15 +88,15 @@ static double mib_s(double bytes, double cycles)
     return bytes / (cycles / (hal->chip.core_mhz * 1e6)) / 1048576.0;
 }
 
-/* The published single-core DRAM measurements (SCC-HARDWARE.md 2.2 and
- * 2.3), measured as the bench does: from core 0, through pages mapped on
- * each controller; bandwidth as DWORD loads and stores (MPBT stores a line
- * at a time) over 64 KiB on MC0. */
+/* The published single-core DRAM measurements (config/published.json:
+ * SCC-HARDWARE.md 2.2 and 2.3), measured as the bench does: from core 0,
+ * through pages mapped on each controller; bandwidth as DWORD loads and
+ * stores (MPBT stores a line at a time) over 64 KiB on MC0. */
 static void dram_published(void)
 {
-    static const double rd[4] = {97, 121, 105, 134};
-    static const double uc[4] = {779, 972, 843, 1069};
-    static const double mp[4] = {122, 146, 134, 158};
+    static const double rd[4] = RCK_PUB_DRAM_DWORD_READ_UNCACHED;
+    static const double uc[4] = RCK_PUB_DRAM_LINE_WRITE_UNCACHED;
+    static const double mp[4] = RCK_PUB_DRAM_LINE_WRITE_MPBT;
     const size_t MiB = 1u << 20, BW = 64u << 10;
     uint32_t L = hal->chip.line_bytes, v = 0;
     unsigned char buf[64] = {0};
@@ -146,14 +147,22 @@ static void dram_published(void)
         int write, twice, line;
         double published;
     } bw[] = {
-        {"bandwidth L2 hit, read", RCK_MAP_CACHED, 4, 0, 1, 0, 285},
-        {"bandwidth L2 hit, write", RCK_MAP_CACHED, 4, 1, 0, 0, 125},
-        {"bandwidth L2 miss, read", RCK_MAP_CACHED, 5, 0, 0, 0, 20},
-        {"bandwidth L2 miss, write", RCK_MAP_CACHED, 6, 1, 0, 0, 20},
-        {"bandwidth uncached, read", RCK_MAP_UNCACHED, 7, 0, 0, 0, 20},
-        {"bandwidth uncached, write", RCK_MAP_UNCACHED, 7, 1, 0, 0, 20},
-        {"bandwidth MPBT, read", RCK_MAP_MPBT, 8, 0, 0, 0, 115},
-        {"bandwidth MPBT, write", RCK_MAP_MPBT, 8, 1, 0, 1, 125},
+        {"bandwidth L2 hit, read", RCK_MAP_CACHED, 4, 0, 1, 0,
+         RCK_PUB_BW_L2HIT_READ},
+        {"bandwidth L2 hit, write", RCK_MAP_CACHED, 4, 1, 0, 0,
+         RCK_PUB_BW_L2HIT_WRITE},
+        {"bandwidth L2 miss, read", RCK_MAP_CACHED, 5, 0, 0, 0,
+         RCK_PUB_BW_L2MISS_READ},
+        {"bandwidth L2 miss, write", RCK_MAP_CACHED, 6, 1, 0, 0,
+         RCK_PUB_BW_L2MISS_WRITE},
+        {"bandwidth uncached, read", RCK_MAP_UNCACHED, 7, 0, 0, 0,
+         RCK_PUB_BW_UNCACHED_READ},
+        {"bandwidth uncached, write", RCK_MAP_UNCACHED, 7, 1, 0, 0,
+         RCK_PUB_BW_UNCACHED_WRITE},
+        {"bandwidth MPBT, read", RCK_MAP_MPBT, 8, 0, 0, 0,
+         RCK_PUB_BW_MPBT_READ},
+        {"bandwidth MPBT, write", RCK_MAP_MPBT, 8, 1, 0, 1,
+         RCK_PUB_BW_MPBT_WRITE},
     };
     for (size_t k = 0; k < sizeof(bw) / sizeof(bw[0]); k++) {
         size_t base = bw[k].off * MiB, step = bw[k].line ? L : 4;
@@ -180,7 +189,7 @@ static void dram_published(void)
         ok(rck_hal_shm_read(hal, 7 * MiB, big, BW), "shm_read");
     }
     expect_pub("bandwidth uncached, one 64 KiB read", mib_s(BW, now() - t0 - ovh),
-               20);
+               RCK_PUB_BW_UNCACHED_READ);
     /* a cached line costs nothing more to read again after CL1INVMB (not
      * MPBT), an MPBT line does */
     ok(rck_hal_shm_read(hal, 8 * MiB, &v, 4), "read");
@@ -273,10 +282,12 @@ int main(void)
                0);
     }
     if (!strcmp(c->name, "scc-533-800-800")) {
+        static const double pw[] = RCK_PUB_MPB_LINE_WRITE_BY_HOPS;
+        static const double pr[] = RCK_PUB_MPB_DWORD_READ_BY_HOPS;
         expect("published: line write core 0 -> 47",
-               c->mpb_line_write_by_hops[rck_chip_hops(c, 0, 47)], 119, 0);
+               c->mpb_line_write_by_hops[rck_chip_hops(c, 0, 47)], pw[8], 0);
         expect("published: DWORD read core 0 -> 47",
-               c->mpb_dword_read_by_hops[rck_chip_hops(c, 0, 47)], 102, 0);
+               c->mpb_dword_read_by_hops[rck_chip_hops(c, 0, 47)], pr[8], 0);
     }
 
     /* a cached line: the second load hits L1 */

@@ -4,8 +4,10 @@
  * tables, every class of bad file, and the print/load round trip.
  */
 #include "rck/chip.h"
+#include "rck_published.h"
 #include "sim/sim_costs.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +88,25 @@ static char *print_chip(const rck_chip_t *chip)
 
 static void round_trip(const rck_chip_t *c, int line);
 
+/* frequencies_mhz.@p which of the built-in chip's source file
+ * (RCK_CHIP_SOURCE_JSON), read with jansson, not through the loader. */
+static double chip_file_mhz(const char *which)
+{
+    json_error_t err;
+    json_t *root = json_load_file(RCK_CHIP_SOURCE_JSON, 0, &err);
+    json_t *v = json_object_get(json_object_get(root, "frequencies_mhz"),
+                                which);
+    double mhz = json_is_number(v) ? json_number_value(v) : -1;
+
+    if (mhz < 0) {
+        fprintf(stderr, "%s: no frequencies_mhz.%s\n", RCK_CHIP_SOURCE_JSON,
+                which);
+        failures++;
+    }
+    json_decref(root);
+    return mhz;
+}
+
 static void test_default(void)
 {
     rck_chip_t c;
@@ -109,7 +130,10 @@ static void test_default(void)
     CHECK(c.mc[1].x == 5 && c.mc[1].y == 0);
     CHECK(c.mc[2].x == 0 && c.mc[2].y == 2);
     CHECK(c.mc[3].x == 5 && c.mc[3].y == 2);
-    CHECK(c.core_mhz == 533 && c.mesh_mhz == 800 && c.mem_mhz == 800);
+    /* the clocks: the chip file's (config/chips), read here directly */
+    CHECK(c.core_mhz == chip_file_mhz("core") &&
+          c.mesh_mhz == chip_file_mhz("mesh") &&
+          c.mem_mhz == chip_file_mhz("memory"));
 
     /* topology */
     CHECK(rck_chip_hops(&c, 0, 47) == 8);
@@ -138,7 +162,7 @@ static void test_default(void)
     /* DVFS */
     CHECK(c.ndvfs == 15);
     CHECK(c.default_fdiv == 3);
-    CHECK(rck_chip_fdiv_mhz(&c, 3) == 533);
+    CHECK(rck_chip_fdiv_mhz(&c, 3) == c.core_mhz); /* the default divider */
     CHECK(rck_chip_fdiv_mhz(&c, 2) == 800);
     CHECK(rck_chip_fdiv_mhz(&c, 16) == 100);
     CHECK(rck_chip_fdiv_mhz(&c, 1) == 0);
@@ -149,37 +173,50 @@ static void test_default(void)
     CHECK_NEAR(rck_chip_fdiv_volts(&c, 16), 0.7);
     CHECK(rck_chip_fdiv_volts(&c, 0) == 0);
 
-    /* costs */
-    CHECK(c.mpb_line_write_by_hops[0] == 39);
-    CHECK(c.mpb_line_write_by_hops[1] == 84);
-    CHECK(c.mpb_line_write_by_hops[8] == 119);
-    CHECK(c.mpb_dword_read_by_hops[0] == 20);
-    CHECK(c.mpb_dword_read_by_hops[8] == 102);
+    /* costs: the published figures (config/published.json) where the
+     * built-in chip takes them */
+    {
+        static const double lw[] = RCK_PUB_MPB_LINE_WRITE_BY_HOPS;
+        static const double dr[] = RCK_PUB_MPB_DWORD_READ_BY_HOPS;
+        for (int h = 0; h <= 8; h++) {
+            CHECK(c.mpb_line_write_by_hops[h] == lw[h]);
+            CHECK(c.mpb_dword_read_by_hops[h] == dr[h]);
+        }
+    }
     CHECK(c.mpb_line_write_by_hops[9] < 0); /* beyond max_hops: unset */
     CHECK(c.mpb_dword_read_by_hops[RCK_CHIP_MAX_HOPS] < 0);
-    CHECK(sim_costs(&c)->dram_core_cycles == 40);
-    CHECK(sim_costs(&c)->dram_mesh_cycles_per_hop == 8);
-    CHECK(sim_costs(&c)->dram_mem_cycles == 46);
+    CHECK(sim_costs(&c)->dram_core_cycles == RCK_PUB_DRAM_LATENCY_CORE_CYCLES);
+    CHECK(sim_costs(&c)->dram_mesh_cycles_per_hop ==
+          RCK_PUB_DRAM_LATENCY_MESH_CYCLES_PER_HOP);
+    CHECK(sim_costs(&c)->dram_mem_cycles == RCK_PUB_DRAM_LATENCY_MEMORY_CYCLES);
     /* fitted from dram_from_core_0_by_mc (see chip.c): about 201 */
     CHECK(sim_costs(&c)->dram_line_write_uncached_extra > 190 &&
           sim_costs(&c)->dram_line_write_uncached_extra < 215);
-    CHECK(sim_costs(&c)->bw_mib_s_l2hit_read == 285 && sim_costs(&c)->bw_mib_s_l2hit_write == 125);
-    CHECK(sim_costs(&c)->bw_mib_s_uncached_read == 20 && sim_costs(&c)->bw_mib_s_uncached_write == 20);
-    CHECK(sim_costs(&c)->bw_mib_s_mpbt_read == 115 && sim_costs(&c)->bw_mib_s_mpbt_write == 125);
-    CHECK(sim_costs(&c)->cost_null_syscall == 200);
-    CHECK(sim_costs(&c)->cost_rdtsc == 14);
-    CHECK(sim_costs(&c)->cost_xchg == 35);
-    CHECK(sim_costs(&c)->cost_lock_cmpxchg == 39);
-    CHECK(sim_costs(&c)->cost_lock_dec == 36);
-    CHECK(sim_costs(&c)->cost_nop == 2);
-    CHECK(sim_costs(&c)->cost_cl1invmb == 1);
-    CHECK(sim_costs(&c)->cost_ipi_delivery == 612);
-    CHECK(sim_costs(&c)->cost_kernel_send == 1135);
-    CHECK(sim_costs(&c)->cost_mpb_write_raise == 684);
-    CHECK(sim_costs(&c)->cost_thread_switch == 6700);
-    CHECK(sim_costs(&c)->l2_full_flush_cycles == 1000000);
-    CHECK(sim_costs(&c)->l2_flush_line_clean == 280 && sim_costs(&c)->l2_flush_line_dirty == 580);
-    CHECK_NEAR(sim_costs(&c)->relative_core_speed, 0.05);
+    CHECK(sim_costs(&c)->bw_mib_s_l2hit_read == RCK_PUB_BW_L2HIT_READ &&
+          sim_costs(&c)->bw_mib_s_l2hit_write == RCK_PUB_BW_L2HIT_WRITE);
+    CHECK(sim_costs(&c)->bw_mib_s_uncached_read == RCK_PUB_BW_UNCACHED_READ &&
+          sim_costs(&c)->bw_mib_s_uncached_write ==
+              RCK_PUB_BW_UNCACHED_WRITE);
+    CHECK(sim_costs(&c)->bw_mib_s_mpbt_read == RCK_PUB_BW_MPBT_READ &&
+          sim_costs(&c)->bw_mib_s_mpbt_write == RCK_PUB_BW_MPBT_WRITE);
+    CHECK(sim_costs(&c)->cost_null_syscall == RCK_PUB_LOCAL_NULL_SYSCALL);
+    CHECK(sim_costs(&c)->cost_rdtsc == RCK_PUB_LOCAL_RDTSC);
+    CHECK(sim_costs(&c)->cost_xchg == RCK_PUB_LOCAL_XCHG);
+    CHECK(sim_costs(&c)->cost_lock_cmpxchg == RCK_PUB_LOCAL_LOCK_CMPXCHG);
+    CHECK(sim_costs(&c)->cost_lock_dec == RCK_PUB_LOCAL_LOCK_DEC);
+    CHECK(sim_costs(&c)->cost_nop == RCK_PUB_LOCAL_NOP);
+    CHECK(sim_costs(&c)->cost_cl1invmb == RCK_PUB_LOCAL_CL1INVMB);
+    CHECK(sim_costs(&c)->cost_ipi_delivery == RCK_PUB_IRQ_IPI_DELIVERY_MIN);
+    CHECK(sim_costs(&c)->cost_kernel_send == RCK_PUB_IRQ_KERNEL_SEND);
+    CHECK(sim_costs(&c)->cost_mpb_write_raise ==
+          RCK_PUB_IRQ_WRITE_MPB_RAISE_PIN);
+    CHECK(sim_costs(&c)->cost_thread_switch ==
+          RCK_PUB_THREAD_SWITCH_ROUND_TRIP);
+    CHECK(sim_costs(&c)->l2_full_flush_cycles == RCK_PUB_L2_FULL_FLUSH);
+    CHECK(sim_costs(&c)->l2_flush_line_clean == RCK_PUB_L2_FLUSH_LINE_CLEAN &&
+          sim_costs(&c)->l2_flush_line_dirty == RCK_PUB_L2_FLUSH_LINE_DIRTY);
+    CHECK_NEAR(sim_costs(&c)->relative_core_speed,
+               RCK_PUB_RELATIVE_CORE_SPEED_VS_3GHZ_I7);
 }
 
 static void test_overlay(void)
@@ -300,7 +337,7 @@ static void test_mesh16(void)
     CHECK(c.max_hops == 30);
     CHECK(c.nmc == 5 && c.mc[4].x == 7 && c.mc[4].y == 7);
     CHECK(c.mpb_bytes == 65536);
-    CHECK(c.core_mhz == 533); /* kept from the default */
+    CHECK(c.core_mhz == chip_file_mhz("core")); /* kept from the default */
     CHECK(rck_chip_hops(&c, 0, 1023) == 30);
     CHECK(rck_chip_hops(&c, 0, 3) == 0);
     CHECK(rck_chip_island(&c, 1023) == 63);
@@ -516,6 +553,123 @@ static void test_bad_files(void)
     }
 }
 
+/* Load @p json as "model.json" with stderr caught: @return the status,
+ * the error text in @p err. */
+static rck_status_t load_caught(const char *json, rck_chip_t *c, char *err,
+                                size_t len)
+{
+    FILE *cap = tmpfile();
+    int saved = dup(2);
+    rck_status_t st;
+    size_t got = 0;
+
+    err[0] = '\0';
+    if (cap == NULL || saved < 0) {
+        fprintf(stderr, "cannot catch stderr\n");
+        failures++;
+        return RCK_ERR_IO;
+    }
+    fflush(stderr);
+    dup2(fileno(cap), 2);
+    st = rck_chip_load_string(json, "model.json", c);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(cap);
+    got = fread(err, 1, len - 1, cap);
+    err[got] = '\0';
+    fclose(cap);
+    return st;
+}
+
+/* The schema's generic checks name the file, the key and what is wrong. */
+static void expect_param_error(const char *json, const char *key,
+                               const char *why, int line)
+{
+    rck_chip_t c;
+    char err[1024];
+    rck_status_t st = load_caught(json, &c, err, sizeof(err));
+
+    if (st != RCK_ERR_CONFIG || strstr(err, "model.json") == NULL ||
+        strstr(err, key) == NULL || strstr(err, why) == NULL) {
+        fprintf(stderr, "%s:%d: %s gave %d and '%s', expected an error "
+                "naming model.json, '%s' and '%s'\n", __FILE__, line, json,
+                (int)st, err, key, why);
+        failures++;
+    }
+}
+
+/* The parameter schema (sim_costs.h rows through the generic loader). */
+static void test_schema(void)
+{
+    rck_chip_t c;
+    FILE *fp;
+    char buf[8192];
+    size_t got;
+
+    /* a model assumption's default is its schema row's */
+    CHECK(rck_chip_load_default(&c) == RCK_OK);
+    CHECK(sim_costs(&c)->power_act_wait == 0.3);
+    CHECK(sim_costs(&c)->power_act_compute == 1.0);
+    CHECK(sim_costs(&c)->power_e_dram_tx == 18e-9);
+    /* a chip file sets it */
+    CHECK(rck_chip_load_string("{\"power_model\": {\"activity\": "
+                               "{\"wait\": 0.5}}}", "f", &c) == RCK_OK);
+    CHECK(sim_costs(&c)->power_act_wait == 0.5);
+    CHECK(sim_costs(&c)->power_act_mpb == 0.6);
+    round_trip(&c, __LINE__);
+
+    /* out of range, both ends and open minimum */
+    expect_param_error("{\"power_model\": {\"activity\": "
+                       "{\"compute\": 1.5}}}",
+                       "'power_model.activity.compute'",
+                       "at most 1 fraction, got 1.5", __LINE__);
+    expect_param_error("{\"power_model\": {\"activity\": {\"irq\": -0.1}}}",
+                       "'power_model.activity.irq'", "got -0.1", __LINE__);
+    expect_param_error("{\"bandwidth_one_core_mib_s\": {\"mpbt\": "
+                       "{\"read\": 0}}}",
+                       "'bandwidth_one_core_mib_s.mpbt.read'",
+                       "greater than zero, got 0", __LINE__);
+    expect_param_error("{\"local_ops\": {\"nop\": -2}}", "'local_ops.nop'",
+                       "non-negative, got -2", __LINE__);
+    /* bad type */
+    expect_param_error("{\"power_model\": {\"energy_j\": "
+                       "{\"dram_tx\": \"18e-9\"}}}",
+                       "'power_model.energy_j.dram_tx'",
+                       "expected a number, got a string", __LINE__);
+    expect_param_error("{\"power_model\": {\"activity\": [1]}}",
+                       "'power_model.activity'", "expected an object",
+                       __LINE__);
+    /* unknown keys: in a schema group, and a misspelt group */
+    expect_param_error("{\"power_model\": {\"activity\": "
+                       "{\"computer\": 1}}}",
+                       "unknown key 'power_model.activity.computer'",
+                       "compute", __LINE__);
+    expect_param_error("{\"power_modle\": {}}", "unknown key 'power_modle'",
+                       "power_model", __LINE__);
+
+    /* the schema as JSON: every row, its default and where it lives */
+    fp = tmpfile();
+    CHECK(fp != NULL);
+    if (fp == NULL)
+        return;
+    CHECK(rck_chip_load_default(&c) == RCK_OK);
+    rck_chip_print_schema(fp, &c);
+    rewind(fp);
+    got = fread(buf, 1, sizeof(buf) - 1, fp);
+    buf[got] = '\0';
+    fclose(fp);
+    CHECK(strstr(buf, "{\"key\": \"power_model.activity.wait\", \"type\": "
+                      "\"number\", \"unit\": \"fraction\", \"min\": 0, "
+                      "\"min_open\": false, \"max\": 1, \"default\": 0.3, "
+                      "\"default_from\": \"schema\"") != NULL);
+    CHECK(strstr(buf, "{\"key\": \"local_ops.rdtsc\", \"type\": \"number\", "
+                      "\"unit\": \"core cycles\", \"min\": 0, \"min_open\": "
+                      "false, \"max\": null, \"default\": 14, "
+                      "\"default_from\": \"chip\"") != NULL);
+    CHECK(strstr(buf, "\"field\": \"sim_costs_t.cost_rdtsc\"") != NULL);
+}
+
 static void round_trip(const rck_chip_t *c, int line)
 {
     char *text = print_chip(c);
@@ -583,6 +737,7 @@ int main(void)
     test_validate();
     test_bad_files();
     test_round_trip();
+    test_schema();
     if (failures != 0) {
         fprintf(stderr, "test_chip: %d check(s) failed\n", failures);
         return 1;

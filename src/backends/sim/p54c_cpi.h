@@ -17,21 +17,36 @@
 
 #include "p54c_abi.h"
 
+/* The defaults, one constant per class: the table below (the compiled
+ * counters bake it in) and the sim's parameter schema (sim_costs.h,
+ * "p54c.cpi.*", which a chip file may change) both read them. */
+#define P54C_CPI_INT 0.75    /* 1 cycle, two pair in U+V: half pair */
+#define P54C_CPI_MEM 1.5     /* mov r,m / m,r 1; alu r,m 2; m,r 3 */
+#define P54C_CPI_BRANCH 1.5  /* 1 predicted; 3-4 mispredicted */
+#define P54C_CPI_MUL 10      /* IMUL r32 10 */
+#define P54C_CPI_DIV 41      /* DIV r32 41 (IDIV 46) */
+#define P54C_CPI_FADD 2      /* FADD throughput 1, latency 3 */
+#define P54C_CPI_FMUL 3      /* FMUL throughput 2, latency 3 */
+#define P54C_CPI_FDIV 39     /* FDIV 39 (extended precision) */
+#define P54C_CPI_FSQRT 70    /* FSQRT 70 */
+#define P54C_CPI_STRING 1    /* REP MOVSD ~1 per iteration */
+#define P54C_CPI_OTHER 36    /* locked RMW on the SCC: 35-39 */
+
 static const struct {
     const char *key;
     double cpi;
 } p54c_cpi_default[P54C_NCLASS] = {
-    [P54C_C_INT] = {"int", 0.75},   /* 1 cycle, two pair in U+V: half pair */
-    [P54C_C_MEM] = {"mem", 1.5},    /* mov r,m / m,r 1; alu r,m 2; m,r 3 */
-    [P54C_C_BRANCH] = {"branch", 1.5}, /* 1 predicted; 3-4 mispredicted */
-    [P54C_C_MUL] = {"mul", 10},     /* IMUL r32 10 */
-    [P54C_C_DIV] = {"div", 41},     /* DIV r32 41 (IDIV 46) */
-    [P54C_C_FADD] = {"fadd", 2},    /* FADD throughput 1, latency 3 */
-    [P54C_C_FMUL] = {"fmul", 3},    /* FMUL throughput 2, latency 3 */
-    [P54C_C_FDIV] = {"fdiv", 39},   /* FDIV 39 (extended precision) */
-    [P54C_C_FSQRT] = {"fsqrt", 70}, /* FSQRT 70 */
-    [P54C_C_STRING] = {"string", 1},/* REP MOVSD ~1 per iteration */
-    [P54C_C_OTHER] = {"other", 36}, /* locked RMW on the SCC: 35-39 */
+    [P54C_C_INT] = {"int", P54C_CPI_INT},
+    [P54C_C_MEM] = {"mem", P54C_CPI_MEM},
+    [P54C_C_BRANCH] = {"branch", P54C_CPI_BRANCH},
+    [P54C_C_MUL] = {"mul", P54C_CPI_MUL},
+    [P54C_C_DIV] = {"div", P54C_CPI_DIV},
+    [P54C_C_FADD] = {"fadd", P54C_CPI_FADD},
+    [P54C_C_FMUL] = {"fmul", P54C_CPI_FMUL},
+    [P54C_C_FDIV] = {"fdiv", P54C_CPI_FDIV},
+    [P54C_C_FSQRT] = {"fsqrt", P54C_CPI_FSQRT},
+    [P54C_C_STRING] = {"string", P54C_CPI_STRING},
+    [P54C_C_OTHER] = {"other", P54C_CPI_OTHER},
 };
 
 /* @return @p cycles in the counters' fixed point (1/P54C_FIX cycle),

@@ -14,12 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The sim's cost keys (sim_costs.h), registered with the chip loader when
- * the library is loaded: it reads them into rck_chip_t.params from
- * sim_costs_first on, in the order of sim_costs_t. */
+/* The sim's parameter schema (sim_costs.h), registered with the chip
+ * loader when the library is loaded: it reads them into rck_chip_t.params
+ * from sim_costs_first on, in the order of sim_costs_t. */
 static const rck_chip_param_t sim_cost_keys[] = {
-#define SIM_COST_KEY(field, group, key, positive, pre, post)                  \
-    {group, key, positive, pre, post},
+#define SIM_COST_KEY(field, group, key, type, min, min_open, max, unit,       \
+                     has_default, dflt, wrap, doc)                            \
+    {group, key, RCK_PARAM_##type, min, max, min_open, unit, doc,             \
+     "sim_costs_t." #field, has_default, dflt, wrap},
     SIM_COSTS(SIM_COST_KEY)
 #undef SIM_COST_KEY
 };

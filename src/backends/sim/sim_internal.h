@@ -646,7 +646,8 @@ const char *sim_compute_name(int kind);
 
 /* ---- the P54C compute model (sim_p54c.c) ---- */
 /* The chip file's p54c section into @p p (sim_p54c_chip.c). */
-rck_status_t sim_p54c_chip_section(sim_p54c_job_t *p);
+rck_status_t sim_p54c_chip_section(sim_p54c_job_t *p,
+                                   const rck_chip_t *c);
 int sim_p54c_available(void);
 /* Does @p program (a path, or a name searched in PATH) count its own
  * instructions (built by rckcc: docs/P54C.md, "Compiled counters")?

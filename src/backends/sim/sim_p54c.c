@@ -413,14 +413,10 @@ rck_status_t sim_p54c_job_create(sim_hdr_t *h)
         p->fd = -1;
         return RCK_OK;
     }
-    for (int k = 0; k < P54C_NCLASS; k++)
-        p->cpi[k] = p54c_cpi_default[k].cpi;
     p->l1d_bytes = c->l1d_bytes;
     p->l1i_bytes = c->l1d_bytes;
     p->l2_bytes = c->l2_bytes;
-    p->l1_ways = 2;
-    p->l2_ways = 4;
-    st = sim_p54c_chip_section(p);
+    st = sim_p54c_chip_section(p, c); /* the CPI table, ways, L1I */
     if (st == RCK_OK)
         st = engine_check_cpi(h, p);
     if (st != RCK_OK)

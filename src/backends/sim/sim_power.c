@@ -17,11 +17,14 @@
  * sim_trace.c.
  */
 #include "sim_internal.h"
+#include "rck_published.h"
+#include "sim_costs.h"
 
 #include "rck/config.h"
 #include "rck/log.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 static const rck_config_entry_t sim_power_settings[] = {
@@ -36,32 +39,48 @@ __attribute__((constructor)) static void sim_power_register(void)
     rck_config_register(sim_power_settings, RCK_SIM_CONFIG_RANK);
 }
 
-/* The published figures the model is solved from (docs/POWER.md): the SCC
- * at 0.7 V, cores 125 MHz, mesh 250 MHz drew about 25 W; at 1.14 V, cores
- * 1 GHz, mesh 2 GHz about 125 W, broken down as below (Howard et al.,
- * ISSCC 2010, power breakdown figure). */
+/* The published figures the model is solved from (docs/POWER.md; their
+ * home is config/published.json, "power.low.*" and "power.high.*",
+ * compiled in as rck_published.h): the SCC at its two published operating
+ * points, broken down by part (Howard et al., ISSCC 2010, power breakdown
+ * figure). */
+#define SIM_POWER_POINT(P)                                                    \
+    {RCK_PUB_POWER_##P##_VOLTS,     RCK_PUB_POWER_##P##_CORE_MHZ,             \
+     RCK_PUB_POWER_##P##_MESH_MHZ,  RCK_PUB_POWER_##P##_CORES_W,              \
+     RCK_PUB_POWER_##P##_ROUTERS_W, RCK_PUB_POWER_##P##_MCS_W,                \
+     RCK_PUB_POWER_##P##_CLOCK_W}
 static const struct {
     double volts, core_mhz, mesh_mhz;
     double cores_w, routers_w, mcs_w, clock_w;
-} sim_power_pub[2] = {
-    {0.70, 125.0, 250.0, 5.1, 1.2, 17.2, 1.2},
-    {1.14, 1000.0, 2000.0, 87.7, 12.1, 23.6, 1.9},
-};
+} sim_power_pub[2] = {SIM_POWER_POINT(LOW), SIM_POWER_POINT(HIGH)};
+#undef SIM_POWER_POINT
 #define PUB_CORES 48
 #define PUB_ROUTERS 24
 #define PUB_MCS 4
 
-/* Model assumptions (no published figure; docs/POWER.md says why). */
-static const double sim_power_act[CAT_N] = {
-    [CAT_COMPUTE] = 1.0, /* the calibration points ran every core */
-    [CAT_MPB] = 0.6,     /* stalled on the mesh: pipeline partly idle */
-    [CAT_DRAM] = 0.6,
-    [CAT_WAIT] = 0.3,    /* parked on a flag: spins on an L1 line */
-    [CAT_IRQ] = 1.0,
-    [CAT_OTHER] = 1.0,
-};
-#define E_MPB_LINE_J 0.5e-9  /* one 32-byte MPB line, with its mesh trip */
-#define E_DRAM_TX_J 18e-9    /* one DRAM transaction: ~70 pJ/bit x 256 bit */
+/* Model assumptions (no published figure; docs/POWER.md says why): the
+ * activity of a core by what it does and the energy per MPB line and per
+ * DRAM transaction are parameters of the schema (sim_costs.h,
+ * "power_model"), whose rows hold their defaults. */
+static double activity(const rck_chip_t *c, int cat)
+{
+    /* the six rows are consecutive fields, in the categories' order: one
+     * load, as from the constant table this replaced */
+    return (&sim_costs(c)->power_act_compute)[cat];
+}
+
+#define SIM_ACT_AT(cat, field)                                                \
+    _Static_assert(offsetof(sim_costs_t, field) ==                            \
+                       offsetof(sim_costs_t, power_act_compute) +             \
+                           (cat) * sizeof(double),                            \
+                   #field " follows the categories' order")
+SIM_ACT_AT(CAT_MPB, power_act_mpb);
+SIM_ACT_AT(CAT_DRAM, power_act_dram);
+SIM_ACT_AT(CAT_WAIT, power_act_wait);
+SIM_ACT_AT(CAT_IRQ, power_act_irq);
+SIM_ACT_AT(CAT_OTHER, power_act_other);
+_Static_assert(CAT_COMPUTE == 0 && CAT_N == 6, "six categories");
+#undef SIM_ACT_AT
 
 typedef struct {
     double core_c, core_k;     /* F, W/V^3 per core */
@@ -168,10 +187,11 @@ static double core_leak_w(uint32_t mv)
 }
 
 /* Dynamic power (W) of one core at @p mv, @p mhz doing @p cat. */
-static double core_dyn_w(uint32_t mv, double mhz, int cat)
+static double core_dyn_w(const rck_chip_t *c, uint32_t mv, double mhz,
+                         int cat)
 {
     double v = mv / 1000.0;
-    return model()->core_c * v * v * mhz * 1e6 * sim_power_act[cat];
+    return model()->core_c * v * v * mhz * 1e6 * activity(c, cat);
 }
 
 /* Mesh routers, global clocking and memory controllers (W). */
@@ -221,12 +241,14 @@ void sim_power_charge(sim_t *s, uint64_t ticks, int cat, double mhz)
         return;
     if (mhz <= 0)
         mhz = s->chip->core_mhz;
-    e = core_dyn_w(volts_at(s->hdr, rck_chip_island(s->chip, s->core),
+    e = core_dyn_w(s->chip,
+                   volts_at(s->hdr, rck_chip_island(s->chip, s->core),
                             me->vt),
                    mhz, cat) *
         secs(s->chip, ticks);
-    e += (double)(mpb - p->mpb_seen) * E_MPB_LINE_J +
-         (double)(me->dram_tx - p->dram_seen) * E_DRAM_TX_J;
+    e += (double)(mpb - p->mpb_seen) * sim_costs(s->chip)->power_e_mpb_line +
+         (double)(me->dram_tx - p->dram_seen) *
+             sim_costs(s->chip)->power_e_dram_tx;
     p->mpb_seen = mpb;
     p->dram_seen = me->dram_tx;
     p->dyn_j += e;
@@ -302,10 +324,10 @@ double sim_power_sensor(sim_t *s)
 
         w += core_leak_w(mv);
         if (st == UE_RUN || st == UE_FREE || ue == s->ue)
-            w += core_dyn_w(mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
+            w += core_dyn_w(c, mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
                             CAT_COMPUTE);
         else if (st == UE_PARK)
-            w += core_dyn_w(mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
+            w += core_dyn_w(c, mv, rck_chip_fdiv_mhz(c, (int)cs[core].fdiv),
                             CAT_WAIT);
     }
     return w;

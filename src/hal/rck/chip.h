@@ -31,18 +31,38 @@ typedef struct {
 
 #define RCK_CHIP_MAX_PARAMS 64
 
+/** The type of a model parameter's value. */
+typedef enum {
+    RCK_PARAM_NUMBER = 0, /* any finite number in the range */
+    RCK_PARAM_INTEGER     /* a whole number in the range */
+} rck_param_type_t;
+
 /*
- * A scalar parameter of a timing model, read from the chip file for the
- * backend that owns it (the sim's cost table, src/backends/sim/sim_costs.h,
- * registers its keys with rck_chip_register_params). The HAL knows them
- * only by key: it parses, checks and dumps them, in the registered order,
- * into rck_chip_t.params.
+ * One row of a timing model's parameter schema: a scalar the chip file
+ * may set, read for the model that owns it (the sim's cost and power
+ * table, src/backends/sim/sim_costs.h, registers its rows with
+ * rck_chip_register_params). The HAL knows them only by these rows: it
+ * reads, checks (type, range), dumps (`rck config --dump`) and describes
+ * (`rck config --schema`, docs/PARAMS.md) them generically, in the
+ * registered order, into rck_chip_t.params. docs/ARCHITECTURE.md, "Where
+ * a parameter lives", says how to add one.
  */
 typedef struct {
-    const char *group;  /* path of the enclosing object, "" = top level */
+    const char *group;  /* path of the enclosing object, "" = top level;
+                         * at most two levels ("a" or "a.b") */
     const char *key;
-    int positive;       /* must be > 0 (else >= 0) */
-    const char *pre, *post; /* the dump's text around "key": value */
+    rck_param_type_t type;
+    double min, max;    /* the range: min (< or <=, min_open) .. max (<=) */
+    int min_open;       /* 1: must be greater than min; 0: at least min */
+    const char *unit;
+    const char *doc;    /* one line: what it is, where its value comes from */
+    const char *field;  /* where it lives in the model's state */
+    int has_default;    /* 1: dflt applies where the built-in chip has no
+                         * value (a model assumption whose home is the
+                         * schema); 0: the built-in chip gives it (from
+                         * config/published.json or the chip file) */
+    double dflt;
+    int wrap;           /* dump layout: starts a new line in its object */
 } rck_chip_param_t;
 
 typedef struct {
@@ -129,6 +149,14 @@ rck_status_t rck_chip_validate(rck_chip_t *chip);
 
 /** Print the resolved configuration as JSON (`rck config --dump`). */
 void rck_chip_print(FILE *fp, const rck_chip_t *chip);
+
+/**
+ * Print the registered parameters' schema as JSON (`rck config --schema`):
+ * an array of {"key", "type", "unit", "min", "min_open", "max", "default",
+ * "default_from", "doc", "field"}, the default being @p dflt's value (the
+ * built-in chip's).
+ */
+void rck_chip_print_schema(FILE *fp, const rck_chip_t *dflt);
 
 /** @return tile of @p core. */
 static inline int rck_chip_tile(const rck_chip_t *chip, int core)

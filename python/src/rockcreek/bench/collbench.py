@@ -2,9 +2,12 @@
 coll_bench / mpi_coll output, aggregating rounds, cycle conversion, ratio
 tables. No I/O, no processes (tested in python/tests/test_collbench.py)."""
 
+from .. import published
 from . import report
 
-CORE_MHZ = 533.0  # the SCC core clock the sim reports cycles of
+# the core clock the sim reports cycles of: the default chip's (its chip
+# file), never written down here
+CORE_MHZ = published.chip_core_mhz()
 
 IRCCE_MODES = ["rcce", "isend", "ssend"]
 IRCCE_LABELS = {"rcce": "RCCE send/recv",
@@ -229,6 +232,6 @@ def single(value):
 
 def sim_pingpong_cycles(results):
     """Parsed pingpong results of one sim run (-w: RCCE_wtime) -> {size:
-    {lat_cycles, bw_mbs}} (one-way latency in core cycles at 533 MHz)."""
+    {lat_cycles, bw_mbs}} (one-way latency in core cycles at CORE_MHZ)."""
     return {r["size"]: {"lat_cycles": us_to_cycles(r["lat_us"]),
                         "bw_mbs": r["bw_mbs"]} for r in results}

@@ -108,17 +108,18 @@ def suite_ircce(ctx, run):
                for m, p in sim_pts.items()}
     sim_bw = {m: {s: collbench.single(v["bw_mbs"]) for s, v in p.items()}
               for m, p in sim_pts.items()}
+    mhz = collbench.CORE_MHZ
     sim_lat_rows = collbench.ircce_rows(sim_lat, "lat_cycles", True)
     sim_bw_rows = collbench.ircce_rows(sim_bw, "bw_mbs", False)
     if sim_lat_rows:
         tables.append(
             collbench.ircce_table(sim_lat_rows, "ircce (sim, compute none, "
                                   "one deterministic run each): one-way "
-                                  "latency", "core cycles at 533 MHz",
+                                  "latency", "core cycles at %g MHz" % mhz,
                                   with_best=False) + "\n" +
             collbench.ircce_table(sim_bw_rows, "ircce (sim): bandwidth",
                                   "MB/s of chip time", with_best=False) +
-            "\ncycles: the program's RCCE_wtime one-way latency x 533 MHz")
+            "\ncycles: the program's RCCE_wtime one-way latency x %g MHz" % mhz)
     csv_rows = (_ircce_csv(lat_rows, "native", "us", rounds)
                 + _ircce_csv(bw_rows, "native", "MB/s", rounds)
                 + _ircce_csv(sim_lat_rows, "sim", "cycles", 1)
@@ -133,7 +134,8 @@ def suite_ircce(ctx, run):
                              m, sim_lat.get(m, {}), "rcce",
                              sim_lat.get("rcce", {}))
     labels = collbench.IRCCE_LABELS
-    note = "%d native rounds; sim: compute none, 533 MHz" % rounds
+    note = "%d native rounds; sim: compute none, %g MHz" % (
+        rounds, collbench.CORE_MHZ)
     plots = [("ircce.png", lambda path: drv._plots().plot_ircce(
         {labels[m]: s for m, s in lat.items() if s},
         {labels[m]: s for m, s in bw.items() if s},
@@ -224,7 +226,7 @@ def suite_collectives(ctx, run):
     if sim_rows:
         tables.append(collbench.sim_coll_table(
             sim_rows, "collectives (sim, compute none, one run per UE count;"
-            " RCCE_wtime x 533 MHz)"))
+            " RCCE_wtime x %g MHz)" % collbench.CORE_MHZ))
     csv_rows = []
     for r in rows:
         o, t = r["ours"], r["ref"] or {}

@@ -39,13 +39,20 @@ import re
 import subprocess
 import time
 
-# Published one-core bandwidths, MiB/s (reference SCC-HARDWARE.md 2.3).
+from .. import published
+
+# Published one-core bandwidths, MiB/s (config/published.json, "bw.*";
+# SCC-HARDWARE.md 2.3), by this suite's kernel.
 PUBLISHED_BW = {
-    "l2_hit_read": 285.0, "l2_hit_read_string": 285.0, "l2_hit_write": 125.0,
-    "l2_miss_read": 20.0, "l2_miss_write": 20.0,
-    "uncached_read": 20.0, "uncached_write": 20.0,
-    "mpbt_read": 115.0, "mpbt_write": 125.0,
-}
+    k: float(published.value(f)) for k, f in (
+        ("l2_hit_read", "bw.l2hit.read"),
+        ("l2_hit_read_string", "bw.l2hit.read"),
+        ("l2_hit_write", "bw.l2hit.write"),
+        ("l2_miss_read", "bw.l2miss.read"),
+        ("l2_miss_write", "bw.l2miss.write"),
+        ("uncached_read", "bw.uncached.read"),
+        ("uncached_write", "bw.uncached.write"),
+        ("mpbt_read", "bw.mpbt.read"), ("mpbt_write", "bw.mpbt.write"))}
 
 # The C loop's L2-hit read carries its own loop instructions (five per
 # load): shown, but the target applies to the string-instruction kernel,
@@ -529,7 +536,7 @@ def run_p54c(build_dir, quick, log):
     verdicts += bv
 
     rows, _, _ = _run(rck, prog, 1, ["sweep"] + pl["sweep_kb"], "p54c")
-    mhz = 533.3333333
+    mhz = published.chip_core_mhz()
     sweep = []
     for kb, r in zip(pl["sweep_kb"], rows):
         lines = float(r["bytes"]) / 32.0

@@ -10,7 +10,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.ticker import FuncFormatter  # noqa: E402
 
+from .. import published  # noqa: E402
 from . import report  # noqa: E402
+
+
+def _core_mhz():
+    """The default chip's core clock (its chip file)."""
+    return published.chip_core_mhz()
 
 _STYLES = [dict(color="tab:blue", marker="o"),
            dict(color="tab:orange", marker="s"),
@@ -182,7 +188,7 @@ def plot_calibration_mpb(rows, path, note=None):
                     label="modelled, mean per hop count")
         ax.set_title(title)
         ax.set_xlabel("hops from core 0 (tile (0,0))")
-        ax.set_ylabel("cycles at 533 MHz")
+        ax.set_ylabel("cycles at %g MHz" % _core_mhz())
         ax.set_xticks(range(0, 9))
         ax.grid(True, alpha=0.4)
         ax.legend(fontsize=8)
@@ -231,7 +237,8 @@ def plot_calibration(rows, path, note=None):
     ax.set_yticks(ys)
     ax.set_yticklabels(["%s [%s]" % (r["name"], r["unit"]) for r in rs],
                        fontsize=7)
-    ax.set_xlabel("cycles at 533 MHz, or MiB/s for bandwidths (log)")
+    ax.set_xlabel("cycles at %g MHz, or MiB/s for bandwidths (log)"
+                  % _core_mhz())
     ax.set_title("sim calibration: published (grey; hatched: lower bound) vs "
                  "modelled (green PASS, red FAIL, blue no figure)",
                  fontsize=10)

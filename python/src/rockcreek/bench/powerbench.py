@@ -16,12 +16,26 @@ import os
 import re
 import subprocess
 
+from .. import published
+
+
+def _point(which):
+    """(label, core MHz, mesh MHz, volts, published W) of one published
+    point (config/published.json, "power.<which>.*")."""
+    def v(k):
+        return published.value("power.%s.%s" % (which, k))
+
+    def mhz(m):
+        return "%g GHz" % (m / 1000.0) if m >= 1000 else "%g MHz" % m
+    return ("%g V, cores %s, mesh %s" % (v("volts"), mhz(v("core_mhz")),
+                                        mhz(v("mesh_mhz"))),
+            float(v("core_mhz")), float(v("mesh_mhz")), v("volts"),
+            float(v("total_w")))
+
+
 # Intel, ISSCC 2010 (Howard et al.): the chip at its two published points,
 # 48 cores running. (label, core MHz, mesh MHz, volts, published W)
-PUBLISHED = [
-    ("0.7 V, cores 125 MHz, mesh 250 MHz", 125.0, 250.0, 0.70, 25.0),
-    ("1.14 V, cores 1 GHz, mesh 2 GHz", 1000.0, 2000.0, 1.14, 125.0),
-]
+PUBLISHED = [_point("low"), _point("high")]
 
 LINE = re.compile(r"kernel=(\S+) n=(\d+) fdiv=(\d+) ues=(\d+) "
                   r"t0_s=([0-9.e+-]+) t1_s=([0-9.e+-]+) flops=([0-9.e+-]+)")
@@ -151,7 +165,7 @@ def run_power(build_dir, source_dir, out_dir, quick, log):
             dict(env, RCK_COMPUTE="none")))
         if r is not None:
             cores.append(r)
-    src = os.path.join(source_dir, "config", "chips", "scc-533-800-800.json")
+    src = published.find_chip_file()
     for label, cmhz, mmhz, v, watts in PUBLISHED:
         chip = os.path.join(rdir, "chip-%g.json" % cmhz)
         _chip_variant(src, chip, cmhz, mmhz, v)
@@ -189,7 +203,9 @@ def tables(dvfs, cores, pub):
             r["energy_j"] * 1e3, r["power_w"], r["gflops"],
             r["gflops_per_w"]))
     out.append("\n".join(t))
-    t = ["power: chip power with N busy cores (533 MHz at the start voltage "
+    t = ["power: chip power with N busy cores (%g MHz at the start voltage "
+         % published.chip_core_mhz() +
+         
          "1.1 V, mesh 800 MHz)",
          "  %6s %10s %16s" % ("cores", "power W", "W per added core")]
     for r in cores:
@@ -224,7 +240,8 @@ def plot_power(data, path):
     axs[2].plot([r["ues"] for r in c], [r["power_w"] for r in c], "o-")
     axs[2].set_xlabel("busy cores")
     axs[2].set_ylabel("chip power (W)")
-    axs[2].set_title("power with busy cores (533 MHz, 1.1 V)")
+    axs[2].set_title("power with busy cores (%g MHz, 1.1 V)"
+                     % published.chip_core_mhz())
     for ax in axs[:2]:
         ax.legend()
     for ax in axs:

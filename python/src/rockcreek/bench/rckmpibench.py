@@ -1,7 +1,7 @@
 """The `mpi` suite: rockcreek's MPI library on the MPBs (docs/MPI.md,
 docs/MPI-COLLECTIVES.md), program bench/rckmpi/rckmpi_bench.c.
 
-* sim, in core cycles (533 MHz, compute model none): Sendrecv, Gather,
+* sim, in core cycles (of the chip's core clock, compute model none): Sendrecv, Gather,
   Scatter, Bcast, Allreduce, Barrier at 3 and 48 processes, 4 B to 256 KiB,
   the two channels side by side (RCK_MPI_CHANNEL=sccmpb, the original, and
   sccmpb-ext, the improved one) and their ratio old/new per row.
@@ -23,9 +23,10 @@ docs/MPI-COLLECTIVES.md), program bench/rckmpi/rckmpi_bench.c.
 """
 import os
 
+from .. import published
 from . import report
 
-CORE_MHZ = 533.0
+CORE_MHZ = published.chip_core_mhz()  # the default chip's (its chip file)
 COLLS = ["sendrecv", "gather", "scatter", "bcast", "allreduce", "barrier"]
 FIELDS = {"ues": int, "size": int, "reps": int, "us": float}
 CHANNELS = ["sccmpb", "sccmpb-ext"]
@@ -83,8 +84,8 @@ def sim_table(n, by_channel):
                      report.format_value(report.ratio(o, w))]
                     + [report.format_value(by_channel[ch].get(k))
                        for ch in extra])
-    return ("mpi on sim, %d processes (core cycles per call at 533 MHz; "
-            "old / new above 1: sccmpb-ext faster)\n" % n
+    return ("mpi on sim, %d processes (core cycles per call at %g MHz; "
+            "old / new above 1: sccmpb-ext faster)\n" % (n, CORE_MHZ)
             + report.format_table(headers, body))
 
 

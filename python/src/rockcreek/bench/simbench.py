@@ -15,6 +15,7 @@ Tested with synthetic data in python/tests/test_simbench.py.
 import math
 import re
 
+from .. import published
 from . import report
 from .report import BenchParseError
 
@@ -49,40 +50,40 @@ BOUND_FAIL = "FAIL (bound)"
 TOLERANCE = 0.05  # the issue's target: within 5% of the published value
 
 # ---------------------------------------------------------------------------
-# The published measurements (SCC-HARDWARE.md; cycles of a 533 MHz core,
-# mesh and DDR3 at 800 MHz). A value is a number or a (low, high) range.
+# The published measurements (config/published.json, their one home; cycles
+# of a core at the operating point published.operating_point() gives). A
+# value is a number or a (low, high) range.
 
+_OP = published.operating_point()
 MESH_X, MESH_Y = 6, 4
-CORE_MHZ = 533.0
+# the clock the figures were measured at (the modelled one comes from
+# sim_calib's info line)
+CORE_MHZ = float(_OP["core"])
 
 # 2.1: from a core on tile (0, 0) to the MPB of tile (x, y): rows are y.
-MPB_WRITE_TABLE = [[39, 84, 89, 90, 95, 101],
-                   [84, 89, 89, 95, 101, 108],
-                   [89, 89, 95, 101, 107, 113],
-                   [89, 95, 101, 108, 113, 119]]
-MPB_READ_TABLE = [[20, 63, 69, 72, 78, 84],
-                  [63, 69, 72, 78, 84, 90],
-                  [69, 72, 78, 84, 90, 96],
-                  [72, 78, 84, 90, 96, 102]]
+MPB_WRITE_TABLE = published.value("mpb.line_write_table")
+MPB_READ_TABLE = published.value("mpb.dword_read_table")
 # 2.1: the hop-indexed series (0..8 hops), which the reference says to use.
-MPB_WRITE_BY_HOPS = [39, 84, 89, (89, 90), 95, 101, (107, 108), 113, 119]
-MPB_READ_BY_HOPS = [20, 63, 69, 72, 78, 84, 90, 96, 102]
+MPB_WRITE_BY_HOPS = published.series("mpb.line_write_by_hops")
+MPB_READ_BY_HOPS = published.series("mpb.dword_read_by_hops")
 
 # 2.2: from core 0, by memory controller.
 DRAM_BY_MC = {
-    "hops": [0, 5, 2, 7],
-    "dram_read": [97, 121, 105, 134],
-    "dram_write_uc": [779, 972, 843, 1069],
-    "dram_write_mpbt": [122, 146, 134, 158],
+    "hops": published.value("dram.hops"),
+    "dram_read": published.value("dram.dword_read_uncached"),
+    "dram_write_uc": published.value("dram.line_write_uncached"),
+    "dram_write_mpbt": published.value("dram.line_write_mpbt"),
 }
 
 # 2.3: sustained bandwidth of one core, MiB/s ("up to").
-BANDWIDTH = {
-    ("l2hit", "read"): 285, ("l2hit", "write"): 125,
-    ("l2miss", "read"): 20, ("l2miss", "write"): 20,
-    ("uncached", "read"): 20, ("uncached", "write"): 20,
-    ("mpbt", "read"): 115, ("mpbt", "write"): 125,
-}
+BANDWIDTH = {(m, d): published.value("bw.%s.%s" % (m, d))
+             for m in ("l2hit", "l2miss", "uncached", "mpbt")
+             for d in ("read", "write")}
+
+
+def _pub(name):
+    return published.value(name)
+
 
 _MAPPING_NAMES = {"l2hit": "L2-cached, hit", "l2miss": "L2-cached, miss",
                   "uncached": "uncached", "mpbt": "MPBT (L2 bypassed, WCB)"}
@@ -160,6 +161,47 @@ def _row(rid, group, name, unit, published, section, kind="measure",
     return d
 
 
+def _irq_rows():
+    """The interrupt rows of calibration_catalogue."""
+    ipi = _pub("irq.ipi_delivery_min")
+    return [
+        _row("irq.gic.same_tile", "interrupts",
+             "GIC interrupt, raise -> handler, same tile", "cycles", ipi,
+             "2.5", note="published as 'at least about', incl. the trap"),
+        _row("irq.pin.same_tile", "interrupts",
+             "pin interrupt, raise -> handler, same tile", "cycles", ipi,
+             "2.5", note="published as 'at least about', incl. the trap"),
+        _row("irq.gic.mesh", "interrupts",
+             "GIC interrupt, raise -> handler, across the mesh", "cycles",
+             None, "2.5", kind="bound", bound=ipi,
+             note="published only as 'more' than the same tile's %g" % ipi),
+        _row("irq.pin.mesh", "interrupts",
+             "pin interrupt, raise -> handler, across the mesh", "cycles",
+             None, "2.5", kind="bound", bound=ipi,
+             note="published only as 'more' than the same tile's %g" % ipi),
+        _row("irq.pin_write_raise.same_tile", "interrupts",
+             "MPB line write + pin raise (sender), same tile",
+             "cycles", None, "-", kind="info",
+             note="the HAL's two calls: hardware cost only"),
+        _row("irq.write_mpb_raise_pin.kernel", "interrupts",
+             "kernel path: write the MPB and raise the pin (sender)",
+             "cycles", _pub("irq.write_mpb_raise_pin"), "2.5", kind="not_hal",
+             note="measured inside system software (%g with the system "
+             "call); the mbox suite compares rck_mbox_send with it"
+             % _pub("irq.kernel_send")),
+        _row("irq.pin_write_raise.mesh", "interrupts",
+             "MPB line write + pin raise (sender), across the mesh",
+             "cycles", None, "-", kind="info"),
+        _row("irq.kernel_send", "interrupts",
+             "kernel-level send (system call, MPB write, raise pin)",
+             "cycles", _pub("irq.kernel_send"), "2.5", kind="not_hal"),
+        _row("local.thread_switch", "interrupts",
+             "thread switch, round trip", "cycles",
+             _pub("thread_switch_round_trip"), "2.5",
+             kind="not_hal"),
+    ]
+
+
 def calibration_catalogue():
     """Every row of the calibration table, in order: what is measured, its
     published value and source section. kind is "measure" (compared within
@@ -199,26 +241,32 @@ def calibration_catalogue():
                 note="published as 'up to'"))
     rows += [
         _row("local.rdtsc", "local", "RDTSC (two consecutive clock reads)",
-             "cycles", 14, "2.4"),
-        _row("local.cl1invmb", "local", "CL1INVMB", "cycles", 1, "2.4"),
+             "cycles", _pub("local.rdtsc"), "2.4"),
+        _row("local.cl1invmb", "local", "CL1INVMB", "cycles",
+             _pub("local.cl1invmb"), "2.4"),
         _row("local.dcache_flush", "local",
-             "L2 full flush (software, dcache_flush)", "cycles", 1000000,
+             "L2 full flush (software, dcache_flush)", "cycles",
+             _pub("l2.full_flush"),
              "1", note="published as 'about'"),
         _row("local.null_syscall", "local", "null system call", "cycles",
-             200, "2.4", kind="not_hal"),
-        _row("local.xchg", "local", "XCHG", "cycles", 35, "2.4",
+             _pub("local.null_syscall"), "2.4", kind="not_hal"),
+        _row("local.xchg", "local", "XCHG", "cycles", _pub("local.xchg"), "2.4",
              kind="not_hal"),
-        _row("local.lock_cmpxchg", "local", "LOCK CMPXCHG", "cycles", 39,
+        _row("local.lock_cmpxchg", "local", "LOCK CMPXCHG", "cycles",
+             _pub("local.lock_cmpxchg"),
              "2.4", kind="not_hal"),
-        _row("local.lock_dec", "local", "LOCK DEC", "cycles", 36, "2.4",
+        _row("local.lock_dec", "local", "LOCK DEC", "cycles",
+             _pub("local.lock_dec"), "2.4",
              kind="not_hal"),
-        _row("local.nop", "local", "NOP", "cycles", 2, "2.4",
+        _row("local.nop", "local", "NOP", "cycles", _pub("local.nop"), "2.4",
              kind="not_hal"),
         _row("local.l2_flush_line_clean", "local",
-             "L2 flush of one clean line (kernel module)", "cycles", 280,
+             "L2 flush of one clean line (kernel module)", "cycles",
+             _pub("l2.flush_line_clean"),
              "1", kind="not_hal"),
         _row("local.l2_flush_line_dirty", "local",
-             "L2 flush of one dirty line (kernel module)", "cycles", 580,
+             "L2 flush of one dirty line (kernel module)", "cycles",
+             _pub("l2.flush_line_dirty"),
              "1", kind="not_hal"),
         _row("local.l1_hit", "local", "MPB DWORD read, L1 hit", "cycles",
              None, "-", kind="info"),
@@ -241,39 +289,7 @@ def calibration_catalogue():
         _row("local.console_write", "local",
              "console write (the model charges a null system call)",
              "cycles", None, "-", kind="info"),
-        _row("irq.gic.same_tile", "interrupts",
-             "GIC interrupt, raise -> handler, same tile", "cycles", 612,
-             "2.5", note="published as 'at least about', incl. the trap"),
-        _row("irq.pin.same_tile", "interrupts",
-             "pin interrupt, raise -> handler, same tile", "cycles", 612,
-             "2.5", note="published as 'at least about', incl. the trap"),
-        _row("irq.gic.mesh", "interrupts",
-             "GIC interrupt, raise -> handler, across the mesh", "cycles",
-             None, "2.5", kind="bound", bound=612,
-             note="published only as 'more' than the same tile's 612"),
-        _row("irq.pin.mesh", "interrupts",
-             "pin interrupt, raise -> handler, across the mesh", "cycles",
-             None, "2.5", kind="bound", bound=612,
-             note="published only as 'more' than the same tile's 612"),
-        _row("irq.pin_write_raise.same_tile", "interrupts",
-             "MPB line write + pin raise (sender), same tile",
-             "cycles", None, "-", kind="info",
-             note="the HAL's two calls: hardware cost only"),
-        _row("irq.write_mpb_raise_pin.kernel", "interrupts",
-             "kernel path: write the MPB and raise the pin (sender)",
-             "cycles", 684, "2.5", kind="not_hal",
-             note="measured inside system software (1135 with the system "
-             "call); the mbox suite compares rck_mbox_send with it"),
-        _row("irq.pin_write_raise.mesh", "interrupts",
-             "MPB line write + pin raise (sender), across the mesh",
-             "cycles", None, "-", kind="info"),
-        _row("irq.kernel_send", "interrupts",
-             "kernel-level send (system call, MPB write, raise pin)",
-             "cycles", 1135, "2.5", kind="not_hal"),
-        _row("local.thread_switch", "interrupts",
-             "thread switch, round trip", "cycles", 6700, "2.5",
-             kind="not_hal"),
-    ]
+    ] + _irq_rows()
     return rows
 
 

@@ -4,6 +4,7 @@ the model beside the published SCC figures, and host time per chip time.
 
 import os
 
+from .. import published
 from . import report
 from . import simbench
 
@@ -62,10 +63,12 @@ def suite_sim_calibration(ctx, run):
             simbench.MPB_READ_TABLE, simbench.MPB_READ_BY_HOPS),
     }
     ndev = sum(len(v) for v in devs.values())
+    op = published.operating_point()
     notes = [
         "Published values: the SCC hardware reference SCC-HARDWARE.md "
-        "(see docs/CALIBRATION.md; cycles of a 533 MHz core, mesh and DDR3 "
-        "at 800 MHz), copied into python/src/rockcreek/bench/simbench.py.",
+        "(see docs/CALIBRATION.md; cycles of a %g MHz core, mesh %g MHz and "
+        "DDR3 %g MHz), read from config/published.json (their one home)."
+        % (op["core"], op["mesh"], op["memory"]),
         "MPB rows are compared with the hop-indexed series of section 2.1, "
         "not its (x, y) tables, which the reference calls partly garbled "
         "(%s). The (x, y) table value is kept in results.json and the CSV."

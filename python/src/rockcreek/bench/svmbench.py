@@ -19,6 +19,7 @@ Tested with synthetic data in python/tests/test_svmbench.py.
 import math
 import re
 
+from .. import published
 from . import report
 from . import simbench
 from .report import BenchParseError
@@ -509,13 +510,15 @@ LAPLACE_CSV_FIELDS = ["config", "label", "ues", "rows", "cols", "iters",
 # ---------------------------------------------------------------------------
 # mbox: mailbox round trips and the published interrupt costs.
 
-# The reference (/work/shared/reference/calibration-533-800-800.json,
-# "interrupts"; SCC-HARDWARE.md 2.5), in core cycles at 533 MHz. The chip
-# file (config/chips/scc-533-800-800.json) carries the same values.
+# The published interrupt costs (config/published.json, "irq.*";
+# SCC-HARDWARE.md 2.5), in core cycles of the published operating point.
 PUBLISHED_IRQ = {
-    "ipi_delivery_min": 612,          # raise -> handler, one tile, trap incl.
-    "write_mpb_and_raise_pin": 684,   # sender: write an MPB line, raise pin
-    "kernel_send_syscall_write_mpb_raise_pin": 1135,
+    # raise -> handler, one tile, trap incl.
+    "ipi_delivery_min": published.value("irq.ipi_delivery_min"),
+    # sender: write an MPB line, raise pin
+    "write_mpb_and_raise_pin": published.value("irq.write_mpb_raise_pin"),
+    "kernel_send_syscall_write_mpb_raise_pin":
+        published.value("irq.kernel_send"),
 }
 
 MBOX_MODES = ["handler", "polled"]
@@ -701,8 +704,9 @@ def mbox_reference_rows(sim_rows, published=None):
         "ours": send, "ratio": ratio,
         "status": simbench.NOT_MEASURED if send is None else KERNEL_PATH,
         "hops": near["hops"] if near else None,
-        "note": "published: the kernel's send path (system software; 1135 "
-        "with the system call); ours: a user-level library call, no trap"})
+        "note": "published: the kernel's send path (system software; %g "
+        "with the system call); ours: a user-level library call, no trap"
+        % pub["kernel_send_syscall_write_mpb_raise_pin"]})
     return rows
 
 
@@ -711,7 +715,7 @@ def mbox_reference_table(rows):
              "-" if r["ratio"] is None else "%.3f" % r["ratio"],
              r["status"], r["note"]] for r in rows]
     return ("mailboxes (sim) beside the published SCC interrupt costs "
-            "(SCC-HARDWARE.md 2.5; cycles at 533 MHz)\n"
+            "(SCC-HARDWARE.md 2.5; cycles at %g MHz)\n" % simbench.CORE_MHZ
             + report.format_table(["measurement", "published", "ours",
                                    "ratio", "status", "note"], body,
                                   ["<", "<", ">", ">", "<", "<"]))
@@ -873,8 +877,9 @@ def chan_notify_table(rows, title="notification cost: ring vs tree vs "
         ["backend", "hops", "kind", "one-way\ncycles", "round trip\ncycles",
          "send\ncycles", "send: notify\nadds", "receive\ncycles",
          "receive:\nnotify adds", "interrupts\n(UE 1)"], body)
-        + "\ncycles at the chip's base clock (native: host time x 533 MHz);"
-        " 'notify adds' = the kind's figure minus polling's.")
+        + ("\ncycles at the chip's base clock (native: host time x %g MHz);"
+           " 'notify adds' = the kind's figure minus polling's."
+           % published.chip_core_mhz()))
 
 
 def chan_tput_table(rows, title="channel throughput (bench/chan)"):
@@ -985,9 +990,10 @@ def plot_mbox(sim_rows, native_rows, path, note=None):
         a1.plot(xs, [r["rtt"] for _, r in pts], marker=_MARKERS[i],
                 color=color, linestyle="--", label="%s: round trip" % mode)
     a1.axhline(PUBLISHED_IRQ["ipi_delivery_min"], color="grey",
-               linestyle=":", label="published interrupt delivery (612)")
+               linestyle=":", label="published interrupt delivery (%g)"
+               % PUBLISHED_IRQ["ipi_delivery_min"])
     a1.set_xlabel("hops from core 0")
-    a1.set_ylabel("cycles at 533 MHz (sim)")
+    a1.set_ylabel("cycles at %g MHz (sim)" % published.chip_core_mhz())
     a1.set_title("mailboxes on the sim")
     a1.grid(True, alpha=0.4)
     a1.legend(fontsize=8)
@@ -1015,6 +1021,6 @@ def plot_chan(rows, path, note=None):
                  ([r["oneway_cycles"] for r in rows], "one-way"),
                  ([r["rtt_cycles"] for r in rows], "round trip"),
                  bool(vals) and max(vals) > 30 * min(vals),
-                 "cycles at 533 MHz",
+                 "cycles at %g MHz" % published.chip_core_mhz(),
                  "notification cost: ring vs tree vs polling")
     return _save(plt, fig, path, note)

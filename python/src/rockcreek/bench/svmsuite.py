@@ -5,6 +5,7 @@ MetalSVM evaluation on the sim backend, SVM strong and lazy and iRCCE.
 import json
 import os
 
+from .. import published
 from . import report
 from . import simbench
 from . import svmbench
@@ -135,10 +136,10 @@ def suite_svm(ctx, run):
     compute = sorted({p.get("compute_model") for p in points} - {None})
     notes = [
         "sim backend, compute model %s (program code is charged as host "
-        "CPU time scaled to a 533 MHz P54C: not deterministic, a busy host "
+        "CPU time scaled to a %g MHz P54C: not deterministic, a busy host "
         "shifts it a little); SVM faults, mails, flushes and the DRAM "
         "traffic of the pages are modelled cycles." % (
-            ", ".join(compute) or a.svm_compute),
+            ", ".join(compute) or a.svm_compute, published.chip_core_mhz()),
         "time: the slowest UE's RCCE_wtime (virtual time) around the %d "
         "timed iterations; every iteration ends with a barrier "
         "(svm_barrier; RCCE_barrier for iRCCE)." % plan["iters"],
