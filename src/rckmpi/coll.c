@@ -20,6 +20,8 @@ int PMPI_Barrier(MPI_Comm comm)
 {
     int rank, size, err = rkc_begin(comm, "MPI_Barrier", &rank, &size);
 
+    if (err == MPI_SUCCESS && size > 1 && size <= rkc_flat_max())
+        return rkc_flat_barrier(comm);
     for (int k = 1; err == MPI_SUCCESS && k < size; k <<= 1) {
         MPI_Request r;
         err = rckmpi_coll_isend(NULL, 0, MPI_BYTE, (rank + k) % size,
