@@ -164,9 +164,14 @@ static long tree_max(int gather)
     }
     if (max >= 0)
         return max;
-    if (gather && strcmp(rck_config_get("MPI_CHANNEL"), "sccmpb") != 0)
-        return RKC_TREE_MAX_EXT_GATHER;
-    return RKC_TREE_MAX;
+    if (!gather)
+        return RKC_TREE_MAX;
+    static long gmax = -1; /* the setting read once, not at every call */
+    if (gmax < 0)
+        gmax = strcmp(rck_config_get("MPI_CHANNEL"), "sccmpb") != 0
+                   ? RKC_TREE_MAX_EXT_GATHER
+                   : RKC_TREE_MAX;
+    return gmax;
 }
 
 /* whether a block (the r side if use_r, else the s side: every rank

@@ -44,6 +44,15 @@ typedef struct rk_out {
     char inl[OUT_INLINE];
 } rk_out_t;
 
+#define UQ_KEYS 256u
+
+static unsigned uq_key(uint32_t ctx, int tag)
+{
+    uint32_t h = (ctx * 0x9e3779b1u) ^ ((uint32_t)tag * 0x85ebca77u);
+
+    return (h ^ (h >> 16)) % UQ_KEYS;
+}
+
 typedef struct rk_msg {
     struct rk_msg *next; /* the next from the same sender */
     unsigned long long seq; /* arrival order among all senders */
@@ -74,6 +83,10 @@ static struct {
     rk_msg_t **uq, **uq_tail;
     size_t uq_n;
     unsigned long long uq_seq;
+    /* how many of them have each (context, tag) hash: a search for a tag
+     * none has ends at once (world rank 0's name service probes for its
+     * tag in every progress call, and walked every message queued) */
+    unsigned uq_keys[UQ_KEYS];
     rk_req_t *posted, *posted_tail;
     rck_hal_cond_t *conds;
     char *pkt, *ack_wait;
@@ -408,18 +421,21 @@ static void uq_remove(rk_msg_t *m, rk_msg_t *prev)
         p2p.uq_tail[s] = prev;
     m->next = NULL;
     p2p.uq_n--;
+    p2p.uq_keys[uq_key(m->ctx, m->tag)]--;
 }
 
 /* The earliest unexpected message that @p match accepts: from UE @p src
  * (its list only), or from any sender (src < 0: the first match of every
  * sender's list, the earliest of them). *prev is its predecessor in its
  * list, for uq_remove. */
-static rk_msg_t *uq_find(int src, int (*match)(const rk_msg_t *, const void *),
+static rk_msg_t *uq_find(int src, uint32_t ctx, int tag,
+                         int (*match)(const rk_msg_t *, const void *),
                          const void *arg, rk_msg_t **prev)
 {
     rk_msg_t *best = NULL;
 
-    if (p2p.uq_n == 0)
+    if (p2p.uq_n == 0 ||
+        (tag != MPI_ANY_TAG && p2p.uq_keys[uq_key(ctx, tag)] == 0))
         return NULL;
     for (int s = src >= 0 ? src : 0; s < (src >= 0 ? src + 1 : rk.nues);
          s++) {
@@ -456,8 +472,8 @@ int rk_start_recv(MPI_Request h)
         recv_finish(r, h);
         return MPI_SUCCESS;
     }
-    m = uq_find(r->peer == MPI_ANY_SOURCE ? -1 : r->peer_ue, recv_matches, r,
-                &prev);
+    m = uq_find(r->peer == MPI_ANY_SOURCE ? -1 : r->peer_ue, r->ctx, r->tag,
+                recv_matches, r, &prev);
     if (m != NULL) {
         uq_remove(m, prev);
         take_unexpected(r, h, m);
@@ -562,6 +578,7 @@ static void frame_envelope(int s, int kind, const uint32_t *hdr)
         p2p.uq[s] = m;
     p2p.uq_tail[s] = m;
     p2p.uq_n++;
+    p2p.uq_keys[uq_key(ctx, tag)]++;
 }
 
 static void frame_control(int s, int kind, const uint32_t *hdr)
@@ -926,7 +943,8 @@ int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,
              MPI_Status *st, void **take)
 {
     struct probe_env e = {ctx, tag, c};
-    rk_msg_t *prev = NULL, *m = uq_find(src_ue, probe_matches, &e, &prev);
+    rk_msg_t *prev = NULL,
+             *m = uq_find(src_ue, ctx, tag, probe_matches, &e, &prev);
 
     if (m == NULL)
         return 0;
