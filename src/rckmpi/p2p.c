@@ -274,8 +274,13 @@ static int push_one(int d)
     want = frame_want(o);
     if (!rk_chan_ready(d, want))
         return 0;
+    /* the frames this packet could carry (no more than the packing below
+     * takes: a queue of thousands of held 4-byte frames was walked whole
+     * for every packet) */
     all = want;
-    for (q = o->next; q != NULL && all < 65536; q = q->next)
+    int k = 0;
+    for (q = o->next; q != NULL && all < 65536 && k < PACK_PARTS / 2;
+         q = q->next, k++)
         all += HDR + q->len;
     room = rk_chan_room(d, all);
     n = want < room ? want : room;
