@@ -41,6 +41,12 @@ RK_MPI_ALIAS(Barrier);
 int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
               MPI_Comm comm)
 {
+    return rkc_bcast_tag(buf, count, type, root, comm, RKC_TAG_BCAST);
+}
+
+int rkc_bcast_tag(void *buf, int count, MPI_Datatype type, int root,
+                  MPI_Comm comm, int tag)
+{
     int rank, size, mask = 1, err = MPI_SUCCESS;
 
     PMPI_Comm_rank(comm, &rank);
@@ -49,8 +55,8 @@ int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
     while (mask < size) {
         if (rel & mask) {
             err = rckmpi_coll_recv(buf, count, type,
-                                   (rank - mask + size) % size,
-                                   RKC_TAG_BCAST, comm, MPI_STATUS_IGNORE);
+                                   (rank - mask + size) % size, tag, comm,
+                                   MPI_STATUS_IGNORE);
             break;
         }
         mask <<= 1;
@@ -58,7 +64,7 @@ int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
     for (mask >>= 1; err == MPI_SUCCESS && mask > 0; mask >>= 1) {
         if (rel + mask < size)
             err = rckmpi_coll_send(buf, count, type, (rank + mask) % size,
-                                   RKC_TAG_BCAST, comm);
+                                   tag, comm);
     }
     return err;
 }

@@ -3,8 +3,11 @@
  * so that every rank but rank 0 sleeps once per operation, where the
  * dissemination barrier and recursive doubling wait log2 p times per
  * rank. Rank 0 posts every receive at once and waits for all of them in
- * one wait; its answers are eager sends that complete at once (the
- * outbox). Used up to RCK_MPI_COLL_FLAT processes; auto: at every size
+ * one wait; the answer goes down a binomial tree (eager sends that
+ * complete at once: the outbox), so that rank 0 sends log2 p of them and
+ * the ranks wake in a cascade, not all at once beside rank 0 (with rank 0
+ * answering all 47 at 48 processes, its next calls' times grew by the
+ * herd it woke). Used up to RCK_MPI_COLL_FLAT processes; auto: at every size
  * on the native backend, never on the sim (whose chip runs the
  * dissemination barrier's rounds in parallel). */
 #include "rkcoll.h"
@@ -38,22 +41,6 @@ static int waitall(int n, MPI_Request *reqs)
     return n > 0 ? PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
 }
 
-/* rank 0 sends @p count of @p type from @p buf to every other rank and
- * waits for the sends (eager ones complete at once) */
-static int release(const void *buf, int count, MPI_Datatype type, int size,
-                   int tag, MPI_Comm comm, MPI_Request *reqs)
-{
-    int n = 0, err = MPI_SUCCESS;
-
-    for (int i = 1; i < size && err == MPI_SUCCESS; i++) {
-        err = rckmpi_coll_isend(buf, count, type, i, tag, comm, &reqs[n]);
-        if (err == MPI_SUCCESS)
-            n++;
-    }
-    int werr = waitall(n, reqs);
-    return err != MPI_SUCCESS ? err : werr;
-}
-
 int rkc_flat_barrier(MPI_Comm comm)
 {
     int rank, size, n = 0, err = MPI_SUCCESS;
@@ -65,8 +52,7 @@ int rkc_flat_barrier(MPI_Comm comm)
         err = rckmpi_coll_isend(NULL, 0, MPI_BYTE, 0, RKC_TAG_BARRIER, comm,
                                 &r);
         if (err == MPI_SUCCESS)
-            err = rckmpi_coll_recv(NULL, 0, MPI_BYTE, 0, RKC_TAG_BARRIER,
-                                   comm, MPI_STATUS_IGNORE);
+            err = rkc_bcast_tag(NULL, 0, MPI_BYTE, 0, comm, RKC_TAG_BARRIER);
         int werr = err == MPI_SUCCESS ? PMPI_Wait(&r, MPI_STATUS_IGNORE)
                                       : MPI_SUCCESS;
         return err != MPI_SUCCESS ? err : werr;
@@ -81,11 +67,11 @@ int rkc_flat_barrier(MPI_Comm comm)
             n++;
     }
     int werr = waitall(n, reqs);
+    free(reqs);
     if (err == MPI_SUCCESS)
         err = werr;
     if (err == MPI_SUCCESS)
-        err = release(NULL, 0, MPI_BYTE, size, RKC_TAG_BARRIER, comm, reqs);
-    free(reqs);
+        err = rkc_bcast_tag(NULL, 0, MPI_BYTE, 0, comm, RKC_TAG_BARRIER);
     return err;
 }
 
@@ -108,9 +94,8 @@ int rkc_flat_allreduce(void *recvbuf, int count, MPI_Datatype type,
         if (err == MPI_SUCCESS)
             err = werr;
         if (err == MPI_SUCCESS)
-            err = rckmpi_coll_recv(recvbuf, count, type, 0,
-                                   RKC_TAG_ALLREDUCE, comm,
-                                   MPI_STATUS_IGNORE);
+            err = rkc_bcast_tag(recvbuf, count, type, 0, comm,
+                                RKC_TAG_ALLREDUCE);
         return err;
     }
     /* one buffer per other rank, then one to swap with: every vector is
@@ -145,8 +130,7 @@ int rkc_flat_allreduce(void *recvbuf, int count, MPI_Datatype type,
     if (err == MPI_SUCCESS && acc != recvbuf)
         rkc_copy(acc, count, type, recvbuf, count, type);
     if (err == MPI_SUCCESS)
-        err = release(recvbuf, count, type, size, RKC_TAG_ALLREDUCE, comm,
-                      reqs);
+        err = rkc_bcast_tag(recvbuf, count, type, 0, comm, RKC_TAG_ALLREDUCE);
     for (int i = 1; base != NULL && i < size; i++)
         free(base[i]);
     free(base);

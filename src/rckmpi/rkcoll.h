@@ -88,6 +88,9 @@ void rkc_sched_free(rkc_sched_t *s);
 /* internal (no argument checks) */
 int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
               MPI_Comm comm);
+/* the same with the messages' tag (an operation's own) */
+int rkc_bcast_tag(void *buf, int count, MPI_Datatype type, int root,
+                  MPI_Comm comm, int tag);
 int rkc_reduce(const void *sendbuf, void *recvbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
 int rkc_gatherv(const void *sendbuf, int scount, MPI_Datatype stype,
