@@ -86,6 +86,12 @@ const char *rk_chan_name(void)
     return chan_names[rk.chan.kind];
 }
 
+int rckmpi_coll_host_memory(void)
+{
+    return (rck_hal_caps(rk.hal) & (RCK_CAP_SHARED_MEMORY | RCK_CAP_TIMED)) ==
+           RCK_CAP_SHARED_MEMORY;
+}
+
 static int chan_kind(const char *name)
 {
     if (strcmp(name, "auto") == 0)

@@ -20,6 +20,8 @@ int PMPI_Barrier(MPI_Comm comm)
 {
     int rank, size, err = rkc_begin(comm, "MPI_Barrier", &rank, &size);
 
+    if (err == MPI_SUCCESS && size > 1 && size <= rkc_flat_max())
+        return rkc_flat_barrier(comm);
     for (int k = 1; err == MPI_SUCCESS && k < size; k <<= 1) {
         MPI_Request r;
         err = rckmpi_coll_isend(NULL, 0, MPI_BYTE, (rank + k) % size,
@@ -39,6 +41,12 @@ RK_MPI_ALIAS(Barrier);
 int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
               MPI_Comm comm)
 {
+    return rkc_bcast_tag(buf, count, type, root, comm, RKC_TAG_BCAST);
+}
+
+int rkc_bcast_tag(void *buf, int count, MPI_Datatype type, int root,
+                  MPI_Comm comm, int tag)
+{
     int rank, size, mask = 1, err = MPI_SUCCESS;
 
     PMPI_Comm_rank(comm, &rank);
@@ -47,8 +55,8 @@ int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
     while (mask < size) {
         if (rel & mask) {
             err = rckmpi_coll_recv(buf, count, type,
-                                   (rank - mask + size) % size,
-                                   RKC_TAG_BCAST, comm, MPI_STATUS_IGNORE);
+                                   (rank - mask + size) % size, tag, comm,
+                                   MPI_STATUS_IGNORE);
             break;
         }
         mask <<= 1;
@@ -56,7 +64,7 @@ int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
     for (mask >>= 1; err == MPI_SUCCESS && mask > 0; mask >>= 1) {
         if (rel + mask < size)
             err = rckmpi_coll_send(buf, count, type, (rank + mask) % size,
-                                   RKC_TAG_BCAST, comm);
+                                   tag, comm);
     }
     return err;
 }
@@ -162,9 +170,14 @@ static long tree_max(int gather)
     }
     if (max >= 0)
         return max;
-    if (gather && strcmp(rck_config_get("MPI_CHANNEL"), "sccmpb") != 0)
-        return RKC_TREE_MAX_EXT_GATHER;
-    return RKC_TREE_MAX;
+    if (!gather)
+        return RKC_TREE_MAX;
+    static long gmax = -1; /* the setting read once, not at every call */
+    if (gmax < 0)
+        gmax = strcmp(rck_config_get("MPI_CHANNEL"), "sccmpb") != 0
+                   ? RKC_TREE_MAX_EXT_GATHER
+                   : RKC_TREE_MAX;
+    return gmax;
 }
 
 /* whether a block (the r side if use_r, else the s side: every rank

@@ -174,7 +174,12 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     if (err != MPI_SUCCESS)
         return err;
     PMPI_Type_size(datatype, &tsize);
-    if (rkop_commutative(op) && (long)tsize * count <= RKC_ALLREDUCE_RD_MAX) {
+    if (size > 1 && size <= rkc_flat_max() &&
+        (long)tsize * count <= RKC_ALLREDUCE_RD_MAX) {
+        if (sendbuf != MPI_IN_PLACE)
+            rkc_copy(sendbuf, count, datatype, recvbuf, count, datatype);
+        err = rkc_flat_allreduce(recvbuf, count, datatype, op, comm);
+    } else if (rkop_commutative(op) && (long)tsize * count <= RKC_ALLREDUCE_RD_MAX) {
         if (sendbuf != MPI_IN_PLACE)
             rkc_copy(sendbuf, count, datatype, recvbuf, count, datatype);
         err = allreduce_rd(recvbuf, count, datatype, op, comm);

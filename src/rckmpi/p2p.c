@@ -44,8 +44,18 @@ typedef struct rk_out {
     char inl[OUT_INLINE];
 } rk_out_t;
 
+#define UQ_KEYS 256u
+
+static unsigned uq_key(uint32_t ctx, int tag)
+{
+    uint32_t h = (ctx * 0x9e3779b1u) ^ ((uint32_t)tag * 0x85ebca77u);
+
+    return (h ^ (h >> 16)) % UQ_KEYS;
+}
+
 typedef struct rk_msg {
-    struct rk_msg *next;
+    struct rk_msg *next; /* the next from the same sender */
+    unsigned long long seq; /* arrival order among all senders */
     int kind;
     uint32_t ctx;
     int src, tag;      /* UE, tag */
@@ -66,7 +76,17 @@ typedef struct {
 static struct {
     rk_out_t **head, **tail; /* per destination */
     rk_in_t *in;             /* per source */
-    rk_msg_t *uq, *uq_tail;  /* unexpected messages, in arrival order */
+    /* unexpected messages, per sender in arrival order (a receive from one
+     * sender searches its list only: a root whose senders ran ahead had a
+     * list of thousands to walk for the one sender it waited for), and
+     * their count; seq numbers the arrivals for MPI_ANY_SOURCE */
+    rk_msg_t **uq, **uq_tail;
+    size_t uq_n;
+    unsigned long long uq_seq;
+    /* how many of them have each (context, tag) hash: a search for a tag
+     * none has ends at once (world rank 0's name service probes for its
+     * tag in every progress call, and walked every message queued) */
+    unsigned uq_keys[UQ_KEYS];
     rk_req_t *posted, *posted_tail;
     rck_hal_cond_t *conds;
     char *pkt, *ack_wait;
@@ -107,8 +127,10 @@ int rk_p2p_init(void)
     p2p.conds = calloc(3 * n, sizeof(*p2p.conds));
     p2p.pkt = malloc(rk_chan_maxpkt());
     p2p.ack_wait = calloc(n, 1);
+    p2p.uq = calloc(n, sizeof(*p2p.uq));
+    p2p.uq_tail = calloc(n, sizeof(*p2p.uq_tail));
     if (!p2p.head || !p2p.tail || !p2p.in || !p2p.conds || !p2p.pkt ||
-        !p2p.ack_wait)
+        !p2p.ack_wait || !p2p.uq || !p2p.uq_tail)
         return MPI_ERR_NO_MEM;
     rk.eager = eager_limit();
     p2p.held_max = rck_config_get_size("MPI_OUTBOX");
@@ -121,12 +143,15 @@ static rk_out_t *out_free;
 
 void rk_p2p_finalize(void)
 {
-    while (p2p.uq != NULL) {
-        rk_msg_t *m = p2p.uq;
-        p2p.uq = m->next;
-        free(m->data);
-        free(m);
-    }
+    for (int s = 0; p2p.uq != NULL && s < rk.nues; s++)
+        while (p2p.uq[s] != NULL) {
+            rk_msg_t *m = p2p.uq[s];
+            p2p.uq[s] = m->next;
+            free(m->data);
+            free(m);
+        }
+    free(p2p.uq);
+    free(p2p.uq_tail);
     while (out_free != NULL) {
         rk_out_t *o = out_free;
         out_free = o->next;
@@ -249,8 +274,13 @@ static int push_one(int d)
     want = frame_want(o);
     if (!rk_chan_ready(d, want))
         return 0;
+    /* the frames this packet could carry (no more than the packing below
+     * takes: a queue of thousands of held 4-byte frames was walked whole
+     * for every packet) */
     all = want;
-    for (q = o->next; q != NULL && all < 65536; q = q->next)
+    int k = 0;
+    for (q = o->next; q != NULL && all < 65536 && k < PACK_PARTS / 2;
+         q = q->next, k++)
         all += HDR + q->len;
     room = rk_chan_room(d, all);
     n = want < room ? want : room;
@@ -386,13 +416,50 @@ static void take_unexpected(rk_req_t *r, MPI_Request h, rk_msg_t *m)
 
 static void uq_remove(rk_msg_t *m, rk_msg_t *prev)
 {
+    int s = m->src;
+
     if (prev != NULL)
         prev->next = m->next;
     else
-        p2p.uq = m->next;
-    if (p2p.uq_tail == m)
-        p2p.uq_tail = prev;
+        p2p.uq[s] = m->next;
+    if (p2p.uq_tail[s] == m)
+        p2p.uq_tail[s] = prev;
     m->next = NULL;
+    p2p.uq_n--;
+    p2p.uq_keys[uq_key(m->ctx, m->tag)]--;
+}
+
+/* The earliest unexpected message that @p match accepts: from UE @p src
+ * (its list only), or from any sender (src < 0: the first match of every
+ * sender's list, the earliest of them). *prev is its predecessor in its
+ * list, for uq_remove. */
+static rk_msg_t *uq_find(int src, uint32_t ctx, int tag,
+                         int (*match)(const rk_msg_t *, const void *),
+                         const void *arg, rk_msg_t **prev)
+{
+    rk_msg_t *best = NULL;
+
+    if (p2p.uq_n == 0 ||
+        (tag != MPI_ANY_TAG && p2p.uq_keys[uq_key(ctx, tag)] == 0))
+        return NULL;
+    for (int s = src >= 0 ? src : 0; s < (src >= 0 ? src + 1 : rk.nues);
+         s++) {
+        rk_msg_t *pv = NULL;
+        for (rk_msg_t *m = p2p.uq[s]; m != NULL; pv = m, m = m->next)
+            if (match(m, arg)) {
+                if (best == NULL || m->seq < best->seq) {
+                    best = m;
+                    *prev = pv;
+                }
+                break;
+            }
+    }
+    return best;
+}
+
+static int recv_matches(const rk_msg_t *m, const void *r)
+{
+    return env_match(r, m->ctx, m->src, m->tag);
 }
 
 int rk_start_recv(MPI_Request h)
@@ -410,12 +477,13 @@ int rk_start_recv(MPI_Request h)
         recv_finish(r, h);
         return MPI_SUCCESS;
     }
-    for (m = p2p.uq; m != NULL; prev = m, m = m->next)
-        if (env_match(r, m->ctx, m->src, m->tag)) {
-            uq_remove(m, prev);
-            take_unexpected(r, h, m);
-            return MPI_SUCCESS;
-        }
+    m = uq_find(r->peer == MPI_ANY_SOURCE ? -1 : r->peer_ue, r->ctx, r->tag,
+                recv_matches, r, &prev);
+    if (m != NULL) {
+        uq_remove(m, prev);
+        take_unexpected(r, h, m);
+        return MPI_SUCCESS;
+    }
     r->next = NULL;
     if (p2p.posted_tail != NULL)
         p2p.posted_tail->next = r;
@@ -508,11 +576,14 @@ static void frame_envelope(int s, int kind, const uint32_t *hdr)
         in->dst = m->data;
         in->left = size;
     }
-    if (p2p.uq_tail != NULL)
-        p2p.uq_tail->next = m;
+    m->seq = p2p.uq_seq++;
+    if (p2p.uq_tail[s] != NULL)
+        p2p.uq_tail[s]->next = m;
     else
-        p2p.uq = m;
-    p2p.uq_tail = m;
+        p2p.uq[s] = m;
+    p2p.uq_tail[s] = m;
+    p2p.uq_n++;
+    p2p.uq_keys[uq_key(ctx, tag)]++;
 }
 
 static void frame_control(int s, int kind, const uint32_t *hdr)
@@ -809,7 +880,7 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
     size_t len, size;
     int s, want;
 
-    if (!rk.init || rk.finalized || count < 0 || p2p.uq != NULL ||
+    if (!rk.init || rk.finalized || count < 0 || p2p.uq_n > 0 ||
         p2p.posted != NULL || p2p.busy > 0 || rk_greqs_active() ||
         (tag != MPI_ANY_TAG && (tag < 0 || tag > RK_TAG_UB)))
         return 0;
@@ -859,23 +930,36 @@ int rk_recv_short(void *buf, int count, MPI_Datatype type, int source,
     return 1;
 }
 
+struct probe_env {
+    uint32_t ctx;
+    int tag;
+    const rk_comm_t *c;
+};
+
+static int probe_matches(const rk_msg_t *m, const void *arg)
+{
+    const struct probe_env *e = arg;
+
+    return m->ctx == e->ctx && tag_match(e->tag, m->tag) &&
+           e->c->rank_of[m->src] >= 0;
+}
+
 int rk_probe(uint32_t ctx, int src_ue, int tag, const rk_comm_t *c,
              MPI_Status *st, void **take)
 {
-    for (rk_msg_t *m = p2p.uq, *prev = NULL; m != NULL;
-         prev = m, m = m->next) {
-        if (m->ctx != ctx || !tag_match(tag, m->tag) ||
-            (src_ue >= 0 && m->src != src_ue) || c->rank_of[m->src] < 0)
-            continue;
-        if (take != NULL) {
-            /* matched probe: the message leaves the queue for *take */
-            uq_remove(m, prev);
-            *take = m;
-        }
-        status_of(st, c->rank_of[m->src], m->tag, m->size);
-        return 1;
+    struct probe_env e = {ctx, tag, c};
+    rk_msg_t *prev = NULL,
+             *m = uq_find(src_ue, ctx, tag, probe_matches, &e, &prev);
+
+    if (m == NULL)
+        return 0;
+    if (take != NULL) {
+        /* matched probe: the message leaves the queue for *take */
+        uq_remove(m, prev);
+        *take = m;
     }
-    return 0;
+    status_of(st, c->rank_of[m->src], m->tag, m->size);
+    return 1;
 }
 
 void rk_start_recv_msg(MPI_Request h, void *msg)

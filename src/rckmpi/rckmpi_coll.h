@@ -25,6 +25,10 @@ MPI_Datatype rckmpi_type_basic(MPI_Datatype t, int *n);
  * the same at every member since collectives start in the same order everywhere): its tags on the
  * collective context are its own, so that several outstanding never match each other's messages. */
 unsigned rckmpi_coll_nbc_seq(MPI_Comm comm);
+/* 1 when the processes run in host memory without a model of the chip's time (the native
+ * backend: every wait a futex sleep and wake-up when the host's CPUs are oversubscribed), else 0
+ * (the sim, the mpi backend). The collectives choose their algorithm by it. */
+int rckmpi_coll_host_memory(void);
 /* Implemented by mpicoll: called from MPI_Init after the communicators exist, and from MPI_Finalize. */
 int rckmpi_coll_init(void);
 void rckmpi_coll_finalize(void);

@@ -88,6 +88,9 @@ void rkc_sched_free(rkc_sched_t *s);
 /* internal (no argument checks) */
 int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
               MPI_Comm comm);
+/* the same with the messages' tag (an operation's own) */
+int rkc_bcast_tag(void *buf, int count, MPI_Datatype type, int root,
+                  MPI_Comm comm, int tag);
 int rkc_reduce(const void *sendbuf, void *recvbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
 int rkc_gatherv(const void *sendbuf, int scount, MPI_Datatype stype,
@@ -108,4 +111,13 @@ int rkc_tree_gather(const void *sendbuf, int scount, MPI_Datatype stype,
 int rkc_tree_scatter(const void *sendbuf, int scount, MPI_Datatype stype,
                      void *recvbuf, int rcount, MPI_Datatype rtype, int root,
                      MPI_Comm comm);
+/* coll_flat.c: every rank to rank 0 and back, one wait per rank: the
+ * barrier and the allreduce of vectors up to RKC_ALLREDUCE_RD_MAX bytes up
+ * to rkc_flat_max() processes (RCK_MPI_COLL_FLAT; auto: RKC_FLAT_MAX_HOST
+ * on the native backend, 0 elsewhere) */
+#define RKC_FLAT_MAX_HOST 1024
+int rkc_flat_max(void);
+int rkc_flat_barrier(MPI_Comm comm);
+int rkc_flat_allreduce(void *recvbuf, int count, MPI_Datatype type,
+                       MPI_Op op, MPI_Comm comm);
 #endif

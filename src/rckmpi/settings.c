@@ -46,6 +46,12 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "a binomial tree, larger ones directly; auto = by channel (docs/"
      "MPI-COLLECTIVES.md)",
      "auto|#"},
+    {"MPI_COLL_FLAT", "auto", RCK_CONFIG_STRING,
+     "MPI_Barrier and MPI_Allreduce of up to 2 KiB: up to this many "
+     "processes every rank sends to rank 0 and waits for its answer (one "
+     "wait per rank), beyond it dissemination and recursive doubling; "
+     "auto = by measurement (docs/MPI-COLLECTIVES.md)",
+     "auto|#"},
     {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
 /* librckmpi's descriptor (rck/lib.h): its messages are counted as "mpi"
