@@ -26,6 +26,11 @@
 #   --report       also write each run's JSON report (DIR/run/*.json)
 #   --build-only   build, do not run
 #
+# Binaries are named BENCH.CLASS.NP.<flags>[_nocount] in DIR/bin and reused;
+# RCKCC_COUNT=0 builds them without counters or checks (for QEMU p54c on the
+# program's own code: docs/P54C.md, "NAS LU and BT under the compiled
+# memory model").
+#
 # Each run prints one line:
 #   BENCH CLASS NP MODEL time=<benchmark's own "Time in seconds"> verified=<...>
 #   host=<wall s> cpu=<user+sys s>
@@ -209,6 +214,11 @@ fi
 
 mkdir -p "$out/bin" "$out/run"
 tag=$(echo "$cflags" | tr -c 'A-Za-z0-9\n' '_')
+# rckcc's own switches change the binary too (RCKCC_COUNT=0: no counters).
+[ "${RCKCC_COUNT:-1}" = 0 ] && tag=${tag}_nocount
+[ "${RCKCC_MEM:-0}" = 1 ] && tag=${tag}_mem
+timer=
+[ -x /usr/bin/time ] && timer=1
 status=0
 for np in "$@"; do
     params "$np"
@@ -226,8 +236,13 @@ for np in "$@"; do
     [ "$report" = 1 ] && ropt="--report $out/run/$bench.$class.$np.$model.$tag.json"
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
-    (cd "$out/run" && RCK_COMPUTE=$model /usr/bin/time -f 'rck-nas-cpu %U %S' \
-        "$rck" run -n "$np" --backend sim $ropt "$exe") > "$log" 2>&1 || true
+    if [ -n "$timer" ]; then
+        (cd "$out/run" && RCK_COMPUTE=$model /usr/bin/time -f 'rck-nas-cpu %U %S' \
+            "$rck" run -n "$np" --backend sim $ropt "$exe") > "$log" 2>&1 || true
+    else
+        (cd "$out/run" && RCK_COMPUTE=$model \
+            "$rck" run -n "$np" --backend sim $ropt "$exe") > "$log" 2>&1 || true
+    fi
     t1=$(date +%s.%N)
     tsec=$(sed -n 's/.*Time in seconds *= *\([0-9.eE+-]*\).*/\1/p' "$log" | head -n 1)
     ver=$(sed -n 's/.*Verification *= *\([A-Z]*\).*/\1/p' "$log" | head -n 1)
