@@ -158,16 +158,8 @@ static long tree_max(int gather)
 {
     static long max = -2;
 
-    if (max == -2) {
-        const char *s = rck_config_get("MPI_TREE_MAX");
-        char *end;
-        long v = strtol(s, &end, 0);
-
-        max = strcmp(s, "auto") != 0 && *s != '\0' && *end == '\0' &&
-                      v >= 0
-                  ? v
-                  : -1; /* auto */
-    }
+    if (max == -2)
+        max = rkc_setting_auto("MPI_TREE_MAX");
     if (max >= 0)
         return max;
     if (!gather)

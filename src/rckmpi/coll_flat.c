@@ -25,16 +25,8 @@ int rkc_flat_max(void)
 {
     static long max = -2;
 
-    if (max == -2) {
-        const char *s = rck_config_get("MPI_COLL_FLAT");
-        char *end;
-        long v = strtol(s, &end, 0);
-
-        max = strcmp(s, "auto") != 0 && *s != '\0' && *end == '\0' &&
-                      v >= 0
-                  ? v
-                  : -1; /* auto */
-    }
+    if (max == -2)
+        max = rkc_setting_auto("MPI_COLL_FLAT");
     if (max >= 0)
         return (int)max;
     return rckmpi_coll_host_memory() ? RKC_FLAT_MAX_HOST : 0;

@@ -2,6 +2,8 @@
  * datatypes, the argument checks every collective shares. */
 #include "rkcoll.h"
 
+#include "rck/config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,4 +86,15 @@ int rkc_check_op(MPI_Comm comm, const char *func, MPI_Op op,
     if (rkop_check(op, type) != MPI_SUCCESS)
         return rckmpi_error(comm, MPI_ERR_OP, func);
     return MPI_SUCCESS;
+}
+
+long rkc_setting_auto(const char *name)
+{
+    const char *s = rck_config_get(name);
+    char *end;
+    long v = strtol(s, &end, 0);
+
+    if (strcmp(s, "auto") == 0 || *s == '\0' || *end != '\0' || v < 0)
+        return -1;
+    return v;
 }

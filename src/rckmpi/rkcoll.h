@@ -111,6 +111,9 @@ int rkc_tree_gather(const void *sendbuf, int scount, MPI_Datatype stype,
 int rkc_tree_scatter(const void *sendbuf, int scount, MPI_Datatype stype,
                      void *recvbuf, int rcount, MPI_Datatype rtype, int root,
                      MPI_Comm comm);
+/* a collective's setting "auto|N" (RCK_<name>): N, or -1 for auto (the
+ * launcher checked the value before the run) */
+long rkc_setting_auto(const char *name);
 /* coll_flat.c: every rank to rank 0 and back, one wait per rank: the
  * barrier and the allreduce of vectors up to RKC_ALLREDUCE_RD_MAX bytes up
  * to rkc_flat_max() processes (RCK_MPI_COLL_FLAT; auto: RKC_FLAT_MAX_HOST
