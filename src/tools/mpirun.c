@@ -271,6 +271,10 @@ static int cores_text(const rck_launch_t *l, char **out)
     return 0;
 }
 
+/* The "-x" before each exported name: argv_free finds the names it owns
+ * (strndup'ed) by this pointer. */
+static char mr_x_opt[] = "-x";
+
 /* mpirun's command line: the launcher, its options for this MPI, then
  * every rank as `rck run -- PROGRAM ARGS` (this program, RCK_MPI_WRAP set:
  * mpirank.c). @return argc, or -1. */
@@ -301,10 +305,15 @@ static int argv_build(const rck_launch_t *l, char **words, int nwords,
         }
         /* Remote ranks get only what -x names: every RCK_* setting. */
         for (char **e = environ; *e != NULL && argc < MR_MAX_ARGS - 8; e++) {
+            char *name;
+
             if (strncmp(*e, "RCK_", 4) != 0)
                 continue;
-            argv[argc++] = "-x";
-            argv[argc++] = strndup(*e, strcspn(*e, "="));
+            name = strndup(*e, strcspn(*e, "="));
+            if (name == NULL)
+                return -1;
+            argv[argc++] = mr_x_opt;
+            argv[argc++] = name;
         }
     } else {
         if (hostfile != NULL) {
@@ -324,6 +333,15 @@ static int argv_build(const rck_launch_t *l, char **words, int nwords,
         argv[argc++] = l->argv[i];
     argv[argc] = NULL;
     return argc;
+}
+
+/* Free what argv_build allocated (the exported names) and @p argv. */
+static void argv_free(char **argv)
+{
+    for (int i = 0; argv != NULL && argv[i] != NULL; i++)
+        if (argv[i] == mr_x_opt && argv[i + 1] != NULL)
+            free(argv[++i]);
+    free(argv);
 }
 
 static void child_start(const char *tool, char **argv, int out_w, int err_w)
@@ -490,8 +508,12 @@ int rck_mpirun_run(const rck_launch_t *l, const char *hostfile,
     lines = calloc(2, sizeof(*lines));
     if (argv == NULL || lines == NULL)
         goto out;
-    argv_build(l, words, nwords, flavor, hostfile, hosts, self, argv, nbuf,
-               sizeof(nbuf));
+    if (argv_build(l, words, nwords, flavor, hostfile, hosts, self, argv,
+                   nbuf, sizeof(nbuf)) < 0) {
+        fprintf(stderr, "%s: out of memory building mpirun's command line\n",
+                l->tool);
+        goto out;
+    }
     if (pipe2(out_p, O_CLOEXEC) != 0 || pipe2(err_p, O_CLOEXEC) != 0) {
         perror(l->tool);
         goto out;
@@ -529,6 +551,6 @@ out:
             close(err_p[i]);
     }
     free(lines);
-    free(argv);
+    argv_free(argv);
     return status;
 }
