@@ -20,8 +20,10 @@
  */
 #include "rck/json.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -278,6 +280,53 @@ rck_status_t rck_jsonw_int(rck_jsonw_t *w, const char *key, long long v)
     return w_scalar(w, key, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/* printf's decimal point is the locale's: JSON's is '.'. */
+static void w_point(char *buf)
+{
+    const char *dp = localeconv()->decimal_point;
+
+    if (dp == NULL || dp[0] == '.' || dp[0] == '\0' || dp[1] != '\0')
+        return;
+    for (; *buf != '\0'; buf++)
+        if (*buf == dp[0])
+            *buf = '.';
+}
+
+const char *rck_json_format_real(double v, char *buf, size_t len)
+{
+    int prec;
+
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, len, "%.0f", v);
+        return buf;
+    }
+    for (prec = 15; prec < 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) /* both in the locale's spelling */
+            break;
+    }
+    if (prec == 17)
+        snprintf(buf, len, "%.17g", v);
+    w_point(buf);
+    return buf;
+}
+
+rck_status_t rck_jsonw_real(rck_jsonw_t *w, const char *key, double v)
+{
+    char buf[40];
+
+    if (w->err != RCK_OK)
+        return w->err;
+    if (!isfinite(v)) {
+        w_fail(w, RCK_ERR_INVALID, "%s%.40s%s is not a finite number",
+               key != NULL ? "\"" : "", key != NULL ? key : "a value",
+               key != NULL ? "\"" : "");
+        return w->err;
+    }
+    rck_json_format_real(v, buf, sizeof(buf));
+    return w_scalar(w, key, buf, strlen(buf));
+}
+
 /* A real through printf (@p conv 'f' or 'g'), refused when not finite:
  * JSON has no NaN or infinity. */
 static rck_status_t w_real(rck_jsonw_t *w, const char *key, double v,
@@ -307,6 +356,7 @@ static rck_status_t w_real(rck_jsonw_t *w, const char *key, double v,
         w_fail(w, RCK_ERR_RANGE, "a number too long to write");
         return w->err;
     }
+    w_point(buf);
     return w_scalar(w, key, buf, (size_t)n);
 }
 

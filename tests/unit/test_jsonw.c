@@ -213,6 +213,7 @@ static void number(int kind, double d, unsigned long long u, int prec,
     case 'f': rck_jsonw_fixed(&w, NULL, d, prec); break;
     case 'g': rck_jsonw_sig(&w, NULL, d, prec); break;
     case 'd': rck_jsonw_decimal(&w, NULL, u, prec); break;
+    case 'r': rck_jsonw_real(&w, NULL, d); break;
     }
     if (rck_jsonw_finish(&w) != RCK_OK) {
         fprintf(stderr, "%s:%d: %s\n", __FILE__, line, rck_jsonw_error(&w));
@@ -243,6 +244,13 @@ static void test_numbers(void)
     NUM('g', 0.0000123456789123, 0, 9, "1.23456789e-05");
     NUM('g', 0.0, 0, 9, "0");
     NUM('g', 12345678901.0, 0, 9, "1.23456789e+10");
+    /* the shortest text that reads back */
+    NUM('r', 533.0, 0, 0, "533");
+    NUM('r', -4.0, 0, 0, "-4");
+    NUM('r', 0.1, 0, 0, "0.1");
+    NUM('r', 1.0 / 3.0, 0, 0, "0.3333333333333333");
+    NUM('r', 1e15, 0, 0, "1e+15");
+    NUM('r', 2.5e-7, 0, 0, "2.5e-07");
     /* decimals in the fewest characters */
     NUM('d', 0, 1500, 3, "1.5");
     NUM('d', 0, 2000, 3, "2");
@@ -331,6 +339,11 @@ static void test_refused(void)
     mem_start(&w, &m, 0);
     rck_jsonw_array(&w, NULL);
     rck_jsonw_sig(&w, NULL, INFINITY, 9);
+    REFUSED(RCK_ERR_INVALID, "not a finite number");
+
+    mem_start(&w, &m, 0);
+    rck_jsonw_array(&w, NULL);
+    rck_jsonw_real(&w, NULL, -INFINITY);
     REFUSED(RCK_ERR_INVALID, "not a finite number");
 
     mem_start(&w, &m, 0);

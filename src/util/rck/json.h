@@ -142,6 +142,14 @@ rck_status_t rck_jsonw_fixed(rck_jsonw_t *w, const char *key, double v,
 rck_status_t rck_jsonw_sig(rck_jsonw_t *w, const char *key, double v,
                            int digits);
 /**
+ * A real in the fewest characters that read back as @p v: a whole number
+ * below 1e15 without a point, else the shortest of printf's %.15g, %.16g
+ * and %.17g that reads back (the chip files' spelling).
+ */
+rck_status_t rck_jsonw_real(rck_jsonw_t *w, const char *key, double v);
+/** rck_jsonw_real's text of @p v (finite) in @p buf; @return buf. */
+const char *rck_json_format_real(double v, char *buf, size_t len);
+/**
  * The exact decimal @p units / 10^@p scale (scale 0..9) in the fewest
  * characters: no trailing zeros, no point for a whole number (1500, 3 is
  * 1.5; 2000, 3 is 2).
