@@ -42,11 +42,12 @@ static void w_fail(rck_jsonw_t *w, rck_status_t st, const char *fmt, ...)
     va_end(ap);
 }
 
-static void w_out(rck_jsonw_t *w, const char *buf, size_t len)
+/* Hand @p len bytes to the output. */
+static void w_emit(rck_jsonw_t *w, const char *buf, size_t len)
 {
     int bad;
 
-    if (w->err != RCK_OK || len == 0)
+    if (len == 0)
         return;
     if (w->sink != NULL)
         bad = w->sink(w->ctx, buf, len) != 0;
@@ -54,6 +55,33 @@ static void w_out(rck_jsonw_t *w, const char *buf, size_t len)
         bad = fwrite(buf, 1, len, w->fp) != len;
     if (bad)
         w_fail(w, RCK_ERR_IO, "the output did not take the text");
+}
+
+/* Write out what the writer holds. */
+static void w_drain(rck_jsonw_t *w)
+{
+    size_t n = w->olen;
+
+    w->olen = 0;
+    if (w->err == RCK_OK)
+        w_emit(w, w->out, n);
+}
+
+/* Text of the document: collected in w->out, so that an event of the
+ * trace reaches its sink in one piece rather than ten. */
+static void w_out(rck_jsonw_t *w, const char *buf, size_t len)
+{
+    if (w->err != RCK_OK)
+        return;
+    if (w->olen + len > sizeof(w->out)) {
+        w_drain(w);
+        if (len >= sizeof(w->out)) {
+            w_emit(w, buf, len);
+            return;
+        }
+    }
+    memcpy(w->out + w->olen, buf, len);
+    w->olen += len;
 }
 
 static void w_spaces(rck_jsonw_t *w, int n)
@@ -80,6 +108,7 @@ static void w_init(rck_jsonw_t *w, FILE *fp, rck_jsonw_sink_t sink,
     w->splice = 0;
     w->done = 0;
     w->err = RCK_OK;
+    w->olen = 0;
     w->what[0] = '\0';
     if (fp == NULL && sink == NULL)
         w_fail(w, RCK_ERR_INVALID, "no output to write to");
@@ -454,7 +483,9 @@ rck_status_t rck_jsonw_splice(rck_jsonw_t *w, const char *text, size_t len)
     }
     if (w_item(w, NULL, "items") != 0)
         return w->err;
-    w_out(w, text, len);
+    w_drain(w);
+    if (w->err == RCK_OK)
+        w_emit(w, text, len);
     w->splice = 1;
     return w->err;
 }
@@ -463,13 +494,16 @@ rck_status_t rck_jsonw_finish(rck_jsonw_t *w)
 {
     if (w->err != RCK_OK)
         return w->err;
+    w_drain(w);
+    if (w->err != RCK_OK)
+        return w->err;
     if (w->depth > 0)
         w_fail(w, RCK_ERR_STATE, "%d %s still open at the end", w->depth,
                w->depth == 1 ? "object or array" : "objects or arrays");
     else if (!w->done)
         w_fail(w, RCK_ERR_STATE, "an empty document");
     else if (w->flags & RCK_JSONW_NEWLINE)
-        w_out(w, "\n", 1);
+        w_emit(w, "\n", 1);
     if (w->err == RCK_OK && w->fp != NULL && ferror(w->fp))
         w_fail(w, RCK_ERR_IO, "the output stream failed");
     return w->err;
@@ -482,6 +516,7 @@ void rck_json_write_string(FILE *fp, const char *s)
 
     rck_jsonw_init(&w, fp, 0);
     rck_jsonw_string(&w, NULL, s);
+    rck_jsonw_finish(&w);
 }
 
 const char *rck_jsonw_error(const rck_jsonw_t *w)

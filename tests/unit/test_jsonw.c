@@ -176,6 +176,26 @@ static void test_escapes(void)
                  "q\" b\\ n\n t\t c\x01 \xc3\xa9 /") == 0);
     rck_json_free(doc);
 
+    /* longer than the writer's own buffer, and escapes across its end */
+    {
+        char big[1501], want[1600];
+        memset(big, 'x', 1500);
+        big[1500] = '\0';
+        big[510] = '"';
+        big[1200] = '\n';
+        mem_start(&w, &m, 0);
+        rck_jsonw_array(&w, NULL);
+        rck_jsonw_string(&w, NULL, big);
+        rck_jsonw_string(&w, NULL, big);
+        rck_jsonw_end_array(&w);
+        CHECK(rck_jsonw_finish(&w) == RCK_OK);
+        snprintf(want, sizeof(want), "\"%.510s\\\"%.689s\\u000a%s\"",
+                 big, big + 511, big + 1201);
+        CHECK(m.len == 2 * strlen(want) + 4);
+        CHECK(strncmp(m.buf + 1, want, strlen(want)) == 0);
+        CHECK(strncmp(m.buf + 3 + strlen(want), want, strlen(want)) == 0);
+    }
+
     /* not UTF-8: written as it is (a path may be anything) */
     mem_start(&w, &m, 0);
     rck_jsonw_string(&w, NULL, "a\xff");
@@ -369,8 +389,13 @@ static void test_refused(void)
     m.limit = 5;
     rck_jsonw_array(&w, NULL);
     rck_jsonw_string(&w, NULL, "longer than five");
+    rck_jsonw_end_array(&w);
+    CHECK(rck_jsonw_finish(&w) == RCK_ERR_IO);
     CHECK(m.len <= 5);
-    REFUSED(RCK_ERR_IO, "did not take");
+    CHECK(strstr(rck_jsonw_error(&w), "did not take") != NULL);
+    rck_jsonw_uint(&w, NULL, 1);
+    CHECK(rck_jsonw_finish(&w) == RCK_ERR_IO);
+    CHECK(m.len <= 5);
 
     rck_jsonw_init(&w, NULL, 0);
     CHECK(rck_jsonw_finish(&w) == RCK_ERR_INVALID);

@@ -112,6 +112,8 @@ typedef struct rck_jsonw {
     int splice;             /* items spliced in: the next has its comma */
     int done;               /* the root value is complete */
     rck_status_t err;       /* sticky */
+    size_t olen;            /* bytes waiting in out */
+    char out[512];          /* written out when full and at the end */
     char what[128];         /* the first error, in words */
     struct {
         char kind;          /* '{' or '[' */
@@ -182,8 +184,9 @@ void rck_jsonw_indent_items(rck_jsonw_t *w, int indent);
 rck_status_t rck_jsonw_splice(rck_jsonw_t *w, const char *text, size_t len);
 
 /**
- * End the document: fails unless one complete root value was written,
- * every container closed and every byte taken by the output.
+ * End the document: write out what the writer holds (it collects up to
+ * 512 bytes before it writes) and fail unless one complete root value was
+ * written, every container closed and every byte taken by the output.
  */
 rck_status_t rck_jsonw_finish(rck_jsonw_t *w);
 /** The first error in words ("" when none). */
