@@ -1039,44 +1039,51 @@ int rck_chip_volt_step(const rck_chip_t *chip, int mv)
     return (int)ceil(q - 1e-9);
 }
 
-static void chip_print_table(FILE *fp, const char *key, const double *t,
-                             int max_hops)
+static void chip_print_table(rck_jsonw_t *w, const char *key,
+                             const double *t, int max_hops)
 {
-    char b[40];
-    int i;
-
-    fprintf(fp, "  \"%s\": [", key);
-    for (i = 0; i <= max_hops && t[i] >= 0; i++)
-        fprintf(fp, "%s%s", i ? ", " : "", chip_fmt(t[i], b, sizeof(b)));
-    fprintf(fp, "],\n");
+    rck_jsonw_array(w, key);
+    for (int i = 0; i <= max_hops && t[i] >= 0; i++)
+        rck_jsonw_real(w, NULL, t[i]);
+    rck_jsonw_end_array(w);
 }
 
-/* The regulator's keys of the "dvfs" object, closing it. */
-static void chip_print_volts(FILE *fp, const rck_chip_t *c)
+/* The regulator's keys of the "dvfs" object (@p brk: a new line first). */
+static void chip_print_volts(rck_jsonw_t *w, const rck_chip_t *c)
 {
     const struct {
-        const char *pre, *key;
+        int brk;
+        const char *key;
         double v;
     } k[] = {
-        {",\n           ", "volts_min", c->volts_min},
-        {", ", "volts_max", c->volts_max},
-        {", ", "volt_step_mv", c->volt_step_mv},
-        {",\n           ", "volt_change_cycles", c->volt_change_cycles},
-        {", ", "mesh_volts", c->mesh_volts},
-        {", ", "volts_start", c->volts_start},
+        {1, "volts_min", c->volts_min},
+        {0, "volts_max", c->volts_max},
+        {0, "volt_step_mv", c->volt_step_mv},
+        {1, "volt_change_cycles", c->volt_change_cycles},
+        {0, "mesh_volts", c->mesh_volts},
+        {0, "volts_start", c->volts_start},
     };
-    char b[64];
 
-    for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
-        fprintf(fp, "%s\"%s\": %s", k[i].pre, k[i].key,
-                chip_fmt(k[i].v, b, sizeof(b)));
-    fprintf(fp, "},\n");
+    for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+        if (k[i].brk)
+            rck_jsonw_break(w, 11);
+        rck_jsonw_real(w, k[i].key, k[i].v);
+    }
+}
+
+/* [x, y] */
+static void chip_print_pair(rck_jsonw_t *w, const char *key, int x, int y)
+{
+    rck_jsonw_array(w, key);
+    rck_jsonw_int(w, NULL, x);
+    rck_jsonw_int(w, NULL, y);
+    rck_jsonw_end_array(w);
 }
 
 void rck_chip_print(FILE *fp, const rck_chip_t *c)
 {
-    char b1[40], b2[40], b3[40];
     int i, max_hops, ndvfs;
+    rck_jsonw_t jw, *w = &jw;
 
     max_hops = c->max_hops < 0                   ? 0
                : c->max_hops > RCK_CHIP_MAX_HOPS ? RCK_CHIP_MAX_HOPS
@@ -1085,55 +1092,73 @@ void rck_chip_print(FILE *fp, const rck_chip_t *c)
             : c->ndvfs > RCK_CHIP_MAX_DVFS ? RCK_CHIP_MAX_DVFS
                                            : c->ndvfs;
 
-    fprintf(fp, "{\n  \"name\": ");
-    rck_json_write_string(fp, memchr(c->name, '\0', sizeof(c->name)) != NULL
-                              ? c->name
-                              : "");
-    fprintf(fp, ",\n");
-    fprintf(fp, "  \"frequencies_mhz\": {\"core\": %s, \"mesh\": %s, "
-                "\"memory\": %s},\n",
-            chip_fmt(c->core_mhz, b1, sizeof(b1)),
-            chip_fmt(c->mesh_mhz, b2, sizeof(b2)),
-            chip_fmt(c->mem_mhz, b3, sizeof(b3)));
-    fprintf(fp, "  \"mesh\": {\"x\": %d, \"y\": %d, \"cores_per_tile\": %d, "
-                "\"routing\": \"xy\",\n",
-            c->mesh_x, c->mesh_y, c->cores_per_tile);
-    fprintf(fp, "           \"memory_controllers\": [");
-    for (i = 0; i < c->nmc && i < RCK_CHIP_MAX_MC; i++)
-        fprintf(fp, "%s{\"id\": %d, \"tile\": [%d, %d]}",
-                i ? (i % 2 ? ", " : ",\n                                  ")
-                  : "",
-                i, c->mc[i].x, c->mc[i].y);
-    fprintf(fp, "],\n");
-    fprintf(fp, "           \"voltage_island_tiles\": [%d, %d]},\n",
-            c->island_w, c->island_h);
-    fprintf(fp, "  \"mpb_bytes_per_core\": %u,\n", c->mpb_bytes);
-    fprintf(fp, "  \"cache_line_bytes\": %u,\n", c->line_bytes);
-    fprintf(fp, "  \"l1d_bytes\": %u,\n", c->l1d_bytes);
-    fprintf(fp, "  \"l2_bytes\": %u,\n", c->l2_bytes);
-    fprintf(fp, "  \"atomic_counters\": %d,\n", c->atomic_counters);
-    chip_print_table(fp, "mpb_line_write_by_hops", c->mpb_line_write_by_hops,
+    rck_jsonw_init(w, fp, RCK_JSONW_NEWLINE);
+    rck_jsonw_object(w, NULL);
+    rck_jsonw_indent_items(w, 2);
+    rck_jsonw_string(w, "name",
+                     memchr(c->name, '\0', sizeof(c->name)) != NULL ? c->name
+                                                                    : "");
+    rck_jsonw_object(w, "frequencies_mhz");
+    rck_jsonw_real(w, "core", c->core_mhz);
+    rck_jsonw_real(w, "mesh", c->mesh_mhz);
+    rck_jsonw_real(w, "memory", c->mem_mhz);
+    rck_jsonw_end_object(w);
+    rck_jsonw_object(w, "mesh");
+    rck_jsonw_int(w, "x", c->mesh_x);
+    rck_jsonw_int(w, "y", c->mesh_y);
+    rck_jsonw_int(w, "cores_per_tile", c->cores_per_tile);
+    rck_jsonw_string(w, "routing", "xy");
+    rck_jsonw_break(w, 11);
+    rck_jsonw_array(w, "memory_controllers");
+    for (i = 0; i < c->nmc && i < RCK_CHIP_MAX_MC; i++) {
+        if (i > 0 && i % 2 == 0)
+            rck_jsonw_break(w, 34);
+        rck_jsonw_object(w, NULL);
+        rck_jsonw_int(w, "id", i);
+        chip_print_pair(w, "tile", c->mc[i].x, c->mc[i].y);
+        rck_jsonw_end_object(w);
+    }
+    rck_jsonw_end_array(w);
+    rck_jsonw_break(w, 11);
+    chip_print_pair(w, "voltage_island_tiles", c->island_w, c->island_h);
+    rck_jsonw_end_object(w);
+    rck_jsonw_uint(w, "mpb_bytes_per_core", c->mpb_bytes);
+    rck_jsonw_uint(w, "cache_line_bytes", c->line_bytes);
+    rck_jsonw_uint(w, "l1d_bytes", c->l1d_bytes);
+    rck_jsonw_uint(w, "l2_bytes", c->l2_bytes);
+    rck_jsonw_int(w, "atomic_counters", c->atomic_counters);
+    chip_print_table(w, "mpb_line_write_by_hops", c->mpb_line_write_by_hops,
                      max_hops);
-    chip_print_table(fp, "mpb_dword_read_by_hops", c->mpb_dword_read_by_hops,
+    chip_print_table(w, "mpb_dword_read_by_hops", c->mpb_dword_read_by_hops,
                      max_hops);
-    rck__chip_print_params(fp, c);
-    fprintf(fp, "  \"dvfs\": {\"fdiv\": [");
+    rck__chip_print_params(w, c);
+    rck_jsonw_object(w, "dvfs");
+    rck_jsonw_array(w, "fdiv");
     for (i = 0; i < ndvfs; i++)
-        fprintf(fp, "%s%d", i ? ", " : "", c->dvfs_fdiv[i]);
-    fprintf(fp, "],\n           \"core_mhz\": [");
+        rck_jsonw_int(w, NULL, c->dvfs_fdiv[i]);
+    rck_jsonw_end_array(w);
+    rck_jsonw_break(w, 11);
+    rck_jsonw_array(w, "core_mhz");
     for (i = 0; i < ndvfs; i++)
-        fprintf(fp, "%s%s", i ? ", " : "",
-                chip_fmt(c->dvfs_mhz[i], b1, sizeof(b1)));
-    fprintf(fp, "],\n           \"volts\": [");
+        rck_jsonw_real(w, NULL, c->dvfs_mhz[i]);
+    rck_jsonw_end_array(w);
+    rck_jsonw_break(w, 11);
+    rck_jsonw_array(w, "volts");
     for (i = 0; i < ndvfs; i++)
-        fprintf(fp, "%s%s", i ? ", " : "",
-                chip_fmt(c->dvfs_volts[i], b1, sizeof(b1)));
-    fprintf(fp, "]");
-    chip_print_volts(fp, c);
+        rck_jsonw_real(w, NULL, c->dvfs_volts[i]);
+    rck_jsonw_end_array(w);
+    chip_print_volts(w, c);
+    rck_jsonw_end_object(w);
     /* informational: the loader ignores this object */
-    fprintf(fp, "  \"derived\": {\"cores\": %d, \"tiles\": %d, "
-                "\"islands\": %d, \"max_hops\": %d, \"default_fdiv\": %d}\n",
-            c->ncores, c->ntiles, c->nislands, c->max_hops,
-            c->default_fdiv);
-    fprintf(fp, "}\n");
+    rck_jsonw_object(w, "derived");
+    rck_jsonw_int(w, "cores", c->ncores);
+    rck_jsonw_int(w, "tiles", c->ntiles);
+    rck_jsonw_int(w, "islands", c->nislands);
+    rck_jsonw_int(w, "max_hops", c->max_hops);
+    rck_jsonw_int(w, "default_fdiv", c->default_fdiv);
+    rck_jsonw_end_object(w);
+    rck_jsonw_break(w, 0);
+    rck_jsonw_end_object(w);
+    if (rck_jsonw_finish(w) != RCK_OK)
+        rck_error("chip: the dump is incomplete: %s", rck_jsonw_error(w));
 }

@@ -26,7 +26,7 @@ int rck__chip_param_ok(const char *what, const char *path,
                        const rck_chip_param_t *e, double d);
 /** The registered parameters of @p c as chip-file JSON members (the dump's
  *  part between the latency tables and "dvfs"). */
-void rck__chip_print_params(FILE *fp, const rck_chip_t *c);
+void rck__chip_print_params(rck_jsonw_t *w, const rck_chip_t *c);
 /** @p d formatted so that strtod gives it back exactly ('.' whatever the
  *  locale). */
 const char *rck__chip_fmt(double d, char *buf, size_t len);

@@ -101,47 +101,32 @@ int rck__chip_param_ok(const char *what, const char *path,
  */
 const char *rck__chip_fmt(double d, char *buf, size_t len)
 {
-    const char *dp = localeconv()->decimal_point;
-    char *p;
-    int prec;
-
-    if (d == floor(d) && fabs(d) < 1e15) {
-        snprintf(buf, len, "%.0f", d);
-        return buf;
-    }
-    for (prec = 15; prec < 17; prec++) {
-        snprintf(buf, len, "%.*g", prec, d);
-        if (strtod(buf, NULL) == d)
-            break;
-    }
-    if (prec == 17)
-        snprintf(buf, len, "%.17g", d);
-    if (dp != NULL && dp[0] != '.' && dp[0] != '\0' && dp[1] == '\0') {
-        for (p = buf; *p != '\0'; p++) {
-            if (*p == dp[0])
-                *p = '.';
-        }
-    }
-    return buf;
+    return rck_json_format_real(d, buf, len);
 }
 
 /* Close the open group (@p top, @p sub) of chip_print_params. */
-static void chip_print_close(FILE *fp, const char *top, const char *sub)
+static void chip_print_close(rck_jsonw_t *w, const char *top,
+                             const char *sub)
 {
-    if (top[0] != '\0')
-        fprintf(fp, sub[0] != '\0' ? "}\n  },\n" : "},\n");
+    if (top[0] == '\0')
+        return;
+    if (sub[0] != '\0') {
+        rck_jsonw_end_object(w);
+        rck_jsonw_break(w, 2);
+    }
+    rck_jsonw_end_object(w);
 }
 
 /*
- * The registered parameters, from their schema rows alone: a top-level
- * key on a line of its own; a group's keys on one line after its "{"
- * (a row's wrap starts a new line aligned with the first), then its inner
- * groups each on a line of its own (a group's own keys come before its
- * inner groups in the schema).
+ * The registered parameters, from their schema rows alone, as members of
+ * the chip's object: a top-level key on a line of its own; a group's keys
+ * on one line after its "{" (a row's wrap starts a new line aligned with
+ * the first), then its inner groups each on a line of its own (a group's
+ * own keys come before its inner groups in the schema).
  */
-void rck__chip_print_params(FILE *fp, const rck_chip_t *c)
+void rck__chip_print_params(rck_jsonw_t *w, const rck_chip_t *c)
 {
-    char top[64] = "", sub[64] = "", b[40];
+    char top[64] = "", sub[64] = "";
 
     for (size_t k = 0; k < CHIP_NCOSTS; k++) {
         const rck_chip_param_t *e = &chip_costs(k);
@@ -155,64 +140,69 @@ void rck__chip_print_params(FILE *fp, const rck_chip_t *c)
                  e->group);
         snprintf(u, sizeof(u), "%s", dot != NULL ? dot + 1 : "");
         if (strcmp(t, top) != 0) {
-            chip_print_close(fp, top, sub);
+            chip_print_close(w, top, sub);
             if (t[0] != '\0')
-                fprintf(fp, "  \"%s\": {", t);
-            if (u[0] != '\0')
-                fprintf(fp, "\n    \"%s\": {", u);
+                rck_jsonw_object(w, t);
+            if (u[0] != '\0') {
+                rck_jsonw_break(w, 4);
+                rck_jsonw_object(w, u);
+            }
             first = 1;
         } else if (strcmp(u, sub) != 0) {
             /* the next inner group (after the group's own keys, if any) */
-            fprintf(fp, "%s\n    \"%s\": {", sub[0] != '\0' ? "}," : ",", u);
+            if (sub[0] != '\0')
+                rck_jsonw_end_object(w);
+            rck_jsonw_break(w, 4);
+            rck_jsonw_object(w, u);
             first = 1;
         }
         snprintf(top, sizeof(top), "%s", t);
         snprintf(sub, sizeof(sub), "%s", u);
         if (t[0] == '\0') {
-            fprintf(fp, "  \"%s\": %s,\n", e->key,
-                    chip_fmt(c->params[k], b, sizeof(b)));
+            rck_jsonw_real(w, e->key, c->params[k]);
             continue;
         }
         if (!first && e->wrap)
-            fprintf(fp, ",\n%*s", (int)strlen(u[0] ? u : t) + (u[0] ? 9 : 7),
-                    "");
-        else if (!first)
-            fprintf(fp, ", ");
-        fprintf(fp, "\"%s\": %s", e->key,
-                chip_fmt(c->params[k], b, sizeof(b)));
+            rck_jsonw_break(w, (int)strlen(u[0] ? u : t) + (u[0] ? 9 : 7));
+        rck_jsonw_real(w, e->key, c->params[k]);
     }
-    chip_print_close(fp, top, sub);
+    chip_print_close(w, top, sub);
 }
 
 void rck_chip_print_schema(FILE *fp, const rck_chip_t *dflt)
 {
-    char path[160], b[40];
+    char path[160];
+    rck_jsonw_t w;
 
-    fprintf(fp, "[");
+    rck_jsonw_init(&w, fp, RCK_JSONW_NEWLINE);
+    rck_jsonw_array(&w, NULL);
+    rck_jsonw_indent_items(&w, 2);
     for (size_t k = 0; k < CHIP_NCOSTS; k++) {
         const rck_chip_param_t *e = &chip_costs(k);
 
-        fprintf(fp, "%s\n  {\"key\": ", k ? "," : "");
-        rck_json_write_string(fp, rck__chip_param_path(k, path, sizeof(path)));
-        fprintf(fp, ", \"type\": \"%s\", \"unit\": ",
-                e->type == RCK_PARAM_INTEGER ? "integer" : "number");
-        rck_json_write_string(fp, e->unit);
-        fprintf(fp, ", \"min\": %s", chip_fmt(e->min, b, sizeof(b)));
-        fprintf(fp, ", \"min_open\": %s", e->min_open ? "true" : "false");
+        rck_jsonw_object(&w, NULL);
+        rck_jsonw_string(&w, "key",
+                         rck__chip_param_path(k, path, sizeof(path)));
+        rck_jsonw_string(&w, "type", e->type == RCK_PARAM_INTEGER
+                                         ? "integer"
+                                         : "number");
+        rck_jsonw_string(&w, "unit", e->unit);
+        rck_jsonw_real(&w, "min", e->min);
+        rck_jsonw_bool(&w, "min_open", e->min_open);
         if (isinf(e->max))
-            fprintf(fp, ", \"max\": null");
+            rck_jsonw_null(&w, "max");
         else
-            fprintf(fp, ", \"max\": %s", chip_fmt(e->max, b, sizeof(b)));
-        fprintf(fp, ", \"default\": %s, \"default_from\": \"%s\"",
-                chip_fmt(k < (size_t)dflt->nparams ? dflt->params[k] : 0, b,
-                         sizeof(b)),
-                e->has_default ? "schema" : "chip");
-        fprintf(fp, ", \"doc\": ");
-        rck_json_write_string(fp, e->doc);
-        fprintf(fp, ", \"field\": ");
-        rck_json_write_string(fp, e->field);
-        fprintf(fp, "}");
+            rck_jsonw_real(&w, "max", e->max);
+        rck_jsonw_real(&w, "default",
+                       k < (size_t)dflt->nparams ? dflt->params[k] : 0);
+        rck_jsonw_string(&w, "default_from",
+                         e->has_default ? "schema" : "chip");
+        rck_jsonw_string(&w, "doc", e->doc);
+        rck_jsonw_string(&w, "field", e->field);
+        rck_jsonw_end_object(&w);
     }
-    fprintf(fp, "\n]\n");
+    rck_jsonw_break(&w, 0);
+    rck_jsonw_end_array(&w);
+    if (rck_jsonw_finish(&w) != RCK_OK)
+        rck_error("chip: the schema is incomplete: %s", rck_jsonw_error(&w));
 }
-

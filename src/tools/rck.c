@@ -21,6 +21,7 @@
 #include "rck/config.h"
 #include "rck/exec.h"
 #include "rck/hal.h"
+#include "rck/json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -979,19 +980,34 @@ static int cmd_backends(int argc, char **argv)
                 tool, argv[json ? 1 : 0]);
         return RCK_EXIT_USAGE;
     }
-    printf("%s", json ? "{" : "");
+    if (json) {
+        rck_jsonw_t w;
+
+        rck_jsonw_init(&w, stdout, RCK_JSONW_NEWLINE);
+        rck_jsonw_object(&w, NULL);
+        for (int i = 0; rck_hal_backend_at(i) != NULL; i++) {
+            const rck_hal_ops_t *ops = rck_hal_backend_at(i);
+            rck_jsonw_array(&w, ops->name);
+            for (unsigned b = 1; b != 0; b <<= 1)
+                if ((ops->caps & b) && rck_cap_name(b) != NULL)
+                    rck_jsonw_string(&w, NULL, rck_cap_name(b));
+            rck_jsonw_end_array(&w);
+        }
+        rck_jsonw_end_object(&w);
+        if (rck_jsonw_finish(&w) != RCK_OK) {
+            fprintf(stderr, "%s: backends: %s\n", tool, rck_jsonw_error(&w));
+            return 1;
+        }
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
     for (int i = 0; rck_hal_backend_at(i) != NULL; i++) {
         const rck_hal_ops_t *ops = rck_hal_backend_at(i);
-        int n = 0;
-        printf(json ? "%s\"%s\": [" : "%s%s:", json && i ? ", " : "",
-               ops->name);
+        printf("%s:", ops->name);
         for (unsigned b = 1; b != 0; b <<= 1)
             if ((ops->caps & b) && rck_cap_name(b) != NULL)
-                printf(json ? "%s\"%s\"" : "%s%s",
-                       json ? (n++ ? ", " : "") : " ", rck_cap_name(b));
-        printf("%s", json ? "]" : "\n");
+                printf(" %s", rck_cap_name(b));
+        printf("\n");
     }
-    printf("%s", json ? "}\n" : "");
     return fflush(stdout) == 0 ? 0 : 1;
 }
 

@@ -5,8 +5,8 @@
  * "line L column C: what".
  *
  * Owns: parsing (jansson, strict RFC 8259 plus the rules below), the
- * position of an error, the typed accessors, and the one JSON string
- * writer of the reports and chip dumps. Calls: jansson, libc.
+ * position of an error and the typed accessors (the writer, and
+ * rck_json_write_string, are json_write.c's). Calls: jansson, libc.
  *
  * Rules (jansson flags and this file):
  *   - Any value may be the root (JSON_DECODE_ANY).
@@ -276,25 +276,4 @@ const char *rck_json_string(const rck_json_t *v)
     if (v == NULL || !json_is_string(jv(v)))
         return NULL;
     return json_string_value(jv(v));
-}
-
-/*
- * Written by hand rather than with json_dumpf: the reports and chip dumps
- * must keep their bytes (control characters as \u00XX, where jansson
- * writes \n and \t), and a name or path that is not UTF-8 must still be
- * written (jansson refuses it).
- */
-void rck_json_write_string(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (; *s != '\0'; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(fp, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(fp, "\\u%04x", ch);
-        else
-            fputc(ch, fp);
-    }
-    fputc('"', fp);
 }

@@ -98,6 +98,7 @@ static void test_report(void)
     char *text = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&text, &len);
+    rck_jsonw_t w;
     json_t *comm, *libs;
     json_error_t err;
     const char *want[] = {"beta", "alpha", "late"};
@@ -118,7 +119,9 @@ static void test_report(void)
     count(rows, 1, 2, 0, 7);    /* late 1 -> 0 */
     count(rows, 1, 2, 0, 8);
     count(rows, 2, 1, 0, 50);   /* alpha 2 -> 0 */
-    rck_be_comm_json(fp, rows, NUES, 2);
+    rck_jsonw_init(&w, fp, 0);
+    rck_be_comm_json(&w, NULL, rows, NUES, 2);
+    CHECK(rck_jsonw_finish(&w) == RCK_OK);
     fclose(fp);
     comm = json_loads(text, 0, &err);
     CHECK(comm != NULL);

@@ -110,47 +110,51 @@ static int comm_libs(const uint64_t *rows, int nues, comm_lib_t *libs,
     return *cols != NULL ? kept : 0;
 }
 
-static void matrix(FILE *fp, const uint64_t *rows, int nues,
+/* Library @p lib's N x N matrix of kind @p k, one row a line: the rows
+ * after the first start under the first (column @p indent). */
+static void matrix(rck_jsonw_t *w, const uint64_t *rows, int nues,
                    const comm_lib_t *lib, int k, int indent)
 {
-    fprintf(fp, "[");
+    rck_jsonw_array(w, lib->name);
     for (int i = 0; i < nues; i++) {
         const uint64_t *r =
             lib->col[i] >= 0 ? row_counts(rows, nues, i, lib->col[i], k)
                              : NULL;
         if (i > 0)
-            fprintf(fp, ",\n%*s", indent + 1, "");
-        fprintf(fp, "[");
+            rck_jsonw_break(w, indent + 1);
+        rck_jsonw_array(w, NULL);
         for (int j = 0; j < nues; j++)
-            fprintf(fp, "%s%llu", j ? ", " : "",
-                    r != NULL ? (unsigned long long)r[j] : 0ull);
-        fprintf(fp, "]");
+            rck_jsonw_uint(w, NULL, r != NULL ? r[j] : 0);
+        rck_jsonw_end_array(w);
     }
-    fprintf(fp, "]");
+    rck_jsonw_end_array(w);
 }
 
-void rck_be_comm_json(FILE *fp, const uint64_t *rows, int nues, int indent)
+void rck_be_comm_json(rck_jsonw_t *w, const char *key, const uint64_t *rows,
+                      int nues, int indent)
 {
     static const char *const kinds[2] = {"bytes", "messages"};
     comm_lib_t libs[2 * RCK_LIB_MAX];
     int *cols = NULL;
     int n = comm_libs(rows, nues, libs, &cols);
 
-    fprintf(fp, "{\"ues\": %d, \"libraries\": [", nues);
+    rck_jsonw_object(w, key);
+    rck_jsonw_int(w, "ues", nues);
+    rck_jsonw_array(w, "libraries");
     for (int l = 0; l < n; l++)
-        fprintf(fp, "%s\"%s\"", l ? ", " : "", libs[l].name);
-    fprintf(fp, "]");
+        rck_jsonw_string(w, NULL, libs[l].name);
+    rck_jsonw_end_array(w);
     for (int k = 0; k < 2; k++) {
-        fprintf(fp, ",\n%*s\"%s\": {", indent + 2, "", kinds[k]);
+        rck_jsonw_break(w, indent + 2);
+        rck_jsonw_object(w, kinds[k]);
         for (int l = 0; l < n; l++) {
-            fprintf(fp, "%s\n%*s\"%s\": ", l ? "," : "", indent + 4, "",
-                    libs[l].name);
-            matrix(fp, rows, nues, &libs[l], k,
+            rck_jsonw_break(w, indent + 4);
+            matrix(w, rows, nues, &libs[l], k,
                    indent + 4 + (int)strlen(libs[l].name) + 4);
         }
-        fprintf(fp, "}");
+        rck_jsonw_end_object(w);
     }
-    fprintf(fp, "}");
+    rck_jsonw_end_object(w);
     free(cols);
 }
 
@@ -168,6 +172,7 @@ rck_status_t rck_be_report_write(const char *path, const rck_hal_ops_t *ops,
                                  double host_seconds, const uint64_t *rows)
 {
     char tmp[4096];
+    rck_jsonw_t w;
     FILE *fp;
 
     snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
@@ -176,17 +181,29 @@ rck_status_t rck_be_report_write(const char *path, const rck_hal_ops_t *ops,
         rck_error("cannot write the report %s: %s", path, strerror(errno));
         return RCK_ERR_IO;
     }
-    fprintf(fp, "{\n  \"rockcreek_report\": 1,\n  \"backend\": \"%s\",\n"
-                "  \"capabilities\": [", ops->name);
-    for (unsigned b = 1, n = 0; b != 0; b <<= 1)
+    rck_jsonw_init(&w, fp, RCK_JSONW_NEWLINE);
+    rck_jsonw_object(&w, NULL);
+    rck_jsonw_indent_items(&w, 2);
+    rck_jsonw_uint(&w, "rockcreek_report", 1);
+    rck_jsonw_string(&w, "backend", ops->name);
+    rck_jsonw_array(&w, "capabilities");
+    for (unsigned b = 1; b != 0; b <<= 1)
         if ((ops->caps & b) && rck_cap_name(b) != NULL)
-            fprintf(fp, "%s\"%s\"", n++ ? ", " : "", rck_cap_name(b));
-    fprintf(fp,
-            "],\n  \"chip\": \"%s\",\n  \"nues\": %d,\n"
-            "  \"host_seconds\": %.6f,\n  \"comm\": ",
-            chip->name, nues, host_seconds);
-    rck_be_comm_json(fp, rows, nues, 2);
-    fprintf(fp, "\n}\n");
+            rck_jsonw_string(&w, NULL, rck_cap_name(b));
+    rck_jsonw_end_array(&w);
+    rck_jsonw_string(&w, "chip", chip->name);
+    rck_jsonw_int(&w, "nues", nues);
+    rck_jsonw_fixed(&w, "host_seconds", host_seconds, 6);
+    rck_be_comm_json(&w, "comm", rows, nues, 2);
+    rck_jsonw_break(&w, 0);
+    rck_jsonw_end_object(&w);
+    if (rck_jsonw_finish(&w) != RCK_OK) {
+        rck_error("cannot write the report %s: %s", path,
+                  rck_jsonw_error(&w));
+        fclose(fp);
+        unlink(tmp);
+        return RCK_ERR_IO;
+    }
     if (fclose(fp) != 0 || rename(tmp, path) != 0) {
         rck_error("cannot write the report %s: %s", path, strerror(errno));
         unlink(tmp);

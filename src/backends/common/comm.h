@@ -12,6 +12,7 @@
 #define RCK_BACKEND_COMM_H
 
 #include "rck/hal.h"
+#include "rck/json.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -20,9 +21,12 @@
  * Write the object {"ues": N, "libraries": [...], "bytes": {lib: N x N},
  * "messages": {lib: N x N}} (row = sender UE, column = receiver UE).
  * @param [in] rows  nues rows of rck_comm_row_words(nues) words.
+ * @param [in] key   its member name in the enclosing object (NULL in an
+ *                   array or at the root).
  * @param [in] indent  spaces before each line after the first.
  */
-void rck_be_comm_json(FILE *fp, const uint64_t *rows, int nues, int indent);
+void rck_be_comm_json(rck_jsonw_t *w, const char *key, const uint64_t *rows,
+                      int nues, int indent);
 
 /**
  * The report file of a run on a backend without its own (RCK_REPORT, rck

@@ -69,6 +69,7 @@
 #include "sim_p54c.h"
 #include "sim_monitor.h"
 #include "sim_power.h"
+#include "rck/json.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -580,8 +581,8 @@ uint64_t sim_power_volt_done(sim_t *s, int island);
 double sim_power_sensor(sim_t *s);
 double sim_power_leak_j(const sim_hdr_t *h, int island, uint64_t t0,
                         uint64_t t1);
-void sim_power_report(FILE *fp, sim_hdr_t *h);
-void sim_power_trace(FILE *fp, sim_hdr_t *h);
+void sim_power_report(rck_jsonw_t *w, sim_hdr_t *h);
+void sim_power_trace(rck_jsonw_t *w, sim_hdr_t *h);
 
 /* ---- schedule seeds (sim_sched.c); only with hdr->sched_seed != 0 ---- */
 rck_status_t sim_sched_configure(sim_hdr_t *h);
@@ -680,8 +681,8 @@ rck_status_t sim_p54c_job_create(sim_hdr_t *h);
 void sim_p54c_job_destroy(sim_hdr_t *h);
 char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv);
 const p54c_slot_t *sim_p54c_report_slot(sim_hdr_t *h, uint32_t ue);
-void sim_p54c_report_model(FILE *fp, sim_hdr_t *h);
-void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue);
+void sim_p54c_report_model(rck_jsonw_t *w, sim_hdr_t *h);
+void sim_p54c_report_core(rck_jsonw_t *w, sim_hdr_t *h, uint32_t ue);
 void sim_p54c_summary(sim_hdr_t *h);
 rck_status_t sim_p54c_core_init(sim_t *s);
 void sim_p54c_core_fini(sim_t *s);
@@ -691,7 +692,7 @@ void sim_p54c_mark(sim_t *s);
 rck_status_t sim_progress_configure(sim_hdr_t *h);
 int sim_progress_tick(sim_hdr_t *h);
 void sim_progress_end(sim_hdr_t *h);
-void sim_monitor_report(FILE *fp, sim_hdr_t *h);
+void sim_monitor_report(rck_jsonw_t *w, sim_hdr_t *h);
 rck_status_t sim_perfctr_event(sim_t *s, int event, uint64_t *value);
 void sim_monitor_run(rck_hal_t *hal, void (*fn)(void *arg, double seconds),
                      void *arg);
@@ -783,10 +784,18 @@ rck_status_t sim_report_write(sim_hdr_t *h);
 /** Start / finish this core's part of the trace. */
 void sim_trace_open(sim_t *s);
 void sim_trace_close(sim_t *s);
-/** A complete event @p name on this core's timeline; @p args is a JSON
- *  object or NULL. */
+/** One member of a trace event's "args": a string (@p str not NULL) or
+ *  an integer. */
+typedef struct {
+    const char *key;
+    const char *str;
+    long long num;
+} sim_trace_arg_t;
+/** A complete event @p name on this core's timeline with @p nargs
+ *  members of "args" (none: no "args"). */
 void sim_trace_slice(sim_t *s, const char *name, const char *cat,
-                     uint64_t t0, uint64_t t1, const char *args);
+                     uint64_t t0, uint64_t t1, const sim_trace_arg_t *args,
+                     int nargs);
 /** A transfer to core @p target that takes this core from @p t0 to @p t1
  *  (a slice of category @p cat here) and lands at @p arrive (an arrival
  *  on the target's timeline, and a flow arrow between the two). */
@@ -879,8 +888,6 @@ static inline uint32_t sim_word(sim_hdr_t *h, const rck_hal_cond_t *c)
 }
 
 /* sim_report.c / sim_trace.c */
-/** Write @p s as a JSON string literal. */
-void sim_json_string(FILE *fp, const char *s);
 /** Join the cores' trace parts into the trace file (end of the run).
  * @return RCK_OK, or RCK_ERR_IO (logged, naming the trace's path). */
 rck_status_t sim_trace_merge(sim_hdr_t *h);

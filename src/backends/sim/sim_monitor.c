@@ -24,11 +24,9 @@
 
 /* ---- the communication matrix ---- */
 
-void sim_monitor_report(FILE *fp, sim_hdr_t *h)
+void sim_monitor_report(rck_jsonw_t *w, sim_hdr_t *h)
 {
-    fprintf(fp, "  \"comm\": ");
-    rck_be_comm_json(fp, sim_hdr_comm(h, 0), (int)h->nues, 2);
-    fprintf(fp, ",\n");
+    rck_be_comm_json(w, "comm", sim_hdr_comm(h, 0), (int)h->nues, 2);
 }
 
 /* ---- the message log's lines ---- */

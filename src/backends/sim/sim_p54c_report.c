@@ -9,64 +9,60 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-void sim_p54c_report_model(FILE *fp, sim_hdr_t *h)
+void sim_p54c_report_model(rck_jsonw_t *w, sim_hdr_t *h)
 {
     const sim_p54c_job_t *p = &h->p54c;
 
     if (h->compute != COMPUTE_P54C && h->compute != COMPUTE_P54C_FAST)
         return;
-    fprintf(fp, ", \"engine\": \"%s\", \"cpi\": {", sim_p54c_engine_name(h));
+    rck_jsonw_string(w, "engine", sim_p54c_engine_name(h));
+    rck_jsonw_object(w, "cpi");
     for (int k = 0; k < P54C_NCLASS; k++)
-        fprintf(fp, "%s\"%s\": %.4f", k ? ", " : "", p54c_cpi_default[k].key,
-                p->cpi[k]);
-    fprintf(fp, "}");
-    if (p->detailed)
-        fprintf(fp,
-                ", \"l1i_bytes\": %u, \"l1d_bytes\": %u, \"l1_ways\": %u, "
-                "\"l2_bytes\": %u, \"l2_ways\": %u",
-                p->l1i_bytes, p->l1d_bytes, p->l1_ways, p->l2_bytes,
-                p->l2_ways);
+        rck_jsonw_fixed(w, p54c_cpi_default[k].key, p->cpi[k], 4);
+    rck_jsonw_end_object(w);
+    if (p->detailed) {
+        rck_jsonw_uint(w, "l1i_bytes", p->l1i_bytes);
+        rck_jsonw_uint(w, "l1d_bytes", p->l1d_bytes);
+        rck_jsonw_uint(w, "l1_ways", p->l1_ways);
+        rck_jsonw_uint(w, "l2_bytes", p->l2_bytes);
+        rck_jsonw_uint(w, "l2_ways", p->l2_ways);
+    }
 }
 
-void sim_p54c_report_core(FILE *fp, sim_hdr_t *h, uint32_t ue)
+void sim_p54c_report_core(rck_jsonw_t *w, sim_hdr_t *h, uint32_t ue)
 {
     const p54c_slot_t *s = sim_p54c_report_slot(h, ue);
-    sim_ue_t *e = &sim_hdr_ues(h)[ue];
     double cyc;
 
     if (s == NULL)
         return;
     cyc = (double)s->charged_ticks / SIM_TICKS;
-    fprintf(fp, ", \"p54c\": {\"instructions\": %llu, \"ipc\": %.4f",
-            (unsigned long long)s->charged_insns,
-            cyc > 0 ? (double)s->charged_insns / cyc : 0.0);
-    (void)e;
+    rck_jsonw_object(w, "p54c");
+    rck_jsonw_uint(w, "instructions", s->charged_insns);
+    rck_jsonw_fixed(w, "ipc",
+                    cyc > 0 ? (double)s->charged_insns / cyc : 0.0, 4);
     if (h->p54c.detailed) {
-        fprintf(fp,
-                ", \"l1d_reads\": %llu, \"l1d_writes\": %llu, "
-                "\"l1d_misses\": %llu, \"l1i_misses\": %llu, "
-                "\"l2_hits\": %llu, \"l2_misses\": %llu, "
-                "\"l2_writebacks\": %llu, \"write_arounds\": %llu, "
-                "\"shm_accesses\": %llu, \"merged_stores\": %llu, "
-                "\"dram_by_mc\": [",
-                (unsigned long long)s->l1d_reads,
-                (unsigned long long)s->l1d_writes,
-                (unsigned long long)s->l1d_misses,
-                (unsigned long long)s->l1i_misses,
-                (unsigned long long)s->l2_hits,
-                (unsigned long long)s->l2_misses,
-                (unsigned long long)s->l2_writebacks,
-                (unsigned long long)s->write_arounds,
-                (unsigned long long)s->shm_accesses,
-                (unsigned long long)s->merged_stores);
-        for (int m = 0; m < h->chip.nmc && m < P54C_MAX_MC; m++)
-            fprintf(fp, "%s{\"mc\": %d, \"transactions\": %llu, "
-                        "\"cycles\": %llu}",
-                    m ? ", " : "", m, (unsigned long long)s->dram_tx[m],
-                    (unsigned long long)(s->dram_ticks[m] / SIM_TICKS));
-        fprintf(fp, "]");
+        rck_jsonw_uint(w, "l1d_reads", s->l1d_reads);
+        rck_jsonw_uint(w, "l1d_writes", s->l1d_writes);
+        rck_jsonw_uint(w, "l1d_misses", s->l1d_misses);
+        rck_jsonw_uint(w, "l1i_misses", s->l1i_misses);
+        rck_jsonw_uint(w, "l2_hits", s->l2_hits);
+        rck_jsonw_uint(w, "l2_misses", s->l2_misses);
+        rck_jsonw_uint(w, "l2_writebacks", s->l2_writebacks);
+        rck_jsonw_uint(w, "write_arounds", s->write_arounds);
+        rck_jsonw_uint(w, "shm_accesses", s->shm_accesses);
+        rck_jsonw_uint(w, "merged_stores", s->merged_stores);
+        rck_jsonw_array(w, "dram_by_mc");
+        for (int m = 0; m < h->chip.nmc && m < P54C_MAX_MC; m++) {
+            rck_jsonw_object(w, NULL);
+            rck_jsonw_int(w, "mc", m);
+            rck_jsonw_uint(w, "transactions", s->dram_tx[m]);
+            rck_jsonw_uint(w, "cycles", s->dram_ticks[m] / SIM_TICKS);
+            rck_jsonw_end_object(w);
+        }
+        rck_jsonw_end_array(w);
     }
-    fprintf(fp, "}");
+    rck_jsonw_end_object(w);
 }
 
 /* One line for the summary on stderr. */

@@ -427,28 +427,64 @@ static void series_free(sim_series_t *sr)
     free(sr->island_w);
 }
 
-static void json_dvfs(FILE *fp, const sim_hdr_t *h)
+static void json_dvfs(rck_jsonw_t *w, const sim_hdr_t *h)
 {
-    fprintf(fp, "  \"dvfs\": [");
+    rck_jsonw_array(w, "dvfs");
+    rck_jsonw_indent_items(w, 4);
     for (uint32_t i = 0; i < h->pw.nlog; i++) {
         const sim_dvfs_ev_t *ev = &h->pw.log[i];
-        fprintf(fp, "%s\n    {\"t_s\": %.9g, \"cycle\": %llu, \"island\": %d, "
-                    "\"core\": %d, \"what\": \"%s\", \"%s\": %d",
-                i ? "," : "", secs(&h->chip, ev->t),
-                (unsigned long long)(ev->t / SIM_TICKS), ev->island,
-                ev->core, ev->what == SIM_DVFS_VOLT ? "volt" : "freq",
-                ev->what == SIM_DVFS_VOLT ? "millivolts" : "divider",
-                ev->value);
-        if (ev->what == SIM_DVFS_VOLT)
-            fprintf(fp, ", \"done_s\": %.9g", secs(&h->chip, ev->done));
-        fprintf(fp, "}");
+        int volt = ev->what == SIM_DVFS_VOLT;
+        rck_jsonw_object(w, NULL);
+        rck_jsonw_sig(w, "t_s", secs(&h->chip, ev->t), 9);
+        rck_jsonw_uint(w, "cycle", ev->t / SIM_TICKS);
+        rck_jsonw_int(w, "island", ev->island);
+        rck_jsonw_int(w, "core", ev->core);
+        rck_jsonw_string(w, "what", volt ? "volt" : "freq");
+        rck_jsonw_int(w, volt ? "millivolts" : "divider", ev->value);
+        if (volt)
+            rck_jsonw_sig(w, "done_s", secs(&h->chip, ev->done), 9);
+        rck_jsonw_end_object(w);
     }
-    fprintf(fp, "%s],\n", h->pw.nlog ? "\n  " : "");
+    if (h->pw.nlog)
+        rck_jsonw_break(w, 2);
+    rck_jsonw_end_array(w);
     if (h->pw.lost)
-        fprintf(fp, "  \"dvfs_lost\": %u,\n", h->pw.lost);
+        rck_jsonw_uint(w, "dvfs_lost", h->pw.lost);
 }
 
-void sim_power_report(FILE *fp, sim_hdr_t *h)
+/* The power series of the report (inside "power"). */
+static void json_series(rck_jsonw_t *w, const rck_chip_t *c,
+                        const sim_series_t *sr)
+{
+    rck_jsonw_break(w, 4);
+    rck_jsonw_object(w, "series");
+    rck_jsonw_sig(w, "period_s", secs(c, sr->w), 9);
+    rck_jsonw_array(w, "t_s");
+    for (uint32_t b = 0; b < sr->n; b++)
+        rck_jsonw_sig(w, NULL, secs(c, sim_min(sr->tmax, (b + 1) * sr->w)),
+                      9);
+    rck_jsonw_end_array(w);
+    rck_jsonw_break(w, 6);
+    rck_jsonw_array(w, "chip_w");
+    for (uint32_t b = 0; b < sr->n; b++)
+        rck_jsonw_fixed(w, NULL, sr->chip_w[b], 6);
+    rck_jsonw_end_array(w);
+    rck_jsonw_break(w, 6);
+    rck_jsonw_array(w, "island_w");
+    for (uint32_t b = 0; b < sr->n; b++) {
+        rck_jsonw_array(w, NULL);
+        for (int k = 0; k < c->nislands; k++)
+            rck_jsonw_fixed(w, NULL,
+                            sr->island_w[(size_t)b * (uint32_t)c->nislands +
+                                         (uint32_t)k],
+                            6);
+        rck_jsonw_end_array(w);
+    }
+    rck_jsonw_end_array(w);
+    rck_jsonw_end_object(w);
+}
+
+void sim_power_report(rck_jsonw_t *w, sim_hdr_t *h)
 {
     const rck_chip_t *c = &h->chip;
     sim_ue_t *u = sim_hdr_ues(h);
@@ -468,46 +504,38 @@ void sim_power_report(FILE *fp, sim_hdr_t *h)
         isl_j[isl] += core_j[k];
     }
     unc_j = uncore_w(c) * run_s;
-    fprintf(fp, "  \"energy\": {\"model\": \"docs/POWER.md\", \"per_core_j\": [");
+    rck_jsonw_object(w, "energy");
+    rck_jsonw_string(w, "model", "docs/POWER.md");
+    rck_jsonw_array(w, "per_core_j");
     for (int k = 0; k < c->ncores; k++)
-        fprintf(fp, "%s%.9g", k ? ", " : "", core_j[k]);
-    fprintf(fp, "],\n    \"per_island_j\": [");
+        rck_jsonw_sig(w, NULL, core_j[k], 9);
+    rck_jsonw_end_array(w);
+    rck_jsonw_break(w, 4);
+    rck_jsonw_array(w, "per_island_j");
     for (int k = 0; k < c->nislands; k++) {
-        fprintf(fp, "%s%.9g", k ? ", " : "", isl_j[k]);
+        rck_jsonw_sig(w, NULL, isl_j[k], 9);
         total += isl_j[k];
     }
     total += unc_j;
-    fprintf(fp, "],\n    \"uncore_j\": %.9g, \"total_j\": %.9g},\n", unc_j,
-            total);
-    fprintf(fp, "  \"power\": {\"avg_w\": %.9g", run_s > 0 ? total / run_s : 0);
-    if (series_build(h, &sr) == 0) {
-        fprintf(fp, ",\n    \"series\": {\"period_s\": %.9g, \"t_s\": [",
-                secs(c, sr.w));
-        for (uint32_t b = 0; b < sr.n; b++)
-            fprintf(fp, "%s%.9g", b ? ", " : "",
-                    secs(c, sim_min(sr.tmax, (b + 1) * sr.w)));
-        fprintf(fp, "],\n      \"chip_w\": [");
-        for (uint32_t b = 0; b < sr.n; b++)
-            fprintf(fp, "%s%.6f", b ? ", " : "", sr.chip_w[b]);
-        fprintf(fp, "],\n      \"island_w\": [");
-        for (uint32_t b = 0; b < sr.n; b++) {
-            fprintf(fp, "%s[", b ? ", " : "");
-            for (int k = 0; k < c->nislands; k++)
-                fprintf(fp, "%s%.6f", k ? ", " : "",
-                        sr.island_w[(size_t)b * (uint32_t)c->nislands +
-                                    (uint32_t)k]);
-            fprintf(fp, "]");
-        }
-        fprintf(fp, "]}");
-    }
+    rck_jsonw_end_array(w);
+    rck_jsonw_break(w, 4);
+    rck_jsonw_sig(w, "uncore_j", unc_j, 9);
+    rck_jsonw_sig(w, "total_j", total, 9);
+    rck_jsonw_end_object(w);
+    rck_jsonw_object(w, "power");
+    rck_jsonw_sig(w, "avg_w", run_s > 0 ? total / run_s : 0, 9);
+    if (series_build(h, &sr) == 0)
+        json_series(w, c, &sr);
     series_free(&sr);
-    fprintf(fp, "},\n");
-    json_dvfs(fp, h);
+    rck_jsonw_end_object(w);
+    json_dvfs(w, h);
 }
 
-void sim_power_trace(FILE *fp, sim_hdr_t *h)
+/* The power counters of the trace: items of its "traceEvents". */
+void sim_power_trace(rck_jsonw_t *w, sim_hdr_t *h)
 {
     sim_series_t sr = {0};
+    char key[32];
 
     if (period_of(h) == 0 || series_build(h, &sr) != 0) {
         series_free(&sr);
@@ -515,17 +543,31 @@ void sim_power_trace(FILE *fp, sim_hdr_t *h)
     }
     for (uint32_t b = 0; b < sr.n; b++) {
         double ts = secs(&h->chip, b * sr.w) * 1e6;
-        fprintf(fp, "{\"name\":\"chip power (W)\",\"ph\":\"C\",\"pid\":1,"
-                    "\"ts\":%.3f,\"args\":{\"W\":%.3f}},\n",
-                ts, sr.chip_w[b]);
-        fprintf(fp, "{\"name\":\"island power (W)\",\"ph\":\"C\","
-                    "\"pid\":1,\"ts\":%.3f,\"args\":{",
-                ts);
-        for (int k = 0; k < h->chip.nislands; k++)
-            fprintf(fp, "%s\"island %d\":%.3f", k ? "," : "", k,
-                    sr.island_w[(size_t)b * (uint32_t)h->chip.nislands +
-                                (uint32_t)k]);
-        fprintf(fp, "}},\n");
+        rck_jsonw_object(w, NULL);
+        rck_jsonw_string(w, "name", "chip power (W)");
+        rck_jsonw_string(w, "ph", "C");
+        rck_jsonw_int(w, "pid", 1);
+        rck_jsonw_fixed(w, "ts", ts, 3);
+        rck_jsonw_object(w, "args");
+        rck_jsonw_fixed(w, "W", sr.chip_w[b], 3);
+        rck_jsonw_end_object(w);
+        rck_jsonw_end_object(w);
+        rck_jsonw_object(w, NULL);
+        rck_jsonw_string(w, "name", "island power (W)");
+        rck_jsonw_string(w, "ph", "C");
+        rck_jsonw_int(w, "pid", 1);
+        rck_jsonw_fixed(w, "ts", ts, 3);
+        rck_jsonw_object(w, "args");
+        for (int k = 0; k < h->chip.nislands; k++) {
+            snprintf(key, sizeof(key), "island %d", k);
+            rck_jsonw_fixed(w, key,
+                            sr.island_w[(size_t)b *
+                                            (uint32_t)h->chip.nislands +
+                                        (uint32_t)k],
+                            3);
+        }
+        rck_jsonw_end_object(w);
+        rck_jsonw_end_object(w);
     }
     series_free(&sr);
 }

@@ -41,11 +41,6 @@ static unsigned long long cycles_of(uint64_t ticks)
     return (unsigned long long)(ticks / SIM_TICKS);
 }
 
-void sim_json_string(FILE *fp, const char *s)
-{
-    rck_json_write_string(fp, s);
-}
-
 static const char *space_name(rck_space_t sp)
 {
     switch (sp) {
@@ -140,38 +135,44 @@ void sim_report_spinner(sim_hdr_t *h, int k, double secs)
     }
 }
 
-static void json_deadlock(FILE *fp, sim_hdr_t *h)
+static void json_deadlock(rck_jsonw_t *w, sim_hdr_t *h)
 {
     sim_ue_t *u = sim_hdr_ues(h);
-    int first = 1;
 
-    fprintf(fp, "  \"deadlock\": {\"cycle\": %llu, \"waits\": [",
-            cycles_of(h->deadlock_tick));
+    rck_jsonw_object(w, "deadlock");
+    rck_jsonw_uint(w, "cycle", cycles_of(h->deadlock_tick));
+    rck_jsonw_array(w, "waits");
+    rck_jsonw_indent_items(w, 4);
     for (uint32_t i = 0; i < h->nues; i++) {
         /* the cores that were parked when the deadlock was found */
         if (atomic_load(&u[i].end) != UE_END_DEADLOCK)
             continue;
-        fprintf(fp, "%s\n    {\"ue\": %u, \"core\": %d, \"call\": ",
-                first ? "" : ",", i, h->ue_core[i]);
-        sim_json_string(fp, u[i].ctx);
-        fprintf(fp, ", \"peer\": %d, \"since_cycle\": %llu, \"words\": [",
-                u[i].ctx_peer, cycles_of(u[i].wait_start));
+        rck_jsonw_object(w, NULL);
+        rck_jsonw_uint(w, "ue", i);
+        rck_jsonw_int(w, "core", h->ue_core[i]);
+        rck_jsonw_string(w, "call", u[i].ctx);
+        rck_jsonw_int(w, "peer", u[i].ctx_peer);
+        rck_jsonw_uint(w, "since_cycle", cycles_of(u[i].wait_start));
+        rck_jsonw_array(w, "words");
         for (int k = 0; k < u[i].nconds; k++) {
             const rck_hal_cond_t *c = &u[i].conds[k];
-            fprintf(fp,
-                    "%s{\"space\": \"%s\", \"core\": %d, \"offset\": %u, "
-                    "\"mask\": %u, \"op\": \"%s\", \"value\": %u, "
-                    "\"now\": %u}",
-                    k ? ", " : "", space_name(c->space),
-                    c->space == RCK_SPACE_SHM ? -1 : c->core, c->offset,
-                    c->mask, c->op == RCK_COND_EQ ? "==" : "!=", c->value,
-                    sim_word(h, c));
+            rck_jsonw_object(w, NULL);
+            rck_jsonw_string(w, "space", space_name(c->space));
+            rck_jsonw_int(w, "core", c->space == RCK_SPACE_SHM ? -1 : c->core);
+            rck_jsonw_uint(w, "offset", c->offset);
+            rck_jsonw_uint(w, "mask", c->mask);
+            rck_jsonw_string(w, "op", c->op == RCK_COND_EQ ? "==" : "!=");
+            rck_jsonw_uint(w, "value", c->value);
+            rck_jsonw_uint(w, "now", sim_word(h, c));
+            rck_jsonw_end_object(w);
         }
-        fprintf(fp, "], \"interrupt\": %s}",
-                (u[i].park_flags & PARK_IRQ) ? "true" : "false");
-        first = 0;
+        rck_jsonw_end_array(w);
+        rck_jsonw_bool(w, "interrupt", (u[i].park_flags & PARK_IRQ) != 0);
+        rck_jsonw_end_object(w);
     }
-    fprintf(fp, "\n  ]},\n");
+    rck_jsonw_break(w, 2);
+    rck_jsonw_end_array(w);
+    rck_jsonw_end_object(w);
 }
 
 /* The link counters of all UEs added up (NULL without memory), and the
@@ -217,84 +218,126 @@ static int link_to(const rck_chip_t *c, int i, int *fx, int *fy, int *tx,
                                                                       : -1;
 }
 
+/* [x, y] of a router. */
+static void json_xy(rck_jsonw_t *w, const char *key, int x, int y)
+{
+    rck_jsonw_array(w, key);
+    rck_jsonw_int(w, NULL, x);
+    rck_jsonw_int(w, NULL, y);
+    rck_jsonw_end_array(w);
+}
+
 /* Every directed link of the mesh (XY routing of every MPB, DRAM, TAS,
  * register and interrupt transfer), and the busiest. */
-static void json_links(FILE *fp, sim_hdr_t *h, const sim_link_t *t, int hot)
+static void json_links(rck_jsonw_t *w, sim_hdr_t *h, const sim_link_t *t,
+                       int hot)
 {
     const rck_chip_t *c = &h->chip;
-    int n = c->ntiles * SIM_LINK_DIRS, first = 1, fx, fy, tx, ty;
+    int n = c->ntiles * SIM_LINK_DIRS, fx, fy, tx, ty;
     uint64_t bytes = 0, packets = 0;
 
     if (t == NULL)
         return;
-    fprintf(fp, "  \"mesh_links\": [");
+    rck_jsonw_array(w, "mesh_links");
+    rck_jsonw_indent_items(w, 4);
     for (int i = 0; i < n; i++) {
         if (link_to(c, i, &fx, &fy, &tx, &ty) != 0)
             continue;
         bytes += t[i].bytes;
         packets += t[i].packets;
-        fprintf(fp,
-                "%s\n    {\"from\": [%d, %d], \"to\": [%d, %d], "
-                "\"bytes\": %llu, \"packets\": %llu}",
-                first ? "" : ",", fx, fy, tx, ty,
-                (unsigned long long)t[i].bytes,
-                (unsigned long long)t[i].packets);
-        first = 0;
+        rck_jsonw_object(w, NULL);
+        json_xy(w, "from", fx, fy);
+        json_xy(w, "to", tx, ty);
+        rck_jsonw_uint(w, "bytes", t[i].bytes);
+        rck_jsonw_uint(w, "packets", t[i].packets);
+        rck_jsonw_end_object(w);
     }
-    fprintf(fp, "\n  ],\n  \"mesh_totals\": {\"link_bytes\": %llu, "
-                "\"link_packets\": %llu},\n",
-            (unsigned long long)bytes, (unsigned long long)packets);
+    rck_jsonw_break(w, 2);
+    rck_jsonw_end_array(w);
+    rck_jsonw_object(w, "mesh_totals");
+    rck_jsonw_uint(w, "link_bytes", bytes);
+    rck_jsonw_uint(w, "link_packets", packets);
+    rck_jsonw_end_object(w);
     if (hot >= 0) {
         link_to(c, hot, &fx, &fy, &tx, &ty);
-        fprintf(fp,
-                "  \"hottest_link\": {\"from\": [%d, %d], \"to\": [%d, %d], "
-                "\"bytes\": %llu, \"packets\": %llu},\n",
-                fx, fy, tx, ty, (unsigned long long)t[hot].bytes,
-                (unsigned long long)t[hot].packets);
+        rck_jsonw_object(w, "hottest_link");
+        json_xy(w, "from", fx, fy);
+        json_xy(w, "to", tx, ty);
+        rck_jsonw_uint(w, "bytes", t[hot].bytes);
+        rck_jsonw_uint(w, "packets", t[hot].packets);
+        rck_jsonw_end_object(w);
     }
 }
 
-/* The "cores" array: one object per UE. */
-static void json_cores(FILE *fp, sim_hdr_t *h, sim_ue_t *u)
+/* The "cores" array's objects: one per UE. */
+static void json_cores(rck_jsonw_t *w, sim_hdr_t *h, sim_ue_t *u)
 {
     for (uint32_t i = 0; i < h->nues; i++) {
         sim_ue_t *e = &u[i];
-        fprintf(fp,
-                "%s\n    {\"ue\": %u, \"core\": %d, \"end\": \"%s\", "
-                "\"cycles\": %llu",
-                i ? "," : "", i, h->ue_core[i],
-                atomic_load(&h->ue_state[i]) == UE_DORMANT
-                    ? "dormant" /* --universe: never started */
-                    : end_name(atomic_load(&e->end)),
-                cycles_of(e->vt));
+        rck_jsonw_object(w, NULL);
+        rck_jsonw_uint(w, "ue", i);
+        rck_jsonw_int(w, "core", h->ue_core[i]);
+        rck_jsonw_string(w, "end",
+                         atomic_load(&h->ue_state[i]) == UE_DORMANT
+                             ? "dormant" /* --universe: never started */
+                             : end_name(atomic_load(&e->end)));
+        rck_jsonw_uint(w, "cycles", cycles_of(e->vt));
         for (int k = 0; k < CAT_N; k++)
-            fprintf(fp, ", \"%s\": %llu", cat_names[k], cycles_of(e->cat[k]));
-        fprintf(fp,
-                ", \"own_clock_cycles\": %llu, \"hal_calls\": %llu, "
-                "\"handovers\": %llu, \"yields\": %llu, \"parks\": %llu, "
-                "\"mpb_lines_written\": %llu, \"mpb_lines_read\": %llu, "
-                "\"stale_reads\": %llu, \"dram_accesses\": %llu, "
-                "\"l2_hits\": %llu, \"l2_misses\": %llu, "
-                "\"l2_writebacks\": %llu, \"interrupts_taken\": %llu",
-                (unsigned long long)(e->cyc / SIM_TICKS),
-                (unsigned long long)e->events,
-                (unsigned long long)e->handovers,
-                (unsigned long long)e->yields,
-                (unsigned long long)e->parks,
-                (unsigned long long)e->mpb_lines_written,
-                (unsigned long long)e->mpb_lines_read,
-                (unsigned long long)e->stale_reads,
-                (unsigned long long)e->dram_tx,
-                (unsigned long long)e->l2_hits,
-                (unsigned long long)e->l2_misses,
-                (unsigned long long)e->l2_writebacks,
-                (unsigned long long)e->irqs);
-        sim_p54c_report_core(fp, h, i);
-        fprintf(fp, "}");
+            rck_jsonw_uint(w, cat_names[k], cycles_of(e->cat[k]));
+        rck_jsonw_uint(w, "own_clock_cycles", e->cyc / SIM_TICKS);
+        rck_jsonw_uint(w, "hal_calls", e->events);
+        rck_jsonw_uint(w, "handovers", e->handovers);
+        rck_jsonw_uint(w, "yields", e->yields);
+        rck_jsonw_uint(w, "parks", e->parks);
+        rck_jsonw_uint(w, "mpb_lines_written", e->mpb_lines_written);
+        rck_jsonw_uint(w, "mpb_lines_read", e->mpb_lines_read);
+        rck_jsonw_uint(w, "stale_reads", e->stale_reads);
+        rck_jsonw_uint(w, "dram_accesses", e->dram_tx);
+        rck_jsonw_uint(w, "l2_hits", e->l2_hits);
+        rck_jsonw_uint(w, "l2_misses", e->l2_misses);
+        rck_jsonw_uint(w, "l2_writebacks", e->l2_writebacks);
+        rck_jsonw_uint(w, "interrupts_taken", e->irqs);
+        sim_p54c_report_core(w, h, i);
+        rck_jsonw_end_object(w);
     }
 }
 
-static void json_write(FILE *fp, sim_hdr_t *h)
+/* The stale reads, and each read's place when hazards are recorded. */
+static void json_stale(rck_jsonw_t *w, sim_hdr_t *h, sim_ue_t *u,
+                       uint64_t stale)
+{
+    rck_jsonw_object(w, "stale_reads");
+    rck_jsonw_uint(w, "total", stale);
+    if (h->hazards) {
+        rck_jsonw_array(w, "reads");
+        rck_jsonw_indent_items(w, 4);
+        for (uint32_t i = 0; i < h->nues; i++) {
+            for (uint32_t k = 0; k < u[i].nhaz; k++) {
+                const sim_hazard_t *z = &u[i].haz[k];
+                rck_jsonw_object(w, NULL);
+                rck_jsonw_int(w, "core", h->ue_core[i]);
+                if (z->target >= 0) {
+                    rck_jsonw_int(w, "mpb_core", z->target);
+                    rck_jsonw_uint(w, "offset", z->off);
+                } else {
+                    rck_jsonw_uint(w, "shm_offset", z->off);
+                }
+                rck_jsonw_string(w, "call", z->ctx);
+                rck_jsonw_int(w, "peer", z->peer);
+                rck_jsonw_uint(w, "count", z->count);
+                rck_jsonw_uint(w, "first_cycle", cycles_of(z->first_tick));
+                rck_jsonw_end_object(w);
+            }
+        }
+        rck_jsonw_break(w, 2);
+        rck_jsonw_end_array(w);
+    }
+    rck_jsonw_end_object(w);
+}
+
+/* The report (docs/SIM.md, "Report") to @p fp; fails only when the
+ * writer refuses the document or the stream fails. */
+static rck_status_t json_write(FILE *fp, sim_hdr_t *h)
 {
     sim_ue_t *u = sim_hdr_ues(h);
     const rck_chip_t *c = &h->chip;
@@ -303,8 +346,10 @@ static void json_write(FILE *fp, sim_hdr_t *h)
     sim_mc_t *mcs = sim_hdr_mcs(h);
     int abort = atomic_load(&h->abort);
     uint64_t hand = 0;
-    int first, hot;
+    int hot;
     sim_link_t *links = links_total(h, &hot);
+    rck_jsonw_t jw, *w = &jw;
+    rck_status_t st;
 
     for (uint32_t i = 0; i < h->nues; i++) {
         tmax = sim_max(tmax, u[i].vt);
@@ -313,100 +358,87 @@ static void json_write(FILE *fp, sim_hdr_t *h)
         for (int k = 0; k < CAT_N; k++)
             tot[k] += u[i].cat[k];
     }
-    fprintf(fp, "{\n  \"rockcreek_sim_report\": 1,\n  \"chip\": ");
-    sim_json_string(fp, c->name);
-    fprintf(fp, ",\n  \"core_mhz\": %.3f,\n  \"mesh_mhz\": %.3f,\n"
-                "  \"memory_mhz\": %.3f,\n",
-            c->core_mhz, c->mesh_mhz, c->mem_mhz);
-    fprintf(fp, "  \"compute_model\": {\"name\": \"%s\"",
-            sim_compute_name(h->compute));
+    rck_jsonw_init(w, fp, RCK_JSONW_NEWLINE);
+    rck_jsonw_object(w, NULL);
+    rck_jsonw_indent_items(w, 2);
+    rck_jsonw_uint(w, "rockcreek_sim_report", 1);
+    rck_jsonw_string(w, "chip", c->name);
+    rck_jsonw_fixed(w, "core_mhz", c->core_mhz, 3);
+    rck_jsonw_fixed(w, "mesh_mhz", c->mesh_mhz, 3);
+    rck_jsonw_fixed(w, "memory_mhz", c->mem_mhz, 3);
+    rck_jsonw_object(w, "compute_model");
+    rck_jsonw_string(w, "name", sim_compute_name(h->compute));
     if (h->compute == COMPUTE_HOST)
-        fprintf(fp, ", \"relative_speed\": %.6f", h->compute_rel);
+        rck_jsonw_fixed(w, "relative_speed", h->compute_rel, 6);
     if (h->compute == COMPUTE_INSTR)
-        fprintf(fp, ", \"cpi\": %.6f", h->compute_cpi);
-    sim_p54c_report_model(fp, h);
-    fprintf(fp, "},\n");
+        rck_jsonw_fixed(w, "cpi", h->compute_cpi, 6);
+    sim_p54c_report_model(w, h);
+    rck_jsonw_end_object(w);
     if (h->sched_seed != 0)
-        fprintf(fp, "  \"schedule\": %llu,\n",
-                (unsigned long long)h->sched_seed);
-    fprintf(fp, "  \"nues\": %u,\n  \"ended\": \"%s\",\n", h->nues,
-            abort == SIM_ABORT_DEADLOCK    ? "deadlock"
-            : abort == SIM_ABORT_PEER_DEAD ? "peer_died"
-                                           : "ok");
+        rck_jsonw_uint(w, "schedule", h->sched_seed);
+    rck_jsonw_uint(w, "nues", h->nues);
+    rck_jsonw_string(w, "ended",
+                     abort == SIM_ABORT_DEADLOCK    ? "deadlock"
+                     : abort == SIM_ABORT_PEER_DEAD ? "peer_died"
+                                                    : "ok");
     if (atomic_load(&h->steals) > 0)
-        fprintf(fp, "  \"watchdog_steals\": %u,\n", atomic_load(&h->steals));
-    fprintf(fp, "  \"simulated_cycles\": %llu,\n"
-                "  \"simulated_seconds\": %.9f,\n"
-                "  \"handovers\": %llu,\n",
-            cycles_of(tmax),
-            (double)tmax / (double)SIM_TICKS / (c->core_mhz * 1e6),
-            (unsigned long long)hand);
-    fprintf(fp, "  \"cycles_all_cores\": {");
+        rck_jsonw_uint(w, "watchdog_steals", atomic_load(&h->steals));
+    rck_jsonw_uint(w, "simulated_cycles", cycles_of(tmax));
+    rck_jsonw_fixed(w, "simulated_seconds",
+                    (double)tmax / (double)SIM_TICKS / (c->core_mhz * 1e6),
+                    9);
+    rck_jsonw_uint(w, "handovers", hand);
+    rck_jsonw_object(w, "cycles_all_cores");
     for (int k = 0; k < CAT_N; k++)
-        fprintf(fp, "%s\"%s\": %llu", k ? ", " : "", cat_names[k],
-                cycles_of(tot[k]));
-    fprintf(fp, "},\n  \"cores\": [");
-    json_cores(fp, h, u);
-    fprintf(fp, "\n  ],\n  \"mpb_bytes_written\": [");
-    first = 1;
+        rck_jsonw_uint(w, cat_names[k], cycles_of(tot[k]));
+    rck_jsonw_end_object(w);
+    rck_jsonw_array(w, "cores");
+    rck_jsonw_indent_items(w, 4);
+    json_cores(w, h, u);
+    rck_jsonw_break(w, 2);
+    rck_jsonw_end_array(w);
+    rck_jsonw_array(w, "mpb_bytes_written");
+    rck_jsonw_indent_items(w, 4);
     for (uint32_t i = 0; i < h->nues; i++) {
         for (int t = 0; t < c->ncores; t++) {
             const sim_pair_t *b =
                 &matrix[(size_t)i * (size_t)c->ncores + (size_t)t];
             if (b->writes == 0)
                 continue;
-            fprintf(fp, "%s\n    {\"writer\": %d, \"target\": %d, "
-                        "\"bytes\": %llu, \"writes\": %llu}",
-                    first ? "" : ",", h->ue_core[i], t,
-                    (unsigned long long)b->bytes,
-                    (unsigned long long)b->writes);
-            first = 0;
+            rck_jsonw_object(w, NULL);
+            rck_jsonw_int(w, "writer", h->ue_core[i]);
+            rck_jsonw_int(w, "target", t);
+            rck_jsonw_uint(w, "bytes", b->bytes);
+            rck_jsonw_uint(w, "writes", b->writes);
+            rck_jsonw_end_object(w);
         }
     }
-    fprintf(fp, "\n  ],\n  \"memory_controllers\": [");
-    for (int m = 0; m < c->nmc; m++)
-        fprintf(fp, "%s\n    {\"mc\": %d, \"accesses\": %llu, "
-                    "\"queue_cycles\": %llu}",
-                m ? "," : "", m, (unsigned long long)mcs[m].accesses,
-                cycles_of(mcs[m].queued));
-    fprintf(fp, "\n  ],\n");
-    json_links(fp, h, links, hot);
+    rck_jsonw_break(w, 2);
+    rck_jsonw_end_array(w);
+    rck_jsonw_array(w, "memory_controllers");
+    rck_jsonw_indent_items(w, 4);
+    for (int m = 0; m < c->nmc; m++) {
+        rck_jsonw_object(w, NULL);
+        rck_jsonw_int(w, "mc", m);
+        rck_jsonw_uint(w, "accesses", mcs[m].accesses);
+        rck_jsonw_uint(w, "queue_cycles", cycles_of(mcs[m].queued));
+        rck_jsonw_end_object(w);
+    }
+    rck_jsonw_break(w, 2);
+    rck_jsonw_end_array(w);
+    json_links(w, h, links, hot);
     free(links);
-    sim_monitor_report(fp, h);
+    sim_monitor_report(w, h);
     if (abort == SIM_ABORT_DEADLOCK)
-        json_deadlock(fp, h);
-    sim_power_report(fp, h);
-    fprintf(fp, "  \"stale_reads\": {\"total\": %llu",
-            (unsigned long long)stale);
-    if (h->hazards) {
-        fprintf(fp, ", \"reads\": [");
-        first = 1;
-        for (uint32_t i = 0; i < h->nues; i++) {
-            for (uint32_t k = 0; k < u[i].nhaz; k++) {
-                const sim_hazard_t *z = &u[i].haz[k];
-                if (z->target >= 0)
-                    fprintf(fp,
-                            "%s\n    {\"core\": %d, \"mpb_core\": %d, "
-                            "\"offset\": %llu, \"call\": ",
-                            first ? "" : ",", h->ue_core[i], z->target,
-                            (unsigned long long)z->off);
-                else
-                    fprintf(fp,
-                            "%s\n    {\"core\": %d, \"shm_offset\": %llu, "
-                            "\"call\": ",
-                            first ? "" : ",", h->ue_core[i],
-                            (unsigned long long)z->off);
-                sim_json_string(fp, z->ctx);
-                fprintf(fp, ", \"peer\": %d, \"count\": %llu, "
-                            "\"first_cycle\": %llu}",
-                        z->peer, (unsigned long long)z->count,
-                        cycles_of(z->first_tick));
-                first = 0;
-            }
-        }
-        fprintf(fp, "\n  ]");
-    }
-    fprintf(fp, "}\n}\n");
+        json_deadlock(w, h);
+    sim_power_report(w, h);
+    json_stale(w, h, u, stale);
+    rck_jsonw_break(w, 0);
+    rck_jsonw_end_object(w);
+    st = rck_jsonw_finish(w);
+    if (st != RCK_OK)
+        rck_error("sim: the report is incomplete: %s", rck_jsonw_error(w));
+    return st;
 }
 
 static void summary(sim_hdr_t *h, const char *path, int written)
@@ -532,8 +564,12 @@ rck_status_t sim_report_write(sim_hdr_t *h)
                       strerror(errno));
             st = RCK_ERR_IO;
         } else {
-            json_write(fp, h);
-            if (fclose(fp) != 0 || rename(tmp, path) != 0) {
+            rck_status_t wst = json_write(fp, h);
+            if (wst != RCK_OK) { /* json_write said why */
+                fclose(fp);
+                unlink(tmp);
+                st = RCK_ERR_IO;
+            } else if (fclose(fp) != 0 || rename(tmp, path) != 0) {
                 rck_error("sim: cannot write the report %s: %s", path,
                           strerror(errno));
                 unlink(tmp);

@@ -42,7 +42,8 @@
  * program's heap, and a traced run's program then got other addresses
  * from malloc than an untraced one (under the P54C models, other cache
  * sets and other code paths: docs/P54C.md, "Determinism"). One core per
- * process, so one buffer. An event longer than the buffer is left out. */
+ * process, so one buffer. The events are written by rck/json.h's writer,
+ * which allocates nothing, through part_sink. */
 #define SIM_TRACE_BUF (64u << 10)
 static char trace_buf[SIM_TRACE_BUF];
 
@@ -65,44 +66,53 @@ static void part_flush(sim_trace_t *t)
     t->len = 0;
 }
 
-static void part_printf(sim_trace_t *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void part_printf(sim_trace_t *t, const char *fmt, ...)
+/* The writer's sink: the part's buffer, written out when full. An event
+ * may span two writes; a part cut short (a killed core) loses at most its
+ * last line (trace_copy). */
+static int part_sink(void *ctx, const char *b, size_t n)
 {
-    for (int tries = 0; tries < 2; tries++) {
-        va_list ap;
-        int n;
+    sim_trace_t *t = ctx;
 
-        va_start(ap, fmt);
-        n = vsnprintf(t->buf + t->len, SIM_TRACE_BUF - t->len, fmt, ap);
-        va_end(ap);
-        if (n < 0)
-            return;
-        if ((size_t)n < SIM_TRACE_BUF - t->len) {
-            t->len += (size_t)n;
-            return;
+    while (n > 0) {
+        size_t k = SIM_TRACE_BUF - t->len;
+        if (k == 0) {
+            part_flush(t);
+            k = SIM_TRACE_BUF;
         }
-        part_flush(t);
+        if (k > n)
+            k = n;
+        memcpy(t->buf + t->len, b, k);
+        t->len += k;
+        b += k;
+        n -= k;
     }
+    return 0;
 }
 
-/* @p s as a JSON string (rck_json_write_string's escapes). */
-static void part_string(sim_trace_t *t, const char *s)
+/* An event is a document of its own, one a line ("{...},\n"): the merge
+ * splices the lines into the trace's "traceEvents". The writer holds up
+ * to 512 bytes of an event until ev_end (the events here take 100-300),
+ * so a refused event leaves nothing in the part. */
+static void ev_begin(rck_jsonw_t *w, sim_trace_t *t)
 {
-    part_printf(t, "\"");
-    for (; *s != '\0'; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (t->len + 8 > SIM_TRACE_BUF)
-            part_flush(t);
-        if (ch == '"' || ch == '\\')
-            t->len += (size_t)snprintf(t->buf + t->len, 3, "\\%c", ch);
-        else if (ch < 0x20)
-            t->len += (size_t)snprintf(t->buf + t->len, 7, "\\u%04x", ch);
-        else
-            t->buf[t->len++] = (char)ch;
+    rck_jsonw_init_sink(w, part_sink, t, RCK_JSONW_COMPACT);
+    rck_jsonw_object(w, NULL);
+}
+
+static void ev_end(rck_jsonw_t *w, sim_trace_t *t)
+{
+    static int warned; /* one core per process */
+
+    rck_jsonw_end_object(w);
+    if (rck_jsonw_finish(w) != RCK_OK) {
+        /* a bug of this file: say so once, leave the event out */
+        if (!warned)
+            rck_warn("sim: a trace event was refused (%s) and left out",
+                     rck_jsonw_error(w));
+        warned = 1;
+        return;
     }
-    part_printf(t, "\"");
+    part_sink(t, ",\n", 2);
 }
 
 static void trace_part_name(const sim_hdr_t *h, int ue, char *buf,
@@ -117,25 +127,6 @@ static uint64_t trace_ns(const sim_hdr_t *h, uint64_t ticks)
 {
     return (uint64_t)llround((double)ticks * 1000.0 / (double)SIM_TICKS /
                              h->chip.core_mhz);
-}
-
-/* nanoseconds as microseconds, the unit of the format, in the fewest
- * characters (no trailing zeros, no point for whole microseconds) */
-static void trace_us(uint64_t ns, char *buf, size_t len)
-{
-    unsigned frac = (unsigned)(ns % 1000);
-    int digits = 3;
-
-    if (frac == 0) {
-        snprintf(buf, len, "%llu", (unsigned long long)(ns / 1000));
-        return;
-    }
-    while (frac % 10 == 0) {
-        frac /= 10;
-        digits--;
-    }
-    snprintf(buf, len, "%llu.%0*u", (unsigned long long)(ns / 1000), digits,
-             frac);
 }
 
 void sim_trace_open(sim_t *s)
@@ -163,7 +154,8 @@ void sim_trace_open(sim_t *s)
 static int trace_room(sim_t *s)
 {
     sim_trace_t *t = &s->trace;
-    char ts[32];
+    char name[64];
+    rck_jsonw_t w;
 
     if (t->buf == NULL)
         return 0;
@@ -173,42 +165,63 @@ static int trace_room(sim_t *s)
     }
     if (!t->truncated) {
         t->truncated = 1;
-        trace_us(trace_ns(s->hdr, s->me->vt), ts, sizeof(ts));
-        part_printf(t,
-                "{\"name\":\"trace truncated: %llu events per core\","
-                "\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%d,"
-                "\"ts\":%s},\n",
-                (unsigned long long)t->max, s->core, ts);
+        snprintf(name, sizeof(name), "trace truncated: %llu events per core",
+                 (unsigned long long)t->max);
+        ev_begin(&w, t);
+        rck_jsonw_string(&w, "name", name);
+        rck_jsonw_string(&w, "ph", "i");
+        rck_jsonw_string(&w, "s", "t");
+        rck_jsonw_int(&w, "pid", 1);
+        rck_jsonw_int(&w, "tid", s->core);
+        /* nanoseconds as microseconds, the format's unit, in the fewest
+         * characters */
+        rck_jsonw_decimal(&w, "ts", trace_ns(s->hdr, s->me->vt), 3);
+        ev_end(&w, t);
     }
     return 0;
 }
 
-/* A complete event on @p tid's timeline; @p extra: more members (",..."),
- * or NULL. */
+/* A complete event on @p tid's timeline; @p flow: 0, or the id of the
+ * flow it starts (@p in 0) or ends (@p in 1). */
 static void trace_x(sim_t *s, int tid, const char *name, const char *cat,
-                    uint64_t n0, uint64_t n1, const char *extra,
-                    const char *args)
+                    uint64_t n0, uint64_t n1, uint64_t flow, int in,
+                    const sim_trace_arg_t *args, int nargs)
 {
-    char ts[32], dur[32];
+    rck_jsonw_t w;
 
-    trace_us(n0, ts, sizeof(ts));
-    trace_us(n1 > n0 ? n1 - n0 : 0, dur, sizeof(dur));
-    part_printf(&s->trace, "{\"name\":");
-    part_string(&s->trace, name);
-    part_printf(&s->trace,
-                ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,"
-                "\"ts\":%s,\"dur\":%s%s%s%s},\n",
-                cat, tid, ts, dur, extra != NULL ? extra : "",
-                args != NULL ? ",\"args\":" : "", args != NULL ? args : "");
+    ev_begin(&w, &s->trace);
+    rck_jsonw_string(&w, "name", name);
+    rck_jsonw_string(&w, "cat", cat);
+    rck_jsonw_string(&w, "ph", "X");
+    rck_jsonw_int(&w, "pid", 1);
+    rck_jsonw_int(&w, "tid", tid);
+    rck_jsonw_decimal(&w, "ts", n0, 3);
+    rck_jsonw_decimal(&w, "dur", n1 > n0 ? n1 - n0 : 0, 3);
+    if (flow != 0) {
+        rck_jsonw_uint(&w, "bind_id", flow);
+        rck_jsonw_bool(&w, in ? "flow_in" : "flow_out", 1);
+    }
+    if (nargs > 0) {
+        rck_jsonw_object(&w, "args");
+        for (int i = 0; i < nargs; i++) {
+            if (args[i].str != NULL)
+                rck_jsonw_string(&w, args[i].key, args[i].str);
+            else
+                rck_jsonw_int(&w, args[i].key, args[i].num);
+        }
+        rck_jsonw_end_object(&w);
+    }
+    ev_end(&w, &s->trace);
 }
 
 void sim_trace_slice(sim_t *s, const char *name, const char *cat,
-                     uint64_t t0, uint64_t t1, const char *args)
+                     uint64_t t0, uint64_t t1, const sim_trace_arg_t *args,
+                     int nargs)
 {
     if (!trace_room(s))
         return;
     trace_x(s, s->core, name, cat, trace_ns(s->hdr, t0),
-            trace_ns(s->hdr, t1 > t0 ? t1 : t0), NULL, args);
+            trace_ns(s->hdr, t1 > t0 ? t1 : t0), 0, 0, args, nargs);
 }
 
 /* A flow is two complete events that carry its id (the trace-event
@@ -223,7 +236,9 @@ void sim_trace_flow(sim_t *s, const char *name, const char *cat, int target,
                     uint64_t t0, uint64_t t1, uint64_t arrive,
                     uint64_t bytes)
 {
-    char extra[64], args[64], in[80];
+    sim_trace_arg_t args[2] = {{.key = "to", .num = target},
+                               {.key = "bytes", .num = (long long)bytes}};
+    char in[80];
     uint64_t id, n0, n1, na;
 
     if (s->trace.buf == NULL || s->trace.n + 2 > s->trace.max) {
@@ -237,18 +252,9 @@ void sim_trace_flow(sim_t *s, const char *name, const char *cat, int target,
     n0 = trace_ns(s->hdr, t0);
     n1 = trace_ns(s->hdr, t1 > t0 ? t1 : t0);
     na = trace_ns(s->hdr, arrive > t0 ? arrive : t0);
-    snprintf(extra, sizeof(extra), ",\"bind_id\":%llu,\"flow_out\":true",
-             (unsigned long long)id);
-    if (bytes > 0)
-        snprintf(args, sizeof(args), "{\"to\":%d,\"bytes\":%llu}", target,
-                 (unsigned long long)bytes);
-    else
-        snprintf(args, sizeof(args), "{\"to\":%d}", target);
-    trace_x(s, s->core, name, cat, n0, n1, extra, args);
-    snprintf(extra, sizeof(extra), ",\"bind_id\":%llu,\"flow_in\":true",
-             (unsigned long long)id);
+    trace_x(s, s->core, name, cat, n0, n1, id, 0, args, bytes > 0 ? 2 : 1);
     snprintf(in, sizeof(in), "%s arrives", name);
-    trace_x(s, target, in, "flow", na, na, extra, NULL);
+    trace_x(s, target, in, "flow", na, na, id, 1, NULL, 0);
 }
 
 /* Close the open call's slice at @p end, open @p call's (NULL: none) at
@@ -261,31 +267,19 @@ static void sim_trace_call_at(sim_t *s, uint64_t end, uint64_t start,
     if (t->buf == NULL)
         return;
     if (t->call.call != NULL) {
-        char args[128];
-        size_t n = 0;
+        sim_trace_arg_t args[4];
+        int n = 0;
 
-        args[0] = '\0';
         if (t->call.peer >= 0)
-            n += (size_t)snprintf(args + n, sizeof(args) - n, ",\"peer\":%d",
-                                  t->call.peer);
+            args[n++] = (sim_trace_arg_t){.key = "peer", .num = t->call.peer};
         if (t->call.bytes >= 0)
-            n += (size_t)snprintf(args + n, sizeof(args) - n,
-                                  ",\"bytes\":%lld", t->call.bytes);
+            args[n++] = (sim_trace_arg_t){.key = "bytes",
+                                          .num = t->call.bytes};
         if (t->call.tag >= 0)
-            n += (size_t)snprintf(args + n, sizeof(args) - n, ",\"tag\":%d",
-                                  t->call.tag);
+            args[n++] = (sim_trace_arg_t){.key = "tag", .num = t->call.tag};
         if (t->call.comm >= 0)
-            n += (size_t)snprintf(args + n, sizeof(args) - n,
-                                  ",\"comm\":%d", t->call.comm);
-        if (n > 0) {
-            args[0] = '{';
-            if (n + 2 <= sizeof(args)) {
-                args[n] = '}';
-                args[n + 1] = '\0';
-            }
-        }
-        sim_trace_slice(s, t->call.call, "call", t->call_t, end,
-                        n > 0 ? args : NULL);
+            args[n++] = (sim_trace_arg_t){.key = "comm", .num = t->call.comm};
+        sim_trace_slice(s, t->call.call, "call", t->call_t, end, args, n);
     }
     if (call != NULL)
         t->call = *call;
@@ -332,7 +326,7 @@ void sim_trace_close(sim_t *s)
 
 /* Copy a part up to its last complete line (a core that was killed may
  * have left half a line). */
-static void trace_copy(FILE *out, const char *path)
+static void trace_copy(rck_jsonw_t *w, const char *path)
 {
     FILE *in = fopen(path, "r");
     char buf[65536];
@@ -355,8 +349,8 @@ static void trace_copy(FILE *out, const char *path)
             continue;
         }
         if (pending > 0)
-            fwrite(keep, 1, pending, out);
-        fwrite(buf, 1, last, out);
+            rck_jsonw_splice(w, keep, pending);
+        rck_jsonw_splice(w, buf, last);
         pending = n - last;
         if (pending > 0) {
             char *k = realloc(keep, pending);
@@ -451,9 +445,30 @@ static FILE *trace_fopen(const char *tmp, int gz)
 }
 #endif
 
+/* A metadata event: args {@p key: @p str, or @p num when @p str is NULL};
+ * @p tid < 0: the process's. */
+static void trace_meta(rck_jsonw_t *w, const char *name, int tid,
+                       const char *key, const char *str, int num)
+{
+    rck_jsonw_object(w, NULL);
+    rck_jsonw_string(w, "name", name);
+    rck_jsonw_string(w, "ph", "M");
+    rck_jsonw_int(w, "pid", 1);
+    if (tid >= 0)
+        rck_jsonw_int(w, "tid", tid);
+    rck_jsonw_object(w, "args");
+    if (str != NULL)
+        rck_jsonw_string(w, key, str);
+    else
+        rck_jsonw_int(w, key, num);
+    rck_jsonw_end_object(w);
+    rck_jsonw_end_object(w);
+}
+
 rck_status_t sim_trace_merge(sim_hdr_t *h)
 {
-    char tmp[SIM_PATH_LEN + 32], part[SIM_PATH_LEN + 32];
+    char tmp[SIM_PATH_LEN + 32], part[SIM_PATH_LEN + 32], name[64];
+    rck_jsonw_t w;
     FILE *fp;
 
     if (h->trace_path[0] == '\0')
@@ -469,31 +484,44 @@ rck_status_t sim_trace_merge(sim_hdr_t *h)
         }
         return RCK_ERR_IO;
     }
-    fprintf(fp, "{\"displayTimeUnit\":\"ns\",\n\"otherData\":"
-                "{\"generator\":\"rockcreek sim\",\"chip\":");
-    rck_json_write_string(fp, h->chip.name);
-    fprintf(fp, ",\"core_mhz\":%.3f,\"time\":\"microseconds of the "
-                "modelled chip's base core clock\"},\n\"traceEvents\":[\n",
-            h->chip.core_mhz);
+    rck_jsonw_init(&w, fp, RCK_JSONW_COMPACT | RCK_JSONW_NEWLINE);
+    rck_jsonw_object(&w, NULL);
+    rck_jsonw_string(&w, "displayTimeUnit", "ns");
+    rck_jsonw_break(&w, 0);
+    rck_jsonw_object(&w, "otherData");
+    rck_jsonw_string(&w, "generator", "rockcreek sim");
+    rck_jsonw_string(&w, "chip", h->chip.name);
+    rck_jsonw_fixed(&w, "core_mhz", h->chip.core_mhz, 3);
+    rck_jsonw_string(&w, "time",
+                     "microseconds of the modelled chip's base core clock");
+    rck_jsonw_end_object(&w);
+    rck_jsonw_break(&w, 0);
+    rck_jsonw_array(&w, "traceEvents");
+    rck_jsonw_indent_items(&w, 0);
     for (uint32_t i = 0; i < h->nues; i++) {
         trace_part_name(h, (int)i, part, sizeof(part));
-        trace_copy(fp, part);
+        trace_copy(&w, part);
         unlink(part);
     }
-    sim_power_trace(fp, h);
-    fprintf(fp, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
-                "\"args\":{\"name\":\"rockcreek sim: %u cores\"}}",
-            h->nues);
+    sim_power_trace(&w, h);
+    snprintf(name, sizeof(name), "rockcreek sim: %u cores", h->nues);
+    trace_meta(&w, "process_name", -1, "name", name, 0);
     for (uint32_t i = 0; i < h->nues; i++) {
-        fprintf(fp,
-                ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
-                "\"tid\":%d,\"args\":{\"name\":\"core %d (UE %u)\"}},\n"
-                "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":"
-                "1,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
-                h->ue_core[i], h->ue_core[i], i, h->ue_core[i],
-                h->ue_core[i]);
+        snprintf(name, sizeof(name), "core %d (UE %u)", h->ue_core[i], i);
+        trace_meta(&w, "thread_name", h->ue_core[i], "name", name, 0);
+        trace_meta(&w, "thread_sort_index", h->ue_core[i], "sort_index",
+                   NULL, h->ue_core[i]);
     }
-    fprintf(fp, "\n]}\n");
+    rck_jsonw_break(&w, 0);
+    rck_jsonw_end_array(&w);
+    rck_jsonw_end_object(&w);
+    if (rck_jsonw_finish(&w) != RCK_OK) {
+        rck_error("sim: cannot write the trace %s: %s", h->trace_path,
+                  rck_jsonw_error(&w));
+        fclose(fp);
+        unlink(tmp);
+        return RCK_ERR_IO;
+    }
     if (fclose(fp) != 0 || rename(tmp, h->trace_path) != 0) {
         rck_error("sim: cannot write the trace %s: %s", h->trace_path,
                   strerror(errno));

@@ -270,25 +270,24 @@ uint64_t sim_ns_to_ticks(const rck_chip_t *c, int64_t ns)
 void sim_trace_wait(sim_t *s, const rck_hal_cond_t *conds, int nc,
                        uint64_t start, rck_status_t st)
 {
-    char args[160], what[96] = "an interrupt";
+    char what[112] = "an interrupt";
+    sim_trace_arg_t args[2] = {{.key = "for", .str = what},
+                               {.key = "result",
+                                .str = rck_status_string(st)}};
 
     if (nc > 0 && conds[0].space == RCK_SPACE_MPB)
-        snprintf(what, sizeof(what), "MPB word of core %d at 0x%x",
-                 conds[0].core, conds[0].offset);
-    else if (nc > 0 && conds[0].space == RCK_SPACE_TAS)
-        snprintf(what, sizeof(what), "TAS register of core %d",
-                 conds[0].core);
-    else if (nc > 0)
-        snprintf(what, sizeof(what), "shared DRAM word at 0x%x",
-                 conds[0].offset);
-    /* the result only when the wait did not end with its condition */
-    if (st == RCK_OK)
-        snprintf(args, sizeof(args), "{\"for\":\"%s%s\"}", what,
+        snprintf(what, sizeof(what), "MPB word of core %d at 0x%x%s",
+                 conds[0].core, conds[0].offset,
                  nc > 1 ? " (or others)" : "");
-    else
-        snprintf(args, sizeof(args), "{\"for\":\"%s%s\",\"result\":\"%s\"}",
-                 what, nc > 1 ? " (or others)" : "", rck_status_string(st));
-    sim_trace_slice(s, "wait", "wait", start, s->me->vt, args);
+    else if (nc > 0 && conds[0].space == RCK_SPACE_TAS)
+        snprintf(what, sizeof(what), "TAS register of core %d%s",
+                 conds[0].core, nc > 1 ? " (or others)" : "");
+    else if (nc > 0)
+        snprintf(what, sizeof(what), "shared DRAM word at 0x%x%s",
+                 conds[0].offset, nc > 1 ? " (or others)" : "");
+    /* the result only when the wait did not end with its condition */
+    sim_trace_slice(s, "wait", "wait", start, s->me->vt, args,
+                    st == RCK_OK ? 1 : 2);
 }
 
 /* A wait by a core that is not the earliest may park at once, without
