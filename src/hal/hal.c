@@ -190,6 +190,9 @@ void rck_hal_close(rck_hal_t *hal)
 {
     if (hal == NULL)
         return;
+    /* the libraries leave while the chip is still there */
+    if (hal == hal_self)
+        rck__lib_hal_down(hal);
     hal->ops->detach(hal);
     rck_lutwin_destroy(hal->lutwin);
     hal->lutwin = NULL;
@@ -417,9 +420,11 @@ void rck_hal_irq_set_handler(rck_hal_t *hal, rck_hal_irq_handler_t handler,
 }
 
 /* Per-kind handlers of this process's core (one core per process). An
- * interrupt line is shared: every handler of its kind runs, in the order
- * they were added, and each checks its own state (a mailbox, a ring) for
- * work, so an interrupt meant for another library is harmless. */
+ * interrupt line is shared: every handler of its kind runs, and each
+ * checks its own state (a mailbox, a ring) for work, so an interrupt meant
+ * for another library is harmless. First the handlers of the attached
+ * libraries' descriptors, in registration order (lib.c), then those added
+ * by hand, in the order they were added. */
 static struct {
     rck_hal_irq_handler_t fn;
     void *arg;
@@ -440,13 +445,15 @@ static void irq_dispatch(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
         fn[i] = kind_handler[kind][i].fn;
         fa[i] = kind_handler[kind][i].arg;
     }
+    (void)rck__lib_irq_run(hal, kind, sender);
     for (int i = 0; i < n; i++)
         fn[i](hal, kind, sender, fa[i]);
 }
 
-static void irq_install_dispatch(rck_hal_t *hal)
+void rck__hal_irq_update(rck_hal_t *hal)
 {
-    if (kind_count[0] == 0 && kind_count[1] == 0)
+    if (kind_count[0] == 0 && kind_count[1] == 0 &&
+        !rck__lib_irq_any(RCK_IRQ_PIN) && !rck__lib_irq_any(RCK_IRQ_GIC))
         rck_hal_irq_set_handler(hal, NULL, NULL);
     else
         rck_hal_irq_set_handler(hal, irq_dispatch, NULL);
@@ -483,7 +490,7 @@ rck_status_t rck_hal_irq_add_handler(rck_hal_t *hal, rck_irq_kind_t kind,
     kind_handler[kind][kind_count[kind]].fn = handler;
     kind_handler[kind][kind_count[kind]].arg = arg;
     kind_count[kind]++;
-    irq_install_dispatch(hal);
+    rck__hal_irq_update(hal);
     return RCK_OK;
 }
 
@@ -500,7 +507,7 @@ rck_status_t rck_hal_irq_remove_handler(rck_hal_t *hal, rck_irq_kind_t kind,
         for (int j = i + 1; j < kind_count[kind]; j++)
             kind_handler[kind][j - 1] = kind_handler[kind][j];
         kind_count[kind]--;
-        irq_install_dispatch(hal);
+        rck__hal_irq_update(hal);
         return RCK_OK;
     }
     return RCK_ERR_NOT_FOUND;
@@ -517,7 +524,7 @@ void rck_hal_irq_set_kind_handler(rck_hal_t *hal, rck_irq_kind_t kind,
         kind_handler[kind][0].arg = arg;
         kind_count[kind] = 1;
     }
-    irq_install_dispatch(hal);
+    rck__hal_irq_update(hal);
 }
 
 rck_status_t rck_hal_irq_poll(rck_hal_t *hal, int *count)

@@ -38,7 +38,6 @@
  * ends with this status (README, "Exit status"). */
 #define RCK_HAL_EXIT_DEADLOCK 3
 
-typedef struct rck_hal rck_hal_t;
 typedef struct rck_job rck_job_t;
 typedef struct rck_hal_ops rck_hal_ops_t;
 struct rck_lutwin_params; /* rck/lutwin.h */
@@ -99,23 +98,7 @@ typedef enum {
 /** Home memory controller: interleave pages over all controllers. */
 #define RCK_MC_INTERLEAVE (-1)
 
-/** Kinds of interrupt. */
-typedef enum {
-    RCK_IRQ_PIN = 0, /* configuration-register INTR pin: sender unknown */
-    RCK_IRQ_GIC = 1  /* global interrupt controller: carries the sender */
-} rck_irq_kind_t;
-
-/**
- * Interrupt handler. Runs on the receiving core inside a HAL call (a wait,
- * rck_hal_irq_poll, or any call that checks for pending interrupts); it may
- * call HAL functions but must not wait.
- * @param [in] hal     the receiving core.
- * @param [in] kind    pin or GIC.
- * @param [in] sender  sending core for GIC interrupts, -1 for pin ones.
- * @param [in] arg     the pointer given to rck_hal_irq_set_handler().
- */
-typedef void (*rck_hal_irq_handler_t)(rck_hal_t *hal, rck_irq_kind_t kind,
-                                      int sender, void *arg);
+/* rck_irq_kind_t and rck_hal_irq_handler_t: rck/irq.h */
 
 /** Parameters of a job (one run of a program on N cores), launcher side. */
 typedef struct {
