@@ -391,14 +391,15 @@ void rck_chan_stats(rck_chan_stats_t *stats)
 
 rck_status_t rck__chan_ready_check(chan_core_t *c, const char *what)
 {
-    if (!c->initialized) {
-        rck_error("%s: channels are not initialised (rck_chan_init)", what);
-        return RCK_ERR_STATE;
-    }
-    if (rck_hal_self() != c->hal) {
+    if (c->lost) {
+        /* rck__chan_fini: the HAL went down under the channels */
         rck_error("%s: the chip was detached (RCCE_finalize?) before "
                   "rck_chan_finalize",
                   what);
+        return RCK_ERR_STATE;
+    }
+    if (!c->initialized) {
+        rck_error("%s: channels are not initialised (rck_chan_init)", what);
         return RCK_ERR_STATE;
     }
     return RCK_OK;

@@ -20,8 +20,8 @@
  * the HAL runs the init hook, reports a failure by the library's name,
  * and chains the handlers while the library is attached.
  *
- * Owns: the registry (lib.c). May call: util (settings, logger), the
- * HAL's interrupt dispatch (hal.c).
+ * Owns: the registry (lib.c), the attached set and the interrupt chains
+ * (libattach.c). May call: util (settings, logger).
  */
 #ifndef RCK_LIB_H
 #define RCK_LIB_H
@@ -101,8 +101,9 @@ typedef struct rck_lib_desc {
  * has.
  * @param [in] desc  static storage.
  * @return its id (0 .. RCK_LIB_MAX-1), or -1 (logged) when the name is
- *         not a short word or the registry is full: its messages are then
- *         not counted, and everything else works.
+ *         not a short word, a handler has no interrupt kind, or the
+ *         registry is full: its messages are then not counted, and it
+ *         cannot attach (rck_lib_attach refuses id -1).
  */
 int rck_lib_register(const rck_lib_desc_t *desc);
 
@@ -136,16 +137,8 @@ void rck_lib_detach(rck_hal_t *hal, int id);
 /** @return 1 if library @p id is attached to this core's HAL. */
 int rck_lib_attached(int id);
 
-/* HAL-internal (hal.c): run every attached library's handlers of @p kind
- * in registration order; the number run. */
-int rck__lib_irq_run(rck_hal_t *hal, rck_irq_kind_t kind, int sender);
-/* HAL-internal: whether an attached library has a handler of @p kind. */
-int rck__lib_irq_any(rck_irq_kind_t kind);
 /* HAL-internal (rck_hal_close): detach every attached library, the last
  * registered first, with RCK_LIB_HAL_DOWN. */
 void rck__lib_hal_down(rck_hal_t *hal);
-/* HAL-internal (hal.c): install or remove the core's dispatcher after
- * the chains changed. */
-void rck__hal_irq_update(rck_hal_t *hal);
 
 #endif
