@@ -76,13 +76,14 @@ def hal_table(schema):
     return rows_table(
         ["## The HAL's chip fields (`rck config --schema`)", "",
          "One row of the HAL's table (`chip_fields`, src/hal/chip_params.c) "
-         "each: a scalar of the chip as software sees it (`rck_chip_t`), "
-         "read and checked on load by the same generic code as the model's "
-         "rows below (type, range; errors name the file and the key). "
-         "Defaults: the built-in chip's (config/chips/scc-533-800-800.json). "
-         "The chip's tables (routing, voltage islands, memory controllers, "
-         "the DVFS table, the MPB latency tables) are not rows: the loader "
-         "reads them (src/hal/chip.c).", ""],
+         "each: a scalar of the chip as software sees it (`rck_chip_t`) or "
+         "an MPB latency table (the row checks each entry), read and "
+         "checked on load by the same generic code as the model's rows "
+         "below (type, range; errors name the file and the key). Defaults: "
+         "the built-in chip's (config/chips/scc-533-800-800.json, the "
+         "tables from config/published.json). The routing, the voltage "
+         "islands, the memory controllers and the DVFS table are not rows: "
+         "the loader reads them (src/hal/chip.c).", ""],
         [p for p in schema if p["field"].startswith(HAL_FIELD)])
 
 

@@ -44,10 +44,10 @@
 
 extern const char rck_chip_default_json[];
 
-#define CHIP_UNSET (-1.0)
 #define CHIP_DEFAULT_NAME "built-in chip"
 #define CHIP_FILE_MAX (16L << 20)
 #define chip_bad rck__chip_bad
+#define chip_array rck__chip_array
 #define chip_fmt rck__chip_fmt
 #define CHIP_NCOSTS ((size_t)rck__chip_nparams())
 #define chip_costs(k) (*rck__chip_param((int)(k)))
@@ -174,9 +174,9 @@ static int chip_obj(const char *what, const rck_json_t *obj, const char *key,
 }
 
 /* An array of @p minlen .. @p maxlen elements. */
-static int chip_array(const char *what, const rck_json_t *obj,
-                      const char *key, const char *path, size_t minlen,
-                      size_t maxlen, const rck_json_t **out)
+int rck__chip_array(const char *what, const rck_json_t *obj, const char *key,
+                    const char *path, size_t minlen, size_t maxlen,
+                    const rck_json_t **out)
 {
     const rck_json_t *v = rck_json_get(obj, key);
     size_t n;
@@ -198,29 +198,6 @@ static int chip_array(const char *what, const rck_json_t *obj,
         return -1;
     }
     *out = v;
-    return 1;
-}
-
-/* A *_by_hops table: replaces the whole table. */
-static int chip_hops_table(const char *what, const rck_json_t *root,
-                           const char *key, double *table)
-{
-    const rck_json_t *arr;
-    char path[96];
-    size_t i, n;
-    int rc;
-
-    rc = chip_array(what, root, key, key, 1, RCK_CHIP_MAX_HOPS + 1, &arr);
-    if (rc <= 0)
-        return rc;
-    n = rck_json_len(arr);
-    for (i = 0; i < n; i++) {
-        snprintf(path, sizeof(path), "%s[%zu]", key, i);
-        if (chip_read_num(what, rck_json_at(arr, i), path, 0, &table[i]) < 0)
-            return -1;
-    }
-    for (; i <= RCK_CHIP_MAX_HOPS; i++)
-        table[i] = CHIP_UNSET;
     return 1;
 }
 
@@ -521,11 +498,7 @@ static rck_status_t chip_apply(const rck_json_t *root, const char *what,
     if (chip_apply_mesh(what, root, c) < 0)
         return RCK_ERR_CONFIG;
 
-    if (chip_hops_table(what, root, "mpb_line_write_by_hops",
-                        c->mpb_line_write_by_hops) < 0 ||
-        chip_hops_table(what, root, "mpb_dword_read_by_hops",
-                        c->mpb_dword_read_by_hops) < 0)
-        return RCK_ERR_CONFIG;
+    /* the *_by_hops tables: the HAL's schema rows (rck__chip_apply_fields) */
 
     have_extra = chip_apply_costs(what, root, c);
     if (have_extra < 0)

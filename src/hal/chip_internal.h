@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/** A *_by_hops entry that was not given (chip.c's top comment). */
+#define CHIP_UNSET (-1.0)
+
 /** The registered model parameters (rck_chip_register_params). */
 int rck__chip_nparams(void);
 const rck_chip_param_t *rck__chip_param(int k);
@@ -36,6 +39,11 @@ int rck__chip_check_fields(const char *what, const rck_chip_t *c);
  *  @return 1, 0 when some part is absent (*out NULL), -1 (logged). */
 int rck__chip_group(const char *what, const rck_json_t *root,
                     const char *group, const rck_json_t **out);
+/** The member @p key of @p obj as an array of @p minlen .. @p maxlen
+ *  elements. @return 1, 0 when absent (*out NULL), -1 (logged). */
+int rck__chip_array(const char *what, const rck_json_t *obj, const char *key,
+                    const char *path, size_t minlen, size_t maxlen,
+                    const rck_json_t **out);
 /** Any number (a schema row checks it). @return 0 when @p v is NULL, 1
  *  when read, -1 (logged) when not a number. */
 int rck__chip_read_number(const char *what, const rck_json_t *v,

@@ -7,12 +7,13 @@
  *
  * The HAL's own chip fields are schema rows too (issue 32): the scalars
  * of rck_chip_t that a chip file sets (the clocks, the mesh's size, the
- * memories' sizes, the atomic counters, the DVFS limits), each one row of
+ * memories' sizes, the atomic counters, the DVFS limits) and its MPB
+ * latency tables (*_by_hops: a row checks each entry), each one row of
  * the HAL's table below (chip_fields), read and checked by the same
  * generic code as the models' rows (errors name the file and the key) and
- * described by `rck config --schema` before them (docs/PARAMS.md). What
- * is not a scalar (the routing, the voltage islands, the memory
- * controllers, the DVFS table, the MPB latency tables) is read in chip.c.
+ * described by `rck config --schema` before them (docs/PARAMS.md). The
+ * routing, the voltage islands, the memory controllers and the DVFS table
+ * (arrays that must agree with each other) are read in chip.c.
  *
  * Owns: the registry, the HAL's table, rck__chip_param_ok,
  * rck__chip_apply_fields, rck__chip_check_fields, rck__chip_print_params,
@@ -137,8 +138,11 @@ const char *rck__chip_fmt(double d, char *buf, size_t len)
     return buf;
 }
 
-/* How the field is stored in rck_chip_t. */
-typedef enum { FIELD_INT, FIELD_U32, FIELD_DOUBLE } field_kind_t;
+/* How the field is stored in rck_chip_t: FIELD_HOPS is a *_by_hops table
+ * (double[RCK_CHIP_MAX_HOPS + 1], entry h for h hops; the chip file gives
+ * the leading ones, each checked by the row, the rest is CHIP_UNSET until
+ * rck_chip_validate extends it: chip.c). */
+typedef enum { FIELD_INT, FIELD_U32, FIELD_DOUBLE, FIELD_HOPS } field_kind_t;
 
 typedef struct {
     rck_chip_param_t row;
@@ -155,6 +159,9 @@ typedef struct {
     ROW(grp, key_, NUMBER, fld, FIELD_DOUBLE, mn, mo, INFINITY, unit_, doc_)
 #define INT(grp, key_, fld, kind_, mn, mx, unit_, doc_)                     \
     ROW(grp, key_, INTEGER, fld, kind_, mn, 0, mx, unit_, doc_)
+#define HOPS(key_, fld, doc_)                                               \
+    ROW("", key_, NUMBER, fld, FIELD_HOPS, 0, 0, INFINITY, "core cycles",  \
+        doc_)
 
 static const chip_field_t chip_fields[] = {
     NUM("frequencies_mhz", "core", core_mhz, 0, 1, "MHz",
@@ -192,10 +199,18 @@ static const chip_field_t chip_fields[] = {
         "the mesh island's voltage (fixed)"),
     NUM("dvfs", "volts_start", volts_start, 0, 1, "V",
         "every island's voltage when the chip starts"),
+    HOPS("mpb_line_write_by_hops", mpb_line_write_by_hops,
+         "a table, entry h: one MPB line write to a core h hops away (1 to "
+         "65 entries given; validation extends them linearly to the mesh's "
+         "diameter)"),
+    HOPS("mpb_dword_read_by_hops", mpb_dword_read_by_hops,
+         "a table, entry h: one MPB DWORD read from a core h hops away (1 "
+         "to 65 entries given; extended as the line writes)"),
 };
 
 #define NFIELDS (sizeof(chip_fields) / sizeof(chip_fields[0]))
 
+/* The value of a scalar field; a table's entry 0. */
 static double field_get(const rck_chip_t *c, const chip_field_t *f)
 {
     const char *p = (const char *)c + f->off;
@@ -235,6 +250,34 @@ static const char *field_path(const chip_field_t *f, char *buf, size_t len)
     return buf;
 }
 
+/* A *_by_hops table: the given entries replace the whole table. */
+static int apply_hops(const char *what, const rck_json_t *o,
+                      const chip_field_t *f, const char *path, rck_chip_t *c)
+{
+    double *t = (double *)(void *)((char *)c + f->off);
+    const rck_json_t *arr;
+    char at[128];
+    size_t i, n;
+    int rc = rck__chip_array(what, o, f->row.key, path, 1,
+                             RCK_CHIP_MAX_HOPS + 1, &arr);
+
+    if (rc <= 0)
+        return rc;
+    n = rck_json_len(arr);
+    for (i = 0; i < n; i++) {
+        double d;
+
+        snprintf(at, sizeof(at), "%s[%zu]", path, i);
+        if (rck__chip_read_number(what, rck_json_at(arr, i), at, &d) < 0 ||
+            rck__chip_param_ok(what, at, &f->row, d) < 0)
+            return -1;
+        t[i] = d;
+    }
+    for (; i <= RCK_CHIP_MAX_HOPS; i++)
+        t[i] = CHIP_UNSET;
+    return 1;
+}
+
 int rck__chip_apply_fields(const char *what, const rck_json_t *root,
                            rck_chip_t *c)
 {
@@ -248,6 +291,11 @@ int rck__chip_apply_fields(const char *what, const rck_json_t *root,
         if (rck__chip_group(what, root, f->row.group, &o) < 0)
             return -1;
         field_path(f, path, sizeof(path));
+        if (f->kind == FIELD_HOPS) {
+            if (apply_hops(what, o, f, path, c) < 0)
+                return -1;
+            continue;
+        }
         rc = rck__chip_read_number(what, rck_json_get(o, f->row.key), path,
                                    &d);
         if (rc < 0 || (rc == 1 && rck__chip_param_ok(what, path, &f->row,
@@ -263,8 +311,10 @@ int rck__chip_check_fields(const char *what, const rck_chip_t *c)
 {
     char path[96];
 
+    /* the tables are completed and checked by chip.c (chip_check_hops) */
     for (size_t k = 0; k < NFIELDS; k++)
-        if (rck__chip_param_ok(what, field_path(&chip_fields[k], path,
+        if (chip_fields[k].kind != FIELD_HOPS &&
+            rck__chip_param_ok(what, field_path(&chip_fields[k], path,
                                                 sizeof(path)),
                                &chip_fields[k].row,
                                field_get(c, &chip_fields[k])) < 0)
@@ -332,9 +382,11 @@ void rck__chip_print_params(FILE *fp, const rck_chip_t *c)
     chip_print_close(fp, top, sub);
 }
 
-/* One row of the schema's JSON. */
+/* One row of the schema's JSON; @p table: its default is the entries of
+ * this table (up to the first unset one) instead of @p dflt. */
 static void schema_row(FILE *fp, int first, const char *path,
-                       const rck_chip_param_t *e, double dflt)
+                       const rck_chip_param_t *e, double dflt,
+                       const double *table)
 {
     char b[40];
 
@@ -349,8 +401,17 @@ static void schema_row(FILE *fp, int first, const char *path,
         fprintf(fp, ", \"max\": null");
     else
         fprintf(fp, ", \"max\": %s", chip_fmt(e->max, b, sizeof(b)));
-    fprintf(fp, ", \"default\": %s, \"default_from\": \"%s\"",
-            chip_fmt(dflt, b, sizeof(b)), e->has_default ? "schema" : "chip");
+    if (table != NULL) {
+        fprintf(fp, ", \"default\": [");
+        for (int i = 0; i <= RCK_CHIP_MAX_HOPS && table[i] >= 0; i++)
+            fprintf(fp, "%s%s", i ? ", " : "",
+                    chip_fmt(table[i], b, sizeof(b)));
+        fprintf(fp, "]");
+    } else {
+        fprintf(fp, ", \"default\": %s", chip_fmt(dflt, b, sizeof(b)));
+    }
+    fprintf(fp, ", \"default_from\": \"%s\"",
+            e->has_default ? "schema" : "chip");
     fprintf(fp, ", \"doc\": ");
     rck_json_write_string(fp, e->doc);
     fprintf(fp, ", \"field\": ");
@@ -364,13 +425,19 @@ void rck_chip_print_schema(FILE *fp, const rck_chip_t *dflt)
 
     fprintf(fp, "[");
     /* the HAL's fields first, then the models' rows */
-    for (size_t k = 0; k < NFIELDS; k++)
-        schema_row(fp, k == 0,
-                   field_path(&chip_fields[k], path, sizeof(path)),
-                   &chip_fields[k].row, field_get(dflt, &chip_fields[k]));
+    for (size_t k = 0; k < NFIELDS; k++) {
+        const chip_field_t *f = &chip_fields[k];
+
+        schema_row(fp, k == 0, field_path(f, path, sizeof(path)), &f->row,
+                   field_get(dflt, f),
+                   f->kind == FIELD_HOPS
+                       ? (const double *)(const void *)((const char *)dflt +
+                                                        f->off)
+                       : NULL);
+    }
     for (size_t k = 0; k < CHIP_NCOSTS; k++)
         schema_row(fp, 0, rck__chip_param_path(k, path, sizeof(path)),
                    &chip_costs(k),
-                   k < (size_t)dflt->nparams ? dflt->params[k] : 0);
+                   k < (size_t)dflt->nparams ? dflt->params[k] : 0, NULL);
     fprintf(fp, "\n]\n");
 }

@@ -664,6 +664,15 @@ static void test_schema(void)
                        "expected a number, got a string", __LINE__);
     expect_param_error("{\"atomic_counters\": -1}", "'atomic_counters'",
                        "got -1", __LINE__);
+    expect_param_error("{\"mpb_line_write_by_hops\": [40, -2]}",
+                       "'mpb_line_write_by_hops[1]'", "non-negative, got -2",
+                       __LINE__);
+    expect_param_error("{\"mpb_dword_read_by_hops\": [\"20\"]}",
+                       "'mpb_dword_read_by_hops[0]'",
+                       "expected a number, got a string", __LINE__);
+    expect_param_error("{\"mpb_dword_read_by_hops\": []}",
+                       "'mpb_dword_read_by_hops'", "expected 1 to 65 entries",
+                       __LINE__);
     CHECK(rck_chip_load_string("{\"frequencies_mhz\": {\"mesh\": 1600}, "
                                "\"mesh\": {\"y\": 3}}", "f", &c) == RCK_OK);
     CHECK(c.mesh_mhz == 1600 && c.mesh_y == 3 && c.mesh_x == 6);
@@ -700,6 +709,10 @@ static void test_schema(void)
     CHECK(strstr(buf, "{\"key\": \"mesh.x\", \"type\": \"integer\", "
                       "\"unit\": \"tiles\"") != NULL);
     CHECK(strstr(buf, "\"field\": \"rck_chip_t.volts_start\"") != NULL);
+    CHECK(strstr(buf, "{\"key\": \"mpb_dword_read_by_hops\", \"type\": "
+                      "\"number\", \"unit\": \"core cycles\", \"min\": 0, "
+                      "\"min_open\": false, \"max\": null, \"default\": [20, "
+                      "63, 69, 72, 78, 84, 90, 96, 102]") != NULL);
 }
 
 static void round_trip(const rck_chip_t *c, int line)
