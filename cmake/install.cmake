@@ -77,6 +77,7 @@ install(CODE "
   set(RCKCC_ASDIR \"${_rck_asdir}\")
   set(RCKCC_COUNT_DEFAULT \"${RCKCC_COUNT_DEFAULT}\")
   set(RCKCC_COUNT_DEFAULT_WORD \"${RCKCC_COUNT_DEFAULT_WORD}\")
+  set(RCK_STATIC_LINK_FLAGS \"${RCK_STATIC_LINK_FLAGS}\")
   foreach(_rck_lang c c++ mpi mpicxx)
     set(RCKCC_LANG \${_rck_lang})
     set(RCKCC_LIB rockcreek)
@@ -133,7 +134,7 @@ Version: ${PROJECT_VERSION}
 Cflags: -std=gnu11 -I\${includedir}
 Requires.private: jansson${_rck_pc_zlib}
 Libs: -L\${libdir} -lrockcreek
-Libs.private: -Wl,--undefined=rck_backends_registered -Wl,--undefined=rck_svm_settings_registered -lpthread -lm
+Libs.private: ${RCK_STATIC_LINK_FLAGS} -lpthread -lm
 ")
 # `cc $(pkg-config --cflags --libs rckmpi) ...`, as rckmpicc does: the
 # shared librckmpi carries librockcreek; a --static link adds librockcreek.a

@@ -34,8 +34,10 @@
  * wait runs the mailbox handler for every mail that arrives and returns
  * RCK_INTERRUPTED, and the caller re-checks its condition (SVM does this).
  *
- * Interrupts: mailboxes own the GIC interrupt kind of the HAL
- * (rck_hal_irq_set_kind_handler); notification channels own the pin.
+ * Interrupts: mailboxes take the GIC interrupts of the HAL through their
+ * library descriptor's handler, chained with those of the other libraries
+ * on that line (IP, S-Net's queues) while the mailboxes are initialised;
+ * notification channels take the pin.
  *
  * Order of initialisation: rck_mbox_init() reserves its MPB area, so it
  * must run before RCCE_init (which takes the rest of the MPB) on every

@@ -3,9 +3,10 @@
 
   scripts/gen-params-doc.py --rck build/src/tools/rck [--root ROOT] [--check]
 
-The tables come from the model's parameter schema (`rck config --schema`:
-the rows of src/backends/sim/sim_costs.h with the built-in chip's values)
-and from the published figures (config/published.json). --check compares
+The tables come from the parameter schema (`rck config --schema`: the
+HAL's own chip fields, rows of src/hal/chip_params.c, and the model's, rows
+of src/backends/sim/sim_costs.h, with the built-in chip's values) and from
+the published figures (config/published.json). --check compares
 with the file instead of writing it and exits 1 when it is out of date
 (the CTest test docs.params), naming the command that rewrites it.
 """
@@ -67,17 +68,42 @@ def published_table(pub):
     return out
 
 
+# The HAL's own rows: the field they fill is one of rck_chip_t's.
+HAL_FIELD = "rck_chip_t."
+
+
+def hal_table(schema):
+    return rows_table(
+        ["## The HAL's chip fields (`rck config --schema`)", "",
+         "One row of the HAL's table (`chip_fields`, src/hal/chip_params.c) "
+         "each: a scalar of the chip as software sees it (`rck_chip_t`) or "
+         "an MPB latency table (the row checks each entry), read and "
+         "checked on load by the same generic code as the model's rows "
+         "below (type, range; errors name the file and the key). Defaults: "
+         "the built-in chip's (config/chips/scc-533-800-800.json, the "
+         "tables from config/published.json). The routing, the voltage "
+         "islands, the memory controllers and the DVFS table are not rows: "
+         "the loader reads them (src/hal/chip.c).", ""],
+        [p for p in schema if p["field"].startswith(HAL_FIELD)])
+
+
 def schema_table(schema):
-    out = ["## The model's parameters (`rck config --schema`)", "",
-           "One row of `SIM_COSTS` (src/backends/sim/sim_costs.h) each: the "
-           "chip file key, checked on load (type, range; an unknown key is "
-           "refused with the nearest known one). Default from `chip`: the "
-           "built-in chip's (a published figure above, or "
-           "config/chips/scc-533-800-800.json); from `schema`: the row's own "
-           "(a model assumption).", "",
-           "| key | type | unit | range | default | from | field | what |",
-           "|---|---|---|---|---|---|---|---|"]
-    for p in schema:
+    return rows_table(
+        ["## The model's parameters (`rck config --schema`)", "",
+         "One row of `SIM_COSTS` (src/backends/sim/sim_costs.h) each: the "
+         "chip file key, checked on load (type, range; an unknown key is "
+         "refused with the nearest known one). Default from `chip`: the "
+         "built-in chip's (a published figure above, or "
+         "config/chips/scc-533-800-800.json); from `schema`: the row's own "
+         "(a model assumption).", ""],
+        [p for p in schema if not p["field"].startswith(HAL_FIELD)])
+
+
+def rows_table(head, rows):
+    out = head + [
+        "| key | type | unit | range | default | from | field | what |",
+        "|---|---|---|---|---|---|---|---|"]
+    for p in rows:
         lo = fmt(p["min"])
         rng = ("> %s" if p["min_open"] else ">= %s") % lo
         if p["max"] is not None:
@@ -91,6 +117,7 @@ def schema_table(schema):
 
 def render(schema, pub):
     return HEAD + "\n".join(published_table(pub) + [""] +
+                            hal_table(schema) + [""] +
                             schema_table(schema)) + "\n"
 
 

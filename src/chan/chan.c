@@ -276,6 +276,18 @@ rck_status_t rck_chan_init(const rck_chan_attr_t *attr)
                   rck_status_string(st));
         return st;
     }
+    /* the HAL runs rck__chan_attach, then chains rck__chan_irq */
+    c->want = a;
+    return rck_lib_attach(hal, rck__chan_lib);
+}
+
+/* The descriptor's init (chan_desc.c), with rck_chan_init's attributes. */
+rck_status_t rck__chan_attach(rck_hal_t *hal)
+{
+    chan_core_t *c = &rck__chan;
+    rck_chan_attr_t a = c->want;
+    rck_status_t st;
+
     if (!rck_hal_world_is_job(hal, "rck_chan_init"))
         return RCK_ERR_CONFIG;
     if (hal->chip.line_bytes != CHAN_LINE) {
@@ -310,9 +322,7 @@ rck_status_t rck_chan_init(const rck_chan_attr_t *attr)
     }
     memset(&c->stats, 0, sizeof(c->stats));
     c->irq_flag = 0;
-    st = rck_hal_irq_add_handler(hal, RCK_IRQ_PIN, rck__chan_irq, c);
-    if (st != RCK_OK)
-        return st;
+    c->lost = 0;
     c->initialized = 1;
     return RCK_OK;
 }
@@ -321,27 +331,42 @@ rck_status_t rck_chan_finalize(void)
 {
     chan_core_t *c = &rck__chan;
 
-    if (!c->initialized)
-        return RCK_OK;
-    if (rck_hal_self() != c->hal) {
-        /* nothing on the chip can be touched any more */
+    if (c->lost) {
+        /* the HAL went down first (rck__chan_fini): nothing on the chip
+         * could be touched any more */
         rck_error("rck_chan_finalize: the chip was detached (RCCE_finalize?) "
                   "first; the peers are not told about the closes");
-        c->initialized = 0;
-        c->layout_done = 0;
+        c->lost = 0;
         return RCK_ERR_STATE;
     }
+    if (!c->initialized)
+        return RCK_OK;
     for (uint32_t id = 0; id < c->next_id; id++) {
         chan_t *ch = rck__chan_by_id(c, id);
         if (ch != NULL && ch->state == CH_OPEN)
             rck_chan_close(rck__chan_handle(ch, id));
     }
-    (void)rck_hal_irq_remove_handler(c->hal, RCK_IRQ_PIN, rck__chan_irq, c);
+    rck_lib_detach(c->hal, rck__chan_lib);
+    return RCK_OK;
+}
+
+/* The descriptor's fini: rck_chan_finalize (the channels are closed), or
+ * the HAL going down under open channels (RCCE_finalize first): then the
+ * peers are not told, the layout is forgotten and rck_chan_finalize says
+ * so. The pin handler is unchained already. */
+void rck__chan_fini(rck_hal_t *hal, rck_lib_fini_why_t why)
+{
+    chan_core_t *c = &rck__chan;
+
+    (void)hal;
     c->ready_head = 0;
     c->ready_n = 0;
     memset(c->ready_bits, 0, RCK_CHAN_MAX_CHANNELS / 8);
     c->initialized = 0;
-    return RCK_OK;
+    if (why == RCK_LIB_HAL_DOWN) {
+        c->lost = 1;
+        c->layout_done = 0;
+    }
 }
 
 int rck_chan_ue(void)
@@ -366,14 +391,15 @@ void rck_chan_stats(rck_chan_stats_t *stats)
 
 rck_status_t rck__chan_ready_check(chan_core_t *c, const char *what)
 {
-    if (!c->initialized) {
-        rck_error("%s: channels are not initialised (rck_chan_init)", what);
-        return RCK_ERR_STATE;
-    }
-    if (rck_hal_self() != c->hal) {
+    if (c->lost) {
+        /* rck__chan_fini: the HAL went down under the channels */
         rck_error("%s: the chip was detached (RCCE_finalize?) before "
                   "rck_chan_finalize",
                   what);
+        return RCK_ERR_STATE;
+    }
+    if (!c->initialized) {
+        rck_error("%s: channels are not initialised (rck_chan_init)", what);
         return RCK_ERR_STATE;
     }
     return RCK_OK;

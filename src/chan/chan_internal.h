@@ -185,7 +185,9 @@ typedef struct {
     rck_hal_t *hal;
     int initialized;
     int layout_done;        /* reservations made (survive finalize) */
+    int lost;               /* the HAL went down under the channels */
     rck_chan_attr_t attr;
+    rck_chan_attr_t want;   /* rck_chan_init's, for the descriptor's init */
     int me, nues;
     /* layout */
     uint32_t mpb_off, mpb_bytes, tree_off;
@@ -300,8 +302,11 @@ void rck__chan_drain_if_busy(chan_core_t *c);
 /** Take every notification waiting in this UE's MPB into the ready set. */
 rck_status_t rck__chan_drain(chan_core_t *c);
 void rck__chan_ready_add(chan_core_t *c, uint32_t id);
+/* The descriptor's hooks (chan_desc.c): the pin handler, attach, leave. */
 void rck__chan_irq(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
                    void *arg);
+rck_status_t rck__chan_attach(rck_hal_t *hal);
+void rck__chan_fini(rck_hal_t *hal, rck_lib_fini_why_t why);
 void rck__chan_polled_add(chan_core_t *c, chan_t *ch, uint32_t id);
 void rck__chan_polled_remove(chan_core_t *c, chan_t *ch);
 

@@ -11,7 +11,7 @@
 void rck__chan_irq(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
                    void *arg)
 {
-    chan_core_t *c = arg;
+    chan_core_t *c = &rck__chan;
 
     /* Interrupt context: only note it; rck_chan_dispatch (or a library
      * wait) drains the MPB under the lock, which a handler may not wait
@@ -19,6 +19,7 @@ void rck__chan_irq(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
     (void)hal;
     (void)kind;
     (void)sender;
+    (void)arg;
     c->irq_flag = 1;
     c->stats.interrupts++;
 }

@@ -44,10 +44,10 @@
 
 extern const char rck_chip_default_json[];
 
-#define CHIP_UNSET (-1.0)
 #define CHIP_DEFAULT_NAME "built-in chip"
 #define CHIP_FILE_MAX (16L << 20)
 #define chip_bad rck__chip_bad
+#define chip_array rck__chip_array
 #define chip_fmt rck__chip_fmt
 #define CHIP_NCOSTS ((size_t)rck__chip_nparams())
 #define chip_costs(k) (*rck__chip_param((int)(k)))
@@ -108,8 +108,8 @@ static int chip_read_num(const char *what, const rck_json_t *v,
 }
 
 /* Any number (a schema row checks it). */
-static int chip_read_any(const char *what, const rck_json_t *v,
-                         const char *path, double *out)
+int rck__chip_read_number(const char *what, const rck_json_t *v,
+                          const char *path, double *out)
 {
     if (v == NULL)
         return 0;
@@ -118,12 +118,6 @@ static int chip_read_any(const char *what, const rck_json_t *v,
         return -1;
     }
     return 1;
-}
-
-static int chip_num(const char *what, const rck_json_t *obj, const char *key,
-                    const char *path, int positive, double *out)
-{
-    return chip_read_num(what, rck_json_get(obj, key), path, positive, out);
 }
 
 static int chip_read_int(const char *what, const rck_json_t *v,
@@ -161,17 +155,6 @@ static int chip_int(const char *what, const rck_json_t *obj, const char *key,
     return chip_read_int(what, rck_json_get(obj, key), path, min, max, out);
 }
 
-static int chip_u32(const char *what, const rck_json_t *obj, const char *key,
-                    const char *path, uint32_t *out)
-{
-    int v;
-    int rc = chip_int(what, obj, key, path, 1, INT_MAX, &v);
-
-    if (rc == 1)
-        *out = (uint32_t)v;
-    return rc;
-}
-
 /* An object member that must itself be an object. */
 static int chip_obj(const char *what, const rck_json_t *obj, const char *key,
                     const char *path, const rck_json_t **out)
@@ -191,9 +174,9 @@ static int chip_obj(const char *what, const rck_json_t *obj, const char *key,
 }
 
 /* An array of @p minlen .. @p maxlen elements. */
-static int chip_array(const char *what, const rck_json_t *obj,
-                      const char *key, const char *path, size_t minlen,
-                      size_t maxlen, const rck_json_t **out)
+int rck__chip_array(const char *what, const rck_json_t *obj, const char *key,
+                    const char *path, size_t minlen, size_t maxlen,
+                    const rck_json_t **out)
 {
     const rck_json_t *v = rck_json_get(obj, key);
     size_t n;
@@ -218,29 +201,6 @@ static int chip_array(const char *what, const rck_json_t *obj,
     return 1;
 }
 
-/* A *_by_hops table: replaces the whole table. */
-static int chip_hops_table(const char *what, const rck_json_t *root,
-                           const char *key, double *table)
-{
-    const rck_json_t *arr;
-    char path[96];
-    size_t i, n;
-    int rc;
-
-    rc = chip_array(what, root, key, key, 1, RCK_CHIP_MAX_HOPS + 1, &arr);
-    if (rc <= 0)
-        return rc;
-    n = rck_json_len(arr);
-    for (i = 0; i < n; i++) {
-        snprintf(path, sizeof(path), "%s[%zu]", key, i);
-        if (chip_read_num(what, rck_json_at(arr, i), path, 0, &table[i]) < 0)
-            return -1;
-    }
-    for (; i <= RCK_CHIP_MAX_HOPS; i++)
-        table[i] = CHIP_UNSET;
-    return 1;
-}
-
 static int chip_apply_mesh(const char *what, const rck_json_t *root,
                            rck_chip_t *c)
 {
@@ -249,16 +209,10 @@ static int chip_apply_mesh(const char *what, const rck_json_t *root,
     char path[96];
     int i, j, n, id, rc;
 
+    /* x, y and cores_per_tile: the HAL's schema rows (chip_params.c) */
     rc = chip_obj(what, root, "mesh", "mesh", &mesh);
     if (rc <= 0)
         return rc;
-    if (chip_int(what, mesh, "x", "mesh.x", 1, RCK_CHIP_MAX_CORES,
-                 &c->mesh_x) < 0 ||
-        chip_int(what, mesh, "y", "mesh.y", 1, RCK_CHIP_MAX_CORES,
-                 &c->mesh_y) < 0 ||
-        chip_int(what, mesh, "cores_per_tile", "mesh.cores_per_tile", 1,
-                 RCK_CHIP_MAX_CORES, &c->cores_per_tile) < 0)
-        return -1;
     if (rck_json_get(mesh, "routing") != NULL) {
         routing = rck_json_string(rck_json_get(mesh, "routing"));
         if (routing == NULL || strcmp(routing, "xy") != 0) {
@@ -364,20 +318,8 @@ static int chip_apply_dvfs(const char *what, const rck_json_t *root,
                           &c->dvfs_volts[i]) < 0)
             return -1;
     }
+    /* the limits (volts_min ... volts_start): the HAL's schema rows */
     c->ndvfs = (int)n;
-    if (chip_num(what, dvfs, "volts_min", "dvfs.volts_min", 1,
-                 &c->volts_min) < 0 ||
-        chip_num(what, dvfs, "volts_max", "dvfs.volts_max", 1,
-                 &c->volts_max) < 0 ||
-        chip_num(what, dvfs, "volt_step_mv", "dvfs.volt_step_mv", 1,
-                 &c->volt_step_mv) < 0 ||
-        chip_num(what, dvfs, "volt_change_cycles", "dvfs.volt_change_cycles",
-                 0, &c->volt_change_cycles) < 0 ||
-        chip_num(what, dvfs, "mesh_volts", "dvfs.mesh_volts", 1,
-                 &c->mesh_volts) < 0 ||
-        chip_num(what, dvfs, "volts_start", "dvfs.volts_start", 1,
-                 &c->volts_start) < 0)
-        return -1;
     return 1;
 }
 
@@ -461,8 +403,8 @@ static int chip_fit_uncached_extra(const char *what, const rck_json_t *root,
 
 /* The object at the dotted path @p group of @p root ("": root itself).
  * @return 1, 0 when some part is absent (*out NULL), -1 (logged). */
-static int chip_group(const char *what, const rck_json_t *root,
-                      const char *group, const rck_json_t **out)
+int rck__chip_group(const char *what, const rck_json_t *root,
+                    const char *group, const rck_json_t **out)
 {
     char path[96];
     const char *p = group;
@@ -501,11 +443,11 @@ static int chip_apply_costs(const char *what, const rck_json_t *root,
 
         double d;
 
-        if (chip_group(what, root, e->group, &o) < 0)
+        if (rck__chip_group(what, root, e->group, &o) < 0)
             return -1;
         rck__chip_param_path(k, path, sizeof(path));
         /* any number here; its schema row's type and range below */
-        rc = chip_read_any(what, rck_json_get(o, e->key), path, &d);
+        rc = rck__chip_read_number(what, rck_json_get(o, e->key), path, &d);
         if (rc < 0 || (rc == 1 && rck__chip_param_ok(what, path, e, d) < 0))
             return -1;
         if (rc == 1)
@@ -521,7 +463,7 @@ static int chip_apply_costs(const char *what, const rck_json_t *root,
 static rck_status_t chip_apply(const rck_json_t *root, const char *what,
                                rck_chip_t *c)
 {
-    const rck_json_t *o, *v;
+    const rck_json_t *v;
     const char *s;
     int have_extra;
 
@@ -548,33 +490,15 @@ static rck_status_t chip_apply(const rck_json_t *root, const char *what,
         memcpy(c->name, s, strlen(s));
     }
 
-    if (chip_obj(what, root, "frequencies_mhz", "frequencies_mhz", &o) < 0 ||
-        chip_num(what, o, "core", "frequencies_mhz.core", 1,
-                 &c->core_mhz) < 0 ||
-        chip_num(what, o, "mesh", "frequencies_mhz.mesh", 1,
-                 &c->mesh_mhz) < 0 ||
-        chip_num(what, o, "memory", "frequencies_mhz.memory", 1,
-                 &c->mem_mhz) < 0)
+    /* the HAL's scalars (clocks, mesh size, memories, counters, DVFS
+     * limits): its schema rows, read generically (chip_params.c) */
+    if (rck__chip_apply_fields(what, root, c) < 0)
         return RCK_ERR_CONFIG;
 
     if (chip_apply_mesh(what, root, c) < 0)
         return RCK_ERR_CONFIG;
 
-    if (chip_u32(what, root, "mpb_bytes_per_core", "mpb_bytes_per_core",
-                 &c->mpb_bytes) < 0 ||
-        chip_u32(what, root, "cache_line_bytes", "cache_line_bytes",
-                 &c->line_bytes) < 0 ||
-        chip_u32(what, root, "l1d_bytes", "l1d_bytes", &c->l1d_bytes) < 0 ||
-        chip_u32(what, root, "l2_bytes", "l2_bytes", &c->l2_bytes) < 0 ||
-        chip_int(what, root, "atomic_counters", "atomic_counters", 0,
-                 INT_MAX, &c->atomic_counters) < 0)
-        return RCK_ERR_CONFIG;
-
-    if (chip_hops_table(what, root, "mpb_line_write_by_hops",
-                        c->mpb_line_write_by_hops) < 0 ||
-        chip_hops_table(what, root, "mpb_dword_read_by_hops",
-                        c->mpb_dword_read_by_hops) < 0)
-        return RCK_ERR_CONFIG;
+    /* the *_by_hops tables: the HAL's schema rows (rck__chip_apply_fields) */
 
     have_extra = chip_apply_costs(what, root, c);
     if (have_extra < 0)
@@ -677,27 +601,14 @@ static rck_status_t chip_check_dvfs(const rck_chip_t *c, const char *what)
     return RCK_OK;
 }
 
-/* The clocks: finite and positive; every registered parameter: its
- * schema row's type and range. */
+/* The HAL's own fields (the clocks finite and positive, ...) and every
+ * registered parameter: their schema rows' type and range. */
 static rck_status_t chip_check_nums(rck_chip_t *c, const char *what)
 {
-    const struct {
-        double v;
-        const char *key;
-    } clocks[] = {
-        {c->core_mhz, "frequencies_mhz.core"},
-        {c->mesh_mhz, "frequencies_mhz.mesh"},
-        {c->mem_mhz, "frequencies_mhz.memory"},
-    };
     char path[160];
 
-    for (size_t k = 0; k < sizeof(clocks) / sizeof(clocks[0]); k++) {
-        if (!isfinite(clocks[k].v) || !(clocks[k].v > 0)) {
-            chip_bad(what, clocks[k].key, "must be greater than zero, got %g",
-                     clocks[k].v);
-            return RCK_ERR_CONFIG;
-        }
-    }
+    if (rck__chip_check_fields(what, c) < 0)
+        return RCK_ERR_CONFIG;
     for (size_t k = 0; k < CHIP_NCOSTS; k++) {
         if (rck__chip_param_ok(what, rck__chip_param_path(k, path, sizeof(path)),
                           &chip_costs(k), c->params[k]) < 0)

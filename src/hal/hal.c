@@ -190,6 +190,9 @@ void rck_hal_close(rck_hal_t *hal)
 {
     if (hal == NULL)
         return;
+    /* the libraries leave while the chip is still there */
+    if (hal == hal_self)
+        rck__lib_hal_down(hal);
     hal->ops->detach(hal);
     rck_lutwin_destroy(hal->lutwin);
     hal->lutwin = NULL;
@@ -414,110 +417,6 @@ void rck_hal_irq_set_handler(rck_hal_t *hal, rck_hal_irq_handler_t handler,
 {
     hal->irq_handler = handler;
     hal->irq_arg = arg;
-}
-
-/* Per-kind handlers of this process's core (one core per process). An
- * interrupt line is shared: every handler of its kind runs, in the order
- * they were added, and each checks its own state (a mailbox, a ring) for
- * work, so an interrupt meant for another library is harmless. */
-static struct {
-    rck_hal_irq_handler_t fn;
-    void *arg;
-} kind_handler[2][RCK_HAL_IRQ_HANDLERS];
-static int kind_count[2];
-
-static void irq_dispatch(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
-                         void *arg)
-{
-    (void)arg;
-    if ((unsigned)kind >= 2)
-        return;
-    /* A handler may remove itself (or another): run a snapshot. */
-    int n = kind_count[kind];
-    rck_hal_irq_handler_t fn[RCK_HAL_IRQ_HANDLERS];
-    void *fa[RCK_HAL_IRQ_HANDLERS];
-    for (int i = 0; i < n; i++) {
-        fn[i] = kind_handler[kind][i].fn;
-        fa[i] = kind_handler[kind][i].arg;
-    }
-    for (int i = 0; i < n; i++)
-        fn[i](hal, kind, sender, fa[i]);
-}
-
-static void irq_install_dispatch(rck_hal_t *hal)
-{
-    if (kind_count[0] == 0 && kind_count[1] == 0)
-        rck_hal_irq_set_handler(hal, NULL, NULL);
-    else
-        rck_hal_irq_set_handler(hal, irq_dispatch, NULL);
-}
-
-static int irq_kind_ok(rck_irq_kind_t kind, const char *who)
-{
-    if ((unsigned)kind >= 2) {
-        rck_error("%s: unknown interrupt kind %d", who, (int)kind);
-        return 0;
-    }
-    return 1;
-}
-
-rck_status_t rck_hal_irq_add_handler(rck_hal_t *hal, rck_irq_kind_t kind,
-                                     rck_hal_irq_handler_t handler, void *arg)
-{
-    if (!irq_kind_ok(kind, "rck_hal_irq_add_handler"))
-        return RCK_ERR_INVALID;
-    if (handler == NULL) {
-        rck_error("rck_hal_irq_add_handler: NULL handler");
-        return RCK_ERR_INVALID;
-    }
-    for (int i = 0; i < kind_count[kind]; i++)
-        if (kind_handler[kind][i].fn == handler &&
-            kind_handler[kind][i].arg == arg)
-            return RCK_OK; /* already there: adding twice runs it once */
-    if (kind_count[kind] == RCK_HAL_IRQ_HANDLERS) {
-        rck_error("rck_hal_irq_add_handler: %d handlers of the %s interrupt "
-                  "already (the most a core takes)", RCK_HAL_IRQ_HANDLERS,
-                  kind == RCK_IRQ_PIN ? "pin" : "GIC");
-        return RCK_ERR_NOMEM;
-    }
-    kind_handler[kind][kind_count[kind]].fn = handler;
-    kind_handler[kind][kind_count[kind]].arg = arg;
-    kind_count[kind]++;
-    irq_install_dispatch(hal);
-    return RCK_OK;
-}
-
-rck_status_t rck_hal_irq_remove_handler(rck_hal_t *hal, rck_irq_kind_t kind,
-                                        rck_hal_irq_handler_t handler,
-                                        void *arg)
-{
-    if (!irq_kind_ok(kind, "rck_hal_irq_remove_handler"))
-        return RCK_ERR_INVALID;
-    for (int i = 0; i < kind_count[kind]; i++) {
-        if (kind_handler[kind][i].fn != handler ||
-            kind_handler[kind][i].arg != arg)
-            continue;
-        for (int j = i + 1; j < kind_count[kind]; j++)
-            kind_handler[kind][j - 1] = kind_handler[kind][j];
-        kind_count[kind]--;
-        irq_install_dispatch(hal);
-        return RCK_OK;
-    }
-    return RCK_ERR_NOT_FOUND;
-}
-
-void rck_hal_irq_set_kind_handler(rck_hal_t *hal, rck_irq_kind_t kind,
-                                  rck_hal_irq_handler_t handler, void *arg)
-{
-    if (!irq_kind_ok(kind, "rck_hal_irq_set_kind_handler"))
-        return;
-    kind_count[kind] = 0;
-    if (handler != NULL) {
-        kind_handler[kind][0].fn = handler;
-        kind_handler[kind][0].arg = arg;
-        kind_count[kind] = 1;
-    }
-    irq_install_dispatch(hal);
 }
 
 rck_status_t rck_hal_irq_poll(rck_hal_t *hal, int *count)

@@ -3,6 +3,8 @@
  * of registration, their settings handed to util's configuration.
  * Registration happens in constructors, before any thread runs: the
  * table is written then and only read afterwards.
+ * Which libraries are attached to the core's HAL is libattach.c's (this
+ * file is also compiled into the mpi backend's plugin, without hal.c).
  *
  * Owns: the registry. May call: util (settings, logger).
  */
@@ -40,6 +42,13 @@ int rck_lib_register(const rck_lib_desc_t *desc)
                   RCK_LIB_NAME_BYTES - 1);
         return -1;
     }
+    for (int i = 0; i < RCK_LIB_IRQS && desc->irq[i].fn != NULL; i++)
+        if ((unsigned)desc->irq[i].kind >= RCK_IRQ_KINDS) {
+            rck_error("rck_lib_register: '%s': handler %d is of no "
+                      "interrupt kind (%d)",
+                      desc->name, i, (int)desc->irq[i].kind);
+            return -1;
+        }
     id = rck_lib_find(desc->name);
     if (id >= 0)
         return id;
@@ -77,3 +86,4 @@ const char *rck_lib_name(int id)
 {
     return id >= 0 && id < lib_n ? lib_table[id]->name : "?";
 }
+

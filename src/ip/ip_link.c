@@ -81,16 +81,22 @@ static struct {
 } ip;
 
 /* Is the core still attached? RCCE_finalize closes the HAL handle the
- * libraries share: from then on the link is down (sockets fail with
- * ENETDOWN, nothing is sent at exit). */
+ * libraries share (rck__ip_fini): from then on the link is down (sockets
+ * fail with ENETDOWN, nothing is sent at exit). */
 static int attached(void)
 {
-    if (ip.hal && rck_hal_self() != ip.hal) {
-        ip.hal = NULL;
-        ip.dead = 1;
-        ip.dead_said = 1;
-    }
     return ip.hal != NULL;
+}
+
+/* The descriptor's fini (ip_settings.c): librckip has no finalize of its
+ * own, so this runs when the HAL goes down under it. */
+void rck__ip_fini(rck_hal_t *hal, rck_lib_fini_why_t why)
+{
+    (void)hal;
+    (void)why;
+    ip.hal = NULL;
+    ip.dead = 1;
+    ip.dead_said = 1;
 }
 
 static uint32_t round32(uint32_t n)
@@ -254,8 +260,8 @@ static void ring_drain(void)
         ring_store(me, OFF_TAIL, ip.tail);
 }
 
-static void ip_irq(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
-                   void *arg)
+/* The descriptor's GIC handler (ip_settings.c). */
+void rck__ip_irq(rck_hal_t *hal, rck_irq_kind_t kind, int sender, void *arg)
 {
     (void)hal;
     (void)kind;
@@ -715,6 +721,33 @@ rck_status_t rck_ip_init(void)
     s = rck_hal_open(NULL, &hal);
     if (s != RCK_OK)
         return s;
+    /* the HAL runs rck__ip_attach (the ring), then chains rck__ip_irq */
+    s = rck_lib_attach(hal, rck__ip_lib);
+    if (s != RCK_OK)
+        return s;
+    tcpip_init(NULL, NULL);
+    ip4_addr_set_u32(&me, htonl(ip.base + (uint32_t)hal->ue));
+    ip4_addr_set_u32(&mask, htonl(0xffff0000u));
+    ip4_addr_set_u32(&gw, 0);
+    if (!netif_add(&ip.nif, &me, &mask, &gw, NULL, nif_init, ip_input)) {
+        rck_error("rck_ip_init: lwIP refused the interface");
+        return RCK_ERR_IO;
+    }
+    /* not the default interface: an address beyond the cores' /16 has no
+     * route (EHOSTUNREACH), the host's loopback included */
+    netif_set_link_up(&ip.nif);
+    netif_set_up(&ip.nif);
+    ip.ready = 1;
+    atexit(ip_at_exit);
+    return RCK_OK;
+}
+
+/* The descriptor's init (ip_settings.c): the settings and the receive
+ * ring; lwIP's interface comes up after it, in rck_ip_init. */
+rck_status_t rck__ip_attach(rck_hal_t *hal)
+{
+    rck_status_t s;
+
     ip.hal = hal;
     s = read_settings();
     if (s != RCK_OK)
@@ -742,23 +775,6 @@ rck_status_t rck_ip_init(void)
         return RCK_ERR_NOMEM;
     if (ring_load(hal->ue, OFF_TAIL, &ip.tail) != RCK_OK)
         return RCK_ERR_IO;
-    s = rck_hal_irq_add_handler(hal, RCK_IRQ_GIC, ip_irq, &ip);
-    if (s != RCK_OK)
-        return s;
-    tcpip_init(NULL, NULL);
-    ip4_addr_set_u32(&me, htonl(ip.base + (uint32_t)hal->ue));
-    ip4_addr_set_u32(&mask, htonl(0xffff0000u));
-    ip4_addr_set_u32(&gw, 0);
-    if (!netif_add(&ip.nif, &me, &mask, &gw, NULL, nif_init, ip_input)) {
-        rck_error("rck_ip_init: lwIP refused the interface");
-        return RCK_ERR_IO;
-    }
-    /* not the default interface: an address beyond the cores' /16 has no
-     * route (EHOSTUNREACH), the host's loopback included */
-    netif_set_link_up(&ip.nif);
-    netif_set_up(&ip.nif);
-    ip.ready = 1;
-    atexit(ip_at_exit);
     return RCK_OK;
 }
 

@@ -14,6 +14,7 @@
 #define RCK_IP_PRIV_H
 
 #include "rck_ip.h"
+#include "rck/lib.h"
 
 #include <stdint.h>
 #include <sys/socket.h>
@@ -41,6 +42,11 @@ void rck__ip_pump_once(void);
 uint32_t rck__ip_now_ms(void);
 /* librckip's library id (ip_settings.c, rck/lib.h). */
 extern int rck__ip_lib;
+/* The descriptor's hooks (ip_settings.c; ip_link.c): the ring and the
+ * settings, the GIC handler, the HAL going down. */
+rck_status_t rck__ip_attach(rck_hal_t *hal);
+void rck__ip_irq(rck_hal_t *hal, rck_irq_kind_t kind, int sender, void *arg);
+void rck__ip_fini(rck_hal_t *hal, rck_lib_fini_why_t why);
 /** Non-zero once a core of the job failed: every wait is abandoned. */
 int rck__ip_dead(void);
 /** Non-zero once rck_ip_init succeeded. */

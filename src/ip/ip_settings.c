@@ -43,10 +43,21 @@ static const rck_config_entry_t ip_settings[] = {
 
 /* librckip's descriptor (rck/lib.h): its frames are counted as "ip" in
  * the communication matrix; its settings are listed after S-Net's. */
+/* ip_link.c's hooks, referenced weakly: the launcher's copy
+ * (librckip_settings.a) has them NULL, librckip has them. */
+extern rck_status_t rck__ip_attach(rck_hal_t *hal) __attribute__((weak));
+extern void rck__ip_irq(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
+                        void *arg) __attribute__((weak));
+extern void rck__ip_fini(rck_hal_t *hal, rck_lib_fini_why_t why)
+    __attribute__((weak));
+
 static const rck_lib_desc_t ip_lib_desc = {
     .name = "ip",
     .rank = 45,
     .settings = ip_settings,
+    .irq = {{RCK_IRQ_GIC, rck__ip_irq}},
+    .init = rck__ip_attach,
+    .fini = rck__ip_fini,
 };
 
 int rck__ip_lib = -1;

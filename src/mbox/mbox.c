@@ -29,6 +29,11 @@
 
 /* The mailboxes' library id (mbox_desc.c, rck/lib.h). */
 extern int rck__mbox_lib;
+/* The descriptor's hooks (mbox_desc.c). */
+rck_status_t rck__mbox_attach(rck_hal_t *hal);
+void rck__mbox_fini(rck_hal_t *hal, rck_lib_fini_why_t why);
+void rck__mbox_on_gic(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
+                      void *arg);
 
 #define CTRL_WORD 28u           /* byte offset of the control word */
 #define CTRL_FULL (1u << 24)
@@ -99,8 +104,10 @@ static void deliver(int sender_core)
     mb.in_handler--;
 }
 
-/* GIC interrupts: the HAL names the sender, so only its box is read. */
-static void on_gic(rck_hal_t *hal, rck_irq_kind_t kind, int sender, void *arg)
+/* GIC interrupts (the descriptor's handler, mbox_desc.c): the HAL names
+ * the sender, so only its box is read. */
+void rck__mbox_on_gic(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
+                      void *arg)
 {
     (void)hal;
     (void)kind;
@@ -114,7 +121,6 @@ rck_status_t rck_mbox_init(void)
 {
     rck_hal_t *hal;
     rck_status_t st;
-    uint32_t off;
 
     if (mb.ready)
         return RCK_OK;
@@ -124,6 +130,16 @@ rck_status_t rck_mbox_init(void)
                   rck_status_string(st));
         return st;
     }
+    /* the HAL runs rck__mbox_attach, then chains rck__mbox_on_gic */
+    return rck_lib_attach(hal, rck__mbox_lib);
+}
+
+/* The descriptor's init (mbox_desc.c): the boxes and this core's state. */
+rck_status_t rck__mbox_attach(rck_hal_t *hal)
+{
+    rck_status_t st;
+    uint32_t off;
+
     if (!rck_hal_world_is_job(hal, "rck_mbox_init"))
         return RCK_ERR_CONFIG;
     if (hal->chip.line_bytes != RCK_MBOX_LINE) {
@@ -153,26 +169,33 @@ rck_status_t rck_mbox_init(void)
     mb.handler = NULL;
     mb.rr = 0;
     memset(&mb.stats, 0, sizeof mb.stats);
-    /* Take GIC interrupts from the start: in polled mode they are taken
-     * and dropped (the mail waits for rck_mbox_recv), as a core that
-     * polls would mask them. The boxes start empty: the MPBs of a job
-     * start zeroed and only mailboxes use this area. */
-    st = rck_hal_irq_add_handler(hal, RCK_IRQ_GIC, on_gic, NULL);
-    if (st != RCK_OK)
-        return st;
+    /* The HAL chains the GIC handler next, so interrupts are taken from
+     * the start: in polled mode they are taken and dropped (the mail waits
+     * for rck_mbox_recv), as a core that polls would mask them. The boxes
+     * start empty: the MPBs of a job start zeroed and only mailboxes use
+     * this area. */
     mb.ready = 1;
     return RCK_OK;
+}
+
+/* The descriptor's fini: rck_mbox_finalize, or the HAL going down under
+ * the mailboxes (RCCE_finalize first); the handler is unchained already. */
+void rck__mbox_fini(rck_hal_t *hal, rck_lib_fini_why_t why)
+{
+    (void)hal;
+    (void)why;
+    free(mb.core_ue);
+    mb.core_ue = NULL;
+    mb.handler = NULL;
+    mb.hal = NULL;
+    mb.ready = 0;
 }
 
 rck_status_t rck_mbox_finalize(void)
 {
     if (!mb.ready)
         return RCK_OK;
-    (void)rck_hal_irq_remove_handler(mb.hal, RCK_IRQ_GIC, on_gic, NULL);
-    free(mb.core_ue);
-    mb.core_ue = NULL;
-    mb.handler = NULL;
-    mb.ready = 0;
+    rck_lib_detach(mb.hal, rck__mbox_lib);
     return RCK_OK;
 }
 

@@ -16,6 +16,11 @@
 
 /* snetq's library id (snetq_desc.c, rck/lib.h). */
 extern int rck__snetq_lib;
+/* The descriptor's hooks (snetq_desc.c). */
+rck_status_t rck__snetq_attach(rck_hal_t *hal);
+void rck__snetq_fini(rck_hal_t *hal, rck_lib_fini_why_t why);
+void rck__snetq_on_gic(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
+                       void *arg);
 
 /* the header line at the base of every core's reserved area */
 #define H_HEAD 0u     /* bytes the receiver has consumed (receiver writes) */
@@ -83,7 +88,9 @@ static rck_status_t need_init(const char *call)
     return RCK_OK;
 }
 
-static void on_gic(rck_hal_t *hal, rck_irq_kind_t kind, int sender, void *arg)
+/* The descriptor's GIC handler (snetq_desc.c). */
+void rck__snetq_on_gic(rck_hal_t *hal, rck_irq_kind_t kind, int sender,
+                       void *arg)
 {
     /* shared line: the work is found by the waits that this wakes */
     (void)hal;
@@ -96,9 +103,6 @@ rck_status_t rck_snetq_init(void)
 {
     rck_hal_t *hal;
     rck_status_t st;
-    uint32_t off;
-    size_t soff, window = 0;
-    void *wbase;
 
     if (q.ready)
         return RCK_OK;
@@ -108,6 +112,18 @@ rck_status_t rck_snetq_init(void)
                   rck_status_string(st));
         return st;
     }
+    /* the HAL runs rck__snetq_attach, then chains rck__snetq_on_gic */
+    return rck_lib_attach(hal, rck__snetq_lib);
+}
+
+/* The descriptor's init (snetq_desc.c): the ring, the slabs, the state. */
+rck_status_t rck__snetq_attach(rck_hal_t *hal)
+{
+    rck_status_t st;
+    uint32_t off;
+    size_t soff, window = 0;
+    void *wbase;
+
     if (!rck_hal_world_is_job(hal, "rck_snetq_init"))
         return RCK_ERR_CONFIG;
     if (hal->chip.line_bytes != LINE) {
@@ -168,9 +184,6 @@ rck_status_t rck_snetq_init(void)
     memset(&q.stats, 0, sizeof q.stats);
     memset(q.run, 0, sizeof q.run);
     /* the area starts zeroed (a job's MPBs do, and only we use it) */
-    st = rck_hal_irq_add_handler(hal, RCK_IRQ_GIC, on_gic, NULL);
-    if (st != RCK_OK)
-        return st;
     q.ready = 1;
     return RCK_OK;
 }
@@ -179,7 +192,16 @@ rck_status_t rck_snetq_finalize(void)
 {
     if (!q.ready)
         return RCK_OK;
-    (void)rck_hal_irq_remove_handler(q.hal, RCK_IRQ_GIC, on_gic, NULL);
+    rck_lib_detach(q.hal, rck__snetq_lib);
+    return RCK_OK;
+}
+
+/* The descriptor's fini: rck_snetq_finalize, or the HAL going down under
+ * the queues (the handler is unchained already). */
+void rck__snetq_fini(rck_hal_t *hal, rck_lib_fini_why_t why)
+{
+    (void)hal;
+    (void)why;
     while (q.qhead != NULL) {
         msg_t *m = q.qhead;
         q.qhead = m->next;
@@ -198,8 +220,8 @@ rck_status_t rck_snetq_finalize(void)
     q.partial = NULL;
     q.partial_got = NULL;
     q.core_ue = NULL;
+    q.hal = NULL;
     q.ready = 0;
-    return RCK_OK;
 }
 
 int rck_snetq_ue(void)

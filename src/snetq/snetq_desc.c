@@ -7,10 +7,22 @@
  */
 #include "rck/lib.h"
 
+/* snetq.c's hooks, referenced weakly: a link that pulls the descriptor
+ * alone has them NULL, and whenever the queues attach (rck_snetq_init, in
+ * snetq.c) they are there. */
+extern rck_status_t rck__snetq_attach(rck_hal_t *hal) __attribute__((weak));
+extern void rck__snetq_fini(rck_hal_t *hal, rck_lib_fini_why_t why)
+    __attribute__((weak));
+extern void rck__snetq_on_gic(rck_hal_t *hal, rck_irq_kind_t kind,
+                              int sender, void *arg) __attribute__((weak));
+
 static const rck_lib_desc_t snetq_lib_desc = {
     .name = "snetq",
     .rank = 41,
     .flags = 0,
+    .irq = {{RCK_IRQ_GIC, rck__snetq_on_gic}},
+    .init = rck__snetq_attach,
+    .fini = rck__snetq_fini,
 };
 
 int rck__snetq_lib = -1;

@@ -45,8 +45,10 @@ static const rck_config_entry_t svm_settings[] = {
      "24m, or 3/8 of RCK_SHM_SIZE if that is less)", NULL},
     {NULL, NULL, RCK_CONFIG_STRING, NULL, NULL}};
 
-/* Referenced by the static library's users (its link options), so that
- * `rck config --list` lists SVM's settings there too. */
+/* Named by the static links of earlier releases (their pkg-config file
+ * and rckcc); links now pull this object by its id, rck__svm_lib (CMake's
+ * RCK_STATIC_REGISTRIES), so that `rck config --list` lists SVM's
+ * settings there too. */
 const int rck_svm_settings_registered = 1;
 
 /* SVM's descriptor (rck/lib.h): its protocol's mails are counted as

@@ -604,7 +604,7 @@ static void test_schema(void)
 {
     rck_chip_t c;
     FILE *fp;
-    char buf[8192];
+    char buf[32768]; /* the whole schema: the HAL's rows, the model's */
     size_t got;
 
     /* a model assumption's default is its schema row's */
@@ -648,6 +648,35 @@ static void test_schema(void)
     expect_param_error("{\"power_modle\": {}}", "unknown key 'power_modle'",
                        "power_model", __LINE__);
 
+    /* the HAL's own fields: its rows, through the same generic checks */
+    expect_param_error("{\"frequencies_mhz\": {\"core\": 0}}",
+                       "'frequencies_mhz.core'", "greater than zero, got 0",
+                       __LINE__);
+    expect_param_error("{\"mesh\": {\"x\": 2.5}}", "'mesh.x'",
+                       "expected an integer, got 2.5", __LINE__);
+    expect_param_error("{\"mesh\": {\"cores_per_tile\": 0}}",
+                       "'mesh.cores_per_tile'",
+                       "at least 1 and at most 1024 cores, got 0", __LINE__);
+    expect_param_error("{\"dvfs\": {\"volt_change_cycles\": -1}}",
+                       "'dvfs.volt_change_cycles'", "non-negative, got -1",
+                       __LINE__);
+    expect_param_error("{\"l2_bytes\": \"big\"}", "'l2_bytes'",
+                       "expected a number, got a string", __LINE__);
+    expect_param_error("{\"atomic_counters\": -1}", "'atomic_counters'",
+                       "got -1", __LINE__);
+    expect_param_error("{\"mpb_line_write_by_hops\": [40, -2]}",
+                       "'mpb_line_write_by_hops[1]'", "non-negative, got -2",
+                       __LINE__);
+    expect_param_error("{\"mpb_dword_read_by_hops\": [\"20\"]}",
+                       "'mpb_dword_read_by_hops[0]'",
+                       "expected a number, got a string", __LINE__);
+    expect_param_error("{\"mpb_dword_read_by_hops\": []}",
+                       "'mpb_dword_read_by_hops'", "expected 1 to 65 entries",
+                       __LINE__);
+    CHECK(rck_chip_load_string("{\"frequencies_mhz\": {\"mesh\": 1600}, "
+                               "\"mesh\": {\"y\": 3}}", "f", &c) == RCK_OK);
+    CHECK(c.mesh_mhz == 1600 && c.mesh_y == 3 && c.mesh_x == 6);
+
     /* the schema as JSON: every row, its default and where it lives */
     fp = tmpfile();
     CHECK(fp != NULL);
@@ -668,6 +697,22 @@ static void test_schema(void)
                       "false, \"max\": null, \"default\": 14, "
                       "\"default_from\": \"chip\"") != NULL);
     CHECK(strstr(buf, "\"field\": \"sim_costs_t.cost_rdtsc\"") != NULL);
+    /* the HAL's rows come first, with the built-in chip's values */
+    CHECK(!strncmp(buf, "[\n  {\"key\": \"frequencies_mhz.core\", \"type\": "
+                        "\"number\", \"unit\": \"MHz\", \"min\": 0, "
+                        "\"min_open\": true, \"max\": null, \"default\": "
+                        "533, \"default_from\": \"chip\"",
+                   strlen("[\n  {\"key\": \"frequencies_mhz.core\", "
+                          "\"type\": \"number\", \"unit\": \"MHz\", "
+                          "\"min\": 0, \"min_open\": true, \"max\": null, "
+                          "\"default\": 533, \"default_from\": \"chip\"")));
+    CHECK(strstr(buf, "{\"key\": \"mesh.x\", \"type\": \"integer\", "
+                      "\"unit\": \"tiles\"") != NULL);
+    CHECK(strstr(buf, "\"field\": \"rck_chip_t.volts_start\"") != NULL);
+    CHECK(strstr(buf, "{\"key\": \"mpb_dword_read_by_hops\", \"type\": "
+                      "\"number\", \"unit\": \"core cycles\", \"min\": 0, "
+                      "\"min_open\": false, \"max\": null, \"default\": [20, "
+                      "63, 69, 72, 78, 84, 90, 96, 102]") != NULL);
 }
 
 static void round_trip(const rck_chip_t *c, int line)

@@ -38,7 +38,6 @@
  * ends with this status (README, "Exit status"). */
 #define RCK_HAL_EXIT_DEADLOCK 3
 
-typedef struct rck_hal rck_hal_t;
 typedef struct rck_job rck_job_t;
 typedef struct rck_hal_ops rck_hal_ops_t;
 struct rck_lutwin_params; /* rck/lutwin.h */
@@ -99,23 +98,7 @@ typedef enum {
 /** Home memory controller: interleave pages over all controllers. */
 #define RCK_MC_INTERLEAVE (-1)
 
-/** Kinds of interrupt. */
-typedef enum {
-    RCK_IRQ_PIN = 0, /* configuration-register INTR pin: sender unknown */
-    RCK_IRQ_GIC = 1  /* global interrupt controller: carries the sender */
-} rck_irq_kind_t;
-
-/**
- * Interrupt handler. Runs on the receiving core inside a HAL call (a wait,
- * rck_hal_irq_poll, or any call that checks for pending interrupts); it may
- * call HAL functions but must not wait.
- * @param [in] hal     the receiving core.
- * @param [in] kind    pin or GIC.
- * @param [in] sender  sending core for GIC interrupts, -1 for pin ones.
- * @param [in] arg     the pointer given to rck_hal_irq_set_handler().
- */
-typedef void (*rck_hal_irq_handler_t)(rck_hal_t *hal, rck_irq_kind_t kind,
-                                      int sender, void *arg);
+/* rck_irq_kind_t and rck_hal_irq_handler_t: rck/irq.h */
 
 /** Parameters of a job (one run of a program on N cores), launcher side. */
 typedef struct {
@@ -562,11 +545,13 @@ void rck_hal_irq_set_handler(rck_hal_t *hal, rck_hal_irq_handler_t handler,
 /** The most handlers one kind of interrupt takes on a core. */
 #define RCK_HAL_IRQ_HANDLERS 8
 /**
- * Add a handler of one kind of interrupt, so libraries share a core's
- * interrupt lines (mailboxes, notification channels, IP, S-Net): every
- * handler of a kind runs on each interrupt of that kind, in the order they
- * were added, and must check its own state for work (an interrupt may be
- * another library's, and several raised before one is taken arrive as one).
+ * Add a handler of one kind of interrupt by hand (a program, a test): the
+ * libraries' handlers come with their descriptors instead (rck/lib.h,
+ * rck_lib_attach). A core's interrupt lines are shared: every handler of a
+ * kind runs on each interrupt of that kind, first those of the attached
+ * libraries in registration order, then those added here in the order
+ * they were added, and must check its own state for work (an interrupt may
+ * be another's, and several raised before one is taken arrive as one).
  * Adding the same (handler, arg) twice keeps one. Installs a dispatcher as
  * the core's handler while any kind has one; an interrupt of a kind without
  * a handler is taken and dropped. rck_hal_irq_set_handler() replaces the
@@ -582,8 +567,8 @@ rck_status_t rck_hal_irq_remove_handler(rck_hal_t *hal, rck_irq_kind_t kind,
                                         rck_hal_irq_handler_t handler,
                                         void *arg);
 /**
- * Make @p handler the only handler of one kind (NULL removes them all).
- * Libraries that share a core use rck_hal_irq_add_handler() instead.
+ * Make @p handler the only handler of one kind added by hand (NULL removes
+ * them all); the attached libraries' handlers stay.
  */
 void rck_hal_irq_set_kind_handler(rck_hal_t *hal, rck_irq_kind_t kind,
                                   rck_hal_irq_handler_t handler, void *arg);

@@ -179,8 +179,12 @@ def floor_table(label, recs):
         ["operation", "median us", "range", "rounds"], rows), per_op
 
 
-def suite(ctx, Impl, SuiteResult, csv_rows_for, build_mpi_program,
-          source_dir):
+def suite(ctx, run):
+    """The mpi-backend suite: RCCE on the mpi backend beside the MPI it
+    runs on; ``run`` is the driver module (rockcreek.bench.run)."""
+    Impl, SuiteResult, csv_rows_for = run.Impl, run.SuiteResult, \
+        run.csv_rows_for
+    build_mpi_program, source_dir = run._build_mpi_program, run.SOURCE_DIR
     a = ctx.args
     quick = bool(a.quick)
     max_size = min(a.max_size, 1 << 20)

@@ -40,6 +40,7 @@ import subprocess
 import time
 
 from .. import published
+from . import report
 
 # Published one-core bandwidths, MiB/s (config/published.json, "bw.*";
 # SCC-HARDWARE.md 2.3), by this suite's kernel.
@@ -696,3 +697,24 @@ def plot_p54c(data, path):
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
+
+def suite(ctx, run):
+    """The p54c suite; ``run`` is the driver module (rockcreek.bench.run):
+    its helpers are looked up at call time."""
+    a = ctx.args
+    data, tables, verdicts = run_p54c(a.build_dir, a.quick, run.log)
+    if data is None:
+        run._not_run(ctx, "p54c", tables[0])
+        return run.SuiteResult("p54c", {}, [])
+    rows = [{"suite": "p54c", "metric": "bandwidth", "unit": "MiB/s",
+             "point": b["kernel"], "lower_is_better": "",
+             "ours": b["ours_mib_s"], "ref": b["published_mib_s"],
+             "ratio_median": b["ratio"], "status": "",
+             "note": "published: reference SCC-HARDWARE.md 2.3"}
+            for b in data["bandwidth"]]
+    return run.SuiteResult(
+        "p54c", data, tables,
+        verdicts=[report.Verdict(t, "MET" if ok else "NOT MET", d)
+                  for t, ok, d in verdicts],
+        csv_rows=rows,
+        plots=[("p54c.png", lambda path: plot_p54c(data, path))])

@@ -249,3 +249,24 @@ def plot_power(data, path):
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def suite(ctx, run):
+    """The power suite; ``run`` is the driver module (rockcreek.bench.run):
+    its helpers are looked up at call time."""
+    a = ctx.args
+    data, tables, failures = run_power(
+        a.build_dir, run.SOURCE_DIR, a.out, a.quick, run.log)
+    if data is None:
+        run._not_run(ctx, "power", failures[0])
+        return run.SuiteResult("power", {}, [])
+    if a.suite and "power" in a.suite:
+        ctx.failures.extend(failures)
+    rows = [{"suite": "power", "metric": "published point", "unit": "W",
+             "point": p["point"], "lower_is_better": "",
+             "ours": p["modelled_w"], "ref": p["published_w"],
+             "ratio_median": p["ratio"], "status": "",
+             "note": "Intel ISSCC 2010"} for p in data["published"]]
+    return run.SuiteResult(
+        "power", data, tables, csv_rows=rows,
+        plots=[("power.png", lambda path: plot_power(data, path))])

@@ -327,7 +327,11 @@ def _agg(pairs):
     return {k: report.aggregate(v) for k, v in sorted(by.items())}
 
 
-def suite(ctx, mod, SuiteResult, csv_rows_for):
+def suite(ctx, run):
+    """The mpi suite; ``run`` is the driver module (rockcreek.bench.run):
+    its helpers are looked up at call time."""
+    mod = run
+    SuiteResult, csv_rows_for = mod.SuiteResult, mod.csv_rows_for
     a = ctx.args
     bdir = os.path.join(a.build_dir, "bench", "rckmpi")
     prog = os.path.join(bdir, "rckmpi_bench")

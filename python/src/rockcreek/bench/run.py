@@ -618,41 +618,23 @@ def suite_msglog(ctx):
     return msglogbench.suite(ctx, sys.modules[__name__])
 
 
-# name -> function(ctx) -> SuiteResult, run in this order.
 def suite_mpi_backend(ctx):
     """RCCE on the mpi backend vs the MPI it runs on (python/src/rockcreek/bench/
     mpibench.py)."""
-    return mpibench.suite(ctx, Impl, SuiteResult, csv_rows_for,
-                          _build_mpi_program, SOURCE_DIR)
+    return mpibench.suite(ctx, sys.modules[__name__])
 
 
 def suite_power(ctx):
     """The sim's power model (docs/POWER.md): dot product and matrix
     multiply on 48 cores at dividers 2..16, power with 1..48 busy cores,
     and the model beside Intel's published 25 W and 125 W points."""
-    a = ctx.args
-    data, tables, failures = powerbench.run_power(
-        a.build_dir, SOURCE_DIR, a.out, a.quick, log)
-    if data is None:
-        _not_run(ctx, "power", failures[0])
-        return SuiteResult("power", {}, [])
-    if a.suite and "power" in a.suite:
-        ctx.failures.extend(failures)
-    rows = [{"suite": "power", "metric": "published point", "unit": "W",
-             "point": p["point"], "lower_is_better": "",
-             "ours": p["modelled_w"], "ref": p["published_w"],
-             "ratio_median": p["ratio"], "status": "",
-             "note": "Intel ISSCC 2010"} for p in data["published"]]
-    return SuiteResult(
-        "power", data, tables, csv_rows=rows,
-        plots=[("power.png", lambda path: powerbench.plot_power(data, path))])
+    return powerbench.suite(ctx, sys.modules[__name__])
 
 
 def suite_mpi(ctx):
     """rockcreek's MPI on the MPBs: both channels on sim, beside Open MPI
     on native (python/src/rockcreek/bench/rckmpibench.py)."""
-    return rckmpibench.suite(ctx, sys.modules[__name__], SuiteResult,
-                             csv_rows_for)
+    return rckmpibench.suite(ctx, sys.modules[__name__])
 
 
 def suite_p54c(ctx):
@@ -660,25 +642,19 @@ def suite_p54c(ctx):
     the published ones, the working-set sweep, the Fiasco.OC copy, 48
     cores streaming against one, the 48-core stencil's speed under host,
     p54c-fast and p54c (python/src/rockcreek/bench/p54cbench.py)."""
-    a = ctx.args
-    data, tables, verdicts = p54cbench.run_p54c(a.build_dir, a.quick, log)
-    if data is None:
-        _not_run(ctx, "p54c", tables[0])
-        return SuiteResult("p54c", {}, [])
-    rows = [{"suite": "p54c", "metric": "bandwidth", "unit": "MiB/s",
-             "point": b["kernel"], "lower_is_better": "",
-             "ours": b["ours_mib_s"], "ref": b["published_mib_s"],
-             "ratio_median": b["ratio"], "status": "",
-             "note": "published: reference SCC-HARDWARE.md 2.3"}
-            for b in data["bandwidth"]]
-    return SuiteResult(
-        "p54c", data, tables,
-        verdicts=[report.Verdict(t, "MET" if ok else "NOT MET", d)
-                  for t, ok, d in verdicts],
-        csv_rows=rows,
-        plots=[("p54c.png", lambda path: p54cbench.plot_p54c(data, path))])
+    return p54cbench.suite(ctx, sys.modules[__name__])
 
 
+def suite_python(ctx):
+    """rockcreek.rcce's pingpong beside C's RCCE, mpi4py on librckmpi and on
+    Open MPI beside their C, on native and sim (python/src/rockcreek/bench/pybench.py)."""
+    return pybench.suite(ctx, sys.modules[__name__])
+
+
+# name -> function(ctx) -> SuiteResult, run in this order. The driver's own
+# suites (pingpong, barrier) are above; every other is one line handing
+# (ctx, this module) to its module's suite function, which returns the
+# SuiteResult (tables, verdicts, CSV rows, plots) that the driver writes.
 SUITES = {
     "pingpong": suite_pingpong,
     "barrier": suite_barrier,
@@ -696,17 +672,8 @@ SUITES = {
     "p54c": suite_p54c,
     "snet": suite_snet,
     "ip": suite_ip,
-    "python": None,  # set below
+    "python": suite_python,
 }
-
-
-def suite_python(ctx):
-    """rockcreek.rcce's pingpong beside C's RCCE, mpi4py on librckmpi and on
-    Open MPI beside their C, on native and sim (python/src/rockcreek/bench/pybench.py)."""
-    return pybench.suite(ctx, sys.modules[__name__])
-
-
-SUITES["python"] = suite_python
 
 
 def _plots():
