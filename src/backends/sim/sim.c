@@ -40,9 +40,17 @@
 
 static sim_t *sim_live; /* the attached core of this process, for atexit */
 
-/* The lazy-write queue as the engine reaches it. */
-static const sim_lazy_hook_t lazy_hook = {sim_pending_first,
-                                          sim_pending_apply};
+/* The parts above the engine, as the engine reaches them (it calls none
+ * of them directly). */
+static const sim_engine_hooks_t engine_hooks = {
+    .first = sim_pending_first,
+    .apply = sim_pending_apply,
+    .sleep = sim_compute_sleep,
+    .woke = sim_compute_woke,
+    .deadlock = sim_report_deadlock,
+    .spinner = sim_report_spinner,
+    .view = sim_view_init,
+};
 
 /* ---- the job (the launcher) ---- */
 
@@ -51,7 +59,7 @@ static rck_status_t sim_job_create(const rck_job_params_t *p,
 {
     rck_status_t st;
 
-    sim_engine_set_lazy(&lazy_hook);
+    sim_engine_set_hooks(&engine_hooks);
     st = sim_seg_create(p, job_out);
     if (st != RCK_OK)
         return st;
@@ -241,7 +249,7 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     rck_status_t st;
     sim_t *s;
 
-    sim_engine_set_lazy(&lazy_hook);
+    sim_engine_set_hooks(&engine_hooks);
     st = sim_seg_attach(hal, &s);
     if (st != RCK_OK)
         return st;

@@ -46,18 +46,6 @@
  * r x 3070 M instructions per second, so CPI = core_mhz / (r x 3070). */
 #define SIM_REF_HOST_MHZ 3070.0
 
-const char *sim_compute_name(int kind)
-{
-    switch (kind) {
-    case COMPUTE_NONE: return "none";
-    case COMPUTE_HOST: return "host";
-    case COMPUTE_INSTR: return "instructions";
-    case COMPUTE_P54C: return "p54c";
-    case COMPUTE_P54C_FAST: return "p54c-fast";
-    }
-    return "?";
-}
-
 static int perf_open(void)
 {
     struct perf_event_attr a;

@@ -144,6 +144,21 @@ enum {
 enum { COMPUTE_NONE = 0, COMPUTE_HOST = 1, COMPUTE_INSTR = 2,
        COMPUTE_P54C = 3, COMPUTE_P54C_FAST = 4 /* sim_p54c.c */ };
 
+/* The name of compute model @p kind (COMPUTE_*), as RCK_COMPUTE spells it:
+ * here, not in sim_compute.c, because the models below the dispatcher
+ * (sim_p54c.c) and the report name them too. */
+static inline const char *sim_compute_name(int kind)
+{
+    switch (kind) {
+    case COMPUTE_NONE: return "none";
+    case COMPUTE_HOST: return "host";
+    case COMPUTE_INSTR: return "instructions";
+    case COMPUTE_P54C: return "p54c";
+    case COMPUTE_P54C_FAST: return "p54c-fast";
+    }
+    return "?";
+}
+
 /* wait flags published while parked */
 enum { PARK_IRQ = 1u << 0, PARK_HANDLER = 1u << 1 };
 
@@ -506,16 +521,27 @@ static inline uint64_t sim_host_ns(void)
 }
 
 /* ---- engine (sim_engine.c) ---- */
-/** The lazy-write queue as the engine reaches it (sim_lazy.c, registered
- * by the HAL slots with sim_engine_set_lazy): the engine applies queued
- * writes without calling up into the files that queue them. */
+/** What the engine reaches of the parts above it, registered by the HAL
+ * slots (sim.c, sim_engine_set_hooks) before the engine runs: the engine
+ * calls no other file of the sim but the schedule seeds, so it knows no
+ * model and no output (docs/SIM.md, "Source files"). */
 typedef struct {
-    /** The first queued write: its key, or 0 if none. */
+    /** The lazy-write queue (sim_lazy.c): the first queued write, its key
+     *  in *t, *ue; 0 if none. */
     int (*first)(sim_hdr_t *h, uint64_t *t, int *ue);
     /** Apply every queued write with key <= (t, ue), in key order. */
     void (*apply)(sim_t *s, uint64_t t, int ue);
-} sim_lazy_hook_t;
-void sim_engine_set_lazy(const sim_lazy_hook_t *hook);
+    /** The compute model: the core is about to sleep, and woke up. */
+    void (*sleep)(sim_t *s);
+    void (*woke)(sim_t *s);
+    /** The report: every parked core's wait (deadlock); UE @p k outside
+     *  the HAL for @p secs seconds holds everyone up (the watchdog). */
+    void (*deadlock)(sim_hdr_t *h);
+    void (*spinner)(sim_hdr_t *h, int k, double secs);
+    /** The segment: a view of it for a process without a core. */
+    void (*view)(sim_t *v, sim_hdr_t *h);
+} sim_engine_hooks_t;
+void sim_engine_set_hooks(const sim_engine_hooks_t *hooks);
 /** The P54C model's booking in time order, as the engine reaches it
  * (sim_p54c.c registers it): when the earliest core is one stopped in the
  * middle of booking a compute slice, the holder books that core's next
@@ -642,7 +668,6 @@ void sim_compute_mark(sim_t *s);
 void sim_compute_sleep(sim_t *s);
 /** ... and woke up. */
 void sim_compute_woke(sim_t *s);
-const char *sim_compute_name(int kind);
 
 /* ---- the P54C compute model (sim_p54c.c) ---- */
 /* The chip file's p54c section into @p p (sim_p54c_chip.c). */
