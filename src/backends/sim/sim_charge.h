@@ -13,24 +13,12 @@
 #ifndef RCK_SIM_CHARGE_H
 #define RCK_SIM_CHARGE_H
 
+#include "sim_cost.h"
 #include "sim_costs.h"
 #include "sim_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-/* A DWORD load that hits in L1 (P54C: one cycle). */
-#define SIM_L1_HIT_CYCLES 1.0
-
-/* @p cycles of a core clocked at @p mhz (<= 0: the base clock), in ticks
- * (base cycles x SIM_TICKS): sim_core_ticks and core_ticks both. */
-static inline uint64_t sim_ticks_at_mhz(const rck_chip_t *c, double mhz,
-                                        double cycles)
-{
-    if (mhz <= 0 || mhz == c->core_mhz)
-        return sim_ticks(cycles);
-    return sim_ticks(cycles * c->core_mhz / mhz);
-}
 
 static inline int my_fdiv(sim_t *s)
 {

@@ -69,6 +69,8 @@
 #include "sim_p54c.h"
 #include "sim_monitor.h"
 #include "sim_power.h"
+#include "sim_cost.h"
+#include "sim_mc.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -238,29 +240,6 @@ enum {
     SIM_NREGS
 };
 
-/* A memory controller's promised service intervals (sim_mc.c): a treap
- * of [start, end) by start, disjoint; index 0 is no node. */
-#define SIM_MC_NODES 65536
-typedef struct {
-    uint64_t s, e;
-    uint32_t l, r, pri;
-    uint32_t next;             /* the following interval, 0 for the last */
-} sim_iv_t;
-typedef struct {
-    uint64_t accesses;
-    uint64_t queued;           /* ticks requests waited for the controller */
-    uint32_t n;                /* intervals in the tree */
-    uint32_t root, top, free_head, rng;
-    uint32_t tail;             /* the last interval (latest end), or 0 */
-    uint64_t forgot;           /* the highest floor forgotten below */
-    uint32_t treap;            /* 1: the intervals are in the tree; 0:
-                                  in flat[head, head + n), in order */
-    uint32_t head;
-    sim_iv_t iv[SIM_MC_NODES];
-    uint64_t flat[SIM_MC_NODES][2]; /* the list, or compaction's scratch
-                                       (no malloc: the core's heap stays
-                                       as it was) */
-} sim_mc_t;
 
 /* MPB writes of one UE into one core's MPB. */
 typedef struct {
@@ -288,13 +267,6 @@ typedef struct {
     unsigned char data[SIM_PW_DATA];
 } sim_pwq_t;
 
-/* One directed mesh link out of a tile's router. */
-enum { SIM_LINK_E = 0, SIM_LINK_W = 1, SIM_LINK_S = 2, SIM_LINK_N = 3,
-       SIM_LINK_DIRS = 4 };
-typedef struct {
-    uint64_t bytes;            /* data carried */
-    uint64_t packets;          /* packets (requests, data, acks) */
-} sim_link_t;
 
 typedef struct {
     uint64_t magic;
@@ -615,42 +587,6 @@ rck_status_t sim_sched_configure(sim_hdr_t *h);
 uint64_t sim_sched_compute_ticks(const sim_hdr_t *h, int ue, uint64_t n);
 /** How much later parked UE @p ue notices its wake-up number @p n. */
 uint64_t sim_sched_wake_ticks(const sim_hdr_t *h, int ue, uint64_t n);
-
-/* ---- costs (sim_cost.c): pure functions of the chip, in ticks ----
- * (sim_ticks, the conversion of cycles, is in sim_tx.h) */
-/** Ticks of @p cycles of a core running at divider @p fdiv. */
-uint64_t sim_core_ticks(const rck_chip_t *c, int fdiv, double cycles);
-uint64_t sim_cost_line_write(const rck_chip_t *c, int from, int to);
-uint64_t sim_cost_dword_read(const rck_chip_t *c, int from, int to);
-int sim_mc_of_shm(const rck_chip_t *c, size_t off);
-int sim_mc_nearest(const rck_chip_t *c, int core);
-int sim_hops_to_tile(const rck_chip_t *c, int core, int x, int y);
-/** The parts of one DRAM transaction of @p kind at @p hops. */
-void sim_cost_tx(const rck_chip_t *c, int fdiv, int hops, sim_tx_t kind,
-                 sim_tx_cost_t *out);
-/** Book controller @p mc for @p dur from the first free moment at or
- *  after @p arrive; nothing can arrive before @p floor any more (NULL:
- *  a controller at zero load). @return the start of the service. */
-uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
-                        uint64_t floor);
-/** An L1 line fill from L2 (L2 hit), ticks. */
-uint64_t sim_cost_l2_fill(const rck_chip_t *c, int fdiv);
-/** A DWORD store that hits L2, ticks. */
-uint64_t sim_cost_l2_write(const rck_chip_t *c, int fdiv);
-/** Count one packet of @p bytes over the links from tile to tile. */
-void sim_mesh_route(const rck_chip_t *c, sim_link_t *links, int from_tile,
-                    int to_tile, uint64_t bytes);
-/** The same for @p packets packets carrying @p bytes in all. */
-void sim_mesh_route_n(const rck_chip_t *c, sim_link_t *links, int from_tile,
-                      int to_tile, uint64_t bytes, uint64_t packets);
-int sim_tile_of_mc(const rck_chip_t *c, int mc);
-int sim_tile_of_sif(const rck_chip_t *c);
-/** Zero-load DRAM latency model (no queue, no issue overhead), ticks. */
-uint64_t sim_dram_latency(const rck_chip_t *c, int core, int fdiv, int hops);
-/** An access to the system FPGA (GIC, counters, timestamp). */
-uint64_t sim_cost_fpga(const rck_chip_t *c, int core, int fdiv);
-/** Interrupt delivery latency from @p from to @p to. */
-uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to);
 
 /* ---- compute models (sim_compute.c) ---- */
 rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program);
