@@ -10,7 +10,7 @@
  * charge the compute since the last HAL call, then become the earliest
  * core (which may hand the token over and sleep). Plain writes start with
  * write_begin() instead (a core that is not the earliest queues them:
- * invariant 5 in sim_internal.h), and a wait that must park may do so
+ * invariant 5 in sim_state.h), and a wait that must park may do so
  * without its turn (sim_wait_park_now). Slots that only look at this
  * core's own state (its clock, its L1, its console) skip the ordering.
  * Functional effects happen at the issue time of the event; writes record
@@ -21,11 +21,21 @@
  * slots, the registration of the lazy-write hook with the engine. May
  * call every other file of the sim backend; nothing calls up into it.
  */
+#include "sim.h"
 #include "sim_charge.h"
 #include "sim_lazy.h"
 #include "sim_mem.h"
 #include "sim_wait.h"
 #include "sim_seg.h"
+#include "sim_engine.h"
+#include "sim_power.h"
+#include "sim_sched.h"
+#include "sim_compute.h"
+#include "sim_p54c.h"
+#include "sim_monitor.h"
+#include "sim_report.h"
+#include "sim_l1.h"
+#include "sim_cost.h"
 #include "sim_stack.h"
 #include "common/chipstate.h"
 #include "common/defaults.h"

@@ -15,7 +15,8 @@
 
 #include "sim_cost.h"
 #include "sim_costs.h"
-#include "sim_internal.h"
+#include "sim_state.h"
+#include "sim_power.h"
 
 #include <math.h>
 #include <stdlib.h>

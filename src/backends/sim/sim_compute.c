@@ -17,7 +17,9 @@
  * else of the sim. Called by the HAL slots (sim.c: enter, leave), the
  * segment (the compute settings of a run) and the reports (model names).
  */
-#include "sim_internal.h"
+#include "sim_compute.h"
+#include "sim_state.h"
+#include "sim_p54c.h"
 #include "sim_costs.h"
 
 #include "rck/config.h"

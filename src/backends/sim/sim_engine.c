@@ -1,7 +1,7 @@
 /*
  * The engine: one run token, handed between the cores' processes so that
  * the core with the smallest (virtual time, UE) is the only one running
- * (the invariants are at the top of sim_internal.h).
+ * (the invariants are at the top of sim_state.h).
  *
  * A core keeps the token while it is the earliest, so a core that computes
  * and talks to nobody runs without any hand-over. The token moves when the
@@ -16,13 +16,17 @@
  * writes that come before the next holder.
  *
  * Owns: the run token, the horizon, the scheduling fields of the UEs,
- * the watchdog, deadlock detection. May call: the segment (a view for the
- * launcher), the report (deadlock), the compute models (their clock
- * around a sleep); the lazy-write queue only through the hook the HAL
- * slots register (sim_engine_set_lazy). Called by the HAL slots, the
- * waits, the memory model.
+ * the watchdog, deadlock detection. May call: the schedule seeds
+ * (sim_sched.c), nothing else of the sim. It knows no model and no
+ * output: the lazy-write queue, the compute models' clock around a
+ * sleep, the reports (deadlock, watchdog) and the segment's view for the
+ * launcher are reached through the hooks the HAL slots register
+ * (sim_engine_set_hooks, sim.c). Called by the HAL slots, the waits, the
+ * memory model, the P54C model (its booking in time order).
  */
-#include "sim_internal.h"
+#include "sim_engine.h"
+#include "sim_state.h"
+#include "sim_sched.h"
 #include "common/backend.h"
 
 #include "rck/log.h"

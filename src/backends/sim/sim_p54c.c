@@ -18,7 +18,11 @@
  *             timed through the mesh and memory-controller model), the
  *             performance counters.
  */
-#include "sim_internal.h"
+#include "sim_p54c.h"
+#include "sim_state.h"
+#include "sim_engine.h"
+#include "sim_l1.h"
+#include "sim_cost.h"
 #include "sim_p54c_mem.h"
 #include "sim_p54c_skip.h"
 #include "p54c_cpi.h"

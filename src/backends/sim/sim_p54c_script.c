@@ -5,7 +5,8 @@
  * libraries this launcher goes with, and each core checks its own program
  * when it attaches (sim_p54c.c, core_init_compiled).
  */
-#include "sim_internal.h"
+#include "sim_state.h"
+#include "sim_p54c.h"
 
 #include "rck/log.h"
 
