@@ -65,18 +65,41 @@ static inline uint64_t cost_dword_read(sim_t *s, int to)
     return s->cost_dr[to];
 }
 
+/* advance() in its parts. The core's own clock, which counts its cycles
+ * at its divider's frequency @p mhz (DVFS; <= 0: the base clock): */
+static inline void charge_own_clock(sim_ue_t *me, const rck_chip_t *c,
+                                    uint64_t ticks, double mhz)
+{
+    if (mhz <= 0 || mhz == c->core_mhz)
+        me->cyc += ticks;
+    else
+        me->cyc += (uint64_t)llround((double)ticks * mhz / c->core_mhz);
+}
+
+/* where the cycles went (category @p cat, CAT_*): */
+static inline void charge_category(sim_ue_t *me, uint64_t ticks, int cat)
+{
+    me->cat[cat] += ticks;
+}
+
+/* virtual time itself: */
+static inline void charge_time(sim_ue_t *me, uint64_t ticks)
+{
+    me->vt += ticks;
+}
+
+/* Charge @p ticks of category @p cat to this core: the energy they take
+ * (the power model, at the core's clock), its virtual time, the category,
+ * its own clock. */
 static inline void advance(sim_t *s, uint64_t ticks, int cat)
 {
     sim_ue_t *me = s->me;
     double mhz = my_mhz(s);
 
     sim_power_charge(s, ticks, cat, mhz);
-    me->vt += ticks;
-    me->cat[cat] += ticks;
-    if (mhz <= 0 || mhz == s->chip->core_mhz)
-        me->cyc += ticks;
-    else
-        me->cyc += (uint64_t)llround((double)ticks * mhz / s->chip->core_mhz);
+    charge_time(me, ticks);
+    charge_category(me, ticks, cat);
+    charge_own_clock(me, s->chip, ticks, mhz);
 }
 
 static inline void advance_to(sim_t *s, uint64_t t, int cat)
