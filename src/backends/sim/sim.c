@@ -419,7 +419,8 @@ static rck_status_t sim_mpb_copy(rck_hal_t *hal, int dst_core,
     SIM_CALL(s, SIM_ORDERED) {
         advance(s, sim_mpb_read_l1(s, src_core, src_off, buf, len), CAT_MPB);
         t0 = s->me->vt;
-        advance(s, sim_mpb_write_lines(s, dst_core, dst_off, buf, len, 0), CAT_MPB);
+        advance(s, sim_mpb_write_lines(s, dst_core, dst_off, buf, len, 0),
+                CAT_MPB);
         sim_notify(s, RCK_SPACE_MPB, dst_core, dst_off, len, t0, s->ue);
     }
     free(buf);
@@ -455,7 +456,8 @@ static rck_status_t sim_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
     uint32_t v;
 
     SIM_CALL(s, SIM_ORDERED) {
-        advance(s, sim_mpb_read_l1(s, core, off, (unsigned char *)&v, 4), CAT_MPB);
+        advance(s, sim_mpb_read_l1(s, core, off, (unsigned char *)&v, 4),
+                CAT_MPB);
     }
     *value = v;
     return RCK_OK;
@@ -540,8 +542,9 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
     uint64_t cost, at;
 
     SIM_CALL(s, SIM_ORDERED) {
-        cost = kind == RCK_IRQ_PIN ? cost_line_write(s, core)
-                                   : sim_cost_fpga(s->chip, s->core, my_fdiv(s));
+        cost = kind == RCK_IRQ_PIN
+                   ? cost_line_write(s, core)
+                   : sim_cost_fpga(s->chip, s->core, my_fdiv(s));
         at = s->me->vt + sim_cost_irq_delivery(s->chip, s->core, core);
         if (kind == RCK_IRQ_PIN) {
             mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
@@ -558,11 +561,11 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
             else
                 c->pin_at = at;
         } else {
-            uint64_t *g =
-                &s->gic[(size_t)core * (size_t)s->chip->ncores + (size_t)s->core];
+            uint64_t *g = &s->gic[(size_t)core * (size_t)s->chip->ncores +
+                                  (size_t)s->core];
             if (*g != SIM_INF)
-                rck_debug("GIC interrupt %d -> %d lost: already pending", s->core,
-                          core);
+                rck_debug("GIC interrupt %d -> %d lost: already pending",
+                          s->core, core);
             else
                 *g = at;
         }
