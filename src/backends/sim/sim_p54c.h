@@ -36,6 +36,12 @@ int sim_p54c_is_script(const char *program);
 /* @p name, searched in PATH unless it has a slash, as an absolute path in
  * @p out. @return 0 or -1. */
 int sim_p54c_find_exec(const char *name, char *out, size_t len);
+/* The .rck_icount records of the ELF file @p path (sim_p54c_script.c):
+ * n[0] the program's own, n[1] the libraries', n[2] those with another
+ * magic or a CPI table other than @p want (NULL: the default), n[3] the
+ * program's own whose memory accesses are checked; all 0 when the file or
+ * its section cannot be read. */
+void sim_p54c_ctr_records(const char *path, const uint32_t *want, int n[4]);
 /* Does @p dir hold counted libraries of this rockcreek's CPI table? */
 int sim_p54c_counted_dir_ok(const char *dir);
 /* engine_choose for a launched script (RCK_P54C_ENGINE @p e). */
