@@ -11,8 +11,8 @@
  *     packet crosses (X first, then Y), nothing else touched;
  *   - MPB access: line write and DWORD read from the published tables,
  *     growing with distance;
- *   - a DRAM transaction's parts (sim_cost_tx) and an interrupt's
- *     delivery from the same parameters.
+ *   - a DRAM transaction's parts (sim_cost_tx), L2 hits, the system
+ *     interface, and an interrupt's delivery from the same parameters.
  */
 #include "rck/chip.h"
 #include "sim/sim_cost.h"
@@ -185,6 +185,21 @@ static void test_tx(const rck_chip_t *c)
     /* the spacing of reads: 4 bytes at the published bandwidth */
     CHECK(rd.interval == sim_core_ticks(c, f, 4 * cpb));
     CHECK(lr.interval > rd.interval);
+    /* an L2 hit: a line at the published L2 bandwidth, less the DWORDs
+     * that hit in L1 anyway; a store that hits L2: one DWORD's worth */
+    {
+        double l2 = c->core_mhz * 1e6 / (k->bw_mib_s_l2hit_read * 1048576.0);
+        double line = c->line_bytes * l2 - (c->line_bytes / 4.0 - 1.0);
+        double w = 4 * c->core_mhz * 1e6 /
+                   (k->bw_mib_s_l2hit_write * 1048576.0);
+
+        CHECK(sim_cost_l2_fill(c, f) ==
+              sim_core_ticks(c, f, line > 0 ? line : 0));
+        CHECK(sim_cost_l2_write(c, f) == sim_core_ticks(c, f, w));
+        CHECK(sim_cost_l2_fill(c, f + 1) > sim_cost_l2_fill(c, f));
+    }
+    /* the system interface's router: tile (3, 0) on the SCC */
+    CHECK(sim_tile_of_sif(c) == 3);
     /* the FPGA is one DRAM latency away, at the system interface */
     CHECK(sim_cost_fpga(c, 0, f) >= sim_dram_latency(c, 0, f, 0));
     /* an interrupt on one tile: the published delivery less the trap */
