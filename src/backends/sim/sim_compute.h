@@ -7,7 +7,6 @@
 
 #include "sim_state.h"
 
-
 /* ---- compute models (sim_compute.c) ---- */
 rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program);
 void sim_compute_init(sim_t *s);
