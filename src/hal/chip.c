@@ -343,8 +343,7 @@ static double *chip_param(rck_chip_t *c, const char *group, const char *key)
 static double chip_dram_latency(const rck_chip_t *c, const double *lat,
                                 double hops)
 {
-    return lat[0] + hops * lat[1] * c->core_mhz / c->mesh_mhz +
-           lat[2] * c->core_mhz / c->mem_mhz;
+    return rck_chip_dram_latency(c, lat[0], lat[1], lat[2], hops);
 }
 
 /* Fit dram_line_write_uncached_extra (see the top of the file). */

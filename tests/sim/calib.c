@@ -61,9 +61,10 @@ static int core_at(int x, int y)
 static double dram_latency(int hops)
 {
     const rck_chip_t *c = &hal->chip;
-    return sim_costs(c)->dram_line_write_uncached_extra / 8.0 + sim_costs(c)->dram_core_cycles +
-           hops * sim_costs(c)->dram_mesh_cycles_per_hop * c->core_mhz / c->mesh_mhz +
-           sim_costs(c)->dram_mem_cycles * c->core_mhz / c->mem_mhz;
+    return sim_costs(c)->dram_line_write_uncached_extra / 8.0 +
+           rck_chip_dram_latency(c, sim_costs(c)->dram_core_cycles,
+                                 sim_costs(c)->dram_mesh_cycles_per_hop,
+                                 sim_costs(c)->dram_mem_cycles, hops);
 }
 
 /* within 5% of a published figure */

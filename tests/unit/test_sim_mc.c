@@ -8,7 +8,7 @@
  * (a sorted list while few intervals are promised, the tree above) give
  * the same answers across their moves.
  */
-#include "sim_internal.h"
+#include "sim_mc.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * charge the compute since the last HAL call, then become the earliest
  * core (which may hand the token over and sleep). Plain writes start with
  * write_begin() instead (a core that is not the earliest queues them:
- * invariant 5 in sim_internal.h), and a wait that must park may do so
+ * invariant 5 in sim_state.h), and a wait that must park may do so
  * without its turn (sim_wait_park_now). Slots that only look at this
  * core's own state (its clock, its L1, its console) skip the ordering.
  * Functional effects happen at the issue time of the event; writes record
@@ -21,11 +21,21 @@
  * slots, the registration of the lazy-write hook with the engine. May
  * call every other file of the sim backend; nothing calls up into it.
  */
+#include "sim.h"
 #include "sim_charge.h"
 #include "sim_lazy.h"
 #include "sim_mem.h"
 #include "sim_wait.h"
 #include "sim_seg.h"
+#include "sim_engine.h"
+#include "sim_power.h"
+#include "sim_sched.h"
+#include "sim_compute.h"
+#include "sim_p54c.h"
+#include "sim_monitor.h"
+#include "sim_report.h"
+#include "sim_l1.h"
+#include "sim_cost.h"
 #include "sim_stack.h"
 #include "common/chipstate.h"
 #include "common/defaults.h"
@@ -40,9 +50,17 @@
 
 static sim_t *sim_live; /* the attached core of this process, for atexit */
 
-/* The lazy-write queue as the engine reaches it. */
-static const sim_lazy_hook_t lazy_hook = {sim_pending_first,
-                                          sim_pending_apply};
+/* The parts above the engine, as the engine reaches them (it calls none
+ * of them directly). */
+static const sim_engine_hooks_t engine_hooks = {
+    .first = sim_pending_first,
+    .apply = sim_pending_apply,
+    .sleep = sim_compute_sleep,
+    .woke = sim_compute_woke,
+    .deadlock = sim_report_deadlock,
+    .spinner = sim_report_spinner,
+    .view = sim_view_init,
+};
 
 /* ---- the job (the launcher) ---- */
 
@@ -51,7 +69,7 @@ static rck_status_t sim_job_create(const rck_job_params_t *p,
 {
     rck_status_t st;
 
-    sim_engine_set_lazy(&lazy_hook);
+    sim_engine_set_hooks(&engine_hooks);
     st = sim_seg_create(p, job_out);
     if (st != RCK_OK)
         return st;
@@ -173,6 +191,27 @@ static int begin(sim_t *s)
     return 0;
 }
 
+/* The prologue and epilogue of the HAL slots, in one place:
+ * SIM_CALL(s, SIM_ORDERED) { effect; advance(...); } runs the block after
+ * begin() (SIM_ORDERED: state other cores see; an aborted run goes on
+ * unordered) or enter() alone (SIM_LOCAL: the core's own state), then
+ * leave(). The block must not return, break or goto out of itself. The
+ * slots whose writes may be queued (write_begin) and the wait, which
+ * parks in the middle, keep their own. */
+enum { SIM_LOCAL = 0, SIM_ORDERED = 1 };
+
+static inline void sim_call_enter(sim_t *s, int how)
+{
+    if (how == SIM_ORDERED)
+        begin(s);
+    else
+        enter(s);
+}
+
+#define SIM_CALL(s, how)                                                      \
+    for (int sim_call_once_ = (sim_call_enter((s), (how)), 1);               \
+         sim_call_once_; sim_call_once_ = 0, leave(s))
+
 /* Enter a call that only writes. @return 1 when the write is to be
  * queued (this core is not the earliest; nothing is ordered), 0 when it
  * is to be done now, in order (begin()'s work done). */
@@ -212,14 +251,14 @@ static rck_status_t sim_spawn_claim(rck_hal_t *hal, int n, int *ues)
     sim_t *s = sim_of(hal);
     int got = 0;
 
-    begin(s);
-    for (int ue = 0; ue < (int)s->hdr->nues && got < n; ue++)
-        if (atomic_load(sim_state(s->hdr, ue)) == UE_DORMANT)
-            ues[got++] = ue;
-    if (got == n)
-        for (int i = 0; i < n; i++)
-            sim_engine_join(s, ues[i]);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        for (int ue = 0; ue < (int)s->hdr->nues && got < n; ue++)
+            if (atomic_load(sim_state(s->hdr, ue)) == UE_DORMANT)
+                ues[got++] = ue;
+        if (got == n)
+            for (int i = 0; i < n; i++)
+                sim_engine_join(s, ues[i]);
+    }
     return got == n ? RCK_OK : RCK_ERR_BUSY;
 }
 
@@ -241,7 +280,7 @@ static rck_status_t sim_attach(rck_hal_t *hal)
     rck_status_t st;
     sim_t *s;
 
-    sim_engine_set_lazy(&lazy_hook);
+    sim_engine_set_hooks(&engine_hooks);
     st = sim_seg_attach(hal, &s);
     if (st != RCK_OK)
         return st;
@@ -361,9 +400,9 @@ static rck_status_t sim_mpb_read(rck_hal_t *hal, int core, uint32_t off,
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    advance(s, sim_mpb_read_l1(s, core, off, dst, len), CAT_MPB);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        advance(s, sim_mpb_read_l1(s, core, off, dst, len), CAT_MPB);
+    }
     return RCK_OK;
 }
 
@@ -377,12 +416,13 @@ static rck_status_t sim_mpb_copy(rck_hal_t *hal, int dst_core,
 
     if (buf == NULL)
         return RCK_ERR_NOMEM;
-    begin(s);
-    advance(s, sim_mpb_read_l1(s, src_core, src_off, buf, len), CAT_MPB);
-    t0 = s->me->vt;
-    advance(s, sim_mpb_write_lines(s, dst_core, dst_off, buf, len, 0), CAT_MPB);
-    sim_notify(s, RCK_SPACE_MPB, dst_core, dst_off, len, t0, s->ue);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        advance(s, sim_mpb_read_l1(s, src_core, src_off, buf, len), CAT_MPB);
+        t0 = s->me->vt;
+        advance(s, sim_mpb_write_lines(s, dst_core, dst_off, buf, len, 0),
+                CAT_MPB);
+        sim_notify(s, RCK_SPACE_MPB, dst_core, dst_off, len, t0, s->ue);
+    }
     free(buf);
     return RCK_OK;
 }
@@ -415,9 +455,10 @@ static rck_status_t sim_mpb_load32(rck_hal_t *hal, int core, uint32_t off,
     sim_t *s = sim_of(hal);
     uint32_t v;
 
-    begin(s);
-    advance(s, sim_mpb_read_l1(s, core, off, (unsigned char *)&v, 4), CAT_MPB);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        advance(s, sim_mpb_read_l1(s, core, off, (unsigned char *)&v, 4),
+                CAT_MPB);
+    }
     *value = v;
     return RCK_OK;
 }
@@ -426,10 +467,10 @@ static void sim_cl1invmb(rck_hal_t *hal)
 {
     sim_t *s = sim_of(hal);
 
-    enter(s);
-    sim_l1_invalidate(&s->l1);
-    advance(s, cost_cl1invmb(s), CAT_MPB);
-    leave(s);
+    SIM_CALL(s, SIM_LOCAL) {
+        sim_l1_invalidate(&s->l1);
+        advance(s, cost_cl1invmb(s), CAT_MPB);
+    }
 }
 
 /* The line writes were charged by mpb_write; pushing the buffer out adds
@@ -438,8 +479,8 @@ static void sim_wcb_flush(rck_hal_t *hal)
 {
     sim_t *s = sim_of(hal);
 
-    enter(s);
-    leave(s);
+    SIM_CALL(s, SIM_LOCAL) {
+    }
 }
 
 /* ---- TAS ---- */
@@ -448,13 +489,13 @@ static rck_status_t sim_tas_try(rck_hal_t *hal, int core, int *acquired)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    *acquired = rck_cs_tas_take(&s->cs, core);
-    if (*acquired)
-        sim_notify(s, RCK_SPACE_TAS, core, 0, 4, s->me->vt, s->ue);
-    mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
-    advance(s, cost_dword_read(s, core), CAT_OTHER);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        *acquired = rck_cs_tas_take(&s->cs, core);
+        if (*acquired)
+            sim_notify(s, RCK_SPACE_TAS, core, 0, 4, s->me->vt, s->ue);
+        mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
+        advance(s, cost_dword_read(s, core), CAT_OTHER);
+    }
     return RCK_OK;
 }
 
@@ -500,50 +541,51 @@ static rck_status_t sim_irq_raise(rck_hal_t *hal, int core,
     sim_core_t *c = &s->cores[core];
     uint64_t cost, at;
 
-    begin(s);
-    cost = kind == RCK_IRQ_PIN ? cost_line_write(s, core)
-                               : sim_cost_fpga(s->chip, s->core, my_fdiv(s));
-    at = s->me->vt + sim_cost_irq_delivery(s->chip, s->core, core);
-    if (kind == RCK_IRQ_PIN) {
-        mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
-    } else {
-        int sif = sim_tile_of_sif(s->chip);
-        mesh_xfer(s, sif, 4, 0);
-        sim_mesh_route(s->chip, s->links, sif, rck_chip_tile(s->chip, core),
-                       4);
-    }
-    if (kind == RCK_IRQ_PIN) {
-        if (c->pin_at != SIM_INF)
-            rck_debug("interrupt to core %d lost: one is already pending",
-                      core);
-        else
-            c->pin_at = at;
-    } else {
-        uint64_t *g =
-            &s->gic[(size_t)core * (size_t)s->chip->ncores + (size_t)s->core];
-        if (*g != SIM_INF)
-            rck_debug("GIC interrupt %d -> %d lost: already pending", s->core,
-                      core);
-        else
-            *g = at;
-    }
-    c->irq_next = sim_min(c->irq_next, at);
-    if (!s->unordered && c->ue >= 0 && c->ue != s->ue) {
-        sim_ue_t *u = &s->ues[c->ue];
-        if (atomic_load_explicit(sim_state(s->hdr, c->ue),
-                                 memory_order_relaxed) == UE_PARK &&
-            (u->park_flags & (PARK_IRQ | PARK_HANDLER))) {
-            uint64_t t = sim_max(at, u->vt);
-            u->park_wake = sim_min(u->park_wake, t);
-            sim_engine_wake(s, c->ue, t, u->sat_which);
+    SIM_CALL(s, SIM_ORDERED) {
+        cost = kind == RCK_IRQ_PIN
+                   ? cost_line_write(s, core)
+                   : sim_cost_fpga(s->chip, s->core, my_fdiv(s));
+        at = s->me->vt + sim_cost_irq_delivery(s->chip, s->core, core);
+        if (kind == RCK_IRQ_PIN) {
+            mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
+        } else {
+            int sif = sim_tile_of_sif(s->chip);
+            mesh_xfer(s, sif, 4, 0);
+            sim_mesh_route(s->chip, s->links, sif, rck_chip_tile(s->chip, core),
+                           4);
         }
+        if (kind == RCK_IRQ_PIN) {
+            if (c->pin_at != SIM_INF)
+                rck_debug("interrupt to core %d lost: one is already pending",
+                          core);
+            else
+                c->pin_at = at;
+        } else {
+            uint64_t *g = &s->gic[(size_t)core * (size_t)s->chip->ncores +
+                                  (size_t)s->core];
+            if (*g != SIM_INF)
+                rck_debug("GIC interrupt %d -> %d lost: already pending",
+                          s->core, core);
+            else
+                *g = at;
+        }
+        c->irq_next = sim_min(c->irq_next, at);
+        if (!s->unordered && c->ue >= 0 && c->ue != s->ue) {
+            sim_ue_t *u = &s->ues[c->ue];
+            if (atomic_load_explicit(sim_state(s->hdr, c->ue),
+                                     memory_order_relaxed) == UE_PARK &&
+                (u->park_flags & (PARK_IRQ | PARK_HANDLER))) {
+                uint64_t t = sim_max(at, u->vt);
+                u->park_wake = sim_min(u->park_wake, t);
+                sim_engine_wake(s, c->ue, t, u->sat_which);
+            }
+        }
+        if (s->trace.buf != NULL)
+            sim_trace_flow(s, kind == RCK_IRQ_PIN ? "interrupt (pin)"
+                                                  : "interrupt (GIC)",
+                           "irq", core, s->me->vt, s->me->vt + cost, at, 0);
+        advance(s, cost, CAT_OTHER);
     }
-    if (s->trace.buf != NULL)
-        sim_trace_flow(s, kind == RCK_IRQ_PIN ? "interrupt (pin)"
-                                              : "interrupt (GIC)",
-                       "irq", core, s->me->vt, s->me->vt + cost, at, 0);
-    advance(s, cost, CAT_OTHER);
-    leave(s);
     return RCK_OK;
 }
 
@@ -589,9 +631,9 @@ static rck_status_t sim_irq_poll(rck_hal_t *hal, int *count)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    *count = irq_run(s, hal);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        *count = irq_run(s, hal);
+    }
     return RCK_OK;
 }
 
@@ -744,11 +786,11 @@ static rck_status_t sim_gtsc_read(rck_hal_t *hal, uint64_t *ticks)
 {
     sim_t *s = sim_of(hal);
 
-    enter(s);
-    fpga_access(s);
-    *ticks = (uint64_t)((double)s->me->vt / (double)SIM_TICKS *
-                        s->chip->mesh_mhz / s->chip->core_mhz);
-    leave(s);
+    SIM_CALL(s, SIM_LOCAL) {
+        fpga_access(s);
+        *ticks = (uint64_t)((double)s->me->vt / (double)SIM_TICKS *
+                            s->chip->mesh_mhz / s->chip->core_mhz);
+    }
     return RCK_OK;
 }
 
@@ -756,10 +798,10 @@ static rck_status_t sim_atomic_inc(rck_hal_t *hal, int ctr, int32_t *old)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    *old = atomic_fetch_add(&s->counters[ctr], 1);
-    fpga_access(s);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        *old = atomic_fetch_add(&s->counters[ctr], 1);
+        fpga_access(s);
+    }
     return RCK_OK;
 }
 
@@ -767,10 +809,10 @@ static rck_status_t sim_atomic_read(rck_hal_t *hal, int ctr, int32_t *value)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    *value = atomic_load(&s->counters[ctr]);
-    fpga_access(s);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        *value = atomic_load(&s->counters[ctr]);
+        fpga_access(s);
+    }
     return RCK_OK;
 }
 
@@ -778,10 +820,10 @@ static rck_status_t sim_atomic_write(rck_hal_t *hal, int ctr, int32_t value)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    atomic_store(&s->counters[ctr], value);
-    fpga_access(s);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        atomic_store(&s->counters[ctr], value);
+        fpga_access(s);
+    }
     return RCK_OK;
 }
 
@@ -790,11 +832,11 @@ static rck_status_t sim_lut_read(rck_hal_t *hal, int core, int idx,
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    *entry = rck_cs_lut_get(&s->cs, core, idx);
-    mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
-    advance(s, cost_dword_read(s, core), CAT_OTHER);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        *entry = rck_cs_lut_get(&s->cs, core, idx);
+        mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
+        advance(s, cost_dword_read(s, core), CAT_OTHER);
+    }
     return RCK_OK;
 }
 
@@ -803,11 +845,11 @@ static rck_status_t sim_lut_write(rck_hal_t *hal, int core, int idx,
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    rck_cs_lut_set(&s->cs, core, idx, entry);
-    mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
-    advance(s, cost_line_write(s, core), CAT_OTHER);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        rck_cs_lut_set(&s->cs, core, idx, entry);
+        mesh_xfer(s, rck_chip_tile(s->chip, core), 4, 0);
+        advance(s, cost_line_write(s, core), CAT_OTHER);
+    }
     return RCK_OK;
 }
 
@@ -817,11 +859,11 @@ static rck_status_t sim_shm_set_map(rck_hal_t *hal, size_t off, size_t len,
     sim_t *s = sim_of(hal);
     rck_status_t st;
 
-    enter(s);
-    st = sim_map_set(&s->map, off, len, (int)type, mc);
-    if (st == RCK_OK)
-        sim_p54c_map(s);
-    leave(s);
+    SIM_CALL(s, SIM_LOCAL) {
+        st = sim_map_set(&s->map, off, len, (int)type, mc);
+        if (st == RCK_OK)
+            sim_p54c_map(s);
+    }
     return st;
 }
 
@@ -840,9 +882,9 @@ static rck_status_t sim_shm_flush(rck_hal_t *hal)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    advance_to(s, s->port.wr_done, CAT_DRAM);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        advance_to(s, s->port.wr_done, CAT_DRAM);
+    }
     return RCK_OK;
 }
 
@@ -853,12 +895,12 @@ static rck_status_t sim_dcache_flush(rck_hal_t *hal)
     sim_t *s = sim_of(hal);
     uint64_t clean, dirty, t0;
 
-    begin(s);
-    t0 = s->me->vt;
-    sim_caches_flush(s, &clean, &dirty);
-    sim_p54c_flush(s, &clean, &dirty);
-    advance_to(s, t0 + cost_dcache_flush(s, clean, dirty), CAT_DRAM);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        t0 = s->me->vt;
+        sim_caches_flush(s, &clean, &dirty);
+        sim_p54c_flush(s, &clean, &dirty);
+        advance_to(s, t0 + cost_dcache_flush(s, clean, dirty), CAT_DRAM);
+    }
     return RCK_OK;
 }
 
@@ -868,12 +910,12 @@ static rck_status_t sim_shm_write(rck_hal_t *hal, size_t off, const void *src,
     sim_t *s = sim_of(hal);
     uint64_t t0;
 
-    begin(s);
-    t0 = s->me->vt;
-    sim_shm_write_range(s, off, src, len);
-    sim_notify(s, RCK_SPACE_SHM, 0, (uint32_t)off,
-           len > UINT32_MAX ? UINT32_MAX : len, t0, s->ue);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        t0 = s->me->vt;
+        sim_shm_write_range(s, off, src, len);
+        sim_notify(s, RCK_SPACE_SHM, 0, (uint32_t)off,
+               len > UINT32_MAX ? UINT32_MAX : len, t0, s->ue);
+    }
     return RCK_OK;
 }
 
@@ -882,9 +924,9 @@ static rck_status_t sim_shm_read(rck_hal_t *hal, size_t off, void *dst,
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    sim_shm_read_range(s, off, dst, len);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        sim_shm_read_range(s, off, dst, len);
+    }
     return RCK_OK;
 }
 
@@ -893,9 +935,9 @@ static rck_status_t sim_shm_touch(rck_hal_t *hal, size_t off, size_t len,
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    sim_shm_touch_range(s, off, len, write);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        sim_shm_touch_range(s, off, len, write);
+    }
     return RCK_OK;
 }
 
@@ -909,9 +951,9 @@ static void sim_trap(rck_hal_t *hal, uint64_t host_ns)
 
     s->compute_discount_ns = host_ns;
     s->compute_discount_slices = 2;
-    begin(s);
-    advance(s, cost_null_syscall(s), CAT_OTHER);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        advance(s, cost_null_syscall(s), CAT_OTHER);
+    }
 }
 
 /* Kernel work: a trap in and out, then the work itself, whose host time
@@ -920,10 +962,10 @@ static void sim_syscall(rck_hal_t *hal, void (*fn)(void *arg), void *arg)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    advance(s, cost_null_syscall(s), CAT_OTHER);
-    fn(arg);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        advance(s, cost_null_syscall(s), CAT_OTHER);
+        fn(arg);
+    }
 }
 
 /* ---- power, clocks, console ---- */
@@ -933,14 +975,14 @@ static rck_status_t sim_freq_set(rck_hal_t *hal, int core, int fdiv)
     sim_t *s = sim_of(hal);
     int tile = rck_chip_tile(s->chip, core);
 
-    begin(s);
-    mesh_xfer(s, tile, 4, 0);
-    advance(s, cost_line_write(s, core), CAT_OTHER);
-    /* The divider is per tile: both cores change, from their next event. */
-    rck_cs_fdiv_set(&s->cs, core, fdiv);
-    sim_power_log(s, rck_chip_island(s->chip, core), SIM_DVFS_FREQ, fdiv,
-                  s->me->vt);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        mesh_xfer(s, tile, 4, 0);
+        advance(s, cost_line_write(s, core), CAT_OTHER);
+        /* The divider is per tile: both cores change, from their next event. */
+        rck_cs_fdiv_set(&s->cs, core, fdiv);
+        sim_power_log(s, rck_chip_island(s->chip, core), SIM_DVFS_FREQ, fdiv,
+                      s->me->vt);
+    }
     return RCK_OK;
 }
 
@@ -948,11 +990,11 @@ static rck_status_t sim_freq_get(rck_hal_t *hal, int core, int *fdiv)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    *fdiv = rck_cs_fdiv_get(&s->cs, core);
-    mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
-    advance(s, cost_dword_read(s, core), CAT_OTHER);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        *fdiv = rck_cs_fdiv_get(&s->cs, core);
+        mesh_xfer(s, rck_chip_tile(s->chip, core), 0, 4);
+        advance(s, cost_dword_read(s, core), CAT_OTHER);
+    }
     return RCK_OK;
 }
 
@@ -962,10 +1004,10 @@ static rck_status_t sim_volt_set(rck_hal_t *hal, int island, int mv)
 
     rck_status_t st;
 
-    begin(s);
-    fpga_access(s);
-    st = sim_power_volt_set(s, island, mv);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        fpga_access(s);
+        st = sim_power_volt_set(s, island, mv);
+    }
     return st;
 }
 
@@ -973,10 +1015,10 @@ static rck_status_t sim_volt_get(rck_hal_t *hal, int island, int *mv)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    fpga_access(s);
-    *mv = sim_power_volt_get(s, island);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        fpga_access(s);
+        *mv = sim_power_volt_get(s, island);
+    }
     return RCK_OK;
 }
 
@@ -987,15 +1029,15 @@ static rck_status_t sim_volt_wait(rck_hal_t *hal, int island)
     sim_t *s = sim_of(hal);
     uint64_t done;
 
-    begin(s);
-    fpga_access(s);
-    done = sim_power_volt_done(s, island);
-    if (done != 0) {
-        advance_to(s, done, CAT_WAIT);
+    SIM_CALL(s, SIM_ORDERED) {
         fpga_access(s);
-        sim_power_volt_get(s, island);
+        done = sim_power_volt_done(s, island);
+        if (done != 0) {
+            advance_to(s, done, CAT_WAIT);
+            fpga_access(s);
+            sim_power_volt_get(s, island);
+        }
     }
-    leave(s);
     return RCK_OK;
 }
 
@@ -1004,10 +1046,10 @@ static rck_status_t sim_power_read(rck_hal_t *hal, double *watts)
 {
     sim_t *s = sim_of(hal);
 
-    begin(s);
-    fpga_access(s);
-    *watts = sim_power_sensor(s);
-    leave(s);
+    SIM_CALL(s, SIM_ORDERED) {
+        fpga_access(s);
+        *watts = sim_power_sensor(s);
+    }
     return RCK_OK;
 }
 
@@ -1015,10 +1057,10 @@ static rck_status_t sim_cycles(rck_hal_t *hal, uint64_t *cycles)
 {
     sim_t *s = sim_of(hal);
 
-    enter(s);
-    advance(s, cost_rdtsc(s), CAT_OTHER);
-    *cycles = s->me->cyc / SIM_TICKS;
-    leave(s);
+    SIM_CALL(s, SIM_LOCAL) {
+        advance(s, cost_rdtsc(s), CAT_OTHER);
+        *cycles = s->me->cyc / SIM_TICKS;
+    }
     return RCK_OK;
 }
 
@@ -1026,11 +1068,11 @@ static rck_status_t sim_wtime(rck_hal_t *hal, double *seconds)
 {
     sim_t *s = sim_of(hal);
 
-    enter(s);
-    advance(s, cost_rdtsc(s), CAT_OTHER);
-    *seconds = (double)s->me->vt / (double)SIM_TICKS /
-               (s->chip->core_mhz * 1e6);
-    leave(s);
+    SIM_CALL(s, SIM_LOCAL) {
+        advance(s, cost_rdtsc(s), CAT_OTHER);
+        *seconds = (double)s->me->vt / (double)SIM_TICKS /
+                   (s->chip->core_mhz * 1e6);
+    }
     return RCK_OK;
 }
 
@@ -1041,10 +1083,10 @@ static rck_status_t sim_perfctr_read(rck_hal_t *hal, int idx, uint64_t *value)
     sim_t *s = sim_of(hal);
     rck_status_t st;
 
-    enter(s);
-    advance(s, cost_rdtsc(s), CAT_OTHER);
-    st = sim_perfctr_event(s, hal->perfctr_event[idx], value);
-    leave(s);
+    SIM_CALL(s, SIM_LOCAL) {
+        advance(s, cost_rdtsc(s), CAT_OTHER);
+        st = sim_perfctr_event(s, hal->perfctr_event[idx], value);
+    }
     return st;
 }
 
@@ -1054,10 +1096,10 @@ static rck_status_t sim_console_write(rck_hal_t *hal, const char *buf,
     sim_t *s = sim_of(hal);
     rck_status_t st = RCK_OK;
 
-    enter(s);
-    advance(s, cost_null_syscall(s), CAT_OTHER);
-    st = rck_cs_console_write(hal, buf, len);
-    leave(s);
+    SIM_CALL(s, SIM_LOCAL) {
+        advance(s, cost_null_syscall(s), CAT_OTHER);
+        st = rck_cs_console_write(hal, buf, len);
+    }
     return st;
 }
 

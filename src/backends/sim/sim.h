@@ -11,8 +11,4 @@
 
 extern const rck_hal_ops_t rck_sim_ops;
 
-/** Where the sim's settings are listed (rck_config_register): after the
- *  native backend's. */
-#define RCK_SIM_CONFIG_RANK 20
-
 #endif

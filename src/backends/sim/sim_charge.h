@@ -13,24 +13,13 @@
 #ifndef RCK_SIM_CHARGE_H
 #define RCK_SIM_CHARGE_H
 
+#include "sim_cost.h"
 #include "sim_costs.h"
-#include "sim_internal.h"
+#include "sim_state.h"
+#include "sim_power.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-/* A DWORD load that hits in L1 (P54C: one cycle). */
-#define SIM_L1_HIT_CYCLES 1.0
-
-/* @p cycles of a core clocked at @p mhz (<= 0: the base clock), in ticks
- * (base cycles x SIM_TICKS): sim_core_ticks and core_ticks both. */
-static inline uint64_t sim_ticks_at_mhz(const rck_chip_t *c, double mhz,
-                                        double cycles)
-{
-    if (mhz <= 0 || mhz == c->core_mhz)
-        return sim_ticks(cycles);
-    return sim_ticks(cycles * c->core_mhz / mhz);
-}
 
 static inline int my_fdiv(sim_t *s)
 {
@@ -76,18 +65,41 @@ static inline uint64_t cost_dword_read(sim_t *s, int to)
     return s->cost_dr[to];
 }
 
+/* advance() in its parts. The core's own clock, which counts its cycles
+ * at its divider's frequency @p mhz (DVFS; <= 0: the base clock): */
+static inline void charge_own_clock(sim_ue_t *me, const rck_chip_t *c,
+                                    uint64_t ticks, double mhz)
+{
+    if (mhz <= 0 || mhz == c->core_mhz)
+        me->cyc += ticks;
+    else
+        me->cyc += (uint64_t)llround((double)ticks * mhz / c->core_mhz);
+}
+
+/* where the cycles went (category @p cat, CAT_*): */
+static inline void charge_category(sim_ue_t *me, uint64_t ticks, int cat)
+{
+    me->cat[cat] += ticks;
+}
+
+/* virtual time itself: */
+static inline void charge_time(sim_ue_t *me, uint64_t ticks)
+{
+    me->vt += ticks;
+}
+
+/* Charge @p ticks of category @p cat to this core: the energy they take
+ * (the power model, at the core's clock), its virtual time, the category,
+ * its own clock. */
 static inline void advance(sim_t *s, uint64_t ticks, int cat)
 {
     sim_ue_t *me = s->me;
     double mhz = my_mhz(s);
 
     sim_power_charge(s, ticks, cat, mhz);
-    me->vt += ticks;
-    me->cat[cat] += ticks;
-    if (mhz <= 0 || mhz == s->chip->core_mhz)
-        me->cyc += ticks;
-    else
-        me->cyc += (uint64_t)llround((double)ticks * mhz / s->chip->core_mhz);
+    charge_time(me, ticks);
+    charge_category(me, ticks, cat);
+    charge_own_clock(me, s->chip, ticks, mhz);
 }
 
 static inline void advance_to(sim_t *s, uint64_t t, int cat)

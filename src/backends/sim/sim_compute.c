@@ -17,7 +17,9 @@
  * else of the sim. Called by the HAL slots (sim.c: enter, leave), the
  * segment (the compute settings of a run) and the reports (model names).
  */
-#include "sim_internal.h"
+#include "sim_compute.h"
+#include "sim_state.h"
+#include "sim_p54c.h"
 #include "sim_costs.h"
 
 #include "rck/config.h"
@@ -45,18 +47,6 @@
  * one instruction per cycle there, an SCC core at relative speed r retires
  * r x 3070 M instructions per second, so CPI = core_mhz / (r x 3070). */
 #define SIM_REF_HOST_MHZ 3070.0
-
-const char *sim_compute_name(int kind)
-{
-    switch (kind) {
-    case COMPUTE_NONE: return "none";
-    case COMPUTE_HOST: return "host";
-    case COMPUTE_INSTR: return "instructions";
-    case COMPUTE_P54C: return "p54c";
-    case COMPUTE_P54C_FAST: return "p54c-fast";
-    }
-    return "?";
-}
 
 static int perf_open(void)
 {

@@ -6,9 +6,12 @@
  *
  * With sim_charge.h this is the cost model: no other file reads a cost of
  * the chip file. May call: nothing else of the sim (rck_chip_t helpers of
- * the HAL only). Called by every file that charges time.
+ * the HAL only; the DRAM latency formula is the HAL's,
+ * rck_chip_dram_latency_parts). Called by every file that charges time;
+ * its header, sim_cost.h, includes nothing of the sim but sim_tx.h.
  */
-#include "sim_charge.h"
+#include "sim_cost.h"
+#include "sim_costs.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -99,18 +102,21 @@ int sim_mc_nearest(const rck_chip_t *c, int core)
     return best;
 }
 
-/* The published DRAM latency model: core_cycles core cycles + hops x
- * mesh_cycles_per_hop mesh cycles (there and back) + memory_cycles memory
- * cycles. The core part runs at the core's clock, the rest at the mesh's
- * and the memory's. */
+/* The published DRAM latency model (rck_chip_dram_latency_parts): the
+ * core part runs at the core's clock, the rest at the mesh's and the
+ * memory's; the mesh part is split into its two ways. */
 static void dram_parts(const rck_chip_t *c, int fdiv, int hops,
                        uint64_t *core_part, uint64_t *one_way,
                        uint64_t *mem_part)
 {
-    *core_part = sim_core_ticks(c, fdiv, sim_costs(c)->dram_core_cycles);
-    *one_way = sim_ticks(hops * sim_costs(c)->dram_mesh_cycles_per_hop / 2.0 *
-                         c->core_mhz / c->mesh_mhz);
-    *mem_part = sim_ticks(sim_costs(c)->dram_mem_cycles * c->core_mhz / c->mem_mhz);
+    rck_dram_latency_t p;
+
+    rck_chip_dram_latency_parts(c, sim_costs(c)->dram_core_cycles,
+                                sim_costs(c)->dram_mesh_cycles_per_hop,
+                                sim_costs(c)->dram_mem_cycles, hops, &p);
+    *core_part = sim_core_ticks(c, fdiv, p.core);
+    *one_way = sim_ticks(p.mesh / 2.0);
+    *mem_part = sim_ticks(p.mem);
 }
 
 uint64_t sim_dram_latency(const rck_chip_t *c, int core, int fdiv, int hops)

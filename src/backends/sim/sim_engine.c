@@ -1,7 +1,7 @@
 /*
  * The engine: one run token, handed between the cores' processes so that
  * the core with the smallest (virtual time, UE) is the only one running
- * (the invariants are at the top of sim_internal.h).
+ * (the invariants are at the top of sim_state.h).
  *
  * A core keeps the token while it is the earliest, so a core that computes
  * and talks to nobody runs without any hand-over. The token moves when the
@@ -16,13 +16,17 @@
  * writes that come before the next holder.
  *
  * Owns: the run token, the horizon, the scheduling fields of the UEs,
- * the watchdog, deadlock detection. May call: the segment (a view for the
- * launcher), the report (deadlock), the compute models (their clock
- * around a sleep); the lazy-write queue only through the hook the HAL
- * slots register (sim_engine_set_lazy). Called by the HAL slots, the
- * waits, the memory model.
+ * the watchdog, deadlock detection. May call: the schedule seeds
+ * (sim_sched.c), nothing else of the sim. It knows no model and no
+ * output: the lazy-write queue, the compute models' clock around a
+ * sleep, the reports (deadlock, watchdog) and the segment's view for the
+ * launcher are reached through the hooks the HAL slots register
+ * (sim_engine_set_hooks, sim.c). Called by the HAL slots, the waits, the
+ * memory model, the P54C model (its booking in time order).
  */
-#include "sim_internal.h"
+#include "sim_engine.h"
+#include "sim_state.h"
+#include "sim_sched.h"
 #include "common/backend.h"
 
 #include "rck/log.h"
@@ -40,13 +44,14 @@
 #define SIM_WATCH_NS 1000000000ll
 
 
-/* The lazy-write queue (sim_lazy.c), reached through the hook the HAL
- * slots register (sim.c) before anything is queued. */
-static const sim_lazy_hook_t *lazy;
+/* The parts above the engine (the lazy-write queue, the compute model's
+ * clock, the report, the segment's view), reached through the hooks the
+ * HAL slots register (sim.c) before the engine runs. */
+static const sim_engine_hooks_t *hooks;
 
-void sim_engine_set_lazy(const sim_lazy_hook_t *hook)
+void sim_engine_set_hooks(const sim_engine_hooks_t *h)
 {
-    lazy = hook;
+    hooks = h;
 }
 
 /* The P54C model's booking steps for stopped cores (sim_p54c.c). */
@@ -60,7 +65,7 @@ void sim_engine_set_book(int (*step)(sim_t *s, int ue, uint64_t hz_vt,
 
 static int pending_first(sim_hdr_t *h, uint64_t *t, int *ue)
 {
-    return lazy != NULL && lazy->first(h, t, ue);
+    return hooks != NULL && hooks->first(h, t, ue);
 }
 
 sim_ue_t *sim_ue(sim_hdr_t *h, int ue)
@@ -245,7 +250,7 @@ static void deadlock(sim_hdr_t *h)
     h->deadlock_tick = t;
     atomic_store(&h->token, -1);
     /* nobody runs yet (waiting cores look at the abort flag): print first */
-    sim_report_deadlock(h);
+    hooks->deadlock(h);
     if (atomic_compare_exchange_strong(&h->abort, &none, SIM_ABORT_DEADLOCK))
         sim_engine_wake_all(h);
 }
@@ -264,7 +269,7 @@ static int settle2(sim_t *s, uint64_t *t_out, uint64_t *t2, int *k2)
         if (!pending_first(h, &pt, &pu) ||
             (k >= 0 && !(pt < t || (pt == t && pu <= k))))
             break;
-        lazy->apply(s, pt, pu);
+        hooks->apply(s, pt, pu);
         /* only a changed wake time can change the choice */
         if (s->wake_gen != gen)
             k = pick2(h, &t, t2, k2);
@@ -311,7 +316,7 @@ static void pass_on(sim_hdr_t *h, sim_t *s)
     int k;
 
     if (s == NULL) {
-        sim_view_init(&view, h);
+        hooks->view(&view, h);
         k = sim_engine_settle(&view, &t);
     } else {
         k = settle_books(s, &t);
@@ -479,8 +484,8 @@ static void watchdog_spinner(sim_hdr_t *h)
                                         key | (1ull << 63)))
         return;
     now = sim_host_ns();
-    sim_report_spinner(h, k,
-                       (double)(now - atomic_load(&u->wd_since)) * 1e-9);
+    hooks->spinner(h, k,
+                   (double)(now - atomic_load(&u->wd_since)) * 1e-9);
 }
 
 /* Spin for the token for at most @p limit_ns. @return 1 with it. */
@@ -548,13 +553,13 @@ rck_status_t sim_engine_await(sim_t *s)
         watch = h->watchdog_s > 0 &&
                 (atomic_load(&h->watcher) == s->ue ||
                  atomic_compare_exchange_strong(&h->watcher, &none, s->ue));
-        sim_compute_sleep(s);
+        hooks->sleep(s);
         if (rck_be_futex_wait(&me->go, seq, watch ? SIM_WATCH_NS : -1) ==
             ETIMEDOUT) {
-            sim_compute_woke(s);
+            hooks->woke(s);
             watchdog(s);
         } else {
-            sim_compute_woke(s);
+            hooks->woke(s);
         }
     }
 }
@@ -670,7 +675,7 @@ rck_status_t sim_engine_order(sim_t *s)
          * may wake a core that is earlier still) */
         if (h->npending == 0)
             return RCK_OK;
-        lazy->apply(s, me->vt, s->ue);
+        hooks->apply(s, me->vt, s->ue);
         if (sim_before(me->vt, s->ue, s->hz_vt, s->hz_ue) ||
             me->vt - s->hz_vt < h->lookahead)
             return RCK_OK;

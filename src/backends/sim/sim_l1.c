@@ -23,7 +23,7 @@
  * what an access costs and what it does to memory is the memory model's,
  * sim_mem.c). May call: nothing else of the sim.
  */
-#include "sim_internal.h"
+#include "sim_l1.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * The lazy-write queue (invariant 5 in sim_internal.h): a core that is
+ * The lazy-write queue (invariant 5 in sim_state.h): a core that is
  * not the earliest queues its plain writes (MPB writes and stores, TAS
  * releases) with their keys; whichever core holds the token applies them
  * when the global order reaches their keys.

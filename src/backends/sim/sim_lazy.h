@@ -4,7 +4,7 @@
 #ifndef RCK_SIM_LAZY_H
 #define RCK_SIM_LAZY_H
 
-#include "sim_internal.h"
+#include "sim_state.h"
 
 /** The first queued write: its key, or 0 if none. */
 int sim_pending_first(sim_hdr_t *h, uint64_t *t, int *ue);

@@ -23,7 +23,9 @@
  *
  * Owns: the controllers' queues. May call: nothing of the sim.
  */
-#include "sim_internal.h"
+#include "sim_mc.h"
+
+#include <stddef.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,6 +15,10 @@
 #include "sim_charge.h"
 #include "sim_lazy.h"
 #include "sim_mem.h"
+#include "sim_engine.h"
+#include "sim_l1.h"
+#include "sim_mc.h"
+#include "sim_report.h"
 #include "sim_wait.h"
 
 #include <stdio.h>

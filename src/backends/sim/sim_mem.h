@@ -8,7 +8,8 @@
 #ifndef RCK_SIM_MEM_H
 #define RCK_SIM_MEM_H
 
-#include "sim_internal.h"
+#include "sim_state.h"
+#include "sim_cost.h"
 
 /* off / line_bytes and off % line_bytes */
 static inline uint32_t line_div(const sim_t *s, uint32_t off)

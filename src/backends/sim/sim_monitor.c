@@ -9,7 +9,9 @@
  * common/comm.c. Called by the HAL slots (sim.c), the report
  * (sim_report.c) and the launcher's job_tick slot.
  */
-#include "sim_internal.h"
+#include "sim_monitor.h"
+#include "sim_state.h"
+#include "sim_compute.h"
 #include "sim_charge.h"
 #include "common/comm.h"
 

@@ -1,17 +1,23 @@
 /*
- * The sim backend's monitoring state in the segment's header
- * (sim_monitor.c): the progress line's period and when it is next due.
+ * Monitoring (sim_monitor.c, docs/MONITORING.md): the communication
+ * matrix in the report, performance counters, the monitor slot, the
+ * progress line. Its state in the segment is in sim_monitor_types.h.
  */
 #ifndef RCK_SIM_MONITOR_H
 #define RCK_SIM_MONITOR_H
 
-#include <stdint.h>
+#include "sim_state.h"
+#include "rck/json.h"
 
-typedef struct {
-    double progress_s;         /* period of the progress line, 0: off */
-    uint64_t progress_next_ns; /* host time of the next line */
-    int32_t progress_shown;    /* a line is on the terminal */
-    int32_t progress_tty;      /* stderr is a terminal */
-} sim_monitor_job_t;
+#include <stdio.h>
+
+/* ---- monitoring (sim_monitor.c) ---- */
+rck_status_t sim_progress_configure(sim_hdr_t *h);
+int sim_progress_tick(sim_hdr_t *h);
+void sim_progress_end(sim_hdr_t *h);
+void sim_monitor_report(rck_jsonw_t *w, sim_hdr_t *h);
+rck_status_t sim_perfctr_event(sim_t *s, int event, uint64_t *value);
+void sim_monitor_run(rck_hal_t *hal, void (*fn)(void *arg, double seconds),
+                     void *arg);
 
 #endif

@@ -18,7 +18,11 @@
  *             timed through the mesh and memory-controller model), the
  *             performance counters.
  */
-#include "sim_internal.h"
+#include "sim_p54c.h"
+#include "sim_state.h"
+#include "sim_engine.h"
+#include "sim_l1.h"
+#include "sim_cost.h"
 #include "sim_p54c_mem.h"
 #include "sim_p54c_skip.h"
 #include "p54c_cpi.h"
@@ -63,19 +67,6 @@ const char *sim_p54c_class_name(int c)
 
 static p54c_slot_t *launcher_slots; /* the launcher's map of the slots */
 static size_t launcher_bytes;
-
-/* @p name, searched in PATH unless it has a slash, as an absolute path in
- * @p out. @return 0 or -1. */
-int sim_p54c_find_exec(const char *name, char *out, size_t len)
-{
-    char found[PATH_MAX], real[PATH_MAX];
-
-    if (rck_exec_find(name, found, sizeof(found)) != 0 ||
-        realpath(found, real) == NULL || strlen(real) >= len)
-        return -1;
-    snprintf(out, len, "%s", real);
-    return 0;
-}
 
 static int plugin_find(char *out, size_t len)
 {
@@ -165,55 +156,7 @@ static rck_status_t qemu_paths(sim_p54c_job_t *p, const char *spec)
                                                            : RCK_OK;
 }
 
-/* The .rck_icount records of the ELF file @p path: n[0] the program's own
- * (P54C_CTR_MAGIC), n[1] the libraries' (P54C_CTR_MAGIC_LIB), n[2] those
- * with another magic or a table other than @p want (P54C_NCLASS units; the
- * default table if NULL), n[3] those of the program's own code whose
- * memory accesses are instrumented (P54C_CTR_FLAG_MEM). All 0 when the
- * file or its section cannot be read. */
-static void ctr_records(const char *path, const uint32_t *want, int n[4])
-{
-    uint32_t def[P54C_NCLASS];
-    rck_elf_t *e = NULL;
-    const unsigned char *sec;
-    size_t len = 0;
 
-    n[0] = n[1] = n[2] = n[3] = 0;
-    if (want == NULL) {
-        p54c_default_units(def);
-        want = def;
-    }
-    if (rck_elf_load(path, &e, NULL, 0) != 0)
-        return;
-    sec = rck_elf_section(e, P54C_CTR_SECTION, &len);
-    for (size_t off = 0; sec != NULL && len % P54C_CTR_REC == 0 && off < len;
-         off += P54C_CTR_REC) {
-        uint64_t magic;
-        uint32_t units[P54C_NCLASS], flags;
-        memcpy(&magic, sec + off, sizeof(magic));
-        memcpy(units, sec + off + sizeof(magic), sizeof(units));
-        memcpy(&flags, sec + off + P54C_CTR_FLAGS_OFF, sizeof(flags));
-        n[3] += magic == P54C_CTR_MAGIC && (flags & P54C_CTR_FLAG_MEM) != 0;
-        n[0] += magic == P54C_CTR_MAGIC;
-        n[1] += magic == P54C_CTR_MAGIC_LIB;
-        n[2] += (magic != P54C_CTR_MAGIC && magic != P54C_CTR_MAGIC_LIB) ||
-                memcmp(units, want, sizeof(units)) != 0;
-    }
-    rck_elf_free(e);
-}
-
-/* Does @p dir hold counted libraries that carry the default CPI table
- * (built by this rockcreek, not another version's)? */
-int sim_p54c_counted_dir_ok(const char *dir)
-{
-    char f[PATH_MAX];
-    int n[4];
-
-    if (snprintf(f, sizeof(f), "%s/librockcreek.so.0", dir) >= (int)sizeof(f))
-        return 0;
-    ctr_records(f, NULL, n);
-    return n[1] > 0 && n[0] == 0 && n[2] == 0;
-}
 
 /* The counted copies of the libraries above the HAL that go with
  * @p program (an absolute path): rockcreek/counted/ beside the
@@ -604,7 +547,7 @@ int sim_p54c_counted(const char *program, const uint32_t *cpi_units)
 
     if (program == NULL || sim_p54c_find_exec(program, path, sizeof(path)) != 0)
         return 0;
-    ctr_records(path, cpi_units, n);
+    sim_p54c_ctr_records(path, cpi_units, n);
     /* the memory model needs every object of the program's own checked */
     if (n[0] > 0 && n[2] == 0 && n[3] == n[0])
         return 2;

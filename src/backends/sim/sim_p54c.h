@@ -1,131 +1,73 @@
 /*
- * The P54C compute model (RCK_COMPUTE=p54c, p54c-fast): types kept in the
- * sim segment's header and in each core's sim_t. The functions are
- * declared in sim_internal.h (they take its types); the code is in
- * sim_p54c.c, the instrumentation in qemu/p54c_plugin.c (docs/P54C.md).
+ * The P54C compute models (sim_p54c.c, sim_p54c_chip.c, sim_p54c_script.c,
+ * sim_p54c_report.c; docs/P54C.md): what they offer the sim. Their types
+ * (kept in the segment and in each core's sim_t, and shared with the QEMU
+ * plugin) are in sim_p54c_types.h.
  */
 #ifndef RCK_SIM_P54C_H
 #define RCK_SIM_P54C_H
 
-#include "p54c_abi.h"
-#include "sim_tx.h"
+#include "sim_p54c_types.h"
+#include "rck/chip.h"
+#include "rck/json.h"
+#include "rck/status.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
-#define SIM_P54C_PATH 1024
+/* The sim's state (sim_state.h), by name only: the QEMU plugin includes
+ * this header for the types, without the sim's state. */
+typedef struct sim sim_t;
+typedef struct sim_hdr sim_hdr_t;
 
-/* In the segment's header: resolved once by the launcher. */
-typedef struct {
-    int32_t fd;                /* memory file of the slots, -1: model off */
-    uint32_t detailed;         /* p54c (1) or p54c-fast (0) */
-    uint32_t engine;           /* P54C_ENGINE_QEMU or _COMPILED */
-    uint32_t engine_forced;    /* RCK_P54C_ENGINE=compiled */
-    uint32_t from_auto;        /* chosen by RCK_COMPUTE=auto */
-    uint32_t from_script;      /* the launched file is a script: the
-                                  program it starts is checked when it
-                                  attaches (core_init_compiled) */
-    uint32_t script_host;      /* cores whose program (auto, from a
-                                  script) has no counters: host model */
-    uint32_t pad;
-    uint64_t slot_bytes;       /* page-aligned size of one slot */
-    double cpi[P54C_NCLASS];   /* cycles per instruction of each class */
-    uint32_t l1i_bytes, l1d_bytes, l1_ways, l2_bytes, l2_ways;
-    uint32_t order;            /* book DRAM in time order (RCK_P54C_ORDER) */
-    uint32_t book_others;      /* the token's holder takes the booking
-                                  steps of stopped cores
-                                  (RCK_P54C_BOOK_OTHERS) */
-    uint64_t order_window;     /* ... up to this many ticks ahead */
-    char qemu[SIM_P54C_PATH];  /* absolute path of qemu-x86_64 */
-    char plugin[SIM_P54C_PATH];/* absolute path of librck_p54c.so */
-    char libdir[SIM_P54C_PATH];/* the counted libraries (compiled engine),
-                                  "" if none */
-    char program[SIM_P54C_PATH];/* the job's program, resolved (compiled
-                                   engine): found counted by the launcher */
-} sim_p54c_job_t;
-
-/* A core's port to memory for the program's own transactions, and its
- * transaction costs. It lives in the segment (sim_p54c_pend_t), so that
- * the token's holder can book for a core stopped in time order. */
-typedef struct {
-    uint64_t rd_next, wr_next, wr_done;
-    /* Per controller, the transaction costs at the frequency divider
-     * they were computed for (+1; 0: none yet): sim_cost_tx is floating
-     * point, which the HAL runs under QEMU's soft float. */
-    struct {
-        int32_t fdiv1;
-        int32_t pad;
-        sim_tx_cost_t k[4];
-    } cost[P54C_MAX_MC];
-} sim_p54c_port_t;
-
-struct sim_p54c_pend;
-
-/* In each core's sim_t. */
-typedef struct {
-    p54c_slot_t *slot;         /* NULL: model off */
-    /* the counters: the slot's (the plugin's) or the compiled ones' page */
-    const volatile uint64_t *insns, *units;
-    uint64_t mark_insns, mark_units; /* the counters at the last HAL exit */
-    double carry;              /* fractional cycles not charged yet */
-    /* the port and the slice being booked: in this core's sim_ue_t */
-    struct sim_p54c_pend *pend;
-    /* every core's slot, mapped at SIM_P54C_SLOTS_ADDR (to book for a
-     * stopped core), or NULL */
-    unsigned char *all_slots;
-} sim_p54c_core_t;
-
-/* One compute slice's DRAM transactions (the ring entries of the slot),
- * booked on the controllers in order (sim_p54c_book.c). The same code runs
- * in the core's HAL under QEMU, or natively inside the plugin when the HAL
- * calls through the gate (docs/P54C.md, "Native booking"), or in the
- * token holder's HAL for a core stopped in time order (sim_p54c_pend_t):
- * it touches only what these arguments point to, and gives the same
- * answer either way. */
-typedef struct {
-    /* ---- in ---- */
-    p54c_slot_t *slot;         /* ring, lost entries; dram_tx, dram_ticks */
-    sim_p54c_port_t *port;     /* the port, the costs (filled) */
-    uint64_t mark;             /* the core's unit counter at the slice's
-                                  start (the ring's stamps count from it) */
-    void *mcs;                 /* the controllers (sim_mc_t[]); NULL: zero load */
-    uint64_t vt0;              /* the slice's start (ticks) */
-    uint64_t units;            /* the slice's length (1/P54C_FIX cycles) */
-    uint64_t head;             /* ring entries written */
-    uint32_t nmc, line_bytes;
-    int32_t exact;             /* 1: the core runs at the chip's clock */
-    int32_t tie_ok;            /* an entry at exactly `limit` may go */
-    double core_mhz, mhz;      /* else: the chip's clock and the core's */
-    uint64_t limit;            /* stop before an entry issued after this
-                                  (another core may ask first) */
-    uint64_t others;           /* the other cores' earliest clock: with
-                                  each entry's own time, less the
-                                  lookahead, the controllers' floor */
-    uint64_t lookahead;
-    /* ---- out ---- */
-    int32_t stopped;           /* 1: stopped at an entry issued at stop_t;
-                                  the slot's cursors say where */
-    int32_t pad;
-    uint64_t stop_t;
-    uint64_t wait;             /* ticks the core waited for memory */
-    uint64_t tx, uc_reads;     /* transactions; uncached reads among them */
-    uint64_t route[P54C_MAX_MC][3]; /* per controller: transactions, bytes
-                                       to it, bytes back (mesh links) */
-} sim_p54c_book_t;
-
-void sim_p54c_book(sim_p54c_book_t *b);
-
-/* A core's booking in the segment (its sim_ue_t): whoever holds the run
- * token books the slice's next step, the core itself or, while it waits
- * stopped in time order, the holder (docs/P54C.md, "Booking in time
- * order"). The pointers in `b` are set by whoever books, to its own
- * mappings; the segment is at the same address in every core. */
-enum { SIM_P54C_BOOK_IDLE = 0, SIM_P54C_BOOK_STOPPED = 1 };
-typedef struct sim_p54c_pend {
-    uint32_t state;            /* SIM_P54C_BOOK_*: STOPPED while the core
-                                  waits for its turn at b.stop_t */
-    uint32_t pad;
-    sim_p54c_book_t b;
-    sim_p54c_port_t port;
-} sim_p54c_pend_t;
+/* ---- the P54C compute model (sim_p54c.c) ---- */
+/* The chip file's p54c section into @p p (sim_p54c_chip.c). */
+rck_status_t sim_p54c_chip_section(sim_p54c_job_t *p,
+                                   const rck_chip_t *c);
+int sim_p54c_available(void);
+/* Does @p program (a path, or a name searched in PATH) count its own
+ * instructions (built by rckcc: docs/P54C.md, "Compiled counters")?
+ * @return 1 yes, with the chip's CPI table when @p cpi_units is given
+ * (P54C_NCLASS units), 2 yes and every object of its own checks its memory
+ * accesses too (rckcc -rck-mem), 0 no, -1 yes but built with another CPI
+ * table (logged when @p cpi_units is given). */
+int sim_p54c_counted(const char *program, const uint32_t *cpi_units);
+/* Is @p program a script ("#!")? */
+int sim_p54c_is_script(const char *program);
+/* @p name, searched in PATH unless it has a slash, as an absolute path in
+ * @p out. @return 0 or -1. */
+int sim_p54c_find_exec(const char *name, char *out, size_t len);
+/* The .rck_icount records of the ELF file @p path (sim_p54c_script.c):
+ * n[0] the program's own, n[1] the libraries', n[2] those with another
+ * magic or a CPI table other than @p want (NULL: the default), n[3] the
+ * program's own whose memory accesses are checked; all 0 when the file or
+ * its section cannot be read. */
+void sim_p54c_ctr_records(const char *path, const uint32_t *want, int n[4]);
+/* Does @p dir hold counted libraries of this rockcreek's CPI table? */
+int sim_p54c_counted_dir_ok(const char *dir);
+/* engine_choose for a launched script (RCK_P54C_ENGINE @p e). */
+rck_status_t sim_p54c_engine_script(sim_p54c_job_t *p, const char *e,
+                                    const char *program);
+/* Who counted: "qemu" or "compiled" (the program's own counters). */
+const char *sim_p54c_engine_name(const sim_hdr_t *h);
+/* rck_hal_dcache_flush under the detailed model: adds the plugin's L2
+ * lines to *clean and *dirty and has the plugin drop its caches. */
+void sim_p54c_flush(sim_t *s, uint64_t *clean, uint64_t *dirty);
+/* The core's shared-DRAM map (shm_set_map) into its P54C slot, where the
+ * plugin times pointer accesses after it. */
+void sim_p54c_map(sim_t *s);
+rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec,
+                                const char *program);
+rck_status_t sim_p54c_job_create(sim_hdr_t *h);
+void sim_p54c_job_destroy(sim_hdr_t *h);
+char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv);
+const p54c_slot_t *sim_p54c_report_slot(sim_hdr_t *h, uint32_t ue);
+void sim_p54c_report_model(rck_jsonw_t *w, sim_hdr_t *h);
+void sim_p54c_report_core(rck_jsonw_t *w, sim_hdr_t *h, uint32_t ue);
+void sim_p54c_summary(sim_hdr_t *h);
+rck_status_t sim_p54c_core_init(sim_t *s);
+void sim_p54c_core_fini(sim_t *s);
+double sim_p54c_take(sim_t *s, int at_entry);
+void sim_p54c_mark(sim_t *s);
 
 #endif

@@ -12,7 +12,10 @@
  * and the answer is the same as under emulation (integers, and IEEE
  * doubles computed by the same code).
  */
-#include "sim_internal.h"
+#include "sim_p54c_types.h"
+#include "sim_mc.h"
+
+#include <stddef.h>
 
 _Static_assert(SIM_TICKS % P54C_FIX == 0,
                "a P54C cycle unit is a whole number of ticks");

@@ -8,7 +8,8 @@
  * Owns: sim_p54c_chip_section. May call: the schema's accessors
  * (sim_costs.h).
  */
-#include "sim_internal.h"
+#include "sim_state.h"
+#include "sim_p54c.h"
 #include "sim_costs.h"
 
 /* The chip's "p54c" parameters into @p p. Cache sizes otherwise from the

@@ -2,7 +2,7 @@
  * The P54C model's part of the report and of the summary line
  * (docs/P54C.md, "Report"): what the launcher reads from the cores' slots.
  */
-#include "sim_internal.h"
+#include "sim_state.h"
 #include "sim_p54c.h"
 #include "p54c_cpi.h"
 

@@ -1,12 +1,22 @@
 /*
- * The P54C compute model for a launched script (docs/P54C.md "Programs
- * started by a script"): the launcher cannot read the program a script
- * starts, so the job runs on the compiled engine with the counted
- * libraries this launcher goes with, and each core checks its own program
- * when it attaches (sim_p54c.c, core_init_compiled).
+ * The programs the P54C compute model runs: finding an executable, the
+ * counter records rckcc compiled into a program or a library
+ * (.rck_icount), and a launched script (docs/P54C.md "Programs started by
+ * a script"): the launcher cannot read the program a script starts, so
+ * the job runs on the compiled engine with the counted libraries this
+ * launcher goes with, and each core checks its own program when it
+ * attaches (sim_p54c.c, core_init_compiled).
+ *
+ * Owns: nothing but these lookups. May call: util (ELF, exec). Called by
+ * the P54C model (sim_p54c.c) and the compute models (sim_compute.c);
+ * it calls neither, so the two form no circle.
  */
-#include "sim_internal.h"
+#include "sim_state.h"
+#include "sim_p54c.h"
+#include "p54c_cpi.h"
 
+#include "rck/elf.h"
+#include "rck/exec.h"
 #include "rck/log.h"
 
 #include <dlfcn.h>
@@ -16,6 +26,69 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* @p name, searched in PATH unless it has a slash, as an absolute path in
+ * @p out. @return 0 or -1. */
+int sim_p54c_find_exec(const char *name, char *out, size_t len)
+{
+    char found[PATH_MAX], real[PATH_MAX];
+
+    if (rck_exec_find(name, found, sizeof(found)) != 0 ||
+        realpath(found, real) == NULL || strlen(real) >= len)
+        return -1;
+    snprintf(out, len, "%s", real);
+    return 0;
+}
+
+/* The .rck_icount records of the ELF file @p path: n[0] the program's own
+ * (P54C_CTR_MAGIC), n[1] the libraries' (P54C_CTR_MAGIC_LIB), n[2] those
+ * with another magic or a table other than @p want (P54C_NCLASS units; the
+ * default table if NULL), n[3] those of the program's own code whose
+ * memory accesses are instrumented (P54C_CTR_FLAG_MEM). All 0 when the
+ * file or its section cannot be read. */
+void sim_p54c_ctr_records(const char *path, const uint32_t *want, int n[4])
+{
+    uint32_t def[P54C_NCLASS];
+    rck_elf_t *e = NULL;
+    const unsigned char *sec;
+    size_t len = 0;
+
+    n[0] = n[1] = n[2] = n[3] = 0;
+    if (want == NULL) {
+        p54c_default_units(def);
+        want = def;
+    }
+    if (rck_elf_load(path, &e, NULL, 0) != 0)
+        return;
+    sec = rck_elf_section(e, P54C_CTR_SECTION, &len);
+    for (size_t off = 0; sec != NULL && len % P54C_CTR_REC == 0 && off < len;
+         off += P54C_CTR_REC) {
+        uint64_t magic;
+        uint32_t units[P54C_NCLASS], flags;
+        memcpy(&magic, sec + off, sizeof(magic));
+        memcpy(units, sec + off + sizeof(magic), sizeof(units));
+        memcpy(&flags, sec + off + P54C_CTR_FLAGS_OFF, sizeof(flags));
+        n[3] += magic == P54C_CTR_MAGIC && (flags & P54C_CTR_FLAG_MEM) != 0;
+        n[0] += magic == P54C_CTR_MAGIC;
+        n[1] += magic == P54C_CTR_MAGIC_LIB;
+        n[2] += (magic != P54C_CTR_MAGIC && magic != P54C_CTR_MAGIC_LIB) ||
+                memcmp(units, want, sizeof(units)) != 0;
+    }
+    rck_elf_free(e);
+}
+
+/* Does @p dir hold counted libraries that carry the default CPI table
+ * (built by this rockcreek, not another version's)? */
+int sim_p54c_counted_dir_ok(const char *dir)
+{
+    char f[PATH_MAX];
+    int n[4];
+
+    if (snprintf(f, sizeof(f), "%s/librockcreek.so.0", dir) >= (int)sizeof(f))
+        return 0;
+    sim_p54c_ctr_records(f, NULL, n);
+    return n[1] > 0 && n[0] == 0 && n[2] == 0;
+}
 
 /* Is @p program a script ("#!")? Its interpreter starts the program that
  * calls the HAL, which the launcher cannot read. */

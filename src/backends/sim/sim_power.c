@@ -11,12 +11,13 @@
  * Also the regulator: a voltage change takes dvfs.volt_change_cycles, one
  * per island in flight (the HAL checks the chip's voltage rules, hal.c).
  *
- * Owns: sim_power_hdr_t, sim_power_ue_t (sim_power.h), the
+ * Owns: sim_power_hdr_t, sim_power_ue_t (sim_power_types.h), the
  * RCK_SIM_POWER_PERIOD_US setting. May call: the engine's helpers
- * (sim_internal.h). Called by sim.c, sim_charge.h, sim_report.c,
+ * (sim_state.h). Called by sim.c, sim_charge.h, sim_report.c,
  * sim_trace.c.
  */
-#include "sim_internal.h"
+#include "sim_power.h"
+#include "sim_state.h"
 #include "rck_published.h"
 #include "sim_costs.h"
 

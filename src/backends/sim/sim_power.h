@@ -1,45 +1,27 @@
 /*
- * The sim's power model: its state in the segment (types only; the
- * functions are declared in sim_internal.h, block "power"). docs/POWER.md
- * describes the model and the source of every constant.
- *
- * Owns: island voltage changes in flight, the DVFS log, per-UE energy and
- * its power-over-time bins. Used by sim.c (the HAL's freq/volt/power
- * slots), sim_charge.h (advance charges energy), the report and the trace.
+ * The power model and the voltage regulators (sim_power.c,
+ * docs/POWER.md): what it offers; its state in the segment is in
+ * sim_power_types.h.
  */
 #ifndef RCK_SIM_POWER_H
 #define RCK_SIM_POWER_H
 
-#include <stdint.h>
+#include "sim_state.h"
+#include "rck/json.h"
 
-#define SIM_PW_BINS 1024       /* power samples kept per UE */
-#define SIM_DVFS_LOG 2048      /* DVFS changes kept for the report */
-#define SIM_PW_ISLANDS 256     /* = SIM_MAX_ISLANDS */
+#include <stdio.h>
 
-enum { SIM_DVFS_FREQ = 0, SIM_DVFS_VOLT = 1 };
-
-typedef struct {
-    uint64_t t;                /* ticks: when it was requested */
-    uint64_t done;             /* ticks: when it took effect */
-    int32_t island, core, what, value; /* divider or millivolts */
-} sim_dvfs_ev_t;
-
-/* In sim_hdr_t. Changed only by the token holder. */
-typedef struct {
-    double period_us;          /* sensor period (RCK_SIM_POWER_PERIOD_US) */
-    uint64_t period;           /* the same in ticks, 0 until first used */
-    uint32_t target_mv[SIM_PW_ISLANDS]; /* voltage of the change in flight */
-    uint64_t done[SIM_PW_ISLANDS];      /* its completion, 0: none */
-    uint32_t nlog, lost;
-    sim_dvfs_ev_t log[SIM_DVFS_LOG];
-} sim_power_hdr_t;
-
-/* In sim_ue_t. Written by the UE itself. */
-typedef struct {
-    double dyn_j;              /* dynamic and per-access energy */
-    uint64_t mpb_seen, dram_seen; /* accesses already charged */
-    uint32_t shift;            /* its bins are period << shift wide */
-    double bin[SIM_PW_BINS];   /* energy (J) per bin */
-} sim_power_ue_t;
+/* ---- power model and regulators (sim_power.c, docs/POWER.md) ---- */
+rck_status_t sim_power_configure(sim_hdr_t *h);
+void sim_power_charge(sim_t *s, uint64_t ticks, int cat, double mhz);
+void sim_power_log(sim_t *s, int island, int what, int value, uint64_t done);
+rck_status_t sim_power_volt_set(sim_t *s, int island, int mv);
+int sim_power_volt_get(sim_t *s, int island);
+uint64_t sim_power_volt_done(sim_t *s, int island);
+double sim_power_sensor(sim_t *s);
+double sim_power_leak_j(const sim_hdr_t *h, int island, uint64_t t0,
+                        uint64_t t1);
+void sim_power_report(rck_jsonw_t *w, sim_hdr_t *h);
+void sim_power_trace(rck_jsonw_t *w, sim_hdr_t *h);
 
 #endif

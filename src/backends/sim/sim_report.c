@@ -8,7 +8,13 @@
  * end of a run), the compute models (their names). Called by the HAL
  * slots (end of a run) and the engine (deadlock). Reads the segment only.
  */
-#include "sim_internal.h"
+#include "sim_report.h"
+#include "sim_state.h"
+#include "sim_power.h"
+#include "sim_p54c.h"
+#include "sim_monitor.h"
+#include "sim_cost.h"
+#include "sim_mc.h"
 
 #include "rck/json.h"
 #include "rck/log.h"

@@ -28,7 +28,8 @@
  * (seed, UE, the UE's own event or park count): no rand(), no wall clock,
  * no state shared between cores, so the same seed gives the same run.
  */
-#include "sim_internal.h"
+#include "sim_sched.h"
+#include "sim_state.h"
 
 #include "rck/config.h"
 #include "rck/log.h"

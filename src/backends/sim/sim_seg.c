@@ -1,6 +1,6 @@
 /*
  * The sim backend's segment and its lifecycle: the layout of the shared
- * segment (sim_internal.h), its creation with the run's settings (by the
+ * segment (sim_state.h), its creation with the run's settings (by the
  * launcher), the default LUT, the CPU a run is pinned to, a process's view
  * of the segment, and a core's attachment (mapping, L1, L2, map, cost
  * caches) and detachment.
@@ -8,11 +8,19 @@
  * Owns: struct rck_job, the segment's layout and initial state.
  * May call: seg.c (the shared memfd helpers), the cost model (sim_cost.c:
  * the nearest memory controller), the compute models (their settings),
- * the caches (sim_l1.c). Called by the HAL slots (sim.c) and the engine
- * (sim_view_init).
+ * the caches (sim_l1.c). Called by the HAL slots (sim.c), and by the
+ * engine through the hook sim.c registers (sim_view_init).
  */
-#include "sim.h"
 #include "sim_seg.h"
+#include "sim_state.h"
+#include "sim_power.h"
+#include "sim_sched.h"
+#include "sim_compute.h"
+#include "sim_monitor.h"
+#include "sim_report.h"
+#include "sim_l1.h"
+#include "sim_cost.h"
+#include "sim_mc.h"
 #include "sim_charge.h"
 #include "common/backend.h"
 #include "common/seg.h"

@@ -6,7 +6,7 @@
 #ifndef RCK_SIM_SEG_H
 #define RCK_SIM_SEG_H
 
-#include "sim_internal.h"
+#include "sim_state.h"
 
 struct rck_job {
     int fd;
@@ -31,5 +31,8 @@ void sim_seg_destroy(rck_job_t *job);
 rck_status_t sim_seg_attach(rck_hal_t *hal, sim_t **out);
 /** Free what sim_seg_attach made and unmap the segment. */
 void sim_seg_detach(sim_t *s);
+
+/** A view of the segment for a process without a core (the launcher). */
+void sim_view_init(sim_t *v, sim_hdr_t *h);
 
 #endif

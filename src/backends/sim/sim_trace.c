@@ -6,7 +6,9 @@
  * nothing else of the sim (never the report). Called by the HAL slots,
  * the memory model, the waits and the report (sim_trace_merge).
  */
-#include "sim_internal.h"
+#include "sim_state.h"
+#include "sim_power.h"
+#include "sim_report.h"
 
 #include "rck/json.h"
 #include "rck/log.h"

@@ -24,6 +24,16 @@ static inline uint64_t sim_ticks(double base_cycles)
     return (uint64_t)llround(t);
 }
 
+static inline uint64_t sim_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static inline uint64_t sim_min(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
 /* Kinds of shared-DRAM transaction (sim_cost_tx). */
 typedef enum {
     SIM_TX_DW_READ = 0,        /* uncached DWORD read; a DWORD of an L2 fill */

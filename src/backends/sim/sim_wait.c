@@ -13,6 +13,9 @@
 #include "sim_charge.h"
 #include "sim_mem.h"
 #include "sim_wait.h"
+#include "sim_engine.h"
+#include "sim_l1.h"
+#include "sim_report.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef RCK_SIM_WAIT_H
 #define RCK_SIM_WAIT_H
 
-#include "sim_internal.h"
+#include "sim_state.h"
 
 /** The first of @p n conditions that holds now, or -1 (inline: every
  * wait and every wake-up evaluates them). */

@@ -182,6 +182,43 @@ static inline int rck_chip_hops(const rck_chip_t *chip, int a, int b)
     return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
 }
 
+/** The published zero-load DRAM latency model (docs/SIM.md, "Cost
+ *  model"), in parts, each in cycles of the base core clock: @p core_cycles
+ *  core cycles, @p hops x @p mesh_cycles_per_hop mesh cycles (there and
+ *  back), @p mem_cycles memory cycles. The three numbers are the timing
+ *  model's parameters (the sim's dram_latency_model keys), which the chip
+ *  loader fits a parameter with (chip.c), the sim charges (sim_cost.c) and
+ *  the calibration test checks: the formula's one home. */
+typedef struct {
+    double core;               /* the core's part */
+    double mesh;               /* the mesh's, there and back */
+    double mem;                /* the memory's */
+} rck_dram_latency_t;
+
+static inline void rck_chip_dram_latency_parts(const rck_chip_t *chip,
+                                               double core_cycles,
+                                               double mesh_cycles_per_hop,
+                                               double mem_cycles, double hops,
+                                               rck_dram_latency_t *out)
+{
+    out->core = core_cycles;
+    out->mesh = hops * mesh_cycles_per_hop * chip->core_mhz / chip->mesh_mhz;
+    out->mem = mem_cycles * chip->core_mhz / chip->mem_mhz;
+}
+
+/** @return the sum of rck_chip_dram_latency_parts' parts (base cycles). */
+static inline double rck_chip_dram_latency(const rck_chip_t *chip,
+                                           double core_cycles,
+                                           double mesh_cycles_per_hop,
+                                           double mem_cycles, double hops)
+{
+    rck_dram_latency_t p;
+
+    rck_chip_dram_latency_parts(chip, core_cycles, mesh_cycles_per_hop,
+                                mem_cycles, hops, &p);
+    return p.core + p.mesh + p.mem;
+}
+
 /** @return voltage island of @p core (islands of island_w x island_h tiles). */
 int rck_chip_island(const rck_chip_t *chip, int core);
 

@@ -1,5 +1,13 @@
 /*
- * Internals of the sim backend, shared by the files of src/backends/sim.
+ * The sim's shared state: the segment (its header, the UEs, the cores,
+ * the sim's regions) and a process's view of it (sim_t), with the
+ * engine's invariants. Types, constants and accessors only: no part's
+ * functions are declared here; each part has its own header of what it
+ * offers (sim_engine.h, sim_cost.h, sim_mc.h, sim_l1.h, sim_compute.h,
+ * sim_p54c.h, sim_power.h, sim_monitor.h, sim_report.h, sim_seg.h,
+ * sim_mem.h, sim_wait.h, sim_lazy.h, sim_charge.h, sim_sched.h). It
+ * includes only the headers of the types it embeds, none of which
+ * includes it back (docs/SIM.md, "Source files").
  *
  * Segment (one memfd made by the launcher's job_create, inherited by every
  * core and mapped at SIM_MAP_ADDR in each), laid out by the common chip
@@ -60,22 +68,27 @@
  *     it (sim_engine.c settle_books, sim_p54c.c p54c_book_step), exactly
  *     as the core would have: the same bookings, fewer hand-overs.
  */
-#ifndef RCK_SIM_INTERNAL_H
-#define RCK_SIM_INTERNAL_H
+#ifndef RCK_SIM_STATE_H
+#define RCK_SIM_STATE_H
 
-#include "sim.h"
 #include "common/backend.h"
 #include "common/chipstate.h"
-#include "sim_p54c.h"
-#include "sim_monitor.h"
-#include "sim_power.h"
-#include "rck/json.h"
+#include "sim_cost.h"
+#include "sim_l1.h"
+#include "sim_mc.h"
+#include "sim_monitor_types.h"
+#include "sim_p54c_types.h"
+#include "sim_power_types.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include <time.h>
+
+/** Where the sim's settings are listed (rck_config_register): after the
+ *  native backend's. */
+#define RCK_SIM_CONFIG_RANK 20
 
 #define SIM_MAGIC 0x314d495354434b52ull /* "RCKTSIM1" */
 #define SIM_INF UINT64_MAX
@@ -144,6 +157,22 @@ enum {
 /* Compute models (RCK_COMPUTE). */
 enum { COMPUTE_NONE = 0, COMPUTE_HOST = 1, COMPUTE_INSTR = 2,
        COMPUTE_P54C = 3, COMPUTE_P54C_FAST = 4 /* sim_p54c.c */ };
+
+/* The name of compute model @p kind (COMPUTE_*), as RCK_COMPUTE spells it:
+ * beside the
+ * kinds: the dispatcher (sim_compute.c), the models below it (sim_p54c.c)
+ * and the report name them. */
+static inline const char *sim_compute_name(int kind)
+{
+    switch (kind) {
+    case COMPUTE_NONE: return "none";
+    case COMPUTE_HOST: return "host";
+    case COMPUTE_INSTR: return "instructions";
+    case COMPUTE_P54C: return "p54c";
+    case COMPUTE_P54C_FAST: return "p54c-fast";
+    }
+    return "?";
+}
 
 /* wait flags published while parked */
 enum { PARK_IRQ = 1u << 0, PARK_HANDLER = 1u << 1 };
@@ -224,30 +253,6 @@ enum {
     SIM_NREGS
 };
 
-/* A memory controller's promised service intervals (sim_mc.c): a treap
- * of [start, end) by start, disjoint; index 0 is no node. */
-#define SIM_MC_NODES 65536
-typedef struct {
-    uint64_t s, e;
-    uint32_t l, r, pri;
-    uint32_t next;             /* the following interval, 0 for the last */
-} sim_iv_t;
-typedef struct {
-    uint64_t accesses;
-    uint64_t queued;           /* ticks requests waited for the controller */
-    uint32_t n;                /* intervals in the tree */
-    uint32_t root, top, free_head, rng;
-    uint32_t tail;             /* the last interval (latest end), or 0 */
-    uint64_t forgot;           /* the highest floor forgotten below */
-    uint32_t treap;            /* 1: the intervals are in the tree; 0:
-                                  in flat[head, head + n), in order */
-    uint32_t head;
-    sim_iv_t iv[SIM_MC_NODES];
-    uint64_t flat[SIM_MC_NODES][2]; /* the list, or compaction's scratch
-                                       (no malloc: the core's heap stays
-                                       as it was) */
-} sim_mc_t;
-
 /* MPB writes of one UE into one core's MPB. */
 typedef struct {
     uint64_t bytes;
@@ -274,15 +279,7 @@ typedef struct {
     unsigned char data[SIM_PW_DATA];
 } sim_pwq_t;
 
-/* One directed mesh link out of a tile's router. */
-enum { SIM_LINK_E = 0, SIM_LINK_W = 1, SIM_LINK_S = 2, SIM_LINK_N = 3,
-       SIM_LINK_DIRS = 4 };
-typedef struct {
-    uint64_t bytes;            /* data carried */
-    uint64_t packets;          /* packets (requests, data, acks) */
-} sim_link_t;
-
-typedef struct {
+typedef struct sim_hdr {
     uint64_t magic;
     uint64_t seg_bytes;
     rck_cs_layout_t layout;    /* extras: SIM_REG_* */
@@ -338,40 +335,6 @@ typedef struct {
     sim_power_hdr_t pw;        /* regulators, DVFS log (sim_power.c) */
 } sim_hdr_t;
 
-/* L1 data cache of this core (process-local, sim_l1.c). */
-#define SIM_L1_WAYS 2
-typedef struct {
-    uint32_t nsets, ways, line;
-    uint32_t set_mask;         /* nsets - 1 if a power of two, else 0 */
-    uint32_t epoch;            /* CL1INVMB bumps it */
-    uint64_t lru_clock;
-    uint64_t *tag;             /* global line index + 1, 0 = empty */
-    uint32_t *tag_epoch;       /* MPBT entries: fill epoch; others 0 */
-    uint64_t *lru;
-    unsigned char *data;
-} sim_l1_t;
-
-/* L2 of this core (process-local, cached shared-DRAM lines only). */
-typedef struct {
-    uint32_t nsets, ways, line;
-    uint64_t lru_clock;
-    uint64_t *tag;             /* shared-DRAM line + 1, 0 = empty */
-    uint64_t *lru;
-    unsigned char *dirty;
-    unsigned char *data;       /* NULL until the first cached access */
-} sim_l2_t;
-
-/* This core's map of shared DRAM (shm_set_map). */
-typedef struct {
-    size_t off, len;
-    int type;                  /* rck_map_t */
-    int mc;                    /* controller or RCK_MC_INTERLEAVE */
-} sim_map_range_t;
-typedef struct {
-    sim_map_range_t *r;        /* sorted, disjoint */
-    size_t n, last;
-} sim_map_t;
-
 /* This core's port to memory: the last read and write transactions (one
  * outstanding write; transactions of one kind at least `interval`
  * apart). */
@@ -405,7 +368,7 @@ typedef struct {
 } sim_trace_t;
 
 /* The calling process's view. */
-typedef struct {
+typedef struct sim {
     rck_cs_t cs;               /* the chip's state (common/chipstate.h) */
     int fd;
     sim_hdr_t *hdr;
@@ -484,16 +447,6 @@ static inline sim_t *sim_of(rck_hal_t *hal)
     return (sim_t *)hal->backend;
 }
 
-static inline uint64_t sim_max(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
-
-static inline uint64_t sim_min(uint64_t a, uint64_t b)
-{
-    return a < b ? a : b;
-}
-
 /* (t1, u1) before (t2, u2): the event order. */
 static inline int sim_before(uint64_t t1, int u1, uint64_t t2, int u2)
 {
@@ -505,315 +458,6 @@ static inline uint64_t sim_host_ns(void)
 {
     return rck_be_now_ns();
 }
-
-/* ---- engine (sim_engine.c) ---- */
-/** The lazy-write queue as the engine reaches it (sim_lazy.c, registered
- * by the HAL slots with sim_engine_set_lazy): the engine applies queued
- * writes without calling up into the files that queue them. */
-typedef struct {
-    /** The first queued write: its key, or 0 if none. */
-    int (*first)(sim_hdr_t *h, uint64_t *t, int *ue);
-    /** Apply every queued write with key <= (t, ue), in key order. */
-    void (*apply)(sim_t *s, uint64_t t, int ue);
-} sim_lazy_hook_t;
-void sim_engine_set_lazy(const sim_lazy_hook_t *hook);
-/** The P54C model's booking in time order, as the engine reaches it
- * (sim_p54c.c registers it): when the earliest core is one stopped in the
- * middle of booking a compute slice, the holder books that core's next
- * step for it instead of handing it the token. @p step gets the core and
- * its horizon (the earliest other core: @p hz_vt, @p hz_ue) and returns
- * 0 when it booked a step and the core stopped again (its clock and wake
- * time moved to the new stop), else nonzero (nothing booked: the core is
- * not stopped or cannot be booked for here; or its slice is booked whole
- * and it must run). */
-void sim_engine_set_book(int (*step)(sim_t *s, int ue, uint64_t hz_vt,
-                                     int hz_ue));
-sim_ue_t *sim_ue(sim_hdr_t *h, int ue);
-/** Give the token to the earliest runnable UE, or find a deadlock. */
-void sim_engine_start(sim_hdr_t *h);
-/** The launcher saw a UE end (job_core_exited). */
-void sim_engine_core_exited(sim_hdr_t *h, int ue, int failed);
-/** Wait until this UE holds the token (attach). */
-rck_status_t sim_engine_await(sim_t *s);
-/** Invariant 2 before an event on shared state; may hand over. */
-rck_status_t sim_engine_order(sim_t *s);
-/** Park (wake/state/conds set by the caller) until the token returns. */
-rck_status_t sim_engine_park(sim_t *s);
-/** Leave the runnable set (detach, exit); passes the token on. */
-void sim_engine_leave(sim_t *s, uint32_t end);
-/** A parked UE @p w may now continue at @p t (if earlier than planned). */
-void sim_engine_wake(sim_t *s, int w, uint64_t t, int which);
-/** The condition that was to wake parked UE @p w no longer holds. */
-void sim_engine_unwake(sim_t *s, int w);
-/** At a HAL call: get back in line if the watchdog took the token. */
-void sim_engine_reclaim(sim_t *s);
-/** Give the token to the earliest core (applying the queued writes that
- *  come before it); -1 and a deadlock check when nobody can run. */
-int sim_engine_settle(sim_t *s, uint64_t *t_out);
-/** Recompute the horizon after getting the token. */
-void sim_engine_horizon(sim_t *s);
-/** No core can issue a request before this any more (ticks): the earliest
- *  clock among the cores that may still run, parked ones included (lazy
- *  parking can wake a core at its own, earlier, time), less the
- *  lookahead. A lower bound for the memory controllers' queues. */
-uint64_t sim_engine_floor(sim_t *s);
-/** The earliest clock among the other cores that may still run (SIM_INF:
- *  none), without the lookahead. */
-uint64_t sim_engine_others(sim_t *s);
-/** The same for UE @p ue, by any holder. */
-uint64_t sim_engine_others_of(sim_hdr_t *h, int ue);
-/** UE @p ue (dormant) joins the run at this core's time (rck_hal_spawn);
- *  sim_engine_unjoin undoes it before its process was asked for. */
-void sim_engine_join(sim_t *s, int ue);
-void sim_engine_unjoin(sim_t *s, int ue);
-/** Status for an aborted run. */
-rck_status_t sim_engine_abort_status(sim_hdr_t *h);
-/** Wake every core (abort). */
-void sim_engine_wake_all(sim_hdr_t *h);
-
-/* ---- power model and regulators (sim_power.c, docs/POWER.md) ---- */
-rck_status_t sim_power_configure(sim_hdr_t *h);
-void sim_power_charge(sim_t *s, uint64_t ticks, int cat, double mhz);
-void sim_power_log(sim_t *s, int island, int what, int value, uint64_t done);
-rck_status_t sim_power_volt_set(sim_t *s, int island, int mv);
-int sim_power_volt_get(sim_t *s, int island);
-uint64_t sim_power_volt_done(sim_t *s, int island);
-double sim_power_sensor(sim_t *s);
-double sim_power_leak_j(const sim_hdr_t *h, int island, uint64_t t0,
-                        uint64_t t1);
-void sim_power_report(rck_jsonw_t *w, sim_hdr_t *h);
-void sim_power_trace(rck_jsonw_t *w, sim_hdr_t *h);
-
-/* ---- schedule seeds (sim_sched.c); only with hdr->sched_seed != 0 ---- */
-rck_status_t sim_sched_configure(sim_hdr_t *h);
-/** Extra compute before draw @p n (the UE's event count) of UE @p ue. */
-uint64_t sim_sched_compute_ticks(const sim_hdr_t *h, int ue, uint64_t n);
-/** How much later parked UE @p ue notices its wake-up number @p n. */
-uint64_t sim_sched_wake_ticks(const sim_hdr_t *h, int ue, uint64_t n);
-
-/* ---- costs (sim_cost.c): pure functions of the chip, in ticks ----
- * (sim_ticks, the conversion of cycles, is in sim_tx.h) */
-/** Ticks of @p cycles of a core running at divider @p fdiv. */
-uint64_t sim_core_ticks(const rck_chip_t *c, int fdiv, double cycles);
-uint64_t sim_cost_line_write(const rck_chip_t *c, int from, int to);
-uint64_t sim_cost_dword_read(const rck_chip_t *c, int from, int to);
-int sim_mc_of_shm(const rck_chip_t *c, size_t off);
-int sim_mc_nearest(const rck_chip_t *c, int core);
-int sim_hops_to_tile(const rck_chip_t *c, int core, int x, int y);
-/** The parts of one DRAM transaction of @p kind at @p hops. */
-void sim_cost_tx(const rck_chip_t *c, int fdiv, int hops, sim_tx_t kind,
-                 sim_tx_cost_t *out);
-/** Book controller @p mc for @p dur from the first free moment at or
- *  after @p arrive; nothing can arrive before @p floor any more (NULL:
- *  a controller at zero load). @return the start of the service. */
-uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
-                        uint64_t floor);
-/** An L1 line fill from L2 (L2 hit), ticks. */
-uint64_t sim_cost_l2_fill(const rck_chip_t *c, int fdiv);
-/** A DWORD store that hits L2, ticks. */
-uint64_t sim_cost_l2_write(const rck_chip_t *c, int fdiv);
-/** Count one packet of @p bytes over the links from tile to tile. */
-void sim_mesh_route(const rck_chip_t *c, sim_link_t *links, int from_tile,
-                    int to_tile, uint64_t bytes);
-/** The same for @p packets packets carrying @p bytes in all. */
-void sim_mesh_route_n(const rck_chip_t *c, sim_link_t *links, int from_tile,
-                      int to_tile, uint64_t bytes, uint64_t packets);
-int sim_tile_of_mc(const rck_chip_t *c, int mc);
-int sim_tile_of_sif(const rck_chip_t *c);
-/** Zero-load DRAM latency model (no queue, no issue overhead), ticks. */
-uint64_t sim_dram_latency(const rck_chip_t *c, int core, int fdiv, int hops);
-/** An access to the system FPGA (GIC, counters, timestamp). */
-uint64_t sim_cost_fpga(const rck_chip_t *c, int core, int fdiv);
-/** Interrupt delivery latency from @p from to @p to. */
-uint64_t sim_cost_irq_delivery(const rck_chip_t *c, int from, int to);
-
-/* ---- compute models (sim_compute.c) ---- */
-rck_status_t sim_compute_configure(sim_hdr_t *h, const char *program);
-void sim_compute_init(sim_t *s);
-/** The program's work is charged from here on (the first mark; the P54C
- *  model's caches start here): at the end of rck_hal_open. */
-void sim_compute_start(sim_t *s);
-void sim_compute_fini(sim_t *s);
-/** Cycles of compute since the last mark; @p at_entry: at a HAL call's
- *  entry, where the core may get back in line (the P54C model's time-
- *  ordered booking), else not. */
-double sim_compute_take(sim_t *s, int at_entry);
-void sim_compute_mark(sim_t *s);
-/** The core is about to sleep (a switch the clock need not detect). */
-void sim_compute_sleep(sim_t *s);
-/** ... and woke up. */
-void sim_compute_woke(sim_t *s);
-const char *sim_compute_name(int kind);
-
-/* ---- the P54C compute model (sim_p54c.c) ---- */
-/* The chip file's p54c section into @p p (sim_p54c_chip.c). */
-rck_status_t sim_p54c_chip_section(sim_p54c_job_t *p,
-                                   const rck_chip_t *c);
-int sim_p54c_available(void);
-/* Does @p program (a path, or a name searched in PATH) count its own
- * instructions (built by rckcc: docs/P54C.md, "Compiled counters")?
- * @return 1 yes, with the chip's CPI table when @p cpi_units is given
- * (P54C_NCLASS units), 2 yes and every object of its own checks its memory
- * accesses too (rckcc -rck-mem), 0 no, -1 yes but built with another CPI
- * table (logged when @p cpi_units is given). */
-int sim_p54c_counted(const char *program, const uint32_t *cpi_units);
-/* Is @p program a script ("#!")? */
-int sim_p54c_is_script(const char *program);
-/* @p name, searched in PATH unless it has a slash, as an absolute path in
- * @p out. @return 0 or -1. */
-int sim_p54c_find_exec(const char *name, char *out, size_t len);
-/* Does @p dir hold counted libraries of this rockcreek's CPI table? */
-int sim_p54c_counted_dir_ok(const char *dir);
-/* engine_choose for a launched script (RCK_P54C_ENGINE @p e). */
-rck_status_t sim_p54c_engine_script(sim_p54c_job_t *p, const char *e,
-                                    const char *program);
-/* Who counted: "qemu" or "compiled" (the program's own counters). */
-const char *sim_p54c_engine_name(const sim_hdr_t *h);
-/* rck_hal_dcache_flush under the detailed model: adds the plugin's L2
- * lines to *clean and *dirty and has the plugin drop its caches. */
-void sim_p54c_flush(sim_t *s, uint64_t *clean, uint64_t *dirty);
-/* The core's shared-DRAM map (shm_set_map) into its P54C slot, where the
- * plugin times pointer accesses after it. */
-void sim_p54c_map(sim_t *s);
-rck_status_t sim_p54c_configure(sim_hdr_t *h, const char *spec,
-                                const char *program);
-rck_status_t sim_p54c_job_create(sim_hdr_t *h);
-void sim_p54c_job_destroy(sim_hdr_t *h);
-char **sim_p54c_child_wrap(sim_hdr_t *h, int ue, char *const *argv);
-const p54c_slot_t *sim_p54c_report_slot(sim_hdr_t *h, uint32_t ue);
-void sim_p54c_report_model(rck_jsonw_t *w, sim_hdr_t *h);
-void sim_p54c_report_core(rck_jsonw_t *w, sim_hdr_t *h, uint32_t ue);
-void sim_p54c_summary(sim_hdr_t *h);
-rck_status_t sim_p54c_core_init(sim_t *s);
-void sim_p54c_core_fini(sim_t *s);
-double sim_p54c_take(sim_t *s, int at_entry);
-void sim_p54c_mark(sim_t *s);
-/* ---- monitoring (sim_monitor.c) ---- */
-rck_status_t sim_progress_configure(sim_hdr_t *h);
-int sim_progress_tick(sim_hdr_t *h);
-void sim_progress_end(sim_hdr_t *h);
-void sim_monitor_report(rck_jsonw_t *w, sim_hdr_t *h);
-rck_status_t sim_perfctr_event(sim_t *s, int event, uint64_t *value);
-void sim_monitor_run(rck_hal_t *hal, void (*fn)(void *arg, double seconds),
-                     void *arg);
-
-/* ---- L1 (sim_l1.c) ---- */
-rck_status_t sim_l1_init(sim_l1_t *l1, const rck_chip_t *c);
-void sim_l1_fini(sim_l1_t *l1);
-/** Cached copy of global line @p idx, or NULL. */
-unsigned char *sim_l1_find(sim_l1_t *l1, uint64_t idx);
-
-/* The same, inline, for the MPB read and write loops: the entry of line
- * @p idx (made most recently used), or -1; and on a miss the entry
- * sim_l1_fill would replace, and the fill itself. */
-static inline size_t sim_l1_set(const sim_l1_t *l1, uint64_t idx)
-{
-    if (l1->set_mask != 0 || l1->nsets == 1)
-        return (size_t)(idx & l1->set_mask) * SIM_L1_WAYS;
-    return (size_t)(idx % l1->nsets) * SIM_L1_WAYS;
-}
-static inline int sim_l1_valid(const sim_l1_t *l1, size_t e)
-{
-    return l1->tag[e] != 0 &&
-           (l1->tag_epoch[e] == 0 || l1->tag_epoch[e] == l1->epoch);
-}
-static inline long sim_l1_lookup(sim_l1_t *l1, uint64_t idx)
-{
-    size_t set = sim_l1_set(l1, idx);
-
-    for (size_t e = set; e < set + SIM_L1_WAYS; e++) {
-        if (l1->tag[e] == idx + 1 && sim_l1_valid(l1, e)) {
-            l1->lru[e] = ++l1->lru_clock;
-            return (long)e;
-        }
-    }
-    return -1;
-}
-static inline void sim_l1_install(sim_l1_t *l1, uint64_t idx,
-                                  const unsigned char *data)
-{
-    size_t set = sim_l1_set(l1, idx), victim = set;
-
-    for (size_t e = set; e < set + SIM_L1_WAYS; e++) {
-        if (!sim_l1_valid(l1, e) || l1->tag[e] == idx + 1) {
-            victim = e;
-            break;
-        }
-        if (l1->lru[e] < l1->lru[victim])
-            victim = e;
-    }
-    l1->tag[victim] = idx + 1;
-    l1->tag_epoch[victim] = l1->epoch; /* MPBT */
-    l1->lru[victim] = ++l1->lru_clock;
-    if (l1->line == 32)
-        __builtin_memcpy(l1->data + victim * 32, data, 32);
-    else
-        __builtin_memcpy(l1->data + victim * l1->line, data, l1->line);
-}
-/** Install line @p idx with @p data (evicting the set's LRU line), tagged
- *  MPBT or not. */
-void sim_l1_fill(sim_l1_t *l1, uint64_t idx, const unsigned char *data,
-                 int mpbt);
-/** CL1INVMB: drop the MPBT lines. */
-void sim_l1_invalidate(sim_l1_t *l1);
-/** Drop every line. */
-void sim_l1_drop_all(sim_l1_t *l1);
-void sim_l2_init(sim_l2_t *l2, const rck_chip_t *c);
-void sim_l2_fini(sim_l2_t *l2);
-/** Entry holding shared-DRAM line @p line, or -1. */
-long sim_l2_find(sim_l2_t *l2, uint64_t line);
-/** Entry to fill for @p line (an empty or the LRU one), -1 if no memory. */
-long sim_l2_victim(sim_l2_t *l2, uint64_t line);
-/** Put @p line (clean) into entry @p e. */
-void sim_l2_install(sim_l2_t *l2, long e, uint64_t line,
-                    const unsigned char *data);
-void sim_map_init(sim_map_t *m);
-void sim_map_fini(sim_map_t *m);
-/** Map [off, off + len) as @p type on @p mc. */
-rck_status_t sim_map_set(sim_map_t *m, size_t off, size_t len, int type,
-                         int mc);
-/** Mapping of @p off, and the end of the range it belongs to. */
-void sim_map_lookup(sim_map_t *m, size_t off, int *type, int *mc,
-                    size_t *until);
-
-/* ---- reports (sim_report.c) ---- */
-/** Write the JSON report and the trace and print the summary (once per
- * job). @return RCK_OK, or RCK_ERR_IO if an output could not be written
- * (logged, naming its path). */
-rck_status_t sim_report_write(sim_hdr_t *h);
-/** Start / finish this core's part of the trace. */
-void sim_trace_open(sim_t *s);
-void sim_trace_close(sim_t *s);
-/** One member of a trace event's "args": a string (@p str not NULL) or
- *  an integer. */
-typedef struct {
-    const char *key;
-    const char *str;
-    long long num;
-} sim_trace_arg_t;
-/** A complete event @p name on this core's timeline with @p nargs
- *  members of "args" (none: no "args"). */
-void sim_trace_slice(sim_t *s, const char *name, const char *cat,
-                     uint64_t t0, uint64_t t1, const sim_trace_arg_t *args,
-                     int nargs);
-/** A transfer to core @p target that takes this core from @p t0 to @p t1
- *  (a slice of category @p cat here) and lands at @p arrive (an arrival
- *  on the target's timeline, and a flow arrow between the two). */
-void sim_trace_flow(sim_t *s, const char *name, const char *cat, int target,
-                    uint64_t t0, uint64_t t1, uint64_t arrive,
-                    uint64_t bytes);
-/** Close the open call's slice, open @p call's (NULL: none). */
-void sim_trace_call(sim_t *s, const sim_ctx_t *call);
-/** At a HAL call's entry, once the program's work before it is charged:
- *  replay set_context's changes since the previous entry (sim_t.ctx_log):
- *  close the open call's slice at @p exit_t (the previous call's exit),
- *  open the last call named now (those before it: empty, at @p exit_t). */
-void sim_trace_context(sim_t *s, uint64_t exit_t);
-/** Print what every parked core waits for (deadlock). */
-void sim_report_deadlock(sim_hdr_t *h);
-/** The watchdog took the token from UE @p k (outside the HAL for @p secs
- *  seconds) and every other core waits: name it and the waits. */
-void sim_report_spinner(sim_hdr_t *h, int k, double secs);
 
 /* segment accessors */
 static inline sim_ue_t *sim_hdr_ues(sim_hdr_t *h)
@@ -863,11 +507,6 @@ static inline sim_pwq_t *sim_hdr_pwq(sim_hdr_t *h, int ue)
 {
     return (sim_pwq_t *)((char *)h + h->layout.extra_off[SIM_REG_PW]) + ue;
 }
-
-/* ---- the segment (sim_seg.c) ---- */
-/** A view of the segment for a process without a core (the launcher). */
-void sim_view_init(sim_t *v, sim_hdr_t *h);
-
 /** Value of a waited-on word now. */
 static inline uint32_t sim_word(sim_hdr_t *h, const rck_hal_cond_t *c)
 {
@@ -886,14 +525,5 @@ static inline uint32_t sim_word(sim_hdr_t *h, const rck_hal_cond_t *c)
     }
     return 0;
 }
-
-/* sim_report.c / sim_trace.c */
-/** Join the cores' trace parts into the trace file (end of the run).
- * @return RCK_OK, or RCK_ERR_IO (logged, naming the trace's path). */
-rck_status_t sim_trace_merge(sim_hdr_t *h);
-/** Does @p path name a compressed trace (ends in .gz)? */
-int sim_trace_gz(const char *path);
-/** Can this build write one (zlib)? */
-int sim_trace_gz_ok(void);
 
 #endif
