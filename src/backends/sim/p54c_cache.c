@@ -461,7 +461,7 @@ static __attribute__((noinline)) void shm_access(p54c_mem_t *m, uint64_t va, uin
             (*m->l1d_writes)++;
             if (m->wcb_line != line + 1) {
                 if (m->wcb_line != 0)
-                    ring_push(m, P54C_TX_WB, mc);
+                    ring_push(m, P54C_TX_WCB, mc);
                 m->wcb_line = line + 1;
             }
             return;
