@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define P54C_ABI_MAGIC 0x5035344341424938ull /* "P54CABI8" */
+#define P54C_ABI_MAGIC 0x5035344341424939ull /* "P54CABI9" */
 #define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
 
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
@@ -110,7 +110,10 @@ enum {
     P54C_TX_WB = 2,     /* L2 dirty line written back */
     P54C_TX_UC_READ = 3,/* uncached DWORD read (shared DRAM) */
     P54C_TX_LINE_READ = 4,/* MPBT line read into L1 (shared DRAM, L2 bypassed) */
-    P54C_TX_NKIND = 5
+    P54C_TX_WCB = 5,    /* the write-combine buffer's line written out (a
+                           store to MPBT memory went to another line): the
+                           store waits until the previous write is done */
+    P54C_TX_NKIND = 6
 };
 
 /* entry = units << 16 | kind << 8 | controller */

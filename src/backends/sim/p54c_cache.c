@@ -101,7 +101,7 @@ static void fi_epoch(p54c_mem_t *m);
 
 /* @p line became the most recently used line of its set in cache @p c
  * (@p installed: it was just brought in). */
-static void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
+static __attribute__((noinline)) void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
                      int installed)
 {
     uint64_t set = line & c->set_mask;
@@ -432,7 +432,7 @@ static int data_write(p54c_mem_t *m, uint64_t line, uint32_t dwords,
  * controller; MPBT in L1 only, line reads from memory on a miss, stores
  * through the write-combine buffer (a line written out when a store goes
  * to another line). */
-static void shm_access(p54c_mem_t *m, uint64_t va, uint32_t dwords, int store)
+static __attribute__((noinline)) void shm_access(p54c_mem_t *m, uint64_t va, uint32_t dwords, int store)
 {
     p54c_slot_t *s = m->s;
     uint64_t off = va - s->shm_base, line = va >> m->line_shift, old, v;
@@ -461,7 +461,7 @@ static void shm_access(p54c_mem_t *m, uint64_t va, uint32_t dwords, int store)
             (*m->l1d_writes)++;
             if (m->wcb_line != line + 1) {
                 if (m->wcb_line != 0)
-                    ring_push(m, P54C_TX_WB, mc);
+                    ring_push(m, P54C_TX_WCB, mc);
                 m->wcb_line = line + 1;
             }
             return;
@@ -484,7 +484,8 @@ static void shm_access(p54c_mem_t *m, uint64_t va, uint32_t dwords, int store)
  * executes a byte at a time): a store that continues in the DWORD the
  * previous one ended in is taken as part of it, as the P54C's own string
  * instructions (`rep stosd`) would have written it. */
-void p54c_mem_access(p54c_mem_t *m, uint64_t va, uint32_t bytes, int store)
+__attribute__((flatten)) void p54c_mem_access(p54c_mem_t *m, uint64_t va,
+                                             uint32_t bytes, int store)
 {
     p54c_slot_t *s = m->s;
     uint32_t dwords = (uint32_t)(((va + bytes - 1) >> 2) - (va >> 2)) + 1;

@@ -97,9 +97,20 @@ static uint64_t book_entry(sim_p54c_book_t *b, int kind, int mc, uint64_t t)
         done = book_tx(b, mc, SIM_TX_DW_WRITE, t);
         break;
     case P54C_TX_WB:
-        /* the core does not wait for a write-back; the next write does */
+        /* the core does not wait for an L2 write-back; the next write
+         * does */
         book_tx(b, mc, SIM_TX_LINE_WRITE, t);
         return 0;
+    case P54C_TX_WCB: {
+        /* the write-combine buffer holds one line: the store that sends
+         * it out (to another line) waits until the bus takes it, after
+         * the previous write (one outstanding write, as book_tx orders
+         * them); not for its completion */
+        const sim_p54c_port_t *p = b->port;
+        uint64_t start = sim_max(t, sim_max(p->wr_next, p->wr_done));
+        book_tx(b, mc, SIM_TX_LINE_WRITE, t);
+        return start - t;
+    }
     default:
         return 0;
     }

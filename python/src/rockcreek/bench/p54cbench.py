@@ -257,13 +257,6 @@ def _compiled_verdicts(by, what):
 ENGINES_EXCLUDED = {
     "l2_hit_read_string": "inline asm (rep lodsl): neither counted nor "
                           "checked on the compiled engine",
-    "mpbt_write": "the published bandwidth shows in the store after the "
-                  "stream that waits for the write-combine buffer's line "
-                  "writes; RCCE_wtime is counted and checked on both "
-                  "engines since p54c_bench_mem links the counted archive, "
-                  "yet the compiled engine does not charge that wait "
-                  "(369 against 123 MiB/s, 2026-11-28): the memory model's, "
-                  "not yet explained",
 }
 
 
