@@ -444,7 +444,12 @@ static int other_item(parse_t *p, const char *s, size_t n)
 {
     as_item_t *it = p->whole ? add_item(p->f, IT_OTHER, p->line, p->line_len)
                              : add_item(p->f, IT_OTHER, s, n);
-    return it ? 0 : -1;
+    if (!it)
+        return -1;
+    /* its section after it (the shadow copies text sections' directives) */
+    it->sec = p->sect.cur;
+    it->text_sec = p->f->sec_text[it->sec];
+    return 0;
 }
 
 /* `name = value` (an assignment, like .set) */
