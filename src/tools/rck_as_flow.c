@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "p54c_abi.h"
+#include "qemu/p54c_classify.h"
 
 as_stats_t as_stats;
 
@@ -624,6 +625,20 @@ static void block_begin(FILE *out, const as_file_t *f, const block_t *b,
     fputs("\t.popsection\n", out);
 }
 
+/* The end of segment @p seg: its entry in the fetch map, for the QEMU
+ * engine on the checked binary (the plugin, "Fetch at the unchecked
+ * addresses" in docs/P54C.md): where the segment lies in the checked code
+ * and where in the shadow, 4 words each, PC-relative (P54C_FMAP_*). */
+static void put_fetchmap(FILE *out, int seg)
+{
+    fprintf(out, ".Lrck_sz%d:\n\t.pushsection\t" P54C_FMAP_SECTION
+                 ",\"a\",@progbits\n\t.balign\t4\n"
+                 "\t.long\t.Lrck_sa%d-.\n\t.long\t.Lrck_sz%d-.Lrck_sa%d\n"
+                 "\t.long\t.Lrck_ua%d-.\n\t.long\t.Lrck_uz%d-.Lrck_ua%d\n"
+                 "\t.popsection\n",
+            seg, seg, seg, seg, seg, seg, seg);
+}
+
 /* The .rck_icount record: magic, the units per class, zeros to 64. The
  * libraries above the HAL are built with RCK_AS_LIBRARY=1: their records
  * say so, and a program is counted only if its own code has records. */
@@ -693,6 +708,7 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
             if (!it->endbr)
                 put_checks(out, it, seg);
             seg_start[i] = 1;
+            fprintf(out, ".Lrck_sa%d:\n", seg);
         }
         if (it->kind == IT_INSN && it->rep_string) {
             put_rep(out, it->units);
@@ -705,6 +721,7 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
             put_fetch(out, seg, it->flags_live); /* after the endbr */
         if (checked && seg >= 0 && seg_last(f, b, i)) {
             seg_end[i] = seg;
+            put_fetchmap(out, seg);
             seg = -1;
         }
     }
