@@ -63,6 +63,7 @@ typedef struct {
     int ninsn;        /* instructions in text sections (pass 1 labels) */
     char **sec_name;  /* the sections, by id */
     int *sec_text;    /* 1: .text or .text.* */
+    char **sec_group; /* its COMDAT group (flags with G), NULL: none */
     int nsec;
 } as_file_t;
 
@@ -97,6 +98,10 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out);
  * where seg_end[i] = k >= 0. @return 0 or -1. */
 int as_write_shadow(const as_file_t *f, const int *seg_start,
                     const int *seg_end, FILE *out);
+
+/* The flags of a read-only section that belongs with text section
+ * @p sec (`,"a",@progbits`, or in its COMDAT group: discarded with it). */
+void as_put_flags(FILE *out, const as_file_t *f, int sec);
 
 /* Statistics of the last as_write_pass2 (for RCK_AS_STATS). */
 typedef struct {

@@ -617,8 +617,9 @@ static void block_begin(FILE *out, const as_file_t *f, const block_t *b,
     blk_multi = n > 1;
     if (!blk_multi)
         return;
-    fprintf(out, "\t.pushsection\t.rodata.rck_blk,\"a\",@progbits\n"
-                 "\t.balign\t4\n.Lrck_bt%d:\n\t.long\t%d\n", i, n);
+    fputs("\t.pushsection\t.rodata.rck_blk", out);
+    as_put_flags(out, f, f->it[i].sec);
+    fprintf(out, "\n\t.balign\t4\n.Lrck_bt%d:\n\t.long\t%d\n", i, n);
     for (int k = 0; k < n; k++)
         fprintf(out, "\t.long\t.Lrck_ua%d-.\n\t.long\t.Lrck_uz%d-1-.\n",
                 segs[k], segs[k]);
@@ -629,14 +630,15 @@ static void block_begin(FILE *out, const as_file_t *f, const block_t *b,
  * engine on the checked binary (the plugin, "Fetch at the unchecked
  * addresses" in docs/P54C.md): where the segment lies in the checked code
  * and where in the shadow, 4 words each, PC-relative (P54C_FMAP_*). */
-static void put_fetchmap(FILE *out, int seg)
+static void put_fetchmap(FILE *out, const as_file_t *f, int seg)
 {
-    fprintf(out, ".Lrck_sz%d:\n\t.pushsection\t" P54C_FMAP_SECTION
-                 ",\"a\",@progbits\n\t.balign\t4\n"
+    fprintf(out, ".Lrck_sz%d:\n\t.pushsection\t" P54C_FMAP_SECTION, seg);
+    as_put_flags(out, f, f->it[seg].sec);
+    fprintf(out, "\n\t.balign\t4\n"
                  "\t.long\t.Lrck_sa%d-.\n\t.long\t.Lrck_sz%d-.Lrck_sa%d\n"
                  "\t.long\t.Lrck_ua%d-.\n\t.long\t.Lrck_uz%d-.Lrck_ua%d\n"
                  "\t.popsection\n",
-            seg, seg, seg, seg, seg, seg, seg);
+            seg, seg, seg, seg, seg, seg);
 }
 
 /* The .rck_icount record: magic, the units per class, zeros to 64. The
@@ -721,7 +723,7 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
             put_fetch(out, seg, it->flags_live); /* after the endbr */
         if (checked && seg >= 0 && seg_last(f, b, i)) {
             seg_end[i] = seg;
-            put_fetchmap(out, seg);
+            put_fetchmap(out, f, seg);
             seg = -1;
         }
     }

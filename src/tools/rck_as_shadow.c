@@ -256,8 +256,9 @@ int as_write_shadow(const as_file_t *f, const int *seg_start,
             any = f->it[i].kind == IT_INSN && f->it[i].sec == s;
         if (!any)
             continue;
-        fprintf(out, "\t.section\t.rck_shadow%s,\"a\",@progbits\n",
-                f->sec_name[s]);
+        fprintf(out, "\t.section\t.rck_shadow%s", f->sec_name[s]);
+        as_put_flags(out, f, s);
+        fputc('\n', out);
         for (size_t i = 0; i < f->n; i++) {
             const as_item_t *it = &f->it[i];
             if (it->sec != s || !it->text_sec)
@@ -295,4 +296,12 @@ done:
     names_free(&glob);
     names_free(&hid);
     return rc;
+}
+
+void as_put_flags(FILE *out, const as_file_t *f, int sec)
+{
+    if (sec >= 0 && sec < f->nsec && f->sec_group[sec] != NULL)
+        fprintf(out, ",\"aG\",@progbits,%s,comdat", f->sec_group[sec]);
+    else
+        fputs(",\"a\",@progbits", out);
 }
