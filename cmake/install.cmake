@@ -24,6 +24,8 @@ if(TARGET rck_as)
   # gcc -B<libexecdir>/rockcreek/ runs it as `as` (rckcc)
   install(TARGETS rck_as RUNTIME
     DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/rockcreek)
+  install(FILES ${CMAKE_SOURCE_DIR}/tools/rck_shadow.ld
+    DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/rockcreek)
 endif()
 if(TARGET rck)
   install(TARGETS rck rccerun RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -4,6 +4,7 @@
  *   rck_as.c        command line, the real assembler, the two passes
  *   rck_as_parse.c  statements, sections, the instructions' flag effects
  *   rck_as_flow.c   blocks, flag liveness, placement, the output texts
+ *   rck_as_shadow.c the unchecked code's copy the fetches are booked at
  */
 #ifndef RCK_TOOLS_RCK_AS_H
 #define RCK_TOOLS_RCK_AS_H
@@ -62,6 +63,7 @@ typedef struct {
     int ninsn;        /* instructions in text sections (pass 1 labels) */
     char **sec_name;  /* the sections, by id */
     int *sec_text;    /* 1: .text or .text.* */
+    char **sec_group; /* its COMDAT group (flags with G), NULL: none */
     int nsec;
 } as_file_t;
 
@@ -89,6 +91,17 @@ int as_write_pass1(const as_file_t *f, FILE *out);
  * counters' adds and the .rck_icount record. @p units the units per
  * class (P54C_NCLASS). @return 0 or -1. */
 int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out);
+
+/* The shadow of @p f's text sections (rck_as_shadow.c): the unchecked
+ * instructions in sections .rck_shadow<name>, never executed, with label
+ * .Lrck_ua<i> before item i where seg_start[i], .Lrck_uz<k> after item i
+ * where seg_end[i] = k >= 0. @return 0 or -1. */
+int as_write_shadow(const as_file_t *f, const int *seg_start,
+                    const int *seg_end, FILE *out);
+
+/* The flags of a read-only section that belongs with text section
+ * @p sec (`,"a",@progbits`, or in its COMDAT group: discarded with it). */
+void as_put_flags(FILE *out, const as_file_t *f, int sec);
 
 /* Statistics of the last as_write_pass2 (for RCK_AS_STATS). */
 typedef struct {

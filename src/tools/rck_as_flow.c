@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "p54c_abi.h"
+#include "qemu/p54c_classify.h"
 
 as_stats_t as_stats;
 
@@ -384,7 +385,7 @@ static void seq_open(FILE *out, const char *addr, int live, int seg)
         /* a later segment of a block whose first settled them all */
         skip = check_no++;
         fprintf(out,
-                "\tleaq\t.Lrck_sa%d(%%rip), %%rcx\n\tcmpq\t%%rcx, %#llx\n"
+                "\tleaq\t.Lrck_ua%d(%%rip), %%rcx\n\tcmpq\t%%rcx, %#llx\n"
                 "\tje\t.Lrck_b%d\n",
                 blk_seg0, PG(P54C_CTR_BLK_OFF), skip);
     }
@@ -490,16 +491,17 @@ static void put_rep_mem(FILE *out, const as_mem_t *a, int live, int seg)
 }
 
 /* The fetch of the lines of a segment: the program's instructions from
- * item @p seg (label .Lrck_sa<seg>) up to the next check (.Lrck_sz<seg>),
- * as QEMU fetches the lines of its block of them; settled inline when the
- * fetch filter holds the segment in the current epoch. */
+ * item @p seg up to the next check, as QEMU fetches the lines of its block
+ * of them, at the addresses they have in the unchecked code (the shadow's
+ * .Lrck_ua<seg> to .Lrck_uz<seg>, rck_as_shadow.c); settled inline when
+ * the fetch filter holds the segment in the current epoch. */
 /* The fetch filter's lookup of segment @p seg's first byte: leaves the
  * entry xor the address xor the epoch in %rcx (zero: settled), and the
  * flags of that last xor. */
 static void seq_fetch_lookup(FILE *out, int seg)
 {
     fprintf(out,
-            "\tleaq\t.Lrck_sa%d(%%rip), %%rax\n"
+            "\tleaq\t.Lrck_ua%d(%%rip), %%rax\n"
             "\tmovq\t%%rax, %%rcx\n\tshrq\t$4, %%rcx\n"
             "\tmovzbl\t%%cl, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
             "\txorq\t%%rax, %%rcx\n\txorq\t%#llx, %%rcx\n",
@@ -512,7 +514,7 @@ static void seq_fetch(FILE *out, int seg, int live)
     seq_fetch_lookup(out, seg);
     fprintf(out,
             "\tje\t.Lrck_g%d\n"
-            "\tleaq\t.Lrck_sz%d-1(%%rip), %%rcx\n",
+            "\tleaq\t.Lrck_uz%d-1(%%rip), %%rcx\n",
             n, seg);
     seq_slow(out, live, P54C_CTR_SLOWI_OFF, -1);
     fprintf(out, ".Lrck_g%d:\n", n);
@@ -615,12 +617,28 @@ static void block_begin(FILE *out, const as_file_t *f, const block_t *b,
     blk_multi = n > 1;
     if (!blk_multi)
         return;
-    fprintf(out, "\t.pushsection\t.rodata.rck_blk,\"a\",@progbits\n"
-                 "\t.balign\t4\n.Lrck_bt%d:\n\t.long\t%d\n", i, n);
+    fputs("\t.pushsection\t.rodata.rck_blk", out);
+    as_put_flags(out, f, f->it[i].sec);
+    fprintf(out, "\n\t.balign\t4\n.Lrck_bt%d:\n\t.long\t%d\n", i, n);
     for (int k = 0; k < n; k++)
-        fprintf(out, "\t.long\t.Lrck_sa%d-.\n\t.long\t.Lrck_sz%d-1-.\n",
+        fprintf(out, "\t.long\t.Lrck_ua%d-.\n\t.long\t.Lrck_uz%d-1-.\n",
                 segs[k], segs[k]);
     fputs("\t.popsection\n", out);
+}
+
+/* The end of segment @p seg: its entry in the fetch map, for the QEMU
+ * engine on the checked binary (the plugin, "Fetch at the unchecked
+ * addresses" in docs/P54C.md): where the segment lies in the checked code
+ * and where in the shadow, 4 words each, PC-relative (P54C_FMAP_*). */
+static void put_fetchmap(FILE *out, const as_file_t *f, int seg)
+{
+    fprintf(out, ".Lrck_sz%d:\n\t.pushsection\t" P54C_FMAP_SECTION, seg);
+    as_put_flags(out, f, f->it[seg].sec);
+    fprintf(out, "\n\t.balign\t4\n"
+                 "\t.long\t.Lrck_sa%d-.\n\t.long\t.Lrck_sz%d-.Lrck_sa%d\n"
+                 "\t.long\t.Lrck_ua%d-.\n\t.long\t.Lrck_uz%d-.Lrck_ua%d\n"
+                 "\t.popsection\n",
+            seg, seg, seg, seg, seg, seg);
 }
 
 /* The .rck_icount record: magic, the units per class, zeros to 64. The
@@ -658,6 +676,7 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
 {
     cfg_t g = {0};
     int rc = -1;
+    int *seg_start = NULL, *seg_end = NULL;
     memset(&as_stats, 0, sizeof(as_stats));
     if (build(&g, f) != 0)
         goto done;
@@ -668,6 +687,14 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
     int mem = as_mem_on(), seg = -1;
     blk_seg0 = -1;
     blk_multi = 0;
+    if (mem) {
+        seg_start = calloc(f->n + 1, sizeof(*seg_start));
+        seg_end = malloc((f->n + 1) * sizeof(*seg_end));
+        if (!seg_start || !seg_end)
+            goto done;
+        for (size_t i = 0; i < f->n; i++)
+            seg_end[i] = -1;
+    }
     for (size_t i = 0; i < f->n; i++) {
         const as_item_t *it = &f->it[i];
         const block_t *b = it->block >= 0 ? &g.b[it->block] : NULL;
@@ -682,6 +709,7 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
                 block_begin(out, f, b, (int)i);
             if (!it->endbr)
                 put_checks(out, it, seg);
+            seg_start[i] = 1;
             fprintf(out, ".Lrck_sa%d:\n", seg);
         }
         if (it->kind == IT_INSN && it->rep_string) {
@@ -694,13 +722,19 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
         if (checked && it->endbr && b->first_insn == (int)i)
             put_fetch(out, seg, it->flags_live); /* after the endbr */
         if (checked && seg >= 0 && seg_last(f, b, i)) {
-            fprintf(out, ".Lrck_sz%d:\n", seg);
+            seg_end[i] = seg;
+            put_fetchmap(out, f, seg);
             seg = -1;
         }
     }
     put_record(out, units);
+    /* the fetches are booked at the unchecked code's addresses */
+    if (mem && as_write_shadow(f, seg_start, seg_end, out) != 0)
+        goto done;
     rc = fflush(out) == 0 && !ferror(out) ? 0 : -1;
 done:
+    free(seg_start);
+    free(seg_end);
     free(g.b);
     free(g.lab);
     return rc;

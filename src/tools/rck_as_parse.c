@@ -170,13 +170,17 @@ static int sect_id(as_file_t *f, const char *s, size_t n)
     if (f->nsec % 64 == 0) {
         char **nn = realloc(f->sec_name, (f->nsec + 64) * sizeof(*nn));
         int *nt = realloc(f->sec_text, (f->nsec + 64) * sizeof(*nt));
+        char **ng = realloc(f->sec_group, (f->nsec + 64) * sizeof(*ng));
         if (nn)
             f->sec_name = nn;
         if (nt)
             f->sec_text = nt;
-        if (!nn || !nt)
+        if (ng)
+            f->sec_group = ng;
+        if (!nn || !nt || !ng)
             return -1;
     }
+    f->sec_group[f->nsec] = NULL;
     if (!(f->sec_name[f->nsec] = strndup(s, n)))
         return -1;
     f->sec_text[f->nsec] = (n == 5 && memcmp(s, ".text", 5) == 0) ||
@@ -194,6 +198,31 @@ static int set_sect(sect_t *st, const char *name, size_t n)
     return 0;
 }
 
+/* The COMDAT group of section @p id from the rest of its .section
+ * directive @p rest (`,"axG",@progbits,GROUP,comdat`), if its flags have
+ * G. @return 0 or -1 (out of memory). */
+static int sect_group(as_file_t *f, int id, const char *rest)
+{
+    const char *q = strchr(rest, '"'), *e = q ? strchr(q + 1, '"') : NULL;
+    if (!q || !e || !memchr(q + 1, 'G', (size_t)(e - q - 1)) ||
+        f->sec_group[id] != NULL)
+        return 0;
+    const char *g = strchr(e, ',');              /* ,@progbits */
+    g = g ? strchr(g + 1, ',') : NULL;           /* ,GROUP */
+    if (!g)
+        return 0;
+    g++;
+    while (isspace((unsigned char)*g))
+        g++;
+    size_t n = 0;
+    while (g[n] && g[n] != ',' && !isspace((unsigned char)g[n]))
+        n++;
+    if (n == 0)
+        return 0;
+    f->sec_group[id] = strndup(g, n);
+    return f->sec_group[id] ? 0 : -1;
+}
+
 static int directive(sect_t *st, const char *s)
 {
     size_t n = word_len(s);
@@ -205,8 +234,11 @@ static int directive(sect_t *st, const char *s)
         (n == 5 && !strncmp(s, ".data", 5)) ||
         (n == 4 && !strncmp(s, ".bss", 4)))
         return set_sect(st, s, n);
-    if (n == 8 && !strncmp(s, ".section", 8))
-        return set_sect(st, arg, an);
+    if (n == 8 && !strncmp(s, ".section", 8)) {
+        if (set_sect(st, arg, an) != 0)
+            return -1;
+        return sect_group(st->f, st->cur, arg + an);
+    }
     if (n == 12 && !strncmp(s, ".pushsection", 12)) {
         if (st->depth < 64) {
             st->stack[st->depth][0] = st->cur;
@@ -444,7 +476,12 @@ static int other_item(parse_t *p, const char *s, size_t n)
 {
     as_item_t *it = p->whole ? add_item(p->f, IT_OTHER, p->line, p->line_len)
                              : add_item(p->f, IT_OTHER, s, n);
-    return it ? 0 : -1;
+    if (!it)
+        return -1;
+    /* its section after it (the shadow copies text sections' directives) */
+    it->sec = p->sect.cur;
+    it->text_sec = p->f->sec_text[it->sec];
+    return 0;
 }
 
 /* `name = value` (an assignment, like .set) */
@@ -579,9 +616,12 @@ void as_file_free(as_file_t *f)
         free(f->it[i].mem);
     }
     free(f->it);
-    for (int i = 0; i < f->nsec; i++)
+    for (int i = 0; i < f->nsec; i++) {
         free(f->sec_name[i]);
+        free(f->sec_group[i]);
+    }
     free(f->sec_name);
     free(f->sec_text);
+    free(f->sec_group);
     memset(f, 0, sizeof(*f));
 }

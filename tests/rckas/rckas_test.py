@@ -26,6 +26,12 @@ CASE is one of:
                and holds the magic and the CPI table; a bad RCK_AS fails
                with a clear message; an error in the input shows the real
                assembler's message once
+  shadow       with memory checks, each object's shadow of the unchecked
+               code has its unchecked sections' sizes (flags.c, except.cpp);
+               linked by rckcc -rck-mem, every function of flags.c lies in
+               the shadow (the fetch map's addresses) where the unchecked
+               program has it, modulo 256 KiB; two C++ objects sharing
+               inline functions link and run
   rckcc        rckcc -show has -B<asdir>/ with RCKCC_COUNT=1 or -rck-count;
                RCKCC_COUNT=0, -rck-nocount, -E and clang drop it; a counted
                program calling nothing in librockcreek still runs (the
@@ -428,11 +434,125 @@ def case_memcorrect():
               % (tag, p.stdout.count("\n")))
 
 
+def sections(obj):
+    """{name: (address, size)} of @p obj's sections (readelf -SW)."""
+    out = {}
+    for line in run(["readelf", "-SW", obj]).stdout.splitlines():
+        m = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+"
+                     r"[0-9a-f]+\s+([0-9a-f]+)", line)
+        if m:
+            out[m.group(1)] = (int(m.group(2), 16), int(m.group(3), 16))
+    return out
+
+
+CPP_H = """#include <cstddef>
+#include <vector>
+inline int sumv(const std::vector<int> &v)
+{
+    int s = 0;
+    for (std::size_t i = 0; i < v.size(); i++)
+        s += v[i] > 3 ? v[i] * 2 : -v[i];
+    return s;
+}
+int f1();
+"""
+CPP_A = """#include "h.h"
+int f1() { std::vector<int> v(10, 4); return sumv(v); }
+"""
+CPP_B = """#include "h.h"
+#include <cstdio>
+int main() { std::vector<int> v(10, 2); std::printf("%d\\n", f1() + sumv(v)); }
+"""
+
+
+def case_shadow():
+    # each object's shadow is its unchecked code's size, section by section
+    for src, comp, opt in test_builds((["-O2"], ["-O3", "-g"],
+                                       ["-O2", "-fPIC", "-fcf-protection"])):
+        tag = comp + "".join(opt)
+        plain, inst = tmp("sh_p%s.o" % tag), tmp("sh_i%s.o" % tag)
+        cc(opt + ["-c"], src, plain, False, (), comp)
+        run([comp] + opt + ["-c", "-B" + A.asdir + "/", "-I" + A.incdir,
+                            src, "-o", inst], env={"RCK_AS_MEM": "1"})
+        ps = {k: v[1] for k, v in sections(plain).items()
+              if (k == ".text" or k.startswith(".text.")) and v[1] > 0}
+        ss = {k[len(".rck_shadow"):]: v[1] for k, v in sections(inst).items()
+              if k.startswith(".rck_shadow.text") and v[1] > 0}
+        if ps != ss:
+            fail("%s: unchecked sections %s, shadow %s" % (tag, ps, ss))
+        print("%-14s %d shadow sections of the unchecked sizes (%d bytes)"
+              % (tag, len(ps), sum(ps.values())))
+    # linked: the fetch map's shadow addresses hold every function of
+    # flags.c where the unchecked program has it, modulo 256 KiB
+    # (the counters' page mapped by an object built without rck-as, its
+    # constructor kept in .text: an unchecked object's .text.startup would
+    # lie among the checked ones' in the unchecked layout, where the shadow
+    # cannot leave room for it; docs/P54C.md)
+    src = os.path.join(A.src, "flags.c")
+    plain, inst = tmp("sh_plain"), tmp("sh_inst")
+    ctr = tmp("ctr_map_text.o")
+    cc(["-O2", "-c", "-fno-reorder-functions"],
+       os.path.join(A.src, "ctr_map.c"), ctr, False)
+    run([A.rckcc, "-rck-nocount", "-O2", "-I" + A.incdir, src, ctr,
+         "-o", plain])
+    run([A.rckcc, "-rck-mem", "-O2", "-I" + A.incdir, src, ctr,
+         "-o", inst])
+    sec = sections(inst)
+    if ".rck_shadow" not in sec or ".rck_fetchmap" not in sec:
+        fail("the checked program has no .rck_shadow or .rck_fetchmap: %s"
+             % sorted(sec))
+    fm_addr = sec[".rck_fetchmap"][0]
+    fm = section_bytes(inst, ".rck_fetchmap")
+    starts = set()
+    for k in range(0, len(fm), 16):
+        w = struct.unpack_from("<iIiI", fm, k)
+        starts.add((fm_addr + k + 8 + w[2]) % 0x40000)
+    # flags.c's functions: those of its own object
+    obj = tmp("sh_pgcc-O2.o")
+    own = {f[2] for f in (ln.split() for ln in
+                          run(["nm", obj]).stdout.splitlines())
+           if len(f) == 3 and f[1] in "tT"}
+    funcs = {}
+    for line in run(["nm", plain]).stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "tT" and f[2] in own:
+            funcs[f[2]] = int(f[0], 16) % 0x40000
+    if len(funcs) < 3:
+        fail("too few of flags.c's functions found in %s: %s" % (plain, funcs))
+    missing = {k: hex(v) for k, v in funcs.items() if v not in starts}
+    if missing:
+        fail("functions not at their unchecked address in the shadow: %s"
+             % missing)
+    print("linked: %d functions of flags.c at their unchecked addresses "
+          "(mod 256 KiB) in the shadow" % len(funcs))
+    # C++ inline functions in COMDAT groups, defined by two objects: the
+    # shadow, fetch map and block tables go with their group (before, the
+    # link failed: "defined in discarded section")
+    if shutil.which("g++"):
+        d = tmp("cpp")
+        os.makedirs(d, exist_ok=True)
+        for name, text in (("h.h", CPP_H), ("a.cpp", CPP_A), ("b.cpp", CPP_B)):
+            with open(os.path.join(d, name), "w") as fp:
+                fp.write(text)
+        cxx = os.path.join(os.path.dirname(A.rckcc), "rckc++")
+        srcs = [os.path.join(d, "a.cpp"), os.path.join(d, "b.cpp")]
+        run([cxx, "-O2", "-fno-inline", "-rck-nocount"] + srcs +
+            ["-o", os.path.join(d, "plain")])
+        run([cxx, "-O2", "-fno-inline", "-rck-mem"] + srcs +
+            ["-o", os.path.join(d, "inst")])
+        p, i = run([os.path.join(d, "plain")]), run([os.path.join(d, "inst")])
+        if p.stdout != i.stdout:
+            fail("C++ with COMDAT functions: outputs differ: %s / %s"
+                 % (p.stdout, i.stdout))
+        print("C++, two objects sharing inline functions: linked, same output")
+
+
 def main():
     global A
     p = argparse.ArgumentParser()
     p.add_argument("case", choices=["correct", "counts", "placement",
-                                    "passthrough", "rckcc", "memcorrect"])
+                                    "passthrough", "rckcc", "memcorrect",
+                                    "shadow"])
     for o in ("asdir", "src", "simdir", "rckcc", "tmp"):
         p.add_argument("--" + o, required=True)
     A = p.parse_args()
@@ -442,7 +562,7 @@ def main():
     {"correct": case_correct, "counts": case_counts,
      "placement": case_placement,
      "passthrough": case_passthrough, "rckcc": case_rckcc,
-     "memcorrect": case_memcorrect}[A.case]()
+     "memcorrect": case_memcorrect, "shadow": case_shadow}[A.case]()
     print("PASS")
 
 

@@ -8,6 +8,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The fetch map of checked code (rck-as with RCK_AS_MEM=1; docs/P54C.md,
+ * "Fetch at the unchecked addresses"): one entry per segment of the
+ * program's instructions, four 32-bit words: the segment's start in the
+ * checked code relative to the entry's first word, its length, its start
+ * in the shadow (the unchecked layout) relative to the third word, its
+ * length there. The QEMU engine fetches a checked segment's instructions
+ * at their shadow addresses, as the compiled engine does. */
+#define P54C_FMAP_SECTION ".rck_fetchmap"
+#define P54C_FMAP_ENTRY 16
+
 /* @return the class (P54C_C_*, p54c_abi.h) of the x86-64 instruction in
  * @p b (@p n bytes, exactly one instruction). */
 int p54c_classify(const uint8_t *b, size_t n);

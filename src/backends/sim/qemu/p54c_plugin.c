@@ -33,6 +33,7 @@
  */
 #include "../sim_p54c.h"
 #include "p54c_classify.h"
+#include "p54c_fmap.h"
 #include "../p54c_cache.h"
 
 #include <glib.h>
@@ -133,8 +134,12 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
                     qemu_plugin_mem_is_store(info));
 }
 
+/* The lines a block fetches: one range, or one per run of its
+ * instructions that lie together in the unchecked layout (checked code:
+ * p54c_fmap.c). */
 typedef struct {
-    uint64_t first, last; /* lines the block spans */
+    uint32_t n;
+    uint64_t r[][2]; /* first, last line */
 } tb_lines_t;
 
 static void tb_exec_cb(unsigned int vcpu, void *ud)
@@ -146,7 +151,31 @@ static void tb_exec_cb(unsigned int vcpu, void *ud)
         return;
     if (S->flush_req != flush_seen)
         caches_drop();
-    p54c_mem_fetch(&M, t->first, t->last);
+    for (uint32_t i = 0; i < t->n; i++)
+        p54c_mem_fetch(&M, t->r[i][0], t->r[i][1]);
+}
+
+/* The block's instructions' bytes [lo, hi) as fetched (@p rs, *@p nr
+ * ranges of at most @p cap): a new range unless they continue the last
+ * one within a line. */
+static void lines_add(uint64_t (*rs)[2], uint32_t *nr, uint32_t cap,
+                      uint64_t lo, uint64_t hi)
+{
+    uint64_t f = lo >> M.line_shift, l = (hi - 1) >> M.line_shift;
+    if (*nr > 0 && f + 1 >= rs[*nr - 1][0] && f <= rs[*nr - 1][1] + 1) {
+        if (f < rs[*nr - 1][0])
+            rs[*nr - 1][0] = f;
+        if (l > rs[*nr - 1][1])
+            rs[*nr - 1][1] = l;
+        return;
+    }
+    if (*nr == cap) { /* cannot happen: one range per instruction */
+        rs[cap - 1][1] = l > rs[cap - 1][1] ? l : rs[cap - 1][1];
+        return;
+    }
+    rs[*nr][0] = f;
+    rs[*nr][1] = l;
+    ++*nr;
 }
 
 /* ---- the gate (docs/P54C.md, "Native booking") ----
@@ -267,6 +296,10 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     int *kind = n <= CTR_TB_MAX ? kind_s : g_new(int, n);
     uint8_t *skip = n <= CTR_TB_MAX ? skip_s : g_new(uint8_t, n);
     size_t counted = 0;
+    /* the lines fetched, at the unchecked addresses where a fetch map
+     * has them */
+    uint64_t (*rs)[2] = g_malloc((n + 1) * sizeof(*rs));
+    uint32_t nr = 0;
 
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
@@ -305,10 +338,18 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             continue;
         counted++;
         units += p54c_insn_units(bytes, sz, S->cpi, NULL);
-        if (va < lo)
-            lo = va;
-        if (va + sz > hi)
-            hi = va + sz;
+        if (S->detailed) {
+            uint64_t flo, fhi;
+            if (p54c_fmap_lookup(va, sz, bytes, &flo, &fhi)) {
+                lines_add(rs, &nr, (uint32_t)n, flo, fhi);
+            } else {
+                /* where it runs: the block's span, as one range */
+                if (va < lo)
+                    lo = va;
+                if (va + sz > hi)
+                    hi = va + sz;
+            }
+        }
         if (S->detailed && !calls_base(bytes, sz, va))
             qemu_plugin_register_vcpu_mem_cb(in, mem_cb,
                                              QEMU_PLUGIN_CB_NO_REGS,
@@ -318,20 +359,28 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         g_free(kind);
         g_free(skip);
     }
-    if (counted == 0)
+    if (counted == 0) {
+        g_free(rs);
         return;
+    }
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
                                              &S->insns, counted);
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
                                              &S->units, units);
-    if (S->detailed) {
+    if (lo < hi) {
+        rs[nr][0] = lo >> M.line_shift;
+        rs[nr][1] = (hi - 1) >> M.line_shift;
+        nr++;
+    }
+    if (S->detailed && nr > 0) {
         /* freed never: blocks live as long as the process */
-        tb_lines_t *t = g_new(tb_lines_t, 1);
-        t->first = lo >> M.line_shift;
-        t->last = (hi - 1) >> M.line_shift;
+        tb_lines_t *t = g_malloc(sizeof(*t) + nr * sizeof(t->r[0]));
+        t->n = nr;
+        memcpy(t->r, rs, nr * sizeof(t->r[0]));
         qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec_cb,
                                              QEMU_PLUGIN_CB_NO_REGS, t);
     }
+    g_free(rs);
 }
 
 static int fail(const char *what)
