@@ -170,6 +170,9 @@ static size_t ring_at(int s, int r)
 #define RING_MAX_SLOT 65536u
 #define RING_MIN_SLOT 256u
 #define RING_CTRL 128u
+/* RCK_MPI_SHM_CHAN=auto on native: the share per ordered pair (the same
+ * as src/backends/native/native.h's RCK_NATIVE_SHM_PAIR) */
+#define RING_AUTO_PAIR ((size_t)256 << 10)
 
 static int ring_layout(rk_chan_t *c, const char *name, int quiet)
 {
@@ -178,6 +181,12 @@ static int ring_layout(rk_chan_t *c, const char *name, int quiet)
            per, slot = 0, want = rck_config_get_size("MPI_SHM_CHAN");
     uint32_t slots = RING_MAX_SLOTS;
     void *base = NULL;
+
+    /* auto on native: RING_AUTO_PAIR per pair, for which the native
+     * launcher's RCK_SHM_SIZE=auto sized the window (rck_native_shm_auto) */
+    if (rck_config_size_is_auto("MPI_SHM_CHAN") && rckmpi_coll_host_memory() &&
+        pairs * RING_AUTO_PAIR > want)
+        want = pairs * RING_AUTO_PAIR;
 
     if (rck_hal_shm_map(hal, &base, &len) != RCK_OK || base == NULL ||
         len < hal->shm_reserved) {
