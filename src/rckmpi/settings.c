@@ -48,6 +48,11 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "a binomial tree, larger ones directly; auto = by channel (docs/"
      "MPI-COLLECTIVES.md)",
      "auto|#"},
+    {"MPI_BCAST_FANOUT", "auto", RCK_CONFIG_STRING,
+     "MPI_Bcast's tree: 0 = binomial (the root sends ceil(log2 p) "
+     "messages), k = a k-ary tree (every rank sends at most k); auto = 2 "
+     "on native, binomial elsewhere (docs/MPI.md)",
+     "auto|#"},
     {"MPI_COLL_FLAT", "auto", RCK_CONFIG_STRING,
      "MPI_Barrier and MPI_Allreduce of up to 2 KiB: up to this many "
      "processes every rank sends to rank 0 and waits for its answer (one "
