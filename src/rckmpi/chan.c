@@ -237,6 +237,10 @@ static int ring_layout(rk_chan_t *c, const char *name, int quiet)
         return MPI_ERR_NO_MEM;
     }
     c->ring_base = off;
+    if (rk.ue == 0)
+        rck_info("MPI_Init: %s rings of %u slots of %u bytes per ordered "
+                 "pair, %zu bytes of the %zu-byte shared window", name,
+                 slots, (unsigned)slot, pairs * c->ring_bytes, len);
     return MPI_SUCCESS;
 }
 
