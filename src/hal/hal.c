@@ -23,7 +23,7 @@ static char hal_backend_names[256];
 /* Every slot of the two tables (rck/hal.h: every slot filled). */
 #define HAL_JOB_SLOTS(X)                                                      \
     X(create) X(child_setup) X(child_wrap) X(core_attached) X(core_exited)    \
-    X(tick) X(destroy)
+    X(tick) X(shm_auto) X(destroy)
 #define HAL_CORE_SLOTS(X)                                                     \
     X(attach) X(attach_end) X(detach) X(mpb_map) X(mpb_write) X(mpb_read)     \
     X(mpb_copy) X(mpb_store32) X(mpb_load32) X(cl1invmb) X(mpb_prefetch)      \

@@ -170,6 +170,9 @@ static size_t ring_at(int s, int r)
 #define RING_MAX_SLOT 65536u
 #define RING_MIN_SLOT 256u
 #define RING_CTRL 128u
+/* RCK_MPI_SHM_CHAN=auto on native: the share per ordered pair (the same
+ * as src/backends/native/native.h's RCK_NATIVE_SHM_PAIR) */
+#define RING_AUTO_PAIR ((size_t)256 << 10)
 
 static int ring_layout(rk_chan_t *c, const char *name, int quiet)
 {
@@ -178,6 +181,12 @@ static int ring_layout(rk_chan_t *c, const char *name, int quiet)
            per, slot = 0, want = rck_config_get_size("MPI_SHM_CHAN");
     uint32_t slots = RING_MAX_SLOTS;
     void *base = NULL;
+
+    /* auto on native: RING_AUTO_PAIR per pair, for which the native
+     * launcher's RCK_SHM_SIZE=auto sized the window (rck_native_shm_auto) */
+    if (rck_config_size_is_auto("MPI_SHM_CHAN") && rckmpi_coll_host_memory() &&
+        pairs * RING_AUTO_PAIR > want)
+        want = pairs * RING_AUTO_PAIR;
 
     if (rck_hal_shm_map(hal, &base, &len) != RCK_OK || base == NULL ||
         len < hal->shm_reserved) {
@@ -228,6 +237,10 @@ static int ring_layout(rk_chan_t *c, const char *name, int quiet)
         return MPI_ERR_NO_MEM;
     }
     c->ring_base = off;
+    if (rk.ue == 0)
+        rck_info("MPI_Init: %s rings of %u slots of %u bytes per ordered "
+                 "pair, %zu bytes of the %zu-byte shared window", name,
+                 slots, (unsigned)slot, pairs * c->ring_bytes, len);
     return MPI_SUCCESS;
 }
 
@@ -317,12 +330,16 @@ int rk_chan_init(void)
             c->slot_bytes - RK_EWS_HDR <= c->mpb_max)
             c->mpb_max = UINT32_MAX;
     }
-    c->nin = c->kind == RK_CHAN_SCCMULTI ? 2 * n : n;
+    /* sccmulti: one condition per sender, on the whole flag word (its MPB
+     * packets in the low half, its ring packets in the high half): a wait
+     * or a poll looked at 2n conditions, copied into a scratch list every
+     * time (the 48-process barrier took 3-7x as long on sccmulti as on
+     * sccmpb-ext; docs/MPI.md, "The barrier on sccmulti") */
+    c->nin = n;
     c->pipe = calloc((size_t)n, sizeof(*c->pipe));
     c->in = calloc(2 * (size_t)n, sizeof(*c->in));
     c->rin = calloc(2 * (size_t)n, sizeof(*c->rin));
-    c->scratch = calloc(2 * (size_t)n, sizeof(*c->scratch));
-    if (!c->pipe || !c->in || !c->rin || !c->scratch)
+    if (!c->pipe || !c->in || !c->rin)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < n; i++) {
         c->pipe[i].core = core_of(i);
@@ -335,9 +352,8 @@ int rk_chan_init(void)
     for (int i = 0; i < 2 * n; i++) {
         c->in[i] = cond_in(i % n);
         if (rings && split()) {
-            c->in[i].mask = 0xffffu;
+            c->in[i].mask = 0xffffffffu;
             c->rin[i] = c->in[i];
-            c->rin[i].mask = 0xffff0000u;
         } else if (rings)
             c->rin[i] = (rck_hal_cond_t){
                 .space = RCK_SPACE_SHM,
@@ -362,9 +378,8 @@ void rk_chan_finalize(void)
     free(c->in);
     if (c->rin != c->in)
         free(c->rin);
-    free(c->scratch);
     c->pipe = NULL;
-    c->in = c->rin = c->scratch = NULL;
+    c->in = c->rin = NULL;
 }
 
 size_t rk_chan_maxpkt(void)
@@ -619,7 +634,7 @@ static void mpb_take(int s, const void *head, size_t skip, void *buf)
     }
     p->seen = split() ? p->seen + 1 : w[0];
     c->in[s].value = c->in[s + rk.nues].value =
-        split() ? p->seen & 0xffffu : w[0];
+        split() ? halves(p->seen, p->rseen) : w[0];
     /* the packet acknowledges mine (written after s read them) */
     if (w[3] == p->sent && p->acked != p->sent)
         acked(c, p);
@@ -756,7 +771,7 @@ static void ring_take(int s, const void *head, size_t skip, void *buf)
     p->rseen++;
     /* acknowledge: the slot is free */
     if (split()) {
-        c->rin[s].value = c->rin[s + rk.nues].value = p->rseen << 16;
+        c->in[s].value = c->in[s + rk.nues].value = halves(p->seen, p->rseen);
         rck_hal_mpb_store32(rk.hal, p->core, c->my_ack,
                             halves(p->seen, p->rseen));
     } else {
@@ -882,14 +897,7 @@ int rk_chan_nin(void)
 
 const rck_hal_cond_t *rk_chan_incoming(int first)
 {
-    rk_chan_t *c = &rk.chan;
-    size_t n = (size_t)rk.nues;
-
-    if (c->kind != RK_CHAN_SCCMULTI)
-        return c->in + first;
-    memcpy(c->scratch, c->in + first, n * sizeof(*c->scratch));
-    memcpy(c->scratch + n, c->rin + first, n * sizeof(*c->scratch));
-    return c->scratch;
+    return rk.chan.in + first;
 }
 
 int rk_chan_sender(int first, int which)

@@ -36,7 +36,19 @@ int PMPI_Barrier(MPI_Comm comm)
 }
 RK_MPI_ALIAS(Barrier);
 
-/* ---- broadcast: binomial tree rooted at root (relative ranks) */
+/* ---- broadcast: binomial tree rooted at root (relative ranks), or a
+ * k-ary tree (RCK_MPI_BCAST_FANOUT; auto: binary on native) */
+
+int rkc_bcast_fanout(void)
+{
+    static long fan = -2;
+
+    if (fan == -2)
+        fan = rkc_setting_auto("MPI_BCAST_FANOUT");
+    if (fan >= 0)
+        return (int)fan;
+    return rckmpi_coll_host_memory() ? RKC_BCAST_FANOUT_HOST : 0;
+}
 
 int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
               MPI_Comm comm)
@@ -52,6 +64,23 @@ int rkc_bcast_tag(void *buf, int count, MPI_Datatype type, int root,
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     int rel = (rank - root + size) % size;
+    int fan = rkc_bcast_fanout();
+
+    if (fan > 0) {
+        /* a k-ary tree: the root (and every inner rank) posts k sends,
+         * where the binomial root posts ceil(log2 p) */
+        if (rel > 0)
+            err = rckmpi_coll_recv(buf, count, type,
+                                   ((rel - 1) / fan + root) % size, tag,
+                                   comm, MPI_STATUS_IGNORE);
+        for (int k = 1; err == MPI_SUCCESS && k <= fan; k++) {
+            int c = rel * fan + k;
+            if (c < size)
+                err = rckmpi_coll_send(buf, count, type, (c + root) % size,
+                                       tag, comm);
+        }
+        return err;
+    }
     while (mask < size) {
         if (rel & mask) {
             err = rckmpi_coll_recv(buf, count, type,

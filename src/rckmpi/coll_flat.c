@@ -4,8 +4,9 @@
  * so that every rank but rank 0 sleeps once per operation, where the
  * dissemination barrier and recursive doubling wait log2 p times per
  * rank. The last rank posts every receive at once and waits for all of
- * them in one wait; the answer goes down a binomial tree (eager sends
- * that complete at once: the outbox), so that it sends log2 p of them and
+ * them in one wait; the answer goes down MPI_Bcast's tree (eager sends
+ * that complete at once: the outbox; binary on native, binomial
+ * elsewhere: RCK_MPI_BCAST_FANOUT), so that it sends a few of them and
  * the ranks wake in a cascade, not all at once. The last rank, not rank
  * 0: the root leaves first and its next calls run beside the ranks it
  * woke (rank 0 as the root: its timed 4-byte bcasts and scatters right

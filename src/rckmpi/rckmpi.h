@@ -247,7 +247,6 @@ typedef struct {
     uint32_t mpb_max;    /* sccmulti: larger packets take the ring */
     int nin;             /* incoming conditions: nues, or 2 nues (multi) */
     rck_hal_cond_t *rin; /* "a ring packet from s", as in */
-    rck_hal_cond_t *scratch; /* incoming conditions of sccmulti */
     uint64_t ring_pkts;  /* packets sent through the rings */
 } rk_chan_t;
 

@@ -114,6 +114,15 @@ int rkc_tree_scatter(const void *sendbuf, int scount, MPI_Datatype stype,
 /* a collective's setting "auto|N" (RCK_<name>): N, or -1 for auto (the
  * launcher checked the value before the run) */
 long rkc_setting_auto(const char *name);
+
+/* MPI_Bcast's tree (and the answers of the flat barrier and allreduce,
+ * and the broadcast of the reduce-then-broadcast allreduce): 0 binomial,
+ * k a k-ary tree (RCK_MPI_BCAST_FANOUT; auto: RKC_BCAST_FANOUT_HOST on
+ * native, where the root's sends are what its caller waits for, the
+ * binomial tree on every model of the chip). docs/MPI.md, "The
+ * broadcast's root". */
+#define RKC_BCAST_FANOUT_HOST 2
+int rkc_bcast_fanout(void);
 /* coll_flat.c: every rank to rank 0 and back, one wait per rank: the
  * barrier and the allreduce of vectors up to RKC_ALLREDUCE_RD_MAX bytes up
  * to rkc_flat_max() processes (RCK_MPI_COLL_FLAT; auto: RKC_FLAT_MAX_HOST

@@ -14,10 +14,12 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "packets, the rings for large ones) or auto (sccmulti on native, "
      "sccmpb-ext elsewhere)",
      "sccmpb-ext|sccmpb|sccshm|sccmulti|auto"},
-    {"MPI_SHM_CHAN", "16m", RCK_CONFIG_SIZE,
+    {"MPI_SHM_CHAN", "auto", RCK_CONFIG_SIZE,
      "shared DRAM the sccshm and sccmulti channels take for their rings "
      "(at most half of the window's free part), split among the ordered "
-     "pairs of processes: up to 8 slots of 64 KiB per pair", NULL},
+     "pairs of processes: up to 8 slots of 64 KiB per pair; auto = 16m, "
+     "on native 256k per pair if that is more (beyond 8 processes)",
+     "auto=16m"},
     {"MPI_EAGER", "auto", RCK_CONFIG_STRING,
      "MPI messages above this many bytes go by rendezvous (RTS/CTS); "
      "smaller ones are sent eagerly and buffered by the receiver; auto = "
@@ -45,6 +47,11 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "MPI_Gather/MPI_Scatter: blocks of at most this many bytes go through "
      "a binomial tree, larger ones directly; auto = by channel (docs/"
      "MPI-COLLECTIVES.md)",
+     "auto|#"},
+    {"MPI_BCAST_FANOUT", "auto", RCK_CONFIG_STRING,
+     "MPI_Bcast's tree: 0 = binomial (the root sends ceil(log2 p) "
+     "messages), k = a k-ary tree (every rank sends at most k); auto = 2 "
+     "on native, binomial elsewhere (docs/MPI.md)",
      "auto|#"},
     {"MPI_COLL_FLAT", "auto", RCK_CONFIG_STRING,
      "MPI_Barrier and MPI_Allreduce of up to 2 KiB: up to this many "

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -807,7 +808,7 @@ static int cmd_run(int argc, char **argv, int rccerun)
     const rck_hal_ops_t *ops;
     const char *chip_path, *shm_text, *shm_from;
     int *cores = NULL;
-    int ncores, ret = RCK_EXIT_USAGE, rc;
+    int ncores, ret = RCK_EXIT_USAGE, rc, shm_auto;
     double timeout_s = 0;
 
     /* a rank of `rck run --backend mpi`, started by mpirun (mpirank.c) */
@@ -832,10 +833,13 @@ static int cmd_run(int argc, char **argv, int rccerun)
         shm_text = rck_config_get("SHM_SIZE");
         shm_from = "RCK_SHM_SIZE";
     }
-    if (rck_config_parse_size(shm_text, &launch.shm_bytes) != 0 ||
-        launch.shm_bytes == 0) {
-        fprintf(stderr, "%s: %s '%s': not a size (e.g. 64m)\n", tool,
-                shm_from, shm_text);
+    shm_auto = !strcasecmp(shm_text, "auto");
+    if (shm_auto)
+        launch.shm_bytes = RCK_SHM_AUTO_BYTES; /* until the backend says */
+    else if (rck_config_parse_size(shm_text, &launch.shm_bytes) != 0 ||
+             launch.shm_bytes == 0) {
+        fprintf(stderr, "%s: %s '%s': not a size (e.g. 64m, or auto)\n",
+                tool, shm_from, shm_text);
         return RCK_EXIT_USAGE;
     }
 
@@ -855,6 +859,20 @@ static int cmd_run(int argc, char **argv, int rccerun)
     if (launch.nues < 0 ||
         run_stdin_resolve(&o, ops, launch.nues, &launch.stdin_ue) != 0)
         goto out;
+    /* RCK_SHM_SIZE=auto: the backend's window for the job's size */
+    if (shm_auto) {
+        int capped;
+        size_t want;
+
+        launch.shm_bytes = ops->job->shm_auto(launch.nues, &capped, &want);
+        if (capped)
+            fprintf(stderr,
+                    "%s: RCK_SHM_SIZE=auto: the shared window is %zu MiB, "
+                    "not the %zu MiB a job of %d UEs gets, because the host "
+                    "has only twice that memory available (the MPI "
+                    "library's rings shrink; set RCK_SHM_SIZE to choose)\n",
+                    tool, launch.shm_bytes >> 20, want >> 20, launch.nues);
+    }
     if ((rccerun && rccerun_program_resolve(o.argv) != 0) ||
         program_check(o.argv[0]) != 0)
         goto out;

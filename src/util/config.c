@@ -17,8 +17,13 @@ static const rck_config_entry_t config_general[] = {
      "HAL backend: native (host shared memory), sim (timing model)", NULL},
     {"CHIP", "", RCK_CONFIG_STRING,
      "chip configuration file (JSON); empty = the built-in SCC 533/800/800", NULL},
-    {"SHM_SIZE", "64m", RCK_CONFIG_SIZE,
-     "bytes of off-chip shared DRAM available to RCCE_shmalloc", NULL},
+    {"SHM_SIZE", "auto", RCK_CONFIG_SIZE,
+     "bytes of off-chip shared DRAM (RCCE_shmalloc's window; SVM and the "
+     "MPI library take shares of it); auto = 64m, except on the native "
+     "backend, where it grows with the job for the MPI library's rings "
+     "(beyond 8 UEs; at most 1g, the chip's 64 shared LUT pages, and half "
+     "of the host's available memory; docs/MPI.md)",
+     "auto=64m"},
     {"PREFIX", "1", RCK_CONFIG_BOOL,
      "prefix every output line with the id of the core that printed it", NULL},
     {"LOG", "warn", RCK_CONFIG_STRING, "log level: error, warn, info, debug",
@@ -169,16 +174,37 @@ int rck_config_parse_size(const char *text, size_t *out)
     return 0;
 }
 
+/* A size setting whose values are "auto=SIZE" takes "auto": its fixed
+ * meaning is SIZE (a component may give it a larger one, as the native
+ * launcher does RCK_SHM_SIZE's). @return 0 and *out, or -1. */
+static int size_auto(const rck_config_entry_t *e, const char *text,
+                     size_t *out)
+{
+    if (e == NULL || e->type != RCK_CONFIG_SIZE || e->values == NULL ||
+        strncasecmp(e->values, "auto=", 5) != 0 || strcasecmp(text, "auto"))
+        return -1;
+    return rck_config_parse_size(e->values + 5, out);
+}
+
+int rck_config_size_is_auto(const char *name)
+{
+    const rck_config_entry_t *e = rck_config_find(name);
+    size_t v;
+
+    return size_auto(e, rck_config_get(name), &v) == 0;
+}
+
 size_t rck_config_get_size(const char *name)
 {
     const char *s = rck_config_get(name);
+    const rck_config_entry_t *e = rck_config_find(name);
     size_t v = 0;
 
-    if (rck_config_parse_size(s, &v) != 0) {
-        const rck_config_entry_t *e = rck_config_find(name);
+    if (rck_config_parse_size(s, &v) != 0 && size_auto(e, s, &v) != 0) {
         rck_error("RCK_%s='%s' is not a size; using %s", name, s,
                   e ? e->dflt : "0");
-        if (e == NULL || rck_config_parse_size(e->dflt, &v) != 0)
+        if (e == NULL || (rck_config_parse_size(e->dflt, &v) != 0 &&
+                          size_auto(e, e->dflt, &v) != 0))
             v = 0;
     }
     return v;
@@ -292,11 +318,15 @@ int rck_config_check(const rck_config_entry_t *e, const char *value,
     case RCK_CONFIG_INT:
         return check_int(value, e->values, why, len);
     case RCK_CONFIG_SIZE:
-        if (rck_config_parse_size(value, &size) == 0)
+        if (rck_config_parse_size(value, &size) == 0 ||
+            size_auto(e, value, &size) == 0)
             return 0;
         if (why != NULL)
             snprintf(why, len, "not a size (a number of bytes with an "
-                               "optional k, m or g: 64m)");
+                               "optional k, m or g: 64m%s)",
+                     e->values != NULL && !strncasecmp(e->values, "auto=", 5)
+                         ? "; or auto"
+                         : "");
         return -1;
     case RCK_CONFIG_BOOL:
         for (size_t i = 0; i < sizeof(bools) / sizeof(*bools); i++) {

@@ -24,6 +24,14 @@ int rck_be_job_tick_none(rck_job_t *job)
     return 0;
 }
 
+size_t rck_be_job_shm_auto_fixed(int nues, int *capped, size_t *want)
+{
+    (void)nues;
+    *capped = 0;
+    *want = RCK_SHM_AUTO_BYTES;
+    return RCK_SHM_AUTO_BYTES;
+}
+
 void rck_be_attach_end_none(rck_hal_t *hal)
 {
     (void)hal;

@@ -569,6 +569,7 @@ static const rck_job_ops_t mpi_job_ops = {
     .core_attached = rck_be_job_core_attached_unknown,
     .core_exited = mpi_job_core_exited,
     .tick = rck_be_job_tick_none,
+    .shm_auto = rck_be_job_shm_auto_fixed,
     .destroy = mpi_job_destroy,
 };
 

@@ -229,6 +229,7 @@ static const rck_job_ops_t loader_job_ops = {
     .core_attached = rck_be_job_core_attached_unknown,
     .core_exited = V(void (*)(rck_job_t *, int, int)),
     .tick = rck_be_job_tick_none,
+    .shm_auto = rck_be_job_shm_auto_fixed,
     .destroy = loader_job_destroy,
 };
 

@@ -140,6 +140,45 @@ __attribute__((constructor)) static void native_settings_register(void)
 
 /* ---- segment ---- */
 
+/* MemAvailable of /proc/meminfo in bytes, or 0 if unknown. */
+static size_t host_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    unsigned long long kb = 0;
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            break;
+    }
+    fclose(f);
+    return (size_t)kb << 10;
+}
+
+size_t rck_native_shm_auto(int nues, int *capped, size_t *want_out)
+{
+    size_t n = nues > 0 ? (size_t)nues : 1, want, avail;
+
+    want = ((size_t)32 << 20) + 2 * n * n * RCK_NATIVE_SHM_PAIR;
+    if (want < RCK_NATIVE_SHM_MIN)
+        want = RCK_NATIVE_SHM_MIN;
+    if (want > RCK_NATIVE_SHM_MAX)
+        want = RCK_NATIVE_SHM_MAX;
+    if (want_out != NULL)
+        *want_out = want;
+    if (capped != NULL)
+        *capped = 0;
+    avail = host_mem_available() / 2 / ((size_t)1 << 20) * ((size_t)1 << 20);
+    if (avail != 0 && want > avail && want > RCK_NATIVE_SHM_MIN) {
+        if (capped != NULL)
+            *capped = 1;
+        return avail > RCK_NATIVE_SHM_MIN ? avail : RCK_NATIVE_SHM_MIN;
+    }
+    return want;
+}
+
 static const rck_cs_ops_t native_cs_ops;
 
 static rck_status_t seg_layout(const rck_chip_t *chip, int nues,
@@ -874,6 +913,7 @@ static const rck_job_ops_t native_job_ops = {
     .core_attached = native_job_core_attached,
     .core_exited = native_job_core_exited,
     .tick = rck_be_job_tick_none,
+    .shm_auto = rck_native_shm_auto,
     .destroy = native_job_destroy,
 };
 

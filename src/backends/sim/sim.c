@@ -1140,9 +1140,9 @@ static const rck_job_ops_t sim_job_ops = {
     .core_attached = sim_job_core_attached,
     .core_exited = sim_job_core_exited,
     .tick = sim_job_tick,
+    .shm_auto = rck_be_job_shm_auto_fixed,
     .destroy = sim_job_destroy,
 };
-
 const rck_hal_ops_t rck_sim_ops = {
     .name = "sim",
     .caps = RCK_CAP_TIMED | RCK_CAP_SCHEDULES | RCK_CAP_SHARED_MEMORY |

@@ -100,6 +100,10 @@ typedef enum {
 
 /* rck_irq_kind_t and rck_hal_irq_handler_t: rck/irq.h */
 
+/** The shared window of RCK_SHM_SIZE=auto on a backend that does not size
+ *  it from the job (rck_job_ops_t.shm_auto). */
+#define RCK_SHM_AUTO_BYTES ((size_t)64 << 20)
+
 /** Parameters of a job (one run of a program on N cores), launcher side. */
 typedef struct {
     const rck_chip_t *chip;
@@ -155,6 +159,16 @@ typedef struct rck_job_ops {
      *         prints other output; 0 otherwise.
      */
     int (*tick)(rck_job_t *job);
+    /**
+     * RCK_SHM_SIZE=auto: the shared window a job of @p nues UEs gets.
+     * Backends that do not size it point at rck_be_job_shm_auto_fixed
+     * (RCK_SHM_AUTO_BYTES); native sizes it for the MPI library's rings
+     * (docs/MPI.md, "Settings").
+     * @param [out] capped  1 when the host's memory made the window
+     *                      smaller than @p want, else 0.
+     * @param [out] want    what the job would get without that cap.
+     */
+    size_t (*shm_auto)(int nues, int *capped, size_t *want);
     /**
      * Write the run's outputs (report, trace) and release the job's
      * shared state (no segment may survive this, whatever the outputs).

@@ -27,7 +27,10 @@ typedef struct {
      * a range "MIN..MAX", either end may be left out ("0.."). STRING:
      * alternatives separated by '|', each a word (matched ignoring case)
      * in which '#' stands for a non-negative integer and '#.#' for a
-     * non-negative decimal number: "auto|off|#", "host|host:#.#". */
+     * non-negative decimal number: "auto|off|#", "host|host:#.#".
+     * SIZE: NULL, or "auto=SIZE": the setting also takes "auto", which
+     * rck_config_get_size reads as SIZE (a component may resolve it
+     * otherwise: rck_config_size_is_auto). */
     const char *values;
 } rck_config_entry_t;
 
@@ -84,6 +87,10 @@ long rck_config_get_int(const char *name);
 
 /** @return the setting parsed as a size (k, m, g suffixes allowed). */
 size_t rck_config_get_size(const char *name);
+
+/** @return 1 if size setting @p name is "auto" (its values "auto=SIZE"),
+ *  else 0. */
+int rck_config_size_is_auto(const char *name);
 
 /** @return 1 for yes/true/on/1, 0 otherwise. */
 int rck_config_get_bool(const char *name);
