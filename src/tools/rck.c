@@ -799,6 +799,41 @@ static int run_preflight(const run_opts_t *o, const rck_hal_ops_t *ops)
     return rck_preflight_outputs(tool, &out);
 }
 
+/* The shared window's size (--shm-size, else RCK_SHM_SIZE) into @p bytes.
+ * @return 1 for auto (@p bytes RCK_SHM_AUTO_BYTES until the backend sizes
+ * it: run_shm_auto), 0 for a size, -1 (said) for neither. */
+static int run_shm_parse(const run_opts_t *o, const char *text,
+                         size_t *bytes)
+{
+    if (!strcasecmp(text, "auto")) {
+        *bytes = RCK_SHM_AUTO_BYTES;
+        return 1;
+    }
+    if (rck_config_parse_size(text, bytes) != 0 || *bytes == 0) {
+        fprintf(stderr, "%s: %s '%s': not a size (e.g. 64m, or auto)\n",
+                tool, o->shm_size != NULL ? "--shm-size" : "RCK_SHM_SIZE",
+                text);
+        return -1;
+    }
+    return 0;
+}
+
+/* RCK_SHM_SIZE=auto: the backend's window for a job of @p nues UEs. */
+static size_t run_shm_auto(const rck_hal_ops_t *ops, int nues)
+{
+    int capped;
+    size_t want, bytes = ops->job->shm_auto(nues, &capped, &want);
+
+    if (capped)
+        fprintf(stderr,
+                "%s: RCK_SHM_SIZE=auto: the shared window is %zu MiB, not "
+                "the %zu MiB a job of %d UEs gets, because the host has "
+                "only twice that memory available (the MPI library's rings "
+                "shrink; set RCK_SHM_SIZE to choose)\n",
+                tool, bytes >> 20, want >> 20, nues);
+    return bytes;
+}
+
 /* rck run / rccerun. */
 static int cmd_run(int argc, char **argv, int rccerun)
 {
@@ -806,7 +841,7 @@ static int cmd_run(int argc, char **argv, int rccerun)
     rck_launch_t launch;
     rck_chip_t chip;
     const rck_hal_ops_t *ops;
-    const char *chip_path, *shm_text, *shm_from;
+    const char *chip_path, *shm_text;
     int *cores = NULL;
     int ncores, ret = RCK_EXIT_USAGE, rc, shm_auto;
     double timeout_s = 0;
@@ -827,21 +862,10 @@ static int cmd_run(int argc, char **argv, int rccerun)
     ops = run_backend_resolve(&o);
     if (ops == NULL)
         return RCK_EXIT_USAGE;
-    shm_text = o.shm_size;
-    shm_from = "--shm-size";
-    if (shm_text == NULL) {
-        shm_text = rck_config_get("SHM_SIZE");
-        shm_from = "RCK_SHM_SIZE";
-    }
-    shm_auto = !strcasecmp(shm_text, "auto");
-    if (shm_auto)
-        launch.shm_bytes = RCK_SHM_AUTO_BYTES; /* until the backend says */
-    else if (rck_config_parse_size(shm_text, &launch.shm_bytes) != 0 ||
-             launch.shm_bytes == 0) {
-        fprintf(stderr, "%s: %s '%s': not a size (e.g. 64m, or auto)\n",
-                tool, shm_from, shm_text);
+    shm_text = o.shm_size != NULL ? o.shm_size : rck_config_get("SHM_SIZE");
+    shm_auto = run_shm_parse(&o, shm_text, &launch.shm_bytes);
+    if (shm_auto < 0)
         return RCK_EXIT_USAGE;
-    }
 
     chip_path = o.chip != NULL ? o.chip : rck_config_get("CHIP");
     if (chip_resolve(chip_path, &chip) != 0)
@@ -859,20 +883,8 @@ static int cmd_run(int argc, char **argv, int rccerun)
     if (launch.nues < 0 ||
         run_stdin_resolve(&o, ops, launch.nues, &launch.stdin_ue) != 0)
         goto out;
-    /* RCK_SHM_SIZE=auto: the backend's window for the job's size */
-    if (shm_auto) {
-        int capped;
-        size_t want;
-
-        launch.shm_bytes = ops->job->shm_auto(launch.nues, &capped, &want);
-        if (capped)
-            fprintf(stderr,
-                    "%s: RCK_SHM_SIZE=auto: the shared window is %zu MiB, "
-                    "not the %zu MiB a job of %d UEs gets, because the host "
-                    "has only twice that memory available (the MPI "
-                    "library's rings shrink; set RCK_SHM_SIZE to choose)\n",
-                    tool, launch.shm_bytes >> 20, want >> 20, launch.nues);
-    }
+    if (shm_auto)
+        launch.shm_bytes = run_shm_auto(ops, launch.nues);
     if ((rccerun && rccerun_program_resolve(o.argv) != 0) ||
         program_check(o.argv[0]) != 0)
         goto out;

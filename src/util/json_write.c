@@ -340,18 +340,25 @@ const char *rck_json_format_real(double v, char *buf, size_t len)
     return buf;
 }
 
+/* The writer's error so far, or RCK_ERR_INVALID (sticky) when @p v is
+ * not finite: JSON has no NaN or infinity. */
+static rck_status_t w_finite(rck_jsonw_t *w, const char *key, double v)
+{
+    if (w->err != RCK_OK)
+        return w->err;
+    if (!isfinite(v))
+        w_fail(w, RCK_ERR_INVALID, "%s%.40s%s is not a finite number",
+               key != NULL ? "\"" : "", key != NULL ? key : "a value",
+               key != NULL ? "\"" : "");
+    return w->err;
+}
+
 rck_status_t rck_jsonw_real(rck_jsonw_t *w, const char *key, double v)
 {
     char buf[40];
 
-    if (w->err != RCK_OK)
+    if (w_finite(w, key, v) != RCK_OK)
         return w->err;
-    if (!isfinite(v)) {
-        w_fail(w, RCK_ERR_INVALID, "%s%.40s%s is not a finite number",
-               key != NULL ? "\"" : "", key != NULL ? key : "a value",
-               key != NULL ? "\"" : "");
-        return w->err;
-    }
     rck_json_format_real(v, buf, sizeof(buf));
     return w_scalar(w, key, buf, strlen(buf));
 }
@@ -364,14 +371,8 @@ static rck_status_t w_real(rck_jsonw_t *w, const char *key, double v,
     char buf[352]; /* %.17f of 1e308: 309 digits, point, 17 decimals */
     int n;
 
-    if (w->err != RCK_OK)
+    if (w_finite(w, key, v) != RCK_OK)
         return w->err;
-    if (!isfinite(v)) {
-        w_fail(w, RCK_ERR_INVALID, "%s%.40s%s is not a finite number",
-               key != NULL ? "\"" : "", key != NULL ? key : "a value",
-               key != NULL ? "\"" : "");
-        return w->err;
-    }
     if (prec < 0 || prec > 17) {
         w_fail(w, RCK_ERR_RANGE, "%d %s (0 to 17)", prec,
                conv == 'f' ? "decimals" : "significant digits");

@@ -17,8 +17,9 @@ code's addresses (before 2026-11-28) the misses were 5.6 times QEMU's.
 """
 import json
 import os
-import subprocess
 import sys
+
+from p54c_run import run_p54c
 
 EXACT = ["instructions"]
 CLOSE = ["l1i_misses", "l2_hits", "l2_misses", "cycles"]
@@ -35,19 +36,7 @@ KERNELS = [("big", "2", "10", 0.25), ("bigload", "2", "10", 0.05),
 
 def run(rck, prog, tmp, engine, kernel, n, name):
     rep = os.path.join(tmp, "r.json")
-    env = dict(os.environ, RCK_COMPUTE="p54c", RCK_P54C_ENGINE=engine)
-    cmd = [rck, "run", "-n", "1", "--backend", "sim", "--report", rep,
-           prog, kernel, n]
-    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, cwd=tmp)
-    if r.returncode != 0:
-        print("FAIL: %s: exit %d\n%s%s" % (" ".join(cmd), r.returncode,
-                                           r.stdout, r.stderr))
-        sys.exit(1)
-    if "p54c (%s)" % engine not in r.stderr:
-        print("FAIL: %s did not run on the %s engine:\n%s"
-              % (" ".join(cmd), engine, r.stderr))
-        sys.exit(1)
+    r = run_p54c(rck, engine, 1, [prog, kernel, n], tmp, report=rep)
     with open(rep) as f:
         core = json.load(f)["cores"][0]
     os.rename(rep, os.path.join(tmp, "r_%s_%s_%s.json" % (name, kernel, n)))

@@ -16,8 +16,9 @@ Then the compiled engine twice on 4 UEs of the stencil: identical reports.
 """
 import json
 import os
-import subprocess
 import sys
+
+from p54c_run import run_p54c
 
 EXACT = ["instructions", "l1d_reads", "l1d_writes", "shm_accesses",
          "merged_stores"]
@@ -30,19 +31,7 @@ KERNELS = [("read", "4", "64"), ("write", "16", "32"), ("rmw", "32", "64"),
 
 def run(rck, prog, tmp, engine, kernel, size, nues=1, tag=""):
     rep = os.path.join(tmp, "r.json")
-    env = dict(os.environ, RCK_COMPUTE="p54c", RCK_P54C_ENGINE=engine)
-    cmd = [rck, "run", "-n", str(nues), "--backend", "sim", "--report", rep,
-           prog, kernel, size]
-    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, cwd=tmp)
-    if r.returncode != 0:
-        print("FAIL: %s: exit %d\n%s%s" % (" ".join(cmd), r.returncode,
-                                           r.stdout, r.stderr))
-        sys.exit(1)
-    if "p54c (%s)" % engine not in r.stderr:
-        print("FAIL: %s did not run on the %s engine:\n%s"
-              % (" ".join(cmd), engine, r.stderr))
-        sys.exit(1)
+    run_p54c(rck, engine, nues, [prog, kernel, size], tmp, report=rep)
     with open(rep) as f:
         text = f.read()
     os.rename(rep, os.path.join(tmp, "r_%s_%s_%s%s.json"

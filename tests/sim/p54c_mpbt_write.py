@@ -15,8 +15,9 @@ the same 5% between the engines.
 import json
 import os
 import re
-import subprocess
 import sys
+
+from p54c_run import run_p54c
 
 LINE = re.compile(r"p54c_bench: kernel=(\S+) bytes=\d+ seconds=\S+ "
                   r"mib_s=([0-9.]+)")
@@ -24,17 +25,9 @@ SAME = ["mpbt_write", "mpbt_read", "uncached_write", "l2_hit_write"]
 
 
 def run(rck, prog, tmp, engine):
-    env = dict(os.environ, RCK_COMPUTE="p54c", RCK_P54C_ENGINE=engine,
-               RCK_SIM_REPORT="none")
-    cmd = [rck, "run", "-n", "1", "--backend", "sim", prog, "bw", "64",
-           "512"]
-    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, cwd=tmp)
-    if r.returncode != 0:
-        print("FAIL: %s (%s): exit %d\n%s%s" % (" ".join(cmd), engine,
-                                                r.returncode, r.stdout,
-                                                r.stderr))
-        sys.exit(1)
+    cmd = [prog, "bw", "64", "512"]
+    r = run_p54c(rck, engine, 1, cmd, tmp,
+                 env_extra={"RCK_SIM_REPORT": "none"})
     got = {m.group(1): float(m.group(2)) for m in LINE.finditer(r.stdout)}
     for k in SAME:
         if k not in got:

@@ -533,6 +533,18 @@ void sim_power_report(rck_jsonw_t *w, sim_hdr_t *h)
 }
 
 /* The power counters of the trace: items of its "traceEvents". */
+/* Open a counter event @p name at @p ts microseconds and its "args"; the
+ * caller writes the values and closes both objects. */
+static void counter_open(rck_jsonw_t *w, const char *name, double ts)
+{
+    rck_jsonw_object(w, NULL);
+    rck_jsonw_string(w, "name", name);
+    rck_jsonw_string(w, "ph", "C");
+    rck_jsonw_int(w, "pid", 1);
+    rck_jsonw_fixed(w, "ts", ts, 3);
+    rck_jsonw_object(w, "args");
+}
+
 void sim_power_trace(rck_jsonw_t *w, sim_hdr_t *h)
 {
     sim_series_t sr = {0};
@@ -544,21 +556,11 @@ void sim_power_trace(rck_jsonw_t *w, sim_hdr_t *h)
     }
     for (uint32_t b = 0; b < sr.n; b++) {
         double ts = secs(&h->chip, b * sr.w) * 1e6;
-        rck_jsonw_object(w, NULL);
-        rck_jsonw_string(w, "name", "chip power (W)");
-        rck_jsonw_string(w, "ph", "C");
-        rck_jsonw_int(w, "pid", 1);
-        rck_jsonw_fixed(w, "ts", ts, 3);
-        rck_jsonw_object(w, "args");
+        counter_open(w, "chip power (W)", ts);
         rck_jsonw_fixed(w, "W", sr.chip_w[b], 3);
         rck_jsonw_end_object(w);
         rck_jsonw_end_object(w);
-        rck_jsonw_object(w, NULL);
-        rck_jsonw_string(w, "name", "island power (W)");
-        rck_jsonw_string(w, "ph", "C");
-        rck_jsonw_int(w, "pid", 1);
-        rck_jsonw_fixed(w, "ts", ts, 3);
-        rck_jsonw_object(w, "args");
+        counter_open(w, "island power (W)", ts);
         for (int k = 0; k < h->chip.nislands; k++) {
             snprintf(key, sizeof(key), "island %d", k);
             rck_jsonw_fixed(w, key,
