@@ -431,14 +431,11 @@ static void ugreq_release(void *state)
     free(g);
 }
 
-int rk_ugreq_cancel(rk_req_t *r, int *handled)
+/* MPI_Cancel of the request (rk_req_t.cancel, set at the start) */
+static int ugreq_cancel(void *state)
 {
-    ugreq_t *g;
+    ugreq_t *g = state;
 
-    *handled = r->kind == RK_REQ_GEN && r->poll == ugreq_poll;
-    if (!*handled)
-        return MPI_SUCCESS;
-    g = r->state;
     return g->cancel != NULL ? g->cancel(g->extra, g->completed)
                              : MPI_SUCCESS;
 }
@@ -470,6 +467,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
         return err;
     }
     g->self = *request;
+    rk_req(*request)->cancel = ugreq_cancel;
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Grequest_start);

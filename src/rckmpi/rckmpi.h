@@ -112,7 +112,7 @@ typedef struct {
     uint32_t ctx;   /* point-to-point context; ctx + 1: collective */
     MPI_Errhandler eh;
     char name[MPI_MAX_OBJECT_NAME];
-    struct rk_topo *topo;   /* topo.c: its topology, or NULL */
+    struct rk_topo *topo;   /* topo_int.h: its topology, or NULL */
     struct rk_attr *attrs;  /* attr.c: its cached attributes */
     uint32_t nbc_seq;       /* non-blocking collectives started on it */
     MPI_Info info;          /* MPI_Comm_set_info's hints (mpi3.c), or
@@ -343,6 +343,9 @@ struct rk_req {
     int (*poll)(void *state, int *done);
     void (*release)(void *state);
     void *state;
+    /* a generalized request of the program's (MPI_Grequest_start,
+     * mpi3.c): what MPI_Cancel calls; NULL for the library's own */
+    int (*cancel)(void *state);
     int polling;     /* inside poll: no re-entry */
 };
 
@@ -372,7 +375,6 @@ int rk_greqs_active(void);
 /* MPI_Cancel of a generalized request: MPI_Grequest_start's (mpi3.c) run
  * their cancel function (*handled = 1); the library's own cannot be
  * cancelled (*handled = 0). */
-int rk_ugreq_cancel(rk_req_t *r, int *handled);
 int rk_p2p_init(void);
 void rk_p2p_finalize(void);
 /* Start a send/receive on context @p ctx of comm (@p peer a comm rank). */
