@@ -2,7 +2,14 @@
  * MPI-2.2/3.x calls that complete the library toward MPI-3.1 (issue 27;
  * docs/MPI.md "MPI-3.1"): address arithmetic, the MPI_Count (_x) forms of
  * the size queries, communicator and window hints (MPI_Info), datatype
- * names, error classes and codes of the program's own, MPI_Type_match_size.
+ * names, MPI_Type_match_size, generalized requests of the program's own.
+ * (The program's error classes and codes are in err.c, with the other
+ * error codes.)
+ *
+ * May call: the bottom (err.c, the tables), requests, datatypes,
+ * windows' lookups, communicators; nothing calls into this file but the
+ * MPI_* names (MPI_Cancel reaches a generalized request's cancel through
+ * rk_req_t.cancel).
  */
 #include "rckmpi.h"
 #include "rckmpi_greq.h"
