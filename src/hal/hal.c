@@ -1,5 +1,12 @@
 /*
  * HAL entry points: argument checks in one place, then the backend's slot.
+ *
+ * Owns: the registered backends, this process's HAL (rck_hal_self), its
+ * LUT window. May call: the backends' ops tables, the LUT window
+ * (lutwin.c, below it; the window's CRB faults come back through the
+ * function installed with rck_lutwin_fault_install, not by name), the CRB
+ * emulation (crb_fault.c, which calls crb.c, which calls these entry
+ * points: a circle of three), the monitor, the settings, the logger.
  */
 #include "rck/hal.h"
 #include "rck/lutwin.h"
@@ -7,6 +14,7 @@
 #include "rck/config.h"
 #include "rck/crash.h"
 #include "rck/log.h"
+#include "lutwin_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +151,13 @@ static void hal_lutwin_open(rck_hal_t *hal)
     }
 }
 
+/* The LUT window's fault handler hands a CRB slot's fault here. */
+static int hal_crb_fault(void *hal, void *uc, int tile, uint32_t off,
+                         const char **why)
+{
+    return rck__crb_fault(hal, uc, tile, off, why);
+}
+
 rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
 {
     const rck_hal_ops_t *ops;
@@ -181,7 +196,7 @@ rck_status_t rck_hal_open(const char *backend, rck_hal_t **hal_out)
     *hal_out = hal;
     hal_lutwin_open(hal);
     rck_crash_install(hal->core, hal->ue);
-    rck_lutwin_fault_install(hal->lutwin);
+    rck_lutwin_fault_install(hal->lutwin, hal_crb_fault, hal);
     hal->ops->attach_end(hal);
     return RCK_OK;
 }

@@ -3,14 +3,15 @@
  * docs/LUT.md).
  *
  * Owns: the window's mappings, the SIGSEGV handler of window faults.
- * May call: the LUT format (lut.c), the settings, the logger.
+ * May call: the LUT format (lut.c), the settings, the logger; never the
+ * HAL's entry points (hal.c, crb*.c: they call this): a CRB fault goes to
+ * the function the HAL installed (rck_lutwin_fault_install).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* REG_ERR */
 #endif
 #include "rck/lutwin.h"
 #include "rck/crb.h"
-#include "lutwin_internal.h"
 #include "rck/config.h"
 #include "rck/lib.h"
 #include "rck/log.h"
@@ -60,6 +61,8 @@ struct rck_lutwin {
     size_t view_bytes;
     struct sigaction old_segv;
     int installed;
+    rck_lutwin_crb_fn crb;  /* a fault in a CRB slot (the HAL's) */
+    void *crb_arg;
 };
 
 static rck_lutwin_t *win_self; /* for the fault handler */
@@ -445,12 +448,12 @@ static void lutwin_segv(int sig, siginfo_t *si, void *uc_)
         slot_map(w, i, w->p.lut_get(w->p.lut_arg, i));
         return;
     }
-    if (w->target[i].kind == RCK_LUT_CRB && rck_hal_self() != NULL) {
+    if (w->target[i].kind == RCK_LUT_CRB && w->crb != NULL) {
         size_t in = a - (uintptr_t)w->base - (size_t)i * RCK_LUT_PAGE_BYTES;
         const char *why = "no register at this offset";
         if (in < RCK_CRB_END &&
-            rck__crb_fault(rck_hal_self(), uc_, w->target[i].tile,
-                           (uint32_t)in, &why) == 0)
+            w->crb(w->crb_arg, uc_, w->target[i].tile, (uint32_t)in, &why) ==
+                0)
             return;
         put_s(&s, why);
         put_s(&s, ": ");
@@ -466,12 +469,15 @@ static void lutwin_segv(int sig, siginfo_t *si, void *uc_)
                     (uint64_t)a, s.b);
 }
 
-void rck_lutwin_fault_install(rck_lutwin_t *w)
+void rck_lutwin_fault_install(rck_lutwin_t *w, rck_lutwin_crb_fn crb,
+                              void *crb_arg)
 {
     struct sigaction sa;
 
     if (w == NULL || w->installed)
         return;
+    w->crb = crb;
+    w->crb_arg = crb_arg;
     memset(&sa, 0, sizeof(sa));
     sa.sa_sigaction = lutwin_segv;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;

@@ -1,6 +1,9 @@
 /*
- * Between the LUT window's fault handler (lutwin.c) and the emulation of
- * configuration-register accesses through pointers (crb_fault.c).
+ * Between the HAL's entry points (hal.c, which installs it as the LUT
+ * window's CRB fault function, rck_lutwin_fault_install) and the
+ * emulation of configuration-register accesses through pointers
+ * (crb_fault.c). The window itself (lutwin.c) does not call it by name:
+ * it sits below the HAL's entry points.
  */
 #ifndef RCK_LUTWIN_INTERNAL_H
 #define RCK_LUTWIN_INTERNAL_H

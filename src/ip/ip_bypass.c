@@ -191,7 +191,7 @@ static void in_connect(int ue, const struct bmsg *m)
     say(ue, M_ACCEPT, sid_of(i), m->src, 0, 0, NULL, 0);
 }
 
-void rck__ip_bypass_input(int ue, const void *msg, uint32_t len)
+static void bypass_input(int ue, const void *msg, uint32_t len)
 {
     struct bmsg m;
     const unsigned char *data = (const unsigned char *)msg + sizeof(m);
@@ -266,6 +266,13 @@ void rck__ip_bypass_input(int ue, const void *msg, uint32_t len)
     default:
         break;
     }
+}
+
+/* The link hands bypass messages here (registered at load: the link does
+ * not call up into this file). */
+__attribute__((constructor)) static void bypass_register(void)
+{
+    rck__ip_link_on_bypass(bypass_input);
 }
 
 /* ---- the calls (ip_sock.c checks the descriptor) ---- */

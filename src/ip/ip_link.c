@@ -22,6 +22,11 @@
  * wait, ip_sys.c) copies records out into pbufs, moves the tail, and hands
  * them to lwIP, runs lwIP's timers on the core's clock, and waits in the
  * HAL for our head to move (or an interrupt, or the next timer).
+ *
+ * Owns: the ring, the settings, lwIP's interface, the pump. May call: the
+ * HAL, lwIP; nothing above it in librckip (the bypass's input, the tcpip
+ * thread's mailbox and the exit close are handed in, rck__ip_link_on_*),
+ * so every arrow between librckip's files points down to this one.
  */
 #include "ip_priv.h"
 
@@ -78,7 +83,27 @@ static struct {
     struct netif nif;
     int dead_said;
     int bypass;           /* RCK_IP_MODE=bypass */
+    /* what the parts above handed in (ip_priv.h, rck__ip_link_on_*) */
+    void (*bypass_input)(int ue, const void *msg, uint32_t len);
+    void (*on_pump)(void);
+    void (*on_exit)(void);
 } ip;
+
+void rck__ip_link_on_bypass(void (*fn)(int ue, const void *msg,
+                                       uint32_t len))
+{
+    ip.bypass_input = fn;
+}
+
+void rck__ip_link_on_pump(void (*fn)(void))
+{
+    ip.on_pump = fn;
+}
+
+void rck__ip_link_on_exit(void (*fn)(void))
+{
+    ip.on_exit = fn;
+}
 
 /* Is the core still attached? RCCE_finalize closes the HAL handle the
  * libraries share (rck__ip_fini): from then on the link is down (sockets
@@ -508,12 +533,14 @@ void rck__ip_pump_once(void)
         ip.rxq_head = (ip.rxq_head + 1) % ip.rxq_cap;
         ip.rxq_n--;
         if (e.bypass) {
-            rck__ip_bypass_input(e.ue, e.p->payload, e.p->len);
+            if (ip.bypass_input != NULL)
+                ip.bypass_input(e.ue, e.p->payload, e.p->len);
             pbuf_free(e.p);
         } else if (ip.nif.input(e.p, &ip.nif) != ERR_OK)
             pbuf_free(e.p);
     }
-    rck__ip_serve_tcpip();
+    if (ip.on_pump != NULL)
+        ip.on_pump();
     netif_poll(&ip.nif);
     sys_check_timeouts();
     if (ip.dead && !ip.dead_said) {
@@ -672,7 +699,8 @@ static void ip_at_exit(void)
 {
     if (!ip.ready || !attached() || ip.dead)
         return;
-    rck__ip_sock_close_all();
+    if (ip.on_exit != NULL)
+        ip.on_exit();
     rck__ip_pump_until(all_quiet, NULL, EXIT_LINGER_MS);
     if (ip.dead)
         return;

@@ -55,24 +55,31 @@ int rck__ip_ready(void);
  * as the host's kernel does for a process's sockets, and when a core
  * failed. */
 void rck__ip_abort_all(void);
-/** Serve the messages posted to the tcpip thread's mailbox (recorded by
- * ip_sys.c's sys_thread_new; the thread is never started). */
-void rck__ip_serve_tcpip(void);
+/*
+ * The link knows nothing above it: the parts above hand it what it calls
+ * (as a network stack's protocols register their input handlers), so the
+ * arrows between librckip's files all point down to ip_link.c.
+ */
+/** Bypass messages from UE @p ue go to @p fn (ip_bypass.c, at load). */
+void rck__ip_link_on_bypass(void (*fn)(int ue, const void *msg,
+                                       uint32_t len));
+/** Every pump runs @p fn after handing on the frames: the body of lwIP's
+ * tcpip thread, which is never started (ip_sys.c's sys_thread_new). */
+void rck__ip_link_on_pump(void (*fn)(void));
+/** At exit, before the link lingers, @p fn closes what the program left
+ * open (ip_sock.c, at load). */
+void rck__ip_link_on_exit(void (*fn)(void));
 /** Send a socket bypass message (@p a, then @p b) to UE @p ue through
  * its ring. @return 0, or -1 (too large, the job is going down). */
 int rck__ip_link_send(int ue, const void *a, uint32_t alen, const void *b,
                       uint32_t blen);
 /** The largest record payload (RCK_IP_MTU). */
 uint32_t rck__ip_mtu(void);
-/** A bypass message from UE @p ue (ip_bypass.c). */
-void rck__ip_bypass_input(int ue, const void *msg, uint32_t len);
 /** Non-zero when stream sockets take the bypass (RCK_IP_MODE=bypass). */
 int rck__ip_bypass_mode(void);
 /** Non-zero on the mpi backend, where librckip refuses to run: the MPI
  * library's own AF_INET sockets (and the program's) stay the host's. */
 int rck__ip_host_sockets(void);
-/** Close every socket the program left open (ip_sock.c; at exit). */
-void rck__ip_sock_close_all(void);
 /** The UE whose address is @p addr (network order), or -1. */
 int rck__ip_addr_ue(uint32_t addr);
 /** This core's UE and the job's number of UEs. */

@@ -217,11 +217,18 @@ EXPORT int close(int fd)
     return REAL(close)(fd);
 }
 
-void rck__ip_sock_close_all(void)
+/* At exit (the link's, ip_link.c): close every socket the program left
+ * open. */
+static void sock_close_all(void)
 {
     for (int fd = 0; fd < FD_MAX; fd++)
         if (fdmap[fd] || bpmap[fd])
             close(fd);
+}
+
+__attribute__((constructor)) static void sock_register(void)
+{
+    rck__ip_link_on_exit(sock_close_all);
 }
 
 EXPORT ssize_t read(int fd, void *buf, size_t n)

@@ -51,6 +51,8 @@ struct sys_mbox {
 static struct sys_mbox *tcpip_mbox;
 static struct sys_mbox *last_mbox; /* the newest mailbox: tcpip_init's */
 
+static void serve_tcpip(void);
+
 void sys_init(void)
 {
 }
@@ -215,6 +217,7 @@ sys_thread_t sys_thread_new(const char *name, lwip_thread_fn thread,
     if (name && strcmp(name, TCPIP_THREAD_NAME) == 0) {
         /* tcpip_init created its mailbox just before: the pump serves it */
         tcpip_mbox = last_mbox;
+        rck__ip_link_on_pump(serve_tcpip);
         return (sys_thread_t)&tcpip_mbox;
     }
     rck_error("lwIP asked for a thread '%s': librckip runs lwIP in the "
@@ -223,7 +226,7 @@ sys_thread_t sys_thread_new(const char *name, lwip_thread_fn thread,
     return NULL;
 }
 
-void rck__ip_serve_tcpip(void)
+static void serve_tcpip(void)
 {
     struct sys_mbox *m = tcpip_mbox;
     void *p;

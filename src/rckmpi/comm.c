@@ -6,6 +6,13 @@
  * (color, key) and its set of contexts in use, takes the lowest pair free
  * everywhere, and sends the result back; the communicators of one split
  * share it (their members are disjoint).
+ *
+ * Owns: creating, splitting, duplicating and freeing communicators and
+ * groups, the agreement on contexts. The table itself and its lookups
+ * (rk_comm, rk_group, MPI_Comm_size/rank) are in comm_tab.c, below
+ * everything, so that a file that only looks a communicator up does not
+ * depend on this one. May call: the table, the error path, the
+ * requests (the agreement's messages), attributes, info, topologies.
  */
 #include "rckmpi.h"
 
@@ -14,27 +21,6 @@
 
 #define NCTXW RK_NCTXW             /* words of the bitmap of context pairs */
 
-static struct {
-    rk_comm_t *c;
-    int nc;
-    rk_group_t *g;
-    int ng;
-    uint32_t used[NCTXW];         /* context pairs in use here */
-    int agreeing;                 /* a blocking agreement is under way */
-} cm;
-
-rk_comm_t *rk_comm_any(MPI_Comm h)
-{
-    if (h <= 0 || h >= cm.nc || !cm.c[h].used)
-        return NULL;
-    return &cm.c[h];
-}
-
-rk_comm_t *rk_comm(MPI_Comm h)
-{
-    rk_comm_t *c = rk_comm_any(h);
-    return c != NULL && !c->freed ? c : NULL;
-}
 
 void rk_comm_hold(MPI_Comm h)
 {
@@ -50,37 +36,18 @@ void rk_comm_drop(MPI_Comm h)
         rk_comm_release(h);
 }
 
-rk_group_t *rk_group(MPI_Group h)
-{
-    if (h <= 0 || h >= cm.ng || !cm.g[h].used)
-        return NULL;
-    return &cm.g[h];
-}
-
-unsigned rckmpi_coll_nbc_seq(MPI_Comm comm)
-{
-    rk_comm_t *c = rk_comm(comm);
-    return c != NULL ? c->nbc_seq++ : 0;
-}
-
-int rckmpi_comm_check(MPI_Comm comm)
-{
-    rk_comm_t *c = rk_comm(comm);
-    return c != NULL && !c->inter ? MPI_SUCCESS : MPI_ERR_COMM;
-}
-
 static void ctx_mark(uint32_t ctx, int on)
 {
     uint32_t pair = ctx / 2;
     if (on)
-        cm.used[pair / 32] |= 1u << (pair % 32);
+        rk_cm.used[pair / 32] |= 1u << (pair % 32);
     else
-        cm.used[pair / 32] &= ~(1u << (pair % 32));
+        rk_cm.used[pair / 32] &= ~(1u << (pair % 32));
 }
 
 void rk_ctx_used(uint32_t *out)
 {
-    memcpy(out, cm.used, sizeof cm.used);
+    memcpy(out, rk_cm.used, sizeof rk_cm.used);
 }
 
 uint32_t rk_ctx_pick(const uint32_t *used)
@@ -103,18 +70,18 @@ MPI_Comm rk_comm_new(const int *ue, int n, int me, uint32_t ctx,
     int h;
     rk_comm_t *c;
 
-    for (h = 1; h < cm.nc; h++)
-        if (!cm.c[h].used)
+    for (h = 1; h < rk_cm.nc; h++)
+        if (!rk_cm.c[h].used)
             break;
-    if (h == cm.nc) {
-        rk_comm_t *nc = realloc(cm.c, (size_t)(cm.nc + 8) * sizeof(*nc));
+    if (h == rk_cm.nc) {
+        rk_comm_t *nc = realloc(rk_cm.c, (size_t)(rk_cm.nc + 8) * sizeof(*nc));
         if (nc == NULL)
             return MPI_COMM_NULL;
-        memset(nc + cm.nc, 0, 8 * sizeof(*nc));
-        cm.c = nc;
-        cm.nc += 8;
+        memset(nc + rk_cm.nc, 0, 8 * sizeof(*nc));
+        rk_cm.c = nc;
+        rk_cm.nc += 8;
     }
-    c = &cm.c[h];
+    c = &rk_cm.c[h];
     memset(c, 0, sizeof *c);
     c->ue = malloc((size_t)(n ? n : 1) * sizeof(int));
     c->rank_of = malloc((size_t)rk.nues * sizeof(int));
@@ -155,18 +122,18 @@ static MPI_Group group_new(const int *ue, int n)
     int h;
     rk_group_t *g;
 
-    for (h = 2; h < cm.ng; h++)
-        if (!cm.g[h].used)
+    for (h = 2; h < rk_cm.ng; h++)
+        if (!rk_cm.g[h].used)
             break;
-    if (h == cm.ng) {
-        rk_group_t *ng = realloc(cm.g, (size_t)(cm.ng + 8) * sizeof(*ng));
+    if (h == rk_cm.ng) {
+        rk_group_t *ng = realloc(rk_cm.g, (size_t)(rk_cm.ng + 8) * sizeof(*ng));
         if (ng == NULL)
             return MPI_GROUP_NULL;
-        memset(ng + cm.ng, 0, 8 * sizeof(*ng));
-        cm.g = ng;
-        cm.ng += 8;
+        memset(ng + rk_cm.ng, 0, 8 * sizeof(*ng));
+        rk_cm.g = ng;
+        rk_cm.ng += 8;
     }
-    g = &cm.g[h];
+    g = &rk_cm.g[h];
     g->ue = malloc((size_t)(n ? n : 1) * sizeof(int));
     if (g->ue == NULL)
         return MPI_GROUP_NULL;
@@ -192,42 +159,42 @@ int rk_comms_init(void)
         if (all[i] == rk.ue)
             me = i;
     }
-    cm.nc = 3;
-    cm.c = calloc(3, sizeof(rk_comm_t));
-    cm.ng = 2;
-    cm.g = calloc(2, sizeof(rk_group_t));
-    if (cm.c == NULL || cm.g == NULL) {
+    rk_cm.nc = 3;
+    rk_cm.c = calloc(3, sizeof(rk_comm_t));
+    rk_cm.ng = 2;
+    rk_cm.g = calloc(2, sizeof(rk_group_t));
+    if (rk_cm.c == NULL || rk_cm.g == NULL) {
         free(all);
         return MPI_ERR_NO_MEM;
     }
-    cm.g[MPI_GROUP_EMPTY].used = 1; /* size 0 */
+    rk_cm.g[MPI_GROUP_EMPTY].used = 1; /* size 0 */
     /* handles 1 and 2: the first two free slots */
     if (comm_new(all, n, me, 0) != MPI_COMM_WORLD ||
         comm_new(&rk.ue, 1, 0, 2) != MPI_COMM_SELF) {
         free(all);
         return MPI_ERR_NO_MEM;
     }
-    strcpy(cm.c[MPI_COMM_WORLD].name, "MPI_COMM_WORLD");
-    strcpy(cm.c[MPI_COMM_SELF].name, "MPI_COMM_SELF");
+    strcpy(rk_cm.c[MPI_COMM_WORLD].name, "MPI_COMM_WORLD");
+    strcpy(rk_cm.c[MPI_COMM_SELF].name, "MPI_COMM_SELF");
     free(all);
     return MPI_SUCCESS;
 }
 
 void rk_comms_finalize(void)
 {
-    for (int h = 0; h < cm.nc; h++) {
-        rk_topo_free(cm.c[h].topo);
-        rk_attr_drop(cm.c[h].attrs);
-        if (cm.c[h].peer != cm.c[h].ue)
-            free(cm.c[h].peer);
-        free(cm.c[h].ue);
-        free(cm.c[h].rank_of);
+    for (int h = 0; h < rk_cm.nc; h++) {
+        rk_topo_free(rk_cm.c[h].topo);
+        rk_attr_drop(rk_cm.c[h].attrs);
+        if (rk_cm.c[h].peer != rk_cm.c[h].ue)
+            free(rk_cm.c[h].peer);
+        free(rk_cm.c[h].ue);
+        free(rk_cm.c[h].rank_of);
     }
-    for (int h = 0; h < cm.ng; h++)
-        free(cm.g[h].ue);
-    free(cm.c);
-    free(cm.g);
-    memset(&cm, 0, sizeof cm);
+    for (int h = 0; h < rk_cm.ng; h++)
+        free(rk_cm.g[h].ue);
+    free(rk_cm.c);
+    free(rk_cm.g);
+    memset(&rk_cm, 0, sizeof rk_cm);
 }
 
 /* ---- agreement ---- */
@@ -247,10 +214,10 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
 #define MEMBER(i) (mem != NULL ? mem[i] : (i))
     if (msg == NULL)
         return MPI_ERR_NO_MEM;
-    cm.agreeing++; /* MPI_Comm_idup reserves nothing meanwhile */
+    rk_cm.agreeing++; /* MPI_Comm_idup reserves nothing meanwhile */
     msg[0] = color;
     msg[1] = key;
-    memcpy(msg + 2, cm.used, sizeof cm.used);
+    memcpy(msg + 2, rk_cm.used, sizeof rk_cm.used);
     if (me != 0) {
         err = rckmpi_coll_send(msg, len, MPI_INT, MEMBER(0), tag, parent);
         if (err == MPI_SUCCESS)
@@ -258,10 +225,10 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
                                    parent, MPI_STATUS_IGNORE);
         free(msg);
         *ctx = (uint32_t)ck[2 * n];
-        cm.agreeing--;
+        rk_cm.agreeing--;
         return err;
     }
-    memcpy(used, cm.used, sizeof used);
+    memcpy(used, rk_cm.used, sizeof used);
     ck[0] = color;
     ck[1] = key;
     for (int r = 1; r < n && err == MPI_SUCCESS; r++) {
@@ -284,7 +251,7 @@ static int agree(MPI_Comm parent, const int *mem, int n, int me, int tag,
             err = e;
     }
 #undef MEMBER
-    cm.agreeing--;
+    rk_cm.agreeing--;
     return err;
 }
 
@@ -325,19 +292,6 @@ static int split_build(const int *pue, int size, int mine, const int *ck,
     free(idx);
     free(ue);
     return *out == MPI_COMM_NULL ? MPI_ERR_NO_MEM : MPI_SUCCESS;
-}
-
-int rk_comm_arg(MPI_Comm comm, rk_comm_t **c, const char *func)
-{
-    int err = rk_check_init(func);
-
-    if (err != MPI_SUCCESS)
-        return err;
-    *c = rk_comm(comm);
-    if (*c == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_COMM, func,
-                      "invalid communicator %d", comm);
-    return MPI_SUCCESS;
 }
 
 static int split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
@@ -579,28 +533,6 @@ void rk_comm_release(MPI_Comm h)
     if (local != MPI_COMM_NULL)
         rk_comm_release(local);
 }
-
-int PMPI_Comm_size(MPI_Comm comm, int *size)
-{
-    rk_comm_t *c;
-    int err = rk_comm_arg(comm, &c, "MPI_Comm_size");
-
-    if (err == MPI_SUCCESS)
-        *size = c->size;
-    return err;
-}
-RK_MPI_ALIAS(Comm_size);
-
-int PMPI_Comm_rank(MPI_Comm comm, int *rank)
-{
-    rk_comm_t *c;
-    int err = rk_comm_arg(comm, &c, "MPI_Comm_rank");
-
-    if (err == MPI_SUCCESS)
-        *rank = c->rank;
-    return err;
-}
-RK_MPI_ALIAS(Comm_rank);
 
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
@@ -971,5 +903,5 @@ void rk_ctx_reserve(uint32_t ctx, int on)
 
 int rk_ctx_agreeing(void)
 {
-    return cm.agreeing;
+    return rk_cm.agreeing;
 }

@@ -2,7 +2,14 @@
  * MPI-2.2/3.x calls that complete the library toward MPI-3.1 (issue 27;
  * docs/MPI.md "MPI-3.1"): address arithmetic, the MPI_Count (_x) forms of
  * the size queries, communicator and window hints (MPI_Info), datatype
- * names, error classes and codes of the program's own, MPI_Type_match_size.
+ * names, MPI_Type_match_size, generalized requests of the program's own.
+ * (The program's error classes and codes are in err.c, with the other
+ * error codes.)
+ *
+ * May call: the bottom (err.c, the tables), requests, datatypes,
+ * windows' lookups, communicators; nothing calls into this file but the
+ * MPI_* names (MPI_Cancel reaches a generalized request's cancel through
+ * rk_req_t.cancel).
  */
 #include "rckmpi.h"
 #include "rckmpi_greq.h"
@@ -386,110 +393,6 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
 }
 RK_MPI_ALIAS(Type_match_size);
 
-/* ---- error classes and codes of the program (MPI-3.1 8.5) ---- */
-
-/* code MPI_ERR_LASTCODE + 1 + i is uerr.e[i] */
-static struct {
-    struct {
-        int cls;    /* its class (a class: itself) */
-        char *text; /* MPI_Add_error_string's, or NULL */
-    } *e;
-    int n, cap;
-} uerr;
-
-int rk_user_err(int code, int *cls, const char **str)
-{
-    int i = code - MPI_ERR_LASTCODE - 1;
-
-    if (i < 0 || i >= uerr.n)
-        return 0;
-    *cls = uerr.e[i].cls;
-    *str = uerr.e[i].text != NULL ? uerr.e[i].text : "";
-    return 1;
-}
-
-int rk_last_used_code(void)
-{
-    return MPI_ERR_LASTCODE + uerr.n;
-}
-
-void rk_user_errs_finalize(void)
-{
-    for (int i = 0; i < uerr.n; i++)
-        free(uerr.e[i].text);
-    free(uerr.e);
-    memset(&uerr, 0, sizeof uerr);
-}
-
-static int add_code(int cls, int *out, const char *f)
-{
-    int err = rk_check_init(f);
-
-    if (err != MPI_SUCCESS)
-        return err;
-    if (out == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "output is NULL");
-    if (uerr.n == uerr.cap) {
-        int cap = uerr.cap ? 2 * uerr.cap : 16;
-        void *n = realloc(uerr.e, (size_t)cap * sizeof(*uerr.e));
-        if (n == NULL)
-            return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, f, "no memory");
-        uerr.e = n;
-        uerr.cap = cap;
-    }
-    *out = MPI_ERR_LASTCODE + 1 + uerr.n;
-    uerr.e[uerr.n].cls = cls < 0 ? *out : cls;
-    uerr.e[uerr.n].text = NULL;
-    uerr.n++;
-    return MPI_SUCCESS;
-}
-
-int PMPI_Add_error_class(int *errorclass)
-{
-    return add_code(-1, errorclass, "MPI_Add_error_class");
-}
-RK_MPI_ALIAS(Add_error_class);
-
-int PMPI_Add_error_code(int errorclass, int *errorcode)
-{
-    int cls;
-    const char *s;
-
-    if (rk_check_init("MPI_Add_error_code") == MPI_SUCCESS &&
-        !(errorclass >= 0 && errorclass <= MPI_ERR_LASTCODE) &&
-        !(rk_user_err(errorclass, &cls, &s) && cls == errorclass))
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Add_error_code",
-                      "%d is not an error class", errorclass);
-    return add_code(errorclass, errorcode, "MPI_Add_error_code");
-}
-RK_MPI_ALIAS(Add_error_code);
-
-int PMPI_Add_error_string(int errorcode, const char *string)
-{
-    static const char f[] = "MPI_Add_error_string";
-    int i = errorcode - MPI_ERR_LASTCODE - 1, err = rk_check_init(f);
-    char *copy;
-
-    if (err != MPI_SUCCESS)
-        return err;
-    if (i < 0 || i >= uerr.n)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f,
-                      "%d is not a code added by MPI_Add_error_class/code "
-                      "(predefined codes keep their strings)", errorcode);
-    if (string == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f, "string is NULL");
-    if (strlen(string) >= MPI_MAX_ERROR_STRING)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, f,
-                      "string longer than MPI_MAX_ERROR_STRING - 1");
-    copy = strdup(string);
-    if (copy == NULL)
-        return rk_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM, f, "no memory");
-    free(uerr.e[i].text);
-    uerr.e[i].text = copy;
-    return MPI_SUCCESS;
-}
-RK_MPI_ALIAS(Add_error_string);
-
 /* ---- generalized requests of the program (MPI-3.1 12.2) ----
  * On the library's own (rckmpi_greq.h): the request is done once
  * MPI_Grequest_complete was called; then query_fn fills its status (its
@@ -535,14 +438,11 @@ static void ugreq_release(void *state)
     free(g);
 }
 
-int rk_ugreq_cancel(rk_req_t *r, int *handled)
+/* MPI_Cancel of the request (rk_req_t.cancel, set at the start) */
+static int ugreq_cancel(void *state)
 {
-    ugreq_t *g;
+    ugreq_t *g = state;
 
-    *handled = r->kind == RK_REQ_GEN && r->poll == ugreq_poll;
-    if (!*handled)
-        return MPI_SUCCESS;
-    g = r->state;
     return g->cancel != NULL ? g->cancel(g->extra, g->completed)
                              : MPI_SUCCESS;
 }
@@ -574,6 +474,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
         return err;
     }
     g->self = *request;
+    rk_req(*request)->cancel = ugreq_cancel;
     return MPI_SUCCESS;
 }
 RK_MPI_ALIAS(Grequest_start);

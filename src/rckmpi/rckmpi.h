@@ -112,7 +112,7 @@ typedef struct {
     uint32_t ctx;   /* point-to-point context; ctx + 1: collective */
     MPI_Errhandler eh;
     char name[MPI_MAX_OBJECT_NAME];
-    struct rk_topo *topo;   /* topo.c: its topology, or NULL */
+    struct rk_topo *topo;   /* topo_int.h: its topology, or NULL */
     struct rk_attr *attrs;  /* attr.c: its cached attributes */
     uint32_t nbc_seq;       /* non-blocking collectives started on it */
     MPI_Info info;          /* MPI_Comm_set_info's hints (mpi3.c), or
@@ -147,13 +147,25 @@ int rk_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 void rk_info_env_init(int argc, char **argv, int thread);
 void rk_infos_finalize(void);
 
+/* words of the bitmap of context pairs (rk_ctx_used) */
+#define RK_NCTXW 128
+/* The table of communicators and groups (comm_tab.c; comm.c fills it) */
+typedef struct {
+    rk_comm_t *c;
+    int nc;
+    rk_group_t *g;
+    int ng;
+    uint32_t used[RK_NCTXW];      /* context pairs in use here */
+    int agreeing;                 /* a blocking agreement is under way */
+} rk_comm_tab_t;
+extern rk_comm_tab_t rk_cm;
 rk_comm_t *rk_comm(MPI_Comm c); /* NULL if invalid or freed */
-/* MPI_Add_error_class/code/string (mpi3.c): 1 if @p code is one of the
+/* MPI_Add_error_class/code/string (err.c): 1 if @p code is one of the
  * program's (above MPI_ERR_LASTCODE), with its class and string ("" when
  * none was set); 0 if not. The largest code in use (MPI_LASTUSEDCODE). */
 int rk_user_err(int code, int *cls, const char **str);
 int rk_last_used_code(void);
-/* Error handlers of windows and files (init.c): @p eh (predefined, or
+/* Error handlers of windows and files (err.c): @p eh (predefined, or
  * created for @p kind) set on @p comm; else MPI_ERR_ARG, raised there. */
 enum { RK_EH_COMM, RK_EH_WIN, RK_EH_FILE };
 int rk_set_eh(MPI_Comm comm, MPI_Errhandler eh, int kind, const char *func);
@@ -163,6 +175,10 @@ int rk_eh_fits(MPI_Errhandler eh, int kind);
  * MPI_WIN_NULL / MPI_FILE_NULL (win.c, io.c) */
 MPI_Win rk_win_by_comm(MPI_Comm comm);
 MPI_File rk_file_by_comm(MPI_Comm comm);
+/* MPI_Init hands these to the error path (err.c), which calls no file
+ * above it by name */
+void rk_eh_owners(MPI_Win (*win_of)(MPI_Comm comm),
+                  MPI_File (*file_of)(MPI_Comm comm));
 void rk_user_errs_finalize(void);
 /* Also a communicator freed while requests still use it (p2p.c). */
 rk_comm_t *rk_comm_any(MPI_Comm c);
@@ -178,7 +194,6 @@ rk_group_t *rk_group(MPI_Group g);
 MPI_Comm rk_comm_new(const int *ue, int n, int me, uint32_t ctx,
                      const int *peer, int psize);
 /* My contexts in use (NCTX words) / the lowest pair free in @p used. */
-#define RK_NCTXW 128
 void rk_ctx_used(uint32_t *out);
 uint32_t rk_ctx_pick(const uint32_t *used);
 /* MPI_Comm_idup (comm_idup.c): mark or clear a context pair here; a
@@ -328,6 +343,9 @@ struct rk_req {
     int (*poll)(void *state, int *done);
     void (*release)(void *state);
     void *state;
+    /* a generalized request of the program's (MPI_Grequest_start,
+     * mpi3.c): what MPI_Cancel calls; NULL for the library's own */
+    int (*cancel)(void *state);
     int polling;     /* inside poll: no re-entry */
 };
 
@@ -357,7 +375,6 @@ int rk_greqs_active(void);
 /* MPI_Cancel of a generalized request: MPI_Grequest_start's (mpi3.c) run
  * their cancel function (*handled = 1); the library's own cannot be
  * cancelled (*handled = 0). */
-int rk_ugreq_cancel(rk_req_t *r, int *handled);
 int rk_p2p_init(void);
 void rk_p2p_finalize(void);
 /* Start a send/receive on context @p ctx of comm (@p peer a comm rank). */
@@ -413,6 +430,11 @@ int rk_irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
 
 /* ---- environment (init.c) ---- */
 int rk_fatal(MPI_Comm comm, int err, const char *func, const char *what);
+/* The text of error code @p err (err.c; MPI_Error_string's). */
+const char *rk_err_string(int err);
+/* End the process with @p code (1 when outside 1..255), after flushing
+ * stdout and stderr (err.c). */
+__attribute__((noreturn)) void rk_die(int code);
 /* error with a message: logs @p what when the handler is fatal */
 int rk_err(MPI_Comm comm, int err, const char *func, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

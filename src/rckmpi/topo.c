@@ -7,71 +7,17 @@
  * release frees it. Everything else here is local arithmetic on it. The
  * neighborhood collectives (coll_neighbor.c) read the neighbour lists
  * through the public calls.
+ *
+ * Owns: the MPI_Cart_*, MPI_Graph_* and MPI_Dist_graph_* calls. May call:
+ * the topology object (topo_obj.c), communicators (MPI_Comm_split), the
+ * collectives (a distributed graph's creation); comm.c copies and frees
+ * a topology through topo_obj.c, never through this file.
  */
 #include "rckmpi.h"
+#include "topo_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct rk_topo {
-    int kind; /* MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH */
-    /* MPI_CART */
-    int ndims;
-    int *dims, *periods;
-    /* MPI_GRAPH: the whole graph (index[], edges[] as given) */
-    int nnodes, nedges;
-    int *index, *edges;
-    /* MPI_DIST_GRAPH: this process's neighbours */
-    int indeg, outdeg, weighted;
-    int *src, *srcw, *dst, *dstw;
-};
-
-static int *dup_ints(const int *a, int n)
-{
-    int *b = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-
-    if (b != NULL && n > 0)
-        memcpy(b, a, (size_t)n * sizeof(int));
-    return b;
-}
-
-void rk_topo_free(struct rk_topo *t)
-{
-    if (t == NULL)
-        return;
-    free(t->dims);
-    free(t->periods);
-    free(t->index);
-    free(t->edges);
-    free(t->src);
-    free(t->srcw);
-    free(t->dst);
-    free(t->dstw);
-    free(t);
-}
-
-struct rk_topo *rk_topo_dup(const struct rk_topo *t)
-{
-    struct rk_topo *n;
-
-    if (t == NULL || (n = calloc(1, sizeof *n)) == NULL)
-        return NULL;
-    *n = *t;
-    n->dims = dup_ints(t->dims, t->ndims);
-    n->periods = dup_ints(t->periods, t->ndims);
-    n->index = dup_ints(t->index, t->nnodes);
-    n->edges = dup_ints(t->edges, t->nedges);
-    n->src = dup_ints(t->src, t->indeg);
-    n->srcw = dup_ints(t->srcw, t->indeg);
-    n->dst = dup_ints(t->dst, t->outdeg);
-    n->dstw = dup_ints(t->dstw, t->outdeg);
-    if (!n->dims || !n->periods || !n->index || !n->edges || !n->src ||
-        !n->srcw || !n->dst || !n->dstw) {
-        rk_topo_free(n);
-        return NULL;
-    }
-    return n;
-}
 
 /* @p comm valid and an intracommunicator (else the error, raised). */
 static int intra_arg(MPI_Comm comm, rk_comm_t **c, const char *func)
@@ -166,14 +112,14 @@ static struct rk_topo *cart_new(int ndims, const int dims[],
         return NULL;
     t->kind = MPI_CART;
     t->ndims = ndims;
-    t->dims = dup_ints(dims, ndims);
+    t->dims = rk_dup_ints(dims, ndims);
     t->periods = malloc((size_t)(ndims > 0 ? ndims : 1) * sizeof(int));
-    t->index = dup_ints(NULL, 0);
-    t->edges = dup_ints(NULL, 0);
-    t->src = dup_ints(NULL, 0);
-    t->srcw = dup_ints(NULL, 0);
-    t->dst = dup_ints(NULL, 0);
-    t->dstw = dup_ints(NULL, 0);
+    t->index = rk_dup_ints(NULL, 0);
+    t->edges = rk_dup_ints(NULL, 0);
+    t->src = rk_dup_ints(NULL, 0);
+    t->srcw = rk_dup_ints(NULL, 0);
+    t->dst = rk_dup_ints(NULL, 0);
+    t->dstw = rk_dup_ints(NULL, 0);
     if (!t->dims || !t->periods || !t->index || !t->edges || !t->src ||
         !t->srcw || !t->dst || !t->dstw) {
         rk_topo_free(t);
@@ -547,8 +493,8 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
         t->kind = MPI_GRAPH;
         t->nnodes = nnodes;
         t->nedges = ne;
-        t->index = dup_ints(index, nnodes);
-        t->edges = dup_ints(edges, ne);
+        t->index = rk_dup_ints(index, nnodes);
+        t->edges = rk_dup_ints(edges, ne);
         if (t->index == NULL || t->edges == NULL) {
             rk_topo_free(t);
             t = NULL;
@@ -690,8 +636,8 @@ static struct rk_topo *dist_new(int indeg, const int *src, const int *srcw,
     t->indeg = indeg;
     t->outdeg = outdeg;
     t->weighted = weighted;
-    t->src = dup_ints(src, indeg);
-    t->dst = dup_ints(dst, outdeg);
+    t->src = rk_dup_ints(src, indeg);
+    t->dst = rk_dup_ints(dst, outdeg);
     t->srcw = calloc((size_t)(indeg > 0 ? indeg : 1), sizeof(int));
     t->dstw = calloc((size_t)(outdeg > 0 ? outdeg : 1), sizeof(int));
     if (!t->src || !t->dst || !t->srcw || !t->dstw) {

@@ -315,11 +315,9 @@ int PMPI_Cancel(MPI_Request *request)
     if (r->kind == RK_REQ_SEND)
         return rk_err(r->comm, MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Cancel",
                       "cancelling a send is not implemented (docs/MPI.md)");
-    if (r->kind == RK_REQ_GEN) {
-        int handled = 0;
-        err = rk_ugreq_cancel(r, &handled);
-        if (handled)
-            return err == MPI_SUCCESS
+    if (r->kind == RK_REQ_GEN && r->cancel != NULL) {
+        err = r->cancel(r->state);
+        return err == MPI_SUCCESS
                        ? MPI_SUCCESS
                        : rk_err(r->comm, err, "MPI_Cancel",
                                 "the cancel function failed");

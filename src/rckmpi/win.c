@@ -34,15 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-rk_wins_t rk_wn;
-
-rk_win_t *rk_win_of(MPI_Win h)
-{
-    if (h <= 0 || h > rk_wn.n || rk_wn.w[h - 1] == NULL || !rk_wn.w[h - 1]->used)
-        return NULL;
-    return rk_wn.w[h - 1];
-}
-
 /* MPI initialised and @p h a window; else the error, raised on WORLD */
 int rk_win_arg(MPI_Win h, rk_win_t **w, const char *func)
 {

@@ -104,10 +104,10 @@ typedef struct {
     int busy;  /* in the progress hook */
     int names; /* the hook serves the name service too (port.c) */
 } rk_wins_t;
-extern rk_wins_t rk_wn;
+extern rk_wins_t rk_wn; /* win_tab.c */
 
 /* The window behind @p h, or NULL. */
-rk_win_t *rk_win_of(MPI_Win h);
+rk_win_t *rk_win_of(MPI_Win h); /* win_tab.c */
 /* MPI initialised and @p h a window; else the error, raised on WORLD. */
 int rk_win_arg(MPI_Win h, rk_win_t **w, const char *func);
 /* Keep request @p r (and @p buf, freed with it) in @p p. */

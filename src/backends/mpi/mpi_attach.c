@@ -454,7 +454,9 @@ rck_status_t mpi_attach(rck_hal_t *hal)
     }
     hal->backend = m;
     if (m->chip != NULL)
-        hal->ops = mpi_node_ops(); /* on one node: loads, stores, futexes */
+        /* on one node: loads, stores, futexes; the rest is the plugin's
+         * table, which attached us (hal->ops) */
+        hal->ops = mpi_node_ops(hal->ops);
     rck_debug("mpi backend: %s path (%d node%s, %d rank%s here)",
               m->chip != NULL ? "on-node" : "RMA", m->nnodes,
               m->nnodes == 1 ? "" : "s", m->node_size,

@@ -303,12 +303,12 @@ static rck_status_t node_shm_write(rck_hal_t *hal, size_t off,
     return node_shm_flush(hal);
 }
 
-const rck_hal_ops_t *mpi_node_ops(void)
+const rck_hal_ops_t *mpi_node_ops(const rck_hal_ops_t *base)
 {
     static rck_hal_ops_t ops;
 
     if (ops.name == NULL) {
-        ops = rck_mpi_plugin_ops;
+        ops = *base;
         ops.mpb_map = rck_cs_mpb_map;
         ops.mpb_write = node_mpb_write;
         ops.mpb_read = rck_cs_mpb_read;

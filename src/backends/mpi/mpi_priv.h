@@ -1,6 +1,7 @@
 /*
- * The mpi backend's plugin, shared by its files (mpi.c: remote primitives,
- * MPB, TAS, memory, clocks and the ops table; mpi_attach.c: attach and
+ * The mpi backend's plugin, shared by its files (mpi_rma.c: the remote
+ * primitives and the wake-up, at the bottom; mpi.c: MPB, TAS, memory,
+ * clocks and the ops table, at the top; mpi_attach.c: attach and
  * detach; mpi_wait.c: interrupts and waits; mpi_node.c: the same on one
  * node, in shared memory). The protocol every file
  * keeps is described at the top of mpi.c.
@@ -149,7 +150,7 @@ static inline MPI_Aint st_disp(mpib_t *m, int core, int word)
     return m->disp[core] + (MPI_Aint)m->mpb_span + word;
 }
 
-/* mpi.c: remote primitives, each complete at the target on return */
+/* mpi_rma.c: remote primitives, each complete at the target on return */
 rck_status_t mpi_fail(int rc, const char *what);
 rck_status_t put_flush(mpib_t *m, int rank, MPI_Aint disp, const void *src,
                        size_t len);
@@ -165,8 +166,9 @@ rck_status_t wake(rck_hal_t *hal, int core);
 
 extern const rck_hal_ops_t rck_mpi_plugin_ops;
 
-/* mpi_node.c: the plugin's table with the on-node slots */
-const rck_hal_ops_t *mpi_node_ops(void);
+/* mpi_node.c: the plugin's table @p base (mpi.c's, handed in by attach:
+ * this file does not name it) with the on-node slots */
+const rck_hal_ops_t *mpi_node_ops(const rck_hal_ops_t *base);
 /* mpi_node.c: the layout of the on-node segment, and the view of it at
  * m->chip with the shared window of @p shm_bytes (mapped later, at
  * MPI_SHM_ADDR; the default LUTs name its pages); every rank; @p init:

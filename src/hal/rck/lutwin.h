@@ -14,7 +14,8 @@
  *
  * Owns: the window's mappings, the private-DRAM memfd's environment
  * variable, the SIGSEGV handler of window faults. Used by: hal.c (the
- * checked entry points), the native and sim backends (create at attach).
+ * checked entry points; it hands the CRB emulation to the fault handler),
+ * crb.c (the sequestered stop), the native and sim backends.
  */
 #ifndef RCK_LUTWIN_H
 #define RCK_LUTWIN_H
@@ -76,9 +77,23 @@ void *rck_lutwin_addr(rck_lutwin_t *w, int idx);
  *  core * mpb_bytes, only this core's backed; a touch of another's stops
  *  the core). NULL when not sequestered. */
 void *rck_lutwin_mpb_view(rck_lutwin_t *w);
+/**
+ * What a fault in a slot that shows a tile's configuration registers is
+ * handed to (the HAL's emulation of the access, crb_fault.c): carry out
+ * the load or store of the context @p uc at byte @p off of tile @p tile's
+ * CRB and step over it.
+ * @return 0; -1 when it cannot (@p why says why: the core is stopped).
+ */
+typedef int (*rck_lutwin_crb_fn)(void *arg, void *uc, int tile, uint32_t off,
+                                 const char **why);
+
 /** Install the SIGSEGV handler of window faults (after the crash
- *  reporter's, which it calls for every other fault). */
-void rck_lutwin_fault_install(rck_lutwin_t *w);
+ *  reporter's, which it calls for every other fault). A fault in a CRB
+ *  slot goes to @p crb(@p crb_arg, ...); NULL: such a fault stops the
+ *  core. The window knows nothing above it: the HAL hands its CRB
+ *  emulation in here. */
+void rck_lutwin_fault_install(rck_lutwin_t *w, rck_lutwin_crb_fn crb,
+                              void *crb_arg);
 
 /**
  * Stop this core for a forbidden access: print the report (core, address
