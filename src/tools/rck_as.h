@@ -93,8 +93,8 @@ uint32_t as_mem_regs(const char *addr);
 /* A group of loads led by instruction item @p i of file @p f (a load
  * only instruction, one access): the next memory instructions of its
  * block, each of loads only, whose address registers nothing from the
- * leader up to them writes, none of them %rax or %rcx (the check's own;
- * nor %rsp if @p live: the check moves it), before the block's adds (item
+ * leader up to them writes, none of them %rsp if @p live (the check
+ * moves it), before the block's adds (item
  * @p adds_at, -1: none) unless that is at or before the leader. Their
  * items go to @p members (room for P54C_GRP_MAX - 1). @return how many
  * (0: no group). docs/P54C-COUNTERS.md, "Groups of loads". */

@@ -550,17 +550,30 @@ static void put_fetch(FILE *out, int seg, int live)
     seq_close(out, live);
 }
 
-/* A group of loads (docs/P54C-COUNTERS.md, "Groups of loads"): the
- * load of item @p i leads, the loads of items @p mem (@p nm of them)
- * follow without checks of their own. Settled inline when the leader's
- * line is in the load filter, every member's first byte lies in that line
- * and the block's fetches were settled at its start (its later segments
- * then skip theirs: BLK names the block); nothing between the leader and
- * its members changes the model, so each member's own check would have
- * found the same (a hit that changes nothing). Else the group slow path
- * runs every check of the group in order: the leader's data, then each
- * member's fetch and data, with the same state and counts as at the
- * members' own places (the same registers: rck_as_mem.c). */
+/* %rax = address operand @p addr with the program's registers (%rax and
+ * %rcx as the check saved them, when it names them). */
+static void group_addr(FILE *out, const char *addr)
+{
+    uint32_t r = as_mem_regs(addr);
+    if (r & AS_REG_RAX)
+        fprintf(out, "\tmovq\t%#llx, %%rax\n", PG(P54C_CTR_SA_OFF));
+    if (r & AS_REG_RCX)
+        fprintf(out, "\tmovq\t%#llx, %%rcx\n", PG(P54C_CTR_SC_OFF));
+    fprintf(out, "\tleaq\t%s, %%rax\n", addr);
+}
+
+/* A group of loads (docs/P54C-COUNTERS.md, "Groups of loads"): the load
+ * of item @p i leads, the loads of items @p mem (@p nm of them) follow
+ * without checks of their own. The block's fetches settled at its start
+ * (the block word names the block: its later segments, the members', skip
+ * their fetch checks), nothing between the leader and its members changes
+ * the model as long as each load is a hit on its L1D set's most recently
+ * used line, so the leader probes every element's line in the load filter
+ * as each one's own check would at its place: all there, the group is
+ * settled. Else the group slow path runs every check of the group in
+ * order (the leader's data, then each member's fetch and data) with the
+ * same state and counts as at the members' own places (the same
+ * registers: rck_as_mem.c). */
 static void put_group(FILE *out, const as_file_t *f, size_t i,
                       const int *mem, int nm, int live, int seg)
 {
@@ -569,25 +582,26 @@ static void put_group(FILE *out, const as_file_t *f, size_t i,
     unsigned long kind = it->mem[0].size;
 
     seq_open(out, it->mem[0].addr, live, seg);
-    seq_probe(out, P54C_CTR_FD_OFF);
     fprintf(out,
-            "\tja\t.Lrck_q%d\n"
             "\tleaq\t.Lrck_ua%d(%%rip), %%rcx\n\tcmpq\t%%rcx, %#llx\n"
             "\tjne\t.Lrck_q%d\n",
-            n, blk_seg0, PG(P54C_CTR_BLK_OFF), n);
+            blk_seg0, PG(P54C_CTR_BLK_OFF), n);
+    seq_probe(out, P54C_CTR_FD_OFF);
+    fprintf(out, "\tja\t.Lrck_q%d\n", n);
     for (int k = 0; k < nm; k++)
-        for (int j = 0; j < f->it[mem[k]].nmem; j++)
-            fprintf(out,
-                    "\tleaq\t%s, %%rcx\n\txorq\t%%rax, %%rcx\n"
-                    "\tcmpq\t$31, %%rcx\n\tja\t.Lrck_q%d\n",
-                    f->it[mem[k]].mem[j].addr, n);
-    fprintf(out, "\tjmp\t.Lrck_d%d\n.Lrck_q%d:\n\tmovq\t%%rax, %#llx\n", n,
-            n, PG(P54C_CTR_GA_OFF));
+        for (int j = 0; j < f->it[mem[k]].nmem; j++) {
+            group_addr(out, f->it[mem[k]].mem[j].addr);
+            seq_probe(out, P54C_CTR_FD_OFF);
+            fprintf(out, "\tja\t.Lrck_q%d\n", n);
+        }
+    fprintf(out, "\tjmp\t.Lrck_d%d\n.Lrck_q%d:\n", n, n);
+    group_addr(out, it->mem[0].addr);
+    fprintf(out, "\tmovq\t%%rax, %#llx\n", PG(P54C_CTR_GA_OFF));
     for (int k = 0; k < nm; k++)
         for (int j = 0; j < f->it[mem[k]].nmem; j++, e++) {
             const as_mem_t *a = &f->it[mem[k]].mem[j];
-            fprintf(out, "\tleaq\t%s, %%rcx\n\tmovq\t%%rcx, %#llx\n", a->addr,
-                    PG(P54C_CTR_GA_OFF + 8 * e));
+            group_addr(out, a->addr);
+            fprintf(out, "\tmovq\t%%rax, %#llx\n", PG(P54C_CTR_GA_OFF + 8 * e));
             if (j == 0)
                 fprintf(out,
                         "\tleaq\t.Lrck_ua%d(%%rip), %%rcx\n"

@@ -459,11 +459,11 @@ int as_mem_group(const as_file_t *f, size_t i, int adds_at, int live,
                  int *members)
 {
     const as_item_t *l = &f->it[i];
-    uint32_t written, own = AS_REG_RAX | AS_REG_RCX | (live ? AS_REG_RSP : 0);
+    uint32_t written, own = live ? AS_REG_RSP : 0;
     int n = 0, elems = 1;
 
     if (!group_on() || l->kind != IT_INSN || l->nmem != 1 || !loads_only(l) ||
-        l->block < 0)
+        l->block < 0 || (as_mem_regs(l->mem[0].addr) & own))
         return 0;
     written = l->wregs;
     for (size_t j = i + 1; j < f->n; j++) {
