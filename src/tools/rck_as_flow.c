@@ -579,7 +579,8 @@ static void put_group(FILE *out, const as_file_t *f, size_t i,
 {
     const as_item_t *it = &f->it[i];
     int n = check_no++, e = 1;
-    unsigned long kind = it->mem[0].size;
+    unsigned long kind = (unsigned long)it->mem[0].size
+                         << P54C_GK_SIZE_SHIFT(0);
 
     seq_open(out, it->mem[0].addr, live, seg);
     fprintf(out,

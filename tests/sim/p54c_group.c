@@ -8,7 +8,8 @@
  * different code sizes move none of the data the model sees; the fetches
  * are booked at the unchecked code's addresses, which are the same.
  *
- *   p54c_group N   UE 0: N rounds of the kernels below, then a checksum
+ *   p54c_group N [MASK]   UE 0: N rounds of the kernels below (those in
+ *                         bit mask MASK, default all 63), then a checksum
  *
  * The kernels: records read field by field (a group per record, one line
  * or two), a 5-point stencil on longs (neighbours in one line or not), a
@@ -111,7 +112,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: p54c_group N under rck run\n");
         return 2;
     }
-    long rounds = atol(argv[1]);
+    long rounds = atol(argv[1]), mask = argc > 2 ? atol(argv[2]) : 63;
     if (rounds < 0) {
         fprintf(stderr, "p54c_group: bad N %s\n", argv[1]);
         rck_hal_close(hal);
@@ -140,12 +141,18 @@ int main(int argc, char **argv)
         d.big[i] = i;
     if (hal->ue == 0)
         for (long k = 0; k < rounds; k++) {
-            r += records(d.rec, NREC);
-            stencil(k & 1 ? d.g : d.h, k & 1 ? d.h : d.g, NG);
-            r += chase(d.next, k, 3000);
-            r += mixed(d.rec, NREC);
-            r += wide(d.rec, NREC);
-            r += sweep(d.big, BYTES / 8);
+            if (mask & 1)
+                r += records(d.rec, NREC);
+            if (mask & 2)
+                stencil(k & 1 ? d.g : d.h, k & 1 ? d.h : d.g, NG);
+            if (mask & 4)
+                r += chase(d.next, k, 3000);
+            if (mask & 8)
+                r += mixed(d.rec, NREC);
+            if (mask & 16)
+                r += wide(d.rec, NREC);
+            if (mask & 32)
+                r += sweep(d.big, BYTES / 8);
         }
     printf("p54c_group: UE %d %ld rounds: %ld\n", hal->ue, rounds, r);
     munmap(m, 2 * BYTES);

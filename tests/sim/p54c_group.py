@@ -6,7 +6,9 @@ arguments and must give the same report to the count: instructions, loads,
 stores, L1I/L1D/L2 hits and misses, write-backs, write-arounds, merged
 stores, DRAM transactions, cycles. The data lie at a fixed address, so the
 builds' code sizes move nothing the model sees. The grouped build must call
-the group slow path somewhere (else nothing was tested), the other not.
+the group slow path more often than the other (whose only calls are in the
+counted libraries linked into both: else nothing was tested). Each kernel
+is compared alone too (a difference then names its kernel).
 
   p54c_group.py RCK GROUPED PLAIN TMPDIR
 """
@@ -18,11 +20,11 @@ import sys
 GROUP_CALL = "*0x100198"
 
 
-def run(rck, prog, tmp, name, rounds):
-    rep = os.path.join(tmp, "r_%s_%s.json" % (name, rounds))
+def run(rck, prog, tmp, name, rounds, mask):
+    rep = os.path.join(tmp, "r_%s_%s_%s.json" % (name, rounds, mask))
     env = dict(os.environ, RCK_COMPUTE="p54c", RCK_P54C_ENGINE="compiled")
     cmd = [rck, "run", "-n", "1", "--backend", "sim", "--report", rep,
-           prog, rounds]
+           prog, rounds, mask]
     r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, cwd=tmp)
     if r.returncode != 0:
@@ -53,21 +55,22 @@ def main():
     ng, np_ = group_calls(grouped), group_calls(plain)
     print("group slow path calls in the code: grouped %d, plain %d"
           % (ng, np_))
-    if ng == 0 or np_ != 0:
-        print("FAIL: the grouped build must have groups, the other none")
+    if ng <= np_:
+        print("FAIL: the grouped build must have more groups than the other")
         bad += 1
-    for rounds in ("1", "3"):
-        g, gout = run(rck, grouped, tmp, "grouped", rounds)
-        p, pout = run(rck, plain, tmp, "plain", rounds)
+    for rounds, mask in (("1", "1"), ("1", "2"), ("1", "4"), ("1", "8"),
+                         ("1", "16"), ("1", "32"), ("3", "63")):
+        g, gout = run(rck, grouped, tmp, "grouped", rounds, mask)
+        p, pout = run(rck, plain, tmp, "plain", rounds, mask)
         if gout != pout:
             print("FAIL: the builds print different results:\n%s%s"
                   % (gout, pout))
             bad += 1
         keys = sorted(set(g) | set(p))
         diff = [k for k in keys if g.get(k) != p.get(k)]
-        print("%s rounds: %d figures, cycles %s, l1d_misses %s, "
+        print("%s rounds of kernels %s: %d figures, cycles %s, l1d_misses %s, "
               "l2_misses %s, write_arounds %s: %s"
-              % (rounds, len(keys), g.get("cycles"), g.get("l1d_misses"),
+              % (rounds, mask, len(keys), g.get("cycles"), g.get("l1d_misses"),
                  g.get("l2_misses"), g.get("write_arounds"),
                  "the same" if not diff else "DIFFERENT"))
         for k in diff:

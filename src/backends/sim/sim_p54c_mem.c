@@ -220,8 +220,8 @@ SLOW void rck__p54c_slow_group(uint32_t kind)
 {
     uint32_t n = kind & 15;
 
-    if (n > P54C_GRP_MAX)
-        return;
+    if (n == 0 || n > P54C_GRP_MAX)
+        __builtin_trap(); /* rck-as wrote a kind it cannot have */
     for (uint32_t e = 0; e < n; e++) {
         uint64_t va = PW(P54C_CTR_GA_OFF + 8 * e);
         uint64_t ua = PW(P54C_CTR_GU_OFF + 8 * e);
