@@ -551,12 +551,13 @@ static void put_fetch(FILE *out, int seg, int live)
 }
 
 /* %rax = address operand @p addr with the program's registers (%rax and
- * %rcx as the check saved them, when it names them). */
+ * %rcx as the check saved them, when it names them; %rax with movabs, not
+ * the form that ends a check for the QEMU plugin, p54c_check_edge). */
 static void group_addr(FILE *out, const char *addr)
 {
     uint32_t r = as_mem_regs(addr);
     if (r & AS_REG_RAX)
-        fprintf(out, "\tmovq\t%#llx, %%rax\n", PG(P54C_CTR_SA_OFF));
+        fprintf(out, "\tmovabsq\t%#llx, %%rax\n", PG(P54C_CTR_SA_OFF));
     if (r & AS_REG_RCX)
         fprintf(out, "\tmovq\t%#llx, %%rcx\n", PG(P54C_CTR_SC_OFF));
     fprintf(out, "\tleaq\t%s, %%rax\n", addr);

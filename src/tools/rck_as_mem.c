@@ -468,10 +468,21 @@ int as_mem_group(const as_file_t *f, size_t i, int adds_at, int live,
     written = l->wregs;
     for (size_t j = i + 1; j < f->n; j++) {
         const as_item_t *m = &f->it[j];
-        if (m->kind == IT_LABEL || m->kind == IT_APP)
+        if (m->kind == IT_APP)
             break;
-        if (m->kind != IT_INSN || m->block != l->block)
+        /* a label GCC may jump to ends the block (labels that only mark
+         * positions for debug information do not: .LVL, .LBB, ...) */
+        if (m->kind == IT_LABEL && m->sec == l->sec &&
+            !(m->label[0] == '.' && m->label[1] == 'L' && m->label[2] &&
+              !isdigit((unsigned char)m->label[2])))
+            break;
+        if (m->kind != IT_INSN)
             continue;
+        if (m->block != l->block) {
+            if (m->sec == l->sec)
+                break;
+            continue; /* another section's line inside the block */
+        }
         if ((int)j == adds_at || m->rep_string || m->endbr ||
             written == AS_REG_ALL)
             break;
