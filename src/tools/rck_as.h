@@ -55,7 +55,17 @@ typedef struct {
     int flags_live;   /* pass 2: the flags are live before it */
     uint32_t units;   /* after pass 1: its cycles (static) or per-iteration
                          cycles (rep_string) in 1/P54C_FIX */
+    uint32_t wregs;   /* general registers it may write (AS_REG_*), all
+                         bits: unknown (rck_as_mem.c, RCK_AS_MEM only) */
+    int grouped;      /* pass 2: a member of an earlier load's group (its
+                         loads are checked there: no check of its own) */
 } as_item_t;
+
+/* Register bits of as_item_t.wregs and as_mem_regs (rax 0 ... r15 15). */
+#define AS_REG_ALL 0xffffffffu
+#define AS_REG_RAX 0x1u
+#define AS_REG_RCX 0x2u
+#define AS_REG_RSP 0x10u
 
 typedef struct {
     as_item_t *it;
@@ -75,6 +85,21 @@ void as_file_free(as_file_t *f);
 /* The memory accesses of instruction item @p it (mnemonic @p mn, lower
  * case, prefixes removed; operands @p ops) into it->mem / it->nmem. */
 void as_mem_analyze(as_item_t *it, const char *mn, const char *ops);
+
+/* The general registers address operand @p addr reads (AS_REG_* bits;
+ * %rip none). */
+uint32_t as_mem_regs(const char *addr);
+
+/* A group of loads led by instruction item @p i of file @p f (a load
+ * only instruction, one access): the next memory instructions of its
+ * block, each of loads only, whose address registers nothing from the
+ * leader up to them writes, none of them %rsp if @p live (the check
+ * moves it), before the block's adds (item
+ * @p adds_at, -1: none) unless that is at or before the leader. Their
+ * items go to @p members (room for P54C_GRP_MAX - 1). @return how many
+ * (0: no group). docs/P54C-COUNTERS.md, "Groups of loads". */
+int as_mem_group(const as_file_t *f, size_t i, int adds_at, int live,
+                 int *members);
 
 /* @return 1 if the memory accesses are instrumented (RCK_AS_MEM=1). */
 int as_mem_on(void);

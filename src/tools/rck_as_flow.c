@@ -550,10 +550,99 @@ static void put_fetch(FILE *out, int seg, int live)
     seq_close(out, live);
 }
 
-/* The checks before instruction item @p it; the first also fetches the
- * segment that starts at item @p seg (-1: none). */
-static void put_checks(FILE *out, const as_item_t *it, int seg)
+/* %rax = address operand @p addr with the program's registers (%rax and
+ * %rcx as the check saved them, when it names them; %rax with movabs, not
+ * the form that ends a check for the QEMU plugin, p54c_check_edge). */
+static void group_addr(FILE *out, const char *addr)
 {
+    uint32_t r = as_mem_regs(addr);
+    if (r & AS_REG_RAX)
+        fprintf(out, "\tmovabsq\t%#llx, %%rax\n", PG(P54C_CTR_SA_OFF));
+    if (r & AS_REG_RCX)
+        fprintf(out, "\tmovq\t%#llx, %%rcx\n", PG(P54C_CTR_SC_OFF));
+    fprintf(out, "\tleaq\t%s, %%rax\n", addr);
+}
+
+/* A group of loads (docs/P54C-COUNTERS.md, "Groups of loads"): the load
+ * of item @p i leads, the loads of items @p mem (@p nm of them) follow
+ * without checks of their own. The block's fetches settled at its start
+ * (the block word names the block: its later segments, the members', skip
+ * their fetch checks), nothing between the leader and its members changes
+ * the model as long as each load is a hit on its L1D set's most recently
+ * used line, so the leader probes every element's line in the load filter
+ * as each one's own check would at its place: all there, the group is
+ * settled. Else the group slow path runs every check of the group in
+ * order (the leader's data, then each member's fetch and data) with the
+ * same state and counts as at the members' own places (the same
+ * registers: rck_as_mem.c). */
+static void put_group(FILE *out, const as_file_t *f, size_t i,
+                      const int *mem, int nm, int live, int seg)
+{
+    const as_item_t *it = &f->it[i];
+    int n = check_no++, e = 1;
+    unsigned long kind = (unsigned long)it->mem[0].size
+                         << P54C_GK_SIZE_SHIFT(0);
+
+    seq_open(out, it->mem[0].addr, live, seg);
+    fprintf(out,
+            "\tleaq\t.Lrck_ua%d(%%rip), %%rcx\n\tcmpq\t%%rcx, %#llx\n"
+            "\tjne\t.Lrck_q%d\n",
+            blk_seg0, PG(P54C_CTR_BLK_OFF), n);
+    seq_probe(out, P54C_CTR_FD_OFF);
+    fprintf(out, "\tja\t.Lrck_q%d\n", n);
+    for (int k = 0; k < nm; k++)
+        for (int j = 0; j < f->it[mem[k]].nmem; j++) {
+            group_addr(out, f->it[mem[k]].mem[j].addr);
+            seq_probe(out, P54C_CTR_FD_OFF);
+            fprintf(out, "\tja\t.Lrck_q%d\n", n);
+        }
+    fprintf(out, "\tjmp\t.Lrck_d%d\n.Lrck_q%d:\n", n, n);
+    group_addr(out, it->mem[0].addr);
+    fprintf(out, "\tmovq\t%%rax, %#llx\n", PG(P54C_CTR_GA_OFF));
+    for (int k = 0; k < nm; k++)
+        for (int j = 0; j < f->it[mem[k]].nmem; j++, e++) {
+            const as_mem_t *a = &f->it[mem[k]].mem[j];
+            group_addr(out, a->addr);
+            fprintf(out, "\tmovq\t%%rax, %#llx\n", PG(P54C_CTR_GA_OFF + 8 * e));
+            if (j == 0)
+                fprintf(out,
+                        "\tleaq\t.Lrck_ua%d(%%rip), %%rcx\n"
+                        "\tmovq\t%%rcx, %#llx\n"
+                        "\tleaq\t.Lrck_uz%d-1(%%rip), %%rcx\n"
+                        "\tmovq\t%%rcx, %#llx\n",
+                        mem[k], PG(P54C_CTR_GU_OFF + 8 * e), mem[k],
+                        PG(P54C_CTR_GZ_OFF + 8 * e));
+            else
+                fprintf(out, "\tmovq\t$0, %#llx\n",
+                        PG(P54C_CTR_GU_OFF + 8 * e));
+            kind |= (unsigned long)a->size << P54C_GK_SIZE_SHIFT(e);
+        }
+    fprintf(out, "\tleaq\t.Lrck_ua%d(%%rip), %%rcx\n\tmovq\t%%rcx, %#llx\n",
+            blk_seg0, PG(P54C_CTR_GB_OFF));
+    kind |= (unsigned long)e;
+    seq_slow(out, live, P54C_CTR_SLOWG_OFF, (long)kind);
+    fprintf(out, ".Lrck_d%d:\n", n);
+    seq_close(out, live);
+}
+
+/* The checks before instruction item @p i; the first also fetches the
+ * segment that starts at item @p seg (-1: none). A load may lead a group
+ * (put_group); a member of one has no checks. */
+static void put_checks(FILE *out, as_file_t *f, size_t i, int adds_at,
+                       int seg)
+{
+    const as_item_t *it = &f->it[i];
+    int mem[P54C_GRP_MAX], nm;
+
+    if (it->grouped)
+        return;
+    if (blk_multi && seg >= 0 &&
+        (nm = as_mem_group(f, i, adds_at, it->flags_live, mem)) > 0) {
+        for (int k = 0; k < nm; k++)
+            f->it[mem[k]].grouped = 1;
+        put_group(out, f, i, mem, nm, it->flags_live, seg);
+        return;
+    }
     for (int j = 0; j < it->nmem; j++) {
         const as_mem_t *a = &it->mem[j];
         if (a->store > 1) {
@@ -708,7 +797,7 @@ int as_write_pass2(as_file_t *f, const uint32_t *units, FILE *out)
             if (b->first_insn == (int)i)
                 block_begin(out, f, b, (int)i);
             if (!it->endbr)
-                put_checks(out, it, seg);
+                put_checks(out, f, i, b->after ? -1 : b->at, seg);
             seg_start[i] = 1;
             fprintf(out, ".Lrck_sa%d:\n", seg);
         }

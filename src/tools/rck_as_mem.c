@@ -331,6 +331,179 @@ static int stack_accesses(as_item_t *it, const char *mn, const char *ops,
     return 0;
 }
 
+/* ---- groups of loads (docs/P54C-COUNTERS.md, "Groups of loads") ---- */
+
+/* The family (0 rax ... 15 r15) of the register named at @p s (after the
+ * '%'), -1 if none of the sixteen general registers (rip, vector, x87,
+ * segment registers). */
+static int reg_family(const char *s, size_t *len)
+{
+    static const char *const legacy[8][5] = {
+        {"rax", "eax", "ax", "al", "ah"}, {"rcx", "ecx", "cx", "cl", "ch"},
+        {"rdx", "edx", "dx", "dl", "dh"}, {"rbx", "ebx", "bx", "bl", "bh"},
+        {"rsp", "esp", "sp", "spl", NULL}, {"rbp", "ebp", "bp", "bpl", NULL},
+        {"rsi", "esi", "si", "sil", NULL}, {"rdi", "edi", "di", "dil", NULL}};
+    size_t n = 0;
+
+    while (isalnum((unsigned char)s[n]))
+        n++;
+    *len = n;
+    if (n >= 2 && s[0] == 'r' && isdigit((unsigned char)s[1])) {
+        int r = s[1] - '0';
+        size_t k = 2;
+        if (isdigit((unsigned char)s[2])) {
+            r = r * 10 + (s[2] - '0');
+            k = 3;
+        }
+        if (r < 8 || r > 15)
+            return -1;
+        if (k == n || (k + 1 == n && strchr("dwb", s[k])))
+            return r;
+        return -1;
+    }
+    for (int f = 0; f < 8; f++)
+        for (int v = 0; v < 5 && legacy[f][v]; v++)
+            if (strlen(legacy[f][v]) == n && !strncmp(s, legacy[f][v], n))
+                return f;
+    return -1;
+}
+
+uint32_t as_mem_regs(const char *addr)
+{
+    uint32_t m = 0;
+    for (const char *p = addr; *p; p++) {
+        if (*p != '%')
+            continue;
+        size_t n;
+        int f = reg_family(p + 1, &n);
+        if (f >= 0)
+            m |= 1u << f;
+        p += n;
+    }
+    return m;
+}
+
+/* The general registers instruction @p mn @p ops (split in @p o) may
+ * write: its last operand's register, nothing for compares and x87
+ * arithmetic; all for anything with implicit writes or no operands. */
+static uint32_t written_regs(const as_item_t *it, const char *mn,
+                             const ops_t *o, int split_ok)
+{
+    static const char *const implicit[] = {
+        "xchg", "xadd", "cmpxchg", "cpuid", "rdtsc", "rdrand", "rdseed",
+        "rdpid", "push", "pop", "syscall", "sysenter", "lahf", "fnstsw",
+        "fstsw", "mulx", "xlat", "enter", "leave", "loop", "jrcxz", "jecxz",
+        "xbegin", "rdfsbase", "rdgsbase", "rdpkru", "xgetbv", "rdmsr",
+        "rdpmc", "out", "int", NULL};
+    static const char *const strings[] = {"lods", "stos", "movs", "scas",
+                                          "cmps", "ins", NULL};
+    static const char *const muldiv[] = {"mul", "imul", "div", "idiv", NULL};
+    static const char *const port[] = {"in", "inb", "inw", "inl", NULL};
+    static const char *const none[] = {"cmp", "test", "bt", "ucomis",
+                                       "comis", "vucomis", "vcomis", NULL};
+    int sz;
+
+    if (it->br != BR_NONE || it->rep_string || !split_ok)
+        return AS_REG_ALL;
+    for (const char *const *p = implicit; *p; p++)
+        if (starts(mn, *p))
+            return AS_REG_ALL;
+    if (one_of(mn, port))
+        return AS_REG_ALL;
+    /* mul/div (and one-operand imul) write %rax and %rdx; the string
+     * instructions %rsi, %rdi (and %rcx, %rax) */
+    if (sized_any(mn, muldiv, &sz) && !(starts(mn, "imul") && o->n >= 2))
+        return AS_REG_ALL;
+    if (sized_any(mn, strings, &sz))
+        return AS_REG_ALL;
+    if (o->n == 0)
+        return mn[0] == 'f' ? 0 : AS_REG_ALL; /* x87 stack forms */
+    for (const char *const *p = none; *p; p++)
+        if (starts(mn, *p))
+            return 0;
+    const char *last = o->op[o->n - 1];
+    if (last[0] == '*')
+        return AS_REG_ALL;
+    if (last[0] != '%')
+        return 0; /* memory or immediate */
+    if (strchr(last, ':'))
+        return AS_REG_ALL;
+    size_t n;
+    int f = reg_family(last + 1, &n);
+    return f >= 0 ? 1u << f : 0;
+}
+
+/* Is item @p it an instruction whose accesses are all loads (no rep
+ * string, no endbr)? */
+static int loads_only(const as_item_t *it)
+{
+    if (it->nmem == 0 || it->rep_string || it->endbr)
+        return 0;
+    for (int j = 0; j < it->nmem; j++)
+        if (it->mem[j].store != 0)
+            return 0;
+    return 1;
+}
+
+static int group_on(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("RCK_AS_MEMGROUP");
+        on = e == NULL || strcmp(e, "0") != 0;
+    }
+    return on;
+}
+
+int as_mem_group(const as_file_t *f, size_t i, int adds_at, int live,
+                 int *members)
+{
+    const as_item_t *l = &f->it[i];
+    uint32_t written, own = live ? AS_REG_RSP : 0;
+    int n = 0, elems = 1;
+
+    if (!group_on() || l->kind != IT_INSN || l->nmem != 1 || !loads_only(l) ||
+        l->block < 0 || (as_mem_regs(l->mem[0].addr) & own))
+        return 0;
+    written = l->wregs;
+    for (size_t j = i + 1; j < f->n; j++) {
+        const as_item_t *m = &f->it[j];
+        if (m->kind == IT_APP)
+            break;
+        /* a label GCC may jump to ends the block (labels that only mark
+         * positions for debug information do not: .LVL, .LBB, ...) */
+        if (m->kind == IT_LABEL && m->sec == l->sec &&
+            !(m->label[0] == '.' && m->label[1] == 'L' && m->label[2] &&
+              !isdigit((unsigned char)m->label[2])))
+            break;
+        if (m->kind != IT_INSN)
+            continue;
+        if (m->block != l->block) {
+            if (m->sec == l->sec)
+                break;
+            continue; /* another section's line inside the block */
+        }
+        if ((int)j == adds_at || m->rep_string || m->endbr ||
+            written == AS_REG_ALL)
+            break;
+        if (m->nmem == 0) {
+            written |= m->wregs;
+            continue;
+        }
+        if (!loads_only(m) || elems + m->nmem > P54C_GRP_MAX)
+            break;
+        uint32_t used = 0;
+        for (int k = 0; k < m->nmem; k++)
+            used |= as_mem_regs(m->mem[k].addr);
+        if (used & (written | own))
+            break;
+        members[n++] = (int)j;
+        elems += m->nmem;
+        written |= m->wregs;
+    }
+    return n;
+}
+
 int as_mem_on(void)
 {
     static int on = -1;
@@ -351,6 +524,7 @@ void as_mem_analyze(as_item_t *it, const char *mn, const char *ops)
     int mi = -1, sz = 0, rw = 0;
 
     it->nmem = 0;
+    it->wregs = written_regs(it, mn, &o, split_ops(ops, &o) == 0);
     if (it->br == BR_JMP || it->br == BR_JCC || it->br == BR_STOP)
         return; /* direct targets are no memory operands */
     if (one_of(mn, none) || starts(mn, "prefetch") || starts(mn, "bnd") ||
