@@ -10,6 +10,9 @@
 # must match. With -DIGNORE_HANDOVERS=1 the reports are compared without
 # their hand-over counts (a setting that only changes how often the token
 # moves).
+# With -DPROG_RUN2=program, run 2 runs that program instead (the same
+# report is still required: a program linked differently whose figures
+# must not move).
 # With -DREF_REPORT=file (and -DCHIP=chip file), run 1's report must also
 # be byte for byte the checked-in reference (refcmp.cmake; -DUPDATE=1
 # rewrites it).
@@ -46,8 +49,12 @@ foreach(i 1 2)
     string(REGEX REPLACE "^[^=]+=" "" _value "${ENV_RUN${i}}")
     set(ENV{${_name}} "${_value}")
   endif()
+  set(prog "${PROG}")
+  if(i EQUAL 2 AND DEFINED PROG_RUN2)
+    set(prog "${PROG_RUN2}")
+  endif()
   execute_process(COMMAND ${RCK} run -n ${NUES} ${run_args} --backend sim
-    ${PROG} ${args}
+    ${prog} ${args}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   message("run ${i}:\n${out}${err}")
   if(NOT rc EQUAL 0)
