@@ -19,7 +19,7 @@ import json
 import os
 import sys
 
-from p54c_run import run_p54c
+from p54c_run import finish, run_p54c
 
 EXACT = ["instructions"]
 CLOSE = ["l1i_misses", "l2_hits", "l2_misses", "cycles"]
@@ -91,10 +91,7 @@ def main():
         print("FAIL: the large function missed L1I only %d times in 8 calls"
               % compiled["big"]["l1i_misses"])
         bad += 1
-    if bad:
-        print("FAIL: %d figures disagree" % bad)
-        sys.exit(1)
-    print("PASS")
+    finish(bad)
 
 
 if __name__ == "__main__":

@@ -28,3 +28,12 @@ def run_p54c(rck, engine, nues, args, tmp, report=None, env_extra=None):
               % (" ".join(cmd), engine, r.stderr))
         sys.exit(1)
     return r
+
+
+def finish(bad):
+    """The verdict: exit 1 with the count of figures that disagree, else
+    print PASS."""
+    if bad:
+        print("FAIL: %d figures disagree" % bad)
+        sys.exit(1)
+    print("PASS")
