@@ -23,12 +23,10 @@
  */
 #include "sim_p54c_skip.h"
 
-#include <elf.h>
-#include <fcntl.h>
+#include "p54c_elf.h"
+
 #include <link.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct {
     p54c_slot_t *slot;
@@ -65,51 +63,27 @@ static void skip_add(skip_scan_t *sc, uint64_t lo, uint64_t hi, int base)
  * cannot be read. */
 static int skip_file(skip_scan_t *sc, const char *path, uint64_t bias)
 {
-    int counted = -1;
-    Elf64_Ehdr eh;
-    Elf64_Shdr *sh = NULL;
-    char *names = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    p54c_elf_t e;
+    int counted = 0;
 
-    if (fd < 0)
+    if (p54c_elf_open(&e, path) != 0)
         return -1; /* the vDSO: no file */
-    if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
-        memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-        eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
-        eh.e_shstrndx >= eh.e_shnum)
-        goto out;
-    sh = calloc(eh.e_shnum, sizeof(*sh));
-    if (sh == NULL ||
-        pread(fd, sh, (size_t)eh.e_shnum * sizeof(*sh), (off_t)eh.e_shoff) !=
-            (ssize_t)((size_t)eh.e_shnum * sizeof(*sh)))
-        goto out;
-    const Elf64_Shdr *st = &sh[eh.e_shstrndx];
-    if (st->sh_size == 0 || st->sh_size > (1u << 24))
-        goto out;
-    names = malloc(st->sh_size + 1);
-    if (names == NULL ||
-        pread(fd, names, st->sh_size, (off_t)st->sh_offset) !=
-            (ssize_t)st->sh_size)
-        goto out;
-    names[st->sh_size] = '\0';
-    counted = 0;
-    for (unsigned i = 0; i < eh.e_shnum; i++) {
-        if (sh[i].sh_name < st->sh_size &&
-            !strcmp(names + sh[i].sh_name, P54C_CTR_SECTION))
-            counted = 1;
-        if (sh[i].sh_name >= st->sh_size || !(sh[i].sh_flags & SHF_EXECINSTR) ||
-            !(sh[i].sh_flags & SHF_ALLOC))
+    for (unsigned i = 0; i < e.eh.e_shnum; i++) {
+        const char *name = p54c_elf_name(&e, i);
+
+        if (name == NULL)
             continue;
-        if (skip_section(names + sh[i].sh_name))
-            skip_add(sc, bias + sh[i].sh_addr,
-                     bias + sh[i].sh_addr + sh[i].sh_size,
-                     !strcmp(names + sh[i].sh_name, P54C_BASE_SECTION));
+        if (!strcmp(name, P54C_CTR_SECTION))
+            counted = 1;
+        if (!(e.sh[i].sh_flags & SHF_EXECINSTR) ||
+            !(e.sh[i].sh_flags & SHF_ALLOC))
+            continue;
+        if (skip_section(name))
+            skip_add(sc, bias + e.sh[i].sh_addr,
+                     bias + e.sh[i].sh_addr + e.sh[i].sh_size,
+                     !strcmp(name, P54C_BASE_SECTION));
     }
-out:
-    free(names);
-    free(sh);
-    close(fd);
+    p54c_elf_close(&e);
     return counted;
 }
 

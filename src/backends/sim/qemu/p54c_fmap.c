@@ -15,13 +15,11 @@
 #include "p54c_fmap.h"
 
 #include "p54c_classify.h"
+#include "../p54c_elf.h"
 
-#include <elf.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct {
     uint64_t sa, slen, ua, ulen;
@@ -60,43 +58,30 @@ static fmap_mod_t *mod_add(uint64_t lo, uint64_t hi)
     return m;
 }
 
-static int pread_all(int fd, void *buf, size_t n, uint64_t off)
-{
-    return pread(fd, buf, n, (off_t)off) == (ssize_t)n ? 0 : -1;
-}
-
 /* The map of the ELF file @p path mapped at @p start from file offset
  * @p off, into @p m; the block's bytes @p b (@p bn) at guest address
  * @p va must be the file's there. */
 static void mod_read(fmap_mod_t *m, const char *path, uint64_t start,
                      uint64_t off, uint64_t va, const uint8_t *b, size_t bn)
 {
-    Elf64_Ehdr eh;
+    p54c_elf_t e;
     Elf64_Phdr *ph = NULL;
-    Elf64_Shdr *sh = NULL;
-    char *names = NULL;
     uint8_t *data = NULL, *chk = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-    if (fd < 0)
+    if (p54c_elf_open(&e, path) != 0)
         return;
-    if (pread_all(fd, &eh, sizeof(eh), 0) != 0 ||
-        memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
-        eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh.e_phentsize != sizeof(Elf64_Phdr) ||
-        eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
-        eh.e_shstrndx >= eh.e_shnum || eh.e_phnum == 0)
+    const Elf64_Ehdr *eh = &e.eh;
+    if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum == 0)
         goto out;
-    ph = calloc(eh.e_phnum, sizeof(*ph));
-    sh = calloc(eh.e_shnum, sizeof(*sh));
-    if (ph == NULL || sh == NULL ||
-        pread_all(fd, ph, (size_t)eh.e_phnum * sizeof(*ph), eh.e_phoff) ||
-        pread_all(fd, sh, (size_t)eh.e_shnum * sizeof(*sh), eh.e_shoff))
+    ph = calloc(eh->e_phnum, sizeof(*ph));
+    if (ph == NULL ||
+        p54c_elf_pread(&e, ph, (size_t)eh->e_phnum * sizeof(*ph),
+                       eh->e_phoff))
         goto out;
     /* the load bias: the segment that holds file offset `off` */
     uint64_t bias = 0;
     int found = 0;
-    for (unsigned i = 0; i < eh.e_phnum && !found; i++)
+    for (unsigned i = 0; i < eh->e_phnum && !found; i++)
         if (ph[i].p_type == PT_LOAD && off >= (ph[i].p_offset & ~4095ull) &&
             off < ph[i].p_offset + ph[i].p_filesz) {
             bias = start + (ph[i].p_offset - off) - ph[i].p_vaddr;
@@ -106,14 +91,14 @@ static void mod_read(fmap_mod_t *m, const char *path, uint64_t start,
         goto out;
     /* the block's bytes must be the file's: else these are not the
      * guest's addresses */
-    for (unsigned i = 0; i < eh.e_phnum; i++) {
+    for (unsigned i = 0; i < eh->e_phnum; i++) {
         uint64_t v = va - bias;
         if (ph[i].p_type != PT_LOAD || v < ph[i].p_vaddr ||
             v + bn > ph[i].p_vaddr + ph[i].p_filesz)
             continue;
         chk = malloc(bn ? bn : 1);
         if (chk == NULL ||
-            pread_all(fd, chk, bn, ph[i].p_offset + (v - ph[i].p_vaddr)) ||
+            p54c_elf_pread(&e, chk, bn, ph[i].p_offset + (v - ph[i].p_vaddr)) ||
             memcmp(chk, b, bn) != 0)
             goto out;
         found = 2;
@@ -121,30 +106,25 @@ static void mod_read(fmap_mod_t *m, const char *path, uint64_t start,
     }
     if (found != 2)
         goto out;
-    const Elf64_Shdr *st = &sh[eh.e_shstrndx];
-    if (st->sh_size == 0 || st->sh_size > (1u << 24))
-        goto out;
-    names = malloc(st->sh_size + 1);
-    if (names == NULL || pread_all(fd, names, st->sh_size, st->sh_offset))
-        goto out;
-    names[st->sh_size] = '\0';
-    for (unsigned i = 0; i < eh.e_shnum; i++) {
-        if (sh[i].sh_name >= st->sh_size ||
-            strcmp(names + sh[i].sh_name, P54C_FMAP_SECTION) != 0 ||
-            sh[i].sh_type != SHT_PROGBITS || sh[i].sh_size > (1u << 30))
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        const Elf64_Shdr *sh = &e.sh[i];
+        const char *name = p54c_elf_name(&e, i);
+
+        if (name == NULL || strcmp(name, P54C_FMAP_SECTION) != 0 ||
+            sh->sh_type != SHT_PROGBITS || sh->sh_size > (1u << 30))
             continue;
-        size_t n = sh[i].sh_size / P54C_FMAP_ENTRY;
-        data = malloc(sh[i].sh_size ? sh[i].sh_size : 1);
+        size_t n = sh->sh_size / P54C_FMAP_ENTRY;
+        data = malloc(sh->sh_size ? sh->sh_size : 1);
         m->e = calloc(n ? n : 1, sizeof(*m->e));
         if (data == NULL || m->e == NULL ||
-            pread_all(fd, data, sh[i].sh_size, sh[i].sh_offset)) {
+            p54c_elf_pread(&e, data, sh->sh_size, sh->sh_offset)) {
             free(m->e);
             m->e = NULL;
             goto out;
         }
         for (size_t k = 0; k < n; k++) {
             int32_t w[4];
-            uint64_t at = bias + sh[i].sh_addr + k * P54C_FMAP_ENTRY;
+            uint64_t at = bias + sh->sh_addr + k * P54C_FMAP_ENTRY;
             memcpy(w, data + k * P54C_FMAP_ENTRY, sizeof(w));
             m->e[k].sa = at + (int64_t)w[0];
             m->e[k].slen = (uint32_t)w[1];
@@ -158,10 +138,8 @@ static void mod_read(fmap_mod_t *m, const char *path, uint64_t start,
 out:
     free(chk);
     free(data);
-    free(names);
-    free(sh);
     free(ph);
-    close(fd);
+    p54c_elf_close(&e);
 }
 
 /* The module (or unmapped region) that holds @p va, read on first use. */
