@@ -800,13 +800,13 @@ static int run_preflight(const run_opts_t *o, const rck_hal_ops_t *ops)
 }
 
 /* The shared window's size (--shm-size, else RCK_SHM_SIZE) into @p bytes.
- * @return 1 for auto (@p bytes RCK_SHM_AUTO_BYTES until the backend sizes
- * it: run_shm_auto), 0 for a size, -1 (said) for neither. */
+ * @return 1 for auto (@p bytes 0 until the backend sizes it:
+ * run_shm_auto), 0 for a size, -1 (said) for neither. */
 static int run_shm_parse(const run_opts_t *o, const char *text,
                          size_t *bytes)
 {
     if (!strcasecmp(text, "auto")) {
-        *bytes = RCK_SHM_AUTO_BYTES;
+        *bytes = 0;
         return 1;
     }
     if (rck_config_parse_size(text, bytes) != 0 || *bytes == 0) {

@@ -186,6 +186,15 @@ static int size_auto(const rck_config_entry_t *e, const char *text,
     return rck_config_parse_size(e->values + 5, out);
 }
 
+size_t rck_config_size_auto(const char *name)
+{
+    size_t v = 0;
+
+    if (size_auto(rck_config_find(name), "auto", &v) != 0)
+        v = 0;
+    return v;
+}
+
 int rck_config_size_is_auto(const char *name)
 {
     const rck_config_entry_t *e = rck_config_find(name);

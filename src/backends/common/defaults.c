@@ -3,6 +3,8 @@
  */
 #include "common/defaults.h"
 
+#include "rck/config.h"
+
 char **rck_be_job_child_wrap_none(rck_job_t *job, int ue, char *const *argv)
 {
     (void)job;
@@ -28,8 +30,8 @@ size_t rck_be_job_shm_auto_fixed(int nues, int *capped, size_t *want)
 {
     (void)nues;
     *capped = 0;
-    *want = RCK_SHM_AUTO_BYTES;
-    return RCK_SHM_AUTO_BYTES;
+    *want = rck_config_size_auto("SHM_SIZE");
+    return *want;
 }
 
 void rck_be_attach_end_none(rck_hal_t *hal)

@@ -24,7 +24,8 @@ char **rck_be_job_child_wrap_none(rck_job_t *job, int ue,
 int rck_be_job_core_attached_unknown(rck_job_t *job, int ue);
 /** tick: no status line; 0. */
 int rck_be_job_tick_none(rck_job_t *job);
-/** shm_auto: RCK_SHM_AUTO_BYTES whatever the job; never capped. */
+/** shm_auto: RCK_SHM_SIZE's fixed meaning of auto whatever the job;
+ *  never capped. */
 size_t rck_be_job_shm_auto_fixed(int nues, int *capped, size_t *want);
 
 /* ---- core ops ---- */

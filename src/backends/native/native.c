@@ -160,10 +160,11 @@ static size_t host_mem_available(void)
 size_t rck_native_shm_auto(int nues, int *capped, size_t *want_out)
 {
     size_t n = nues > 0 ? (size_t)nues : 1, want, avail;
+    size_t least = rck_config_size_auto("SHM_SIZE"); /* every backend's */
 
     want = ((size_t)32 << 20) + 2 * n * n * RCK_NATIVE_SHM_PAIR;
-    if (want < RCK_NATIVE_SHM_MIN)
-        want = RCK_NATIVE_SHM_MIN;
+    if (want < least)
+        want = least;
     if (want > RCK_NATIVE_SHM_MAX)
         want = RCK_NATIVE_SHM_MAX;
     if (want_out != NULL)
@@ -171,10 +172,10 @@ size_t rck_native_shm_auto(int nues, int *capped, size_t *want_out)
     if (capped != NULL)
         *capped = 0;
     avail = host_mem_available() / 2 / ((size_t)1 << 20) * ((size_t)1 << 20);
-    if (avail != 0 && want > avail && want > RCK_NATIVE_SHM_MIN) {
+    if (avail != 0 && want > avail && want > least) {
         if (capped != NULL)
             *capped = 1;
-        return avail > RCK_NATIVE_SHM_MIN ? avail : RCK_NATIVE_SHM_MIN;
+        return avail > least ? avail : least;
     }
     return want;
 }

@@ -11,7 +11,6 @@
 extern const rck_hal_ops_t rck_native_ops;
 
 /** The window RCK_SHM_SIZE=auto (the default) gives a native job. */
-#define RCK_NATIVE_SHM_MIN RCK_SHM_AUTO_BYTES  /* every backend's auto */
 #define RCK_NATIVE_SHM_MAX ((size_t)1 << 30)    /* 64 shared LUT pages */
 #define RCK_NATIVE_SHM_PAIR ((size_t)256 << 10) /* rings per ordered pair */
 

@@ -100,10 +100,6 @@ typedef enum {
 
 /* rck_irq_kind_t and rck_hal_irq_handler_t: rck/irq.h */
 
-/** The shared window of RCK_SHM_SIZE=auto on a backend that does not size
- *  it from the job (rck_job_ops_t.shm_auto). */
-#define RCK_SHM_AUTO_BYTES ((size_t)64 << 20)
-
 /** Parameters of a job (one run of a program on N cores), launcher side. */
 typedef struct {
     const rck_chip_t *chip;
@@ -162,7 +158,8 @@ typedef struct rck_job_ops {
     /**
      * RCK_SHM_SIZE=auto: the shared window a job of @p nues UEs gets.
      * Backends that do not size it point at rck_be_job_shm_auto_fixed
-     * (RCK_SHM_AUTO_BYTES); native sizes it for the MPI library's rings
+     * (the setting's fixed meaning of auto, 64m: src/util/config.c);
+     * native sizes it for the MPI library's rings
      * (docs/MPI.md, "Settings").
      * @param [out] capped  1 when the host's memory made the window
      *                      smaller than @p want, else 0.

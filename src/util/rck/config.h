@@ -88,6 +88,10 @@ long rck_config_get_int(const char *name);
 /** @return the setting parsed as a size (k, m, g suffixes allowed). */
 size_t rck_config_get_size(const char *name);
 
+/** @return the fixed meaning of "auto" of size setting @p name (the SIZE
+ *  of its values "auto=SIZE"), or 0 if it takes no "auto". */
+size_t rck_config_size_auto(const char *name);
+
 /** @return 1 if size setting @p name is "auto" (its values "auto=SIZE"),
  *  else 0. */
 int rck_config_size_is_auto(const char *name);
