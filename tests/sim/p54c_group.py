@@ -17,24 +17,14 @@ import os
 import subprocess
 import sys
 
+from p54c_run import finish, run_p54c
+
 GROUP_CALL = "*0x100198"
 
 
 def run(rck, prog, tmp, name, rounds, mask):
     rep = os.path.join(tmp, "r_%s_%s_%s.json" % (name, rounds, mask))
-    env = dict(os.environ, RCK_COMPUTE="p54c", RCK_P54C_ENGINE="compiled")
-    cmd = [rck, "run", "-n", "1", "--backend", "sim", "--report", rep,
-           prog, rounds, mask]
-    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, cwd=tmp)
-    if r.returncode != 0:
-        print("FAIL: %s: exit %d\n%s%s" % (" ".join(cmd), r.returncode,
-                                           r.stdout, r.stderr))
-        sys.exit(1)
-    if "p54c (compiled)" not in r.stderr:
-        print("FAIL: %s did not run on the compiled engine:\n%s"
-              % (" ".join(cmd), r.stderr))
-        sys.exit(1)
+    r = run_p54c(rck, "compiled", 1, [prog, rounds, mask], tmp, report=rep)
     with open(rep) as f:
         core = json.load(f)["cores"][0]
     d = dict(core["p54c"])
@@ -79,10 +69,7 @@ def main():
         if not g.get("l2_misses") or not g.get("l1d_misses"):
             print("FAIL: the kernels must miss L1D and L2")
             bad += 1
-    if bad:
-        print("FAIL")
-        sys.exit(1)
-    print("PASS")
+    finish(bad)
 
 
 if __name__ == "__main__":
