@@ -48,7 +48,6 @@ extern const char rck_chip_default_json[];
 #define CHIP_FILE_MAX (16L << 20)
 #define chip_bad rck__chip_bad
 #define chip_array rck__chip_array
-#define chip_fmt rck__chip_fmt
 #define CHIP_NCOSTS ((size_t)rck__chip_nparams())
 #define chip_costs(k) (*rck__chip_param((int)(k)))
 

@@ -51,9 +51,6 @@ int rck__chip_read_number(const char *what, const rck_json_t *v,
 /** The registered parameters of @p c as chip-file JSON members (the dump's
  *  part between the latency tables and "dvfs"). */
 void rck__chip_print_params(rck_jsonw_t *w, const rck_chip_t *c);
-/** @p d formatted so that strtod gives it back exactly ('.' whatever the
- *  locale). */
-const char *rck__chip_fmt(double d, char *buf, size_t len);
 /** Log "<what>: key '<path>': <message>". */
 void rck__chip_bad(const char *what, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

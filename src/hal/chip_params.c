@@ -17,7 +17,7 @@
  *
  * Owns: the registry, the HAL's table, rck__chip_param_ok,
  * rck__chip_apply_fields, rck__chip_check_fields, rck__chip_print_params,
- * rck_chip_print_schema, rck__chip_fmt. May call: util (json, log), the
+ * rck_chip_print_schema. May call: util (json, log), the
  * loader's readers (chip.c: rck__chip_group, rck__chip_read_number).
  */
 #include "chip_internal.h"
@@ -32,7 +32,6 @@
 #include <string.h>
 
 #define chip_bad rck__chip_bad
-#define chip_fmt rck__chip_fmt
 #define CHIP_NCOSTS ((size_t)chip_nparams)
 #define chip_costs(k) (*chip_costs_reg[k])
 
@@ -98,23 +97,13 @@ int rck__chip_param_ok(const char *what, const char *path,
     else if (isinf(e->max))
         chip_bad(what, path, "must be %s %s %s, got %g",
                  e->min_open ? "greater than" : "at least",
-                 chip_fmt(e->min, lo, sizeof(lo)), e->unit, d);
+                 rck_json_format_real(e->min, lo, sizeof(lo)), e->unit, d);
     else
         chip_bad(what, path, "must be %s %s and at most %s %s, got %g",
                  e->min_open ? "greater than" : "at least",
-                 chip_fmt(e->min, lo, sizeof(lo)),
-                 chip_fmt(e->max, hi, sizeof(hi)), e->unit, d);
+                 rck_json_format_real(e->min, lo, sizeof(lo)),
+                 rck_json_format_real(e->max, hi, sizeof(hi)), e->unit, d);
     return -1;
-}
-
-/*
- * Format @p d so that strtod gives back exactly @p d: integers plainly,
- * others with the fewest significant digits that round-trip. JSON needs a
- * '.' whatever LC_NUMERIC says.
- */
-const char *rck__chip_fmt(double d, char *buf, size_t len)
-{
-    return rck_json_format_real(d, buf, len);
 }
 
 /* How the field is stored in rck_chip_t: FIELD_HOPS is a *_by_hops table
