@@ -748,6 +748,17 @@ static void put_record(FILE *out, const uint32_t *units)
     fprintf(out, "\t.long\t%u\n", as_mem_on() ? P54C_CTR_FLAG_MEM : 0u);
     fprintf(out, "\t.zero\t%d\n\t.popsection\n",
             P54C_CTR_REC - 8 - 4 * P54C_NCLASS - 4);
+    /* the page layout the checks use, once per linked module (COMDAT by
+     * version): librockcreek checks it before the program runs */
+    if (as_mem_on())
+        fprintf(out,
+                "\t.pushsection\t%s,\"aG\",@note,rck_p54c_layout_%u,comdat\n"
+                "\t.balign\t4\n\t.long\t%u\n\t.long\t4\n\t.long\t%#x\n"
+                "\t.asciz\t\"%s\"\n\t.balign\t4\n\t.long\t%u\n"
+                "\t.popsection\n",
+                P54C_LAYOUT_NOTE_SECTION, P54C_LAYOUT_VERSION,
+                (unsigned)sizeof(P54C_LAYOUT_NOTE_NAME), P54C_LAYOUT_NOTE_TYPE,
+                P54C_LAYOUT_NOTE_NAME, P54C_LAYOUT_VERSION);
 }
 
 int as_write_pass1(const as_file_t *f, FILE *out)

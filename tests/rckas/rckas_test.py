@@ -32,6 +32,12 @@ CASE is one of:
                the shadow (the fetch map's addresses) where the unchecked
                program has it, modulo 256 KiB; two C++ objects sharing
                inline functions link and run
+  layout       a program built by rckcc -rck-mem carries one note of the
+               counters' page layout (P54C_LAYOUT_VERSION of p54c_abi.h)
+               and runs; the same program linked with an object whose note
+               names another version (forged by hand: version 999) stops
+               before its code runs, exit 127, with a message naming both
+               versions
   rckcc        rckcc -show has -B<asdir>/ with RCKCC_COUNT=1 or -rck-count;
                RCKCC_COUNT=0, -rck-nocount, -E and clang drop it; a counted
                program calling nothing in librockcreek still runs (the
@@ -434,6 +440,66 @@ def case_memcorrect():
               % (tag, p.stdout.count("\n")))
 
 
+def layout_version():
+    with open(os.path.join(A.simdir, "p54c_abi.h")) as f:
+        m = re.search(r"#define P54C_LAYOUT_VERSION (\d+)u", f.read())
+    if not m:
+        fail("p54c_abi.h has no P54C_LAYOUT_VERSION")
+    return int(m.group(1))
+
+
+def layout_notes(exe):
+    """The versions in @p exe's RCKP54C notes (readelf -n)."""
+    out = run(["readelf", "-nW", exe]).stdout
+    vers = []
+    lines = out.splitlines()
+    for k, line in enumerate(lines):
+        if line.split()[:1] == ["RCKP54C"]:
+            m = re.search(r"description data: ((?:[0-9a-f]{2} ?){4})",
+                          " ".join(lines[k:k + 2]))
+            if not m:
+                fail("a RCKP54C note without a 4-byte description:\n" + out)
+            vers.append(struct.unpack("<I", bytes.fromhex(
+                m.group(1).replace(" ", "")))[0])
+    return vers
+
+
+def case_layout():
+    ver = layout_version()
+    src = os.path.join(A.src, "flags.c")
+    good, bad = tmp("layout_good"), tmp("layout_bad")
+    forged_s, forged_o = tmp("forged.s"), tmp("forged.o")
+    run([A.rckcc, "-rck-mem", "-O2", "-I" + A.incdir, src, ctr_obj(), "-o",
+         good])
+    if layout_notes(good) != [ver]:
+        fail("rckcc -rck-mem: notes %s, want one of version %d"
+             % (layout_notes(good), ver))
+    r = run([good], check=False)
+    if r.returncode != 0:
+        fail("the checked program does not run: exit %d %s"
+             % (r.returncode, r.stderr))
+    # a module built by another rck-as: the same note, version 999
+    with open(forged_s, "w") as f:
+        f.write('\t.section\t.note.rck_p54c_layout,"aG",@note,'
+                'rck_p54c_layout_999,comdat\n\t.balign\t4\n'
+                '\t.long\t8\n\t.long\t4\n\t.long\t0x4c415931\n'
+                '\t.asciz\t"RCKP54C"\n\t.balign\t4\n\t.long\t999\n')
+    run(["gcc", "-c", forged_s, "-o", forged_o])
+    run([A.rckcc, "-rck-mem", "-O2", "-I" + A.incdir, src, ctr_obj(),
+         forged_o, "-o", bad])
+    if sorted(layout_notes(bad)) != sorted([ver, 999]):
+        fail("forged: notes %s, want %d and 999" % (layout_notes(bad), ver))
+    r = run([bad], check=False)
+    want = ("layout version 999, but this librockcreek has layout version %d"
+            % ver)
+    if r.returncode != 127 or want not in r.stderr or r.stdout != "":
+        fail("a program of layout version 999: exit %d, stdout %r, stderr "
+             "%r (want exit 127, no output, a message with %r)"
+             % (r.returncode, r.stdout, r.stderr, want))
+    print("layout %d: one note, runs; a module of version 999 stops the "
+          "program: %s" % (ver, r.stderr.strip()))
+
+
 def sections(obj):
     """{name: (address, size)} of @p obj's sections (readelf -SW)."""
     out = {}
@@ -552,7 +618,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("case", choices=["correct", "counts", "placement",
                                     "passthrough", "rckcc", "memcorrect",
-                                    "shadow"])
+                                    "shadow", "layout"])
     for o in ("asdir", "src", "simdir", "rckcc", "tmp"):
         p.add_argument("--" + o, required=True)
     A = p.parse_args()
@@ -562,7 +628,8 @@ def main():
     {"correct": case_correct, "counts": case_counts,
      "placement": case_placement,
      "passthrough": case_passthrough, "rckcc": case_rckcc,
-     "memcorrect": case_memcorrect, "shadow": case_shadow}[A.case]()
+     "memcorrect": case_memcorrect, "shadow": case_shadow,
+     "layout": case_layout}[A.case]()
     print("PASS")
 
 

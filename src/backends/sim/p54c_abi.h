@@ -83,6 +83,19 @@
  * words): the number of segments, then for each its first and last byte,
  * each as its distance from the word that holds it (.long x - .). */
 #define P54C_BT_MAXSEG 64
+/* The layout of the page's words the memory checks use (the offsets,
+ * filters and slow-path words above, the group words, the kinds): rck-as
+ * puts it in a note of every object it checks (one per linked module: a
+ * COMDAT group per version), and librockcreek refuses to run a module
+ * whose note names another (sim_p54c_layout_check): a checked program
+ * built by another rck-as would jump through a word its library never
+ * set. Add 1 whenever a word's meaning or place changes. Version 1 is the
+ * layout with groups of loads (2026-11-28); earlier rck-as wrote no note. */
+#define P54C_LAYOUT_VERSION 1u
+#define P54C_LAYOUT_NOTE_NAME "RCKP54C"   /* the note's name (8 bytes with
+                                             its NUL) */
+#define P54C_LAYOUT_NOTE_TYPE 0x4c415931u /* "1YAL": desc = uint32 version */
+#define P54C_LAYOUT_NOTE_SECTION ".note.rck_p54c_layout"
 /* A record's flags word (after the units), and its bits. */
 #define P54C_CTR_FLAGS_OFF 52
 #define P54C_CTR_FLAG_MEM 1u      /* memory accesses instrumented */

@@ -572,6 +572,13 @@ __attribute__((constructor(101))) static void ctr_page_map(void)
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
     if (m == want) {
+        char why[768];
+        /* a checked module built for another page layout would jump
+         * through words this library never set: stop before it runs */
+        if (sim_p54c_layout_check(why, sizeof(why)) != 0) {
+            fprintf(stderr, "rockcreek: %s\n", why);
+            _exit(127);
+        }
         ctr_page = m;
         ctr_page[P54C_CTR_MAGIC_OFF / 8] = P54C_CTR_MAGIC;
         sim_p54c_mem_page_init(ctr_page);

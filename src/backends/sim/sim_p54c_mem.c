@@ -29,8 +29,11 @@
 #include "p54c_cache.h"
 #include "rck/config.h"
 
+#include <errno.h>
+#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -237,6 +240,77 @@ SLOW void rck__p54c_slow_group(uint32_t kind)
 }
 
 /* ---- set-up, from the HAL ---- */
+
+/* The page layout's notes (P54C_LAYOUT_NOTE_*), module by module. */
+typedef struct {
+    char *msg;
+    size_t len;
+    int bad;
+} layout_scan_t;
+
+static int layout_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    layout_scan_t *sc = arg;
+    static const char name[] = P54C_LAYOUT_NOTE_NAME;
+
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum && !sc->bad; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        const unsigned char *p, *end;
+        size_t al = ph->p_align == 8 ? 8 : 4;
+
+        if (ph->p_type != PT_NOTE)
+            continue;
+        p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        end = p + ph->p_memsz;
+        while (end - p >= 12) {
+            uint32_t nsz, dsz, type, ver;
+            size_t nal, dal;
+
+            memcpy(&nsz, p, 4);
+            memcpy(&dsz, p + 4, 4);
+            memcpy(&type, p + 8, 4);
+            nal = ((size_t)nsz + al - 1) & ~(al - 1);
+            dal = ((size_t)dsz + al - 1) & ~(al - 1);
+            if ((size_t)(end - p) - 12 < nal ||
+                (size_t)(end - p) - 12 - nal < dal)
+                break; /* malformed: not ours */
+            if (type == P54C_LAYOUT_NOTE_TYPE && nsz == sizeof(name) &&
+                memcmp(p + 12, name, sizeof(name)) == 0) {
+                ver = 0;
+                if (dsz >= 4)
+                    memcpy(&ver, p + 12 + nal, 4);
+                if (dsz != 4 || ver != P54C_LAYOUT_VERSION) {
+                    snprintf(sc->msg, sc->len,
+                             "%s was built by an rck-as whose memory checks "
+                             "use the counters' page layout version %u, but "
+                             "this librockcreek has layout version %u: "
+                             "rebuild it with this rockcreek's rckcc, or run "
+                             "it with the librockcreek of the rockcreek that "
+                             "built it",
+                             info->dlpi_name != NULL && info->dlpi_name[0]
+                                 ? info->dlpi_name
+                                 : program_invocation_name,
+                             (unsigned)ver, (unsigned)P54C_LAYOUT_VERSION);
+                    sc->bad = 1;
+                    break;
+                }
+            }
+            p += 12 + nal + dal;
+        }
+    }
+    return sc->bad;
+}
+
+int sim_p54c_layout_check(char *msg, size_t len)
+{
+    layout_scan_t sc = {msg, len, 0};
+
+    if (len > 0)
+        msg[0] = '\0';
+    dl_iterate_phdr(layout_module, &sc);
+    return sc.bad ? -1 : 0;
+}
 
 static void filters_empty(void)
 {

@@ -7,6 +7,7 @@
 
 #include "p54c_abi.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The counters' page was just mapped at @p page (P54C_CTR_PAGES pages):
@@ -26,6 +27,12 @@ void sim_p54c_mem_flush(void);
 
 /* The core detaches: back to mode FILL. */
 void sim_p54c_mem_detach(void);
+
+/* The page layout every loaded module's memory checks were built for
+ * (their P54C_LAYOUT_NOTE_* notes) against this library's
+ * P54C_LAYOUT_VERSION. @return 0 when all agree (or no module is checked),
+ * else -1 with @p msg (@p len bytes) naming the module and both versions. */
+int sim_p54c_layout_check(char *msg, size_t len);
 
 /* The slow paths' code, which the QEMU plugin does not count. */
 void sim_p54c_mem_slow_range(uint64_t *lo, uint64_t *hi);
