@@ -432,6 +432,17 @@ static void seq_probe(FILE *out, unsigned filt_off)
             PG(filt_off));
 }
 
+/* The same for the store filter (P54C_FS_N words, by line &
+ * (P54C_FS_N - 1)): as many instructions. */
+static void seq_probe_store(FILE *out)
+{
+    fprintf(out,
+            "\tmovl\t%%eax, %%ecx\n\tshrl\t$5, %%ecx\n"
+            "\tandl\t$%u, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
+            "\txorq\t%%rax, %%rcx\n\tcmpq\t$31, %%rcx\n",
+            P54C_FS_N - 1, PG(P54C_CTR_FS_OFF));
+}
+
 static void put_load(FILE *out, const as_mem_t *a, int live, int seg)
 {
     int n = check_no++;
@@ -457,7 +468,7 @@ static void put_store(FILE *out, const as_mem_t *a, int live, int seg)
             PG(P54C_CTR_LASTDW_OFF), n);
     if (sz > 1)
         fprintf(out, "\ttestb\t$%u, %%al\n\tjne\t.Lrck_s%d\n", sz - 1, n);
-    seq_probe(out, P54C_CTR_FS_OFF);
+    seq_probe_store(out);
     fprintf(out, "\tja\t.Lrck_s%d\n", n);
     fprintf(out,
             "\txorl\t%%eax, %%ecx\n\tandl\t$1, %%ecx\n"

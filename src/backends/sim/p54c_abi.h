@@ -35,8 +35,8 @@
  * P54C_CTR_PAGES pages long. Counters the blocks add to (static counts of
  * their modelled loads and stores), the two registers a check saves, the
  * slow paths' addresses, the store fast path's state, the filters
- * (p54c_cache.h: 256 words each). */
-#define P54C_CTR_PAGES 4
+ * (p54c_cache.h: 256 words each, the store filter P54C_FS_N). */
+#define P54C_CTR_PAGES 8
 #define P54C_CTR_RD_OFF 0xc0      /* L1D reads the blocks counted */
 #define P54C_CTR_WR_OFF 0x100     /* L1D writes the blocks counted */
 #define P54C_CTR_SA_OFF 0x140     /* %rax saved by a check */
@@ -77,7 +77,9 @@
  * bits per element: its size in bytes. */
 #define P54C_GK_SIZE_SHIFT(e) (4 + 4 * (e))
 #define P54C_CTR_FD_OFF 0x1000    /* filter: loads */
-#define P54C_CTR_FS_OFF 0x1800    /* filter: stores */
+#define P54C_CTR_FS_OFF 0x4000    /* filter: stores, P54C_FS_N words
+                                     (indexed by line & (P54C_FS_N - 1)) */
+#define P54C_FS_N 2048
 #define P54C_CTR_FI_OFF 0x2000    /* filter: blocks fetched (by address) */
 /* A block's segment table (rck-as, section .rodata.rck_blk, 4-byte
  * words): the number of segments, then for each its first and last byte,
@@ -90,8 +92,9 @@
  * whose note names another (sim_p54c_layout_check): a checked program
  * built by another rck-as would jump through a word its library never
  * set. Add 1 whenever a word's meaning or place changes. Version 1 is the
- * layout with groups of loads (2026-11-28); earlier rck-as wrote no note. */
-#define P54C_LAYOUT_VERSION 1u
+ * layout with groups of loads (2026-11-28; earlier rck-as wrote no note),
+ * 2 the store filter of P54C_FS_N words at 0x4000 (8 pages). */
+#define P54C_LAYOUT_VERSION 2u
 #define P54C_LAYOUT_NOTE_NAME "RCKP54C"   /* the note's name (8 bytes with
                                              its NUL) */
 #define P54C_LAYOUT_NOTE_TYPE 0x4c415931u /* "1YAL": desc = uint32 version */

@@ -35,13 +35,22 @@ static size_t cache_bytes(uint32_t bytes, uint32_t line)
     return lines * 16 + (lines + 7) / 8 * 8;
 }
 
+/* The store filter's slots by L1D set (fs0): one word per set at most
+ * (sets <= lines). */
+static size_t fs0_bytes(uint32_t bytes, uint32_t line)
+{
+    size_t lines = line ? bytes / line : 0;
+    return (lines * 2 + 7) / 8 * 8;
+}
+
 size_t p54c_mem_bytes(const p54c_slot_t *s)
 {
     if (s->line_bytes == 0 || (s->line_bytes & (s->line_bytes - 1)) != 0)
         return 0;
     return cache_bytes(s->l1i_bytes, s->line_bytes) +
            cache_bytes(s->l1d_bytes, s->line_bytes) +
-           cache_bytes(s->l2_bytes, s->line_bytes);
+           cache_bytes(s->l2_bytes, s->line_bytes) +
+           fs0_bytes(s->l1d_bytes, s->line_bytes);
 }
 
 int p54c_mem_init(p54c_mem_t *m, p54c_slot_t *s, void *buf)
@@ -58,6 +67,7 @@ int p54c_mem_init(p54c_mem_t *m, p54c_slot_t *s, void *buf)
         cache_init(&m->l1i, s->l1i_bytes, s->l1_ways, s->line_bytes, &b) ||
         cache_init(&m->l2, s->l2_bytes, s->l2_ways, s->line_bytes, &b))
         return -1;
+    m->fs0 = (uint16_t *)b; /* used with the filters only */
     m->units = &s->units;
     m->wr_free = &s->wr_free;
     m->l1d_reads = &s->l1d_reads;
@@ -79,25 +89,42 @@ static inline void filt_clear_one(const p54c_mem_t *m, uint64_t *f,
 
     if (e == P54C_FILT_EMPTY)
         return;
-    line = e >> m->line_shift;
+    line = (e & ~P54C_FS_HELD) >> m->line_shift;
     if ((line & c->set_mask) != set || line == keep || (only0 && (e & 1)))
         return;
     f[k] = P54C_FILT_EMPTY;
 }
 
 static inline void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
-                                  const p54c_cache_t *c, uint64_t set,
-                                  uint64_t keep, int only0)
+                                  uint64_t n, const p54c_cache_t *c,
+                                  uint64_t set, uint64_t keep, int only0)
 {
-    if (c->sets >= P54C_FILT_N) {
-        filt_clear_one(m, f, c, set & (P54C_FILT_N - 1), set, keep, only0);
+    if (c->sets >= n) {
+        filt_clear_one(m, f, c, set & (n - 1), set, keep, only0);
         return;
     }
-    for (uint64_t k = set; k < P54C_FILT_N; k += c->sets)
+    for (uint64_t k = set; k < n; k += c->sets)
         filt_clear_one(m, f, c, k, set, keep, only0);
 }
 
+/* Store filter entry @p k was just set to @p line with flag @p f. */
+static inline void fs_note(p54c_mem_t *m, uint64_t line, uint64_t k, int f)
+{
+    if (f == 0)
+        m->fs0[line & m->l1d.set_mask] = (uint16_t)(k + 1);
+}
+
 static void fi_epoch(p54c_mem_t *m);
+
+/* L1D evicted @p line: a held store filter entry of it (its L2 state
+ * still holds) now holds with flag 1 (not in L1D). */
+static inline void fs_evicted(p54c_mem_t *m, uint64_t line)
+{
+    uint64_t k = line & (P54C_FS_N - 1);
+
+    if (m->fs[k] == ((line << m->line_shift) | P54C_FS_HELD))
+        m->fs[k] = (line << m->line_shift) | 1;
+}
 
 /* @p line became the most recently used line of its set in cache @p c
  * (@p installed: it was just brought in). */
@@ -109,22 +136,37 @@ static __attribute__((noinline)) void filt_mru(p54c_mem_t *m, const p54c_cache_t
     if (m->fd == NULL)
         return;
     if (c == &m->l1d) {
-        filt_clear_set(m, m->fd, c, set, line, 0);
+        filt_clear_set(m, m->fd, P54C_FILT_N, c, set, line, 0);
         /* entries of other lines that were their set's L1D MRU (flag 0)
-         * no longer are; those of lines not in L1D (flag 1) still hold
-         * (a hit or an install adds no other line, and an evicted line
-         * had flag 0 if any); an install: the line's own flag-1 entry no
-         * longer holds */
-        filt_clear_set(m, m->fs, c, set, line, 1);
+         * no longer are (at most one, at fs0's slot); those of lines not
+         * in L1D (flag 1) still hold (a hit or an install adds no other
+         * line, and an evicted line had flag 0 if any); an install: the
+         * line's own flag-1 entry no longer holds */
+        uint64_t k = line & (P54C_FS_N - 1), e;
+        if (m->fs0[set] != 0) {
+            /* held, not cleared: the line is still in L1D (not its set's
+             * most recently used) and its L2 state holds (a change of it
+             * clears held entries too); it comes back as flag 0 when the
+             * line is its L1D set's most recently used again, as flag 1
+             * when L1D evicts it (fs_evicted) */
+            uint64_t h = m->fs0[set] - 1u, eh = m->fs[h], lh;
+            lh = eh >> m->line_shift;
+            if (eh != P54C_FILT_EMPTY && !(eh & (P54C_FS_HELD | 1)) &&
+                (lh & c->set_mask) == set && lh != line)
+                m->fs[h] = eh | P54C_FS_HELD;
+        }
+        e = m->fs[k];
         if (installed) {
-            uint64_t k = line & (P54C_FILT_N - 1);
-            if (m->fs[k] != P54C_FILT_EMPTY &&
-                m->fs[k] >> m->line_shift == line)
+            if (e != P54C_FILT_EMPTY &&
+                (e & ~P54C_FS_HELD) >> m->line_shift == line)
                 m->fs[k] = P54C_FILT_EMPTY;
+        } else if (e == ((line << m->line_shift) | P54C_FS_HELD)) {
+            m->fs[k] = line << m->line_shift;
+            m->fs0[set] = (uint16_t)(k + 1);
         }
     } else if (c == &m->l2) {
-        filt_clear_set(m, m->fs, c, set, installed ? P54C_FILT_EMPTY : line,
-                       0);
+        filt_clear_set(m, m->fs, P54C_FS_N, c, set,
+                       installed ? P54C_FILT_EMPTY : line, 0);
     } else {
         /* the entries of the blocks with a line in this set */
         uint64_t s = set & (P54C_FILT_N - 1);
@@ -236,9 +278,13 @@ void p54c_mem_filters_clear(p54c_mem_t *m)
     if (m->fd == NULL)
         return;
     for (int k = 0; k < P54C_FILT_N; k++) {
-        m->fd[k] = m->fs[k] = m->fi[k] = P54C_FILT_EMPTY;
+        m->fd[k] = m->fi[k] = P54C_FILT_EMPTY;
         m->fi_nref[k] = 0;
     }
+    for (int k = 0; k < P54C_FS_N; k++)
+        m->fs[k] = P54C_FILT_EMPTY;
+    for (uint32_t k = 0; k < m->l1d.sets; k++)
+        m->fs0[k] = 0;
     *m->blk = 0;
 }
 
@@ -333,6 +379,8 @@ static inline long cache_install(p54c_mem_t *m, p54c_cache_t *c,
     c->mru = line + 1;
     c->mru_e = (long)v;
     filt_mru(m, c, line, 1);
+    if (c == &m->l1d && *old != 0 && m->fd != NULL)
+        fs_evicted(m, *old - 1);
     return (long)v;
 }
 
@@ -532,14 +580,19 @@ __attribute__((flatten)) void p54c_mem_access(p54c_mem_t *m, uint64_t va,
              * to it changes nothing but counts if it is its L2 set's most
              * recently used and dirty there (known at no cost when the
              * load just went to L2: then it is L2's last stamped line) */
-            if (m->l2.mru == line + 1 && m->l2.dirty[m->l2.mru_e])
-                m->fs[line % P54C_FILT_N] = line << m->line_shift;
+            if (m->l2.mru == line + 1 && m->l2.dirty[m->l2.mru_e]) {
+                uint64_t k = line & (P54C_FS_N - 1);
+                m->fs[k] = line << m->line_shift;
+                fs_note(m, line, k, 0);
+            }
         }
         return;
     }
-    if (data_write(m, line, dwords, mc, &l1_hit) && m->fd != NULL)
-        m->fs[line % P54C_FILT_N] =
-            (line << m->line_shift) | (uint64_t)!l1_hit;
+    if (data_write(m, line, dwords, mc, &l1_hit) && m->fd != NULL) {
+        uint64_t k = line & (P54C_FS_N - 1);
+        m->fs[k] = (line << m->line_shift) | (uint64_t)!l1_hit;
+        fs_note(m, line, k, !l1_hit);
+    }
 }
 
 void p54c_mem_fetch(p54c_mem_t *m, uint64_t first, uint64_t last)

@@ -15,8 +15,9 @@
  * -mgeneral-regs-only there).
  *
  * Invariants of the filters (compiled engine only; NULL in the plugin):
- * 256 words each, indexed by line & 255, holding a line's address
- * (line << line_shift) or P54C_FILT_EMPTY.
+ * 256 words each (the store filter P54C_FS_N), indexed by line & 255
+ * (line & (P54C_FS_N - 1)), holding a line's address (line << line_shift)
+ * or P54C_FILT_EMPTY.
  *   fd[k] == L   => line L is the most recently used line of its L1D set
  *                   (a load of it changes nothing but the read count);
  *   fs[k] == L|f => line L is the most recently used line of its L2 set
@@ -36,6 +37,16 @@
  *                   full list advances the epoch *fi_key instead (bits
  *                   47-63; the table is emptied when it wraps), which
  *                   outdates every entry at once, and empties the lists.
+ * An L1D set has at most one store filter entry with f == 0 (its most
+ * recently used line's): fs0[set] - 1 is the slot of the last one written
+ * (0: none), so a change of the set's most recently used line finds it
+ * without a search. That change does not drop it but holds it:
+ *   fs[k] == L|P54C_FS_HELD => L is the most recently used line of its L2
+ *                   set and dirty there, and in L1D but not its set's most
+ *                   recently used (no check matches it: bit 63); it holds
+ *                   with f == 0 again when L is its L1D set's most recently
+ *                   used again, with f == 1 when L1D evicts L. A change of
+ *                   L's L2 set clears it as any entry.
  * Every change of a set's most recently used line clears the entries that
  * no longer hold; only private memory enters the filters (shared DRAM and
  * MPB accesses always take the slow path, whose counts differ).
@@ -50,6 +61,7 @@
 
 #define P54C_FILT_N 256
 #define P54C_FILT_EMPTY (~0ull)
+#define P54C_FS_HELD (1ull << 63) /* a held store filter entry (below) */
 #define P54C_FI_REFS 16 /* fetch filter entries listed per L1I set */
 
 typedef struct {
@@ -79,6 +91,8 @@ typedef struct {
     p54c_cache_t l1i, l1d, l2;
     uint64_t wcb_line;            /* the write-combine buffer's line + 1 */
     uint64_t *fd, *fs, *fi;       /* the filters (header), or NULL */
+    uint16_t *fs0;                /* per L1D set: its f == 0 store filter
+                                     entry's slot + 1 (header), with fs */
     uint64_t *fi_key;             /* the fetch filter's epoch */
     int fi_sets;                  /* 1: the fetch filter by L1I set and
                                      blocks settled at their start; 0: an

@@ -150,7 +150,7 @@ SLOW void rck__p54c_slow_data(uint64_t va, uint32_t kind, const uint64_t *regs)
     if (mode != MODE_MODEL) {
         uint64_t at = va & ~(uint64_t)31;
         if (store) {
-            PW(P54C_CTR_FS_OFF + ((va >> 5) & 255) * 8) = at;
+            PW(P54C_CTR_FS_OFF + ((va >> 5) & (P54C_FS_N - 1)) * 8) = at;
             PW(P54C_CTR_LASTDW_OFF) = (va + size - 1) >> 2;
         } else {
             PW(P54C_CTR_FD_OFF + ((va >> 5) & 255) * 8) = at;
@@ -316,9 +316,10 @@ static void filters_empty(void)
 {
     for (int k = 0; k < P54C_FILT_N; k++) {
         PW(P54C_CTR_FD_OFF + k * 8) = P54C_FILT_EMPTY;
-        PW(P54C_CTR_FS_OFF + k * 8) = P54C_FILT_EMPTY;
         PW(P54C_CTR_FI_OFF + k * 8) = P54C_FILT_EMPTY;
     }
+    for (int k = 0; k < P54C_FS_N; k++)
+        PW(P54C_CTR_FS_OFF + k * 8) = P54C_FILT_EMPTY;
     PW(P54C_CTR_BLK_OFF) = 0;
 }
 
