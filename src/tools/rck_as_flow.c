@@ -582,17 +582,17 @@ static void group_addr(FILE *out, const char *addr)
  * the model as long as each load is a hit on its L1D set's most recently
  * used line, so the leader probes every element's line in the load filter
  * as each one's own check would at its place: all there, the group is
- * settled. Else the group slow path runs every check of the group in
- * order (the leader's data, then each member's fetch and data) with the
- * same state and counts as at the members' own places (the same
- * registers: rck_as_mem.c). */
+ * settled. Else the code after the probes runs every check of the group
+ * in order (the leader's data, then each member's fetch and data) with
+ * the same state and counts as at the members' own places (the same
+ * registers: rck_as_mem.c); each element that misses calls the data slow
+ * path itself. (Until the ninth session, 2026-11-28, a failed group
+ * called the group slow path, 0x198, which did the same in C.) */
 static void put_group(FILE *out, const as_file_t *f, size_t i,
                       const int *mem, int nm, int live, int seg)
 {
     const as_item_t *it = &f->it[i];
-    int n = check_no++, e = 1;
-    unsigned long kind = (unsigned long)it->mem[0].size
-                         << P54C_GK_SIZE_SHIFT(0);
+    int n = check_no++;
 
     seq_open(out, it->mem[0].addr, live, seg);
     fprintf(out,
@@ -608,30 +608,36 @@ static void put_group(FILE *out, const as_file_t *f, size_t i,
             fprintf(out, "\tja\t.Lrck_q%d\n", n);
         }
     fprintf(out, "\tjmp\t.Lrck_d%d\n.Lrck_q%d:\n", n, n);
+    /* the checks the group stands for, in order, as each element's own
+     * would run at its place: the leader's load, then per member its
+     * segment's fetch (skipped when the block word names the block) and
+     * its load */
     group_addr(out, it->mem[0].addr);
-    fprintf(out, "\tmovq\t%%rax, %#llx\n", PG(P54C_CTR_GA_OFF));
+    seq_probe(out, P54C_CTR_FD_OFF);
+    {
+        int r = check_no++;
+        fprintf(out, "\tjbe\t.Lrck_r%d\n", r);
+        seq_slow(out, live, P54C_CTR_SLOWD_OFF, it->mem[0].size);
+        fprintf(out, ".Lrck_r%d:\n", r);
+    }
     for (int k = 0; k < nm; k++)
-        for (int j = 0; j < f->it[mem[k]].nmem; j++, e++) {
+        for (int j = 0; j < f->it[mem[k]].nmem; j++) {
             const as_mem_t *a = &f->it[mem[k]].mem[j];
-            group_addr(out, a->addr);
-            fprintf(out, "\tmovq\t%%rax, %#llx\n", PG(P54C_CTR_GA_OFF + 8 * e));
-            if (j == 0)
+            int r = check_no++;
+            if (j == 0) {
                 fprintf(out,
                         "\tleaq\t.Lrck_ua%d(%%rip), %%rcx\n"
-                        "\tmovq\t%%rcx, %#llx\n"
-                        "\tleaq\t.Lrck_uz%d-1(%%rip), %%rcx\n"
-                        "\tmovq\t%%rcx, %#llx\n",
-                        mem[k], PG(P54C_CTR_GU_OFF + 8 * e), mem[k],
-                        PG(P54C_CTR_GZ_OFF + 8 * e));
-            else
-                fprintf(out, "\tmovq\t$0, %#llx\n",
-                        PG(P54C_CTR_GU_OFF + 8 * e));
-            kind |= (unsigned long)a->size << P54C_GK_SIZE_SHIFT(e);
+                        "\tcmpq\t%%rcx, %#llx\n\tje\t.Lrck_f%d\n",
+                        blk_seg0, PG(P54C_CTR_BLK_OFF), r);
+                seq_fetch(out, mem[k], live);
+                fprintf(out, ".Lrck_f%d:\n", r);
+            }
+            group_addr(out, a->addr);
+            seq_probe(out, P54C_CTR_FD_OFF);
+            fprintf(out, "\tjbe\t.Lrck_r%d\n", r);
+            seq_slow(out, live, P54C_CTR_SLOWD_OFF, a->size);
+            fprintf(out, ".Lrck_r%d:\n", r);
         }
-    fprintf(out, "\tleaq\t.Lrck_ua%d(%%rip), %%rcx\n\tmovq\t%%rcx, %#llx\n",
-            blk_seg0, PG(P54C_CTR_GB_OFF));
-    kind |= (unsigned long)e;
-    seq_slow(out, live, P54C_CTR_SLOWG_OFF, (long)kind);
     fprintf(out, ".Lrck_d%d:\n", n);
     seq_close(out, live);
 }
