@@ -127,9 +127,11 @@ static inline void fs_evicted(p54c_mem_t *m, uint64_t line)
 }
 
 /* @p line became the most recently used line of its set in cache @p c
- * (@p installed: it was just brought in). */
-static __attribute__((noinline)) void filt_mru(p54c_mem_t *m, const p54c_cache_t *c, uint64_t line,
-                     int installed)
+ * (@p installed: it was just brought in). Inline: in the flattened access
+ * path the cache is known at each call (6% less CPU than a call on the
+ * LU-like kernel, 2026-11-28). */
+static inline void filt_mru(p54c_mem_t *m, const p54c_cache_t *c,
+                            uint64_t line, int installed)
 {
     uint64_t set = line & c->set_mask;
 
