@@ -35,6 +35,7 @@
 #include "p54c_classify.h"
 #include "p54c_fmap.h"
 #include "../p54c_cache.h"
+#include "../p54c_elf.h"
 
 #include <glib.h>
 #include <qemu-plugin.h>
@@ -84,6 +85,70 @@ static void reinstall(qemu_plugin_id_t id)
     qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_cb);
 }
 
+/* ---- the program's stack, where Linux puts it (docs/P54C.md, "The
+ * stack under QEMU") ----
+ * qemu-x86_64 maps a program's stack elsewhere than Linux (below its own
+ * mappings, not at the top of the address space) and gives it a shorter
+ * auxiliary vector, so the same program's stack frames lie in other cache
+ * sets than on the compiled engine, which runs it natively. Its accesses
+ * are moved by one constant: to where Linux would have put the stack
+ * relative to the program. Where Linux puts it, this process shows: the
+ * launcher starts qemu as it starts a compiled core (no address
+ * randomisation, the same kernel), so qemu's own stack top is a native
+ * core's, and qemu's own auxiliary vector has the entries Linux gives
+ * every program. */
+static uint64_t stack_lo_r, stack_len_r, stack_shift;
+
+/* Where x86-64 Linux loads a position-independent executable without
+ * address randomisation (ELF_ET_DYN_BASE: 2/3 of the 47-bit space); a
+ * fixed-address one lies at its own addresses under both. */
+#define LINUX_PIE_BASE 0x555555554000ull
+
+static void stack_update(void)
+{
+    char line[512];
+    unsigned long long a, b;
+    uint64_t top = 0, bias;
+    uint32_t nlinux;
+    FILE *f;
+
+    stack_len_r = 0;
+    if (S->stack_hi <= S->stack_lo || S->stack_auxv == 0)
+        return; /* RCK_P54C_QEMU_STACK=qemu, or the HAL did not find it */
+    f = fopen("/proc/self/maps", "re");
+    while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+        if (strstr(line, "[stack]") != NULL &&
+            sscanf(line, "%llx-%llx", &a, &b) == 2)
+            top = b;
+    if (f != NULL)
+        fclose(f);
+    nlinux = p54c_auxv_entries();
+    if (top == 0 || nlinux == 0) {
+        fprintf(stderr, "rck p54c plugin: where Linux puts the stack is not "
+                        "known (this process's [stack] or auxiliary vector "
+                        "unreadable): the program's stack is modelled where "
+                        "qemu put it\n");
+        return;
+    }
+    bias = S->stack_bias != 0 ? LINUX_PIE_BASE : 0;
+    /* both loaders copy the same strings below the top, then the auxiliary
+     * vector (16 bytes an entry) and the same pointers */
+    stack_shift = (top - bias) - (S->stack_hi - S->stack_bias) -
+                  16 * ((uint64_t)nlinux - S->stack_auxv);
+    stack_lo_r = S->stack_lo;
+    stack_len_r = S->stack_hi - S->stack_lo;
+    if (getenv("RCK_P54C_STACKDEBUG") != NULL)
+        fprintf(stderr,
+                "rck p54c plugin: stack %#llx-%#llx (qemu), program bias "
+                "%#llx, %u auxv entries; Linux: top %#llx, %u entries; "
+                "moved by %#llx\n",
+                (unsigned long long)S->stack_lo,
+                (unsigned long long)S->stack_hi,
+                (unsigned long long)S->stack_bias, S->stack_auxv,
+                (unsigned long long)top, nlinux,
+                (unsigned long long)stack_shift);
+}
+
 /* New ranges from the HAL: use them from this translation on, and drop
  * the blocks translated before (at the next block boundary; the HAL
  * publishes them before it marks the program's start). */
@@ -102,6 +167,7 @@ static void skip_update(void)
         skip_base_r[i] = S->skip_base[i] != 0;
     }
     nskip_r = n;
+    stack_update();
     qemu_plugin_reset(plugin_id, reinstall);
 }
 
@@ -130,6 +196,8 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
         return;
     if (S->flush_req != flush_seen)
         caches_drop();
+    if (va - stack_lo_r < stack_len_r)
+        va += stack_shift;
     p54c_mem_access(&M, va, 1u << qemu_plugin_mem_size_shift(info),
                     qemu_plugin_mem_is_store(info));
 }
