@@ -15,6 +15,8 @@
  *   stencil N I   every UE: a 5-point stencil on N x N doubles, I sweeps
  *   calls N       UE 0: N calls of a small recursive function (the stack)
  *   copy KB       UE 0: a struct array copied by assignment (rep movs)
+ *   block N       UE 0: N runs of one block of 32 stores (where a block's
+ *                 cycles are charged)
  *   shm KB        UE 0: shared DRAM read and written through a pointer
  *   mpbt KB       UE 0: the same, the window mapped MPBT (the WCB)
  * Each prints a checksum; the run's report has the counts.
@@ -106,6 +108,28 @@ static __attribute__((noipa)) long k_copy(int reps)
     return s;
 }
 
+/* One basic block of 32 stores with a multiplication before each (docs/
+ * P54C.md, "Cycles where the compiled engine charges them"): the stores
+ * hit dirty L2 lines, so each waits for the L2's write port unless the
+ * block's cycles have moved time on; both engines must charge them at the
+ * same point (the checks split the block into QEMU blocks). */
+static uint64_t blk[32 * 8];
+
+static __attribute__((noipa)) uint64_t k_block(int iters)
+{
+    uint64_t x = 1;
+
+    for (int it = 0; it < iters; it++) {
+#define ST(k) x = x * 2654435761u + (k); blk[(k) * 8] = x;
+#define ST8(k) ST(k) ST(k + 1) ST(k + 2) ST(k + 3) ST(k + 4) ST(k + 5) \
+               ST(k + 6) ST(k + 7)
+        ST8(0) ST8(8) ST8(16) ST8(24)
+#undef ST8
+#undef ST
+    }
+    return x;
+}
+
 /* The phases' cycles (rck_hal_cycles between them), printed at the end. */
 static uint64_t phase_cyc[4];
 
@@ -170,6 +194,8 @@ int main(int argc, char **argv)
         r = k_bytes(n);
     } else if (!strcmp(argv[1], "calls")) {
         r = (uint64_t)k_fib(kb);
+    } else if (!strcmp(argv[1], "block")) {
+        r = k_block((int)kb);
     } else if (!strcmp(argv[1], "copy")) {
         r = (uint64_t)k_copy((int)kb);
     } else if (!strcmp(argv[1], "shm") || !strcmp(argv[1], "mpbt")) {

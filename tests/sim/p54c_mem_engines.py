@@ -26,7 +26,8 @@ CLOSE = ["cycles", "l1d_misses", "l2_hits", "l2_misses", "write_arounds"]
 KERNELS = [("read", "4", "64"), ("write", "16", "32"), ("rmw", "32", "64"),
            ("bytes", "8", "16"), ("copy", "4", "8"), ("shm", "4", "8"),
            ("mpbt", "4", "8"),
-           ("calls", "10", "16"), ("stencil", "32", "64")]
+           ("calls", "10", "16"), ("stencil", "32", "64"),
+           ("block", "100", "200")]
 
 
 def run(rck, prog, tmp, engine, kernel, size, nues=1, tag=""):

@@ -339,6 +339,26 @@ static void checks_mark(struct qemu_plugin_tb *tb, size_t n, uint8_t *skip)
 /* Instructions of a block the stack arrays hold (QEMU's limit is 512). */
 #define CTR_TB_MAX 512
 
+/* The units the compiled counters' `addq $imm, 0x100080` of a block adds
+ * (imm32 or imm8 form), or -1 for any other instruction. */
+static int64_t units_add(const uint8_t *b, size_t n)
+{
+    uint32_t disp;
+
+    if (n < 9 || b[0] != 0x48 || b[2] != 0x04 || b[3] != 0x25)
+        return -1;
+    disp = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
+           (uint32_t)b[7] << 24;
+    if (disp != P54C_CTR_ADDR + P54C_CTR_UNITS_OFF)
+        return -1;
+    if (b[1] == 0x81 && n == 12)
+        return (int32_t)((uint32_t)b[8] | (uint32_t)b[9] << 8 |
+                         (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24);
+    if (b[1] == 0x83 && n == 9)
+        return (int8_t)b[8];
+    return -1;
+}
+
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
@@ -396,16 +416,38 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             fputc(skip[i] ? 's' : '.', stderr);
         fputc('\n', stderr);
     }
+    /* Checked code (docs/P54C.md, "Cycles where the compiled engine
+     * charges them"): its blocks end at every check, so a block's cycles
+     * added at its start would fall between the stores of one compiled
+     * block, which the compiled engine charges all at the block's counter
+     * add; they are charged at that add here too (its immediate, the sum
+     * over the block's instructions by the same classifier and table),
+     * but a string instruction's, charged per iteration as before. */
+    int checked = 0;
+    if (S->detailed && n > 0) {
+        struct qemu_plugin_insn *in0 = qemu_plugin_tb_get_insn(tb, 0);
+        checked = p54c_fmap_checked(qemu_plugin_insn_vaddr(in0),
+                                    qemu_plugin_insn_size(in0),
+                                    qemu_plugin_insn_data(in0));
+    }
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
         uint64_t va = qemu_plugin_insn_vaddr(in);
         size_t sz = qemu_plugin_insn_size(in);
 
         const uint8_t *bytes = qemu_plugin_insn_data(in);
+        if (checked && skip[i]) {
+            int64_t add = units_add(bytes, sz);
+            if (add > 0)
+                qemu_plugin_register_vcpu_insn_exec_inline(
+                    in, QEMU_PLUGIN_INLINE_ADD_U64, &S->units,
+                    (uint64_t)add);
+        }
         if (skip[i] || skipped(va) || p54c_is_nop(bytes, sz))
             continue;
         counted++;
-        units += p54c_insn_units(bytes, sz, S->cpi, NULL);
+        if (!checked || p54c_string_width(bytes, sz) != 0)
+            units += p54c_insn_units(bytes, sz, S->cpi, NULL);
         if (S->detailed) {
             uint64_t flo, fhi;
             if (p54c_fmap_lookup(va, sz, bytes, &flo, &fhi)) {
@@ -433,8 +475,9 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     }
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
                                              &S->insns, counted);
-    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-                                             &S->units, units);
+    if (units > 0)
+        qemu_plugin_register_vcpu_tb_exec_inline(
+            tb, QEMU_PLUGIN_INLINE_ADD_U64, &S->units, units);
     if (lo < hi) {
         rs[nr][0] = lo >> M.line_shift;
         rs[nr][1] = (hi - 1) >> M.line_shift;
