@@ -1021,11 +1021,19 @@ double sim_p54c_take(sim_t *s, int at_entry)
 
     if (slot == NULL)
         return 0;
+    /* The plugin's flag first: qemu-x86_64 7.2 runs the atomic store
+     * below (an xchg, in code the plugin does not instrument) through a
+     * helper that fires the memory callbacks of the last instrumented
+     * instruction (the program's call into the HAL), so the plugin modelled
+     * it as a store of the program's to this core's state: about one
+     * write-around a HAL call (docs/P54C.md, "Why the engines disagreed
+     * on NAS BT.S") */
+    slot->in_hal = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     /* In the HAL from here for the watchdog (enter() sets it again): the
      * bookings below can take long, and a steal in their middle would
      * book outside the order (seq_cst: the handshake of sim_engine.c) */
     atomic_store(&s->me->in_hal, 1);
-    slot->in_hal = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     sim_p54c_mem_take(slot);
     insns = *p->insns - p->mark_insns;

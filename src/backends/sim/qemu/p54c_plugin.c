@@ -69,15 +69,6 @@ static int skipped(uint64_t va)
     return 0;
 }
 
-/* A call into the simulator's code: its return address's store is not
- * modelled, as the return's load (in the HAL) is not. */
-static int calls_base(const uint8_t *b, size_t n, uint64_t va)
-{
-    uint64_t t;
-
-    return p54c_call_target(b, n, va, &t) && skipped(t) == 2;
-}
-
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 
 static void reinstall(qemu_plugin_id_t id)
@@ -460,7 +451,11 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                     hi = va + sz;
             }
         }
-        if (S->detailed && !calls_base(bytes, sz, va))
+        /* every store, a call's into the simulator's code too: the
+         * compiled engine models every call's return address (rck-as
+         * cannot tell where a call goes), and so does the plugin since
+         * 2026-11-28 ("Why the engines disagreed on NAS BT.S") */
+        if (S->detailed)
             qemu_plugin_register_vcpu_mem_cb(in, mem_cb,
                                              QEMU_PLUGIN_CB_NO_REGS,
                                              QEMU_PLUGIN_MEM_RW, NULL);
