@@ -13,13 +13,18 @@ What an iteration adds on each core must agree:
     150 instructions (70% of an iteration here, were it counted). The
     engines agreed exactly until a change of the libraries' size
     (2026-11-28, RCK_SHM_SIZE=auto in util's config.c; an unrelated
-    function of 211 bytes does the same) made QEMU count 7 instructions
-    an iteration more (0.23%): a layout effect whose cause is not found
-    (docs/P54C.md, "What QEMU counts"), so the test allows 15;
-  * L1D reads within 0.1%, L1D writes and L1I misses within 5%.
-
-Not compared: L1D misses and write-arounds (QEMU books about one store a
-HAL call more as a write-around: docs/P54C.md, "What QEMU counts").
+    function of 211 bytes does the same) made QEMU count a few
+    instructions an iteration more (4 now, 0.13%): a layout effect whose
+    cause is not found (docs/P54C.md, "What QEMU counts");
+  * L1D reads, writes, misses and write-arounds, L1I misses and cycles
+    within 0.1% (or 4 events, 8 cycles). Until 2026-11-28 QEMU booked
+    about 12 stores an iteration more as write-arounds (qemu 7.2 fired a
+    program instruction's memory callbacks for the HAL's atomic store to
+    the core's state, made before the plugin's flag was set) and did not
+    model the return address of a call into the simulator's code, which
+    the compiled engine does (docs/P54C.md, "Why the engines disagreed on
+    NAS BT.S"): L1D writes 7,560 / 7,320, write-arounds 20 / 260 in 20
+    iterations, cycles 7% apart.
 
   p54c_hal_engines.py RCK PROG TMPDIR
 """
@@ -29,8 +34,8 @@ import sys
 
 from p54c_run import finish, run_p54c
 
-EXACT = ["instructions", "l1d_reads"]
-CLOSE = ["l1d_writes", "l1i_misses"]
+EXACT = ["l1d_reads", "l1d_writes", "l1d_misses", "write_arounds",
+         "l1i_misses", "cycles"]
 SMALL, LARGE = 10, 30
 
 
@@ -61,15 +66,13 @@ def main():
     for u in range(2):
         c, q = delta["compiled"][u], delta["qemu"][u]
         line = []
-        for k in EXACT + CLOSE:
+        for k in ["instructions"] + EXACT:
             m = max(abs(c[k]), abs(q[k]))
-            tol = (0.005 if k == "instructions" else
-                   0.001 if k in EXACT else 0.05) * m
+            tol = (0.005 * m if k == "instructions" else
+                   max(0.001 * m, 8 if k == "cycles" else 4))
             ok = abs(c[k] - q[k]) <= tol
             bad += not ok
             line.append("%s %d/%d%s" % (k, c[k], q[k], "" if ok else " BAD"))
-        for k in ("l1d_misses", "write_arounds", "cycles"):
-            line.append("%s %d/%d (shown)" % (k, c[k], q[k]))
         print("UE %d, %d iterations (compiled/qemu): %s" % (u, iters,
                                                            ", ".join(line)))
     if delta["compiled"][0]["instructions"] < 100 * iters:

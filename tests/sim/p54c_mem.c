@@ -15,6 +15,10 @@
  *   stencil N I   every UE: a 5-point stencil on N x N doubles, I sweeps
  *   calls N       UE 0: N calls of a small recursive function (the stack)
  *   copy KB       UE 0: a struct array copied by assignment (rep movs)
+ *   stack N       UE 0: N passes over static and stack arrays that share
+ *                 cache sets (where the stack lies)
+ *   block N       UE 0: N runs of one block of 32 stores (where a block's
+ *                 cycles are charged)
  *   shm KB        UE 0: shared DRAM read and written through a pointer
  *   mpbt KB       UE 0: the same, the window mapped MPBT (the WCB)
  * Each prints a checksum; the run's report has the counts.
@@ -106,6 +110,59 @@ static __attribute__((noipa)) long k_copy(int reps)
     return s;
 }
 
+/* The stack against the program's data (docs/P54C.md, "The stack under
+ * QEMU"): two static arrays of 2 KiB, 4 KiB apart, fill both ways of half
+ * of the L1D's sets, four of 32 KiB, 64 KiB apart, the four ways of half
+ * of the L2's; a local array of 2 KiB and one of 32 KiB share as many of
+ * those sets as their place against the static data gives (a triangle:
+ * every shift of the stack changes it, but by a whole way). */
+static volatile uint32_t s1[2][1024];
+static volatile uint32_t s2[4][16384];
+
+static __attribute__((noipa)) uint64_t k_stack(int iters)
+{
+    volatile uint32_t c1[512], c2[8192];
+    uint64_t s = 0;
+
+    for (int i = 0; i < 512; i++)
+        c1[i] = (uint32_t)i;
+    for (int i = 0; i < 8192; i++)
+        c2[i] = (uint32_t)i;
+    for (int it = 0; it < iters; it++) {
+        for (int r = 0; r < 4; r++)
+            for (int i = 0; i < 512; i += 8)
+                s += s1[0][i] + s1[1][i] + c1[i];
+        for (int r = 0; r < 8; r++)
+            for (int i = 0; i < 8192; i += 8)
+                s += s2[0][i] + s2[1][i] + s2[2][i] + s2[3][i] + c2[i];
+    }
+    return s;
+}
+
+/* One basic block of 32 stores with a multiplication before each (docs/
+ * P54C.md, "Cycles where the compiled engine charges them"): the stores go
+ * around the caches (their lines are never read), and each DWORD write
+ * waits for the previous one unless the block's cycles have moved time on:
+ * both engines must charge a block's cycles at the same point (the checks
+ * split it into many QEMU blocks; charged at each of those, QEMU's cycles
+ * were 2.6% fewer). */
+static volatile uint64_t blk[32 * 8];
+
+static __attribute__((noipa)) uint64_t k_block(int iters)
+{
+    uint64_t x = 1;
+
+    for (int it = 0; it < iters; it++) {
+#define ST(k) x = x * 2654435761u + (k); blk[(k) * 8] = x;
+#define ST8(k) ST(k) ST(k + 1) ST(k + 2) ST(k + 3) ST(k + 4) ST(k + 5) \
+               ST(k + 6) ST(k + 7)
+        ST8(0) ST8(8) ST8(16) ST8(24)
+#undef ST8
+#undef ST
+    }
+    return x;
+}
+
 /* The phases' cycles (rck_hal_cycles between them), printed at the end. */
 static uint64_t phase_cyc[4];
 
@@ -170,6 +227,10 @@ int main(int argc, char **argv)
         r = k_bytes(n);
     } else if (!strcmp(argv[1], "calls")) {
         r = (uint64_t)k_fib(kb);
+    } else if (!strcmp(argv[1], "stack")) {
+        r = k_stack((int)kb);
+    } else if (!strcmp(argv[1], "block")) {
+        r = k_block((int)kb);
     } else if (!strcmp(argv[1], "copy")) {
         r = (uint64_t)k_copy((int)kb);
     } else if (!strcmp(argv[1], "shm") || !strcmp(argv[1], "mpbt")) {

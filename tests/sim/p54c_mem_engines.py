@@ -4,13 +4,15 @@ memory model"): p54c_mem (built with rckcc -rck-mem) runs each kernel at two
 sizes under RCK_COMPUTE=p54c on the compiled engine and on QEMU (the same
 binary; the plugin skips the checks). What each kernel adds from the small
 size to the large one (the program's own loads, stores, misses, cycles)
-must agree: the counts within 0.2% (or 4; QEMU 7.2 runs an instruction
-that crosses a page at the end of a block twice: docs/P54C.md), the
-misses and cycles, which depend on when an instruction line is fetched
-(per block here, per QEMU block there), within 5% (or 40 events). Each
-engine's constant part (the start-up; before 2026-11-28 QEMU also counted
-the HAL's own code: docs/P54C.md, "What QEMU counts") cancels out.
-Then the compiled engine twice on 4 UEs of the stencil: identical reports.
+must agree within 0.2% (or 4 events, 8 cycles): since 2026-11-28 QEMU
+models the program's stack where Linux puts it ("The stack under QEMU":
+the stack kernel's L2 misses and cycles were 1.5% and 1.1% apart) and
+charges a checked block's cycles at its counters' add ("Cycles where the
+compiled engine charges them"), and every kernel agrees to a few events.
+QEMU 7.2 still runs an instruction that crosses a page at the end of a
+block twice (docs/P54C.md), which would show here as a count apart. Each
+engine's constant part (the start-up) cancels out. Then the compiled
+engine twice on 4 UEs of the stencil: identical reports.
 
   p54c_mem_engines.py RCK PROG TMPDIR
 """
@@ -26,7 +28,8 @@ CLOSE = ["cycles", "l1d_misses", "l2_hits", "l2_misses", "write_arounds"]
 KERNELS = [("read", "4", "64"), ("write", "16", "32"), ("rmw", "32", "64"),
            ("bytes", "8", "16"), ("copy", "4", "8"), ("shm", "4", "8"),
            ("mpbt", "4", "8"),
-           ("calls", "10", "16"), ("stencil", "32", "64")]
+           ("calls", "10", "16"), ("stencil", "32", "64"),
+           ("block", "100", "200"), ("stack", "2", "4")]
 
 
 def run(rck, prog, tmp, engine, kernel, size, nues=1, tag=""):
@@ -56,8 +59,8 @@ def main():
         line = []
         for k in EXACT + CLOSE:
             m = max(abs(c[k]), abs(q[k]))
-            ok = abs(c[k] - q[k]) <= (max(0.05 * m, 40) if k in CLOSE
-                                      else max(0.002 * m, 4))
+            ok = abs(c[k] - q[k]) <= max(0.002 * m,
+                                         8 if k == "cycles" else 4)
             line.append("%s %d/%d%s" % (k, c[k], q[k], "" if ok else " BAD"))
             bad += not ok
         print("%s %s->%s (compiled/qemu): %s" % (kernel, a, b,

@@ -235,6 +235,14 @@ typedef struct {
     uint8_t win_kind[256];     /* P54C_WIN_* */
     uint8_t win_mc[256];       /* DRAM: its controller */
     uint16_t win_page[256];    /* SHARED: its page of the shared window */
+    /* ---- the program's stack under QEMU (the HAL, at attach, before
+     * skip_gen changes; 0s: leave it where it is; docs/P54C.md "The stack
+     * under QEMU"): its mapping [stack_lo, stack_hi), the main program's
+     * load bias and the number of entries of the auxiliary vector qemu
+     * gave it (AT_NULL included); the plugin moves the stack's accesses to
+     * where Linux puts the stack of the same program ---- */
+    uint64_t stack_lo, stack_hi, stack_bias;
+    uint32_t stack_auxv, pad3;
 } p54c_slot_t;
 
 /* What a LUT window slot shows, for the caches: a DRAM page (private

@@ -1,6 +1,6 @@
 /*
- * The section table of an ELF64 file, read with pread (p54c_elf.h).
- * Owns nothing else; calls libc only.
+ * The section table of an ELF64 file, read with pread, and the length of
+ * the process's auxiliary vector (p54c_elf.h). Calls libc only.
  */
 #include "p54c_elf.h"
 
@@ -62,4 +62,21 @@ void p54c_elf_close(p54c_elf_t *e)
     e->names = NULL;
     e->sh = NULL;
     e->fd = -1;
+}
+
+uint32_t p54c_auxv_entries(void)
+{
+    uint64_t pair[2];
+    uint32_t n = 0;
+    int fd = open("/proc/self/auxv", O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0)
+        return 0;
+    while (read(fd, pair, sizeof(pair)) == (ssize_t)sizeof(pair)) {
+        n++;
+        if (pair[0] == 0) /* AT_NULL */
+            break;
+    }
+    close(fd);
+    return n;
 }

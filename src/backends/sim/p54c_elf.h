@@ -2,8 +2,10 @@
  * The section table of an ELF64 file, read with pread (the header, the
  * section headers and their names, nothing else): what the HAL's list of
  * the code QEMU does not count (sim_p54c_skip.c) and the plugin's fetch
- * maps (qemu/p54c_fmap.c) read of each loaded module. Both run inside a
- * core's process, the plugin without util, so this file calls libc only.
+ * maps (qemu/p54c_fmap.c) read of each loaded module; and the length of
+ * the process's auxiliary vector (the stack's place under QEMU: sim_stack.c
+ * and the plugin). Both run inside a core's process, the plugin without
+ * util, so this file calls libc only.
  */
 #ifndef RCK_P54C_ELF_H
 #define RCK_P54C_ELF_H
@@ -36,5 +38,14 @@ int p54c_elf_pread(const p54c_elf_t *e, void *buf, size_t n, uint64_t off);
 
 /** Free the table and close the file. */
 void p54c_elf_close(p54c_elf_t *e);
+
+/**
+ * The number of entries (AT_NULL included) of this process's auxiliary
+ * vector (/proc/self/auxv: under qemu-x86_64, the guest's as qemu made it;
+ * in the plugin, the one Linux gave qemu), 0 if it cannot be read. The
+ * stack's place under QEMU depends on it (docs/P54C.md, "The stack under
+ * QEMU").
+ */
+uint32_t p54c_auxv_entries(void);
 
 #endif

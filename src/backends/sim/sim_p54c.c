@@ -25,6 +25,7 @@
 #include "sim_cost.h"
 #include "sim_p54c_mem.h"
 #include "sim_p54c_skip.h"
+#include "sim_stack.h"
 #include "p54c_cpi.h"
 #include "sim_charge.h"
 
@@ -811,6 +812,15 @@ static rck_status_t core_init(sim_t *s)
     /* the compiled memory model's slow paths (a program built with
      * rckcc -rck-mem runs its checks under QEMU too): not the program's */
     sim_p54c_mem_slow_range(&slot->skip_lo, &slot->skip_hi);
+    /* where qemu put the stack, for the plugin to move it to Linux's place
+     * (read with the skip ranges, at skip_gen's change below) */
+    slot->stack_lo = slot->stack_hi = 0;
+    if (!strcmp(rck_config_get("P54C_QEMU_STACK"), "linux") &&
+        sim_stack_guest(&slot->stack_lo, &slot->stack_hi, &slot->stack_bias,
+                        &slot->stack_auxv) != 0)
+        rck_warn("p54c: this core's stack was not found in /proc/self/maps "
+                 "or its auxiliary vector in /proc/self/auxv: the QEMU engine "
+                 "models it where qemu put it (RCK_P54C_QEMU_STACK)");
     /* nor is the simulator's own code, nor the PLT stubs, nor (for a
      * counted program) the C library (the compiled engine counts none):
      * the plugin retranslates from here */
@@ -1018,11 +1028,19 @@ double sim_p54c_take(sim_t *s, int at_entry)
 
     if (slot == NULL)
         return 0;
+    /* The plugin's flag first: qemu-x86_64 7.2 runs the atomic store
+     * below (an xchg, in code the plugin does not instrument) through a
+     * helper that fires the memory callbacks of the last instrumented
+     * instruction (the program's call into the HAL), so the plugin modelled
+     * it as a store of the program's to this core's state: about one
+     * write-around a HAL call (docs/P54C.md, "Why the engines disagreed
+     * on NAS BT.S") */
+    slot->in_hal = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     /* In the HAL from here for the watchdog (enter() sets it again): the
      * bookings below can take long, and a steal in their middle would
      * book outside the order (seq_cst: the handshake of sim_engine.c) */
     atomic_store(&s->me->in_hal, 1);
-    slot->in_hal = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     sim_p54c_mem_take(slot);
     insns = *p->insns - p->mark_insns;

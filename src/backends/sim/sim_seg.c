@@ -88,6 +88,12 @@ static const rck_config_entry_t sim_settings[] = {
      "all (every module but the simulator's own code and the PLT stubs, as "
      "for a program without counters)",
      "compiled|all"},
+    {"P54C_QEMU_STACK", "linux", RCK_CONFIG_STRING,
+     "sim, compute p54c, QEMU engine: where the caches see the program's "
+     "stack: linux (where Linux puts it, as the compiled engine sees it: "
+     "qemu-x86_64 maps it elsewhere and gives a shorter auxiliary vector) "
+     "or qemu (where qemu put it; a check)",
+     "linux|qemu"},
     {"P54C_BOOK_OTHERS", "1", RCK_CONFIG_BOOL,
      "sim, compute p54c: the run token's holder books the next step of a "
      "core stopped in time order (RCK_P54C_ORDER) instead of handing it the "

@@ -14,6 +14,7 @@
 #include "rck/status.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Names of the padding variables (the padding itself, and the one added
  * when the number of pointers must be made even). */
@@ -73,5 +74,20 @@ size_t sim_stack_bytes(const char *path, char *const *argv, char *const *envp,
  *         fails and says so), RCK_ERR_NOMEM (logged).
  */
 rck_status_t sim_stack_pad(char *const *argv, int emulated, size_t quantum);
+
+/**
+ * In a core's program under qemu-x86_64, at attach: where its stack is
+ * (the [stack] line of /proc/self/maps, as qemu shows it), the main
+ * program's load bias (0 for a fixed-address executable) and the number of
+ * entries of its auxiliary vector (/proc/self/auxv, AT_NULL included), for
+ * the plugin, which moves the stack's accesses to where Linux would have
+ * put this stack (docs/P54C.md, "The stack under QEMU").
+ * @param [out] lo, hi  the stack's mapping; both 0 if it was not found.
+ * @param [out] bias    the main program's load bias.
+ * @param [out] nauxv   the auxiliary vector's entries, 0 if unknown.
+ * @return 0, or -1 when something could not be read (*lo, *hi 0).
+ */
+int sim_stack_guest(uint64_t *lo, uint64_t *hi, uint64_t *bias,
+                    uint32_t *nauxv);
 
 #endif

@@ -479,16 +479,3 @@ int p54c_is_nop(const uint8_t *b, size_t n)
         return 1;
     return i + 2 < n && b[i] == 0x0f && b[i + 1] == 0x1f;
 }
-
-int p54c_call_target(const uint8_t *b, size_t n, uint64_t va,
-                     uint64_t *target)
-{
-    if (n != 5 || b[0] != 0xe8)
-        return 0;
-    *target = va + 5 +
-              (uint64_t)(int64_t)(int32_t)((uint32_t)b[1] |
-                                           (uint32_t)b[2] << 8 |
-                                           (uint32_t)b[3] << 16 |
-                                           (uint32_t)b[4] << 24);
-    return 1;
-}

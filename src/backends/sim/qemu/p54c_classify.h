@@ -79,10 +79,6 @@ int p54c_ctr_mark(const int *kind, size_t n, uint8_t *skip, int open_head);
  * between is the check's, 0 for any other instruction. */
 int p54c_check_edge(const uint8_t *b, size_t n);
 
-/* A direct call (call rel32) at @p va: @return 1 and its *@p target. */
-int p54c_call_target(const uint8_t *b, size_t n, uint64_t va,
-                     uint64_t *target);
-
 /* A no-operation as the assembler pads with (nop, xchg %ax,%ax, the
  * multi-byte nopl/nopw forms with their 0x66 and cs prefixes; not pause):
  * @return 1. Neither engine counts the padding (rck-as never sees it). */

@@ -204,6 +204,12 @@ static fmap_mod_t *mod_of(uint64_t va, const uint8_t *b, size_t bn)
     return m;
 }
 
+int p54c_fmap_checked(uint64_t va, size_t sz, const uint8_t *b)
+{
+    const fmap_mod_t *m = mod_of(va, b, sz);
+    return m != NULL && m->n > 0;
+}
+
 int p54c_fmap_lookup(uint64_t va, size_t sz, const uint8_t *b,
                      uint64_t *lo, uint64_t *hi)
 {

@@ -15,4 +15,8 @@
 int p54c_fmap_lookup(uint64_t va, size_t sz, const uint8_t *b,
                      uint64_t *lo, uint64_t *hi);
 
+/* @return 1 if the instruction at @p va (@p sz bytes @p b) lies in a
+ * checked module (one with a fetch map), 0 if not. */
+int p54c_fmap_checked(uint64_t va, size_t sz, const uint8_t *b);
+
 #endif

@@ -35,6 +35,7 @@
 #include "p54c_classify.h"
 #include "p54c_fmap.h"
 #include "../p54c_cache.h"
+#include "../p54c_elf.h"
 
 #include <glib.h>
 #include <qemu-plugin.h>
@@ -68,20 +69,75 @@ static int skipped(uint64_t va)
     return 0;
 }
 
-/* A call into the simulator's code: its return address's store is not
- * modelled, as the return's load (in the HAL) is not. */
-static int calls_base(const uint8_t *b, size_t n, uint64_t va)
-{
-    uint64_t t;
-
-    return p54c_call_target(b, n, va, &t) && skipped(t) == 2;
-}
-
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 
 static void reinstall(qemu_plugin_id_t id)
 {
     qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans_cb);
+}
+
+/* ---- the program's stack, where Linux puts it (docs/P54C.md, "The
+ * stack under QEMU") ----
+ * qemu-x86_64 maps a program's stack elsewhere than Linux (below its own
+ * mappings, not at the top of the address space) and gives it a shorter
+ * auxiliary vector, so the same program's stack frames lie in other cache
+ * sets than on the compiled engine, which runs it natively. Its accesses
+ * are moved by one constant: to where Linux would have put the stack
+ * relative to the program. Where Linux puts it, this process shows: the
+ * launcher starts qemu as it starts a compiled core (no address
+ * randomisation, the same kernel), so qemu's own stack top is a native
+ * core's, and qemu's own auxiliary vector has the entries Linux gives
+ * every program. */
+static uint64_t stack_lo_r, stack_len_r, stack_shift;
+
+/* Where x86-64 Linux loads a position-independent executable without
+ * address randomisation (ELF_ET_DYN_BASE: 2/3 of the 47-bit space); a
+ * fixed-address one lies at its own addresses under both. */
+#define LINUX_PIE_BASE 0x555555554000ull
+
+static void stack_update(void)
+{
+    char line[512];
+    unsigned long long a, b;
+    uint64_t top = 0, bias;
+    uint32_t nlinux;
+    FILE *f;
+
+    stack_len_r = 0;
+    if (S->stack_hi <= S->stack_lo || S->stack_auxv == 0)
+        return; /* RCK_P54C_QEMU_STACK=qemu, or the HAL did not find it */
+    f = fopen("/proc/self/maps", "re");
+    while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+        if (strstr(line, "[stack]") != NULL &&
+            sscanf(line, "%llx-%llx", &a, &b) == 2)
+            top = b;
+    if (f != NULL)
+        fclose(f);
+    nlinux = p54c_auxv_entries();
+    if (top == 0 || nlinux == 0) {
+        fprintf(stderr, "rck p54c plugin: where Linux puts the stack is not "
+                        "known (this process's [stack] or auxiliary vector "
+                        "unreadable): the program's stack is modelled where "
+                        "qemu put it\n");
+        return;
+    }
+    bias = S->stack_bias != 0 ? LINUX_PIE_BASE : 0;
+    /* both loaders copy the same strings below the top, then the auxiliary
+     * vector (16 bytes an entry) and the same pointers */
+    stack_shift = (top - bias) - (S->stack_hi - S->stack_bias) -
+                  16 * ((uint64_t)nlinux - S->stack_auxv);
+    stack_lo_r = S->stack_lo;
+    stack_len_r = S->stack_hi - S->stack_lo;
+    if (getenv("RCK_P54C_STACKDEBUG") != NULL)
+        fprintf(stderr,
+                "rck p54c plugin: stack %#llx-%#llx (qemu), program bias "
+                "%#llx, %u auxv entries; Linux: top %#llx, %u entries; "
+                "moved by %#llx\n",
+                (unsigned long long)S->stack_lo,
+                (unsigned long long)S->stack_hi,
+                (unsigned long long)S->stack_bias, S->stack_auxv,
+                (unsigned long long)top, nlinux,
+                (unsigned long long)stack_shift);
 }
 
 /* New ranges from the HAL: use them from this translation on, and drop
@@ -102,6 +158,7 @@ static void skip_update(void)
         skip_base_r[i] = S->skip_base[i] != 0;
     }
     nskip_r = n;
+    stack_update();
     qemu_plugin_reset(plugin_id, reinstall);
 }
 
@@ -130,6 +187,8 @@ static void mem_cb(unsigned int vcpu, qemu_plugin_meminfo_t info,
         return;
     if (S->flush_req != flush_seen)
         caches_drop();
+    if (va - stack_lo_r < stack_len_r)
+        va += stack_shift;
     p54c_mem_access(&M, va, 1u << qemu_plugin_mem_size_shift(info),
                     qemu_plugin_mem_is_store(info));
 }
@@ -271,6 +330,26 @@ static void checks_mark(struct qemu_plugin_tb *tb, size_t n, uint8_t *skip)
 /* Instructions of a block the stack arrays hold (QEMU's limit is 512). */
 #define CTR_TB_MAX 512
 
+/* The units the compiled counters' `addq $imm, 0x100080` of a block adds
+ * (imm32 or imm8 form), or -1 for any other instruction. */
+static int64_t units_add(const uint8_t *b, size_t n)
+{
+    uint32_t disp;
+
+    if (n < 9 || b[0] != 0x48 || b[2] != 0x04 || b[3] != 0x25)
+        return -1;
+    disp = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 |
+           (uint32_t)b[7] << 24;
+    if (disp != P54C_CTR_ADDR + P54C_CTR_UNITS_OFF)
+        return -1;
+    if (b[1] == 0x81 && n == 12)
+        return (int32_t)((uint32_t)b[8] | (uint32_t)b[9] << 8 |
+                         (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24);
+    if (b[1] == 0x83 && n == 9)
+        return (int8_t)b[8];
+    return -1;
+}
+
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
@@ -328,16 +407,38 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             fputc(skip[i] ? 's' : '.', stderr);
         fputc('\n', stderr);
     }
+    /* Checked code (docs/P54C.md, "Cycles where the compiled engine
+     * charges them"): its blocks end at every check, so a block's cycles
+     * added at its start would fall between the stores of one compiled
+     * block, which the compiled engine charges all at the block's counter
+     * add; they are charged at that add here too (its immediate, the sum
+     * over the block's instructions by the same classifier and table),
+     * but a string instruction's, charged per iteration as before. */
+    int checked = 0;
+    if (S->detailed && n > 0) {
+        struct qemu_plugin_insn *in0 = qemu_plugin_tb_get_insn(tb, 0);
+        checked = p54c_fmap_checked(qemu_plugin_insn_vaddr(in0),
+                                    qemu_plugin_insn_size(in0),
+                                    qemu_plugin_insn_data(in0));
+    }
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
         uint64_t va = qemu_plugin_insn_vaddr(in);
         size_t sz = qemu_plugin_insn_size(in);
 
         const uint8_t *bytes = qemu_plugin_insn_data(in);
+        if (checked && skip[i]) {
+            int64_t add = units_add(bytes, sz);
+            if (add > 0)
+                qemu_plugin_register_vcpu_insn_exec_inline(
+                    in, QEMU_PLUGIN_INLINE_ADD_U64, &S->units,
+                    (uint64_t)add);
+        }
         if (skip[i] || skipped(va) || p54c_is_nop(bytes, sz))
             continue;
         counted++;
-        units += p54c_insn_units(bytes, sz, S->cpi, NULL);
+        if (!checked || p54c_string_width(bytes, sz) != 0)
+            units += p54c_insn_units(bytes, sz, S->cpi, NULL);
         if (S->detailed) {
             uint64_t flo, fhi;
             if (p54c_fmap_lookup(va, sz, bytes, &flo, &fhi)) {
@@ -350,7 +451,11 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                     hi = va + sz;
             }
         }
-        if (S->detailed && !calls_base(bytes, sz, va))
+        /* every store, a call's into the simulator's code too: the
+         * compiled engine models every call's return address (rck-as
+         * cannot tell where a call goes), and so does the plugin since
+         * 2026-11-28 ("Why the engines disagreed on NAS BT.S") */
+        if (S->detailed)
             qemu_plugin_register_vcpu_mem_cb(in, mem_cb,
                                              QEMU_PLUGIN_CB_NO_REGS,
                                              QEMU_PLUGIN_MEM_RW, NULL);
@@ -365,8 +470,9 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     }
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
                                              &S->insns, counted);
-    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-                                             &S->units, units);
+    if (units > 0)
+        qemu_plugin_register_vcpu_tb_exec_inline(
+            tb, QEMU_PLUGIN_INLINE_ADD_U64, &S->units, units);
     if (lo < hi) {
         rs[nr][0] = lo >> M.line_shift;
         rs[nr][1] = (hi - 1) >> M.line_shift;
