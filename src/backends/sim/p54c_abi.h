@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#define P54C_ABI_MAGIC 0x5035344341424939ull /* "P54CABI9" */
+#define P54C_ABI_MAGIC 0x5035344341424941ull /* "P54CABIA": 10, the stack fields */
 #define P54C_PLUGIN_MAGIC 0x50353443504c4731ull /* "P54CPLG1" */
 
 /* Fixed point: the cycle counter counts units of 1/P54C_FIX cycle. */
