@@ -92,6 +92,17 @@ int rckmpi_coll_host_memory(void)
            RCK_CAP_SHARED_MEMORY;
 }
 
+int rckmpi_coll_counter(int32_t *old)
+{
+    int ctr = rk.hal->chip.atomic_counters - RKC_COUNTER_FROM_TOP;
+
+    if (ctr < 0)
+        return -1;
+    if (old == NULL)
+        return 0;
+    return rck_hal_atomic_inc(rk.hal, ctr, old) == RCK_OK ? 0 : -1;
+}
+
 static int chan_kind(const char *name)
 {
     if (strcmp(name, "auto") == 0)

@@ -19,6 +19,7 @@
 
 #include "rck/config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,87 @@ int rkc_flat_max(void)
 static int waitall(int n, MPI_Request *reqs)
 {
     return n > 0 ? PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
+}
+
+/* ---- the counter barrier (MPI_COMM_WORLD on native; docs/MPI.md, "The
+ * barrier's arrivals"): every rank increments one GIC atomic counter
+ * (rckmpi_coll_counter) instead of sending to a root that wakes for each
+ * arrival; the rank whose increment completes the count (the last to
+ * arrive) sends the release down MPI_Bcast's tree rooted at itself. The
+ * others do not know that root: each receives the release from any rank
+ * (the payload names the root, so that it can find its own children in
+ * the tree) and forwards it. The counter is never reset: after barrier k
+ * it holds k * p (mod 2^32), and every rank counts k. Only one
+ * communicator can own the counter, MPI_COMM_WORLD, and only when no
+ * process can be spawned (MPI_UNIVERSE_SIZE is the world's size: spawned
+ * processes would have their own MPI_COMM_WORLD on the same chip). */
+
+int rkc_counter_barrier_ok(MPI_Comm comm)
+{
+    static int ok = -1;
+
+    if (comm != MPI_COMM_WORLD)
+        return 0;
+    if (ok < 0) {
+        long set = rkc_setting_auto("MPI_BARRIER_COUNTER");
+        int size, flag = 0, *universe = NULL;
+        PMPI_Comm_size(MPI_COMM_WORLD, &size);
+        PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &universe,
+                           &flag);
+        ok = (set > 0 || (set < 0 && rckmpi_coll_host_memory())) &&
+             size > 1 && flag && universe != NULL && *universe == size &&
+             rckmpi_coll_counter(NULL) == 0;
+    }
+    return ok;
+}
+
+/* forward the release from @p rel (relative to @p root) to its children
+ * in MPI_Bcast's tree (k-ary, or binomial when the fan-out is 0) */
+static int release(int root, int rel, int size, MPI_Comm comm)
+{
+    int fan = rkc_bcast_fanout(), err = MPI_SUCCESS;
+
+    if (fan > 0) {
+        for (int k = 1; err == MPI_SUCCESS && k <= fan; k++) {
+            int c = rel * fan + k;
+            if (c < size)
+                err = rckmpi_coll_send(&root, 1, MPI_INT, (c + root) % size,
+                                       RKC_TAG_BARRIER, comm);
+        }
+        return err;
+    }
+    int mask = 1;
+    while (mask < size && !(rel & mask))
+        mask <<= 1;
+    for (mask >>= 1; err == MPI_SUCCESS && mask > 0; mask >>= 1)
+        if (rel + mask < size)
+            err = rckmpi_coll_send(&root, 1, MPI_INT,
+                                   (rel + mask + root) % size,
+                                   RKC_TAG_BARRIER, comm);
+    return err;
+}
+
+int rkc_counter_barrier(MPI_Comm comm)
+{
+    static uint32_t epoch; /* barriers on MPI_COMM_WORLD so far */
+    int rank, size, root;
+    int32_t old;
+
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+    uint32_t k = ++epoch;
+    if (rckmpi_coll_counter(&old) != 0)
+        return MPI_ERR_INTERN;
+    if ((uint32_t)old + 1u == k * (uint32_t)size)
+        return release(rank, 0, size, comm); /* the last to arrive */
+    MPI_Status st;
+    int err = rckmpi_coll_recv(&root, 1, MPI_INT, MPI_ANY_SOURCE,
+                               RKC_TAG_BARRIER, comm, &st);
+    if (err != MPI_SUCCESS)
+        return err;
+    if (root < 0 || root >= size || root == rank)
+        return MPI_ERR_INTERN;
+    return release(root, (rank - root + size) % size, size, comm);
 }
 
 int rkc_flat_barrier(MPI_Comm comm)
