@@ -4,6 +4,7 @@
 #define RCKMPI_COLL_H
 #include "mpi.h"
 
+#include <stddef.h>
 #include <stdint.h>
 /* Point-to-point on comm's collective context: never matches user traffic.
  * tag >= 0. Requests complete with the public MPI_Wait/MPI_Waitall/MPI_Test. */
@@ -39,6 +40,13 @@ int rckmpi_coll_host_memory(void);
  * has it, else -1. Otherwise increments it, *old its value before; -1 if that failed. */
 #define RKC_COUNTER_FROM_TOP 3
 int rckmpi_coll_counter(int32_t *old);
+/* Slots in the shared window for the collectives (MPI_Allreduce on MPI_COMM_WORLD, coll_flat.c),
+ * one per UE, on native only: their size (0: none), and a copy into or out of UE @p ue's slot
+ * (0, or -1 when len is larger than a slot or the HAL failed). */
+#define RKC_SLOT_BYTES 2112
+size_t rckmpi_coll_slot_bytes(void);
+int rckmpi_coll_slot_write(int ue, const void *buf, size_t len);
+int rckmpi_coll_slot_read(int ue, void *buf, size_t len);
 /* Implemented by mpicoll: called from MPI_Init after the communicators exist, and from MPI_Finalize. */
 int rckmpi_coll_init(void);
 void rckmpi_coll_finalize(void);

@@ -141,6 +141,12 @@ int rkc_flat_barrier(MPI_Comm comm);
  * can be spawned), and the barrier */
 int rkc_counter_barrier_ok(MPI_Comm comm);
 int rkc_counter_barrier(MPI_Comm comm);
+/* the counter allreduce (coll_flat.c): MPI_COMM_WORLD when it takes the
+ * counter barrier and the packed vector fits a slot of the shared window
+ * (rckmpi_coll_slot_bytes) */
+int rkc_counter_allreduce_ok(MPI_Comm comm, int count, MPI_Datatype type);
+int rkc_counter_allreduce(void *recvbuf, int count, MPI_Datatype type,
+                          MPI_Op op, MPI_Comm comm);
 int rkc_flat_allreduce(void *recvbuf, int count, MPI_Datatype type,
                        MPI_Op op, MPI_Comm comm);
 #endif
