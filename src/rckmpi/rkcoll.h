@@ -103,7 +103,7 @@ int rkc_scatterv(const void *sendbuf, const int scounts[], const int displs[],
  * rkc_gather_sync_min() bytes go synchronously (rckmpi_coll_ssend):
  * RCK_MPI_GATHER_SYNC, auto: RKC_GATHER_SYNC_HOST on native, never on the
  * sim and the mpi backend */
-#define RKC_GATHER_SYNC_HOST 8192
+#define RKC_GATHER_SYNC_HOST 32768
 long rkc_gather_sync_min(void);
 /* coll_tree.c: binomial gather/scatter of uniform blocks; used for
  * blocks of at most RKC_TREE_MAX bytes */

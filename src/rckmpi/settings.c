@@ -51,7 +51,7 @@ static const rck_config_entry_t rckmpi_settings[] = {
     {"MPI_GATHER_SYNC", "auto", RCK_CONFIG_STRING,
      "MPI_Gather(v): a block of at least this many bytes is sent "
      "synchronously (into the root's posted receive, never through its "
-     "unexpected queue); auto = 8k on native, never elsewhere "
+     "unexpected queue); auto = 32768 on native, never elsewhere "
      "(docs/MPI.md)",
      "auto|#"},
     {"MPI_BARRIER_COUNTER", "auto", RCK_CONFIG_STRING,
