@@ -55,10 +55,11 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "(docs/MPI.md)",
      "auto|#"},
     {"MPI_BARRIER_COUNTER", "auto", RCK_CONFIG_STRING,
-     "MPI_Barrier on MPI_COMM_WORLD: 1 = the arrivals counted on a GIC "
+     "MPI_Barrier and MPI_Allreduce of up to 2 KiB on MPI_COMM_WORLD: 1 = "
+     "the arrivals counted on a GIC "
      "atomic counter (the chip's third from the top), the last to arrive "
-     "releases the others; 0 = messages only; auto = 1 on native when no "
-     "process can be spawned (docs/MPI.md)",
+     "releases the others (only when no process can be spawned); 0 = "
+     "messages only; auto = 1 on native (docs/MPI.md)",
      "auto|#"},
     {"MPI_BCAST_FANOUT", "auto", RCK_CONFIG_STRING,
      "MPI_Bcast's tree: 0 = binomial (the root sends ceil(log2 p) "
