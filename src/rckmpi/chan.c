@@ -92,6 +92,63 @@ int rckmpi_coll_host_memory(void)
            RCK_CAP_SHARED_MEMORY;
 }
 
+/* The collectives' slots in the shared window (native only; coll_flat.c):
+ * one of RKC_SLOT_BYTES per UE, reserved by rk_chan_init; 0 bytes when
+ * not reserved. */
+static size_t coll_slots_off, coll_slot_bytes;
+
+static void coll_slots_init(void)
+{
+    size_t off;
+
+    coll_slot_bytes = 0;
+    if (!rckmpi_coll_host_memory() ||
+        rck_hal_shm_reserve(rk.hal, rck__mpi_lib,
+                            (size_t)rk.nues * RKC_SLOT_BYTES, 64,
+                            &off) != RCK_OK)
+        return;
+    coll_slots_off = off;
+    coll_slot_bytes = RKC_SLOT_BYTES;
+}
+
+size_t rckmpi_coll_slot_bytes(void)
+{
+    return coll_slot_bytes;
+}
+
+int rckmpi_coll_slot_write(int ue, const void *buf, size_t len)
+{
+    if (ue < 0 || ue >= rk.nues || len > coll_slot_bytes)
+        return -1;
+    return rck_hal_shm_write(rk.hal, coll_slots_off + (size_t)ue *
+                                                         coll_slot_bytes,
+                             buf, len) == RCK_OK
+               ? 0
+               : -1;
+}
+
+int rckmpi_coll_slot_read(int ue, void *buf, size_t len)
+{
+    if (ue < 0 || ue >= rk.nues || len > coll_slot_bytes)
+        return -1;
+    return rck_hal_shm_read(rk.hal, coll_slots_off + (size_t)ue *
+                                                        coll_slot_bytes,
+                            buf, len) == RCK_OK
+               ? 0
+               : -1;
+}
+
+int rckmpi_coll_counter(int32_t *old)
+{
+    int ctr = rk.hal->chip.atomic_counters - RKC_COUNTER_FROM_TOP;
+
+    if (ctr < 0)
+        return -1;
+    if (old == NULL)
+        return 0;
+    return rck_hal_atomic_inc(rk.hal, ctr, old) == RCK_OK ? 0 : -1;
+}
+
 static int chan_kind(const char *name)
 {
     if (strcmp(name, "auto") == 0)
@@ -367,6 +424,7 @@ int rk_chan_init(void)
         free(c->rin);
         c->rin = c->in;
     }
+    coll_slots_init();
     return MPI_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 
 #include "rck/config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,8 @@ int PMPI_Barrier(MPI_Comm comm)
 {
     int rank, size, err = rkc_begin(comm, "MPI_Barrier", &rank, &size);
 
+    if (err == MPI_SUCCESS && size > 1 && rkc_counter_barrier_ok(comm))
+        return rkc_counter_barrier(comm);
     if (err == MPI_SUCCESS && size > 1 && size <= rkc_flat_max())
         return rkc_flat_barrier(comm);
     for (int k = 1; err == MPI_SUCCESS && k < size; k <<= 1) {
@@ -118,6 +121,20 @@ RK_MPI_ALIAS(Bcast);
 /* ---- gather / scatter: the root posts every transfer at once, the MPB
  * channels move them in parallel */
 
+/* The smallest block a gather's sender sends synchronously
+ * (RCK_MPI_GATHER_SYNC; auto: RKC_GATHER_SYNC_HOST on native, never
+ * elsewhere). docs/MPI.md, "The gather's large blocks". */
+long rkc_gather_sync_min(void)
+{
+    static long min = -2;
+
+    if (min == -2)
+        min = rkc_setting_auto("MPI_GATHER_SYNC");
+    if (min >= 0)
+        return min;
+    return rckmpi_coll_host_memory() ? RKC_GATHER_SYNC_HOST : LONG_MAX;
+}
+
 int rkc_gatherv(const void *sendbuf, int scount, MPI_Datatype stype,
                 void *recvbuf, const int rcounts[], const int displs[],
                 MPI_Datatype rtype, int root, MPI_Comm comm, int tag)
@@ -126,8 +143,17 @@ int rkc_gatherv(const void *sendbuf, int scount, MPI_Datatype stype,
 
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
-    if (rank != root)
+    if (rank != root) {
+        /* a large block goes when the root's receive is posted, straight
+         * into its buffer: sent eagerly, the senders ran ahead and their
+         * blocks of the next gathers went through the root's unexpected
+         * queue (a malloc, fresh pages and one more copy each) */
+        int tsize;
+        PMPI_Type_size(stype, &tsize);
+        if (scount > 0 && (long)tsize * scount >= rkc_gather_sync_min())
+            return rckmpi_coll_ssend(sendbuf, scount, stype, root, tag, comm);
         return rckmpi_coll_send(sendbuf, scount, stype, root, tag, comm);
+    }
     MPI_Request *reqs = malloc(sizeof *reqs * (size_t)size);
     if (reqs == NULL)
         return MPI_ERR_NO_MEM;

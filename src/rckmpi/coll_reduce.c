@@ -174,7 +174,12 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     if (err != MPI_SUCCESS)
         return err;
     PMPI_Type_size(datatype, &tsize);
-    if (size > 1 && size <= rkc_flat_max() &&
+    if (size > 1 && (long)tsize * count <= RKC_ALLREDUCE_RD_MAX &&
+        rkc_counter_allreduce_ok(comm, count, datatype)) {
+        if (sendbuf != MPI_IN_PLACE)
+            rkc_copy(sendbuf, count, datatype, recvbuf, count, datatype);
+        err = rkc_counter_allreduce(recvbuf, count, datatype, op, comm);
+    } else if (size > 1 && size <= rkc_flat_max() &&
         (long)tsize * count <= RKC_ALLREDUCE_RD_MAX) {
         if (sendbuf != MPI_IN_PLACE)
             rkc_copy(sendbuf, count, datatype, recvbuf, count, datatype);

@@ -3,10 +3,16 @@
 #ifndef RCKMPI_COLL_H
 #define RCKMPI_COLL_H
 #include "mpi.h"
+
+#include <stddef.h>
+#include <stdint.h>
 /* Point-to-point on comm's collective context: never matches user traffic.
  * tag >= 0. Requests complete with the public MPI_Wait/MPI_Waitall/MPI_Test. */
 int rckmpi_coll_send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 int rckmpi_coll_recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status);
+/* A synchronous send (rendezvous whatever its size: the data move only once the receive is
+ * posted, straight into its buffer, never through the receiver's unexpected queue). */
+int rckmpi_coll_ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
 int rckmpi_coll_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *req);
 int rckmpi_coll_irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *req);
 /* Raise error class err on comm (its error handler: fatal aborts with a message naming func;
@@ -29,6 +35,18 @@ unsigned rckmpi_coll_nbc_seq(MPI_Comm comm);
  * backend: every wait a futex sleep and wake-up when the host's CPUs are oversubscribed), else 0
  * (the sim, the mpi backend). The collectives choose their algorithm by it. */
 int rckmpi_coll_host_memory(void);
+/* The GIC atomic counter the collectives may use (MPI_Barrier on MPI_COMM_WORLD, coll_flat.c):
+ * the chip's third counter from the top (SVM takes the last two). With @p old NULL: 0 if the chip
+ * has it, else -1. Otherwise increments it, *old its value before; -1 if that failed. */
+#define RKC_COUNTER_FROM_TOP 3
+int rckmpi_coll_counter(int32_t *old);
+/* Slots in the shared window for the collectives (MPI_Allreduce on MPI_COMM_WORLD, coll_flat.c),
+ * one per UE, on native only: their size (0: none), and a copy into or out of UE @p ue's slot
+ * (0, or -1 when len is larger than a slot or the HAL failed). */
+#define RKC_SLOT_BYTES 2112
+size_t rckmpi_coll_slot_bytes(void);
+int rckmpi_coll_slot_write(int ue, const void *buf, size_t len);
+int rckmpi_coll_slot_read(int ue, void *buf, size_t len);
 /* Implemented by mpicoll: called from MPI_Init after the communicators exist, and from MPI_Finalize. */
 int rckmpi_coll_init(void);
 void rckmpi_coll_finalize(void);

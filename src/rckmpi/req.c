@@ -537,6 +537,15 @@ int rckmpi_coll_send(const void *buf, int count, MPI_Datatype type, int dest,
     return blocking(err, &r, MPI_STATUS_IGNORE, comm, "rckmpi_coll_send");
 }
 
+int rckmpi_coll_ssend(const void *buf, int count, MPI_Datatype type,
+                      int dest, int tag, MPI_Comm comm)
+{
+    MPI_Request r;
+    int err = rk_isend(buf, count, type, dest, tag, comm, 1, RK_MODE_SYNC, &r,
+                       "rckmpi_coll_ssend");
+    return blocking(err, &r, MPI_STATUS_IGNORE, comm, "rckmpi_coll_ssend");
+}
+
 int rckmpi_coll_recv(void *buf, int count, MPI_Datatype type, int source,
                      int tag, MPI_Comm comm, MPI_Status *status)
 {

@@ -99,6 +99,12 @@ int rkc_gatherv(const void *sendbuf, int scount, MPI_Datatype stype,
 int rkc_scatterv(const void *sendbuf, const int scounts[], const int displs[],
                  MPI_Datatype stype, void *recvbuf, int rcount,
                  MPI_Datatype rtype, int root, MPI_Comm comm);
+/* coll.c: a gather's (and gatherv's) blocks of at least
+ * rkc_gather_sync_min() bytes go synchronously (rckmpi_coll_ssend):
+ * RCK_MPI_GATHER_SYNC, auto: RKC_GATHER_SYNC_HOST on native, never on the
+ * sim and the mpi backend */
+#define RKC_GATHER_SYNC_HOST 32768
+long rkc_gather_sync_min(void);
 /* coll_tree.c: binomial gather/scatter of uniform blocks; used for
  * blocks of at most RKC_TREE_MAX bytes */
 #define RKC_TREE_MAX 128
@@ -130,6 +136,17 @@ int rkc_bcast_fanout(void);
 #define RKC_FLAT_MAX_HOST 1024
 int rkc_flat_max(void);
 int rkc_flat_barrier(MPI_Comm comm);
+/* the counter barrier (coll_flat.c): whether @p comm takes it
+ * (RCK_MPI_BARRIER_COUNTER; auto: MPI_COMM_WORLD on native when no process
+ * can be spawned), and the barrier */
+int rkc_counter_barrier_ok(MPI_Comm comm);
+int rkc_counter_barrier(MPI_Comm comm);
+/* the counter allreduce (coll_flat.c): MPI_COMM_WORLD when it takes the
+ * counter barrier and the packed vector fits a slot of the shared window
+ * (rckmpi_coll_slot_bytes) */
+int rkc_counter_allreduce_ok(MPI_Comm comm, int count, MPI_Datatype type);
+int rkc_counter_allreduce(void *recvbuf, int count, MPI_Datatype type,
+                          MPI_Op op, MPI_Comm comm);
 int rkc_flat_allreduce(void *recvbuf, int count, MPI_Datatype type,
                        MPI_Op op, MPI_Comm comm);
 #endif

@@ -48,6 +48,19 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "a binomial tree, larger ones directly; auto = by channel (docs/"
      "MPI-COLLECTIVES.md)",
      "auto|#"},
+    {"MPI_GATHER_SYNC", "auto", RCK_CONFIG_STRING,
+     "MPI_Gather(v): a block of at least this many bytes is sent "
+     "synchronously (into the root's posted receive, never through its "
+     "unexpected queue); auto = 32768 on native, never elsewhere "
+     "(docs/MPI.md)",
+     "auto|#"},
+    {"MPI_BARRIER_COUNTER", "auto", RCK_CONFIG_STRING,
+     "MPI_Barrier and MPI_Allreduce of up to 2 KiB on MPI_COMM_WORLD: 1 = "
+     "the arrivals counted on a GIC "
+     "atomic counter (the chip's third from the top), the last to arrive "
+     "releases the others (only when no process can be spawned); 0 = "
+     "messages only; auto = 1 on native (docs/MPI.md)",
+     "auto|#"},
     {"MPI_BCAST_FANOUT", "auto", RCK_CONFIG_STRING,
      "MPI_Bcast's tree: 0 = binomial (the root sends ceil(log2 p) "
      "messages), k = a k-ary tree (every rank sends at most k); auto = 2 "
