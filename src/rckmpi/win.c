@@ -502,7 +502,8 @@ static int win_new(void *base, MPI_Aint size, int disp_unit, MPI_Comm comm,
     w->roff = calloc((size_t)w->size, sizeof(long long));
     w->rbytes = calloc((size_t)w->size, sizeof(MPI_Aint));
     w->runit = calloc((size_t)w->size, sizeof(int));
-    w->issued = calloc((size_t)w->size, sizeof(long long));
+    w->issued = calloc((size_t)w->size * 2, sizeof(long long));
+    w->synced = w->issued != NULL ? w->issued + w->size : NULL;
     w->locked = calloc((size_t)w->size, sizeof(int));
     w->start = calloc((size_t)w->size, sizeof(int));
     all = calloc((size_t)w->size * 3, sizeof(long long));
@@ -565,6 +566,18 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 }
 RK_MPI_ALIAS(Win_create);
 
+/* RCK_MPI_WIN_ALLOCATE: shm, or auto in host memory (native, the mpi
+ * backend on one node), where a direct copy costs what a memcpy does and
+ * needs no progress at the target; heap (messages) on the chip's models,
+ * whose shared DRAM is uncached */
+static int win_allocate_shm(void)
+{
+    const char *how = rck_config_get("MPI_WIN_ALLOCATE");
+
+    return strcmp(how, "shm") == 0 ||
+           (strcmp(how, "auto") == 0 && rckmpi_coll_host_memory());
+}
+
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
@@ -583,9 +596,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                       (long)size);
     /* RCK_MPI_WIN_ALLOCATE=shm: shared DRAM if it fits in my slice
      * (others then copy directly), else the heap (messages) */
-    mem = strcmp(rck_config_get("MPI_WIN_ALLOCATE"), "shm") == 0
-              ? rk_win_shm_alloc((size_t)size, &off)
-              : NULL;
+    mem = win_allocate_shm() ? rk_win_shm_alloc((size_t)size, &off) : NULL;
     if (mem == NULL) {
         off = -1;
         mem = heap = calloc(1, size > 0 ? (size_t)size : 1);

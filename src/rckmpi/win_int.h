@@ -77,6 +77,8 @@ typedef struct {
     struct rk_attr *attrs; /* attr.c: its cached attributes */
     /* origin side */
     long long *issued;   /* data operations sent to each rank, ever */
+    long long *synced;   /* issued[t] at the last flush or unlock of t (in
+                            issued's allocation) */
     w_pend_t *pend;      /* my sends and get receives not yet complete */
     int npend, cappend;
     int *locked;         /* lock type held at each rank, or 0 */

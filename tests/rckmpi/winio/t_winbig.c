@@ -38,8 +38,9 @@ int main(int argc, char **argv)
 {
     int rank, size, alloc;
     /* a size above the split threshold and below every eager limit, one
-     * above sccmulti's largest eager limit (256 KiB) */
-    const size_t sizes[] = {12000, 300000};
+     * above the MPB channels' 16 KiB (and sccmulti's and sccshm's with
+     * RCK_MPI_EAGER=16k) */
+    const size_t sizes[] = {12000, 40000};
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
