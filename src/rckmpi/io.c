@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +141,10 @@ static int view_set(rk_file_t *f, MPI_Offset disp, MPI_Datatype etype,
     f->esize = e->size;
     f->fsize = t->size;
     f->fext = t->contig ? (MPI_Aint)t->size : t->extent;
+    /* one block filling its extent (the default view of MPI_BYTE, any
+     * contiguous filetype): the view's data bytes are the file's */
+    f->flat = nb == 1 && b[0].off == 0 && (MPI_Aint)b[0].len == f->fext &&
+              f->fext > 0;
     f->fp = 0;
     return MPI_SUCCESS;
 }
@@ -151,6 +156,12 @@ MPI_Offset rk_io_view_at(const rk_file_t *f, long long k, size_t *avail)
     long long tile = k / (long long)f->fsize;
     size_t in = (size_t)(k % (long long)f->fsize);
 
+    if (f->flat) {
+        /* everything from here on is contiguous: one pwrite/pread for a
+         * whole access, not one per tile (per byte for MPI_BYTE) */
+        *avail = SIZE_MAX;
+        return f->disp + (MPI_Offset)k;
+    }
     for (int i = 0; i < f->nblk; i++) {
         if (in < f->blk[i].len) {
             *avail = f->blk[i].len - in;

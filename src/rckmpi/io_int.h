@@ -20,6 +20,7 @@ typedef struct {
     size_t esize;
     size_t fsize;    /* data bytes of one filetype */
     MPI_Aint fext;   /* its extent */
+    int flat;        /* its tiles cover the file without gaps from disp on */
     int nblk;
     rk_block_t *blk; /* its blocks, offsets from the tile's start */
     MPI_Offset fp;   /* individual file pointer, in etypes */

@@ -37,12 +37,13 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "among the UEs: MPI_Win_allocate_shared's memory, and "
      "MPI_Win_allocate's with MPI_WIN_ALLOCATE=shm (0 = none; "
      "docs/MPI-ONESIDED-IO.md)", NULL},
-    {"MPI_WIN_ALLOCATE", "heap", RCK_CONFIG_STRING,
+    {"MPI_WIN_ALLOCATE", "auto", RCK_CONFIG_STRING,
      "MPI_Win_allocate's memory: heap (put and get are messages through "
-     "the MPBs) or shm (shared DRAM when it fits: put and get are direct "
+     "the MPBs), shm (shared DRAM when it fits: put and get are direct "
      "copies, slower than the MPBs beyond a few bytes on the chip's "
-     "uncached DRAM)",
-     "heap|shm"},
+     "uncached DRAM) or auto (shm in host memory, i.e. on native; heap on "
+     "the sim)",
+     "auto|heap|shm"},
     {"MPI_TREE_MAX", "auto", RCK_CONFIG_STRING,
      "MPI_Gather/MPI_Scatter: blocks of at most this many bytes go through "
      "a binomial tree, larger ones directly; auto = by channel (docs/"

@@ -162,6 +162,21 @@ static void unlock_req(rk_win_t *w, int from)
     }
 }
 
+/* One run of window bytes at @p at to or from @p *packed (@p in: into
+ * the window), which moves past it. */
+static void region_copy(rk_win_t *w, char *at, size_t len, char **packed,
+                        int in)
+{
+    if (at == NULL || len == 0)
+        return;
+    if (in)
+        memcpy(at, *packed, len);
+    else
+        memcpy(*packed, at, len);
+    rk_win_shm_touch(w, at, len, in);
+    *packed += len;
+}
+
 /* Copy between the target region and a packed buffer (@p in: into the
  * window). */
 static void region(rk_win_t *w, const w_hdr_t *h, const w_blk_t *b,
@@ -170,16 +185,24 @@ static void region(rk_win_t *w, const w_hdr_t *h, const w_blk_t *b,
     char *item = w->flavor == MPI_WIN_FLAVOR_DYNAMIC
                      ? (char *)(uintptr_t)h->disp
                      : w->base + h->disp;
+    char *run = NULL;
+    size_t rlen = 0;
 
+    /* blocks that continue the previous one are copied together: a
+     * target datatype of many adjacent items costs one copy, not one per
+     * item */
     for (int i = 0; i < h->tcount; i++, item += h->textent)
         for (int k = 0; k < h->nblocks; k++) {
-            if (in)
-                memcpy(item + b[k].off, packed, (size_t)b[k].len);
-            else
-                memcpy(packed, item + b[k].off, (size_t)b[k].len);
-            rk_win_shm_touch(w, item + b[k].off, (size_t)b[k].len, in);
-            packed += b[k].len;
+            char *at = item + b[k].off;
+            if (run != NULL && at == run + rlen) {
+                rlen += (size_t)b[k].len;
+                continue;
+            }
+            region_copy(w, run, rlen, &packed, in);
+            run = at;
+            rlen = (size_t)b[k].len;
         }
+    region_copy(w, run, rlen, &packed, in);
 }
 
 static void reply(rk_win_t *w, int to, int tag, void *data, int64_t bytes)
@@ -211,6 +234,47 @@ static int attached(const rk_win_t *w, const w_hdr_t *h, const w_blk_t *b)
         if ((uintptr_t)lo >= w->att[i].lo && (uintptr_t)hi <= w->att[i].hi)
             return 1;
     return 0;
+}
+
+/* Take a large put's data off the channel without applying them. */
+static void drain(rk_win_t *w, int from, int64_t bytes)
+{
+    char *tmp = malloc((size_t)bytes);
+
+    if (tmp != NULL)
+        PMPI_Recv(tmp, (int)bytes, MPI_BYTE, from, W_DATA, w->comm,
+                  MPI_STATUS_IGNORE);
+    free(tmp);
+}
+
+/* A large put's data, which follow its header on W_DATA: received into
+ * the window when the region is one run of bytes, else staged. */
+static void put_data(rk_win_t *w, int from, const w_hdr_t *h,
+                     const w_blk_t *b)
+{
+    char *at = w->flavor == MPI_WIN_FLAVOR_DYNAMIC
+                   ? (char *)(uintptr_t)h->disp
+                   : w->base + h->disp;
+    char *tmp = NULL;
+
+    if (h->tcount == 1 && h->nblocks == 1 && b[0].len == h->bytes) {
+        at += b[0].off;
+        if (PMPI_Recv(at, (int)h->bytes, MPI_BYTE, from, W_DATA, w->comm,
+                      MPI_STATUS_IGNORE) == MPI_SUCCESS)
+            rk_win_shm_touch(w, at, (size_t)h->bytes, 1);
+        return;
+    }
+    tmp = malloc((size_t)h->bytes);
+    if (tmp == NULL) {
+        rk_err(w->comm, MPI_ERR_NO_MEM, "MPI_Put (target side)",
+               "no memory for rank %d's put of %lld bytes", from,
+               (long long)h->bytes);
+        return;
+    }
+    if (PMPI_Recv(tmp, (int)h->bytes, MPI_BYTE, from, W_DATA, w->comm,
+                  MPI_STATUS_IGNORE) == MPI_SUCCESS)
+        region(w, h, b, tmp, 1);
+    free(tmp);
 }
 
 /* Apply one W_REQ message from @p from. */
@@ -246,10 +310,16 @@ static void apply(rk_win_t *w, int from, char *msg)
         if (h.reply_tag != 0)
             reply(w, from, h.reply_tag, calloc(1, (size_t)h.bytes + 1),
                   h.bytes);
+        if (h.kind == K_PUT && h.split)
+            drain(w, from, h.bytes);
         rk_err(w->comm, MPI_ERR_RMA_RANGE, "MPI_Win (target side)",
                "rank %d's operation on bytes at %#llx is outside the memory "
                "attached to the dynamic window", from,
                (unsigned long long)h.disp);
+        return;
+    }
+    if (h.kind == K_PUT && h.split) {
+        put_data(w, from, &h, b);
         return;
     }
     if (h.kind == K_PUT) {
@@ -432,7 +502,8 @@ static int win_new(void *base, MPI_Aint size, int disp_unit, MPI_Comm comm,
     w->roff = calloc((size_t)w->size, sizeof(long long));
     w->rbytes = calloc((size_t)w->size, sizeof(MPI_Aint));
     w->runit = calloc((size_t)w->size, sizeof(int));
-    w->issued = calloc((size_t)w->size, sizeof(long long));
+    w->issued = calloc((size_t)w->size * 2, sizeof(long long));
+    w->synced = w->issued != NULL ? w->issued + w->size : NULL;
     w->locked = calloc((size_t)w->size, sizeof(int));
     w->start = calloc((size_t)w->size, sizeof(int));
     all = calloc((size_t)w->size * 3, sizeof(long long));
@@ -495,6 +566,18 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 }
 RK_MPI_ALIAS(Win_create);
 
+/* RCK_MPI_WIN_ALLOCATE: shm, or auto in host memory (native, the mpi
+ * backend on one node), where a direct copy costs what a memcpy does and
+ * needs no progress at the target; heap (messages) on the chip's models,
+ * whose shared DRAM is uncached */
+static int win_allocate_shm(void)
+{
+    const char *how = rck_config_get("MPI_WIN_ALLOCATE");
+
+    return strcmp(how, "shm") == 0 ||
+           (strcmp(how, "auto") == 0 && rckmpi_coll_host_memory());
+}
+
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
@@ -513,9 +596,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                       (long)size);
     /* RCK_MPI_WIN_ALLOCATE=shm: shared DRAM if it fits in my slice
      * (others then copy directly), else the heap (messages) */
-    mem = strcmp(rck_config_get("MPI_WIN_ALLOCATE"), "shm") == 0
-              ? rk_win_shm_alloc((size_t)size, &off)
-              : NULL;
+    mem = win_allocate_shm() ? rk_win_shm_alloc((size_t)size, &off) : NULL;
     if (mem == NULL) {
         off = -1;
         mem = heap = calloc(1, size > 0 ? (size_t)size : 1);

@@ -12,6 +12,7 @@
 #define W_REQ 1   /* origin -> target: operations, lock, unlock, ... */
 #define W_CTRL 2  /* target -> origin: lock granted, unlock/flush done */
 #define W_POST 3  /* target -> origin: MPI_Win_post */
+#define W_DATA 4  /* origin -> target: a large put's data (after its W_REQ) */
 #define W_REPLY 16 /* + n: data of a get */
 
 enum {
@@ -31,8 +32,13 @@ typedef struct {
     int32_t reply_tag; /* get, get_accumulate, CAS: where the data go */
     int64_t bytes;     /* data bytes of the target side */
     int32_t lock_type;
-    int32_t pad;
+    int32_t split;     /* put: the data follow on W_DATA, not in here */
 } w_hdr_t;
+
+/* Puts of at least this many bytes send their data as a message of their
+ * own, from the origin buffer to the target region when contiguous: no
+ * packing, no staging buffer (docs/MPI-ONESIDED-IO.md) */
+#define W_SPLIT_BYTES 8192
 
 typedef struct {
     int64_t off, len;
@@ -71,6 +77,8 @@ typedef struct {
     struct rk_attr *attrs; /* attr.c: its cached attributes */
     /* origin side */
     long long *issued;   /* data operations sent to each rank, ever */
+    long long *synced;   /* issued[t] at the last flush or unlock of t (in
+                            issued's allocation) */
     w_pend_t *pend;      /* my sends and get receives not yet complete */
     int npend, cappend;
     int *locked;         /* lock type held at each rank, or 0 */

@@ -155,7 +155,7 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
 {
     rk_win_t *w;
     const rk_type_t *tt, *ot = NULL;
-    int err = rk_win_arg(win, &w, func), nb;
+    int err = rk_win_arg(win, &w, func), nb, split;
     size_t tbytes = 0, len;
     MPI_Datatype basic = MPI_DATATYPE_NULL;
     w_hdr_t h;
@@ -201,8 +201,10 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
         return direct(w, kind, odata, ocount, ot, res, rcount, rtype, t,
                       (MPI_Aint)tdisp * w->runit[t], tt, tcount, note, func);
     nb = tt->contig ? 1 : tt->nblocks;
+    split = kind == K_PUT && tbytes >= W_SPLIT_BYTES;
     len = sizeof h + (size_t)nb * sizeof(w_blk_t) +
-          (odata != NULL ? tbytes : 0) + (cmp != NULL ? tbytes : 0);
+          (odata != NULL && !split ? tbytes : 0) +
+          (cmp != NULL ? tbytes : 0);
     msg = malloc(len);
     if (msg == NULL)
         return rk_err(w->comm, MPI_ERR_NO_MEM, func, "no memory");
@@ -214,7 +216,14 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
     h.disp = (int64_t)tdisp * w->runit[t]; /* dynamic: an address */
     h.textent = tt->extent;
     h.nblocks = nb;
+    if (tt->contig && tcount > 1) {
+        /* a contiguous target region: one block of every byte, so that
+         * the target copies it at once, not item by item */
+        h.tcount = 1;
+        h.textent = (int64_t)tbytes;
+    }
     h.bytes = (int64_t)tbytes;
+    h.split = split;
     if (res != NULL) {
         w->reply_seq = (w->reply_seq + 1) % (RK_TAG_UB - W_REPLY);
         h.reply_tag = W_REPLY + w->reply_seq;
@@ -224,7 +233,7 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
         w_blk_t *b = (w_blk_t *)(msg + sizeof h);
         if (tt->contig) {
             b[0].off = 0;
-            b[0].len = (int64_t)tt->size;
+            b[0].len = h.tcount == 1 ? (int64_t)tbytes : (int64_t)tt->size;
         } else {
             for (int k = 0; k < nb; k++) {
                 b[k].off = tt->blocks[k].off;
@@ -232,7 +241,7 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
             }
         }
     }
-    if (odata != NULL)
+    if (odata != NULL && !split)
         rk_pack(odata, ocount, ot, msg + sizeof h + (size_t)nb * sizeof(w_blk_t));
     if (cmp != NULL)
         rk_pack(cmp, ocount, ot,
@@ -249,6 +258,27 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
         }
         if (note != NULL) {
             /* MPI_Rget: done when the data are here */
+            w->pend[w->npend - 1].note = note;
+            note->refs++;
+            note = NULL;
+        }
+    }
+    if (split) {
+        /* the data straight from the origin buffer, sent before the
+         * header: the channel keeps one sender's messages in order, so
+         * the target, which receives them when it applies the header,
+         * finds them under way and never waits for a send the origin has
+         * not made yet (both sides may be serving each other inside
+         * their own MPI calls); complete at the next synchronisation, as
+         * the origin buffer may not change before */
+        err = PMPI_Isend(odata, ocount, otype, t, W_DATA, w->comm, &rr);
+        if (err == MPI_SUCCESS)
+            err = rk_win_pend(&w->pend, &w->npend, &w->cappend, rr, NULL);
+        if (err != MPI_SUCCESS) {
+            free(msg);
+            return rk_err(w->comm, err, func, "cannot send to rank %d", t);
+        }
+        if (note != NULL) {
             w->pend[w->npend - 1].note = note;
             note->refs++;
             note = NULL;

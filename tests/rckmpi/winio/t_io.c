@@ -193,6 +193,56 @@ int main(int argc, char **argv)
         MPI_Type_free(&vec);
         MPI_Type_free(&blk);
         MPI_Type_free(&tile);
+        /* a contiguous filetype after a displacement of 5 bytes: the
+         * view's bytes are the file's from there on, every access is one
+         * run however many tiles it spans (IMB-IO's writes); each rank
+         * writes 1000 ints at etype 7 + 1000 * rank, reads its
+         * neighbour's back through the byte view */
+        {
+            MPI_Datatype three;
+            MPI_File fv;
+            int *big = malloc(1000 * sizeof(int)), *chk, n;
+            MPI_Offset bo;
+            char pv[4200];
+            snprintf(pv, sizeof pv, "%s.flat", path);
+            err = MPI_File_open(MPI_COMM_WORLD, pv,
+                                MPI_MODE_CREATE | MPI_MODE_RDWR |
+                                    MPI_MODE_DELETE_ON_CLOSE,
+                                MPI_INFO_NULL, &fv);
+            CHECK(err == MPI_SUCCESS, "open %s: %d", pv, err);
+            MPI_Type_contiguous(3, MPI_INT, &three);
+            MPI_Type_commit(&three);
+            MPI_File_set_view(fv, 5, MPI_INT, three, "native",
+                              MPI_INFO_NULL);
+            for (int i = 0; i < 1000; i++)
+                big[i] = rank * 7919 + i;
+            MPI_File_write_at(fv, 7 + 1000 * (MPI_Offset)rank, big, 1000,
+                              MPI_INT, &st);
+            MPI_Get_count(&st, MPI_INT, &n);
+            CHECK(n == 1000, "flat view write: %d ints", n);
+            MPI_File_get_byte_offset(fv, 7 + 1000 * (MPI_Offset)left, &bo);
+            CHECK(bo == 5 + (7 + 1000 * (MPI_Offset)left) * 4,
+                  "flat view byte offset %lld", (long long)bo);
+            MPI_File_sync(fv);
+            MPI_Barrier(MPI_COMM_WORLD);
+            MPI_File_sync(fv);
+            MPI_File_set_view(fv, 0, MPI_BYTE, MPI_BYTE, "native",
+                              MPI_INFO_NULL);
+            chk = calloc(1000, sizeof(int));
+            MPI_File_read_at(fv, bo, chk, 4000, MPI_BYTE, &st);
+            MPI_Get_count(&st, MPI_BYTE, &n);
+            CHECK(n == 4000, "flat view read back: %d bytes", n);
+            for (int i = 0; i < 1000; i++)
+                if (chk[i] != left * 7919 + i) {
+                    CHECK(0, "flat view: int %d of rank %d is %d", i, left,
+                          chk[i]);
+                    break;
+                }
+            free(chk);
+            free(big);
+            MPI_File_close(&fv);
+            MPI_Type_free(&three);
+        }
         MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native",
                           MPI_INFO_NULL);
     }
