@@ -149,6 +149,11 @@ int rckmpi_coll_counter(int32_t *old)
     return rck_hal_atomic_inc(rk.hal, ctr, old) == RCK_OK ? 0 : -1;
 }
 
+int rckmpi_coll_universe(void)
+{
+    return rk.nues;
+}
+
 static int chan_kind(const char *name)
 {
     if (strcmp(name, "auto") == 0)

@@ -60,12 +60,10 @@ int rkc_counter_barrier_ok(MPI_Comm comm)
         return 0;
     if (ok < 0) {
         long set = rkc_setting_auto("MPI_BARRIER_COUNTER");
-        int size, flag = 0, *universe = NULL;
+        int size;
         PMPI_Comm_size(MPI_COMM_WORLD, &size);
-        PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &universe,
-                           &flag);
         ok = (set > 0 || (set < 0 && rckmpi_coll_host_memory())) &&
-             size > 1 && flag && universe != NULL && *universe == size &&
+             size > 1 && rckmpi_coll_universe() == size &&
              rckmpi_coll_counter(NULL) == 0;
     }
     return ok;

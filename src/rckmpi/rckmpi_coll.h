@@ -40,6 +40,8 @@ int rckmpi_coll_host_memory(void);
  * has it, else -1. Otherwise increments it, *old its value before; -1 if that failed. */
 #define RKC_COUNTER_FROM_TOP 3
 int rckmpi_coll_counter(int32_t *old);
+/* The job's UEs (MPI_UNIVERSE_SIZE: the world plus the cores spawning can use). */
+int rckmpi_coll_universe(void);
 /* Slots in the shared window for the collectives (MPI_Allreduce on MPI_COMM_WORLD, coll_flat.c),
  * one per UE, on native only: their size (0: none), and a copy into or out of UE @p ue's slot
  * (0, or -1 when len is larger than a slot or the HAL failed). */

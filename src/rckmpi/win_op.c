@@ -148,6 +148,57 @@ static int direct(rk_win_t *w, int kind, const void *odata, int ocount,
     return MPI_SUCCESS;
 }
 
+/* the target region [tdisp, +tcount items of tt) inside rank t's window
+ * (a dynamic window's displacement is an address: not checked here) */
+static int range_check(const rk_win_t *w, const rk_type_t *tt, int t,
+                       MPI_Aint tdisp, int tcount, size_t tbytes,
+                       const char *func)
+{
+    long long lo, hi;
+
+    if (tcount <= 0 || tbytes == 0 || w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+        return MPI_SUCCESS;
+    lo = (long long)tdisp * w->runit[t] + tt->true_lb;
+    hi = (long long)tdisp * w->runit[t] + (long long)(tcount - 1) * tt->extent +
+         tt->true_ub;
+    if (lo < 0 || hi > (long long)w->rbytes[t])
+        return rk_err(w->comm, MPI_ERR_RMA_RANGE, func,
+                      "bytes %lld..%lld of rank %d's window of %ld", lo, hi, t,
+                      (long)w->rbytes[t]);
+    return MPI_SUCCESS;
+}
+
+/* the request's block table after its header @p h: one block for a
+ * contiguous target type (of every byte when h->tcount is 1), else the
+ * type's blocks */
+static void put_blocks(w_blk_t *b, const w_hdr_t *h, const rk_type_t *tt,
+                       size_t tbytes)
+{
+    if (tt->contig) {
+        b[0].off = 0;
+        b[0].len = h->tcount == 1 ? (int64_t)tbytes : (int64_t)tt->size;
+        return;
+    }
+    for (int k = 0; k < (int)h->nblocks; k++) {
+        b[k].off = tt->blocks[k].off;
+        b[k].len = (int64_t)tt->blocks[k].len;
+    }
+}
+
+/* keep @p rr pending on the window; a request's note (*note, if any)
+ * waits for it too, and is taken: *note becomes NULL */
+static int pend_noted(rk_win_t *w, MPI_Request rr, w_note_t **note)
+{
+    int err = rk_win_pend(&w->pend, &w->npend, &w->cappend, rr, NULL);
+
+    if (err == MPI_SUCCESS && *note != NULL) {
+        w->pend[w->npend - 1].note = *note;
+        (*note)->refs++;
+        *note = NULL;
+    }
+    return err;
+}
+
 static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
                   const void *cmp, void *res, int rcount, MPI_Datatype rtype,
                   int t, MPI_Aint tdisp, int tcount, MPI_Datatype ttype,
@@ -187,16 +238,9 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
     tt = rk_type(ttype);
     if (odata != NULL)
         ot = rk_type(otype);
-    /* the target region inside the target's window */
-    if (tcount > 0 && tbytes > 0 && w->flavor != MPI_WIN_FLAVOR_DYNAMIC) {
-        long long lo = (long long)tdisp * w->runit[t] + tt->true_lb;
-        long long hi = (long long)tdisp * w->runit[t] +
-                       (long long)(tcount - 1) * tt->extent + tt->true_ub;
-        if (lo < 0 || hi > (long long)w->rbytes[t])
-            return rk_err(w->comm, MPI_ERR_RMA_RANGE, func,
-                          "bytes %lld..%lld of rank %d's window of %ld", lo,
-                          hi, t, (long)w->rbytes[t]);
-    }
+    err = range_check(w, tt, t, tdisp, tcount, tbytes, func);
+    if (err != MPI_SUCCESS)
+        return err;
     if ((kind == K_PUT || kind == K_GET) && w->roff[t] >= 0)
         return direct(w, kind, odata, ocount, ot, res, rcount, rtype, t,
                       (MPI_Aint)tdisp * w->runit[t], tt, tcount, note, func);
@@ -229,18 +273,7 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
         h.reply_tag = W_REPLY + w->reply_seq;
     }
     memcpy(msg, &h, sizeof h);
-    {
-        w_blk_t *b = (w_blk_t *)(msg + sizeof h);
-        if (tt->contig) {
-            b[0].off = 0;
-            b[0].len = h.tcount == 1 ? (int64_t)tbytes : (int64_t)tt->size;
-        } else {
-            for (int k = 0; k < nb; k++) {
-                b[k].off = tt->blocks[k].off;
-                b[k].len = (int64_t)tt->blocks[k].len;
-            }
-        }
-    }
+    put_blocks((w_blk_t *)(msg + sizeof h), &h, tt, tbytes);
     if (odata != NULL && !split)
         rk_pack(odata, ocount, ot, msg + sizeof h + (size_t)nb * sizeof(w_blk_t));
     if (cmp != NULL)
@@ -249,18 +282,12 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
     if (res != NULL) {
         /* the reply goes straight into the result buffer */
         err = PMPI_Irecv(res, rcount, rtype, t, h.reply_tag, w->comm, &rr);
-        if (err == MPI_SUCCESS)
-            err = rk_win_pend(&w->pend, &w->npend, &w->cappend, rr, NULL);
+        if (err == MPI_SUCCESS) /* MPI_Rget: done when the data are here */
+            err = pend_noted(w, rr, &note);
         if (err != MPI_SUCCESS) {
             free(msg);
             return rk_err(w->comm, err, func, "cannot receive from rank %d",
                           t);
-        }
-        if (note != NULL) {
-            /* MPI_Rget: done when the data are here */
-            w->pend[w->npend - 1].note = note;
-            note->refs++;
-            note = NULL;
         }
     }
     if (split) {
@@ -273,15 +300,10 @@ static int rma_op(int kind, const void *odata, int ocount, MPI_Datatype otype,
          * the origin buffer may not change before */
         err = PMPI_Isend(odata, ocount, otype, t, W_DATA, w->comm, &rr);
         if (err == MPI_SUCCESS)
-            err = rk_win_pend(&w->pend, &w->npend, &w->cappend, rr, NULL);
+            err = pend_noted(w, rr, &note);
         if (err != MPI_SUCCESS) {
             free(msg);
             return rk_err(w->comm, err, func, "cannot send to rank %d", t);
-        }
-        if (note != NULL) {
-            w->pend[w->npend - 1].note = note;
-            note->refs++;
-            note = NULL;
         }
     }
     w->issued[t]++;
