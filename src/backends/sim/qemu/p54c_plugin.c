@@ -69,59 +69,6 @@ static int skipped(uint64_t va)
     return 0;
 }
 
-/* which of the block's @p n instructions are the compiled counters' or
- * the checks' own (@p skip), from their kinds (@p kind, filled here) */
-static void tb_mark(struct qemu_plugin_tb *tb, size_t n, int *kind,
-                    uint8_t *skip)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
-        kind[i] = p54c_ctr_kind(qemu_plugin_insn_data(in),
-                                qemu_plugin_insn_size(in));
-    }
-    /* a block that follows an open tail starts where that one ended:
-     * addresses kept in a set (blocks are translated once, or again
-     * after a flush with the same answer) */
-    uint64_t tb_va = qemu_plugin_tb_vaddr(tb);
-    int open_head = open_tails != NULL &&
-                    g_hash_table_contains(open_tails, &tb_va);
-    if (p54c_ctr_mark(kind, n, skip, open_head) && n > 0) {
-        struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
-        uint64_t *next = g_new(uint64_t, 1);
-        *next = qemu_plugin_insn_vaddr(last) + qemu_plugin_insn_size(last);
-        if (open_tails == NULL)
-            open_tails = g_hash_table_new_full(g_int64_hash, g_int64_equal,
-                                               g_free, NULL);
-        g_hash_table_add(open_tails, next);
-    }
-    checks_mark(tb, n, skip);
-    if (getenv("RCK_P54C_TBDEBUG") != NULL) {
-        fprintf(stderr, "tb %#llx n=%zu skip=", (unsigned long long)tb_va, n);
-        for (size_t i = 0; i < n; i++)
-            fputc(skip[i] ? 's' : '.', stderr);
-        fputc('\n', stderr);
-    }
-}
-
-/* Checked code (docs/P54C.md, "Cycles where the compiled engine charges
- * them"): its blocks end at every check, so a block's cycles added at its
- * start would fall between the stores of one compiled block, which the
- * compiled engine charges all at the block's counter add; they are
- * charged at that add here too (its immediate, the sum over the block's
- * instructions by the same classifier and table), but a string
- * instruction's, charged per iteration as before. 1 for such a block. */
-static int tb_checked(struct qemu_plugin_tb *tb, size_t n)
-{
-    struct qemu_plugin_insn *in0;
-
-    if (!S->detailed || n == 0)
-        return 0;
-    in0 = qemu_plugin_tb_get_insn(tb, 0);
-    return p54c_fmap_checked(qemu_plugin_insn_vaddr(in0),
-                             qemu_plugin_insn_size(in0),
-                             qemu_plugin_insn_data(in0));
-}
-
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 
 static void reinstall(qemu_plugin_id_t id)
@@ -401,6 +348,59 @@ static int64_t units_add(const uint8_t *b, size_t n)
     if (b[1] == 0x83 && n == 9)
         return (int8_t)b[8];
     return -1;
+}
+
+/* which of the block's @p n instructions are the compiled counters' or
+ * the checks' own (@p skip), from their kinds (@p kind, filled here) */
+static void tb_mark(struct qemu_plugin_tb *tb, size_t n, int *kind,
+                    uint8_t *skip)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+        kind[i] = p54c_ctr_kind(qemu_plugin_insn_data(in),
+                                qemu_plugin_insn_size(in));
+    }
+    /* a block that follows an open tail starts where that one ended:
+     * addresses kept in a set (blocks are translated once, or again
+     * after a flush with the same answer) */
+    uint64_t tb_va = qemu_plugin_tb_vaddr(tb);
+    int open_head = open_tails != NULL &&
+                    g_hash_table_contains(open_tails, &tb_va);
+    if (p54c_ctr_mark(kind, n, skip, open_head) && n > 0) {
+        struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
+        uint64_t *next = g_new(uint64_t, 1);
+        *next = qemu_plugin_insn_vaddr(last) + qemu_plugin_insn_size(last);
+        if (open_tails == NULL)
+            open_tails = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+                                               g_free, NULL);
+        g_hash_table_add(open_tails, next);
+    }
+    checks_mark(tb, n, skip);
+    if (getenv("RCK_P54C_TBDEBUG") != NULL) {
+        fprintf(stderr, "tb %#llx n=%zu skip=", (unsigned long long)tb_va, n);
+        for (size_t i = 0; i < n; i++)
+            fputc(skip[i] ? 's' : '.', stderr);
+        fputc('\n', stderr);
+    }
+}
+
+/* Checked code (docs/P54C.md, "Cycles where the compiled engine charges
+ * them"): its blocks end at every check, so a block's cycles added at its
+ * start would fall between the stores of one compiled block, which the
+ * compiled engine charges all at the block's counter add; they are
+ * charged at that add here too (its immediate, the sum over the block's
+ * instructions by the same classifier and table), but a string
+ * instruction's, charged per iteration as before. 1 for such a block. */
+static int tb_checked(struct qemu_plugin_tb *tb, size_t n)
+{
+    struct qemu_plugin_insn *in0;
+
+    if (!S->detailed || n == 0)
+        return 0;
+    in0 = qemu_plugin_tb_get_insn(tb, 0);
+    return p54c_fmap_checked(qemu_plugin_insn_vaddr(in0),
+                             qemu_plugin_insn_size(in0),
+                             qemu_plugin_insn_data(in0));
 }
 
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
