@@ -167,23 +167,42 @@ static void compact(sim_mc_t *mc)
 }
 
 /* How many intervals start at or before @p t: at the room first (where
- * the previous booking landed), else by bisection in the part that holds
- * the answer. */
+ * the previous booking landed), else galloping away from it and then by
+ * bisection (a core's next booking lands near its previous one). */
 static uint32_t count_le(const sim_mc_t *mc, uint64_t t)
 {
-    uint32_t nf = mc->gap - mc->lo, lo, hi, base;
+    uint32_t nf = mc->gap - mc->lo, lo, hi, step;
     const sim_iv_t *v;
 
     if (nf > 0 && mc->iv[mc->gap - 1].s > t) {
+        /* in the first part: v[-step] for step = 1, 2, 4, ... until one
+         * starts at or before t */
+        v = &mc->iv[mc->gap];
+        step = 2;
+        while (step <= nf && v[-(int64_t)step].s > t)
+            step *= 2;
+        /* the answer lies in (nf - step, nf - step / 2] */
+        lo = step <= nf ? nf - step + 1 : 0;
+        hi = nf - step / 2;
         v = &mc->iv[mc->lo];
-        base = 0;
-        lo = 0;
-        hi = nf - 1; /* v[nf - 1] starts after t */
     } else if (mc->nb > 0 && mc->iv[hi_of(mc)].s <= t) {
+        /* in the second part: v[step - 1] for step = 2, 4, ... until
+         * one starts after t */
         v = &mc->iv[hi_of(mc)];
-        base = nf;
-        lo = 1; /* v[0] starts at or before t */
-        hi = mc->nb;
+        step = 2;
+        while (step <= mc->nb && v[step - 1].s <= t)
+            step *= 2;
+        /* the count within it lies in [step / 2, step - 1] */
+        lo = step / 2;
+        hi = step <= mc->nb ? step - 1 : mc->nb;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (v[mid].s <= t)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return nf + lo;
     } else {
         return nf;
     }
@@ -194,7 +213,7 @@ static uint32_t count_le(const sim_mc_t *mc, uint64_t t)
         else
             hi = mid;
     }
-    return base + lo;
+    return lo;
 }
 
 uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
@@ -245,17 +264,20 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
         k++;
     }
     /* prev: the last interval before the gap (it ends at or before t) */
+    /* the room goes to just after the booking: the core's next one will
+     * land there or a little later */
     if (prev >= 0 && at(mc, (uint32_t)prev)->e == t) {
-        at(mc, (uint32_t)prev)->e = t + dur;
-        if (k < n && at(mc, k)->s == t + dur) {
+        move_gap(mc, k);
+        mc->iv[mc->gap - 1].e = t + dur;
+        if (k < n && mc->iv[hi_of(mc)].s == t + dur) {
             /* the booking fills the gap: prev and k become one */
-            move_gap(mc, k);
             mc->iv[mc->gap - 1].e = mc->iv[hi_of(mc)].e;
             mc->nb--;
             mc->n--;
         }
     } else if (k < n && at(mc, k)->s == t + dur) {
-        at(mc, k)->s = t;
+        move_gap(mc, k + 1);
+        mc->iv[mc->gap - 1].s = t;
     } else {
         /* between prev and k (k < n: a request past the end extends it) */
         insert_at(mc, k, t, t + dur);
