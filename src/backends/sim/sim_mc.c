@@ -50,8 +50,9 @@ static inline sim_iv_t *at(sim_mc_t *mc, uint32_t i)
     return i < nf ? &mc->iv[mc->lo + i] : &mc->iv[hi_of(mc) + (i - nf)];
 }
 
-/* Move the room so that the first part holds the first @p p intervals. */
-static void move_gap(sim_mc_t *mc, uint32_t p)
+/* Move the room so that the first part holds the first @p p intervals
+ * (p differs from the first part's length). */
+static void move_gap_to(sim_mc_t *mc, uint32_t p)
 {
     uint32_t nf = mc->gap - mc->lo;
 
@@ -72,8 +73,16 @@ static void move_gap(sim_mc_t *mc, uint32_t p)
         mc->lo = mc->gap = 0; /* all the room in one piece */
 }
 
+/* Move the room so that the first part holds the first @p p intervals. */
+static inline void move_gap(sim_mc_t *mc, uint32_t p)
+{
+    if (p != mc->gap - mc->lo)
+        move_gap_to(mc, p);
+}
+
 /* Insert @p s, @p e as the @p p-th interval. */
-static void insert_at(sim_mc_t *mc, uint32_t p, uint64_t s, uint64_t e)
+static inline void insert_at(sim_mc_t *mc, uint32_t p, uint64_t s,
+                             uint64_t e)
 {
     move_gap(mc, p);
     if (mc->gap == hi_of(mc)) {
