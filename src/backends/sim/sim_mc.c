@@ -23,9 +23,10 @@
  * nearly in order: one core books its slice's transactions in time order
  * (each lands at or just after the previous one, where the room already
  * is), a stream appends at the end, and forgetting drops a prefix. So a
- * booking costs O(1) plus the intervals it walks past, and a jump back to
- * another core's slice costs one copy of the intervals between. Nothing
- * is allocated or freed per booking.
+ * booking costs the intervals it walks past and a search that starts at
+ * the room (O(log d) for one that lands d intervals away), and a jump
+ * back to another core's slice one copy of the intervals between.
+ * Nothing is allocated or freed per booking.
  *
  * Owns: the controllers' queues. May call: nothing of the sim.
  */
