@@ -1,12 +1,14 @@
 /*
  * The memory controller's queue (src/backends/sim/sim_mc.c) against a
- * plain first-fit list: random bookings, out of time order, with a rising
- * floor, give exactly the reference's service starts while the table has
- * room; past its capacity the answers are never earlier than the
- * reference's (closing gaps is pessimistic, never optimistic), and the
- * zero-load controller (NULL) serves at arrival. The queue's two forms
- * (a sorted list while few intervals are promised, the tree above) give
- * the same answers across their moves.
+ * plain first-fit list with the same rules (forgetting when the floor
+ * rises; closing the smallest eighth of the gaps when a request finds
+ * SIM_MC_NODES - 2 intervals): every answer must be the reference's,
+ * booking in order, out of order from many cores, far past the array's
+ * length (the room wraps), and past the table's capacity (compaction).
+ * After each booking the gap buffer must hold the reference's intervals
+ * exactly, in order, in its two parts, and its counts (bookings, ticks
+ * waited) must be the reference's. The zero-load controller (NULL)
+ * serves at arrival.
  */
 #include "sim_mc.h"
 #include "unit.h"
@@ -18,7 +20,40 @@
 typedef struct {
     uint64_t (*iv)[2];
     size_t n, cap;
+    uint64_t forgot;
+    long compactions;
 } ref_t;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Close every gap no longer than the ((n - 1) / 8)-th smallest. */
+static void ref_compact(ref_t *r)
+{
+    size_t m = 0;
+    uint64_t *g = malloc(r->n * sizeof(uint64_t)), limit;
+
+    for (size_t i = 0; i + 1 < r->n; i++)
+        g[i] = r->iv[i + 1][0] - r->iv[i][1];
+    qsort(g, r->n - 1, sizeof(uint64_t), cmp_u64);
+    limit = g[(r->n - 1) / 8];
+    for (size_t i = 0; i < r->n; i++) {
+        if (m > 0 && r->iv[i][0] - r->iv[m - 1][1] <= limit) {
+            r->iv[m - 1][1] = r->iv[i][1];
+        } else {
+            r->iv[m][0] = r->iv[i][0];
+            r->iv[m][1] = r->iv[i][1];
+            m++;
+        }
+    }
+    r->n = m;
+    r->compactions++;
+    free(g);
+}
 
 static uint64_t ref_reserve(ref_t *r, uint64_t arrive, uint64_t dur,
                             uint64_t floor)
@@ -26,12 +61,17 @@ static uint64_t ref_reserve(ref_t *r, uint64_t arrive, uint64_t dur,
     uint64_t t = arrive;
     size_t i, k = 0;
 
-    while (k < r->n && r->iv[k][1] <= floor)
-        k++;
-    if (k > 0) {
-        memmove(r->iv, r->iv + k, (r->n - k) * sizeof(r->iv[0]));
-        r->n -= k;
+    if (floor > r->forgot) {
+        while (k < r->n && r->iv[k][1] <= floor)
+            k++;
+        if (k > 0) {
+            memmove(r->iv, r->iv + k, (r->n - k) * sizeof(r->iv[0]));
+            r->n -= k;
+        }
+        r->forgot = floor;
     }
+    if (r->n >= SIM_MC_NODES - 2)
+        ref_compact(r);
     {
         size_t lo = 0, hi = r->n; /* the first interval ending after t */
         while (lo < hi) {
@@ -68,6 +108,23 @@ static uint64_t ref_reserve(ref_t *r, uint64_t arrive, uint64_t dur,
     return t;
 }
 
+/* Does the gap buffer hold exactly the reference's intervals? */
+static int same_state(const sim_mc_t *mc, const ref_t *r)
+{
+    uint32_t nf = mc->gap - mc->lo, hi = SIM_MC_NODES - mc->nb;
+
+    if (mc->lo > mc->gap || mc->gap > hi || mc->n != nf + mc->nb ||
+        mc->n != r->n)
+        return 0;
+    for (uint32_t i = 0; i < mc->n; i++) {
+        const sim_iv_t *v = i < nf ? &mc->iv[mc->lo + i]
+                                   : &mc->iv[hi + (i - nf)];
+        if (v->s != r->iv[i][0] || v->e != r->iv[i][1])
+            return 0;
+    }
+    return 1;
+}
+
 static uint64_t rnd(uint64_t *x)
 {
     *x ^= *x << 13;
@@ -76,15 +133,57 @@ static uint64_t rnd(uint64_t *x)
     return *x;
 }
 
-/* @p streams cores each book a stream of transactions, one core's whole
- * slice at a time (as the P54C model does), @p rounds times. */
-static void compare(int streams, int rounds, int exact)
+/* A run against the reference: mismatched answers, states checked (every
+ * @p every bookings) that differ. */
+typedef struct {
+    sim_mc_t *mc;
+    ref_t ref;
+    long bookings, mismatches, bad_states, every;
+    uint64_t waited;           /* the reference's waits, summed */
+} run_t;
+
+static run_t *run_new(long every)
 {
-    sim_mc_t *mc = calloc(1, sizeof(*mc));
-    ref_t ref = {0};
+    run_t *u = calloc(1, sizeof(*u));
+
+    u->mc = calloc(1, sizeof(*u->mc)); /* all zeros: empty */
+    u->every = every;
+    return u;
+}
+
+static uint64_t run_book(run_t *u, uint64_t t, uint64_t dur, uint64_t floor)
+{
+    uint64_t a = sim_mc_reserve(u->mc, t, dur, floor);
+    uint64_t b = ref_reserve(&u->ref, t, dur, floor);
+
+    u->mismatches += a != b;
+    u->waited += b - t;
+    if (u->every > 0 && u->bookings % u->every == 0)
+        u->bad_states += !same_state(u->mc, &u->ref);
+    u->bookings++;
+    return b;
+}
+
+static void run_end(run_t *u)
+{
+    CHECK(u->mismatches == 0);
+    CHECK(u->bad_states == 0);
+    CHECK(same_state(u->mc, &u->ref));
+    CHECK(u->mc->accesses == (uint64_t)u->bookings);
+    CHECK(u->mc->queued == u->waited);
+    free(u->ref.iv);
+    free(u->mc);
+    free(u);
+}
+
+/* @p streams cores each book a stream of transactions, one core's whole
+ * slice at a time (as the P54C model does), @p rounds times: the room
+ * jumps back to each core's slice and walks forward with it. */
+static void compare(int streams, int rounds)
+{
+    run_t *u = run_new(1);
     uint64_t x = 88172645463325252ull, floor = 0;
     uint64_t *now = calloc((size_t)streams, sizeof(uint64_t));
-    long mismatches = 0, earlier = 0;
 
     for (int r = 0; r < rounds; r++) {
         for (int c = 0; c < streams; c++) {
@@ -92,10 +191,7 @@ static void compare(int streams, int rounds, int exact)
             int len = 1 + (int)(rnd(&x) % 200);
             for (int k = 0; k < len; k++) {
                 uint64_t dur = 20 + rnd(&x) % 40;
-                uint64_t a = sim_mc_reserve(mc, t, dur, floor);
-                uint64_t b = ref_reserve(&ref, t, dur, floor);
-                mismatches += a != b;
-                earlier += a < b;
+                uint64_t a = run_book(u, t, dur, floor);
                 t = a + dur + rnd(&x) % 150;
             }
             now[c] = t;
@@ -106,26 +202,45 @@ static void compare(int streams, int rounds, int exact)
             floor = now[c] < floor ? now[c] : floor;
         floor = floor > 500 ? floor - 500 : 0;
     }
-    if (exact)
-        CHECK(mismatches == 0);
-    CHECK(earlier == 0);
-    CHECK(mc->accesses > 0);
     free(now);
-    free(ref.iv);
-    free(mc);
+    run_end(u);
 }
 
-/* The two forms (the sorted list while few intervals are promised, the
- * tree above): bursts of many cores without a floor fill it into the
- * tree, a floor that jumps forgets it back into the list, many times
- * over; every answer as the reference's, and both moves seen. */
-static void list_and_tree(void)
+/* One core, as the P54C model books a DRAM-bound slice: line fills of
+ * two reads in flight, write-backs that run ahead of the core, the floor
+ * at each issue less @p lookahead. Many times the array's length: the
+ * window of live intervals slides to the array's end and moves back to
+ * its start, again and again (with a lookahead it never empties on the
+ * way), while bookings land just before the latest ones. With @p far, an
+ * interval far in the future stays in the second part throughout. */
+static void sliding(uint64_t lookahead, int far)
 {
-    sim_mc_t *mc = calloc(1, sizeof(*mc));
-    ref_t ref = {0};
+    run_t *u = run_new(97);
+    uint64_t x = 0x9e3779b97f4a7c15ull, t = 0, wr = 0;
+
+    if (far)
+        run_book(u, (uint64_t)1 << 60, 100, 0);
+    for (long i = 0; i < 6L * SIM_MC_NODES; i++) {
+        uint64_t fl = t > lookahead ? t - lookahead : 0;
+        uint64_t r0 = run_book(u, t + 5, 30, fl);
+        run_book(u, t + 5, 30, fl);
+        if (rnd(&x) % 3 == 0) {
+            uint64_t s = wr > t ? wr : t;
+            wr = run_book(u, s + 40, 60, fl) + 60;
+        }
+        t = r0 + 20 + rnd(&x) % 50;
+    }
+    CHECK(u->mc->n < 64 + lookahead / 8);
+    CHECK(lookahead == 0 || u->mc->n >= 2);
+    run_end(u);
+}
+
+/* Bursts of many cores without a floor fill many intervals, a floor that
+ * jumps forgets nearly all of them (into the second part too). */
+static void bursts(void)
+{
+    run_t *u = run_new(1);
     uint64_t x = 0x2545f4914f6cdd1dull, floor = 0, base = 0;
-    long mismatches = 0, to_tree = 0, to_list = 0;
-    uint32_t was = mc->treap;
 
     for (int burst = 0; burst < 40; burst++) {
         int cores = 1 + (int)(rnd(&x) % 48);
@@ -134,56 +249,49 @@ static void list_and_tree(void)
             int len = 1 + (int)(rnd(&x) % 40);
             for (int k = 0; k < len; k++) {
                 uint64_t dur = 10 + rnd(&x) % 30;
-                uint64_t a = sim_mc_reserve(mc, t, dur, floor);
-                uint64_t b = ref_reserve(&ref, t, dur, floor);
-                mismatches += a != b;
-                to_tree += !was && mc->treap;
-                to_list += was && !mc->treap;
-                was = mc->treap;
+                uint64_t a = run_book(u, t, dur, floor);
                 t = a + dur + rnd(&x) % 100;
             }
         }
         /* every other burst the floor passes almost everything */
-        if (burst % 2 == 1 && ref.n > 0) {
-            floor = ref.iv[ref.n - 1][1] - 1;
+        if (burst % 2 == 1 && u->ref.n > 0) {
+            floor = u->ref.iv[u->ref.n - 1][1] - 1;
             base = floor + 1;
         }
     }
-    CHECK(mismatches == 0);
-    CHECK(to_tree > 0);
-    CHECK(to_list > 0);
-    free(ref.iv);
-    free(mc);
+    run_end(u);
 }
 
-/* No floor: the table fills and closes gaps; still never optimistic. */
+/* No floor: the table fills and closes gaps, many times; every answer
+ * and state still the reference's, and the table never overflows. A
+ * request in the middle of the past still gets an answer. */
 static void full_table(void)
 {
-    sim_mc_t *mc = calloc(1, sizeof(*mc));
-    ref_t ref = {0};
-    long earlier = 0;
+    run_t *u = run_new(4099);
+    uint64_t x = 0x1234567887654321ull;
 
-    for (uint64_t i = 0; i < 3 * (uint64_t)SIM_MC_NODES; i++) {
-        uint64_t t = i * 100;
-        uint64_t a = sim_mc_reserve(mc, t, 30, 0);
-        uint64_t b = ref_reserve(&ref, t, 30, 0);
-        earlier += a < b;
-    }
-    CHECK(earlier == 0);
-    CHECK(mc->n < SIM_MC_NODES);
-    /* a request in the middle of the past still gets an answer */
-    CHECK(sim_mc_reserve(mc, 1000, 30, 0) >= 1000);
-    free(ref.iv);
-    free(mc);
+    for (uint64_t i = 0; i < 3 * (uint64_t)SIM_MC_NODES; i++)
+        run_book(u, i * 100 + rnd(&x) % 64, 30, 0);
+    /* out of order, from the past, into a full table */
+    for (int i = 0; i < 5000; i++)
+        run_book(u, (rnd(&x) % (3 * (uint64_t)SIM_MC_NODES)) * 100, 25, 0);
+    CHECK(u->ref.compactions >= 2);
+    CHECK(u->mc->n < SIM_MC_NODES - 1);
+    CHECK(run_book(u, 1000, 30, 0) >= 1000);
+    run_end(u);
 }
 
 int main(void)
 {
     CHECK(sim_mc_reserve(NULL, 1234, 50, 0) == 1234);
-    compare(1, 200, 1);
-    compare(4, 300, 1);
-    compare(12, 100, 1);
-    list_and_tree();
+    compare(1, 200);
+    compare(4, 300);
+    compare(12, 100);
+    compare(48, 20);
+    sliding(0, 0);
+    sliding(3000, 0);
+    sliding(3000, 1);
+    bursts();
     full_table();
     if (failures == 0)
         printf("test_sim_mc: ok\n");

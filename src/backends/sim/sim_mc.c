@@ -1,184 +1,117 @@
 /*
  * A memory controller's queue (sim_mc_reserve): the service intervals it
- * has promised, [start, end), disjoint, kept in a treap ordered by start
- * (nodes in the segment, linked by index; priorities from a generator in
- * the controller, so the shape is the same in every run).
+ * has promised, [start, end), sorted and disjoint, never touching (a
+ * booking that touches a neighbour extends it).
  *
  * A request takes the first gap at or after its arrival that is long
  * enough, so requests are served in time order even when they are booked
  * out of it: a core that books a long slice of transactions at its next
  * HAL call leaves the gaps between them to the cores that book later
  * (the P54C model books whole compute slices; a stream's transactions are
- * one interval each). Intervals that end before the floor (no request can
- * arrive earlier any more) are forgotten. Each operation costs O(log n);
- * the table holds SIM_MC_NODES intervals, and when it is full the
- * smallest eighth of the gaps are closed at once (those gaps are lost: a
- * little pessimistic, never optimistic).
+ * one interval each). Intervals that end at or before the floor (no
+ * request can arrive earlier any more) are forgotten, when the floor
+ * rises. The table holds SIM_MC_NODES - 1 intervals; when a request finds
+ * SIM_MC_NODES - 2 of them, the smallest eighth of the gaps are closed at
+ * once (those gaps are lost: a little pessimistic, never optimistic).
+ * These rules are the whole of the model: how the intervals are stored
+ * changes no answer (tests/unit/test_sim_mc.c checks every answer
+ * against a plain list with the same rules, past the capacity too).
  *
- * While few intervals are promised (one core booking, a quiet chip) they
- * are kept in a sorted array instead (the list: no tree to walk or
- * rebalance; a request lands at or near its end), with the same rules
- * and so the same answers; above SIM_MC_LIST_MAX intervals they move into
- * the tree, and back when forgetting leaves SIM_MC_LIST_BACK or fewer.
+ * Storage: a gap buffer (sim_mc.h). The intervals lie in one array in
+ * order, split in two around free room, and the room moves to where a
+ * booking lands, copying the intervals it passes. The bookings come
+ * nearly in order: one core books its slice's transactions in time order
+ * (each lands at or just after the previous one, where the room already
+ * is), a stream appends at the end, and forgetting drops a prefix. So a
+ * booking costs the intervals it walks past and a search that starts at
+ * the room (O(log d) for one that lands d intervals away), and a jump
+ * back to another core's slice one copy of the intervals between.
+ * Nothing is allocated or freed per booking.
  *
  * Owns: the controllers' queues. May call: nothing of the sim.
  */
 #include "sim_mc.h"
 
 #include <stddef.h>
-
-#include <stdlib.h>
 #include <string.h>
 
-#define NIL 0u
+#define CAP ((uint32_t)SIM_MC_NODES)
 
-static uint32_t prio(sim_mc_t *mc)
+/* Where the second part starts. */
+static inline uint32_t hi_of(const sim_mc_t *mc)
 {
-    /* xorshift32, seeded on first use */
-    uint32_t x = mc->rng != 0 ? mc->rng : 0x9e3779b9u;
-
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    mc->rng = x;
-    return x;
+    return CAP - mc->nb;
 }
 
-static uint32_t node_new(sim_mc_t *mc, uint64_t s, uint64_t e)
+/* The @p i-th interval in order (i < n). */
+static inline sim_iv_t *at(sim_mc_t *mc, uint32_t i)
 {
-    uint32_t k;
+    uint32_t nf = mc->gap - mc->lo;
 
-    if (mc->free_head != NIL) {
-        k = mc->free_head;
-        mc->free_head = mc->iv[k].l;
-    } else {
-        k = ++mc->top; /* the caller made sure there is room */
+    return i < nf ? &mc->iv[mc->lo + i] : &mc->iv[hi_of(mc) + (i - nf)];
+}
+
+/* Move the room so that the first part holds the first @p p intervals
+ * (p differs from the first part's length). */
+static void move_gap_to(sim_mc_t *mc, uint32_t p)
+{
+    uint32_t nf = mc->gap - mc->lo;
+
+    if (p < nf) {
+        uint32_t cnt = nf - p;
+        memmove(&mc->iv[hi_of(mc) - cnt], &mc->iv[mc->gap - cnt],
+                (size_t)cnt * sizeof(sim_iv_t));
+        mc->gap -= cnt;
+        mc->nb += cnt;
+    } else if (p > nf) {
+        uint32_t cnt = p - nf;
+        memmove(&mc->iv[mc->gap], &mc->iv[hi_of(mc)],
+                (size_t)cnt * sizeof(sim_iv_t));
+        mc->gap += cnt;
+        mc->nb -= cnt;
     }
-    mc->iv[k].s = s;
-    mc->iv[k].e = e;
-    mc->iv[k].l = mc->iv[k].r = mc->iv[k].next = NIL;
-    mc->iv[k].pri = prio(mc);
+    if (mc->gap == mc->lo)
+        mc->lo = mc->gap = 0; /* all the room in one piece */
+}
+
+/* Move the room so that the first part holds the first @p p intervals. */
+static inline void move_gap(sim_mc_t *mc, uint32_t p)
+{
+    if (p != mc->gap - mc->lo)
+        move_gap_to(mc, p);
+}
+
+/* Insert @p s, @p e as the @p p-th interval. */
+static inline void insert_at(sim_mc_t *mc, uint32_t p, uint64_t s,
+                             uint64_t e)
+{
+    move_gap(mc, p);
+    if (mc->gap == hi_of(mc)) {
+        /* no room between the parts: the room before the first part
+         * (there is some: n < CAP) joins it */
+        memmove(&mc->iv[0], &mc->iv[mc->lo],
+                (size_t)(mc->gap - mc->lo) * sizeof(sim_iv_t));
+        mc->gap -= mc->lo;
+        mc->lo = 0;
+    }
+    mc->iv[mc->gap].s = s;
+    mc->iv[mc->gap].e = e;
+    mc->gap++;
     mc->n++;
-    return k;
-}
-
-static void node_free(sim_mc_t *mc, uint32_t k)
-{
-    mc->iv[k].l = mc->free_head;
-    mc->free_head = k;
-    mc->n--;
-}
-
-/* Split @p t into starts < @p key (*l) and >= @p key (*r). */
-static void split(sim_mc_t *mc, uint32_t t, uint64_t key, uint32_t *l,
-                  uint32_t *r)
-{
-    if (t == NIL) {
-        *l = *r = NIL;
-    } else if (mc->iv[t].s < key) {
-        split(mc, mc->iv[t].r, key, &mc->iv[t].r, r);
-        *l = t;
-    } else {
-        split(mc, mc->iv[t].l, key, l, &mc->iv[t].l);
-        *r = t;
-    }
-}
-
-/* Every start in @p a is below every start in @p b. */
-static uint32_t merge(sim_mc_t *mc, uint32_t a, uint32_t b)
-{
-    if (a == NIL)
-        return b;
-    if (b == NIL)
-        return a;
-    if (mc->iv[a].pri > mc->iv[b].pri) {
-        mc->iv[a].r = merge(mc, mc->iv[a].r, b);
-        return a;
-    }
-    mc->iv[b].l = merge(mc, a, mc->iv[b].l);
-    return b;
-}
-
-/* The interval with the largest start <= @p key, or NIL. */
-static uint32_t floor_node(const sim_mc_t *mc, uint64_t key)
-{
-    uint32_t t = mc->root, best = NIL;
-
-    while (t != NIL) {
-        if (mc->iv[t].s <= key) {
-            best = t;
-            t = mc->iv[t].r;
-        } else {
-            t = mc->iv[t].l;
-        }
-    }
-    return best;
-}
-
-/* The interval with the smallest start > @p key, or NIL. */
-static uint32_t next_node(const sim_mc_t *mc, uint64_t key)
-{
-    uint32_t t = mc->root, best = NIL;
-
-    while (t != NIL) {
-        if (mc->iv[t].s > key) {
-            best = t;
-            t = mc->iv[t].l;
-        } else {
-            t = mc->iv[t].r;
-        }
-    }
-    return best;
-}
-
-/* Remove the node with start @p key (it exists). */
-static void erase(sim_mc_t *mc, uint64_t key)
-{
-    uint32_t l, m, r;
-
-    split(mc, mc->root, key, &l, &m);
-    split(mc, m, key + 1, &m, &r);
-    if (m != NIL)
-        node_free(mc, m);
-    mc->root = merge(mc, l, r);
-}
-
-static void free_tree(sim_mc_t *mc, uint32_t t)
-{
-    if (t == NIL)
-        return;
-    free_tree(mc, mc->iv[t].l);
-    free_tree(mc, mc->iv[t].r);
-    node_free(mc, t);
 }
 
 /* Forget the intervals that end at or before @p floor: a prefix (the
  * intervals are disjoint, so their ends grow with their starts). */
 static void forget(sim_mc_t *mc, uint64_t floor)
 {
-    uint32_t k = floor_node(mc, floor), l, r;
-    uint64_t cut;
-
-    if (k == NIL)
-        return; /* every interval starts after floor */
-    /* k straddles floor: keep it and what follows; else every interval
-     * that starts at or before floor has ended */
-    cut = mc->iv[k].e > floor ? mc->iv[k].s : floor + 1;
-    split(mc, mc->root, cut, &l, &r);
-    mc->root = r;
-    free_tree(mc, l);
-    if (r == NIL)
-        mc->tail = NIL; /* the last interval goes only with all of them */
-}
-
-/* The interval with the largest start, or NIL. */
-static uint32_t rightmost(const sim_mc_t *mc)
-{
-    uint32_t t = mc->root;
-
-    while (t != NIL && mc->iv[t].r != NIL)
-        t = mc->iv[t].r;
-    return t;
+    while (mc->gap > mc->lo && mc->iv[mc->lo].e <= floor)
+        mc->lo++;
+    if (mc->gap == mc->lo) {
+        mc->lo = mc->gap = 0;
+        while (mc->nb > 0 && mc->iv[hi_of(mc)].e <= floor)
+            mc->nb--;
+    }
+    mc->n = mc->gap - mc->lo + mc->nb;
 }
 
 /* The @p k-th smallest of @p v[0..n) (k < n), reordering v: quickselect
@@ -217,191 +150,92 @@ static uint64_t select_kth(uint64_t *v, uint32_t n, uint32_t k)
     return v[k];
 }
 
-/* In order into @p out from index @p n; @return the next index. */
-static uint32_t flatten(const sim_mc_t *mc, uint32_t t, uint64_t (*out)[2],
-                        uint32_t n)
-{
-    if (t == NIL)
-        return n;
-    n = flatten(mc, mc->iv[t].l, out, n);
-    out[n][0] = mc->iv[t].s;
-    out[n][1] = mc->iv[t].e;
-    return flatten(mc, mc->iv[t].r, out, n + 1);
-}
-
-/* The table is full: close the smallest eighth of the gaps and rebuild. */
+/* The table is full: close the smallest eighth of the gaps (every gap no
+ * longer than the ((n - 1) / 8)-th smallest, counting from 0). */
 static void compact(sim_mc_t *mc)
 {
     uint32_t n, m = 0;
-    uint64_t (*a)[2] = mc->flat, *gaps, limit;
+    sim_iv_t *a;
+    uint64_t *gaps = mc->scratch, limit;
 
-    n = flatten(mc, mc->root, a, 0);
-    /* the tree is read: its nodes hold the gaps meanwhile */
-    gaps = (uint64_t *)(void *)mc->iv;
+    move_gap(mc, mc->n); /* all of them in the first part, in order */
+    a = &mc->iv[mc->lo];
+    n = mc->n;
     for (uint32_t i = 0; i + 1 < n; i++)
-        gaps[i] = a[i + 1][0] - a[i][1];
+        gaps[i] = a[i + 1].s - a[i].e;
     limit = n > 1 ? select_kth(gaps, n - 1, (n - 1) / 8) : 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (m > 0 && a[i][0] - a[m - 1][1] <= limit)
-            a[m - 1][1] = a[i][1];
-        else {
-            a[m][0] = a[i][0];
-            a[m][1] = a[i][1];
+        if (m > 0 && a[i].s - a[m - 1].e <= limit) {
+            a[m - 1].e = a[i].e;
+        } else {
+            a[m] = a[i];
             m++;
         }
     }
-    mc->root = NIL;
-    mc->n = 0;
-    mc->top = 0;
-    mc->free_head = NIL;
-    for (uint32_t i = 0, last = NIL; i < m; i++) {
-        uint32_t k = node_new(mc, a[i][0], a[i][1]);
-        if (last != NIL)
-            mc->iv[last].next = k;
-        mc->root = merge(mc, mc->root, k);
-        last = k;
-    }
-    mc->tail = rightmost(mc);
+    mc->gap = mc->lo + m;
+    mc->n = m;
 }
 
-/* ---- the list: flat[head, head + n), sorted, disjoint ---- */
-
-#define SIM_MC_LIST_MAX 256u
-#define SIM_MC_LIST_BACK 32u
-
-/* The list's intervals into the tree (as compact rebuilds it). */
-static void list_to_treap(sim_mc_t *mc)
+/* How many intervals start at or before @p t: at the room first (where
+ * the previous booking landed), else galloping away from it and then by
+ * bisection (a core's next booking lands near its previous one). */
+static uint32_t count_le(const sim_mc_t *mc, uint64_t t)
 {
-    uint32_t n = mc->n, h = mc->head, last = NIL;
+    uint32_t nf = mc->gap - mc->lo, lo, hi, step;
+    const sim_iv_t *v;
 
-    mc->root = NIL;
-    mc->n = 0;
-    mc->top = 0;
-    mc->free_head = NIL;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t k = node_new(mc, mc->flat[h + i][0], mc->flat[h + i][1]);
-        if (last != NIL)
-            mc->iv[last].next = k;
-        mc->root = merge(mc, mc->root, k);
-        last = k;
-    }
-    mc->tail = last;
-    mc->treap = 1;
-}
-
-/* The tree's intervals into the list. */
-static void treap_to_list(sim_mc_t *mc)
-{
-    uint32_t n = flatten(mc, mc->root, mc->flat, 0);
-
-    mc->root = NIL;
-    mc->top = 0;
-    mc->free_head = NIL;
-    mc->tail = NIL;
-    mc->n = n;
-    mc->head = 0;
-    mc->treap = 0;
-}
-
-/* Room for one more interval at the list's end. */
-static void list_room(sim_mc_t *mc)
-{
-    if (mc->head + mc->n < SIM_MC_NODES)
-        return;
-    memmove(mc->flat, mc->flat + mc->head, (size_t)mc->n * sizeof(mc->flat[0]));
-    mc->head = 0;
-}
-
-/* sim_mc_reserve on the list (mc->n < SIM_MC_LIST_MAX): the tree's
- * rules, step for step, on indices. */
-static uint64_t list_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur)
-{
-    uint64_t (*q)[2] = mc->flat + mc->head, t = arrive;
-    uint32_t n = mc->n, k, lo, hi;
-    int64_t prev;
-
-    if (n == 0 || arrive >= q[n - 1][1]) {
-        if (n > 0 && arrive == q[n - 1][1]) {
-            q[n - 1][1] = arrive + dur;
-        } else {
-            list_room(mc);
-            q = mc->flat + mc->head;
-            q[n][0] = arrive;
-            q[n][1] = arrive + dur;
-            mc->n = n + 1;
+    if (nf > 0 && mc->iv[mc->gap - 1].s > t) {
+        /* in the first part: v[-step] for step = 1, 2, 4, ... until one
+         * starts at or before t */
+        v = &mc->iv[mc->gap];
+        step = 2;
+        while (step <= nf && v[-(int64_t)step].s > t)
+            step *= 2;
+        /* the answer lies in (nf - step, nf - step / 2] */
+        lo = step <= nf ? nf - step + 1 : 0;
+        hi = nf - step / 2;
+        v = &mc->iv[mc->lo];
+    } else if (mc->nb > 0 && mc->iv[hi_of(mc)].s <= t) {
+        /* in the second part: v[step - 1] for step = 2, 4, ... until
+         * one starts after t */
+        v = &mc->iv[hi_of(mc)];
+        step = 2;
+        while (step <= mc->nb && v[step - 1].s <= t)
+            step *= 2;
+        /* the count within it lies in [step / 2, step - 1] */
+        lo = step / 2;
+        hi = step <= mc->nb ? step - 1 : mc->nb;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (v[mid].s <= t)
+                lo = mid + 1;
+            else
+                hi = mid;
         }
-        mc->accesses++;
-        return arrive;
+        return nf + lo;
+    } else {
+        return nf;
     }
-    /* the last start <= t (floor_node), by bisection */
-    lo = 0;
-    hi = n;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (q[mid][0] <= t)
+        if (v[mid].s <= t)
             lo = mid + 1;
         else
             hi = mid;
     }
-    prev = (int64_t)lo - 1;
-    k = prev < 0 ? 0 : q[prev][1] > t ? (uint32_t)prev : (uint32_t)prev + 1;
-    while (k < n && q[k][0] < t + dur) {
-        t = q[k][1];
-        prev = k;
-        k++;
-    }
-    if (prev >= 0 && q[prev][1] == t) {
-        q[prev][1] = t + dur;
-        if (k < n && q[k][0] == t + dur) {
-            q[prev][1] = q[k][1];
-            memmove(q + k, q + k + 1, (size_t)(n - k - 1) * sizeof(q[0]));
-            mc->n = n - 1;
-        }
-    } else if (k < n && q[k][0] == t + dur) {
-        q[k][0] = t;
-    } else {
-        /* between prev and k (k < n: a request past the end extends it) */
-        list_room(mc);
-        q = mc->flat + mc->head;
-        memmove(q + k + 1, q + k, (size_t)(n - k) * sizeof(q[0]));
-        q[k][0] = t;
-        q[k][1] = t + dur;
-        mc->n = n + 1;
-    }
-    mc->accesses++;
-    mc->queued += t - arrive;
-    return t;
-}
-
-/* forget on the list: the intervals that end at or before @p floor are a
- * prefix. */
-static void list_forget(sim_mc_t *mc, uint64_t floor)
-{
-    while (mc->n > 0 && mc->flat[mc->head][1] <= floor) {
-        mc->head++;
-        mc->n--;
-    }
-    if (mc->n == 0)
-        mc->head = 0;
+    return lo;
 }
 
 uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
                         uint64_t floor)
 {
     uint64_t t = arrive;
-    uint32_t k, prev;
+    uint32_t n, k, c;
+    int64_t prev;
+    sim_iv_t *last;
 
     if (mc == NULL)
         return arrive; /* zero load (a core outside the order) */
-    if (!mc->treap) {
-        if (floor > mc->forgot) {
-            list_forget(mc, floor);
-            mc->forgot = floor;
-        }
-        if (mc->n + 1 < SIM_MC_LIST_MAX)
-            return list_reserve(mc, arrive, dur);
-        list_to_treap(mc);
-    }
     /* Below a floor that did not rise there is nothing new to forget:
      * every request arrives at or after every floor passed so far (each
      * floor bounds all the cores' future requests), so nothing booked
@@ -409,59 +243,54 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
     if (floor > mc->forgot) {
         forget(mc, floor);
         mc->forgot = floor;
-        if (mc->n <= SIM_MC_LIST_BACK) {
-            treap_to_list(mc);
-            return list_reserve(mc, arrive, dur);
-        }
     }
-    if (mc->n >= SIM_MC_NODES - 2)
+    if (mc->n >= CAP - 2)
         compact(mc);
+    n = mc->n;
     /* At or after the last interval's end (a stream, a slice booked in
-     * order): free at once; what the general case below would do, without
-     * its searches. */
-    if (mc->tail == NIL || arrive >= mc->iv[mc->tail].e) {
-        if (mc->tail != NIL && arrive == mc->iv[mc->tail].e) {
-            mc->iv[mc->tail].e = arrive + dur;
-        } else {
-            uint32_t nk = node_new(mc, arrive, arrive + dur);
-            if (mc->tail != NIL)
-                mc->iv[mc->tail].next = nk;
-            mc->root = merge(mc, mc->root, nk);
-            mc->tail = nk;
-        }
+     * order): free at once. */
+    last = n == 0 ? NULL
+           : mc->nb > 0 ? &mc->iv[CAP - 1]
+                        : &mc->iv[mc->gap - 1];
+    if (last == NULL || arrive >= last->e) {
+        if (last != NULL && arrive == last->e)
+            last->e = arrive + dur;
+        else
+            insert_at(mc, n, arrive, arrive + dur);
         mc->accesses++;
         return arrive;
     }
     /* first fit: from the interval that may cover the arrival on */
-    prev = floor_node(mc, t);
-    k = prev == NIL ? next_node(mc, t)
-        : mc->iv[prev].e > t ? prev : mc->iv[prev].next;
-    while (k != NIL && mc->iv[k].s < t + dur) {
-        t = mc->iv[k].e;
+    c = count_le(mc, t);
+    prev = (int64_t)c - 1;
+    k = prev < 0 ? 0 : at(mc, (uint32_t)prev)->e > t ? (uint32_t)prev
+                                                      : (uint32_t)prev + 1;
+    while (k < n) {
+        const sim_iv_t *q = at(mc, k);
+        if (q->s >= t + dur)
+            break;
+        t = q->e;
         prev = k;
-        k = mc->iv[k].next;
+        k++;
     }
     /* prev: the last interval before the gap (it ends at or before t) */
-    if (prev != NIL && mc->iv[prev].e == t) {
-        mc->iv[prev].e = t + dur;
-        if (k != NIL && mc->iv[k].s == t + dur) {
-            mc->iv[prev].e = mc->iv[k].e;
-            mc->iv[prev].next = mc->iv[k].next;
-            if (k == mc->tail)
-                mc->tail = prev;
-            erase(mc, mc->iv[k].s);
+    /* the room goes to just after the booking: the core's next one will
+     * land there or a little later */
+    if (prev >= 0 && at(mc, (uint32_t)prev)->e == t) {
+        move_gap(mc, k);
+        mc->iv[mc->gap - 1].e = t + dur;
+        if (k < n && mc->iv[hi_of(mc)].s == t + dur) {
+            /* the booking fills the gap: prev and k become one */
+            mc->iv[mc->gap - 1].e = mc->iv[hi_of(mc)].e;
+            mc->nb--;
+            mc->n--;
         }
-    } else if (k != NIL && mc->iv[k].s == t + dur) {
-        /* no other start lies in [t, t + dur): the key may move down */
-        mc->iv[k].s = t;
+    } else if (k < n && at(mc, k)->s == t + dur) {
+        move_gap(mc, k + 1);
+        mc->iv[mc->gap - 1].s = t;
     } else {
-        uint32_t l, r, nk = node_new(mc, t, t + dur);
-        /* between prev (ends at or before t) and k (starts after) */
-        mc->iv[nk].next = k;
-        if (prev != NIL)
-            mc->iv[prev].next = nk;
-        split(mc, mc->root, t, &l, &r);
-        mc->root = merge(mc, merge(mc, l, nk), r);
+        /* between prev and k (k < n: a request past the end extends it) */
+        insert_at(mc, k, t, t + dur);
     }
     mc->accesses++;
     mc->queued += t - arrive;

@@ -11,28 +11,30 @@
 
 #include <stdint.h>
 
-/* A memory controller's promised service intervals (sim_mc.c): a treap
- * of [start, end) by start, disjoint; index 0 is no node. */
+/* The most intervals a controller holds (one less, in fact: when a
+ * request finds SIM_MC_NODES - 2 promised, the smallest eighth of the gaps
+ * are closed first). */
 #define SIM_MC_NODES 65536
+
+/* One promised service interval, [s, e). */
 typedef struct {
     uint64_t s, e;
-    uint32_t l, r, pri;
-    uint32_t next;             /* the following interval, 0 for the last */
 } sim_iv_t;
+
+/* A memory controller's promised service intervals (sim_mc.c), sorted by
+ * start and disjoint, in a gap buffer: the first part in iv[lo, gap), the
+ * other @p nb in iv[SIM_MC_NODES - nb, SIM_MC_NODES); the room between
+ * moves to where a request lands. All zeros is an empty controller. No
+ * pointers (the segment is mapped at different addresses) and no malloc
+ * (the core's heap stays as it was). */
 typedef struct {
     uint64_t accesses;
     uint64_t queued;           /* ticks requests waited for the controller */
-    uint32_t n;                /* intervals in the tree */
-    uint32_t root, top, free_head, rng;
-    uint32_t tail;             /* the last interval (latest end), or 0 */
     uint64_t forgot;           /* the highest floor forgotten below */
-    uint32_t treap;            /* 1: the intervals are in the tree; 0:
-                                  in flat[head, head + n), in order */
-    uint32_t head;
+    uint32_t n;                /* intervals promised: gap - lo + nb */
+    uint32_t lo, gap, nb;
     sim_iv_t iv[SIM_MC_NODES];
-    uint64_t flat[SIM_MC_NODES][2]; /* the list, or compaction's scratch
-                                       (no malloc: the core's heap stays
-                                       as it was) */
+    uint64_t scratch[SIM_MC_NODES]; /* compaction's gaps */
 } sim_mc_t;
 
 /** Book controller @p mc for @p dur from the first free moment at or
