@@ -69,9 +69,10 @@ int rkc_counter_barrier_ok(MPI_Comm comm)
     return ok;
 }
 
-/* forward the release from @p rel (relative to @p root) to its children
- * in MPI_Bcast's tree (k-ary, or binomial when the fan-out is 0) */
-static int release(int root, int rel, int size, MPI_Comm comm)
+/* send @p count items of @p buf from @p rel (relative to @p root) to its
+ * children in MPI_Bcast's tree (k-ary, or binomial when the fan-out is 0) */
+static int release_to(const void *buf, int count, MPI_Datatype type, int tag,
+                      int root, int rel, int size, MPI_Comm comm)
 {
     int fan = rkc_bcast_fanout(), err = MPI_SUCCESS;
 
@@ -79,8 +80,8 @@ static int release(int root, int rel, int size, MPI_Comm comm)
         for (int k = 1; err == MPI_SUCCESS && k <= fan; k++) {
             int c = rel * fan + k;
             if (c < size)
-                err = rckmpi_coll_send(&root, 1, MPI_INT, (c + root) % size,
-                                       RKC_TAG_BARRIER, comm);
+                err = rckmpi_coll_send(buf, count, type, (c + root) % size,
+                                       tag, comm);
         }
         return err;
     }
@@ -89,10 +90,16 @@ static int release(int root, int rel, int size, MPI_Comm comm)
         mask <<= 1;
     for (mask >>= 1; err == MPI_SUCCESS && mask > 0; mask >>= 1)
         if (rel + mask < size)
-            err = rckmpi_coll_send(&root, 1, MPI_INT,
-                                   (rel + mask + root) % size,
-                                   RKC_TAG_BARRIER, comm);
+            err = rckmpi_coll_send(buf, count, type,
+                                   (rel + mask + root) % size, tag, comm);
     return err;
+}
+
+/* forward the barrier's release (the root's rank) down the tree */
+static int release(int root, int rel, int size, MPI_Comm comm)
+{
+    return release_to(&root, 1, MPI_INT, RKC_TAG_BARRIER, root, rel, size,
+                      comm);
 }
 
 /* operations on the counter so far (barriers and allreduces on
@@ -137,27 +144,8 @@ int rkc_counter_barrier(MPI_Comm comm)
 static int release_msg(const char *msg, int len, int root, int rel,
                        int size, MPI_Comm comm)
 {
-    int fan = rkc_bcast_fanout(), err = MPI_SUCCESS;
-
-    if (fan > 0) {
-        for (int k = 1; err == MPI_SUCCESS && k <= fan; k++) {
-            int c = rel * fan + k;
-            if (c < size)
-                err = rckmpi_coll_send(msg, len, MPI_BYTE,
-                                       (c + root) % size, RKC_TAG_ALLREDUCE,
-                                       comm);
-        }
-        return err;
-    }
-    int mask = 1;
-    while (mask < size && !(rel & mask))
-        mask <<= 1;
-    for (mask >>= 1; err == MPI_SUCCESS && mask > 0; mask >>= 1)
-        if (rel + mask < size)
-            err = rckmpi_coll_send(msg, len, MPI_BYTE,
-                                   (rel + mask + root) % size,
-                                   RKC_TAG_ALLREDUCE, comm);
-    return err;
+    return release_to(msg, len, MPI_BYTE, RKC_TAG_ALLREDUCE, root, rel, size,
+                      comm);
 }
 
 int rkc_counter_allreduce_ok(MPI_Comm comm, int count, MPI_Datatype type)

@@ -176,6 +176,21 @@ static void compact(sim_mc_t *mc)
     mc->n = m;
 }
 
+/* the first i in [lo, hi] with v[i].s > t (hi if none in [lo, hi)),
+ * given that v[lo - 1].s <= t and v[hi].s > t where they exist */
+static uint32_t bisect_le(const sim_iv_t *v, uint32_t lo, uint32_t hi,
+                          uint64_t t)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (v[mid].s <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* How many intervals start at or before @p t: at the room first (where
  * the previous booking landed), else galloping away from it and then by
  * bisection (a core's next booking lands near its previous one). */
@@ -205,25 +220,11 @@ static uint32_t count_le(const sim_mc_t *mc, uint64_t t)
         /* the count within it lies in [step / 2, step - 1] */
         lo = step / 2;
         hi = step <= mc->nb ? step - 1 : mc->nb;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (v[mid].s <= t)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        return nf + lo;
+        return nf + bisect_le(v, lo, hi, t);
     } else {
         return nf;
     }
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (v[mid].s <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    return bisect_le(v, lo, hi, t);
 }
 
 uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
