@@ -49,8 +49,7 @@
 #define P54C_CTR_SLOWB_OFF 0x190  /* the block fetch slow path (the
                                      block's first byte in %rax, its
                                      segment table in %rcx: P54C_BT_*) */
-#define P54C_CTR_SLOWG_OFF 0x198  /* the group slow path (kind in %ecx:
-                                     P54C_GK_*; the group's words below) */
+/* 0x198: the group slow path's word in layout version 1; unused since 2 */
 #define P54C_CTR_LASTDW_OFF 0x1c0 /* the DWORD the last store ended in */
 #define P54C_CTR_WRFREE_OFF 0x1c8 /* units: the L2 write port is free */
 #define P54C_CTR_L2S_OFF 0x1d0    /* units the port is busy per DWORD */
@@ -62,20 +61,12 @@
                                      skip their fetch checks */
 /* A group of loads checked once (rck-as, docs/P54C-COUNTERS.md "Groups
  * of loads"): a leader load and the loads of the next memory instructions
- * of its block, settled at the leader when all lie in the leader's line,
- * that line is its L1D set's most recently used and the block's fetches
- * are settled (P54C_CTR_BLK_OFF names the block); else the leader stores
- * these words and calls the group slow path, which runs each one's inline
- * check in order. */
-#define P54C_CTR_GB_OFF 0x200     /* the block's first byte (its BLK word) */
-#define P54C_CTR_GA_OFF 0x208     /* P54C_GRP_MAX words: the addresses */
-#define P54C_CTR_GU_OFF 0x240     /* each element's segment's first byte in
-                                     the shadow (0: no fetch of its own) */
-#define P54C_CTR_GZ_OFF 0x278     /* ... and its last byte */
+ * of its block, settled at the leader when all lie in lines the load
+ * filter settles and the block's fetches are settled (P54C_CTR_BLK_OFF
+ * names the block); else the code after the probes runs each one's check
+ * in order. Words 0x200-0x2af held a failed group's elements for the
+ * group slow path in layout version 1; unused since 2. */
 #define P54C_GRP_MAX 7            /* elements (accesses) of a group */
-/* The group slow path's kind: the number of elements in bits 0-3, then 4
- * bits per element: its size in bytes. */
-#define P54C_GK_SIZE_SHIFT(e) (4 + 4 * (e))
 #define P54C_CTR_FD_OFF 0x1000    /* filter: loads */
 #define P54C_CTR_FS_OFF 0x4000    /* filter: stores, P54C_FS_N words
                                      (indexed by line & (P54C_FS_N - 1)) */

@@ -100,14 +100,6 @@ __asm__(".pushsection rck_p54c_slow,\"ax\",@progbits\n"
         "\tcall rck__p54c_slow_block\n"
         TRAMP_RESTORE
         ".size rck__p54c_tramp_block, .-rck__p54c_tramp_block\n"
-        ".p2align 4\n"
-        ".type rck__p54c_tramp_group,@function\n"
-        "rck__p54c_tramp_group:\n"
-        TRAMP_SAVE
-        "\tmovl %ecx, %edi\n"
-        "\tcall rck__p54c_slow_group\n"
-        TRAMP_RESTORE
-        ".size rck__p54c_tramp_group, .-rck__p54c_tramp_group\n"
         ".popsection\n");
 
 void rck__p54c_tramp_data(void);
@@ -116,8 +108,6 @@ void rck__p54c_slow_data(uint64_t va, uint32_t kind, const uint64_t *regs);
 void rck__p54c_slow_fetch(uint64_t first, uint64_t last);
 void rck__p54c_tramp_block(void);
 void rck__p54c_slow_block(uint64_t first, const int32_t *bt);
-void rck__p54c_tramp_group(void);
-void rck__p54c_slow_group(uint32_t kind);
 
 /* Saved by the data trampoline, from its last push up. */
 enum { R_R11, R_R10, R_R9, R_R8, R_RDI, R_RSI, R_RDX };
@@ -212,33 +202,6 @@ SLOW void rck__p54c_slow_block(uint64_t first, const int32_t *bt)
         p54c_mem_fetch(&M, seg[0][0] >> 5, seg[0][1] >> 5);
 }
 
-/* A group of loads whose inline check failed (rck-as's put_group; the
- * words P54C_CTR_G*): every check the group stands for, in order and as
- * the inline code would run it: the leader's load (its fetch was checked
- * inline), then for each member its segment's fetch (skipped when the
- * block word names the block, else the fetch filter, else the fetch slow
- * path) and its load (the load filter, else the data slow path). Nothing
- * of the program's ran between them that the model sees. */
-SLOW void rck__p54c_slow_group(uint32_t kind)
-{
-    uint32_t n = kind & 15;
-
-    if (n == 0 || n > P54C_GRP_MAX)
-        __builtin_trap(); /* rck-as wrote a kind it cannot have */
-    for (uint32_t e = 0; e < n; e++) {
-        uint64_t va = PW(P54C_CTR_GA_OFF + 8 * e);
-        uint64_t ua = PW(P54C_CTR_GU_OFF + 8 * e);
-        uint32_t size = (kind >> P54C_GK_SIZE_SHIFT(e)) & 15;
-
-        if (e > 0 && ua != 0 && PW(P54C_CTR_BLK_OFF) != PW(P54C_CTR_GB_OFF) &&
-            (PW(P54C_CTR_FI_OFF + ((ua >> 4) & 255) * 8) ^ ua ^
-             PW(P54C_CTR_FIKEY_OFF)) != 0)
-            rck__p54c_slow_fetch(ua, PW(P54C_CTR_GZ_OFF + 8 * e));
-        if ((PW(P54C_CTR_FD_OFF + ((va >> 5) & 255) * 8) ^ va) > 31)
-            rck__p54c_slow_data(va, size, NULL);
-    }
-}
-
 /* ---- set-up, from the HAL ---- */
 
 /* The page layout's notes (P54C_LAYOUT_NOTE_*), module by module. */
@@ -329,7 +292,6 @@ void sim_p54c_mem_page_init(volatile uint64_t *pg)
     PW(P54C_CTR_SLOWD_OFF) = (uint64_t)(uintptr_t)&rck__p54c_tramp_data;
     PW(P54C_CTR_SLOWI_OFF) = (uint64_t)(uintptr_t)&rck__p54c_tramp_fetch;
     PW(P54C_CTR_SLOWB_OFF) = (uint64_t)(uintptr_t)&rck__p54c_tramp_block;
-    PW(P54C_CTR_SLOWG_OFF) = (uint64_t)(uintptr_t)&rck__p54c_tramp_group;
     PW(P54C_CTR_LASTDW_OFF) = UINT64_MAX;
     PW(P54C_CTR_WRFREE_OFF) = 0;
     PW(P54C_CTR_L2S_OFF) = 0;
