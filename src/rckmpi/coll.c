@@ -69,22 +69,13 @@ int rkc_bcast_tag(void *buf, int count, MPI_Datatype type, int root,
     int rel = (rank - root + size) % size;
     int fan = rkc_bcast_fanout();
 
-    if (fan > 0) {
-        /* a k-ary tree: the root (and every inner rank) posts k sends,
-         * where the binomial root posts ceil(log2 p) */
-        if (rel > 0)
-            err = rckmpi_coll_recv(buf, count, type,
-                                   ((rel - 1) / fan + root) % size, tag,
-                                   comm, MPI_STATUS_IGNORE);
-        for (int k = 1; err == MPI_SUCCESS && k <= fan; k++) {
-            int c = rel * fan + k;
-            if (c < size)
-                err = rckmpi_coll_send(buf, count, type, (c + root) % size,
-                                       tag, comm);
-        }
-        return err;
-    }
-    while (mask < size) {
+    /* from the parent: in a k-ary tree the root (and every inner rank)
+     * posts k sends, where the binomial root posts ceil(log2 p) */
+    if (fan > 0 && rel > 0)
+        err = rckmpi_coll_recv(buf, count, type,
+                               ((rel - 1) / fan + root) % size, tag, comm,
+                               MPI_STATUS_IGNORE);
+    while (fan == 0 && mask < size) {
         if (rel & mask) {
             err = rckmpi_coll_recv(buf, count, type,
                                    (rank - mask + size) % size, tag, comm,
@@ -93,11 +84,32 @@ int rkc_bcast_tag(void *buf, int count, MPI_Datatype type, int root,
         }
         mask <<= 1;
     }
-    for (mask >>= 1; err == MPI_SUCCESS && mask > 0; mask >>= 1) {
-        if (rel + mask < size)
-            err = rckmpi_coll_send(buf, count, type, (rank + mask) % size,
-                                   tag, comm);
+    if (err != MPI_SUCCESS)
+        return err;
+    return rkc_bcast_children(buf, count, type, tag, root, rel, size, comm);
+}
+
+int rkc_bcast_children(const void *buf, int count, MPI_Datatype type,
+                       int tag, int root, int rel, int size, MPI_Comm comm)
+{
+    int fan = rkc_bcast_fanout(), err = MPI_SUCCESS;
+
+    if (fan > 0) {
+        for (int k = 1; err == MPI_SUCCESS && k <= fan; k++) {
+            int c = rel * fan + k;
+            if (c < size)
+                err = rckmpi_coll_send(buf, count, type, (c + root) % size,
+                                       tag, comm);
+        }
+        return err;
     }
+    int mask = 1;
+    while (mask < size && !(rel & mask))
+        mask <<= 1;
+    for (mask >>= 1; err == MPI_SUCCESS && mask > 0; mask >>= 1)
+        if (rel + mask < size)
+            err = rckmpi_coll_send(buf, count, type,
+                                   (rel + mask + root) % size, tag, comm);
     return err;
 }
 

@@ -69,37 +69,11 @@ int rkc_counter_barrier_ok(MPI_Comm comm)
     return ok;
 }
 
-/* send @p count items of @p buf from @p rel (relative to @p root) to its
- * children in MPI_Bcast's tree (k-ary, or binomial when the fan-out is 0) */
-static int release_to(const void *buf, int count, MPI_Datatype type, int tag,
-                      int root, int rel, int size, MPI_Comm comm)
-{
-    int fan = rkc_bcast_fanout(), err = MPI_SUCCESS;
-
-    if (fan > 0) {
-        for (int k = 1; err == MPI_SUCCESS && k <= fan; k++) {
-            int c = rel * fan + k;
-            if (c < size)
-                err = rckmpi_coll_send(buf, count, type, (c + root) % size,
-                                       tag, comm);
-        }
-        return err;
-    }
-    int mask = 1;
-    while (mask < size && !(rel & mask))
-        mask <<= 1;
-    for (mask >>= 1; err == MPI_SUCCESS && mask > 0; mask >>= 1)
-        if (rel + mask < size)
-            err = rckmpi_coll_send(buf, count, type,
-                                   (rel + mask + root) % size, tag, comm);
-    return err;
-}
-
 /* forward the barrier's release (the root's rank) down the tree */
 static int release(int root, int rel, int size, MPI_Comm comm)
 {
-    return release_to(&root, 1, MPI_INT, RKC_TAG_BARRIER, root, rel, size,
-                      comm);
+    return rkc_bcast_children(&root, 1, MPI_INT, RKC_TAG_BARRIER, root, rel,
+                              size, comm);
 }
 
 /* operations on the counter so far (barriers and allreduces on
@@ -144,8 +118,8 @@ int rkc_counter_barrier(MPI_Comm comm)
 static int release_msg(const char *msg, int len, int root, int rel,
                        int size, MPI_Comm comm)
 {
-    return release_to(msg, len, MPI_BYTE, RKC_TAG_ALLREDUCE, root, rel, size,
-                      comm);
+    return rkc_bcast_children(msg, len, MPI_BYTE, RKC_TAG_ALLREDUCE, root,
+                              rel, size, comm);
 }
 
 int rkc_counter_allreduce_ok(MPI_Comm comm, int count, MPI_Datatype type)

@@ -174,20 +174,21 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
     if (err != MPI_SUCCESS)
         return err;
     PMPI_Type_size(datatype, &tsize);
-    if (size > 1 && (long)tsize * count <= RKC_ALLREDUCE_RD_MAX &&
-        rkc_counter_allreduce_ok(comm, count, datatype)) {
+    /* a small vector: reduced in place in recvbuf, by the arrival
+     * counter, the flat form or recursive doubling (commutative ops) */
+    int (*in_place)(void *, int, MPI_Datatype, MPI_Op, MPI_Comm) = NULL;
+    if ((long)tsize * count <= RKC_ALLREDUCE_RD_MAX) {
+        if (size > 1 && rkc_counter_allreduce_ok(comm, count, datatype))
+            in_place = rkc_counter_allreduce;
+        else if (size > 1 && size <= rkc_flat_max())
+            in_place = rkc_flat_allreduce;
+        else if (rkop_commutative(op))
+            in_place = allreduce_rd;
+    }
+    if (in_place != NULL) {
         if (sendbuf != MPI_IN_PLACE)
             rkc_copy(sendbuf, count, datatype, recvbuf, count, datatype);
-        err = rkc_counter_allreduce(recvbuf, count, datatype, op, comm);
-    } else if (size > 1 && size <= rkc_flat_max() &&
-        (long)tsize * count <= RKC_ALLREDUCE_RD_MAX) {
-        if (sendbuf != MPI_IN_PLACE)
-            rkc_copy(sendbuf, count, datatype, recvbuf, count, datatype);
-        err = rkc_flat_allreduce(recvbuf, count, datatype, op, comm);
-    } else if (rkop_commutative(op) && (long)tsize * count <= RKC_ALLREDUCE_RD_MAX) {
-        if (sendbuf != MPI_IN_PLACE)
-            rkc_copy(sendbuf, count, datatype, recvbuf, count, datatype);
-        err = allreduce_rd(recvbuf, count, datatype, op, comm);
+        err = in_place(recvbuf, count, datatype, op, comm);
     } else {
         err = rkc_reduce(sendbuf, recvbuf, count, datatype, op, 0, comm);
         if (err == MPI_SUCCESS)

@@ -91,6 +91,12 @@ int rkc_bcast(void *buf, int count, MPI_Datatype type, int root,
 /* the same with the messages' tag (an operation's own) */
 int rkc_bcast_tag(void *buf, int count, MPI_Datatype type, int root,
                   MPI_Comm comm, int tag);
+/* send @p count items of @p buf from the rank @p rel places after @p root
+ * to its children in MPI_Bcast's tree (k-ary, or binomial when the
+ * fan-out is 0): the second half of rkc_bcast_tag, and how the counter
+ * barrier's and allreduce's releases go down (coll_flat.c) */
+int rkc_bcast_children(const void *buf, int count, MPI_Datatype type,
+                       int tag, int root, int rel, int size, MPI_Comm comm);
 int rkc_reduce(const void *sendbuf, void *recvbuf, int count,
                MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
 int rkc_gatherv(const void *sendbuf, int scount, MPI_Datatype stype,
