@@ -107,9 +107,13 @@ static inline void filt_clear_set(const p54c_mem_t *m, uint64_t *f,
         filt_clear_one(m, f, c, k, set, keep, only0);
 }
 
-/* Store filter entry @p k was just set to @p line with flag @p f. */
-static inline void fs_note(p54c_mem_t *m, uint64_t line, uint64_t k, int f)
+/* Store filter: @p line's entry, with flag @p f (1: not in L1D); a
+ * flag-0 entry is its L1D set's (fs0). */
+static inline void fs_put(p54c_mem_t *m, uint64_t line, int f)
 {
+    uint64_t k = line & (P54C_FS_N - 1);
+
+    m->fs[k] = (line << m->line_shift) | (uint64_t)f;
     if (f == 0)
         m->fs0[line & m->l1d.set_mask] = (uint16_t)(k + 1);
 }
@@ -123,7 +127,7 @@ static inline void fs_evicted(p54c_mem_t *m, uint64_t line)
     uint64_t k = line & (P54C_FS_N - 1);
 
     if (m->fs[k] == ((line << m->line_shift) | P54C_FS_HELD))
-        m->fs[k] = (line << m->line_shift) | 1;
+        fs_put(m, line, 1);
 }
 
 /* @p line became the most recently used line of its set in cache @p c
@@ -163,8 +167,7 @@ static inline void filt_mru(p54c_mem_t *m, const p54c_cache_t *c,
                 (e & ~P54C_FS_HELD) >> m->line_shift == line)
                 m->fs[k] = P54C_FILT_EMPTY;
         } else if (e == ((line << m->line_shift) | P54C_FS_HELD)) {
-            m->fs[k] = line << m->line_shift;
-            m->fs0[set] = (uint16_t)(k + 1);
+            fs_put(m, line, 0);
         }
     } else if (c == &m->l2) {
         filt_clear_set(m, m->fs, P54C_FS_N, c, set,
@@ -582,19 +585,13 @@ __attribute__((flatten)) void p54c_mem_access(p54c_mem_t *m, uint64_t va,
              * to it changes nothing but counts if it is its L2 set's most
              * recently used and dirty there (known at no cost when the
              * load just went to L2: then it is L2's last stamped line) */
-            if (m->l2.mru == line + 1 && m->l2.dirty[m->l2.mru_e]) {
-                uint64_t k = line & (P54C_FS_N - 1);
-                m->fs[k] = line << m->line_shift;
-                fs_note(m, line, k, 0);
-            }
+            if (m->l2.mru == line + 1 && m->l2.dirty[m->l2.mru_e])
+                fs_put(m, line, 0);
         }
         return;
     }
-    if (data_write(m, line, dwords, mc, &l1_hit) && m->fd != NULL) {
-        uint64_t k = line & (P54C_FS_N - 1);
-        m->fs[k] = (line << m->line_shift) | (uint64_t)!l1_hit;
-        fs_note(m, line, k, !l1_hit);
-    }
+    if (data_write(m, line, dwords, mc, &l1_hit) && m->fd != NULL)
+        fs_put(m, line, !l1_hit);
 }
 
 void p54c_mem_fetch(p54c_mem_t *m, uint64_t first, uint64_t last)
