@@ -6,8 +6,11 @@
  * both back through the 2-way L1 (they conflict or not by their
  * addresses). envsize.cmake runs it with different environments,
  * arguments, working directories and --report: the cycles must not change.
+ * Every further argument is read as the stack buffer is, and copied with
+ * an alignment prologue on its own address: pathlen.cmake starts the
+ * program by paths of other lengths, which must not move the arguments.
  *
- *   envsize [ROUNDS]   (default 4)
+ *   envsize [ROUNDS [STRING...]]   (default 4 rounds)
  */
 #include "RCCE.h"
 
@@ -34,6 +37,31 @@ static __attribute__((noinline)) void copy(char *dst, const char *src,
     }
     while (n-- > 0)
         *dst++ = *src++;
+}
+
+/* Bytes up to an 8-byte boundary of @p src, then 8 at a time; the sum of
+ * what was copied. */
+static __attribute__((noinline)) uint32_t copy_from(char *dst, const char *src,
+                                                    size_t n)
+{
+    uint32_t s = 0;
+
+    while (n > 0 && ((uintptr_t)src & 7) != 0) {
+        s += (uint32_t)(unsigned char)*src;
+        *dst++ = *src++;
+        n--;
+    }
+    for (; n >= 8; n -= 8, dst += 8, src += 8) {
+        uint64_t w;
+        __builtin_memcpy(&w, src, 8);
+        __builtin_memcpy(dst, &w, 8);
+        s += (uint32_t)w;
+    }
+    while (n-- > 0) {
+        s += (uint32_t)(unsigned char)*src;
+        *dst++ = *src++;
+    }
+    return s;
 }
 
 static __attribute__((noinline)) uint32_t sum(const volatile char *a,
@@ -66,10 +94,18 @@ int main(int argc, char **argv)
     for (int r = 0; r < rounds; r++) {
         copy(buf + (r & 15), heap + r, STACK_BYTES);
         s += sum(buf, STACK_BYTES) + sum(heap, HEAP_BYTES);
+        for (int a = 2; a < argc; a++) {
+            size_t len = 0;
+            while (argv[a][len] != '\0')
+                len++;
+            if (len > STACK_BYTES)
+                len = STACK_BYTES;
+            s += copy_from(buf, argv[a], len) + sum(argv[a], len);
+        }
     }
     RCCE_barrier(&RCCE_COMM_WORLD);
-    printf("envsize: UE %d of %d: checksum %u\n", RCCE_ue(), RCCE_num_ues(),
-           s);
+    printf("envsize: UE %d of %d: checksum %u (argv[0] %s)\n", RCCE_ue(),
+           RCCE_num_ues(), s, argv[0]);
     free(heap);
     RCCE_finalize();
     return 0;

@@ -6,16 +6,15 @@
  * chip state in the segment), charge (the cost model, sim_charge.h),
  * wake (sim_notify, sim_wait.c) and leave.
  *
- * Every slot that touches state other cores can see starts with begin():
- * charge the compute since the last HAL call, then become the earliest
- * core (which may hand the token over and sleep). Plain writes start with
- * write_begin() instead (a core that is not the earliest queues them:
- * invariant 5 in sim_state.h), and a wait that must park may do so
- * without its turn (sim_wait_park_now). Slots that only look at this
- * core's own state (its clock, its L1, its console) skip the ordering.
- * Functional effects happen at the issue time of the event; writes record
- * when they become visible (completion), and a parked wait resumes at that
- * visibility time plus one poll.
+ * Every slot that touches state other cores can see starts with begin()
+ * (enter, then order). Plain writes start with write_begin() instead (a
+ * core that is not the earliest queues them: invariant 5 in sim_state.h),
+ * and a wait that must park may do so without its turn
+ * (sim_wait_park_now). Slots that only look at this core's own state (its
+ * clock, its L1, its console) skip the ordering. Functional effects happen
+ * at the issue time of the event; writes record when they become visible
+ * (completion), and a parked wait resumes at that visibility time plus one
+ * poll.
  *
  * Owns: the ops table, interrupts (pin and GIC), the job and attach
  * slots, the registration of the lazy-write hook with the engine. May
@@ -86,21 +85,22 @@ static rck_status_t sim_job_child_setup(rck_job_t *job, int ue)
     return sim_seg_child_setup(job, ue);
 }
 
-/* The P54C compute model runs every core under QEMU (sim_p54c.c), or
- * natively on its compiled counters; either way its stack starts at the
- * same address whatever the environment (sim_stack.c). */
+/* A core under a P54C model (QEMU or native): its stack and arguments at
+ * fixed addresses (sim_stack.c). @return the command to exec, or NULL. */
 static char **sim_job_child_wrap(rck_job_t *job, int ue, char *const *argv)
 {
     const sim_p54c_job_t *p = &job->hdr->p54c;
-    char **v = sim_p54c_child_wrap(job->hdr, ue, argv);
+    size_t q = sim_stack_quantum(p->l1i_bytes, p->l1d_bytes, p->l1_ways,
+                                 p->l2_bytes, p->l2_ways);
+    char **a = NULL, **v;
 
-    if (p->fd >= 0 &&
-        sim_stack_pad(argv, v != NULL,
-                      sim_stack_quantum(p->l1i_bytes, p->l1d_bytes,
-                                        p->l1_ways, p->l2_bytes,
-                                        p->l2_ways)) == RCK_ERR_NOMEM)
+    if (p->fd >= 0 && sim_stack_argv(argv, &a) != RCK_OK)
         _exit(127);
-    return v;
+    v = sim_p54c_child_wrap(job->hdr, ue, a != NULL ? a : argv);
+    if (p->fd >= 0 &&
+        sim_stack_pad(a != NULL ? a : argv, v != NULL, q) == RCK_ERR_NOMEM)
+        _exit(127);
+    return v != NULL ? v : a;
 }
 
 static int sim_job_core_attached(rck_job_t *job, int ue)

@@ -19,9 +19,15 @@
  * plugin moves its accesses to Linux's place (docs/P54C.md, "The stack
  * under QEMU").
  *
- * Owns: the RCK_SIM_STACK_PAD and RCK_SIM_STACK_EVEN variables. May call:
- * util. sim_stack_pad: called by sim.c in the child of a core, just before
- * its exec; sim_stack_guest: by sim_p54c.c in the core, at attach.
+ * The arguments' strings lie above the environment's and the stack: their
+ * addresses follow argv[0]'s length, which sim_stack_argv fixes (the path
+ * padded with slashes, taken off again by a constructor in the core).
+ *
+ * Owns: the RCK_SIM_STACK_PAD, RCK_SIM_STACK_N<i> and RCK_SIM_ARGV0_PAD
+ * variables. May call: util. sim_stack_argv and sim_stack_pad: called by
+ * sim.c in the child of a core, just before its exec; sim_stack_guest: by
+ * sim_p54c.c in the core, at attach; argv0_restore: by the C library
+ * before the program's code.
  */
 #include "sim_stack.h"
 
@@ -30,6 +36,7 @@
 #include "rck/exec.h"
 #include "rck/log.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <link.h>
 #include <stdio.h>
@@ -86,12 +93,30 @@ static char *pad_string(const char *name, size_t fill)
     return s;
 }
 
+/* Take off the fillers a launcher above this one left. */
+static void fillers_drop(void)
+{
+    size_t len = strlen(SIM_STACK_FILL_VAR);
+    char name[64];
+
+    for (;;) {
+        char **e = environ;
+        while (*e != NULL && strncmp(*e, SIM_STACK_FILL_VAR, len) != 0)
+            e++;
+        if (*e == NULL)
+            return;
+        snprintf(name, sizeof(name), "%.*s", (int)strcspn(*e, "="), *e);
+        if (unsetenv(name) != 0)
+            return;
+    }
+}
+
 rck_status_t sim_stack_pad(char *const *argv, int emulated, size_t quantum)
 {
-    char found[PATH_MAX], real[PATH_MAX];
+    char found[PATH_MAX], real[PATH_MAX], fill_name[64];
     const char *path = found;
-    size_t bytes, n, target, fill, pad_len, even_len = 0;
-    char *pad, *even = NULL;
+    size_t bytes, n, nfill, target, fill;
+    char *pad;
 
     if (rck_exec_find(argv[0], found, sizeof(found)) != 0)
         return RCK_ERR_NOT_FOUND;
@@ -101,30 +126,127 @@ rck_status_t sim_stack_pad(char *const *argv, int emulated, size_t quantum)
         path = real;
     }
     unsetenv(SIM_STACK_PAD_VAR);
-    unsetenv(SIM_STACK_EVEN_VAR);
+    fillers_drop();
     bytes = sim_stack_bytes(path, argv, environ, &n);
-    /* the padding's own string and pointer, and an even pointer count */
-    pad_len = strlen(SIM_STACK_PAD_VAR) + 2;
-    bytes += pad_len + sizeof(char *);
-    if ((n + 1) % 2 != 0) {
-        even_len = strlen(SIM_STACK_EVEN_VAR) + 2;
-        bytes += even_len + sizeof(char *);
+    /* the padding's own string and pointer, and the fillers' that bring
+     * the pointers to SIM_STACK_POINTERS (beyond, to an even number) */
+    n++;
+    bytes += strlen(SIM_STACK_PAD_VAR) + 2 + sizeof(char *);
+    nfill = n <= SIM_STACK_POINTERS ? SIM_STACK_POINTERS - n : n % 2;
+    for (size_t i = 0; i < nfill; i++) {
+        bytes += (size_t)snprintf(fill_name, sizeof(fill_name), "%s%zu",
+                                  SIM_STACK_FILL_VAR, i) +
+                 2 + sizeof(char *);
     }
     target = (bytes + quantum - 1) / quantum * quantum;
     fill = target - bytes;
+    /* putenv keeps the strings: they live until the exec */
+    for (size_t i = 0; i < nfill; i++) {
+        char *f;
+        snprintf(fill_name, sizeof(fill_name), "%s%zu", SIM_STACK_FILL_VAR, i);
+        if ((f = pad_string(fill_name, 0)) == NULL)
+            return RCK_ERR_NOMEM;
+        if (putenv(f) != 0)
+            goto nomem;
+    }
     pad = pad_string(SIM_STACK_PAD_VAR, fill);
     if (pad == NULL)
         return RCK_ERR_NOMEM;
-    if (even_len > 0 && (even = pad_string(SIM_STACK_EVEN_VAR, 0)) == NULL) {
-        free(pad);
-        return RCK_ERR_NOMEM;
-    }
-    /* putenv keeps the strings: they live until the exec */
-    if (putenv(pad) != 0 || (even != NULL && putenv(even) != 0)) {
-        rck_error("sim: cannot pad the core's environment: out of memory");
-        return RCK_ERR_NOMEM;
-    }
+    if (putenv(pad) != 0)
+        goto nomem;
     return RCK_OK;
+nomem:
+    rck_error("sim: cannot pad the core's environment: out of memory");
+    return RCK_ERR_NOMEM;
+}
+
+/* argv[0] padded to @p total bytes (with its NUL) by @p j characters. */
+static char *argv0_padded(const char *a0, size_t j, size_t total)
+{
+    char *s = malloc(total);
+
+    if (s == NULL)
+        return NULL;
+    if (a0[0] == '/') {
+        memset(s, '/', j);
+    } else {
+        s[0] = '.';
+        memset(s + 1, '/', j - 1);
+    }
+    memcpy(s + j, a0, total - j);
+    return s;
+}
+
+rck_status_t sim_stack_argv(char *const *argv, char ***out)
+{
+    size_t n = 0, len = strlen(argv[0]), total, j;
+    char num[32], **v;
+
+    *out = NULL;
+    unsetenv(SIM_STACK_ARGV0_VAR);
+    if (strchr(argv[0], '/') == NULL || access(argv[0], X_OK) != 0)
+        return RCK_OK;
+    /* at least 2 characters of prefix: "." and a slash for a relative
+     * path */
+    total = (len + 1 + 2 + SIM_STACK_ARGV0_BYTES - 1) / SIM_STACK_ARGV0_BYTES *
+            SIM_STACK_ARGV0_BYTES;
+    j = total - len - 1;
+    while (argv[n] != NULL)
+        n++;
+    v = calloc(n + 1, sizeof(*v));
+    if (v == NULL || (v[0] = argv0_padded(argv[0], j, total)) == NULL) {
+        free(v);
+        rck_error("sim: cannot pad the core's argv[0]: out of memory");
+        return RCK_ERR_NOMEM;
+    }
+    for (size_t i = 1; i < n; i++)
+        v[i] = argv[i];
+    snprintf(num, sizeof(num), "%zu", j);
+    if (setenv(SIM_STACK_ARGV0_VAR, num, 1) != 0) {
+        free(v[0]);
+        free(v);
+        rck_error("sim: cannot pad the core's argv[0]: out of memory");
+        return RCK_ERR_NOMEM;
+    }
+    *out = v;
+    return RCK_OK;
+}
+
+/* In the core, before the program's code (and before it attaches, so
+ * nothing of it is timed): take off the characters sim_stack_argv put in
+ * front of argv[0], in place, so that argv[0] points at the path as it was
+ * given; the bytes it leaves are zeroed. The C library (glibc) passes a
+ * constructor the arguments, and has set program_invocation_name (argv[0])
+ * and program_invocation_short_name (its last component) already. */
+__attribute__((constructor)) static void argv0_restore(int argc, char **argv,
+                                                       char **envp)
+{
+    const char *set = getenv(SIM_STACK_ARGV0_VAR);
+    char *a0, *end;
+    size_t j, len;
+
+    (void)envp;
+    if (set == NULL || argc < 1 || argv == NULL || argv[0] == NULL)
+        return;
+    j = (size_t)strtoul(set, &end, 10);
+    a0 = argv[0];
+    len = strlen(a0);
+    if (*end != '\0' || j < 2 || j >= len)
+        return;
+    /* only what sim_stack_argv added: all slashes, or "." and slashes,
+     * before a path of the same kind */
+    for (size_t i = a0[0] == '.' ? 1 : 0; i < j; i++) {
+        if (a0[i] != '/')
+            return;
+    }
+    if ((a0[0] == '/') != (a0[j] == '/'))
+        return;
+    memmove(a0, a0 + j, len - j + 1);
+    memset(a0 + len - j + 1, 0, j);
+    if (program_invocation_name == a0) {
+        const char *slash = strrchr(a0, '/');
+        program_invocation_short_name = slash != NULL ? (char *)slash + 1 : a0;
+    }
 }
 
 static int main_bias(struct dl_phdr_info *info, size_t size, void *arg)
