@@ -6,10 +6,11 @@
 #     never draws less than on fewer);
 #   * in run 2, a reading core's energy > a waiting core's.
 #   -DRCK=rck -DPROG=power_stall -DNUES=N -DKB=KiB -DDIR=output dir
+#   [-DTAG=name of the reports] [-DMATCH=regex every run's output matches]
 set(ENV{RCK_COMPUTE} p54c)
 unset(ENV{RCK_SIM_TRACE})
 foreach(k ${NUES} 2)
-  set(rep "${DIR}/power_stall_${k}.json")
+  set(rep "${DIR}/power_stall${TAG}_${k}.json")
   file(REMOVE "${rep}")
   set(ENV{RCK_SIM_REPORT} "${rep}")
   execute_process(COMMAND ${RCK} run -n ${NUES} --backend sim ${PROG} ${k} ${KB}
@@ -17,6 +18,9 @@ foreach(k ${NUES} 2)
   message("${k} of ${NUES} UEs reading:\n${out}${err}")
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the run with ${k} readers failed with ${rc}")
+  endif()
+  if(DEFINED MATCH AND NOT "${out}${err}" MATCHES "${MATCH}")
+    message(FATAL_ERROR "the run with ${k} readers does not match '${MATCH}'")
   endif()
   file(READ "${rep}" r)
   string(JSON w${k} GET "${r}" power avg_w)
