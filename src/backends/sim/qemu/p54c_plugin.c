@@ -403,6 +403,30 @@ static int tb_checked(struct qemu_plugin_tb *tb, size_t n)
                              qemu_plugin_insn_data(in0));
 }
 
+/* The last instruction of a block that ends at a page's end. qemu-x86_64
+ * 7.2 ends a block before an instruction that crosses into another page
+ * (but for the block's first), and the plugin's block still holds that
+ * instruction, cut at the page's end (its first bytes only), which never
+ * runs there: the next block starts with it and runs it. Counted with the
+ * block, it was counted twice (sim.p54c.hal_engines: 2-3 instructions an
+ * iteration more than the compiled engine, by where the libraries' pages
+ * ended). Counted when it runs instead: an add of its own, which a cut
+ * instruction never makes, and one that really ends at the page's end
+ * does. Its cycles likewise (where the block's are charged). */
+#define P54C_QEMU_PAGE 4096u
+static void insn_cut(struct qemu_plugin_insn *in, const uint8_t *bytes,
+                     size_t sz, int checked)
+{
+    qemu_plugin_register_vcpu_insn_exec_inline(in, QEMU_PLUGIN_INLINE_ADD_U64,
+                                               &S->insns, 1);
+    if (!checked || p54c_string_width(bytes, sz) != 0) {
+        uint64_t u = p54c_insn_units(bytes, sz, S->cpi, NULL);
+        if (u > 0)
+            qemu_plugin_register_vcpu_insn_exec_inline(
+                in, QEMU_PLUGIN_INLINE_ADD_U64, &S->units, u);
+    }
+}
+
 static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb);
@@ -428,6 +452,7 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     int *kind = n <= CTR_TB_MAX ? kind_s : g_new(int, n);
     uint8_t *skip = n <= CTR_TB_MAX ? skip_s : g_new(uint8_t, n);
     size_t counted = 0;
+    int late = 0;
     /* the lines fetched, at the unchecked addresses where a fetch map
      * has them */
     uint64_t (*rs)[2] = g_malloc((n + 1) * sizeof(*rs));
@@ -450,9 +475,15 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         }
         if (skip[i] || skipped(va) || p54c_is_nop(bytes, sz))
             continue;
-        counted++;
-        if (!checked || p54c_string_width(bytes, sz) != 0)
-            units += p54c_insn_units(bytes, sz, S->cpi, NULL);
+        if (i + 1 == n && n > 1 && ((va + sz) & (P54C_QEMU_PAGE - 1)) == 0) {
+            /* counted when it runs: it may be cut (insn_cut) */
+            insn_cut(in, bytes, sz, checked);
+            late = 1;
+        } else {
+            counted++;
+            if (!checked || p54c_string_width(bytes, sz) != 0)
+                units += p54c_insn_units(bytes, sz, S->cpi, NULL);
+        }
         if (S->detailed) {
             uint64_t flo, fhi;
             if (p54c_fmap_lookup(va, sz, bytes, &flo, &fhi)) {
@@ -478,12 +509,13 @@ static void tb_trans_cb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         g_free(kind);
         g_free(skip);
     }
-    if (counted == 0) {
+    if (counted == 0 && !late) {
         g_free(rs);
         return;
     }
-    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-                                             &S->insns, counted);
+    if (counted > 0)
+        qemu_plugin_register_vcpu_tb_exec_inline(
+            tb, QEMU_PLUGIN_INLINE_ADD_U64, &S->insns, counted);
     if (units > 0)
         qemu_plugin_register_vcpu_tb_exec_inline(
             tb, QEMU_PLUGIN_INLINE_ADD_U64, &S->units, units);
