@@ -28,6 +28,14 @@
  * back to another core's slice one copy of the intervals between.
  * Nothing is allocated or freed per booking.
  *
+ * Runs (the P54C booking, docs/P54C.md "Booking in runs"): a chain of
+ * requests under one floor, each a fixed step after the previous one's
+ * service start, appended in a tight loop while the room is at the end
+ * and the queue ahead free (sim_mc_chain: the same rules, so the same
+ * answers as one sim_mc_reserve each); a small state's snapshot, and
+ * every interval and the forgotten floor moved later at once
+ * (sim_mc_move), for a booking that repeats itself.
+ *
  * Owns: the controllers' queues. May call: nothing of the sim.
  */
 #include "sim_mc.h"

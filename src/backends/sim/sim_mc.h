@@ -4,7 +4,8 @@
  * segment (one per controller) and passed in by whoever books: the memory
  * model (sim_mem.c) and the P54C model's booking (sim_p54c_book.c, also
  * inside the QEMU plugin). Includes nothing of the sim.
- * Unit test: tests/unit/test_sim_mc.c.
+ * Unit tests: tests/unit/test_sim_mc.c (against a plain list),
+ * test_sim_mc_book.c (the P54C booking's runs against a plain booker).
  */
 #ifndef RCK_SIM_MC_H
 #define RCK_SIM_MC_H
