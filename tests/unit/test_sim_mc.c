@@ -321,6 +321,13 @@ static void chains(void)
     run_t *u = run_new(0);
     uint64_t x = 0x5deece66dull;
 
+    {
+        uint64_t last = 0;
+        CHECK(sim_mc_chain(NULL, 100, 30, 80, 3, 0, &last) == 260);
+        CHECK(last == 260);
+        CHECK(sim_mc_chain(u->mc, 100, 30, 80, 0, 0, &last) == 100);
+        CHECK(last == 100 && u->mc->n == 0 && u->mc->accesses == 0);
+    }
     CHECK(chain_same(u, 1000, 30, 80, 1, 500, 0));
     CHECK(chain_same(u, 2000, 30, 80, 500, 1500, 0));
     CHECK(chain_same(u, 2000, 30, 30, 200, 1500, 0)); /* touching */

@@ -310,7 +310,15 @@ uint64_t sim_mc_chain(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
                       uint64_t step, uint64_t count, uint64_t floor,
                       uint64_t *last)
 {
-    uint64_t served = sim_mc_reserve(mc, arrive, dur, floor);
+    uint64_t served;
+
+    if (count == 0 || mc == NULL) {
+        /* nothing, or a controller at zero load: each served at once */
+        arrive += count > 1 ? (count - 1) * step : 0;
+        *last = arrive;
+        return arrive;
+    }
+    served = sim_mc_reserve(mc, arrive, dur, floor);
 
     /* The floor is forgotten below now (mc->forgot >= floor): each later
      * request does no more than first fit. While the room is at the end

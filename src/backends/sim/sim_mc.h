@@ -49,9 +49,9 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
  *  @p step (>= @p dur) after the previous one's service starts: exactly
  *  what @p count calls of sim_mc_reserve in turn would do (a pile of
  *  write-backs behind one another on the core's write port), in a tight
- *  loop that appends while the queue ahead is free. @p mc not NULL,
- *  @p count >= 1. @return the last request's service start; @p last
- *  gets its arrival. */
+ *  loop that appends while the queue ahead is free (NULL: a controller
+ *  at zero load). @return the last request's service start; @p last
+ *  gets its arrival (@p count 0: nothing booked, both @p arrive). */
 uint64_t sim_mc_chain(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
                       uint64_t step, uint64_t count, uint64_t floor,
                       uint64_t *last);
