@@ -9,6 +9,14 @@
  * exactly, in order, in its two parts, and its counts (bookings, ticks
  * waited) must be the reference's. The zero-load controller (NULL)
  * serves at arrival.
+ *
+ * The run calls (sim_mc_chain, the snapshots and sim_mc_move) against the
+ * same reference booked one request at a time: a chain must leave the
+ * reference's intervals and counts, through compactions too; a booking
+ * that repeats itself, moved ahead by sim_mc_move, must leave what the
+ * reference's bookings of every period leave. Each comparison is also
+ * run with a bug planted (a step one tick off, a move one period short,
+ * a snapshot moved by the wrong amount) and must then fail.
  */
 #include "sim_mc.h"
 #include "unit.h"
@@ -281,6 +289,158 @@ static void full_table(void)
     run_end(u);
 }
 
+
+/* A chain of @p count requests (each @p step after the previous one's
+ * service start), from @p arrive, under @p floor, on both; with @p bug,
+ * the controller's chain steps one tick more. @return 1 if the answers,
+ * the states and the counts agree. */
+static int chain_same(run_t *u, uint64_t arrive, uint64_t dur, uint64_t step,
+                      uint64_t count, uint64_t floor, int bug)
+{
+    uint64_t last = 0, a = arrive, served = 0;
+    uint64_t s = sim_mc_chain(u->mc, arrive, dur, step + (bug ? 1 : 0),
+                              count, floor, &last);
+
+    for (uint64_t i = 0; i < count; i++) {
+        served = ref_reserve(&u->ref, a, dur, floor);
+        u->waited += served - a;
+        u->bookings++;
+        if (i + 1 < count)
+            a = served + step;
+    }
+    return s == served && last == a && same_state(u->mc, &u->ref) &&
+           u->mc->accesses == (uint64_t)u->bookings &&
+           u->mc->queued == u->waited;
+}
+
+/* Chains on an empty controller, behind other cores' intervals (some in
+ * the way, some far ahead: the room is not at the end), and long enough
+ * to fill the table (compactions). */
+static void chains(void)
+{
+    run_t *u = run_new(0);
+    uint64_t x = 0x5deece66dull;
+
+    {
+        uint64_t last = 0;
+        CHECK(sim_mc_chain(NULL, 100, 30, 80, 3, 0, &last) == 260);
+        CHECK(last == 260);
+        CHECK(sim_mc_chain(u->mc, 100, 30, 80, 0, 0, &last) == 100);
+        CHECK(last == 100 && u->mc->n == 0 && u->mc->accesses == 0);
+    }
+    CHECK(chain_same(u, 1000, 30, 80, 1, 500, 0));
+    CHECK(chain_same(u, 2000, 30, 80, 500, 1500, 0));
+    CHECK(chain_same(u, 2000, 30, 30, 200, 1500, 0)); /* touching */
+    /* other cores' intervals in the way and far ahead */
+    for (int i = 0; i < 300; i++)
+        run_book(u, 100000 + rnd(&x) % 100000, 20 + rnd(&x) % 50, 1500);
+    run_book(u, (uint64_t)1 << 50, 100, 1500);
+    CHECK(chain_same(u, 90000, 25, 70, 4000, 1500, 0));
+    /* past the table's capacity, the floor held back */
+    CHECK(chain_same(u, (uint64_t)1 << 40, 30, 95,
+                     3 * (uint64_t)SIM_MC_NODES, 2000, 0));
+    CHECK(u->ref.compactions >= 2);
+    CHECK(chain_same(u, ((uint64_t)1 << 40) + 5, 30, 95, 1000, 2000, 0));
+    run_end(u);
+    /* planted: a chain one tick off per step must be caught */
+    u = run_new(0);
+    CHECK(!chain_same(u, 2000, 30, 80, 50, 1500, 1));
+    free(u->ref.iv);
+    free(u->mc);
+    free(u);
+}
+
+/* One period of a core's DRAM-bound booking from @p t, as the P54C model
+ * books a line fill and a write-around with the floor at the issue time
+ * less @p la: two reads in flight, eight reads, then a write after them.
+ * @return the next issue time. */
+static uint64_t period(run_t *u, uint64_t t, uint64_t la)
+{
+    uint64_t fl[2] = {t, t}, done = t;
+
+    for (int d = 0; d < 8; d++) {
+        uint64_t ready = fl[d % 2] > t ? fl[d % 2] : t;
+        uint64_t f = ready > la ? ready - la : 0;
+        fl[d % 2] = run_book(u, ready + 7, 31, f) + 31 + 4;
+        done = fl[d % 2] > done ? fl[d % 2] : done;
+    }
+    done = run_book(u, done + 7, 40, done > la ? done - la : 0) + 44;
+    return done + 13;
+}
+
+/* A booking that repeats itself: after a few periods, two in a row leave
+ * the controller moved by the period; moving it @p m periods ahead must
+ * leave what @p m more periods booked one by one leave (with @p bug, a
+ * move one period short, which must then differ). */
+static int moved_same(uint64_t la, uint64_t m, int bug)
+{
+    run_t *u = run_new(0);
+    sim_mc_snap_t a, b;
+    uint64_t t = 5000, t1, d, acc, q;
+    int ok = 1;
+
+    for (int i = 0; i < 4; i++)
+        t = period(u, t, la);
+    ok &= sim_mc_snap(u->mc, &a);
+    t1 = period(u, t, la);
+    ok &= sim_mc_snap(u->mc, &b);
+    d = t1 - t;
+    ok &= sim_mc_snap_moved(&a, &b, d);
+    /* planted: the same snapshots moved by another amount are not */
+    ok &= !sim_mc_snap_moved(&a, &b, d + 1);
+    acc = b.accesses - a.accesses;
+    q = b.queued - a.queued;
+    sim_mc_move(u->mc, d * (m - (bug ? 1 : 0)), acc * m, q * m);
+    t = t1;
+    for (uint64_t i = 0; i < m; i++) {
+        uint64_t a0 = u->bookings;
+        /* the reference alone */
+        uint64_t fl[2] = {t, t}, done = t;
+        for (int k = 0; k < 8; k++) {
+            uint64_t ready = fl[k % 2] > t ? fl[k % 2] : t;
+            uint64_t f = ready > la ? ready - la : 0;
+            uint64_t s = ref_reserve(&u->ref, ready + 7, 31, f);
+            u->waited += s - (ready + 7);
+            fl[k % 2] = s + 31 + 4;
+            done = fl[k % 2] > done ? fl[k % 2] : done;
+        }
+        {
+            uint64_t f = done > la ? done - la : 0;
+            uint64_t s = ref_reserve(&u->ref, done + 7, 40, f);
+            u->waited += s - (done + 7);
+            done = s + 44;
+        }
+        u->bookings = a0 + 9;
+        t = done + 13;
+    }
+    ok &= t - t1 == d * m;
+    ok &= same_state(u->mc, &u->ref);
+    ok &= u->mc->accesses == (uint64_t)u->bookings;
+    ok &= u->mc->queued == u->waited;
+    ok &= u->mc->forgot == u->ref.forgot;
+    free(u->ref.iv);
+    free(u->mc);
+    free(u);
+    return ok;
+}
+
+static void moves(void)
+{
+    sim_mc_snap_t s;
+    sim_mc_t *mc = calloc(1, sizeof(*mc));
+
+    CHECK(moved_same(0, 1, 0));
+    CHECK(moved_same(0, 1000, 0));
+    CHECK(moved_same(300, 777, 0)); /* a lookahead: several periods live */
+    CHECK(!moved_same(0, 1000, 1)); /* planted: one period short */
+    CHECK(!moved_same(300, 10, 1));
+    /* a snapshot refuses more than SIM_MC_SNAP intervals */
+    for (int i = 0; i <= SIM_MC_SNAP; i++)
+        sim_mc_reserve(mc, 100 * (uint64_t)i, 10, 0);
+    CHECK(sim_mc_snap(mc, &s) == 0);
+    free(mc);
+}
+
 int main(void)
 {
     CHECK(sim_mc_reserve(NULL, 1234, 50, 0) == 1234);
@@ -293,6 +453,8 @@ int main(void)
     sliding(3000, 1);
     bursts();
     full_table();
+    chains();
+    moves();
     if (failures == 0)
         printf("test_sim_mc: ok\n");
     return failures != 0;

@@ -28,6 +28,14 @@
  * back to another core's slice one copy of the intervals between.
  * Nothing is allocated or freed per booking.
  *
+ * Runs (the P54C booking, docs/P54C.md "Booking in runs"): a chain of
+ * requests under one floor, each a fixed step after the previous one's
+ * service start, appended in a tight loop while the room is at the end
+ * and the queue ahead free (sim_mc_chain: the same rules, so the same
+ * answers as one sim_mc_reserve each); a small state's snapshot, and
+ * every interval and the forgotten floor moved later at once
+ * (sim_mc_move), for a booking that repeats itself.
+ *
  * Owns: the controllers' queues. May call: nothing of the sim.
  */
 #include "sim_mc.h"
@@ -296,4 +304,89 @@ uint64_t sim_mc_reserve(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
     mc->accesses++;
     mc->queued += t - arrive;
     return t;
+}
+
+uint64_t sim_mc_chain(sim_mc_t *mc, uint64_t arrive, uint64_t dur,
+                      uint64_t step, uint64_t count, uint64_t floor,
+                      uint64_t *last)
+{
+    uint64_t served;
+
+    if (count == 0 || mc == NULL) {
+        /* nothing, or a controller at zero load: each served at once */
+        arrive += count > 1 ? (count - 1) * step : 0;
+        *last = arrive;
+        return arrive;
+    }
+    served = sim_mc_reserve(mc, arrive, dur, floor);
+
+    /* The floor is forgotten below now (mc->forgot >= floor): each later
+     * request does no more than first fit. While the room is at the end
+     * and the table not full, a request at or after the last interval's
+     * end is appended (or extends it) here, as sim_mc_reserve would. */
+    for (uint64_t i = 1; i < count; i++) {
+        arrive = served + step;
+        if (mc->nb == 0 && mc->gap > mc->lo && mc->gap < CAP &&
+            mc->n < CAP - 2 && arrive >= mc->iv[mc->gap - 1].e) {
+            sim_iv_t *end = &mc->iv[mc->gap - 1];
+            if (arrive == end->e) {
+                end->e = arrive + dur;
+            } else {
+                mc->iv[mc->gap].s = arrive;
+                mc->iv[mc->gap].e = arrive + dur;
+                mc->gap++;
+                mc->n++;
+            }
+            mc->accesses++;
+            served = arrive;
+        } else {
+            served = sim_mc_reserve(mc, arrive, dur, floor);
+        }
+    }
+    *last = arrive;
+    return served;
+}
+
+int sim_mc_snap(const sim_mc_t *mc, sim_mc_snap_t *out)
+{
+    uint32_t nf = mc->gap - mc->lo;
+
+    if (mc->n > SIM_MC_SNAP)
+        return 0;
+    out->forgot = mc->forgot;
+    out->accesses = mc->accesses;
+    out->queued = mc->queued;
+    out->n = mc->n;
+    out->pad = 0;
+    memcpy(out->iv, &mc->iv[mc->lo], (size_t)nf * sizeof(sim_iv_t));
+    memcpy(out->iv + nf, &mc->iv[hi_of(mc)],
+           (size_t)mc->nb * sizeof(sim_iv_t));
+    return 1;
+}
+
+int sim_mc_snap_moved(const sim_mc_snap_t *a, const sim_mc_snap_t *b,
+                      uint64_t d)
+{
+    if (a->n != b->n || b->forgot - a->forgot != d)
+        return 0;
+    for (uint32_t i = 0; i < a->n; i++)
+        if (b->iv[i].s - a->iv[i].s != d || b->iv[i].e - a->iv[i].e != d)
+            return 0;
+    return 1;
+}
+
+void sim_mc_move(sim_mc_t *mc, uint64_t d, uint64_t accesses,
+                 uint64_t queued)
+{
+    for (uint32_t i = mc->lo; i < mc->gap; i++) {
+        mc->iv[i].s += d;
+        mc->iv[i].e += d;
+    }
+    for (uint32_t i = hi_of(mc); i < CAP; i++) {
+        mc->iv[i].s += d;
+        mc->iv[i].e += d;
+    }
+    mc->forgot += d;
+    mc->accesses += accesses;
+    mc->queued += queued;
 }
