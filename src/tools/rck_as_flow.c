@@ -513,10 +513,11 @@ static void seq_fetch_lookup(FILE *out, int seg)
 {
     fprintf(out,
             "\tleaq\t.Lrck_ua%d(%%rip), %%rax\n"
-            "\tmovq\t%%rax, %%rcx\n\tshrq\t$4, %%rcx\n"
-            "\tmovzbl\t%%cl, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
+            "\tmovq\t%%rax, %%rcx\n\tshrq\t$%d, %%rcx\n"
+            "\tandl\t$%d, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
             "\txorq\t%%rax, %%rcx\n\txorq\t%#llx, %%rcx\n",
-            seg, PG(P54C_CTR_FI_OFF), PG(P54C_CTR_FIKEY_OFF));
+            seg, P54C_FI_SHIFT, P54C_FI_N - 1, PG(P54C_CTR_FI_OFF),
+            PG(P54C_CTR_FIKEY_OFF));
 }
 
 static void seq_fetch(FILE *out, int seg, int live)
