@@ -354,6 +354,8 @@ static void put_rep(FILE *out, uint32_t per_iter)
  * (docs/P54C-COUNTERS.md, "Memory accesses"). With the flags live, the
  * check saves them too, below the red zone. */
 #define PG(off) ((unsigned long long)(P54C_CTR_ADDR + (off)))
+_Static_assert(P54C_FI_SHIFT <= 3 && (P54C_FI_N << P54C_FI_SHIFT) <= 4096,
+               "the fetch filter's index is the address masked, scaled");
 
 static int check_no;
 
@@ -508,15 +510,21 @@ static void put_rep_mem(FILE *out, const as_mem_t *a, int live, int seg)
  * the fetch filter holds the segment in the current epoch. */
 /* The fetch filter's lookup of segment @p seg's first byte: leaves the
  * entry xor the address xor the epoch in %rcx (zero: settled), and the
- * flags of that last xor. */
+ * flags of that last xor. The entry's index, bits 2-11 of the address
+ * (P54C_FI_SHIFT, P54C_FI_N), is taken in place (the address masked, the
+ * scale 2): 10 bytes with a 2-byte nop, as many as the 8-bit index by
+ * bits 4-11 took before layout version 3, so that no checked code moves
+ * (the QEMU engine counts an instruction that crosses a page at the end
+ * of a block twice: tests/sim/p54c_mem.c's kernels are laid out not to). */
 static void seq_fetch_lookup(FILE *out, int seg)
 {
     fprintf(out,
             "\tleaq\t.Lrck_ua%d(%%rip), %%rax\n"
-            "\tmovq\t%%rax, %%rcx\n\tshrq\t$4, %%rcx\n"
-            "\tmovzbl\t%%cl, %%ecx\n\tmovq\t%#llx(,%%rcx,8), %%rcx\n"
+            "\tmovl\t%%eax, %%ecx\n\tandl\t$%d, %%ecx\n\txchgw\t%%ax, %%ax\n"
+            "\tmovq\t%#llx(,%%rcx,%d), %%rcx\n"
             "\txorq\t%%rax, %%rcx\n\txorq\t%#llx, %%rcx\n",
-            seg, PG(P54C_CTR_FI_OFF), PG(P54C_CTR_FIKEY_OFF));
+            seg, (P54C_FI_N - 1) << P54C_FI_SHIFT, PG(P54C_CTR_FI_OFF),
+            8 >> P54C_FI_SHIFT, PG(P54C_CTR_FIKEY_OFF));
 }
 
 static void seq_fetch(FILE *out, int seg, int live)

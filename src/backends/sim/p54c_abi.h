@@ -71,7 +71,12 @@
 #define P54C_CTR_FS_OFF 0x4000    /* filter: stores, P54C_FS_N words
                                      (indexed by line & (P54C_FS_N - 1)) */
 #define P54C_FS_N 2048
-#define P54C_CTR_FI_OFF 0x2000    /* filter: blocks fetched (by address) */
+#define P54C_CTR_FI_OFF 0x2000    /* filter: blocks fetched (by address),
+                                     P54C_FI_N words indexed by
+                                     (first byte >> P54C_FI_SHIFT) &
+                                     (P54C_FI_N - 1) */
+#define P54C_FI_N 1024
+#define P54C_FI_SHIFT 2
 /* A block's segment table (rck-as, section .rodata.rck_blk, 4-byte
  * words): the number of segments, then for each its first and last byte,
  * each as its distance from the word that holds it (.long x - .). */
@@ -84,8 +89,10 @@
  * built by another rck-as would jump through a word its library never
  * set. Add 1 whenever a word's meaning or place changes. Version 1 is the
  * layout with groups of loads (2026-11-28; earlier rck-as wrote no note),
- * 2 the store filter of P54C_FS_N words at 0x4000 (8 pages). */
-#define P54C_LAYOUT_VERSION 2u
+ * 2 the store filter of P54C_FS_N words at 0x4000 (8 pages), 3 the fetch
+ * filter of P54C_FI_N words by bits 2-11 of the block's first byte (it
+ * was 256 words by bits 4-11). */
+#define P54C_LAYOUT_VERSION 3u
 #define P54C_LAYOUT_NOTE_NAME "RCKP54C"   /* the note's name (8 bytes with
                                              its NUL) */
 #define P54C_LAYOUT_NOTE_TYPE 0x4c415931u /* "1YAL": desc = uint32 version */

@@ -192,7 +192,7 @@ static void fi_epoch(p54c_mem_t *m)
 {
     *m->fi_key += 1ull << 47;
     if (*m->fi_key == 0)
-        for (int k = 0; k < P54C_FILT_N; k++)
+        for (int k = 0; k < P54C_FI_N; k++)
             m->fi[k] = P54C_FILT_EMPTY;
     for (int k = 0; m->fi_sets && k < P54C_FILT_N; k++)
         m->fi_nref[k] = 0;
@@ -201,7 +201,7 @@ static void fi_epoch(p54c_mem_t *m)
 /* List entry @p k of the fetch filter under the sets of lines @p l0 to
  * @p l1 (distinct sets). @return 0, or -1 if a list was full (then the
  * epoch advanced and every list is empty: the caller starts again). */
-static int fi_refs(p54c_mem_t *m, uint8_t k, uint64_t l0, uint64_t l1)
+static int fi_refs(p54c_mem_t *m, uint16_t k, uint64_t l0, uint64_t l1)
 {
     for (uint64_t l = l0; l <= l1; l++) {
         uint64_t s = l & m->l1i.set_mask & (P54C_FILT_N - 1);
@@ -222,9 +222,9 @@ static int fi_refs(p54c_mem_t *m, uint8_t k, uint64_t l0, uint64_t l1)
 
 /* The fetch filter's entry of the block starting at @p first (the check's
  * index: rck-as's seq_fetch). */
-static inline uint8_t fi_slot(uint64_t first)
+static inline uint16_t fi_slot(uint64_t first)
 {
-    return (uint8_t)((first >> 4) & (P54C_FILT_N - 1));
+    return (uint16_t)((first >> P54C_FI_SHIFT) & (P54C_FI_N - 1));
 }
 
 /* Is @p line in cache @p c (no change)? */
@@ -233,7 +233,7 @@ static int cache_has(const p54c_cache_t *c, uint64_t line);
 int p54c_mem_fetch_block(p54c_mem_t *m, uint64_t first,
                          const uint64_t (*seg)[2], unsigned n)
 {
-    uint8_t k = fi_slot(first);
+    uint16_t k = fi_slot(first);
     uint64_t lo = UINT64_MAX, hi = 0;
     unsigned i;
 
@@ -269,7 +269,7 @@ int p54c_mem_fetch_block(p54c_mem_t *m, uint64_t first,
 void p54c_mem_fetch_note(p54c_mem_t *m, uint64_t first, uint64_t l0,
                          uint64_t l1)
 {
-    uint8_t k = fi_slot(first);
+    uint16_t k = fi_slot(first);
 
     if (m->fi == NULL || l1 < l0 || l1 - l0 >= m->l1i.sets)
         return;
@@ -283,9 +283,11 @@ void p54c_mem_filters_clear(p54c_mem_t *m)
     if (m->fd == NULL)
         return;
     for (int k = 0; k < P54C_FILT_N; k++) {
-        m->fd[k] = m->fi[k] = P54C_FILT_EMPTY;
+        m->fd[k] = P54C_FILT_EMPTY;
         m->fi_nref[k] = 0;
     }
+    for (int k = 0; k < P54C_FI_N; k++)
+        m->fi[k] = P54C_FILT_EMPTY;
     for (int k = 0; k < P54C_FS_N; k++)
         m->fs[k] = P54C_FILT_EMPTY;
     for (uint32_t k = 0; k < m->l1d.sets; k++)

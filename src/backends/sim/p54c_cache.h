@@ -15,8 +15,9 @@
  * -mgeneral-regs-only there).
  *
  * Invariants of the filters (compiled engine only; NULL in the plugin):
- * 256 words each (the store filter P54C_FS_N), indexed by line & 255
- * (line & (P54C_FS_N - 1)), holding a line's address (line << line_shift)
+ * 256 words (the store filter P54C_FS_N, the fetch filter P54C_FI_N),
+ * indexed by line & 255 (line & (P54C_FS_N - 1); the fetch filter by
+ * address, below), holding a line's address (line << line_shift)
  * or P54C_FILT_EMPTY.
  *   fd[k] == L   => line L is the most recently used line of its L1D set
  *                   (a load of it changes nothing but the read count);
@@ -26,7 +27,9 @@
  *                   of it changes nothing but the counts and the write
  *                   port's timing);
  *   fi[k] == B ^ *fi_key => every line of the block of instructions that
- *                   starts at address B (indexed by B >> 4 & 255) is the
+ *                   starts at address B (indexed by B >> P54C_FI_SHIFT &
+ *                   (P54C_FI_N - 1): bits 2-11, so that blocks less than
+ *                   16 bytes apart do not share an entry) is the
  *                   most recently used of its L1I set. The block's lines
  *                   lie in distinct sets (else it gets no entry), and k is
  *                   listed in fi_ref[s] for each set s of its lines
@@ -62,7 +65,7 @@
 #define P54C_FILT_N 256
 #define P54C_FILT_EMPTY (~0ull)
 #define P54C_FS_HELD (1ull << 63) /* a held store filter entry (below) */
-#define P54C_FI_REFS 16 /* fetch filter entries listed per L1I set */
+#define P54C_FI_REFS 8 /* fetch filter entries listed per L1I set */
 
 typedef struct {
     uint32_t sets, ways;
@@ -103,7 +106,7 @@ typedef struct {
                                      0 at any change of L1I */
     /* the fetch filter's entries by L1I set (header) */
     uint8_t fi_nref[P54C_FILT_N];
-    uint8_t fi_ref[P54C_FILT_N][P54C_FI_REFS];
+    uint16_t fi_ref[P54C_FILT_N][P54C_FI_REFS];
 } p54c_mem_t;
 
 /* Bytes p54c_mem_init needs for the caches of slot @p s (0: bad

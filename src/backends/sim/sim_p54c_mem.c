@@ -43,7 +43,8 @@
  * current epoch (a macro: the slow paths call nothing outside their
  * section). */
 #define FI_SETTLE(first)                                                   \
-    (PW(P54C_CTR_FI_OFF + (((first) >> 4) & 255) * 8) =                     \
+    (PW(P54C_CTR_FI_OFF +                                                   \
+        (((first) >> P54C_FI_SHIFT) & (P54C_FI_N - 1)) * 8) =               \
          (first) ^ PW(P54C_CTR_FIKEY_OFF))
 
 enum { MODE_FILL = 0, MODE_MODEL = 1 };
@@ -277,10 +278,10 @@ int sim_p54c_layout_check(char *msg, size_t len)
 
 static void filters_empty(void)
 {
-    for (int k = 0; k < P54C_FILT_N; k++) {
+    for (int k = 0; k < P54C_FILT_N; k++)
         PW(P54C_CTR_FD_OFF + k * 8) = P54C_FILT_EMPTY;
+    for (int k = 0; k < P54C_FI_N; k++)
         PW(P54C_CTR_FI_OFF + k * 8) = P54C_FILT_EMPTY;
-    }
     for (int k = 0; k < P54C_FS_N; k++)
         PW(P54C_CTR_FS_OFF + k * 8) = P54C_FILT_EMPTY;
     PW(P54C_CTR_BLK_OFF) = 0;
