@@ -170,6 +170,17 @@ int rckmpi_coll_gslot_put(unsigned long long g, const void *buf, size_t len)
     return MPI_SUCCESS;
 }
 
+int rckmpi_coll_gslot_root(unsigned long long g)
+{
+    uint32_t done = (uint32_t)g;
+
+    if (coll_slot_bytes == 0 || g == 0)
+        return MPI_ERR_INTERN;
+    return rck_hal_shm_write(rk.hal, gdone_at(rk.ue, g), &done, 4) == RCK_OK
+               ? MPI_SUCCESS
+               : MPI_ERR_INTERN;
+}
+
 int rckmpi_coll_gslot_take(int ue, unsigned long long g, void *buf,
                            size_t len)
 {

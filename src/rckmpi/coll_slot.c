@@ -55,6 +55,8 @@ int rkc_slot_gather(const void *sendbuf, int scount, MPI_Datatype stype,
     PMPI_Pack_size(rcount, rtype, comm, &psize);
     if (psize > RKC_GSLOT_DATA)
         return MPI_ERR_INTERN;
+    /* its own entry is free for its gather g + RKC_GSLOT_N */
+    err = rckmpi_coll_gslot_root(g);
     if (sendbuf != MPI_IN_PLACE)
         rkc_copy(sendbuf, scount, stype,
                  rkc_at(recvbuf, (MPI_Aint)root * rcount, rtype), rcount,

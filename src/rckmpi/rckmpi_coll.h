@@ -59,6 +59,8 @@ int rckmpi_coll_slot_read(int ue, void *buf, size_t len);
 #define RKC_GSLOT_N 256
 int rckmpi_coll_gslot_put(unsigned long long g, const void *buf, size_t len);
 int rckmpi_coll_gslot_take(int ue, unsigned long long g, void *buf, size_t len);
+/* the root's own entry of gather @p g, which it does not use: marked read */
+int rckmpi_coll_gslot_root(unsigned long long g);
 /* core internal (p2p.c): progress until the shared window's word at @p off equals @p value */
 int rk_wait_shm_word(size_t off, uint32_t value, const char *call);
 /* Implemented by mpicoll: called from MPI_Init after the communicators exist, and from MPI_Finalize. */
