@@ -830,6 +830,14 @@ static struct {
     long long bytes;
 } wait_msg = {-1, -1, -1, -1};
 
+/* the HAL's wait flags for the waits to come (rckmpi_coll_wait_long) */
+static unsigned wait_flags;
+
+void rckmpi_coll_wait_long(int on)
+{
+    wait_flags = on ? RCK_WAIT_SLEEP : 0;
+}
+
 static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
 {
     int which = -1;
@@ -839,7 +847,8 @@ static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
     if (wait_msg.bytes >= 0 || wait_msg.tag >= 0 || wait_msg.comm >= 0)
         rck_hal_set_message(rk.hal, wait_msg.bytes, wait_msg.tag,
                             wait_msg.comm);
-    st = rck_hal_wait(rk.hal, conds, n, 0, rk.wait_timeout_ns, &which);
+    st = rck_hal_wait(rk.hal, conds, n, wait_flags, rk.wait_timeout_ns,
+                      &which);
     rck_hal_set_context(rk.hal, NULL, -1);
     if (st == RCK_OK)
         return which;

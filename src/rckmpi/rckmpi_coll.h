@@ -61,6 +61,9 @@ int rckmpi_coll_gslot_put(unsigned long long g, const void *buf, size_t len);
 int rckmpi_coll_gslot_take(int ue, unsigned long long g, void *buf, size_t len);
 /* the root's own entry of gather @p g, which it does not use: marked read */
 int rckmpi_coll_gslot_root(unsigned long long g);
+/* With @p on, the waits to come expect to be long (the HAL's RCK_WAIT_SLEEP: on native with more
+ * processes than CPUs they sleep at once, without spinning or yielding first); 0 ends that. */
+void rckmpi_coll_wait_long(int on);
 /* core internal (p2p.c): progress until the shared window's word at @p off equals @p value */
 int rk_wait_shm_word(size_t off, uint32_t value, const char *call);
 /* Implemented by mpicoll: called from MPI_Init after the communicators exist, and from MPI_Finalize. */
