@@ -158,6 +158,8 @@ int rkc_counter_allreduce(void *recvbuf, int count, MPI_Datatype type,
  * @p comm (0: none; RCK_MPI_GATHER_SLOTS, auto RKC_GSLOT_DATA; only where
  * the counter barrier is taken), and the gather */
 long rkc_slot_gather_max(MPI_Comm comm);
+/* ... on communicators of at most this many processes (beyond, the tree) */
+#define RKC_GSLOT_PROCS 16
 int rkc_slot_gather(const void *sendbuf, int scount, MPI_Datatype stype,
                     void *recvbuf, int rcount, MPI_Datatype rtype, int root,
                     MPI_Comm comm);
