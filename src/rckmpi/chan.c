@@ -119,6 +119,21 @@ static void coll_slots_init(void)
     coll_slot_bytes = RKC_SLOT_BYTES;
 }
 
+int rk_wait_shm_word(size_t off, uint32_t value, const char *call)
+{
+    uint32_t w;
+
+    for (;;) {
+        if (rck_hal_shm_read(rk.hal, off, &w, sizeof w) != RCK_OK)
+            return MPI_ERR_INTERN;
+        if (w == value)
+            return MPI_SUCCESS;
+        rk_progress();
+        if (rk_progress_wait_shm(off, value, call) < 0)
+            return MPI_ERR_OTHER;
+    }
+}
+
 static size_t gslot_at(int ue, unsigned long long g)
 {
     return coll_gslot_off +

@@ -929,22 +929,12 @@ static int progress_wait_or(const char *call, const rck_hal_cond_t *extra)
     return 0;
 }
 
-int rk_wait_shm_word(size_t off, uint32_t value, const char *call)
+int rk_progress_wait_shm(size_t off, uint32_t value, const char *call)
 {
     rck_hal_cond_t c = {RCK_SPACE_SHM, 0, (uint32_t)off, 0xffffffffu, value,
                         RCK_COND_EQ};
-    uint32_t w;
 
-    for (;;) {
-        if (rck_hal_shm_read(rk.hal, off, &w, sizeof w) != RCK_OK)
-            return MPI_ERR_INTERN;
-        if (w == value)
-            return MPI_SUCCESS;
-        rk_progress();
-        int r = progress_wait_or(call, &c);
-        if (r < 0)
-            return MPI_ERR_OTHER;
-    }
+    return progress_wait_or(call, &c);
 }
 
 /* The status of a message found whole (unless @p st is
