@@ -64,11 +64,13 @@ int rckmpi_coll_gslot_root(unsigned long long g);
 /* With @p on, the waits to come expect to be long (the HAL's RCK_WAIT_SLEEP: on native with more
  * processes than CPUs they sleep at once, without spinning or yielding first); 0 ends that. */
 void rckmpi_coll_wait_long(int on);
-/* core internal: progress until the shared window's word at @p off equals @p value (chan.c), and
+/* core internal: progress until the shared window's word at @p off equals @p value (wait.c), and
  * one progress wait that also ends when it does (p2p.c: 1 then, 0 after a packet or with
- * something to send, -1 on failure) */
+ * something to send, -1 on failure); the offset of UE @p ue's entry for gather @p g, or of the
+ * word that says it was read (@p done; chan.c: 0 without the slots) */
 int rk_wait_shm_word(size_t off, uint32_t value, const char *call);
 int rk_progress_wait_shm(size_t off, uint32_t value, const char *call);
+size_t rk_chan_gslot(int ue, unsigned long long g, int done);
 /* Implemented by mpicoll: called from MPI_Init after the communicators exist, and from MPI_Finalize. */
 int rckmpi_coll_init(void);
 void rckmpi_coll_finalize(void);
