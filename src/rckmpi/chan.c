@@ -92,22 +92,29 @@ int rckmpi_coll_host_memory(void)
            RCK_CAP_SHARED_MEMORY;
 }
 
-/* The collectives' slots in the shared window (native only; coll_flat.c):
- * one of RKC_SLOT_BYTES per UE, reserved by rk_chan_init; 0 bytes when
- * not reserved. */
-static size_t coll_slots_off, coll_slot_bytes;
+/* The collectives' area in the shared window (native only; coll_flat.c,
+ * coll_slot.c), reserved by rk_chan_init; 0 bytes when not reserved:
+ *   one slot of RKC_SLOT_BYTES per UE (the allreduce's vectors),
+ *   per UE a ring of RKC_GSLOT_N gather entries of GSLOT_ENTRY bytes
+ *   (word 0 the gather number written, by the UE; word 1 the length; the
+ *   data from byte 8), then per UE RKC_GSLOT_N words, the gather number
+ *   the root has read from each entry (written by the roots). */
+#define GSLOT_ENTRY 64
+static size_t coll_slots_off, coll_slot_bytes, coll_gslot_off,
+    coll_gdone_off;
 
 static void coll_slots_init(void)
 {
-    size_t off;
+    size_t off, n = (size_t)rk.nues;
+    size_t bytes = n * RKC_SLOT_BYTES + n * RKC_GSLOT_N * (GSLOT_ENTRY + 4);
 
     coll_slot_bytes = 0;
     if (!rckmpi_coll_host_memory() ||
-        rck_hal_shm_reserve(rk.hal, rck__mpi_lib,
-                            (size_t)rk.nues * RKC_SLOT_BYTES, 64,
-                            &off) != RCK_OK)
+        rck_hal_shm_reserve(rk.hal, rck__mpi_lib, bytes, 64, &off) != RCK_OK)
         return;
     coll_slots_off = off;
+    coll_gslot_off = off + n * RKC_SLOT_BYTES;
+    coll_gdone_off = coll_gslot_off + n * RKC_GSLOT_N * GSLOT_ENTRY;
     coll_slot_bytes = RKC_SLOT_BYTES;
 }
 
@@ -136,6 +143,15 @@ int rckmpi_coll_slot_read(int ue, void *buf, size_t len)
                             buf, len) == RCK_OK
                ? 0
                : -1;
+}
+
+size_t rk_chan_gslot(int ue, unsigned long long g, int done)
+{
+    size_t k = (size_t)ue * RKC_GSLOT_N + (size_t)(g % RKC_GSLOT_N);
+
+    if (coll_slot_bytes == 0 || ue < 0 || ue >= rk.nues)
+        return 0;
+    return done ? coll_gdone_off + k * 4 : coll_gslot_off + k * GSLOT_ENTRY;
 }
 
 int rckmpi_coll_counter(int32_t *old)

@@ -251,6 +251,20 @@ static int tree_block(int gather, int use_r, int rcount, MPI_Datatype rtype,
     return (long)tsize * (use_r ? rcount : scount) <= tree_max(gather);
 }
 
+/* whether a gather's block (as tree_block decides) goes through the
+ * shared window's entries (coll_slot.c) */
+static int slot_block(MPI_Comm comm, int use_r, int rcount,
+                      MPI_Datatype rtype, int scount, MPI_Datatype stype)
+{
+    long max = rkc_slot_gather_max(comm);
+    int tsize;
+
+    if (max == 0)
+        return 0;
+    PMPI_Type_size(use_r ? rtype : stype, &tsize);
+    return (long)tsize * (use_r ? rcount : scount) <= max;
+}
+
 /* uniform counts as v-arguments */
 static int *uniform(int size, int count, int **displs)
 {
@@ -312,6 +326,12 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 
     if (err != MPI_SUCCESS)
         return err;
+    if (size > 1 && slot_block(comm, rank == root && sendbuf == MPI_IN_PLACE,
+                               recvcount, recvtype, sendcount, sendtype)) {
+        err = rkc_slot_gather(sendbuf, sendcount, sendtype, recvbuf,
+                              recvcount, recvtype, root, comm);
+        return err == MPI_SUCCESS ? err : rckmpi_error(comm, err, f);
+    }
     if (size > 2 && tree_block(1, rank == root && sendbuf == MPI_IN_PLACE,
                                recvcount, recvtype, sendcount, sendtype)) {
         err = rkc_tree_gather(sendbuf, sendcount, sendtype, recvbuf,

@@ -104,8 +104,13 @@ int rkc_counter_barrier(MPI_Comm comm)
     if (last)
         return release(rank, 0, size, comm);
     MPI_Status st;
+    /* not the last: the release comes once every rank has arrived and
+     * it has travelled down the tree (docs/MPI.md, "The release's
+     * sleepers") */
+    rckmpi_coll_wait_long(1);
     int err = rckmpi_coll_recv(&root, 1, MPI_INT, MPI_ANY_SOURCE,
                                RKC_TAG_BARRIER, comm, &st);
+    rckmpi_coll_wait_long(0);
     if (err != MPI_SUCCESS)
         return err;
     if (root < 0 || root >= size || root == rank)
@@ -198,8 +203,10 @@ int rkc_counter_allreduce(void *recvbuf, int count, MPI_Datatype type,
         free(msg);
         return err;
     }
+    rckmpi_coll_wait_long(1);
     err = rckmpi_coll_recv(msg, len, MPI_BYTE, MPI_ANY_SOURCE,
                            RKC_TAG_ALLREDUCE, comm, MPI_STATUS_IGNORE);
+    rckmpi_coll_wait_long(0);
     int root = -1;
     if (err == MPI_SUCCESS)
         memcpy(&root, msg, sizeof(int));

@@ -163,7 +163,7 @@ int rk_p2p_init(void)
     p2p.head = calloc(n, sizeof(*p2p.head));
     p2p.tail = calloc(n, sizeof(*p2p.tail));
     p2p.in = calloc(n, sizeof(*p2p.in));
-    p2p.conds = calloc(3 * n, sizeof(*p2p.conds));
+    p2p.conds = calloc(3 * n + 1, sizeof(*p2p.conds));
     p2p.pkt = malloc(rk_chan_maxpkt());
     p2p.ack_wait = calloc(n, 1);
     p2p.uq = calloc(n, sizeof(*p2p.uq));
@@ -830,6 +830,14 @@ static struct {
     long long bytes;
 } wait_msg = {-1, -1, -1, -1};
 
+/* the HAL's wait flags for the waits to come (rckmpi_coll_wait_long) */
+static unsigned wait_flags;
+
+void rckmpi_coll_wait_long(int on)
+{
+    wait_flags = on ? RCK_WAIT_SLEEP : 0;
+}
+
 static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
 {
     int which = -1;
@@ -839,7 +847,8 @@ static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
     if (wait_msg.bytes >= 0 || wait_msg.tag >= 0 || wait_msg.comm >= 0)
         rck_hal_set_message(rk.hal, wait_msg.bytes, wait_msg.tag,
                             wait_msg.comm);
-    st = rck_hal_wait(rk.hal, conds, n, 0, rk.wait_timeout_ns, &which);
+    st = rck_hal_wait(rk.hal, conds, n, wait_flags, rk.wait_timeout_ns,
+                      &which);
     rck_hal_set_context(rk.hal, NULL, -1);
     if (st == RCK_OK)
         return which;
@@ -874,7 +883,16 @@ void rk_progress_wait_req(const char *call, const rk_req_t *r)
     wait_msg.bytes = -1;
 }
 
+/* rk_progress_wait with one more condition (@p extra, or NULL): 1 when
+ * that one holds, 0 after a packet or something to send, -1 on failure */
+static int progress_wait_or(const char *call, const rck_hal_cond_t *extra);
+
 void rk_progress_wait(const char *call)
+{
+    (void)progress_wait_or(call, NULL);
+}
+
+static int progress_wait_or(const char *call, const rck_hal_cond_t *extra)
 {
     int n = rk_chan_nin(), which, acks = 0;
     const rck_hal_cond_t *conds;
@@ -883,7 +901,7 @@ void rk_progress_wait(const char *call)
         p2p.ack_wait[d] = 0;
         if (p2p.head[d] != NULL) {
             if (rk_chan_ready(d, frame_want(p2p.head[d])))
-                return; /* something to send now */
+                return 0; /* something to send now */
             p2p.ack_wait[d] = 1;
             acks = 1;
         }
@@ -894,10 +912,29 @@ void rk_progress_wait(const char *call)
     } else {
         conds = rk_chan_incoming(p2p.first);
     }
+    if (extra != NULL) {
+        if (conds != p2p.conds)
+            memcpy(p2p.conds, conds, sizeof(*conds) * (size_t)n);
+        p2p.conds[n++] = *extra;
+        conds = p2p.conds;
+    }
     which = wait_conds(conds, n, call);
+    if (which < 0)
+        return -1;
+    if (extra != NULL && which == n - 1)
+        return 1;
     /* a packet: take it now (the conditions start at p2p.first) */
-    if (which >= 0 && which < rk_chan_nin())
+    if (which < rk_chan_nin())
         packet(sender_of(which));
+    return 0;
+}
+
+int rk_progress_wait_shm(size_t off, uint32_t value, const char *call)
+{
+    rck_hal_cond_t c = {RCK_SPACE_SHM, 0, (uint32_t)off, 0xffffffffu, value,
+                        RCK_COND_EQ};
+
+    return progress_wait_or(call, &c);
 }
 
 /* The status of a message found whole (unless @p st is

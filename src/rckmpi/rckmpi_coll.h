@@ -49,6 +49,28 @@ int rckmpi_coll_universe(void);
 size_t rckmpi_coll_slot_bytes(void);
 int rckmpi_coll_slot_write(int ue, const void *buf, size_t len);
 int rckmpi_coll_slot_read(int ue, void *buf, size_t len);
+/* The small gather's entries (native, with the slots): a ring of RKC_GSLOT_N entries of up to
+ * RKC_GSLOT_DATA bytes per UE. Gather number @p g (1, 2, ... counted alike by every rank) of a UE
+ * goes into its entry g mod RKC_GSLOT_N (rckmpi_coll_gslot_put: waits, taking packets, until the
+ * root of gather g - RKC_GSLOT_N has read that entry); the root takes it from there
+ * (rckmpi_coll_gslot_take: waits until it is written, reads @p len bytes, which must be what was
+ * written, and marks the entry read). MPI_SUCCESS or an error class. */
+#define RKC_GSLOT_DATA 56
+#define RKC_GSLOT_N 256
+int rckmpi_coll_gslot_put(unsigned long long g, const void *buf, size_t len);
+int rckmpi_coll_gslot_take(int ue, unsigned long long g, void *buf, size_t len);
+/* the root's own entry of gather @p g, which it does not use: marked read */
+int rckmpi_coll_gslot_root(unsigned long long g);
+/* With @p on, the waits to come expect to be long (the HAL's RCK_WAIT_SLEEP: on native with more
+ * processes than CPUs they sleep at once, without spinning or yielding first); 0 ends that. */
+void rckmpi_coll_wait_long(int on);
+/* core internal: progress until the shared window's word at @p off equals @p value (wait.c), and
+ * one progress wait that also ends when it does (p2p.c: 1 then, 0 after a packet or with
+ * something to send, -1 on failure); the offset of UE @p ue's entry for gather @p g, or of the
+ * word that says it was read (@p done; chan.c: 0 without the slots) */
+int rk_wait_shm_word(size_t off, uint32_t value, const char *call);
+int rk_progress_wait_shm(size_t off, uint32_t value, const char *call);
+size_t rk_chan_gslot(int ue, unsigned long long g, int done);
 /* Implemented by mpicoll: called from MPI_Init after the communicators exist, and from MPI_Finalize. */
 int rckmpi_coll_init(void);
 void rckmpi_coll_finalize(void);

@@ -153,6 +153,16 @@ int rkc_counter_barrier(MPI_Comm comm);
 int rkc_counter_allreduce_ok(MPI_Comm comm, int count, MPI_Datatype type);
 int rkc_counter_allreduce(void *recvbuf, int count, MPI_Datatype type,
                           MPI_Op op, MPI_Comm comm);
+/* coll_slot.c: MPI_Gather's blocks through the shared window's entries
+ * (rckmpi_coll_gslot_put/take): the largest block that takes them on
+ * @p comm (0: none; RCK_MPI_GATHER_SLOTS, auto RKC_GSLOT_DATA; only where
+ * the counter barrier is taken), and the gather */
+long rkc_slot_gather_max(MPI_Comm comm);
+/* ... on communicators of at most this many processes (beyond, the tree) */
+#define RKC_GSLOT_PROCS 16
+int rkc_slot_gather(const void *sendbuf, int scount, MPI_Datatype stype,
+                    void *recvbuf, int rcount, MPI_Datatype rtype, int root,
+                    MPI_Comm comm);
 int rkc_flat_allreduce(void *recvbuf, int count, MPI_Datatype type,
                        MPI_Op op, MPI_Comm comm);
 #endif

@@ -55,6 +55,12 @@ static const rck_config_entry_t rckmpi_settings[] = {
      "unexpected queue); auto = 32768 on native, never elsewhere "
      "(docs/MPI.md)",
      "auto|#"},
+    {"MPI_GATHER_SLOTS", "auto", RCK_CONFIG_STRING,
+     "MPI_Gather on MPI_COMM_WORLD where the counter barrier runs: blocks "
+     "of up to this many bytes (at most 56) go through per-rank entries "
+     "of the shared window instead of messages; 0 = never; auto = 56 "
+     "(docs/MPI-COLLECTIVES.md)",
+     "auto|#"},
     {"MPI_BARRIER_COUNTER", "auto", RCK_CONFIG_STRING,
      "MPI_Barrier and MPI_Allreduce of up to 2 KiB on MPI_COMM_WORLD: 1 = "
      "the arrivals counted on a GIC "

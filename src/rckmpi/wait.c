@@ -597,3 +597,100 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
     return err;
 }
 RK_MPI_ALIAS(Sendrecv_replace);
+
+/* ---- waits on the shared window: the small gather's entries
+ * (rckmpi_coll_gslot_*; their place in the window: rk_chan_gslot) ---- */
+
+int rk_wait_shm_word(size_t off, uint32_t value, const char *call)
+{
+    uint32_t w;
+
+    for (;;) {
+        if (rck_hal_shm_read(rk.hal, off, &w, sizeof w) != RCK_OK)
+            return MPI_ERR_INTERN;
+        if (w == value)
+            return MPI_SUCCESS;
+        rk_progress();
+        if (rk_progress_wait_shm(off, value, call) < 0)
+            return MPI_ERR_OTHER;
+    }
+}
+
+static size_t gslot_at(int ue, unsigned long long g)
+{
+    return rk_chan_gslot(ue, g, 0);
+}
+
+static size_t gdone_at(int ue, unsigned long long g)
+{
+    return rk_chan_gslot(ue, g, 1);
+}
+
+int rckmpi_coll_gslot_put(unsigned long long g, const void *buf, size_t len)
+{
+    size_t at = gslot_at(rk.ue, g);
+    uint32_t head[2] = {(uint32_t)g, (uint32_t)len};
+    int err;
+
+    if (rckmpi_coll_slot_bytes() == 0 || len > RKC_GSLOT_DATA || g == 0)
+        return MPI_ERR_INTERN;
+    /* the entry's last use, gather g - RKC_GSLOT_N, must have been read.
+     * When it has not, wait until half the ring has been (the root reads
+     * in order when it is the same root), so that a sender that runs
+     * ahead sleeps once per RKC_GSLOT_N / 2 gathers, not at every one */
+    if (g > RKC_GSLOT_N) {
+        uint32_t done, old = (uint32_t)(g - RKC_GSLOT_N);
+        if (rck_hal_shm_read(rk.hal, gdone_at(rk.ue, g), &done, 4) != RCK_OK)
+            return MPI_ERR_INTERN;
+        if (done != old) {
+            unsigned long long h = g - RKC_GSLOT_N / 2;
+            err = rk_wait_shm_word(gdone_at(rk.ue, h), (uint32_t)h,
+                                   "MPI_Gather");
+            if (err == MPI_SUCCESS)
+                err = rk_wait_shm_word(gdone_at(rk.ue, g), old,
+                                       "MPI_Gather");
+            if (err != MPI_SUCCESS)
+                return err;
+        }
+    }
+    /* the data and length, then the number that says they are there (the
+     * stores reach the other cores in this order: HAL writes in program
+     * order) */
+    char entry[4 + RKC_GSLOT_DATA];
+    memcpy(entry, &head[1], 4);
+    memcpy(entry + 4, buf, len);
+    if (rck_hal_shm_write(rk.hal, at + 4, entry, len + 4) != RCK_OK ||
+        rck_hal_shm_write(rk.hal, at, &head[0], 4) != RCK_OK)
+        return MPI_ERR_INTERN;
+    return MPI_SUCCESS;
+}
+
+int rckmpi_coll_gslot_root(unsigned long long g)
+{
+    uint32_t done = (uint32_t)g;
+
+    if (rckmpi_coll_slot_bytes() == 0 || g == 0)
+        return MPI_ERR_INTERN;
+    return rck_hal_shm_write(rk.hal, gdone_at(rk.ue, g), &done, 4) == RCK_OK
+               ? MPI_SUCCESS
+               : MPI_ERR_INTERN;
+}
+
+int rckmpi_coll_gslot_take(int ue, unsigned long long g, void *buf,
+                           size_t len)
+{
+    uint32_t n, done = (uint32_t)g;
+
+    if (rckmpi_coll_slot_bytes() == 0 || ue < 0 || ue >= rk.nues ||
+        len > RKC_GSLOT_DATA || g == 0)
+        return MPI_ERR_INTERN;
+    size_t at = gslot_at(ue, g);
+    int err = rk_wait_shm_word(at, (uint32_t)g, "MPI_Gather");
+    if (err != MPI_SUCCESS)
+        return err;
+    if (rck_hal_shm_read(rk.hal, at + 4, &n, 4) != RCK_OK || n != len ||
+        rck_hal_shm_read(rk.hal, at + 8, buf, len) != RCK_OK ||
+        rck_hal_shm_write(rk.hal, gdone_at(ue, g), &done, 4) != RCK_OK)
+        return MPI_ERR_INTERN;
+    return MPI_SUCCESS;
+}

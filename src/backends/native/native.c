@@ -697,6 +697,8 @@ static rck_status_t native_wait(rck_hal_t *hal, const rck_hal_cond_t *conds,
         }
         int64_t yield_ns;
         int64_t spin = rck__nat_spin_now(n, hal->nues, t, &yield_ns);
+        if ((flags & RCK_WAIT_SLEEP) && hal->nues > n->ncpu)
+            spin = 0; /* the yield, where the policy has one, stays */
         if ((int64_t)(t - start) < spin) {
             /* Spin on the words themselves; look at the clock, interrupts
              * and failures only now and then. */

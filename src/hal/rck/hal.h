@@ -66,7 +66,12 @@ typedef struct {
 
 /** rck_hal_wait() flags. */
 enum {
-    RCK_WAIT_IRQ = 1u << 0 /* also return when an interrupt is pending */
+    RCK_WAIT_IRQ = 1u << 0, /* also return when an interrupt is pending */
+    /* a hint: the caller expects a long wait (the early arrivals of a
+     * barrier). Native does not spin first when the job has more cores
+     * than the host has CPUs (it yields, where its policy yields, then
+     * sleeps); the other backends ignore it. */
+    RCK_WAIT_SLEEP = 1u << 1
 };
 
 /**
