@@ -833,14 +833,21 @@ static struct {
 static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
 {
     int which = -1;
+    int64_t tmo = rk.wait_timeout_ns;
     rck_status_t st;
 
+    /* MPI_THREAD_MULTIPLE: the other threads first, then a slice (lock.c) */
+    if (rk_mt && !rk_mt_wait_begin(&tmo))
+        return -1;
     rck_hal_set_context(rk.hal, call, wait_msg.peer);
     if (wait_msg.bytes >= 0 || wait_msg.tag >= 0 || wait_msg.comm >= 0)
         rck_hal_set_message(rk.hal, wait_msg.bytes, wait_msg.tag,
                             wait_msg.comm);
-    st = rck_hal_wait(rk.hal, conds, n, 0, rk.wait_timeout_ns, &which);
+    st = rck_hal_wait(rk.hal, conds, n, 0, tmo, &which);
     rck_hal_set_context(rk.hal, NULL, -1);
+    if (rk_mt && (st == RCK_OK || st == RCK_ERR_TIMEDOUT) &&
+        rk_mt_wait_end(st == RCK_OK) && st != RCK_OK)
+        return -1;
     if (st == RCK_OK)
         return which;
     if (st == RCK_ERR_TIMEDOUT) {
