@@ -32,8 +32,10 @@
 #define RK_MT_SPIN_NS 50000
 #define RK_MT_SLICE_MIN_NS 20000
 #define RK_MT_SLICE_MAX_NS 1000000
+#define RK_MT_NAPS 4
 
 int rk_mt;
+unsigned rk_mt_progress;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t turn = PTHREAD_COND_INITIALIZER;
@@ -44,6 +46,12 @@ static atomic_int queued, requeued;
 static _Thread_local int held, is_main;
 /* the last HAL wait of this thread saw a condition (took a packet) */
 static _Thread_local int woke;
+/* rk_mt_progress when this thread last handed the lock on or took it;
+ * its sleeps in the HAL since */
+static _Thread_local unsigned seen;
+static _Thread_local int naps;
+/* outermost entries into MPI so far (under the lock) */
+static unsigned entries;
 /* the current wait of this thread: started (0: none), since when, polling
  * since when, the next slice, the caller's timeout */
 static _Thread_local struct {
@@ -94,6 +102,9 @@ int rk_lock_enter(void)
     if (held)
         return 0;
     take(0);
+    entries++;
+    seen = rk_mt_progress;
+    naps = 0;
     return 1;
 }
 
@@ -109,23 +120,32 @@ int rk_mt_wait_begin(int64_t *timeout_ns)
     int64_t t = now_ns();
     int q = atomic_load_explicit(&queued, memory_order_relaxed);
     int rq = atomic_load_explicit(&requeued, memory_order_relaxed);
+    int entering, theirs;
 
     if (!w.on) {
         w.on = 1;
         w.since = w.spin_from = t;
         w.slice = RK_MT_SLICE_MIN_NS;
+        naps = 0;
     }
     w.timeout = *timeout_ns;
-    if (q > rq || (q > 0 && woke) || t - w.spin_from < RK_MT_SPIN_NS) {
-        int waited = q > 0;
+    /* threads that entered MPI and wait for the lock; waiting threads
+     * whose request may have completed (a packet taken, a request
+     * completed, or this thread has slept RK_MT_NAPS slices on the lock) */
+    entering = q > rq;
+    theirs = q > 0 && (woke || seen != rk_mt_progress || naps >= RK_MT_NAPS);
+    if (entering || theirs || t - w.spin_from < RK_MT_SPIN_NS) {
+        unsigned e = entries, p = rk_mt_progress;
 
         woke = 0;
         give();
-        if (!waited)
+        if (q == 0)
             sched_yield();
         take(1);
-        if (waited) {
-            /* others had the lock: poll a while again before sleeping */
+        seen = rk_mt_progress;
+        naps = 0;
+        if (entries != e || rk_mt_progress != p) {
+            /* others worked meanwhile: poll a while again before sleeping */
             w.spin_from = now_ns();
             w.slice = RK_MT_SLICE_MIN_NS;
         }
@@ -139,6 +159,7 @@ int rk_mt_wait_begin(int64_t *timeout_ns)
                           : 0;
     if (w.slice < RK_MT_SLICE_MAX_NS)
         w.slice *= 2;
+    naps++;
     return 1;
 }
 

@@ -22,6 +22,11 @@
  * before any other thread may call MPI, read by every call. */
 extern int rk_mt;
 
+/* Requests completed so far (p2p.c, req.c count them; under the lock):
+ * a wait hands the lock to the other waiting threads when it moved, since
+ * the request completed may be one of theirs. */
+extern unsigned rk_mt_progress;
+
 /* Take the lock unless this thread holds it: 1 if taken here. */
 int rk_lock_enter(void);
 /* Release the lock taken by the rk_lock_enter that returned 1. */

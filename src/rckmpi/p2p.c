@@ -261,6 +261,7 @@ static int enqueue(int d, int kind, uint32_t ctx, uint32_t w1, size_t size,
 static void req_complete(rk_req_t *r, MPI_Request h)
 {
     r->done = 1;
+    rk_mt_progress++; /* a waiting thread's request, perhaps (lock.c) */
     if (r->own_data) {
         free(r->data);
         r->data = NULL;

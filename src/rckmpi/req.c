@@ -587,6 +587,7 @@ void rk_greq_poll(rk_req_t *r)
     if (done) {
         r->st.MPI_ERROR = r->err;
         r->done = 1;
+        rk_mt_progress++;
         if (r->freed) /* MPI_Request_free'd: no one waits for it */
             rk_req_release(r->self);
     }
