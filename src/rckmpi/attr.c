@@ -110,6 +110,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn,
                             int *comm_keyval, void *extra_state)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Comm_create_keyval";
     int err = rk_check_init(f), i;
 
@@ -134,12 +135,14 @@ int PMPI_Keyval_create(MPI_Copy_function *copy_fn,
                        MPI_Delete_function *delete_fn, int *keyval,
                        void *extra_state)
 {
+    RK_MPI_GUARD;
     return PMPI_Comm_create_keyval(copy_fn, delete_fn, keyval, extra_state);
 }
 RK_MPI_ALIAS(Keyval_create);
 
 int PMPI_Comm_free_keyval(int *comm_keyval)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Comm_free_keyval";
     int err = rk_check_init(f);
     rk_keyval_t *k;
@@ -159,6 +162,7 @@ RK_MPI_ALIAS(Comm_free_keyval);
 
 int PMPI_Keyval_free(int *keyval)
 {
+    RK_MPI_GUARD;
     return PMPI_Comm_free_keyval(keyval);
 }
 RK_MPI_ALIAS(Keyval_free);
@@ -195,6 +199,7 @@ static int delete_at(MPI_Comm comm, struct rk_attr **p)
 
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Comm_set_attr";
     rk_comm_t *c;
     struct rk_attr **p, *a;
@@ -227,6 +232,7 @@ RK_MPI_ALIAS(Comm_set_attr);
 
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
 {
+    RK_MPI_GUARD;
     return PMPI_Comm_set_attr(comm, keyval, attribute_val);
 }
 RK_MPI_ALIAS(Attr_put);
@@ -249,6 +255,7 @@ int rk_attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 
 int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Comm_delete_attr";
     rk_comm_t *c;
     struct rk_attr **p;
@@ -272,6 +279,7 @@ RK_MPI_ALIAS(Comm_delete_attr);
 
 int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
+    RK_MPI_GUARD;
     return PMPI_Comm_delete_attr(comm, keyval);
 }
 RK_MPI_ALIAS(Attr_delete);
@@ -547,6 +555,7 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
                             MPI_Type_delete_attr_function *delete_fn,
                             int *keyval, void *extra_state)
 {
+    RK_MPI_GUARD;
     int err = obj_create_keyval(K_TYPE, keyval, extra_state,
                                 "MPI_Type_create_keyval");
 
@@ -560,18 +569,21 @@ RK_MPI_ALIAS(Type_create_keyval);
 
 int PMPI_Type_free_keyval(int *keyval)
 {
+    RK_MPI_GUARD;
     return obj_free_keyval(K_TYPE, keyval, "MPI_Type_free_keyval");
 }
 RK_MPI_ALIAS(Type_free_keyval);
 
 int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void *val)
 {
+    RK_MPI_GUARD;
     return obj_set(K_TYPE, type, keyval, val, "MPI_Type_set_attr");
 }
 RK_MPI_ALIAS(Type_set_attr);
 
 int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void *val, int *flag)
 {
+    RK_MPI_GUARD;
     int err = obj_arg(K_TYPE, type, "MPI_Type_get_attr");
 
     if (err != MPI_SUCCESS)
@@ -582,6 +594,7 @@ RK_MPI_ALIAS(Type_get_attr);
 
 int PMPI_Type_delete_attr(MPI_Datatype type, int keyval)
 {
+    RK_MPI_GUARD;
     return obj_delete(K_TYPE, type, keyval, "MPI_Type_delete_attr");
 }
 RK_MPI_ALIAS(Type_delete_attr);
@@ -622,6 +635,7 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
                            MPI_Win_delete_attr_function *delete_fn,
                            int *keyval, void *extra_state)
 {
+    RK_MPI_GUARD;
     int err = obj_create_keyval(K_WIN, keyval, extra_state,
                                 "MPI_Win_create_keyval");
 
@@ -635,12 +649,14 @@ RK_MPI_ALIAS(Win_create_keyval);
 
 int PMPI_Win_free_keyval(int *keyval)
 {
+    RK_MPI_GUARD;
     return obj_free_keyval(K_WIN, keyval, "MPI_Win_free_keyval");
 }
 RK_MPI_ALIAS(Win_free_keyval);
 
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void *val)
 {
+    RK_MPI_GUARD;
     return obj_set(K_WIN, win, keyval, val, "MPI_Win_set_attr");
 }
 RK_MPI_ALIAS(Win_set_attr);
@@ -652,6 +668,7 @@ int rk_attr_win_get(MPI_Win win, int keyval, void *val, int *flag)
 
 int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
+    RK_MPI_GUARD;
     return obj_delete(K_WIN, win, keyval, "MPI_Win_delete_attr");
 }
 RK_MPI_ALIAS(Win_delete_attr);

@@ -19,6 +19,7 @@ static int waitall(int n, MPI_Request *reqs)
 
 int PMPI_Barrier(MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     int rank, size, err = rkc_begin(comm, "MPI_Barrier", &rank, &size);
 
     if (err == MPI_SUCCESS && size > 1 && rkc_counter_barrier_ok(comm))
@@ -116,6 +117,7 @@ int rkc_bcast_children(const void *buf, int count, MPI_Datatype type,
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
                MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Bcast";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
 
@@ -319,6 +321,7 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                 MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Gather";
     int rank, size, *displs;
     int err = rooted_args(comm, f, root, &rank, &size, sendbuf, sendcount,
@@ -352,6 +355,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, const int recvcounts[], const int displs[],
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Gatherv";
     int rank, size;
     int err = rooted_args(comm, f, root, &rank, &size, sendbuf, sendcount,
@@ -371,6 +375,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Scatter";
     int rank, size, *displs;
     int err = rooted_args(comm, f, root, &rank, &size, sendbuf, sendcount,
@@ -399,6 +404,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[],
                   int recvcount, MPI_Datatype recvtype, int root,
                   MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Scatterv";
     int rank, size;
     int err = rooted_args(comm, f, root, &rank, &size, sendbuf, 0, sendtype,
@@ -457,6 +463,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, const int recvcounts[], const int displs[],
                     MPI_Datatype recvtype, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Allgatherv";
     int rank, size;
     int err = allgather_args(comm, f, &rank, &size, sendbuf, sendcount,
@@ -479,6 +486,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Allgather";
     int rank, size, *displs;
     int err = allgather_args(comm, f, &rank, &size, sendbuf, sendcount,

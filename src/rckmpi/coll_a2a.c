@@ -152,6 +152,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     return a2a_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                        recvtype, comm, "MPI_Alltoall");
 }
@@ -162,6 +163,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[],
                    const int recvcounts[], const int rdispls[],
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Alltoallv";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
 
@@ -187,6 +189,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[],
                    void *recvbuf, const int recvcounts[], const int rdispls[],
                    const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     struct a2a a = {sendbuf, recvbuf, sendcounts, sdispls, recvcounts,
                     rdispls, sendtypes, recvtypes, 1};
 

@@ -51,6 +51,7 @@ static rkc_sched_t *sched(MPI_Comm comm, const char *f, int *err)
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ibarrier";
     int rank, size, err = begin(comm, f, request, &rank, &size);
     rkc_sched_t *s;
@@ -69,6 +70,7 @@ RK_MPI_ALIAS(Ibarrier);
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
                 MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ibcast";
     int rank, size, err = begin(comm, f, request, &rank, &size);
     rkc_sched_t *s;
@@ -143,6 +145,7 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ireduce";
     int rank, size, err = begin(comm, f, request, &rank, &size);
     rkc_sched_t *s;
@@ -241,6 +244,7 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Iallreduce";
     int rank, size, err;
     rkc_sched_t *s = all_begin(sendbuf, recvbuf, count, datatype, op, comm,
@@ -305,6 +309,7 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
                                MPI_Op op, MPI_Comm comm,
                                MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ireduce_scatter_block";
     int rank, size, err = begin(comm, f, request, &rank, &size);
 
@@ -329,6 +334,7 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
                          const int recvcounts[], MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ireduce_scatter";
     int rank, size, err = begin(comm, f, request, &rank, &size);
 
@@ -351,6 +357,7 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count,
                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Iscan";
     int rank, size, err;
     rkc_sched_t *s = all_begin(sendbuf, recvbuf, count, datatype, op, comm,
@@ -379,6 +386,7 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Iexscan";
     int rank, size, err;
     rkc_sched_t *s = all_begin(sendbuf, recvbuf, count, datatype, op, comm,
@@ -493,6 +501,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rooted_v(1, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                     displs, recvtype, root, comm, request, "MPI_Igatherv");
 }
@@ -502,6 +511,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rooted_uniform(1, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                           recvtype, root, comm, request, "MPI_Igather",
                           "MPI_Igatherv");
@@ -513,6 +523,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[],
                    int recvcount, MPI_Datatype recvtype, int root,
                    MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rooted_v(0, recvbuf, recvcount, recvtype, sendbuf, sendcounts,
                     displs, sendtype, root, comm, request, "MPI_Iscatterv");
 }
@@ -522,6 +533,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rooted_uniform(0, recvbuf, recvcount, recvtype, sendbuf, sendcount,
                           sendtype, root, comm, request, "MPI_Iscatter",
                           "MPI_Iscatterv");
@@ -534,6 +546,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount,
                      MPI_Datatype recvtype, MPI_Comm comm,
                      MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Iallgatherv";
     int rank, size, err = begin(comm, f, request, &rank, &size);
     rkc_sched_t *s;
@@ -563,6 +576,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                     void *recvbuf, int recvcount, MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Iallgather";
     int rank, size, err = begin(comm, f, request, &rank, &size), *cd;
 
@@ -695,6 +709,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
                     MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return a2a_as_w(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                     recvcounts, rdispls, recvtype, comm, request,
                     "MPI_Ialltoallv");
@@ -705,6 +720,7 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ialltoall";
     int rank, size, err = begin(comm, f, request, &rank, &size);
     int *s = NULL, *r = NULL;
@@ -730,6 +746,7 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
                     const int rdispls[], const MPI_Datatype recvtypes[],
                     MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ialltoallw";
     int rank, size, err = begin(comm, f, request, &rank, &size);
     MPI_Aint *sd = NULL, *rd = NULL;

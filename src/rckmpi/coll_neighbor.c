@@ -207,6 +207,7 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
                              int recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return neighbor_v(sendbuf, NULL, sendcount, NULL, 1, sendtype, recvbuf,
                       NULL, recvcount, NULL, recvtype, comm, request,
                       "MPI_Ineighbor_allgather");
@@ -219,6 +220,7 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
                               MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ineighbor_allgatherv";
 
     if (recvcounts == NULL || displs == NULL)
@@ -233,6 +235,7 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
                             int recvcount, MPI_Datatype recvtype,
                             MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return neighbor_v(sendbuf, NULL, sendcount, NULL, 0, sendtype, recvbuf,
                       NULL, recvcount, NULL, recvtype, comm, request,
                       "MPI_Ineighbor_alltoall");
@@ -245,6 +248,7 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                              const int rdispls[], MPI_Datatype recvtype,
                              MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ineighbor_alltoallv";
 
     if (sendcounts == NULL || sdispls == NULL || recvcounts == NULL ||
@@ -262,6 +266,7 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                              MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Ineighbor_alltoallw";
     struct nbrs n;
     int err;
@@ -290,6 +295,7 @@ int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount,
                             int recvcount, MPI_Datatype recvtype,
                             MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     return wait_on(neighbor_v(sendbuf, NULL, sendcount, NULL, 1, sendtype,
                               recvbuf, NULL, recvcount, NULL, recvtype, comm,
@@ -303,6 +309,7 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
                              const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Neighbor_allgatherv";
     MPI_Request r;
 
@@ -320,6 +327,7 @@ int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
                            int recvcount, MPI_Datatype recvtype,
                            MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     return wait_on(neighbor_v(sendbuf, NULL, sendcount, NULL, 0, sendtype,
                               recvbuf, NULL, recvcount, NULL, recvtype, comm,
@@ -334,6 +342,7 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
                             const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     return wait_on(PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls,
                                             sendtype, recvbuf, recvcounts,
@@ -348,6 +357,7 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const int recvcounts[], const MPI_Aint rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     return wait_on(PMPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls,
                                             sendtypes, recvbuf, recvcounts,

@@ -91,6 +91,7 @@ static int reduce_args(MPI_Comm comm, const char *f, int *rank, int *size,
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Reduce";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
 
@@ -166,6 +167,7 @@ static int allreduce_rd(void *recvbuf, int count, MPI_Datatype type,
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Allreduce";
     int rank, size, tsize;
     int err = reduce_args(comm, f, &rank, &size, sendbuf, recvbuf, count,
@@ -234,6 +236,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
                         const int recvcounts[], MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Reduce_scatter";
     int rank, size, err = rkc_begin(comm, f, &rank, &size), total = 0;
 
@@ -263,6 +266,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
                               int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Reduce_scatter_block";
     int rank, size, err = rkc_begin(comm, f, &rank, &size);
 
@@ -345,6 +349,7 @@ static int scan_args(MPI_Comm comm, const char *f, const void *sbuf,
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count,
               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Scan";
     int err = scan_args(comm, f, sendbuf, recvbuf, count, datatype, op);
 
@@ -358,6 +363,7 @@ RK_MPI_ALIAS(Scan);
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count,
                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Exscan";
     int err = scan_args(comm, f, sendbuf, recvbuf, count, datatype, op);
 

@@ -330,6 +330,7 @@ static int split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm,
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     return split(comm, color, key, newcomm, "MPI_Comm_split");
 }
 RK_MPI_ALIAS(Comm_split);
@@ -339,6 +340,7 @@ RK_MPI_ALIAS(Comm_split);
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
                          MPI_Info info, MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     (void)info;
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
         return rk_err(comm, MPI_ERR_ARG, "MPI_Comm_split_type",
@@ -350,6 +352,7 @@ RK_MPI_ALIAS(Comm_split_type);
 
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_dup");
 
@@ -400,6 +403,7 @@ int rk_comm_dup_tail(MPI_Comm comm, MPI_Comm *newcomm)
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     rk_group_t *g;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_create"), pos = -1;
@@ -431,6 +435,7 @@ RK_MPI_ALIAS(Comm_create);
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
                            MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     rk_group_t *g;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_create_group"), me = -1;
@@ -489,6 +494,7 @@ RK_MPI_ALIAS(Comm_create_group);
 
 int PMPI_Comm_free(MPI_Comm *comm)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm ? *comm : MPI_COMM_NULL, &c, "MPI_Comm_free");
 
@@ -536,6 +542,7 @@ void rk_comm_release(MPI_Comm h)
 
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_test_inter");
 
@@ -547,6 +554,7 @@ RK_MPI_ALIAS(Comm_test_inter);
 
 int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_set_name");
 
@@ -558,6 +566,7 @@ RK_MPI_ALIAS(Comm_set_name);
 
 int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_get_name");
 
@@ -590,6 +599,7 @@ static int members_compare(const int *a, int na, const int *b, int nb)
 
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
+    RK_MPI_GUARD;
     rk_comm_t *a, *b;
     int err = rk_comm_arg(comm1, &a, "MPI_Comm_compare");
 
@@ -629,6 +639,7 @@ int rk_group_of(const int *ue, int n, MPI_Group *group, const char *func)
 
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_group");
 
@@ -663,6 +674,7 @@ static int group_out(MPI_Group *out, const int *ue, int n, const char *func)
 
 int PMPI_Group_size(MPI_Group group, int *size)
 {
+    RK_MPI_GUARD;
     rk_group_t *g;
     int err = group_arg(group, &g, "MPI_Group_size");
 
@@ -682,6 +694,7 @@ static int rank_in(const rk_group_t *g, int ue)
 
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
+    RK_MPI_GUARD;
     rk_group_t *g;
     int err = group_arg(group, &g, "MPI_Group_rank");
 
@@ -694,6 +707,7 @@ RK_MPI_ALIAS(Group_rank);
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
                                MPI_Group group2, int ranks2[])
 {
+    RK_MPI_GUARD;
     rk_group_t *a, *b;
     int err = group_arg(group1, &a, "MPI_Group_translate_ranks");
 
@@ -719,6 +733,7 @@ RK_MPI_ALIAS(Group_translate_ranks);
 
 int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
+    RK_MPI_GUARD;
     rk_group_t *a, *b;
     int err = group_arg(group1, &a, "MPI_Group_compare");
 
@@ -759,6 +774,7 @@ static int group_setop(MPI_Group g1, MPI_Group g2, MPI_Group *out, int op,
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    RK_MPI_GUARD;
     return group_setop(group1, group2, newgroup, 0, "MPI_Group_union");
 }
 RK_MPI_ALIAS(Group_union);
@@ -766,6 +782,7 @@ RK_MPI_ALIAS(Group_union);
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2,
                             MPI_Group *newgroup)
 {
+    RK_MPI_GUARD;
     return group_setop(group1, group2, newgroup, 1, "MPI_Group_intersection");
 }
 RK_MPI_ALIAS(Group_intersection);
@@ -773,6 +790,7 @@ RK_MPI_ALIAS(Group_intersection);
 int PMPI_Group_difference(MPI_Group group1, MPI_Group group2,
                           MPI_Group *newgroup)
 {
+    RK_MPI_GUARD;
     return group_setop(group1, group2, newgroup, 2, "MPI_Group_difference");
 }
 RK_MPI_ALIAS(Group_difference);
@@ -819,6 +837,7 @@ static int group_pick(MPI_Group group, int n, const int ranks[], int excl,
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[],
                     MPI_Group *newgroup)
 {
+    RK_MPI_GUARD;
     return group_pick(group, n, ranks, 0, newgroup, "MPI_Group_incl");
 }
 RK_MPI_ALIAS(Group_incl);
@@ -826,6 +845,7 @@ RK_MPI_ALIAS(Group_incl);
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[],
                     MPI_Group *newgroup)
 {
+    RK_MPI_GUARD;
     return group_pick(group, n, ranks, 1, newgroup, "MPI_Group_excl");
 }
 RK_MPI_ALIAS(Group_excl);
@@ -867,6 +887,7 @@ static int ranges(MPI_Group group, int n, int r[][3], int excl,
 int PMPI_Group_range_incl(MPI_Group group, int n, int r[][3],
                           MPI_Group *newgroup)
 {
+    RK_MPI_GUARD;
     return ranges(group, n, r, 0, newgroup, "MPI_Group_range_incl");
 }
 RK_MPI_ALIAS(Group_range_incl);
@@ -874,12 +895,14 @@ RK_MPI_ALIAS(Group_range_incl);
 int PMPI_Group_range_excl(MPI_Group group, int n, int r[][3],
                           MPI_Group *newgroup)
 {
+    RK_MPI_GUARD;
     return ranges(group, n, r, 1, newgroup, "MPI_Group_range_excl");
 }
 RK_MPI_ALIAS(Group_range_excl);
 
 int PMPI_Group_free(MPI_Group *group)
 {
+    RK_MPI_GUARD;
     rk_group_t *g;
     int err = group_arg(group ? *group : MPI_GROUP_NULL, &g, "MPI_Group_free");
 

@@ -224,6 +224,7 @@ static void idup_release(void *state)
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Comm_idup";
     rk_comm_t *p;
     idup_t *d;

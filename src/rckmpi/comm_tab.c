@@ -44,6 +44,7 @@ int rckmpi_comm_check(MPI_Comm comm)
 
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_size");
 
@@ -55,6 +56,7 @@ RK_MPI_ALIAS(Comm_size);
 
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_rank");
 

@@ -210,6 +210,7 @@ int rk_comm_arg(MPI_Comm comm, rk_comm_t **c, const char *func)
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
+    RK_MPI_GUARD;
     int cls;
     const char *user;
 
@@ -225,6 +226,7 @@ RK_MPI_ALIAS(Error_string);
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
+    RK_MPI_GUARD;
     const char *user;
 
     if (rk_user_err(errorcode, errorclass, &user))
@@ -242,12 +244,14 @@ RK_MPI_ALIAS(Error_class);
 int PMPI_Errhandler_create(MPI_Handler_function *function,
                            MPI_Errhandler *errhandler)
 {
+    RK_MPI_GUARD;
     return PMPI_Comm_create_errhandler(function, errhandler);
 }
 RK_MPI_ALIAS(Errhandler_create);
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Comm_set_errhandler");
     rk_comm_t *c = rk_comm(comm);
 
@@ -312,6 +316,7 @@ static int create_eh(int kind, MPI_Comm_errhandler_function *cf,
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn,
                                MPI_Errhandler *eh)
 {
+    RK_MPI_GUARD;
     return create_eh(RK_EH_WIN, NULL, fn, NULL, eh,
                      "MPI_Win_create_errhandler");
 }
@@ -320,6 +325,7 @@ RK_MPI_ALIAS(Win_create_errhandler);
 int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn,
                                 MPI_Errhandler *eh)
 {
+    RK_MPI_GUARD;
     return create_eh(RK_EH_FILE, NULL, NULL, fn, eh,
                      "MPI_File_create_errhandler");
 }
@@ -327,6 +333,7 @@ RK_MPI_ALIAS(File_create_errhandler);
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Comm_get_errhandler");
     rk_comm_t *c = rk_comm(comm);
 
@@ -342,12 +349,14 @@ RK_MPI_ALIAS(Comm_get_errhandler);
 
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh)
 {
+    RK_MPI_GUARD;
     return PMPI_Comm_set_errhandler(comm, eh);
 }
 RK_MPI_ALIAS(Errhandler_set);
 
 int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
 {
+    RK_MPI_GUARD;
     return PMPI_Comm_get_errhandler(comm, eh);
 }
 RK_MPI_ALIAS(Errhandler_get);
@@ -355,6 +364,7 @@ RK_MPI_ALIAS(Errhandler_get);
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
                                 MPI_Errhandler *eh)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Comm_create_errhandler");
 
     if (err != MPI_SUCCESS)
@@ -366,6 +376,7 @@ RK_MPI_ALIAS(Comm_create_errhandler);
 
 int PMPI_Errhandler_free(MPI_Errhandler *eh)
 {
+    RK_MPI_GUARD;
     /* the predefined ones stay; a user handler stays while communicators
      * use it (they keep its handle), so it is kept */
     *eh = MPI_ERRHANDLER_NULL;
@@ -375,6 +386,7 @@ RK_MPI_ALIAS(Errhandler_free);
 
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
+    RK_MPI_GUARD;
     return rk_fatal(comm, errorcode, "MPI_Comm_call_errhandler",
                     "called by the program");
 }
@@ -440,12 +452,14 @@ static int add_code(int cls, int *out, const char *f)
 
 int PMPI_Add_error_class(int *errorclass)
 {
+    RK_MPI_GUARD;
     return add_code(-1, errorclass, "MPI_Add_error_class");
 }
 RK_MPI_ALIAS(Add_error_class);
 
 int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
+    RK_MPI_GUARD;
     int cls;
     const char *s;
 
@@ -460,6 +474,7 @@ RK_MPI_ALIAS(Add_error_code);
 
 int PMPI_Add_error_string(int errorcode, const char *string)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Add_error_string";
     int i = errorcode - MPI_ERR_LASTCODE - 1, err = rk_check_init(f);
     char *copy;

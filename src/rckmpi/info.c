@@ -191,6 +191,7 @@ static int key_arg(const char *key, const char *f)
 
 int PMPI_Info_create(MPI_Info *info)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Info_create");
 
     if (err != MPI_SUCCESS)
@@ -207,6 +208,7 @@ RK_MPI_ALIAS(Info_create);
 
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Info_set";
     rk_info_t *o;
     size_t l;
@@ -230,6 +232,7 @@ RK_MPI_ALIAS(Info_set);
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
                   int *flag)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Info_get";
     rk_info_t *o;
     int err = info_arg(info, 1, &o, f), i;
@@ -261,6 +264,7 @@ RK_MPI_ALIAS(Info_get);
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
                            int *flag)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Info_get_valuelen";
     rk_info_t *o;
     int err = info_arg(info, 1, &o, f), i;
@@ -282,6 +286,7 @@ RK_MPI_ALIAS(Info_get_valuelen);
 
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
+    RK_MPI_GUARD;
     rk_info_t *o;
     int err = info_arg(info, 1, &o, "MPI_Info_get_nkeys");
 
@@ -297,6 +302,7 @@ RK_MPI_ALIAS(Info_get_nkeys);
 
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Info_get_nthkey";
     rk_info_t *o;
     int err = info_arg(info, 1, &o, f);
@@ -315,6 +321,7 @@ RK_MPI_ALIAS(Info_get_nthkey);
 
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Info_delete";
     rk_info_t *o;
     int err = info_arg(info, 0, &o, f), i;
@@ -337,6 +344,7 @@ RK_MPI_ALIAS(Info_delete);
 
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Info_dup";
     rk_info_t *o;
     MPI_Info h;
@@ -361,6 +369,7 @@ RK_MPI_ALIAS(Info_dup);
 
 int PMPI_Info_free(MPI_Info *info)
 {
+    RK_MPI_GUARD;
     rk_info_t *o;
     int err;
 

@@ -70,8 +70,27 @@ static int init(void)
     return rk_spawn_init();
 }
 
+/* The level MPI_Init_thread provides for @p required (docs/MPI.md,
+ * "Threads"): what is asked, up to MPI_THREAD_MULTIPLE on a backend
+ * without virtual time and MPI_THREAD_FUNNELED on one with it (the sim
+ * charges a core's compute by the CPU time of the thread that calls the
+ * HAL). MULTIPLE turns the lock on (lock.c) before any other thread may
+ * call MPI. */
+static int thread_level(int required)
+{
+    int most = rck_hal_caps(rk.hal) & RCK_CAP_TIMED ? MPI_THREAD_FUNNELED
+                                                     : MPI_THREAD_MULTIPLE;
+    int level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
+
+    if (level > most)
+        level = most;
+    rk_mt = level == MPI_THREAD_MULTIPLE;
+    return level;
+}
+
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    RK_MPI_GUARD;
     int err;
 
     if (rk.init || rk.finalized) {
@@ -84,8 +103,8 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         fprintf(stderr, "MPI_Init failed: %s\n", rk_err_string(err));
         rk_die(err);
     }
-    rk.thread = required < MPI_THREAD_FUNNELED ? required
-                                                : MPI_THREAD_FUNNELED;
+    rk.thread = thread_level(required);
+    rk_thread_set_main();
     rk_info_env_init(argc != NULL ? *argc : 0, argv != NULL ? *argv : NULL,
                      rk.thread);
     if (provided != NULL)
@@ -96,12 +115,14 @@ RK_MPI_ALIAS(Init_thread);
 
 int PMPI_Init(int *argc, char ***argv)
 {
+    RK_MPI_GUARD;
     return PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, NULL);
 }
 RK_MPI_ALIAS(Init);
 
 int PMPI_Finalize(void)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Finalize");
 
     if (err != MPI_SUCCESS)
@@ -150,6 +171,7 @@ RK_MPI_ALIAS(Finalize);
 
 int PMPI_Initialized(int *flag)
 {
+    RK_MPI_GUARD;
     *flag = rk.init;
     return MPI_SUCCESS;
 }
@@ -157,6 +179,7 @@ RK_MPI_ALIAS(Initialized);
 
 int PMPI_Finalized(int *flag)
 {
+    RK_MPI_GUARD;
     *flag = rk.finalized;
     return MPI_SUCCESS;
 }
@@ -164,6 +187,7 @@ RK_MPI_ALIAS(Finalized);
 
 int PMPI_Query_thread(int *provided)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Query_thread");
 
     if (err == MPI_SUCCESS)
@@ -174,16 +198,18 @@ RK_MPI_ALIAS(Query_thread);
 
 int PMPI_Is_thread_main(int *flag)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Is_thread_main");
 
     if (err == MPI_SUCCESS)
-        *flag = 1; /* single and funneled: only the main thread calls MPI */
+        *flag = rk_thread_is_main();
     return err;
 }
 RK_MPI_ALIAS(Is_thread_main);
 
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
+    RK_MPI_GUARD;
     (void)comm;
     fprintf(stderr, "MPI_Abort: rank %d aborts the job with code %d\n",
             rk.init ? rk.ue : -1, errorcode);
@@ -194,6 +220,7 @@ RK_MPI_ALIAS(Abort);
 
 double PMPI_Wtime(void)
 {
+    RK_MPI_GUARD;
     double s = 0;
     rck_hal_t *hal = rk.hal != NULL ? rk.hal : rck_hal_self();
 
@@ -205,6 +232,7 @@ RK_MPI_ALIAS(Wtime);
 
 double PMPI_Wtick(void)
 {
+    RK_MPI_GUARD;
     /* the core's clock counts cycles */
     rck_hal_t *hal = rk.hal != NULL ? rk.hal : rck_hal_self();
     double mhz = hal != NULL && hal->chip.core_mhz > 0 ? hal->chip.core_mhz
@@ -215,6 +243,7 @@ RK_MPI_ALIAS(Wtick);
 
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Get_processor_name");
 
     if (err != MPI_SUCCESS)
@@ -228,6 +257,7 @@ RK_MPI_ALIAS(Get_processor_name);
 
 int PMPI_Get_version(int *version, int *subversion)
 {
+    RK_MPI_GUARD;
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
@@ -236,6 +266,7 @@ RK_MPI_ALIAS(Get_version);
 
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
+    RK_MPI_GUARD;
     *resultlen = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
                           "rockcreek RCKMPI-style MPI on the MPBs (channel "
                           "%s)", rk.init ? rk_chan_name()
@@ -249,6 +280,7 @@ RK_MPI_ALIAS(Get_library_version);
  * has no effect here; a tool's own MPI_Pcontrol sees the call. */
 int PMPI_Pcontrol(const int level, ...)
 {
+    RK_MPI_GUARD;
     (void)level;
     return MPI_SUCCESS;
 }
@@ -257,6 +289,7 @@ RK_MPI_ALIAS(Pcontrol);
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val,
                        int *flag)
 {
+    RK_MPI_GUARD;
     static int tag_ub = RK_TAG_UB, wtime_global = 1, host = MPI_PROC_NULL,
                io = MPI_ANY_SOURCE, universe, lastused;
     int err = rk_check_init("MPI_Comm_get_attr");
@@ -300,6 +333,7 @@ RK_MPI_ALIAS(Comm_get_attr);
 
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
+    RK_MPI_GUARD;
     return PMPI_Comm_get_attr(comm, keyval, attribute_val, flag);
 }
 RK_MPI_ALIAS(Attr_get);

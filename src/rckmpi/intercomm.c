@@ -94,6 +94,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
                           MPI_Comm peer_comm, int remote_leader, int tag,
                           MPI_Comm *newintercomm)
 {
+    RK_MPI_GUARD;
     rk_comm_t *lc;
     int err = rk_comm_arg(local_comm, &lc, "MPI_Intercomm_create");
     int n, cap = 2 + RK_NCTXW + rk.nues, *out = NULL, *in = NULL;
@@ -183,6 +184,7 @@ static int inter_arg(MPI_Comm comm, rk_comm_t **c, const char *func)
 
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = inter_arg(intercomm, &c, "MPI_Intercomm_merge");
     int out[1 + RK_NCTXW + 1], in[1 + RK_NCTXW + 1], res[2] = {0, 0};
@@ -241,6 +243,7 @@ RK_MPI_ALIAS(Intercomm_merge);
 
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = inter_arg(comm, &c, "MPI_Comm_remote_size");
 
@@ -252,6 +255,7 @@ RK_MPI_ALIAS(Comm_remote_size);
 
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = inter_arg(comm, &c, "MPI_Comm_remote_group");
 

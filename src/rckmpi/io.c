@@ -399,6 +399,7 @@ static int open_all(rk_file_t *f, const char *filename, int amode)
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode,
                    MPI_Info info, MPI_File *fh)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     rk_file_t *f;
     int err = rk_comm_arg(comm, &c, "MPI_File_open"), i, mm[2], all[2];
@@ -500,6 +501,7 @@ RK_MPI_ALIAS(File_open);
 
 int PMPI_File_close(MPI_File *fh)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh != NULL ? *fh : MPI_FILE_NULL, &f,
                        "MPI_File_close");
@@ -524,6 +526,7 @@ RK_MPI_ALIAS(File_close);
 
 int PMPI_File_delete(const char *filename, MPI_Info info)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_File_delete");
 
     (void)info;
@@ -585,18 +588,21 @@ static int resize(MPI_File fh, MPI_Offset size, int grow_only,
 
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
+    RK_MPI_GUARD;
     return resize(fh, size, 0, "MPI_File_set_size");
 }
 RK_MPI_ALIAS(File_set_size);
 
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
+    RK_MPI_GUARD;
     return resize(fh, size, 1, "MPI_File_preallocate");
 }
 RK_MPI_ALIAS(File_preallocate);
 
 int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_get_size");
     struct stat sb;
@@ -616,6 +622,7 @@ RK_MPI_ALIAS(File_get_size);
 
 int PMPI_File_sync(MPI_File fh)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_sync");
 
@@ -635,6 +642,7 @@ RK_MPI_ALIAS(File_sync);
 
 int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_get_group");
 
@@ -649,6 +657,7 @@ RK_MPI_ALIAS(File_get_group);
 
 int PMPI_File_get_amode(MPI_File fh, int *amode)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_get_amode");
 
@@ -667,6 +676,7 @@ RK_MPI_ALIAS(File_get_amode);
  * as communicators and windows do */
 int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     MPI_Info copy = MPI_INFO_NULL;
     int err = rk_io_file_arg(fh, &f, "MPI_File_set_info");
@@ -685,6 +695,7 @@ RK_MPI_ALIAS(File_set_info);
 
 int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_get_info");
 
@@ -704,6 +715,7 @@ RK_MPI_ALIAS(File_get_info);
 
 int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_set_atomicity"), mm[2], all[2];
 
@@ -724,6 +736,7 @@ RK_MPI_ALIAS(File_set_atomicity);
 
 int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_get_atomicity");
 
@@ -759,6 +772,7 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
                        MPI_Datatype filetype, const char *datarep,
                        MPI_Info info)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_set_view");
     const rk_type_t *e, *t;
@@ -816,6 +830,7 @@ RK_MPI_ALIAS(File_set_view);
 int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
                        MPI_Datatype *filetype, char *datarep)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_get_view");
 
@@ -843,6 +858,7 @@ RK_MPI_ALIAS(File_get_view);
 int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                       MPI_Datatype datatype, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_read_at");
 
@@ -855,6 +871,7 @@ RK_MPI_ALIAS(File_read_at);
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf,
                        int count, MPI_Datatype datatype, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_write_at");
 
@@ -869,6 +886,7 @@ int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf,
                           int count, MPI_Datatype datatype,
                           MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_read_at_all");
 
@@ -883,6 +901,7 @@ int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
                            int count, MPI_Datatype datatype,
                            MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_write_at_all");
 
@@ -896,6 +915,7 @@ RK_MPI_ALIAS(File_write_at_all);
 int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                    MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_read");
 
@@ -908,6 +928,7 @@ RK_MPI_ALIAS(File_read);
 int PMPI_File_write(MPI_File fh, const void *buf, int count,
                     MPI_Datatype datatype, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_write");
 
@@ -920,6 +941,7 @@ RK_MPI_ALIAS(File_write);
 int PMPI_File_read_all(MPI_File fh, void *buf, int count,
                        MPI_Datatype datatype, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_read_all");
 
@@ -932,6 +954,7 @@ RK_MPI_ALIAS(File_read_all);
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count,
                         MPI_Datatype datatype, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_write_all");
 
@@ -971,6 +994,7 @@ int rk_io_done_req(rk_file_t *f, int err, const MPI_Status *st,
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
                        MPI_Datatype datatype, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     MPI_Status st;
     int err = rk_io_file_arg(fh, &f, "MPI_File_iread_at");
@@ -987,6 +1011,7 @@ int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf,
                         int count, MPI_Datatype datatype,
                         MPI_Request *request)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     MPI_Status st;
     int err = rk_io_file_arg(fh, &f, "MPI_File_iwrite_at");
@@ -1002,6 +1027,7 @@ RK_MPI_ALIAS(File_iwrite_at);
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                     MPI_Request *request)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     MPI_Status st;
     int err = rk_io_file_arg(fh, &f, "MPI_File_iread");
@@ -1017,6 +1043,7 @@ RK_MPI_ALIAS(File_iread);
 int PMPI_File_iwrite(MPI_File fh, const void *buf, int count,
                      MPI_Datatype datatype, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     MPI_Status st;
     int err = rk_io_file_arg(fh, &f, "MPI_File_iwrite");
@@ -1033,6 +1060,7 @@ RK_MPI_ALIAS(File_iwrite);
 
 int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler eh)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_check_init("MPI_File_set_errhandler");
 
@@ -1074,6 +1102,7 @@ RK_MPI_ALIAS(File_set_errhandler);
 
 int PMPI_File_get_errhandler(MPI_File fh, MPI_Errhandler *eh)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_check_init("MPI_File_get_errhandler");
 
@@ -1095,6 +1124,7 @@ RK_MPI_ALIAS(File_get_errhandler);
 
 int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_check_init("MPI_File_call_errhandler");
 
@@ -1117,12 +1147,14 @@ RK_MPI_ALIAS(File_call_errhandler);
 /* Fortran handles are the C handles */
 int PMPI_File_c2f(MPI_File file)
 {
+    RK_MPI_GUARD;
     return file_of(file) != NULL ? (int)file : 0;
 }
 RK_MPI_ALIAS(File_c2f);
 
 MPI_File PMPI_File_f2c(int file)
 {
+    RK_MPI_GUARD;
     return file_of((MPI_File)file) != NULL ? (MPI_File)file : MPI_FILE_NULL;
 }
 RK_MPI_ALIAS(File_f2c);
@@ -1137,6 +1169,7 @@ int PMPI_Register_datarep(const char *datarep,
                           MPI_Datarep_extent_function *extent_fn,
                           void *extra_state)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Register_datarep";
     int err = rk_check_init(f);
 

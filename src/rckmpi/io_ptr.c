@@ -53,6 +53,7 @@ static int seek_to(rk_file_t *f, MPI_Offset cur, MPI_Offset offset,
 
 int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_seek");
 
@@ -79,6 +80,7 @@ static int position_args(MPI_File fh, rk_file_t **f, const MPI_Offset *offset,
 
 int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = position_args(fh, &f, offset, "MPI_File_get_position");
 
@@ -92,6 +94,7 @@ RK_MPI_ALIAS(File_get_position);
 int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset,
                               MPI_Offset *disp)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_get_byte_offset");
     size_t avail;
@@ -161,6 +164,7 @@ static int rw_shared(MPI_File fh, void *buf, int count, MPI_Datatype type,
 int PMPI_File_read_shared(MPI_File fh, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return rw_shared(fh, buf, count, datatype, 0, status,
                      "MPI_File_read_shared");
 }
@@ -169,6 +173,7 @@ RK_MPI_ALIAS(File_read_shared);
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return rw_shared(fh, (void *)buf, count, datatype, 1, status,
                      "MPI_File_write_shared");
 }
@@ -192,6 +197,7 @@ static int irw_shared(MPI_File fh, void *buf, int count, MPI_Datatype type,
 int PMPI_File_iread_shared(MPI_File fh, void *buf, int count,
                            MPI_Datatype datatype, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return irw_shared(fh, buf, count, datatype, 0, request,
                       "MPI_File_iread_shared");
 }
@@ -200,6 +206,7 @@ RK_MPI_ALIAS(File_iread_shared);
 int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return irw_shared(fh, (void *)buf, count, datatype, 1, request,
                       "MPI_File_iwrite_shared");
 }
@@ -236,6 +243,7 @@ static int rw_ordered(MPI_File fh, void *buf, int count, MPI_Datatype type,
 int PMPI_File_read_ordered(MPI_File fh, void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return rw_ordered(fh, buf, count, datatype, 0, status,
                       "MPI_File_read_ordered");
 }
@@ -244,6 +252,7 @@ RK_MPI_ALIAS(File_read_ordered);
 int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return rw_ordered(fh, (void *)buf, count, datatype, 1, status,
                       "MPI_File_write_ordered");
 }
@@ -251,6 +260,7 @@ RK_MPI_ALIAS(File_write_ordered);
 
 int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     int err = rk_io_file_arg(fh, &f, "MPI_File_seek_shared"), e;
     long long mm[3], all[3], cur = 0, zero = 0;
@@ -283,6 +293,7 @@ RK_MPI_ALIAS(File_seek_shared);
 
 int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     long long cur = 0, zero = 0;
     int err = position_args(fh, &f, offset, "MPI_File_get_position_shared");

@@ -40,6 +40,7 @@ static int icoll(MPI_File fh, int at, MPI_Offset offset, const void *buf,
 int PMPI_File_iread_all(MPI_File fh, void *buf, int count,
                         MPI_Datatype datatype, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return icoll(fh, AT_INDIVIDUAL, 0, buf, count, datatype, 0, request,
                  "MPI_File_iread_all");
 }
@@ -48,6 +49,7 @@ RK_MPI_ALIAS(File_iread_all);
 int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count,
                          MPI_Datatype datatype, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return icoll(fh, AT_INDIVIDUAL, 0, buf, count, datatype, 1, request,
                  "MPI_File_iwrite_all");
 }
@@ -57,6 +59,7 @@ int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf,
                            int count, MPI_Datatype datatype,
                            MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return icoll(fh, AT_EXPLICIT, offset, buf, count, datatype, 0, request,
                  "MPI_File_iread_at_all");
 }
@@ -66,6 +69,7 @@ int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
                             int count, MPI_Datatype datatype,
                             MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return icoll(fh, AT_EXPLICIT, offset, buf, count, datatype, 1, request,
                  "MPI_File_iwrite_at_all");
 }
@@ -137,12 +141,14 @@ static int split_end(MPI_File fh, int kind, const void *buf,
 int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count,
                              MPI_Datatype datatype)
 {
+    RK_MPI_GUARD;
     return split_begin(fh, SPLIT_READ_ALL, 0, buf, count, datatype);
 }
 RK_MPI_ALIAS(File_read_all_begin);
 
 int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return split_end(fh, SPLIT_READ_ALL, buf, status,
                      "MPI_File_read_all_end");
 }
@@ -151,12 +157,14 @@ RK_MPI_ALIAS(File_read_all_end);
 int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count,
                               MPI_Datatype datatype)
 {
+    RK_MPI_GUARD;
     return split_begin(fh, SPLIT_WRITE_ALL, 0, buf, count, datatype);
 }
 RK_MPI_ALIAS(File_write_all_begin);
 
 int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return split_end(fh, SPLIT_WRITE_ALL, buf, status,
                      "MPI_File_write_all_end");
 }
@@ -165,12 +173,14 @@ RK_MPI_ALIAS(File_write_all_end);
 int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf,
                                 int count, MPI_Datatype datatype)
 {
+    RK_MPI_GUARD;
     return split_begin(fh, SPLIT_READ_AT_ALL, offset, buf, count, datatype);
 }
 RK_MPI_ALIAS(File_read_at_all_begin);
 
 int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return split_end(fh, SPLIT_READ_AT_ALL, buf, status,
                      "MPI_File_read_at_all_end");
 }
@@ -180,6 +190,7 @@ int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset,
                                  const void *buf, int count,
                                  MPI_Datatype datatype)
 {
+    RK_MPI_GUARD;
     return split_begin(fh, SPLIT_WRITE_AT_ALL, offset, buf, count,
                        datatype);
 }
@@ -188,6 +199,7 @@ RK_MPI_ALIAS(File_write_at_all_begin);
 int PMPI_File_write_at_all_end(MPI_File fh, const void *buf,
                                MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return split_end(fh, SPLIT_WRITE_AT_ALL, buf, status,
                      "MPI_File_write_at_all_end");
 }
@@ -196,12 +208,14 @@ RK_MPI_ALIAS(File_write_at_all_end);
 int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count,
                                  MPI_Datatype datatype)
 {
+    RK_MPI_GUARD;
     return split_begin(fh, SPLIT_READ_ORDERED, 0, buf, count, datatype);
 }
 RK_MPI_ALIAS(File_read_ordered_begin);
 
 int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return split_end(fh, SPLIT_READ_ORDERED, buf, status,
                      "MPI_File_read_ordered_end");
 }
@@ -210,6 +224,7 @@ RK_MPI_ALIAS(File_read_ordered_end);
 int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count,
                                   MPI_Datatype datatype)
 {
+    RK_MPI_GUARD;
     return split_begin(fh, SPLIT_WRITE_ORDERED, 0, buf, count, datatype);
 }
 RK_MPI_ALIAS(File_write_ordered_begin);
@@ -217,6 +232,7 @@ RK_MPI_ALIAS(File_write_ordered_begin);
 int PMPI_File_write_ordered_end(MPI_File fh, const void *buf,
                                 MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return split_end(fh, SPLIT_WRITE_ORDERED, buf, status,
                      "MPI_File_write_ordered_end");
 }
@@ -227,6 +243,7 @@ RK_MPI_ALIAS(File_write_ordered_end);
 int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype,
                               MPI_Aint *extent)
 {
+    RK_MPI_GUARD;
     rk_file_t *f;
     MPI_Aint lb;
     int err = rk_io_file_arg(fh, &f, "MPI_File_get_type_extent");

@@ -23,12 +23,14 @@
 
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
 {
+    RK_MPI_GUARD;
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 RK_MPI_ALIAS(Aint_add);
 
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 {
+    RK_MPI_GUARD;
     return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
 }
 RK_MPI_ALIAS(Aint_diff);
@@ -54,6 +56,7 @@ static int type_q(MPI_Datatype type, const void *out, rk_type_t **t,
 
 int PMPI_Type_size_x(MPI_Datatype type, MPI_Count *size)
 {
+    RK_MPI_GUARD;
     rk_type_t *t;
     int err = type_q(type, size, &t, "MPI_Type_size_x");
 
@@ -66,6 +69,7 @@ RK_MPI_ALIAS(Type_size_x);
 int PMPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb,
                            MPI_Count *extent)
 {
+    RK_MPI_GUARD;
     rk_type_t *t;
     int err = type_q(type, lb != NULL && extent != NULL ? lb : NULL, &t,
                      "MPI_Type_get_extent_x");
@@ -81,6 +85,7 @@ RK_MPI_ALIAS(Type_get_extent_x);
 int PMPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *true_lb,
                                 MPI_Count *true_extent)
 {
+    RK_MPI_GUARD;
     rk_type_t *t;
     int err = type_q(type, true_lb != NULL && true_extent != NULL ? true_lb
                                                                  : NULL,
@@ -97,6 +102,7 @@ RK_MPI_ALIAS(Type_get_true_extent_x);
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype type,
                         MPI_Count *count)
 {
+    RK_MPI_GUARD;
     rk_type_t *t;
     int err = type_q(type, count, &t, "MPI_Get_elements_x");
 
@@ -115,6 +121,7 @@ RK_MPI_ALIAS(Get_elements_x);
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype type,
                                MPI_Count count)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Status_set_elements_x";
     rk_type_t *t;
     long long per, bytes, rem;
@@ -153,6 +160,7 @@ RK_MPI_ALIAS(Status_set_elements_x);
 
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype type, int count)
 {
+    RK_MPI_GUARD;
     return PMPI_Status_set_elements_x(status, type, count);
 }
 RK_MPI_ALIAS(Status_set_elements);
@@ -209,6 +217,7 @@ static int info_get(MPI_Comm ecomm, MPI_Info held, MPI_Info *info_used,
 
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_set_info");
 
@@ -220,6 +229,7 @@ RK_MPI_ALIAS(Comm_set_info);
 
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_get_info");
 
@@ -232,6 +242,7 @@ RK_MPI_ALIAS(Comm_get_info);
 /* MPI_Comm_dup, then @p info's hints in place of the ones copied */
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     MPI_Info copy;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_dup_with_info");
@@ -259,6 +270,7 @@ RK_MPI_ALIAS(Comm_dup_with_info);
 
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_set_info");
 
@@ -270,6 +282,7 @@ RK_MPI_ALIAS(Win_set_info);
 
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_get_info");
 
@@ -323,6 +336,7 @@ static const char *const predef_name[RCKMPI_NPREDEFINED] = {
 
 int PMPI_Type_set_name(MPI_Datatype type, const char *name)
 {
+    RK_MPI_GUARD;
     rk_type_t *t;
     int err = type_q(type, name, &t, "MPI_Type_set_name");
 
@@ -335,6 +349,7 @@ RK_MPI_ALIAS(Type_set_name);
 
 int PMPI_Type_get_name(MPI_Datatype type, char *name, int *resultlen)
 {
+    RK_MPI_GUARD;
     rk_type_t *t;
     const char *n;
     int err = type_q(type, name != NULL && resultlen != NULL ? name : NULL,
@@ -355,6 +370,7 @@ RK_MPI_ALIAS(Type_get_name);
 
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Type_match_size";
     static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE,
                                          MPI_LONG_DOUBLE};
@@ -452,6 +468,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
                         MPI_Grequest_cancel_function *cancel_fn,
                         void *extra_state, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Grequest_start";
     ugreq_t *g;
     int err = rk_check_init(f);
@@ -481,6 +498,7 @@ RK_MPI_ALIAS(Grequest_start);
 
 int PMPI_Grequest_complete(MPI_Request request)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Grequest_complete";
     rk_req_t *r;
     ugreq_t *g;
@@ -506,6 +524,7 @@ RK_MPI_ALIAS(Grequest_complete);
 
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
+    RK_MPI_GUARD;
     if (status == NULL || status == MPI_STATUS_IGNORE)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_cancelled",
                       "no status");
@@ -613,6 +632,7 @@ static int ext_args(const char *datarep, MPI_Datatype type, int count,
 int PMPI_Pack_external_size(const char datarep[], int incount,
                             MPI_Datatype type, MPI_Aint *size)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Pack_external_size";
     rk_type_t *t;
     int kind, err = ext_args(datarep, type, incount, size, "size", &t, &kind,
@@ -629,6 +649,7 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                        MPI_Datatype type, void *outbuf, MPI_Aint outsize,
                        MPI_Aint *position)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Pack_external";
     rk_type_t *t;
     long long need;
@@ -680,6 +701,7 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf,
                          MPI_Aint insize, MPI_Aint *position, void *outbuf,
                          int outcount, MPI_Datatype type)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Unpack_external";
     rk_type_t *t;
     long long need;
@@ -733,6 +755,7 @@ int PMPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
                            int *num_addresses, int *num_datatypes,
                            int *combiner)
 {
+    RK_MPI_GUARD;
     rk_type_t *t;
     int err = type_q(type,
                      num_integers && num_addresses && num_datatypes &&
@@ -762,6 +785,7 @@ int PMPI_Type_get_contents(MPI_Datatype type, int max_integers,
                            MPI_Aint array_of_addresses[],
                            MPI_Datatype array_of_datatypes[])
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Type_get_contents";
     rk_type_t *t;
     int err = type_q(type, f, &t, f); /* no output to check here */

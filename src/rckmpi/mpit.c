@@ -27,6 +27,7 @@ static int nsess;
 
 int PMPI_T_init_thread(int required, int *provided)
 {
+    RK_MPI_GUARD;
     if (provided == NULL || required < MPI_THREAD_SINGLE ||
         required > MPI_THREAD_MULTIPLE)
         return MPI_T_ERR_INVALID;
@@ -40,6 +41,7 @@ RK_MPI_ALIAS(T_init_thread);
 
 int PMPI_T_finalize(void)
 {
+    RK_MPI_GUARD;
     T_CHECK();
     if (--t_count == 0) {
         free(sess);
@@ -55,6 +57,7 @@ RK_MPI_ALIAS(T_finalize);
 int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name,
                          int *name_len)
 {
+    RK_MPI_GUARD;
     (void)enumtype;
     (void)num;
     (void)name;
@@ -67,6 +70,7 @@ RK_MPI_ALIAS(T_enum_get_info);
 int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value,
                          char *name, int *name_len)
 {
+    RK_MPI_GUARD;
     (void)enumtype;
     (void)index;
     (void)value;
@@ -81,6 +85,7 @@ RK_MPI_ALIAS(T_enum_get_item);
 
 int PMPI_T_cvar_get_num(int *num_cvar)
 {
+    RK_MPI_GUARD;
     T_CHECK();
     if (num_cvar == NULL)
         return MPI_T_ERR_INVALID;
@@ -94,6 +99,7 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len,
                          MPI_T_enum *enumtype, char *desc, int *desc_len,
                          int *bind, int *scope)
 {
+    RK_MPI_GUARD;
     (void)cvar_index;
     (void)name;
     (void)name_len;
@@ -111,6 +117,7 @@ RK_MPI_ALIAS(T_cvar_get_info);
 
 int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
 {
+    RK_MPI_GUARD;
     T_CHECK();
     if (name == NULL || cvar_index == NULL)
         return MPI_T_ERR_INVALID;
@@ -121,6 +128,7 @@ RK_MPI_ALIAS(T_cvar_get_index);
 int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle,
                              MPI_T_cvar_handle *handle, int *count)
 {
+    RK_MPI_GUARD;
     (void)cvar_index;
     (void)obj_handle;
     (void)handle;
@@ -132,6 +140,7 @@ RK_MPI_ALIAS(T_cvar_handle_alloc);
 
 int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
 {
+    RK_MPI_GUARD;
     (void)handle;
     T_CHECK();
     return MPI_T_ERR_INVALID_HANDLE;
@@ -140,6 +149,7 @@ RK_MPI_ALIAS(T_cvar_handle_free);
 
 int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 {
+    RK_MPI_GUARD;
     (void)handle;
     (void)buf;
     T_CHECK();
@@ -149,6 +159,7 @@ RK_MPI_ALIAS(T_cvar_read);
 
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
+    RK_MPI_GUARD;
     (void)handle;
     (void)buf;
     T_CHECK();
@@ -160,6 +171,7 @@ RK_MPI_ALIAS(T_cvar_write);
 
 int PMPI_T_pvar_get_num(int *num_pvar)
 {
+    RK_MPI_GUARD;
     T_CHECK();
     if (num_pvar == NULL)
         return MPI_T_ERR_INVALID;
@@ -174,6 +186,7 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len,
                          char *desc, int *desc_len, int *bind, int *readonly,
                          int *continuous, int *atomic)
 {
+    RK_MPI_GUARD;
     (void)pvar_index;
     (void)name;
     (void)name_len;
@@ -194,6 +207,7 @@ RK_MPI_ALIAS(T_pvar_get_info);
 
 int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
 {
+    RK_MPI_GUARD;
     T_CHECK();
     if (name == NULL || pvar_index == NULL)
         return MPI_T_ERR_INVALID;
@@ -211,6 +225,7 @@ static int session_live(MPI_T_pvar_session s)
 
 int PMPI_T_pvar_session_create(MPI_T_pvar_session *session)
 {
+    RK_MPI_GUARD;
     int i;
 
     T_CHECK();
@@ -234,6 +249,7 @@ RK_MPI_ALIAS(T_pvar_session_create);
 
 int PMPI_T_pvar_session_free(MPI_T_pvar_session *session)
 {
+    RK_MPI_GUARD;
     T_CHECK();
     if (session == NULL || !session_live(*session))
         return MPI_T_ERR_INVALID_SESSION;
@@ -247,6 +263,7 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
                              void *obj_handle, MPI_T_pvar_handle *handle,
                              int *count)
 {
+    RK_MPI_GUARD;
     (void)pvar_index;
     (void)obj_handle;
     (void)handle;
@@ -261,6 +278,7 @@ RK_MPI_ALIAS(T_pvar_handle_alloc);
 int PMPI_T_pvar_handle_free(MPI_T_pvar_session session,
                             MPI_T_pvar_handle *handle)
 {
+    RK_MPI_GUARD;
     (void)handle;
     T_CHECK();
     if (!session_live(session))
@@ -282,18 +300,21 @@ static int all_or_invalid(MPI_T_pvar_session session, MPI_T_pvar_handle h)
 
 int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
+    RK_MPI_GUARD;
     return all_or_invalid(session, handle);
 }
 RK_MPI_ALIAS(T_pvar_start);
 
 int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
+    RK_MPI_GUARD;
     return all_or_invalid(session, handle);
 }
 RK_MPI_ALIAS(T_pvar_stop);
 
 int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
+    RK_MPI_GUARD;
     return all_or_invalid(session, handle);
 }
 RK_MPI_ALIAS(T_pvar_reset);
@@ -310,6 +331,7 @@ static int one_handle(MPI_T_pvar_session session)
 int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
                      void *buf)
 {
+    RK_MPI_GUARD;
     (void)handle;
     (void)buf;
     return one_handle(session);
@@ -319,6 +341,7 @@ RK_MPI_ALIAS(T_pvar_read);
 int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
                       const void *buf)
 {
+    RK_MPI_GUARD;
     (void)handle;
     (void)buf;
     return one_handle(session);
@@ -328,6 +351,7 @@ RK_MPI_ALIAS(T_pvar_write);
 int PMPI_T_pvar_readreset(MPI_T_pvar_session session,
                           MPI_T_pvar_handle handle, void *buf)
 {
+    RK_MPI_GUARD;
     (void)handle;
     (void)buf;
     return one_handle(session);
@@ -338,6 +362,7 @@ RK_MPI_ALIAS(T_pvar_readreset);
 
 int PMPI_T_category_get_num(int *num_cat)
 {
+    RK_MPI_GUARD;
     T_CHECK();
     if (num_cat == NULL)
         return MPI_T_ERR_INVALID;
@@ -350,6 +375,7 @@ int PMPI_T_category_get_info(int cat_index, char *name, int *name_len,
                              char *desc, int *desc_len, int *num_cvars,
                              int *num_pvars, int *num_categories)
 {
+    RK_MPI_GUARD;
     (void)cat_index;
     (void)name;
     (void)name_len;
@@ -365,6 +391,7 @@ RK_MPI_ALIAS(T_category_get_info);
 
 int PMPI_T_category_get_index(const char *name, int *cat_index)
 {
+    RK_MPI_GUARD;
     T_CHECK();
     if (name == NULL || cat_index == NULL)
         return MPI_T_ERR_INVALID;
@@ -374,6 +401,7 @@ RK_MPI_ALIAS(T_category_get_index);
 
 int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
 {
+    RK_MPI_GUARD;
     (void)cat_index;
     (void)len;
     (void)indices;
@@ -384,6 +412,7 @@ RK_MPI_ALIAS(T_category_get_cvars);
 
 int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
 {
+    RK_MPI_GUARD;
     (void)cat_index;
     (void)len;
     (void)indices;
@@ -394,6 +423,7 @@ RK_MPI_ALIAS(T_category_get_pvars);
 
 int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
 {
+    RK_MPI_GUARD;
     (void)cat_index;
     (void)len;
     (void)indices;
@@ -405,6 +435,7 @@ RK_MPI_ALIAS(T_category_get_categories);
 /* the categories never change: the stamp stays 0 */
 int PMPI_T_category_changed(int *stamp)
 {
+    RK_MPI_GUARD;
     T_CHECK();
     if (stamp == NULL)
         return MPI_T_ERR_INVALID;

@@ -77,6 +77,7 @@ static int improbe(int source, int tag, MPI_Comm comm, int block, int *flag,
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
                  MPI_Message *message, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     return improbe(source, tag, comm, 0, flag, message, status,
                    "MPI_Improbe");
 }
@@ -85,6 +86,7 @@ RK_MPI_ALIAS(Improbe);
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
                 MPI_Status *status)
 {
+    RK_MPI_GUARD;
     int flag;
     return improbe(source, tag, comm, 1, &flag, message, status,
                    "MPI_Mprobe");
@@ -94,6 +96,7 @@ RK_MPI_ALIAS(Mprobe);
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
                 MPI_Request *request)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Imrecv"), i;
     void *m;
 
@@ -128,6 +131,7 @@ RK_MPI_ALIAS(Imrecv);
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
                MPI_Status *status)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     int err = PMPI_Imrecv(buf, count, type, message, &r);
 

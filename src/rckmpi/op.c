@@ -315,6 +315,7 @@ int rkop_apply(MPI_Op op, const void *in, void *inout, int count,
 
 int PMPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op)
 {
+    RK_MPI_GUARD;
     int err = rckmpi_check_init("MPI_Op_create");
 
     if (err != MPI_SUCCESS)
@@ -335,6 +336,7 @@ RK_MPI_ALIAS(Op_create);
 
 int PMPI_Op_free(MPI_Op *op)
 {
+    RK_MPI_GUARD;
     int err = rckmpi_check_init("MPI_Op_free");
 
     if (err != MPI_SUCCESS)
@@ -349,6 +351,7 @@ RK_MPI_ALIAS(Op_free);
 
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
+    RK_MPI_GUARD;
     if (user_fn(op) == NULL && (op < MPI_MAX || op > MPI_REPLACE))
         return rckmpi_error(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_commutative");
     *commute = rkop_commutative(op);
@@ -359,6 +362,7 @@ RK_MPI_ALIAS(Op_commutative);
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
                       MPI_Datatype datatype, MPI_Op op)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Reduce_local";
     int err = rckmpi_check_init(f);
 

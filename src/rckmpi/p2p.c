@@ -261,6 +261,7 @@ static int enqueue(int d, int kind, uint32_t ctx, uint32_t w1, size_t size,
 static void req_complete(rk_req_t *r, MPI_Request h)
 {
     r->done = 1;
+    rk_mt_progress++; /* a waiting thread's request, perhaps (lock.c) */
     if (r->own_data) {
         free(r->data);
         r->data = NULL;
@@ -821,8 +822,6 @@ void rk_progress(void)
         rk_progress_hook(); /* one-sided targets (win.c) */
 }
 
-/* Block in the HAL until one of @p n conditions holds: its index, or -1
- * once the failure is reported. */
 /* The request the next wait is for (rk_progress_wait_req; peer -1:
  * none), for the HAL's context. */
 static struct {
@@ -830,26 +829,26 @@ static struct {
     long long bytes;
 } wait_msg = {-1, -1, -1, -1};
 
-/* the HAL's wait flags for the waits to come (rckmpi_coll_wait_long) */
-static unsigned wait_flags;
-
-void rckmpi_coll_wait_long(int on)
-{
-    wait_flags = on ? RCK_WAIT_SLEEP : 0;
-}
-
+/* Block in the HAL until one of @p n conditions holds: its index, or -1
+ * once the failure is reported. */
 static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
 {
     int which = -1;
+    int64_t tmo = rk.wait_timeout_ns;
     rck_status_t st;
 
+    /* MPI_THREAD_MULTIPLE: the other threads first, then a slice (lock.c) */
+    if (rk_mt && !rk_mt_wait_begin(&tmo))
+        return -1;
     rck_hal_set_context(rk.hal, call, wait_msg.peer);
     if (wait_msg.bytes >= 0 || wait_msg.tag >= 0 || wait_msg.comm >= 0)
         rck_hal_set_message(rk.hal, wait_msg.bytes, wait_msg.tag,
                             wait_msg.comm);
-    st = rck_hal_wait(rk.hal, conds, n, wait_flags, rk.wait_timeout_ns,
-                      &which);
+    st = rck_hal_wait(rk.hal, conds, n, rk.wait_flags, tmo, &which);
     rck_hal_set_context(rk.hal, NULL, -1);
+    if (rk_mt && (st == RCK_OK || st == RCK_ERR_TIMEDOUT) &&
+        rk_mt_wait_end(st == RCK_OK) && st != RCK_OK)
+        return -1;
     if (st == RCK_OK)
         return which;
     if (st == RCK_ERR_TIMEDOUT) {
@@ -885,12 +884,6 @@ void rk_progress_wait_req(const char *call, const rk_req_t *r)
 
 /* rk_progress_wait with one more condition (@p extra, or NULL): 1 when
  * that one holds, 0 after a packet or something to send, -1 on failure */
-static int progress_wait_or(const char *call, const rck_hal_cond_t *extra);
-
-void rk_progress_wait(const char *call)
-{
-    (void)progress_wait_or(call, NULL);
-}
 
 static int progress_wait_or(const char *call, const rck_hal_cond_t *extra)
 {
@@ -927,6 +920,11 @@ static int progress_wait_or(const char *call, const rck_hal_cond_t *extra)
     if (which < rk_chan_nin())
         packet(sender_of(which));
     return 0;
+}
+
+void rk_progress_wait(const char *call)
+{
+    (void)progress_wait_or(call, NULL);
 }
 
 int rk_progress_wait_shm(size_t off, uint32_t value, const char *call)

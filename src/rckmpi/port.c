@@ -42,6 +42,7 @@ static int port_parse(const char *name, int *ue, int *n)
 
 int PMPI_Open_port(MPI_Info info, char *port_name)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Open_port");
 
     (void)info;
@@ -80,6 +81,7 @@ static int my_port(const char *name)
 
 int PMPI_Close_port(const char *port_name)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Close_port"), n;
 
     if (err != MPI_SUCCESS)
@@ -219,6 +221,7 @@ static int join(const char *port_name, int root, MPI_Comm comm, int accept,
 int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root,
                      MPI_Comm comm, MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     (void)info;
     return join(port_name, root, comm, 1, newcomm, "MPI_Comm_accept");
 }
@@ -227,6 +230,7 @@ RK_MPI_ALIAS(Comm_accept);
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root,
                       MPI_Comm comm, MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     (void)info;
     return join(port_name, root, comm, 0, newcomm, "MPI_Comm_connect");
 }
@@ -378,6 +382,7 @@ static int ns_call(char op, const char *name, const char *port, char *out,
 int PMPI_Publish_name(const char *service_name, MPI_Info info,
                       const char *port_name)
 {
+    RK_MPI_GUARD;
     (void)info;
     return ns_call('P', service_name, port_name, NULL, "MPI_Publish_name");
 }
@@ -386,6 +391,7 @@ RK_MPI_ALIAS(Publish_name);
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info,
                         const char *port_name)
 {
+    RK_MPI_GUARD;
     (void)info;
     return ns_call('U', service_name, port_name, NULL, "MPI_Unpublish_name");
 }
@@ -394,6 +400,7 @@ RK_MPI_ALIAS(Unpublish_name);
 int PMPI_Lookup_name(const char *service_name, MPI_Info info,
                      char *port_name)
 {
+    RK_MPI_GUARD;
     (void)info;
     return ns_call('L', service_name, NULL, port_name, "MPI_Lookup_name");
 }
@@ -424,6 +431,7 @@ static int fd_all(int fd, void *buf, size_t len, int wr)
 
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Comm_join";
     int err = rk_check_init(f), hello[1 + RK_NCTXW], peer[1 + RK_NCTXW];
     int ctx = 0, k, me, other;

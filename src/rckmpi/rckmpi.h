@@ -356,6 +356,8 @@ typedef struct {
     rk_chan_t chan;
     size_t eager;    /* messages above go by rendezvous */
     int64_t wait_timeout_ns;
+    unsigned wait_flags; /* the HAL's flags for the waits to come
+                          * (rckmpi_coll_wait_long, wait.c) */
     int thread;
 } rk_state_t;
 

@@ -15,6 +15,7 @@
 #define RCKMPI_PMPI_H
 
 #include "mpi.h"
+#include "lock.h"
 
 /* MPI_<name> becomes a weak alias of PMPI_<name> (defined in this file). */
 #define RK_MPI_ALIAS(name)                                                    \

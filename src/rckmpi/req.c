@@ -348,6 +348,7 @@ static int blocking(int err, MPI_Request *req, MPI_Status *st, MPI_Comm comm,
 int PMPI_Send(const void *buf, int count, MPI_Datatype type, int dest,
               int tag, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     int err;
 
@@ -362,6 +363,7 @@ RK_MPI_ALIAS(Send);
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest,
                int tag, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     int err = rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_SYNC,
                        &r, "MPI_Ssend");
@@ -372,6 +374,7 @@ RK_MPI_ALIAS(Ssend);
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest,
                int tag, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     int err = rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_READY,
                        &r, "MPI_Rsend");
@@ -382,6 +385,7 @@ RK_MPI_ALIAS(Rsend);
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest,
                int tag, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     int err = rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_BUF, &r,
                        "MPI_Bsend");
@@ -402,10 +406,12 @@ RK_MPI_ALIAS(Bsend);
 int PMPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
               MPI_Comm comm, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     MPI_Request r;
     int err;
 
-    if (rk_recv_short(buf, count, type, source, tag, comm, status))
+    /* the short path may sleep in the HAL without the wait's hand-off */
+    if (!rk_mt && rk_recv_short(buf, count, type, source, tag, comm, status))
         return MPI_SUCCESS;
     err = rk_irecv(buf, count, type, source, tag, comm, 0, &r, "MPI_Recv");
     return blocking(err, &r, status, comm, "MPI_Recv");
@@ -415,6 +421,7 @@ RK_MPI_ALIAS(Recv);
 int PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest,
                int tag, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     int err = rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_STD,
                        request, "MPI_Isend");
     if (err == MPI_SUCCESS)
@@ -426,6 +433,7 @@ RK_MPI_ALIAS(Isend);
 int PMPI_Issend(const void *buf, int count, MPI_Datatype type, int dest,
                 int tag, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_SYNC,
                     request, "MPI_Issend");
 }
@@ -434,6 +442,7 @@ RK_MPI_ALIAS(Issend);
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest,
                 int tag, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rk_isend(buf, count, type, dest, tag, comm, 0, RK_MODE_READY,
                     request, "MPI_Irsend");
 }
@@ -442,6 +451,7 @@ RK_MPI_ALIAS(Irsend);
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest,
                 int tag, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     /* the user's request completes at once (the data is copied); an
      * internal one carries the copy */
     rk_req_t *u;
@@ -462,6 +472,7 @@ RK_MPI_ALIAS(Ibsend);
 int PMPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
                MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rk_irecv(buf, count, type, source, tag, comm, 0, request,
                     "MPI_Irecv");
 }
@@ -469,6 +480,7 @@ RK_MPI_ALIAS(Irecv);
 
 int PMPI_Buffer_attach(void *buffer, int size)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Buffer_attach");
 
     if (err != MPI_SUCCESS)
@@ -488,6 +500,7 @@ RK_MPI_ALIAS(Buffer_attach);
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Buffer_detach");
 
     if (err != MPI_SUCCESS)
@@ -574,6 +587,7 @@ void rk_greq_poll(rk_req_t *r)
     if (done) {
         r->st.MPI_ERROR = r->err;
         r->done = 1;
+        rk_mt_progress++;
         if (r->freed) /* MPI_Request_free'd: no one waits for it */
             rk_req_release(r->self);
     }
@@ -617,6 +631,7 @@ int rckmpi_greq_start(rckmpi_greq_poll_fn poll, void *state,
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
+    RK_MPI_GUARD;
     void *p;
     int err = rk_check_init("MPI_Alloc_mem");
 
@@ -638,6 +653,7 @@ RK_MPI_ALIAS(Alloc_mem);
 
 int PMPI_Free_mem(void *base)
 {
+    RK_MPI_GUARD;
     free(base);
     return MPI_SUCCESS;
 }

@@ -175,6 +175,7 @@ int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
                     MPI_Info info, int root, MPI_Comm comm,
                     MPI_Comm *intercomm, int array_of_errcodes[])
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Comm_spawn"), cap, *res;
     uint32_t used[RK_NCTXW];
@@ -329,6 +330,7 @@ int rk_spawn_finalize_post(MPI_Request *reqs)
 
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Comm_get_parent");
 
     if (err != MPI_SUCCESS)
@@ -344,6 +346,7 @@ RK_MPI_ALIAS(Comm_get_parent);
  * (p2p.c). The processes stay connected for MPI_Finalize (the twin). */
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
+    RK_MPI_GUARD;
     MPI_Comm c = comm != NULL ? *comm : MPI_COMM_NULL;
     int err = PMPI_Comm_free(comm);
 

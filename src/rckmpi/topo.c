@@ -133,6 +133,7 @@ static struct rk_topo *cart_new(int ndims, const int dims[],
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
                      const int periods[], int reorder, MPI_Comm *comm_cart)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Cart_create";
     rk_comm_t *c;
     long n;
@@ -157,6 +158,7 @@ RK_MPI_ALIAS(Cart_create);
 
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
+    RK_MPI_GUARD;
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_CART, &t, "MPI_Cartdim_get");
 
@@ -182,6 +184,7 @@ static void coords_of(const struct rk_topo *t, int rank, int *coords)
 int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[],
                   int coords[])
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Cart_get";
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_CART, &t, f);
@@ -204,6 +207,7 @@ RK_MPI_ALIAS(Cart_get);
 
 int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Cart_rank";
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_CART, &t, f), r = 0;
@@ -232,6 +236,7 @@ RK_MPI_ALIAS(Cart_rank);
 
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Cart_coords";
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_CART, &t, f);
@@ -251,6 +256,7 @@ RK_MPI_ALIAS(Cart_coords);
 int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp,
                     int *rank_source, int *rank_dest)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Cart_shift";
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_CART, &t, f);
@@ -293,6 +299,7 @@ RK_MPI_ALIAS(Cart_shift);
 
 int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Cart_sub";
     struct rk_topo *t = NULL, *nt;
     int err = topo_arg(comm, MPI_CART, &t, f), color = 0, key = 0, nd = 0;
@@ -332,6 +339,7 @@ RK_MPI_ALIAS(Cart_sub);
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[],
                   const int periods[], int *newrank)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Cart_map";
     rk_comm_t *c;
     long n;
@@ -396,6 +404,7 @@ static void dims_search(long m, int k, long maxf, long *cur, int depth,
 
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Dims_create";
     long fixed = 1, cur[64], best[64], spread = -1, bmax = 0;
     int nfree = 0;
@@ -473,6 +482,7 @@ static int graph_check(MPI_Comm comm, int size, int nnodes,
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
                       const int edges[], int reorder, MPI_Comm *comm_graph)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Graph_create";
     rk_comm_t *c;
     struct rk_topo *t = NULL;
@@ -506,6 +516,7 @@ RK_MPI_ALIAS(Graph_create);
 
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
+    RK_MPI_GUARD;
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_GRAPH, &t, "MPI_Graphdims_get");
 
@@ -523,6 +534,7 @@ RK_MPI_ALIAS(Graphdims_get);
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[],
                    int edges[])
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Graph_get";
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_GRAPH, &t, f);
@@ -551,6 +563,7 @@ static int graph_rank(MPI_Comm comm, const struct rk_topo *t, int rank,
 
 int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Graph_neighbors_count";
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_GRAPH, &t, f);
@@ -569,6 +582,7 @@ RK_MPI_ALIAS(Graph_neighbors_count);
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors,
                          int neighbors[])
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Graph_neighbors";
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_GRAPH, &t, f);
@@ -589,6 +603,7 @@ RK_MPI_ALIAS(Graph_neighbors);
 int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[],
                    const int edges[], int *newrank)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Graph_map";
     rk_comm_t *c;
     int err = intra_arg(comm, &c, f);
@@ -606,6 +621,7 @@ RK_MPI_ALIAS(Graph_map);
 
 int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_comm_arg(comm, &c, "MPI_Topo_test");
 
@@ -677,6 +693,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
                                     const int destweights[], MPI_Info info,
                                     int reorder, MPI_Comm *comm_dist_graph)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Dist_graph_create_adjacent";
     rk_comm_t *c;
     int err = intra_arg(comm_old, &c, f);
@@ -746,6 +763,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
                            const int weights[], MPI_Info info, int reorder,
                            MPI_Comm *comm_dist_graph)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Dist_graph_create";
     rk_comm_t *c;
     int err = intra_arg(comm_old, &c, f), size, ne = 0, w, wall;
@@ -848,6 +866,7 @@ RK_MPI_ALIAS(Dist_graph_create);
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree,
                                     int *outdegree, int *weighted)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Dist_graph_neighbors_count";
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_DIST_GRAPH, &t, f);
@@ -867,6 +886,7 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
                               int sourceweights[], int maxoutdegree,
                               int destinations[], int destweights[])
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Dist_graph_neighbors";
     struct rk_topo *t = NULL;
     int err = topo_arg(comm, MPI_DIST_GRAPH, &t, f);

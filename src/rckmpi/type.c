@@ -525,6 +525,7 @@ static int build(int count, const int *blens, int blen_all,
 
 int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     if (count < 0)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Type_contiguous",
                       "negative count %d", count);
@@ -539,6 +540,7 @@ RK_MPI_ALIAS(Type_contiguous);
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
                      MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     int v[3] = {count, blocklength, stride};
     return remember(build(count, NULL, blocklength, NULL, stride, 1, NULL,
                           old, MPI_COMBINER_VECTOR, newtype,
@@ -551,6 +553,7 @@ RK_MPI_ALIAS(Type_vector);
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
                              MPI_Datatype old, MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     int v[2] = {count, blocklength};
     return remember(build(count, NULL, blocklength, NULL, stride, 0, NULL,
                           old, MPI_COMBINER_HVECTOR, newtype,
@@ -563,6 +566,7 @@ RK_MPI_ALIAS(Type_create_hvector);
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
                       MPI_Datatype old, MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     return PMPI_Type_create_hvector(count, blocklength, stride, old, newtype);
 }
 RK_MPI_ALIAS(Type_hvector);
@@ -595,6 +599,7 @@ int PMPI_Type_indexed(int count, const int blocklengths[],
                       const int displacements[], MPI_Datatype old,
                       MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     if (count > 0 && blocklengths == NULL)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_indexed",
                       "NULL block lengths");
@@ -616,6 +621,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength,
                                    const int displacements[], MPI_Datatype old,
                                    MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     int err = indexed(count, NULL, blocklength, displacements, old,
                       MPI_COMBINER_INDEXED_BLOCK, newtype,
                       "MPI_Type_create_indexed_block");
@@ -635,6 +641,7 @@ int PMPI_Type_create_hindexed(int count, const int blocklengths[],
                               const MPI_Aint displacements[], MPI_Datatype old,
                               MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     if (count > 0 && (blocklengths == NULL || displacements == NULL))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_hindexed",
                       "NULL arrays");
@@ -657,6 +664,7 @@ int PMPI_Type_hindexed(int count, const int blocklengths[],
                        const MPI_Aint displacements[], MPI_Datatype old,
                        MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     return PMPI_Type_create_hindexed(count, blocklengths, displacements, old,
                                      newtype);
 }
@@ -666,6 +674,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     const MPI_Aint displacements[],
                                     MPI_Datatype old, MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     if (count > 0 && displacements == NULL)
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG,
                       "MPI_Type_create_hindexed_block", "NULL displacements");
@@ -687,6 +696,7 @@ int PMPI_Type_create_struct(int count, const int blocklengths[],
                             const MPI_Aint displacements[],
                             const MPI_Datatype types[], MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     if (count > 0 &&
         (blocklengths == NULL || displacements == NULL || types == NULL))
         return rk_err(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_create_struct",
@@ -710,6 +720,7 @@ int PMPI_Type_struct(int count, const int blocklengths[],
                      const MPI_Aint displacements[], const MPI_Datatype types[],
                      MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     return PMPI_Type_create_struct(count, blocklengths, displacements, types,
                                    newtype);
 }
@@ -718,6 +729,7 @@ RK_MPI_ALIAS(Type_struct);
 int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     int err = build(1, NULL, 1, NULL, 0, 0, NULL, old, MPI_COMBINER_RESIZED,
                     newtype, "MPI_Type_create_resized");
     rk_type_t *t;
@@ -738,6 +750,7 @@ RK_MPI_ALIAS(Type_create_resized);
 
 int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     int err = build(1, NULL, 1, NULL, 0, 0, NULL, old, MPI_COMBINER_DUP,
                     newtype, "MPI_Type_dup");
     err = remember(err, newtype, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old,
@@ -772,6 +785,7 @@ static int type_arg(MPI_Datatype t, const char *func)
 
 int PMPI_Type_commit(MPI_Datatype *type)
 {
+    RK_MPI_GUARD;
     int err = type_arg(type ? *type : 0, "MPI_Type_commit");
 
     if (err == MPI_SUCCESS) {
@@ -784,6 +798,7 @@ RK_MPI_ALIAS(Type_commit);
 
 int PMPI_Type_free(MPI_Datatype *type)
 {
+    RK_MPI_GUARD;
     int err = type_arg(type ? *type : 0, "MPI_Type_free");
     rk_type_t *t;
 
@@ -818,6 +833,7 @@ RK_MPI_ALIAS(Type_free);
 
 int PMPI_Type_size(MPI_Datatype type, int *size)
 {
+    RK_MPI_GUARD;
     int err = type_arg(type, "MPI_Type_size");
 
     if (err == MPI_SUCCESS)
@@ -828,6 +844,7 @@ RK_MPI_ALIAS(Type_size);
 
 int PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
 {
+    RK_MPI_GUARD;
     int err = type_arg(type, "MPI_Type_get_extent");
 
     if (err == MPI_SUCCESS) {
@@ -840,6 +857,7 @@ RK_MPI_ALIAS(Type_get_extent);
 
 int PMPI_Type_extent(MPI_Datatype type, MPI_Aint *extent)
 {
+    RK_MPI_GUARD;
     MPI_Aint lb;
     return PMPI_Type_get_extent(type, &lb, extent);
 }
@@ -847,6 +865,7 @@ RK_MPI_ALIAS(Type_extent);
 
 int PMPI_Type_lb(MPI_Datatype type, MPI_Aint *displacement)
 {
+    RK_MPI_GUARD;
     MPI_Aint ext;
     return PMPI_Type_get_extent(type, displacement, &ext);
 }
@@ -854,6 +873,7 @@ RK_MPI_ALIAS(Type_lb);
 
 int PMPI_Type_ub(MPI_Datatype type, MPI_Aint *displacement)
 {
+    RK_MPI_GUARD;
     MPI_Aint lb, ext;
     int err = PMPI_Type_get_extent(type, &lb, &ext);
 
@@ -866,6 +886,7 @@ RK_MPI_ALIAS(Type_ub);
 int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *true_lb,
                               MPI_Aint *true_extent)
 {
+    RK_MPI_GUARD;
     int err = type_arg(type, "MPI_Type_get_true_extent");
 
     if (err == MPI_SUCCESS) {
@@ -878,6 +899,7 @@ RK_MPI_ALIAS(Type_get_true_extent);
 
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
+    RK_MPI_GUARD;
     *address = (MPI_Aint)location;
     return MPI_SUCCESS;
 }
@@ -885,12 +907,14 @@ RK_MPI_ALIAS(Get_address);
 
 int PMPI_Address(void *location, MPI_Aint *address)
 {
+    RK_MPI_GUARD;
     return PMPI_Get_address(location, address);
 }
 RK_MPI_ALIAS(Address);
 
 int PMPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int *size)
 {
+    RK_MPI_GUARD;
     int err = type_arg(type, "MPI_Pack_size");
 
     if (err != MPI_SUCCESS)
@@ -906,6 +930,7 @@ RK_MPI_ALIAS(Pack_size);
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype type, void *outbuf,
               int outsize, int *position, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     int size, err = PMPI_Pack_size(incount, type, comm, &size);
 
     if (err != MPI_SUCCESS)
@@ -926,6 +951,7 @@ RK_MPI_ALIAS(Pack);
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
                 int outcount, MPI_Datatype type, MPI_Comm comm)
 {
+    RK_MPI_GUARD;
     int size, err = PMPI_Pack_size(outcount, type, comm, &size);
 
     if (err != MPI_SUCCESS)

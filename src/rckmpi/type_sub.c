@@ -126,6 +126,7 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
                               const int array_of_starts[], int order,
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Type_create_subarray";
     MPI_Aint ext, slice, disp = 0;
     MPI_Datatype t = oldtype;
@@ -180,6 +181,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims,
                             const int array_of_psizes[], int order,
                             MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    RK_MPI_GUARD;
     static const char f[] = "MPI_Type_create_darray";
     MPI_Aint ext, slice, disp = 0;
     MPI_Datatype t = oldtype;

@@ -33,6 +33,7 @@ static int inactive(MPI_Request h)
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Wait");
 
     if (err == MPI_SUCCESS && request == NULL)
@@ -55,6 +56,7 @@ RK_MPI_ALIAS(Wait);
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Test");
 
     if (err == MPI_SUCCESS && (request == NULL || flag == NULL))
@@ -117,6 +119,7 @@ static int complete_all(int count, MPI_Request reqs[], MPI_Status sts[],
 
 int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status *statuses)
 {
+    RK_MPI_GUARD;
     int err = check_array(count, reqs, "MPI_Waitall");
 
     if (err != MPI_SUCCESS)
@@ -137,6 +140,7 @@ RK_MPI_ALIAS(Waitall);
 int PMPI_Testall(int count, MPI_Request reqs[], int *flag,
                  MPI_Status *statuses)
 {
+    RK_MPI_GUARD;
     int err = check_array(count, reqs, "MPI_Testall");
 
     if (err != MPI_SUCCESS)
@@ -168,6 +172,7 @@ static int any_done(int count, MPI_Request reqs[])
 
 int PMPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     int err = check_array(count, reqs, "MPI_Waitany"), i;
 
     if (err != MPI_SUCCESS)
@@ -191,6 +196,7 @@ RK_MPI_ALIAS(Waitany);
 int PMPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
                  MPI_Status *status)
 {
+    RK_MPI_GUARD;
     int err = check_array(count, reqs, "MPI_Testany"), i;
 
     if (err != MPI_SUCCESS)
@@ -238,6 +244,7 @@ static int some(int incount, MPI_Request reqs[], int *outcount,
 int PMPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
                   int indices[], MPI_Status *statuses)
 {
+    RK_MPI_GUARD;
     int err = check_array(incount, reqs, "MPI_Waitsome");
 
     if (err != MPI_SUCCESS)
@@ -255,6 +262,7 @@ RK_MPI_ALIAS(Waitsome);
 int PMPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
                   int indices[], MPI_Status *statuses)
 {
+    RK_MPI_GUARD;
     int err = check_array(incount, reqs, "MPI_Testsome");
 
     if (err != MPI_SUCCESS)
@@ -266,6 +274,7 @@ RK_MPI_ALIAS(Testsome);
 
 int PMPI_Request_free(MPI_Request *request)
 {
+    RK_MPI_GUARD;
     int err = check_array(1, request, "MPI_Request_free");
     rk_req_t *r;
 
@@ -287,6 +296,7 @@ RK_MPI_ALIAS(Request_free);
 int PMPI_Request_get_status(MPI_Request request, int *flag,
                             MPI_Status *status)
 {
+    RK_MPI_GUARD;
     int err = check_array(1, &request, "MPI_Request_get_status");
     rk_req_t *r;
 
@@ -303,6 +313,7 @@ RK_MPI_ALIAS(Request_get_status);
 
 int PMPI_Cancel(MPI_Request *request)
 {
+    RK_MPI_GUARD;
     int err = check_array(1, request, "MPI_Cancel");
     rk_req_t *r;
 
@@ -333,6 +344,7 @@ RK_MPI_ALIAS(Cancel);
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
+    RK_MPI_GUARD;
     *flag = status->rck_cancelled;
     return MPI_SUCCESS;
 }
@@ -340,6 +352,7 @@ RK_MPI_ALIAS(Test_cancelled);
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)
 {
+    RK_MPI_GUARD;
     rk_type_t *t;
     int err = rckmpi_type_check(type);
 
@@ -359,6 +372,7 @@ RK_MPI_ALIAS(Get_count);
 
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype type, int *count)
 {
+    RK_MPI_GUARD;
     int err = rckmpi_type_check(type);
 
     if (err != MPI_SUCCESS)
@@ -386,6 +400,7 @@ static int persist(MPI_Request *req, int err)
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype type, int dest,
                    int tag, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
                                        RK_REQ_SEND, RK_MODE_STD, request,
                                        "MPI_Send_init"));
@@ -395,6 +410,7 @@ RK_MPI_ALIAS(Send_init);
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype type, int dest,
                     int tag, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
                                        RK_REQ_SEND, RK_MODE_SYNC, request,
                                        "MPI_Ssend_init"));
@@ -404,6 +420,7 @@ RK_MPI_ALIAS(Ssend_init);
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype type, int dest,
                     int tag, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
                                        RK_REQ_SEND, RK_MODE_READY, request,
                                        "MPI_Rsend_init"));
@@ -413,6 +430,7 @@ RK_MPI_ALIAS(Rsend_init);
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest,
                     int tag, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     /* the data are copied into the attached buffer at each MPI_Start */
     return persist(request, rk_prepare(buf, count, type, dest, tag, comm, 0,
                                        RK_REQ_SEND, RK_MODE_BUF, request,
@@ -423,6 +441,7 @@ RK_MPI_ALIAS(Bsend_init);
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype type, int source,
                    int tag, MPI_Comm comm, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return persist(request, rk_prepare(buf, count, type, source, tag, comm, 0,
                                        RK_REQ_RECV, RK_MODE_STD, request,
                                        "MPI_Recv_init"));
@@ -431,6 +450,7 @@ RK_MPI_ALIAS(Recv_init);
 
 int PMPI_Start(MPI_Request *request)
 {
+    RK_MPI_GUARD;
     int err = check_array(1, request, "MPI_Start");
     rk_req_t *r;
 
@@ -460,6 +480,7 @@ RK_MPI_ALIAS(Start);
 
 int PMPI_Startall(int count, MPI_Request requests[])
 {
+    RK_MPI_GUARD;
     int err = check_array(count, requests, "MPI_Startall");
 
     for (int i = 0; err == MPI_SUCCESS && i < count; i++)
@@ -500,6 +521,7 @@ void rk_proc_null_status(MPI_Status *st)
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
                 MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_probe_args(source, tag, comm, &c, "MPI_Iprobe");
 
@@ -519,6 +541,7 @@ RK_MPI_ALIAS(Iprobe);
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     int err = rk_probe_args(source, tag, comm, &c, "MPI_Probe");
 
@@ -543,6 +566,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                   MPI_Datatype recvtype, int source, int recvtag,
                   MPI_Comm comm, MPI_Status *status)
 {
+    RK_MPI_GUARD;
     MPI_Request r[2];
     MPI_Status st[2];
     int err;
@@ -576,6 +600,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest,
                           int sendtag, int source, int recvtag, MPI_Comm comm,
                           MPI_Status *status)
 {
+    RK_MPI_GUARD;
     int err = rk_check_init("MPI_Sendrecv_replace"), size = 0;
     void *tmp;
 
@@ -693,4 +718,11 @@ int rckmpi_coll_gslot_take(int ue, unsigned long long g, void *buf,
         rck_hal_shm_write(rk.hal, gdone_at(ue, g), &done, 4) != RCK_OK)
         return MPI_ERR_INTERN;
     return MPI_SUCCESS;
+}
+
+/* the HAL's wait flags for the waits to come: RCK_WAIT_SLEEP while a
+ * collective's rank waits for a release that comes late (coll_flat.c) */
+void rckmpi_coll_wait_long(int on)
+{
+    rk.wait_flags = on ? RCK_WAIT_SLEEP : 0;
 }

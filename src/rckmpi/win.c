@@ -560,6 +560,7 @@ static int win_new(void *base, MPI_Aint size, int disp_unit, MPI_Comm comm,
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                     MPI_Comm comm, MPI_Win *win)
 {
+    RK_MPI_GUARD;
     (void)info;
     return win_new(base, size, disp_unit, comm, MPI_WIN_FLAVOR_CREATE, NULL,
                    -1, win, "MPI_Win_create");
@@ -581,6 +582,7 @@ static int win_allocate_shm(void)
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
                       MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
+    RK_MPI_GUARD;
     void *mem, *heap = NULL;
     long long off = -1;
     int err;
@@ -620,6 +622,7 @@ RK_MPI_ALIAS(Win_allocate);
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
                              MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
+    RK_MPI_GUARD;
     rk_comm_t *c;
     void *mem = NULL;
     long long off = -1;
@@ -659,6 +662,7 @@ RK_MPI_ALIAS(Win_allocate_shared);
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
                           int *disp_unit, void *baseptr)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_shared_query"), r = rank;
 
@@ -685,6 +689,7 @@ RK_MPI_ALIAS(Win_shared_query);
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
+    RK_MPI_GUARD;
     (void)info;
     return win_new(NULL, 0, 1, comm, MPI_WIN_FLAVOR_DYNAMIC, NULL, -1, win,
                    "MPI_Win_create_dynamic");
@@ -693,6 +698,7 @@ RK_MPI_ALIAS(Win_create_dynamic);
 
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_attach");
     w_region_t *a;
@@ -723,6 +729,7 @@ RK_MPI_ALIAS(Win_attach);
 
 int PMPI_Win_detach(MPI_Win win, const void *base)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_detach");
 
@@ -750,6 +757,7 @@ static int free_done(rk_win_t *w)
 
 int PMPI_Win_free(MPI_Win *win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win != NULL ? *win : MPI_WIN_NULL, &w, "MPI_Win_free");
 
@@ -797,6 +805,7 @@ RK_MPI_ALIAS(Win_free);
 
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_get_group");
 
@@ -811,6 +820,7 @@ RK_MPI_ALIAS(Win_get_group);
 
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_get_attr");
     static int separate = MPI_WIN_SEPARATE, unified = MPI_WIN_UNIFIED;
@@ -850,6 +860,7 @@ RK_MPI_ALIAS(Win_get_attr);
 
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler eh)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_set_errhandler");
 
@@ -870,6 +881,7 @@ MPI_Win rk_win_by_comm(MPI_Comm comm)
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *eh)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_get_errhandler");
 
@@ -881,6 +893,7 @@ RK_MPI_ALIAS(Win_get_errhandler);
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_call_errhandler");
 
@@ -894,6 +907,7 @@ RK_MPI_ALIAS(Win_call_errhandler);
 
 int PMPI_Win_set_name(MPI_Win win, const char *name)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_set_name");
 
@@ -909,6 +923,7 @@ RK_MPI_ALIAS(Win_set_name);
 
 int PMPI_Win_get_name(MPI_Win win, char *name, int *len)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_get_name");
 

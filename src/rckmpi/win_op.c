@@ -315,6 +315,7 @@ int PMPI_Put(const void *origin_addr, int origin_count,
              MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
+    RK_MPI_GUARD;
     return rma_op(K_PUT, origin_addr, origin_count, origin_datatype, NULL,
                   NULL, 0, MPI_DATATYPE_NULL, target_rank, target_disp,
                   target_count, target_datatype, MPI_REPLACE, win, NULL,
@@ -327,6 +328,7 @@ int PMPI_Get(void *origin_addr, int origin_count,
              MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
+    RK_MPI_GUARD;
     return rma_op(K_GET, NULL, 0, MPI_DATATYPE_NULL, NULL, origin_addr,
                   origin_count, origin_datatype, target_rank, target_disp,
                   target_count, target_datatype, MPI_NO_OP, win, NULL,
@@ -339,6 +341,7 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count,
                     MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    RK_MPI_GUARD;
     return rma_op(K_ACC, origin_addr, origin_count, origin_datatype, NULL,
                   NULL, 0, MPI_DATATYPE_NULL, target_rank, target_disp,
                   target_count, target_datatype, op, win, NULL,
@@ -353,6 +356,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count,
                         int target_count, MPI_Datatype target_datatype,
                         MPI_Op op, MPI_Win win)
 {
+    RK_MPI_GUARD;
     /* MPI_NO_OP: the origin buffer is ignored */
     return rma_op(K_GACC, op == MPI_NO_OP ? NULL : origin_addr,
                   origin_count, origin_datatype, NULL, result_addr,
@@ -366,6 +370,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr,
                       MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    RK_MPI_GUARD;
     return rma_op(K_GACC, op == MPI_NO_OP ? NULL : origin_addr, 1, datatype,
                   NULL, result_addr, 1, datatype, target_rank, target_disp,
                   1, datatype, op, win, NULL, "MPI_Fetch_and_op");
@@ -376,6 +381,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
                           void *result_addr, MPI_Datatype datatype,
                           int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
+    RK_MPI_GUARD;
     if (origin_addr == NULL || compare_addr == NULL || result_addr == NULL) {
         rk_win_t *w;
         int err = rk_win_arg(win, &w, "MPI_Compare_and_swap");
@@ -448,6 +454,7 @@ int PMPI_Rput(const void *origin_addr, int origin_count,
               MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rma_req(K_PUT, origin_addr, origin_count, origin_datatype, NULL,
                    0, MPI_DATATYPE_NULL, target_rank, target_disp,
                    target_count, target_datatype, MPI_REPLACE, win, request,
@@ -461,6 +468,7 @@ int PMPI_Rget(void *origin_addr, int origin_count,
               MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rma_req(K_GET, NULL, 0, MPI_DATATYPE_NULL, origin_addr,
                    origin_count, origin_datatype, target_rank, target_disp,
                    target_count, target_datatype, MPI_NO_OP, win, request,
@@ -474,6 +482,7 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                      MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rma_req(K_ACC, origin_addr, origin_count, origin_datatype, NULL,
                    0, MPI_DATATYPE_NULL, target_rank, target_disp,
                    target_count, target_datatype, op, win, request,
@@ -488,6 +497,7 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
                          int target_count, MPI_Datatype target_datatype,
                          MPI_Op op, MPI_Win win, MPI_Request *request)
 {
+    RK_MPI_GUARD;
     return rma_req(K_GACC, op == MPI_NO_OP ? NULL : origin_addr,
                    origin_count, origin_datatype, result_addr, result_count,
                    result_datatype, target_rank, target_disp, target_count,

@@ -20,6 +20,7 @@ static int fence_done(rk_win_t *w)
 
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_fence");
     long long expect = 0;
@@ -82,6 +83,7 @@ static int group_ranks(rk_win_t *w, MPI_Group group, int *out,
 
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_post"), n, *r;
 
@@ -119,6 +121,7 @@ RK_MPI_ALIAS(Win_post);
 
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_start"), n;
 
@@ -146,6 +149,7 @@ RK_MPI_ALIAS(Win_start);
 
 int PMPI_Win_complete(MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_complete");
 
@@ -171,6 +175,7 @@ static int wait_done(rk_win_t *w)
 
 int PMPI_Win_wait(MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_wait");
 
@@ -187,6 +192,7 @@ RK_MPI_ALIAS(Win_wait);
 
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_test");
 
@@ -260,6 +266,7 @@ static int lock_args(rk_win_t *w, int rank, const char *func)
 
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_lock");
 
@@ -289,6 +296,7 @@ RK_MPI_ALIAS(Win_lock);
 
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_unlock");
 
@@ -309,6 +317,7 @@ RK_MPI_ALIAS(Win_unlock);
 
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_lock_all");
 
@@ -333,6 +342,7 @@ RK_MPI_ALIAS(Win_lock_all);
 
 int PMPI_Win_unlock_all(MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_unlock_all");
 
@@ -375,12 +385,14 @@ static int flush(MPI_Win win, int rank, const char *func)
 
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
+    RK_MPI_GUARD;
     return flush(win, rank, "MPI_Win_flush");
 }
 RK_MPI_ALIAS(Win_flush);
 
 int PMPI_Win_flush_all(MPI_Win win)
 {
+    RK_MPI_GUARD;
     return flush(win, -2, "MPI_Win_flush_all");
 }
 RK_MPI_ALIAS(Win_flush_all);
@@ -389,18 +401,21 @@ RK_MPI_ALIAS(Win_flush_all);
  * implies it */
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
+    RK_MPI_GUARD;
     return flush(win, rank, "MPI_Win_flush_local");
 }
 RK_MPI_ALIAS(Win_flush_local);
 
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
+    RK_MPI_GUARD;
     return flush(win, -2, "MPI_Win_flush_local_all");
 }
 RK_MPI_ALIAS(Win_flush_local_all);
 
 int PMPI_Win_sync(MPI_Win win)
 {
+    RK_MPI_GUARD;
     rk_win_t *w;
     int err = rk_win_arg(win, &w, "MPI_Win_sync");
 

@@ -208,11 +208,19 @@ static rck_status_t attach_comms(mpib_t *m, rck_hal_t *hal, int split)
     MPI_Initialized(&inited);
     if (!inited) {
         int provided;
-        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SINGLE, &provided) !=
+        /* SERIALIZED: under MPI_THREAD_MULTIPLE librckmpi calls the HAL
+         * from any of the program's threads, one at a time under its
+         * lock (docs/MPI.md, "Threads") */
+        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) !=
             MPI_SUCCESS) {
             rck_error("mpi backend: MPI_Init failed");
             return RCK_ERR_IO;
         }
+        if (provided < MPI_THREAD_SERIALIZED)
+            rck_warn("mpi backend: the system MPI gives thread level %d, "
+                     "below MPI_THREAD_SERIALIZED: only the main thread may "
+                     "call MPI",
+                     provided);
         m->inited_mpi = 1;
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &m->comm);
