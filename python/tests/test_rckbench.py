@@ -174,6 +174,16 @@ def test_latency_verdict_not_met_names_worst_size():
     assert "NOT MET" in str(v)
 
 
+def test_latency_verdict_with_a_limit():
+    # issue 27 asks for 0.8x: equal latency (8 B) and 0.9x (1 KiB) miss it
+    ours = agg_of({0: 0.1, 8: 0.2, 1024: 0.36})
+    theirs = agg_of({0: 0.2, 8: 0.2, 1024: 0.4})
+    assert report.latency_verdict(ours, theirs, 1024).status == "MET"
+    v = report.latency_verdict(ours, theirs, 1024, limit=0.8)
+    assert v.status == "NOT MET" and "0.8x Open MPI" in v.target
+    assert "2/3 sizes beyond the limit" in v.detail
+
+
 def test_latency_verdict_uses_medians():
     ours = agg_of({8: [0.1, 0.9, 0.2]})     # median 0.2
     theirs = agg_of({8: [0.3, 0.25, 0.1]})  # median 0.25

@@ -42,13 +42,18 @@ def test_paired_ratios_skip_zero_reference():
 
 
 def test_paired_verdict_met_and_not_met():
-    met = rckmpibench.paired_verdict({0: [0.9, 1.1, 0.95], 1024: [0.8],
+    # issue 27's limit: 0.8x Open MPI's latency
+    met = rckmpibench.paired_verdict({0: [0.7, 0.9, 0.75], 1024: [0.8],
                                       4096: [3.0]})
     assert met.status == "MET"  # 4 KiB is above the target's sizes
-    assert "0/2 sizes slower" in met.detail
-    bad = rckmpibench.paired_verdict({0: [0.9], 64: [1.2, 1.1, 0.9]})
+    assert "0/2 sizes beyond" in met.detail and "0.8x" in met.target
+    bad = rckmpibench.paired_verdict({0: [0.7], 64: [0.9, 0.85, 0.7]})
     assert bad.status == "NOT MET"
-    assert "worst 64 B" in bad.detail and "1.10" in bad.detail
+    assert "worst 64 B" in bad.detail and "0.85" in bad.detail
+    # at or below Open MPI is not enough
+    assert rckmpibench.paired_verdict({0: [0.95]}).status == "NOT MET"
+    assert rckmpibench.paired_verdict({0: [0.95]},
+                                      limit=1.0).status == "MET"
     assert rckmpibench.paired_verdict({}).status == "NOT EVALUATED"
 
 

@@ -228,11 +228,13 @@ def _points(ours, theirs, keep):
     return pts
 
 
-def latency_verdict(ours, theirs, max_size=1024, theirs_name="Open MPI"):
-    """Target: our median one-way latency <= theirs for every size up to
-    max_size. ours/theirs: aggregate_rounds(..., "lat_us")."""
-    target = "latency <= %s for sizes <= %s" % (theirs_name,
-                                               format_size(max_size))
+def latency_verdict(ours, theirs, max_size=1024, theirs_name="Open MPI",
+                    limit=1.0):
+    """Target: our median one-way latency <= limit x theirs for every size
+    up to max_size. ours/theirs: aggregate_rounds(..., "lat_us")."""
+    target = "latency <= %s%s for sizes <= %s" % (
+        "" if limit == 1.0 else "%gx " % limit, theirs_name,
+        format_size(max_size))
     if not ours or not theirs:
         return Verdict(target, "NOT EVALUATED",
                        "no %s results" % ("rockcreek" if not ours
@@ -241,11 +243,13 @@ def latency_verdict(ours, theirs, max_size=1024, theirs_name="Open MPI"):
     if not pts:
         return Verdict(target, "NOT EVALUATED", "no sizes <= %s measured"
                        % format_size(max_size))
-    bad = [p for p in pts if p["ours"] > p["theirs"]]
+    bad = [p for p in pts if p["ours"] > limit * p["theirs"]]
     worst = max(pts, key=lambda p: p["ours"] / p["theirs"]
                 if p["theirs"] else math.inf)
-    detail = ("%d/%d sizes slower; worst %s: %s us vs %s us, ratio %s"
-              % (len(bad), len(pts), format_size(worst["size"]),
+    detail = ("%d/%d sizes %s; worst %s: %s us vs %s us, ratio %s"
+              % (len(bad), len(pts),
+                 "slower" if limit == 1.0 else "beyond the limit",
+                 format_size(worst["size"]),
                  format_value(worst["ours"]), format_value(worst["theirs"]),
                  format_value(worst["ratio"])))
     return Verdict(target, "NOT MET" if bad else "MET", detail, pts)
