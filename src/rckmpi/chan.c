@@ -612,6 +612,28 @@ static int mpb_put(int d, const void *const *parts, const size_t *lens,
     return MPI_SUCCESS;
 }
 
+/* mpb_put of a frame header and a short message that fit the base
+ * payload: words 1-3 of the EWS header, the frame header and the data
+ * staged in one local buffer of fixed-size moves, one write with the
+ * flag (the packet mpb_put would write: no gEWS slots, map 0). */
+static int mpb_put_short(rk_chan_t *c, rk_pipe_t *pp, const uint32_t frame[4],
+                         const void *buf, size_t bytes)
+{
+    uint32_t w[3 + 4 + RK_CHAN_SHORT_MAX / 4];
+    uint32_t total = 16u + (uint32_t)bytes;
+
+    w[0] = 0;
+    w[1] = total | (pp->rsent & 0xffffu) << 16;
+    w[2] = pp->seen;
+    memcpy(w + 3, frame, 16);
+    rck_copy(w + 7, buf, bytes);
+    ++pp->sent;
+    rck_hal_mpb_write_flag(rk.hal, pp->core, c->my_ews + 4, w, 12 + total,
+                           c->my_ews,
+                           split() ? halves(pp->sent, pp->rsent) : pp->sent);
+    return MPI_SUCCESS;
+}
+
 /* The gEWS part of a packet from @p p: @p rest bytes in the slots of
  * @p map, in slot order, runs of consecutive slots in one read. */
 static void read_slots(const rk_chan_t *c, const rk_pipe_t *p, uint32_t map,
@@ -653,7 +675,15 @@ static void hint_slots(const rk_chan_t *c, const rk_pipe_t *p, uint32_t map,
                          rest < 256 ? rest : 256);
 }
 
+/* mpb_peek after the caller's cl1invmb (@p inv 0) or with its own. */
+static size_t mpb_peek_inv(int s, void *head, int inv);
+
 static size_t mpb_peek(int s, void *head)
+{
+    return mpb_peek_inv(s, head, 1);
+}
+
+static size_t mpb_peek_inv(int s, void *head, int inv)
 {
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + s;
@@ -665,7 +695,8 @@ static size_t mpb_peek(int s, void *head)
         hint_slots(c, p, p->last_map, p->last_rest);
     /* the header and the first line or so of payload in one read (a
      * whole base EWS on sccmpb-ext); rk_chan_take reads the rest */
-    rck_hal_cl1invmb(rk.hal);
+    if (inv)
+        rck_hal_cl1invmb(rk.hal);
     rck_hal_mpb_read(rk.hal, rk.hal->core, p->ews, head,
                      RK_EWS_HDR + first_read(c));
     memcpy(&total, (const char *)head + 8, 4);
@@ -871,7 +902,7 @@ static int multi_from_ring(int s, void *head)
     if (rck_hal_mpb_load32(rk.hal, rk.hal->core, p->ews, &seq) != RCK_OK ||
         (seq & 0xffffu) == (p->seen & 0xffffu))
         return 1; /* no MPB packet: the ring has it */
-    mpb_peek(s, head);
+    mpb_peek_inv(s, head, 0); /* invalidated just now */
     memcpy(&w2, (const char *)head + 8, 4);
     return (w2 >> 16) != (p->rseen & 0xffffu);
 }
@@ -927,6 +958,22 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
     if (rk.chan.pipe[d].route)
         return ring_put(d, parts, lens, nparts);
     return mpb_put(d, parts, lens, nparts);
+}
+
+int rk_chan_put_short(int d, const uint32_t frame[4], const void *buf,
+                      size_t bytes)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + d;
+
+    if (!p->route && bytes <= RK_CHAN_SHORT_MAX && 16u + bytes <= c->payload)
+        return mpb_put_short(c, p, frame, buf, bytes);
+    {
+        const void *parts[2] = {frame, buf};
+        size_t lens[2] = {16u, bytes};
+
+        return rk_chan_put(d, parts, lens, bytes > 0 ? 2 : 1);
+    }
 }
 
 size_t rk_chan_peek(int s, void *head)
