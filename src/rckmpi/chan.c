@@ -612,23 +612,38 @@ static int mpb_put(int d, const void *const *parts, const size_t *lens,
     return MPI_SUCCESS;
 }
 
-/* mpb_put of a frame header and a short message that fit the base
- * payload: words 1-3 of the EWS header, the frame header and the data
- * staged in one local buffer of fixed-size moves, one write with the
- * flag (the packet mpb_put would write: no gEWS slots, map 0). */
+/* mpb_put of a frame header and a short message (rk_chan_put_short):
+ * words 1-3 of the EWS header, the frame header and the data up to the
+ * base payload staged in one local buffer of fixed-size moves, the rest
+ * (at most one gEWS slot: a 64-byte message on sccmpb-ext) written from
+ * the message where it lies into my first free slot, then one write with
+ * the flag: the packet mpb_put would write. */
 static int mpb_put_short(rk_chan_t *c, rk_pipe_t *pp, const uint32_t frame[4],
                          const void *buf, size_t bytes)
 {
     uint32_t w[3 + 4 + RK_CHAN_SHORT_MAX / 4];
-    uint32_t total = 16u + (uint32_t)bytes;
+    uint32_t total = 16u + (uint32_t)bytes, base = total, map = 0;
 
-    w[0] = 0;
+    if (bytes > RK_CHAN_SHORT_MAX)
+        return MPI_ERR_INTERN; /* rk_chan_put_short's test */
+    if (total > c->payload) {
+        int k = __builtin_clz(c->gews_free);
+
+        base = c->payload < total ? c->payload : total;
+        map = 0x80000000u >> k;
+        c->gews_free &= ~map;
+        pp->lent = map;
+        rck_hal_mpb_write(rk.hal, rk.hal->core,
+                          c->gews_off + (uint32_t)k * RK_GEWS_SLOT,
+                          (const char *)buf + (base - 16u), total - base);
+    }
+    w[0] = map;
     w[1] = total | (pp->rsent & 0xffffu) << 16;
     w[2] = pp->seen;
     memcpy(w + 3, frame, 16);
-    rck_copy(w + 7, buf, bytes);
+    rck_copy_small(w + 7, buf, base - 16u);
     ++pp->sent;
-    rck_hal_mpb_write_flag(rk.hal, pp->core, c->my_ews + 4, w, 12 + total,
+    rck_hal_mpb_write_flag(rk.hal, pp->core, c->my_ews + 4, w, 12 + base,
                            c->my_ews,
                            split() ? halves(pp->sent, pp->rsent) : pp->sent);
     return MPI_SUCCESS;
@@ -914,6 +929,13 @@ int rk_chan_ready(int d, size_t want)
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + d;
 
+    /* the usual case first: an MPB packet, the one before acknowledged
+     * (sccmpb and sccmpb-ext take the MPBs whatever @p want) */
+    if (c->kind != RK_CHAN_SCCSHM && want <= c->mpb_max &&
+        p->sent == p->acked) {
+        p->route = 0;
+        return 1;
+    }
     switch (c->kind) {
     case RK_CHAN_SCCSHM:
         p->route = 1;
@@ -966,7 +988,10 @@ int rk_chan_put_short(int d, const uint32_t frame[4], const void *buf,
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + d;
 
-    if (!p->route && bytes <= RK_CHAN_SHORT_MAX && 16u + bytes <= c->payload)
+    /* the base payload, or it and one free gEWS slot (payload >= 16) */
+    if (!p->route && bytes <= RK_CHAN_SHORT_MAX &&
+        (16u + bytes <= c->payload ||
+         (c->gews_free != 0 && 16u + bytes - c->payload <= RK_GEWS_SLOT)))
         return mpb_put_short(c, p, frame, buf, bytes);
     {
         const void *parts[2] = {frame, buf};
