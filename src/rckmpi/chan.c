@@ -612,6 +612,43 @@ static int mpb_put(int d, const void *const *parts, const size_t *lens,
     return MPI_SUCCESS;
 }
 
+/* mpb_put of a frame header and a short message (rk_chan_put_short):
+ * words 1-3 of the EWS header, the frame header and the data up to the
+ * base payload staged in one local buffer of fixed-size moves, the rest
+ * (at most one gEWS slot: a 64-byte message on sccmpb-ext) written from
+ * the message where it lies into my first free slot, then one write with
+ * the flag: the packet mpb_put would write. */
+static int mpb_put_short(rk_chan_t *c, rk_pipe_t *pp, const uint32_t frame[4],
+                         const void *buf, size_t bytes)
+{
+    uint32_t w[3 + 4 + RK_CHAN_SHORT_MAX / 4];
+    uint32_t total = 16u + (uint32_t)bytes, base = total, map = 0;
+
+    if (bytes > RK_CHAN_SHORT_MAX)
+        return MPI_ERR_INTERN; /* rk_chan_put_short's test */
+    if (total > c->payload) {
+        int k = __builtin_clz(c->gews_free);
+
+        base = c->payload < total ? c->payload : total;
+        map = 0x80000000u >> k;
+        c->gews_free &= ~map;
+        pp->lent = map;
+        rck_hal_mpb_write(rk.hal, rk.hal->core,
+                          c->gews_off + (uint32_t)k * RK_GEWS_SLOT,
+                          (const char *)buf + (base - 16u), total - base);
+    }
+    w[0] = map;
+    w[1] = total | (pp->rsent & 0xffffu) << 16;
+    w[2] = pp->seen;
+    memcpy(w + 3, frame, 16);
+    rck_copy_small(w + 7, buf, base - 16u);
+    ++pp->sent;
+    rck_hal_mpb_write_flag(rk.hal, pp->core, c->my_ews + 4, w, 12 + base,
+                           c->my_ews,
+                           split() ? halves(pp->sent, pp->rsent) : pp->sent);
+    return MPI_SUCCESS;
+}
+
 /* The gEWS part of a packet from @p p: @p rest bytes in the slots of
  * @p map, in slot order, runs of consecutive slots in one read. */
 static void read_slots(const rk_chan_t *c, const rk_pipe_t *p, uint32_t map,
@@ -653,7 +690,15 @@ static void hint_slots(const rk_chan_t *c, const rk_pipe_t *p, uint32_t map,
                          rest < 256 ? rest : 256);
 }
 
+/* mpb_peek after the caller's cl1invmb (@p inv 0) or with its own. */
+static size_t mpb_peek_inv(int s, void *head, int inv);
+
 static size_t mpb_peek(int s, void *head)
+{
+    return mpb_peek_inv(s, head, 1);
+}
+
+static size_t mpb_peek_inv(int s, void *head, int inv)
 {
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + s;
@@ -665,7 +710,8 @@ static size_t mpb_peek(int s, void *head)
         hint_slots(c, p, p->last_map, p->last_rest);
     /* the header and the first line or so of payload in one read (a
      * whole base EWS on sccmpb-ext); rk_chan_take reads the rest */
-    rck_hal_cl1invmb(rk.hal);
+    if (inv)
+        rck_hal_cl1invmb(rk.hal);
     rck_hal_mpb_read(rk.hal, rk.hal->core, p->ews, head,
                      RK_EWS_HDR + first_read(c));
     memcpy(&total, (const char *)head + 8, 4);
@@ -871,7 +917,7 @@ static int multi_from_ring(int s, void *head)
     if (rck_hal_mpb_load32(rk.hal, rk.hal->core, p->ews, &seq) != RCK_OK ||
         (seq & 0xffffu) == (p->seen & 0xffffu))
         return 1; /* no MPB packet: the ring has it */
-    mpb_peek(s, head);
+    mpb_peek_inv(s, head, 0); /* invalidated just now */
     memcpy(&w2, (const char *)head + 8, 4);
     return (w2 >> 16) != (p->rseen & 0xffffu);
 }
@@ -883,6 +929,13 @@ int rk_chan_ready(int d, size_t want)
     rk_chan_t *c = &rk.chan;
     rk_pipe_t *p = c->pipe + d;
 
+    /* the usual case first: an MPB packet, the one before acknowledged
+     * (sccmpb and sccmpb-ext take the MPBs whatever @p want) */
+    if (c->kind != RK_CHAN_SCCSHM && want <= c->mpb_max &&
+        p->sent == p->acked) {
+        p->route = 0;
+        return 1;
+    }
     switch (c->kind) {
     case RK_CHAN_SCCSHM:
         p->route = 1;
@@ -927,6 +980,25 @@ int rk_chan_put(int d, const void *const *parts, const size_t *lens,
     if (rk.chan.pipe[d].route)
         return ring_put(d, parts, lens, nparts);
     return mpb_put(d, parts, lens, nparts);
+}
+
+int rk_chan_put_short(int d, const uint32_t frame[4], const void *buf,
+                      size_t bytes)
+{
+    rk_chan_t *c = &rk.chan;
+    rk_pipe_t *p = c->pipe + d;
+
+    /* the base payload, or it and one free gEWS slot (payload >= 16) */
+    if (!p->route && bytes <= RK_CHAN_SHORT_MAX &&
+        (16u + bytes <= c->payload ||
+         (c->gews_free != 0 && 16u + bytes - c->payload <= RK_GEWS_SLOT)))
+        return mpb_put_short(c, p, frame, buf, bytes);
+    {
+        const void *parts[2] = {frame, buf};
+        size_t lens[2] = {16u, bytes};
+
+        return rk_chan_put(d, parts, lens, bytes > 0 ? 2 : 1);
+    }
 }
 
 size_t rk_chan_peek(int s, void *head)

@@ -1056,13 +1056,14 @@ void rk_start_recv_msg(MPI_Request h, void *msg)
  * and free, goes out at once without a request: the same packet push()
  * would write. Returns 0 (nothing done) whenever anything differs, an
  * argument is wrong included: the general path then reports it. */
+_Static_assert(HDR == 16u, "rk_chan_put_short takes a 16-byte frame header");
+
 int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
                   int tag, MPI_Comm comm)
 {
     const rk_comm_t *c;
     const rk_type_t *t;
-    const void *parts[2];
-    size_t lens[2], bytes;
+    size_t bytes;
     uint32_t hdr[4];
     int d;
 
@@ -1084,11 +1085,7 @@ int rk_send_short(const void *buf, int count, MPI_Datatype type, int dest,
         return 0;
     rck_hal_comm_count(rk.hal, rck__mpi_lib, rk.hal->ue_core[d], bytes);
     frame_hdr(hdr, F_EAGER, c->ctx, (uint32_t)tag, bytes, 0);
-    parts[0] = hdr;
-    lens[0] = HDR;
-    parts[1] = buf;
-    lens[1] = bytes;
-    return rk_chan_put(d, parts, lens, bytes > 0 ? 2 : 1) == MPI_SUCCESS;
+    return rk_chan_put_short(d, hdr, buf, bytes) == MPI_SUCCESS;
 }
 
 /* Messages up to this size may be held: a larger one is not worth a copy

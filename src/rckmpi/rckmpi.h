@@ -279,6 +279,13 @@ size_t rk_chan_room(int d, size_t want);
  * pieces to @p d. */
 int rk_chan_put(int d, const void *const *parts, const size_t *lens,
                 int nparts);
+/* rk_chan_put of a 16-byte frame header @p frame and @p bytes of data
+ * (the short sends' packet): on the MPB path, when it fits the base
+ * payload, written in one piece without the general staging loop (a
+ * 0-byte message copies the header only); otherwise as rk_chan_put. */
+#define RK_CHAN_SHORT_MAX 64u
+int rk_chan_put_short(int d, const uint32_t frame[4], const void *buf,
+                      size_t bytes);
 /* A sender with a packet waiting (senders tried from @p first on), or -1.
  * Never blocks. */
 int rk_chan_poll(int first);

@@ -24,19 +24,14 @@ rck_copy_ends(char *d, const char *s, size_t n, size_t w)
     memcpy(d + n - w, b, w);
 }
 
-/* Copy @p n bytes: up to 64 in a few moves without a call (the headers
- * and short messages of the latency path), more with memcpy. Always
- * inline: out of line (as link-time optimisation chose once) it is the
- * call it is here to avoid. */
+/* Copy @p n bytes, n <= 64, in a few moves (no call at all). */
 static inline __attribute__((always_inline)) void
-rck_copy(void *dst, const void *src, size_t n)
+rck_copy_small(void *dst, const void *src, size_t n)
 {
     char *d = dst;
     const char *s = src;
 
-    if (n > 64) {
-        memcpy(d, s, n);
-    } else if (n > 32) {
+    if (n > 32) {
         rck_copy_ends(d, s, n, 32);
     } else if (n >= 16) {
         rck_copy_ends(d, s, n, 16);
@@ -50,6 +45,19 @@ rck_copy(void *dst, const void *src, size_t n)
         d[n / 2] = b;
         d[n - 1] = c;
     }
+}
+
+/* Copy @p n bytes: up to 64 in a few moves without a call (the headers
+ * and short messages of the latency path), more with memcpy. Always
+ * inline: out of line (as link-time optimisation chose once) it is the
+ * call it is here to avoid. */
+static inline __attribute__((always_inline)) void
+rck_copy(void *dst, const void *src, size_t n)
+{
+    if (n > 64)
+        memcpy(dst, src, n);
+    else
+        rck_copy_small(dst, src, n);
 }
 
 #endif
