@@ -123,26 +123,31 @@ size_t rckmpi_coll_slot_bytes(void)
     return coll_slot_bytes;
 }
 
-int rckmpi_coll_slot_write(int ue, const void *buf, size_t len)
+/* The offset of @p ue's slot in the shared window, or (size_t)-1 when
+ * @p ue or @p len is out of bounds. */
+static size_t slot_off(int ue, size_t len)
 {
     if (ue < 0 || ue >= rk.nues || len > coll_slot_bytes)
+        return (size_t)-1;
+    return coll_slots_off + (size_t)ue * coll_slot_bytes;
+}
+
+int rckmpi_coll_slot_write(int ue, const void *buf, size_t len)
+{
+    size_t off = slot_off(ue, len);
+
+    if (off == (size_t)-1)
         return -1;
-    return rck_hal_shm_write(rk.hal, coll_slots_off + (size_t)ue *
-                                                         coll_slot_bytes,
-                             buf, len) == RCK_OK
-               ? 0
-               : -1;
+    return rck_hal_shm_write(rk.hal, off, buf, len) == RCK_OK ? 0 : -1;
 }
 
 int rckmpi_coll_slot_read(int ue, void *buf, size_t len)
 {
-    if (ue < 0 || ue >= rk.nues || len > coll_slot_bytes)
+    size_t off = slot_off(ue, len);
+
+    if (off == (size_t)-1)
         return -1;
-    return rck_hal_shm_read(rk.hal, coll_slots_off + (size_t)ue *
-                                                        coll_slot_bytes,
-                            buf, len) == RCK_OK
-               ? 0
-               : -1;
+    return rck_hal_shm_read(rk.hal, off, buf, len) == RCK_OK ? 0 : -1;
 }
 
 size_t rk_chan_gslot(int ue, unsigned long long g, int done)
