@@ -829,8 +829,12 @@ static struct {
     long long bytes;
 } wait_msg = {-1, -1, -1, -1};
 
-/* Block in the HAL until one of @p n conditions holds: its index, or -1
- * once the failure is reported. */
+/* wait_conds: nothing held, poll again (MPI_THREAD_MULTIPLE: the lock
+ * went to other threads, or a slice of the wait ended) */
+#define WAIT_AGAIN (-2)
+
+/* Block in the HAL until one of @p n conditions holds: its index,
+ * WAIT_AGAIN, or -1 once the failure is reported. */
 static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
 {
     int which = -1;
@@ -839,7 +843,7 @@ static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
 
     /* MPI_THREAD_MULTIPLE: the other threads first, then a slice (lock.c) */
     if (rk_mt && !rk_mt_wait_begin(&tmo))
-        return -1;
+        return WAIT_AGAIN;
     rck_hal_set_context(rk.hal, call, wait_msg.peer);
     if (wait_msg.bytes >= 0 || wait_msg.tag >= 0 || wait_msg.comm >= 0)
         rck_hal_set_message(rk.hal, wait_msg.bytes, wait_msg.tag,
@@ -848,7 +852,7 @@ static int wait_conds(const rck_hal_cond_t *conds, int n, const char *call)
     rck_hal_set_context(rk.hal, NULL, -1);
     if (rk_mt && (st == RCK_OK || st == RCK_ERR_TIMEDOUT) &&
         rk_mt_wait_end(st == RCK_OK) && st != RCK_OK)
-        return -1;
+        return WAIT_AGAIN;
     if (st == RCK_OK)
         return which;
     if (st == RCK_ERR_TIMEDOUT) {
@@ -912,6 +916,8 @@ static int progress_wait_or(const char *call, const rck_hal_cond_t *extra)
         conds = p2p.conds;
     }
     which = wait_conds(conds, n, call);
+    if (which == WAIT_AGAIN)
+        return 0;
     if (which < 0)
         return -1;
     if (extra != NULL && which == n - 1)

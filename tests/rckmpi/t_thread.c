@@ -14,7 +14,9 @@
  *  - collectives (barrier, bcast, allreduce, allgather) on one duplicated
  *    communicator per thread, all threads at once;
  *  - MPI_Iprobe and MPI_Mprobe/MPI_Mrecv from threads, each thread its
- *    own tag, with MPI_ANY_SOURCE.
+ *    own tag, with MPI_ANY_SOURCE;
+ *  - a small MPI_Gather on MPI_COMM_WORLD whose root waits for senders
+ *    that start 30 ms late.
  * With the argument "serialized" it asks MPI_THREAD_SERIALIZED and its
  * threads call MPI one after the other. On a backend with virtual time
  * (the sim) the library provides MPI_THREAD_FUNNELED: the test checks the
@@ -230,6 +232,27 @@ static void blocked(void)
     }
 }
 
+/* A small gather on MPI_COMM_WORLD whose root waits long beyond the lock's
+ * slices (the senders start late): on native this is the gather through
+ * the shared window's rings, whose wait must poll again after a slice,
+ * not fail. */
+static void late_gather(void)
+{
+    int all[64];
+
+    for (int i = 0; i < 3 && size <= 64; i++) {
+        int v = rank * 10 + i, rc;
+
+        if (rank != 0)
+            usleep(30000);
+        rc = MPI_Gather(&v, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        CHECK(rc == MPI_SUCCESS, "late gather %d: error %d", i, rc);
+        for (int k = 0; rank == 0 && rc == MPI_SUCCESS && k < size; k++)
+            CHECK(all[k] == k * 10 + i, "late gather %d[%d]: %d", i, k,
+                  all[k]);
+    }
+}
+
 static void run_threads(int serial)
 {
     pthread_t th[NT];
@@ -262,6 +285,9 @@ int main(int argc, char **argv)
         MPI_Comm_dup(MPI_COMM_WORLD, &tcomm[t]);
     if (peer >= 0 && !serial)
         blocked();
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    late_gather();
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     if (serial) {
         /* one thread after the other: the other pairs do the same */
         run_threads(1);
